@@ -1,0 +1,1 @@
+"""Pure rules: no I/O, no Discord, no database, no drawing."""

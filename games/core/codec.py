@@ -1,0 +1,102 @@
+"""Dataclass states to plain JSON and back, driven by type hints.
+
+Rule systems keep their state as (nested) dataclasses; snapshots and exports store the JSON.
+Supported: bool, int, float, str, None, Enum, Literal, Optional/Union of these, list, tuple,
+set/frozenset, dict (non-string keys are stored as a list of pairs), and nested dataclasses.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from functools import lru_cache
+from typing import Any, Union, get_args, get_origin
+
+JSON = Any
+
+
+def to_json(value: Any) -> JSON:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        if all(isinstance(k, str) for k in value):
+            return {k: to_json(v) for k, v in value.items()}
+        return [[to_json(k), to_json(v)] for k, v in value.items()]
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((to_json(v) for v in value), key=repr)
+    if isinstance(value, bytes):
+        return value.hex()
+    return value
+
+
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def from_json(tp: Any, data: JSON) -> Any:
+    origin = get_origin(tp)
+    if tp is Any:
+        return data
+    if origin in (Union, types.UnionType):
+        args = get_args(tp)
+        if data is None and type(None) in args:
+            return None
+        last: Exception | None = None
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return from_json(arg, data)
+            except (TypeError, ValueError, KeyError) as exc:
+                last = exc
+        raise TypeError(f"no member of {tp} accepts {data!r}") from last
+    if origin is typing.Literal:
+        if data not in get_args(tp):
+            raise ValueError(f"{data!r} is not one of {get_args(tp)}")
+        return data
+    if origin in (list, typing.List):  # noqa: UP006
+        (arg,) = get_args(tp) or (Any,)
+        return [from_json(arg, v) for v in data]
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_json(args[0], v) for v in data)
+        return tuple(from_json(a, v) for a, v in zip(args, data, strict=True))
+    if origin in (set, frozenset):
+        (arg,) = get_args(tp)
+        return origin(from_json(arg, v) for v in data)
+    if origin is dict:
+        kt, vt = get_args(tp)
+        if isinstance(data, dict):
+            return {from_json(kt, k): from_json(vt, v) for k, v in data.items()}
+        return {from_json(kt, k): from_json(vt, v) for k, v in data}
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        if not isinstance(data, dict):
+            raise TypeError(f"{tp.__name__} expects an object, got {data!r}")
+        hints = _hints(tp)
+        kwargs = {f.name: from_json(hints[f.name], data[f.name]) for f in dataclasses.fields(tp) if f.name in data}
+        return tp(**kwargs)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(data)
+    if tp is float:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise TypeError(f"expected a number, got {data!r}")
+        return float(data)
+    if tp is bytes:
+        return bytes.fromhex(data)
+    if tp in (int, str, bool):
+        if type(data) is not tp:
+            raise TypeError(f"expected {tp.__name__}, got {data!r}")
+        return data
+    if tp is type(None):
+        if data is not None:
+            raise TypeError(f"expected null, got {data!r}")
+        return None
+    raise TypeError(f"cannot decode type {tp!r}")

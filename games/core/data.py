@@ -1,0 +1,171 @@
+"""TOML data under ``data/``, validated on load, with optional data packs that override it.
+
+A data pack is a directory laid out like ``data/``; a file there with the same relative path
+replaces the shipped one (so owners of a printed game can drop in its real values), and new files
+add to it. Packs come from ``set_data_packs`` (the bot's config) or the ``WARGAME_DATA_PACKS``
+environment variable (paths separated by the OS path separator); later packs win.
+
+Reading files is the one kind of I/O ``games`` does: read-only, cached, and never at import time.
+Errors name the file, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from games.core.errors import DataError
+
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+_packs: tuple[Path, ...] | None = None
+
+T = TypeVar("T")
+
+
+def set_data_packs(paths: list[str | Path]) -> None:
+    """Use these pack directories (in increasing priority) from now on."""
+    global _packs
+    _packs = tuple(Path(p) for p in paths)
+    load.cache_clear()
+
+
+def data_packs() -> tuple[Path, ...]:
+    if _packs is not None:
+        return _packs
+    env = os.environ.get("WARGAME_DATA_PACKS", "")
+    return tuple(Path(p) for p in env.split(os.pathsep) if p)
+
+
+def _roots() -> list[Path]:
+    return [*reversed(data_packs()), DATA_DIR]
+
+
+def resolve(relpath: str) -> Path:
+    """The file that wins for a relative path: the last pack that has it, else the shipped one."""
+    for root in _roots():
+        candidate = root / relpath
+        if candidate.is_file():
+            return candidate
+    raise DataError(f"data file {relpath} not found (looked in {', '.join(str(r) for r in _roots())})")
+
+
+def listing(folder: str, suffix: str = ".toml") -> list[str]:
+    """Relative paths of all files in a data folder across the shipped data and packs."""
+    names: set[str] = set()
+    for root in _roots():
+        d = root / folder
+        if d.is_dir():
+            names.update(f"{folder}/{p.name}" for p in d.iterdir() if p.suffix == suffix)
+    return sorted(names)
+
+
+@lru_cache(maxsize=256)
+def load(relpath: str) -> Record:
+    """Load and parse one TOML file (cached) as a validating ``Record``."""
+    path = resolve(relpath)
+    try:
+        with path.open("rb") as fh:
+            doc = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{path}: not valid TOML: {exc}") from exc
+    return Record(doc, str(path), "")
+
+
+def is_house(record: Record) -> bool:
+    return record.opt_str("source", "house") in ("house", "historical")
+
+
+class Record:
+    """A TOML table with typed getters that fail with the file, key path and expectation."""
+
+    def __init__(self, doc: dict[str, Any], file: str, prefix: str) -> None:
+        self.doc = doc
+        self.file = file
+        self.prefix = prefix
+
+    def _where(self, key: str) -> str:
+        return f"{self.file}: key '{self.prefix}{key}'"
+
+    def _get(self, key: str, expected: str) -> Any:
+        if key not in self.doc:
+            raise DataError(f"{self._where(key)} is missing: expected {expected}")
+        return self.doc[key]
+
+    def _typed(self, key: str, value: Any, kind: type[T] | tuple[type, ...], expected: str) -> Any:
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            raise DataError(f"{self._where(key)}: expected {expected}, got {value!r}")
+        if not isinstance(value, kind):
+            raise DataError(f"{self._where(key)}: expected {expected}, got {value!r}")
+        return value
+
+    def has(self, key: str) -> bool:
+        return key in self.doc
+
+    def keys(self) -> list[str]:
+        return list(self.doc)
+
+    def str(self, key: str, choices: tuple[str, ...] = ()) -> str:
+        value: str = self._typed(key, self._get(key, "a string"), str, "a string")
+        if choices and value not in choices:
+            raise DataError(f"{self._where(key)}: expected one of {', '.join(choices)}, got {value!r}")
+        return value
+
+    def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        value: int = self._typed(key, self._get(key, "an integer"), int, "an integer")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise DataError(f"{self._where(key)}: expected an integer from {low} to {high}, got {value}")
+        return value
+
+    def float(self, key: str) -> float:
+        value = self._typed(key, self._get(key, "a number"), (int, float), "a number")
+        return float(value)
+
+    def bool(self, key: str) -> bool:
+        value: bool = self._typed(key, self._get(key, "true or false"), bool, "true or false")
+        return value
+
+    def opt_str(self, key: str, default: str) -> str:
+        return self.str(key) if key in self.doc else default
+
+    def opt_int(self, key: str, default: int) -> int:
+        return self.int(key) if key in self.doc else default
+
+    def opt_float(self, key: str, default: float) -> float:
+        return self.float(key) if key in self.doc else default
+
+    def opt_bool(self, key: str, default: bool) -> bool:
+        return self.bool(key) if key in self.doc else default
+
+    def list(self, key: str) -> list[Any]:
+        value: list[Any] = self._typed(key, self._get(key, "a list"), list, "a list")
+        return value
+
+    def str_list(self, key: str) -> list[str]:
+        items = self.list(key)
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                raise DataError(f"{self._where(key)}[{i}]: expected a string, got {item!r}")
+        return items
+
+    def table(self, key: str) -> Record:
+        value = self._typed(key, self._get(key, "a table"), dict, "a table")
+        return Record(value, self.file, f"{self.prefix}{key}.")
+
+    def tables(self, key: str) -> list[Record]:
+        """An array of tables (``[[key]]``)."""
+        out = []
+        for i, item in enumerate(self.list(key)):
+            if not isinstance(item, dict):
+                raise DataError(f"{self._where(key)}[{i}]: expected a table, got {item!r}")
+            out.append(Record(item, self.file, f"{self.prefix}{key}[{i}]."))
+        return out
+
+    def items(self) -> Iterator[tuple[str, Record]]:
+        """Sub-tables by key (``[ships.huascar]`` style)."""
+        for key, value in self.doc.items():
+            if isinstance(value, dict):
+                yield key, Record(value, self.file, f"{self.prefix}{key}.")

@@ -1,0 +1,110 @@
+"""Errors whose messages a player reads.
+
+Every message says what was wrong (quoting the input) and, where it can, what would be right.
+All are ``ValueError`` subclasses, like python-chess's move errors, so callers may catch either.
+"""
+
+from __future__ import annotations
+
+
+def quote(text: str) -> str:
+    """Quote user input for an error message, trimmed so a message never explodes."""
+    text = text.strip()
+    if len(text) > 120:
+        text = text[:117] + "..."
+    return f"`{text}`"
+
+
+class GameError(ValueError):
+    """Base class: the message is shown to the user; nothing was changed."""
+
+    kind = "error"
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(self.text)
+
+    @property
+    def text(self) -> str:
+        return f"{self.message} {self.hint}".strip()
+
+
+class InvalidSyntax(GameError):
+    """The input could not be read at all (bad notation, malformed dice)."""
+
+    kind = "invalid syntax"
+
+
+class IllegalOrder(GameError):
+    """The input was understood but the rules forbid it now."""
+
+    kind = "illegal order"
+
+
+class AmbiguousName(GameError):
+    """A name matched more than one thing."""
+
+    kind = "ambiguous name"
+
+
+class UnknownName(GameError):
+    """A name matched nothing."""
+
+    kind = "unknown name"
+
+
+class NotYourTurn(GameError):
+    """Someone other than the acting seat tried to act."""
+
+    kind = "not your turn"
+
+
+class NoSuchGame(GameError):
+    """The channel has no game (or not the one named)."""
+
+    kind = "no such game"
+
+
+class WrongPhase(GameError):
+    """The command exists but not in this phase of the game."""
+
+    kind = "wrong phase"
+
+
+class NotAllowed(GameError):
+    """The user lacks the seat or role the command needs."""
+
+    kind = "not allowed"
+
+
+class DataError(Exception):
+    """A data file is missing, malformed or fails validation (for admins, not players)."""
+
+
+def resolve_name(text: str, names: dict[str, str], what: str) -> str:
+    """Match ``text`` to one key of ``names`` (key -> display name), case-insensitively.
+
+    An exact match wins; otherwise a unique prefix (of the name or of any word in it).
+    Raises UnknownName or AmbiguousName quoting the input and listing candidates.
+    """
+    wanted = text.strip().casefold()
+    if not wanted:
+        raise InvalidSyntax(f"Expected a {what} name, got nothing.")
+    exact = [k for k, n in names.items() if n.casefold() == wanted or k.casefold() == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    prefix = [
+        k
+        for k, n in names.items()
+        if n.casefold().startswith(wanted)
+        or k.casefold().startswith(wanted)
+        or any(word.startswith(wanted) for word in n.casefold().split())
+    ]
+    if len(prefix) == 1:
+        return prefix[0]
+    choices = ", ".join(sorted(names.values()))
+    if not prefix:
+        raise UnknownName(f"No {what} called {quote(text)}.", hint=f"Known: {choices}.")
+    matched = ", ".join(sorted(names[k] for k in prefix))
+    raise AmbiguousName(f"{quote(text)} could be any of: {matched}.", hint="Type more of the name.")

@@ -1,0 +1,108 @@
+"""Hex maps from ``data/maps/<id>.toml``: layout, terrain per hex, printed compass, arrows.
+
+Format (every key validated on load)::
+
+    source = "house"                 # or "historical", "book"
+    name = "Map 1: open sea"
+    orientation = "flat"             # or "pointy"
+    first_col = 11                   # printed number of the first column
+    first_row = 1
+    cols = 19
+    rows = 13
+    shifted = "odd"                  # printed columns (flat) / rows (pointy) set half a hex down/right
+    default_terrain = "deep"
+    hexside_compass = ["6", "5", "4", "3", "2", "1"]   # printed labels of directions 0..5
+    [terrain]                        # kind -> hex labels (CCRR)
+    land = ["1101", "1201"]
+    shoal = ["1305"]
+    [[arrows]]                       # optional: north, current, wind
+    kind = "north"
+    bearing = 0.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from games.core.data import listing, load
+from games.core.errors import DataError
+from games.core.hexgrid import Hex, HexLayout
+from games.core.view import Arrow, Board
+
+
+@dataclass(frozen=True)
+class HexMap:
+    id: str
+    name: str
+    layout: HexLayout
+    default_terrain: str
+    terrain: dict[Hex, str] = field(default_factory=dict)
+    compass: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
+    arrows: tuple[Arrow, ...] = ()
+    source: str = "house"
+
+    def terrain_at(self, h: Hex) -> str:
+        """Terrain of a hex; off the map is ``"off"``."""
+        if not self.layout.on_map(h):
+            return "off"
+        return self.terrain.get(h, self.default_terrain)
+
+    def board(self) -> Board:
+        """The never-changing part of a View for this map."""
+        return Board(
+            kind="hex",
+            key=f"hex:{self.id}",
+            name=self.name,
+            hex_layout=self.layout,
+            terrain={self.layout.label(h): kind for h, kind in self.terrain.items()}
+            | {"*": self.default_terrain},
+            hexside_compass=self.compass,
+            arrows=self.arrows,
+        )
+
+
+def map_ids() -> list[str]:
+    return [p.removeprefix("maps/").removesuffix(".toml") for p in listing("maps")]
+
+
+@lru_cache(maxsize=32)
+def load_map(map_id: str) -> HexMap:
+    rec = load(f"maps/{map_id}.toml")
+    orientation = rec.str("orientation", ("flat", "pointy"))
+    shifted = rec.str("shifted", ("odd", "even"))
+    layout = HexLayout(
+        orientation="flat" if orientation == "flat" else "pointy",
+        first_col=rec.int("first_col", 0, 99),
+        first_row=rec.int("first_row", 0, 99),
+        cols=rec.int("cols", 1, 99),
+        rows=rec.int("rows", 1, 99),
+        shifted="odd" if shifted == "odd" else "even",
+    )
+    terrain: dict[Hex, str] = {}
+    if rec.has("terrain"):
+        t = rec.table("terrain")
+        for kind in t.keys():
+            for label in t.str_list(kind):
+                try:
+                    h = layout.parse(label)
+                except ValueError as exc:
+                    raise DataError(f"{rec.file}: key 'terrain.{kind}': {label!r} is not a hex on this map") from exc
+                terrain[h] = kind
+    compass = tuple(rec.str_list("hexside_compass")) if rec.has("hexside_compass") else ("1", "2", "3", "4", "5", "6")
+    if len(compass) != 6:
+        raise DataError(f"{rec.file}: key 'hexside_compass': expected 6 labels, got {len(compass)}")
+    arrows = tuple(
+        Arrow(kind=a.str("kind"), bearing=a.float("bearing"), label=a.opt_str("label", ""), strength=a.opt_str("strength", ""))
+        for a in (rec.tables("arrows") if rec.has("arrows") else [])
+    )
+    return HexMap(
+        id=map_id,
+        name=rec.str("name"),
+        layout=layout,
+        default_terrain=rec.opt_str("default_terrain", "deep"),
+        terrain=terrain,
+        compass=compass,
+        arrows=arrows,
+        source=rec.opt_str("source", "house"),
+    )

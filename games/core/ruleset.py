@@ -1,0 +1,193 @@
+"""The contract every rule system implements, and the registry that finds them by id.
+
+A game is ``(system, scenario, options, seed)`` plus an append-only list of orders; its state is
+a pure fold of those orders over ``setup``. ``apply`` may mutate the state it is given: the table
+service always hands it a fresh copy and throws the copy away when a ``GameError`` is raised,
+so "on error nothing changes" holds for every system without each one having to care.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from games.core.codec import from_json, to_json
+from games.core.errors import UnknownName, quote
+from games.core.rng import Rng
+from games.core.view import View
+
+S = TypeVar("S")
+SeatKind = Literal["side", "ship", "umpire", "player"]
+UMPIRE = "umpire"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place a person can sit: a side, a single ship, or the umpire."""
+
+    id: str
+    label: str
+    side: str = ""
+    kind: SeatKind = "side"
+    optional: bool = False  # the game can start with this seat empty (e.g. the umpire)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with who may read it.
+
+    ``to`` is None for the whole channel, else the seat ids that may read it (the umpire always
+    may). ``reveals`` marks an event that showed something random or hidden: the order that
+    caused it can then only be undone by the umpire.
+    """
+
+    text: str
+    to: frozenset[str] | None = None
+    reveals: bool = False
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+def public(text: str, *, reveals: bool = False) -> Event:
+    return Event(text, None, reveals)
+
+
+def private(text: str, *seats: str) -> Event:
+    return Event(text, frozenset(seats), False)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: str | None  # side id, or None for a draw
+    reason: str
+    details: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    id: str
+    name: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option; ``choices`` empty means free text (validated by the system)."""
+
+    key: str
+    description: str
+    default: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Order:
+    """A parsed order. Systems may subclass it; ``text`` is its canonical notation."""
+
+    text: str
+    args: tuple[str, ...] = field(default=())
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Ruleset(ABC, Generic[S]):
+    """One rule system. Implementations are stateless; all game state lives in ``S``."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    state_type: ClassVar[type[Any]]
+    book: ClassVar[str] = ""  # the rule book file in shared/seeds, for help
+
+    @abstractmethod
+    def scenarios(self) -> list[ScenarioInfo]: ...
+
+    def options(self) -> list[OptionSpec]:
+        return []
+
+    @abstractmethod
+    def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> S: ...
+
+    @abstractmethod
+    def seats(self, state: S) -> list[Seat]: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[str]:
+        """Seat ids that must act now (drives pings and reminders)."""
+
+    @abstractmethod
+    def legal_orders(self, state: S, seat: str) -> list[str]:
+        """Complete order texts for autocomplete (each re-checked on apply)."""
+
+    @abstractmethod
+    def parse_order(self, state: S, seat: str, text: str) -> Order: ...
+
+    def format_order(self, order: Order) -> str:
+        return order.text
+
+    @abstractmethod
+    def apply(self, state: S, seat: str, order: Order, rng: Rng) -> list[Event]: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: str | None) -> View: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def help(self) -> str:
+        return self.name
+
+    def summary(self, state: S) -> list[str]:
+        """Status lines for the pinned status message (default: the view's status strip)."""
+        return list(self.view(state, None).status)
+
+    # --- serialisation (dataclass states need nothing more) ----------------------------------
+    def encode(self, state: S) -> Any:
+        return to_json(state)
+
+    def decode(self, data: Any) -> S:
+        result: S = from_json(self.state_type, data)
+        return result
+
+
+_REGISTRY: dict[str, Callable[[], Ruleset[Any]]] = {}
+
+
+def register(system_id: str) -> Callable[[Callable[[], Ruleset[Any]]], Callable[[], Ruleset[Any]]]:
+    """Class decorator / factory registration: ``@register("ironclad-draughts")``."""
+
+    def deco(factory: Callable[[], Ruleset[Any]]) -> Callable[[], Ruleset[Any]]:
+        _REGISTRY[system_id] = factory
+        return factory
+
+    return deco
+
+
+def get_ruleset(system_id: str) -> Ruleset[Any]:
+    """Find a system by id (loading the built-in systems on first use)."""
+    _load_builtin()
+    try:
+        return _REGISTRY[system_id]()
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownName(f"No game system called {quote(system_id)}.", hint=f"Systems: {known}.") from None
+
+
+def system_ids() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def _load_builtin() -> None:
+    import importlib
+    import pkgutil
+
+    import games
+
+    for module in pkgutil.iter_modules(games.__path__):
+        if module.name != "core":
+            importlib.import_module(f"games.{module.name}")
