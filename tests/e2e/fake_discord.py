@@ -1,0 +1,946 @@
+"""A small fake Discord (REST + gateway) on 127.0.0.1 for end-to-end tests of the real discord.py client.
+
+It answers what discord.py 2.7 asks for (see ``shared/docs/discord-notes.md``), records every request,
+and enforces the platform limits production would: the 3-second first response, one initial response
+per interaction, 25 autocomplete choices, 2,000 characters per message, the embed limits, attachment
+size, and closed DMs (403 / 50007). Every breach is kept in ``violations`` so a test can assert none
+happened even when the bot swallowed the HTTP error.
+
+Tests act as Discord users with ``slash``, ``autocomplete`` and ``click``, then wait (always with a
+timeout) on what the bot sent back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yarl
+from aiohttp import WSMsgType, web
+
+API = "/api/v10"
+EPHEMERAL = 64
+LOADING = 128
+DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
+FIRST_RESPONSE_SECONDS = 3.0
+TOKEN_LIFETIME_SECONDS = 15 * 60
+MANAGE_GUILD = 1 << 5
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)  # view, send, embed, attach, history, use app cmds
+_ids = itertools.count(1_300_000_000_000_000_000)
+
+
+def snowflake() -> str:
+    return str(next(_ids))
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000000+00:00", time.gmtime())
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # discord.py compares the content type for equality: no charset suffix.
+    return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+
+
+def discord_error(status: int, code: int, message: str) -> web.Response:
+    return json_response({"code": code, "message": message}, status)
+
+
+@dataclass
+class FakeUser:
+    id: str
+    name: str
+    dms_open: bool = True
+    manage_guild: bool = False
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+            "bot": self.bot,
+        }
+
+    def member_payload(self, *, with_permissions: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "user": self.payload(),
+            "nick": None,
+            "avatar": None,
+            "roles": [],
+            "joined_at": now_iso(),
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_permissions:
+            data["permissions"] = str(MEMBER_PERMISSIONS | (MANAGE_GUILD if self.manage_guild else 0))
+        return data
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class Attachment:
+    filename: str
+    data: bytes
+    content_type: str = "application/octet-stream"
+
+
+@dataclass
+class FakeMessage:
+    id: str
+    channel_id: str
+    content: str
+    author_id: str
+    flags: int = 0
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    interaction_id: str | None = None  # set when posted as an interaction response or follow-up
+    pinned: bool = False
+    deleted: bool = False
+    edits: int = 0
+    created: float = field(default_factory=time.monotonic)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    def has_image(self) -> bool:
+        return any(a.filename.endswith((".png", ".gif")) for a in self.attachments)
+
+    def text(self) -> str:
+        """Content plus embed titles/descriptions/fields: everything a reader sees as text."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [str(embed.get("title", "")), str(embed.get("description", ""))]
+            parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in embed.get("fields", [])]
+        return "\n".join(p for p in parts if p)
+
+    def custom_ids(self) -> list[str]:
+        found: list[str] = []
+
+        def walk(items: list[dict[str, Any]]) -> None:
+            for item in items:
+                if "custom_id" in item:
+                    found.append(item["custom_id"])
+                walk(item.get("components", []))
+
+        walk(self.components)
+        return found
+
+    def payload(self, author: dict[str, Any], guild_id: str | None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id,
+            "channel_id": self.channel_id,
+            "author": author,
+            "content": self.content,
+            "timestamp": now_iso(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [
+                {
+                    "id": str(i + int(self.id) % 1000),
+                    "filename": a.filename,
+                    "size": len(a.data),
+                    "url": f"https://cdn.invalid/{self.id}/{a.filename}",
+                    "proxy_url": f"https://cdn.invalid/{self.id}/{a.filename}",
+                    "content_type": a.content_type,
+                }
+                for i, a in enumerate(self.attachments)
+            ],
+            "embeds": self.embeds,
+            "pinned": self.pinned,
+            "type": 0,
+            "flags": self.flags,
+            "components": self.components,
+        }
+        if guild_id is not None:
+            data["guild_id"] = guild_id
+        return data
+
+
+@dataclass
+class FakeInteraction:
+    id: str
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: str
+    data: dict[str, Any]
+    created: float
+    file_limit: int = DEFAULT_FILE_LIMIT
+    response_type: int | None = None
+    responded_at: float | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+
+    @property
+    def latency(self) -> float | None:
+        return None if self.responded_at is None else self.responded_at - self.created
+
+    def messages(self) -> list[FakeMessage]:
+        found = [self.original] if self.original is not None else []
+        return [m for m in found + self.followups if not m.deleted]
+
+    def settled(self) -> bool:
+        """Answered with content: a reply, or a deferral whose original was since edited or deleted."""
+        if self.response_type is None:
+            return False
+        if self.response_type in (4, 7, 8):
+            return True
+        return self.original is None or self.original.deleted or not self.original.loading or bool(self.followups)
+
+    def text(self) -> str:
+        return "\n".join(m.text() for m in self.messages())
+
+    def public(self) -> list[FakeMessage]:
+        return [m for m in self.messages() if not m.ephemeral and not m.loading]
+
+    def ephemeral(self) -> list[FakeMessage]:
+        return [m for m in self.messages() if m.ephemeral and not m.loading]
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    status: int
+    at: float
+    body: Any = None
+    files: list[str] = field(default_factory=list)
+
+
+class FakeDiscord:
+    """REST + gateway; one guild; users, channels and DMs as plain objects tests can inspect."""
+
+    def __init__(self, *, bot_can_pin: bool = True) -> None:
+        self.app_id = snowflake()
+        self.bot_user = FakeUser(snowflake(), "Wargame Table", bot=True)
+        self.guild_id = snowflake()
+        self.owner = FakeUser(snowflake(), "owner", manage_guild=True)
+        self.users: dict[str, FakeUser] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
+        self.channels: dict[str, dict[str, Any]] = {}
+        self.dm_channels: dict[str, str] = {}  # channel id -> recipient id
+        self.messages: dict[str, FakeMessage] = {}
+        self.interactions: dict[str, FakeInteraction] = {}
+        self.by_token: dict[str, FakeInteraction] = {}
+        self.commands: dict[str | None, list[dict[str, Any]]] = {}  # guild id (None = global) -> definitions
+        self.requests: list[Recorded] = []
+        self.violations: list[str] = []
+        self.bot_can_pin = bot_can_pin
+        self.sessions: set[str] = set()
+        self.sockets: list[web.WebSocketResponse] = []
+        self.identified = asyncio.Event()
+        self.changed = asyncio.Condition()
+        self.on_request: Callable[[Recorded], None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._socket_seqs: dict[int, itertools.count[int]] = {}
+        self.add_channel("general")
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/", self.gateway)
+        app.router.add_route("*", API + "/{tail:.*}", self.rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets  # type: ignore[attr-defined]
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        for ws in list(self.sockets):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}{API}"
+
+    @property
+    def gateway_url(self) -> yarl.URL:
+        return yarl.URL(f"ws://127.0.0.1:{self.port}/")
+
+    # ------------------------------------------------------------------ test-side setup
+    def add_user(self, name: str, *, dms_open: bool = True, manage_guild: bool = False) -> FakeUser:
+        user = FakeUser(snowflake(), name, dms_open=dms_open, manage_guild=manage_guild)
+        self.users[user.id] = user
+        return user
+
+    def add_channel(self, name: str) -> str:
+        channel_id = snowflake()
+        self.channels[channel_id] = {
+            "id": channel_id,
+            "type": 0,
+            "guild_id": self.guild_id,
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        return channel_id
+
+    @property
+    def general(self) -> str:
+        return next(iter(self.channels))
+
+    # ------------------------------------------------------------------ gateway
+    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self.sockets.append(ws)
+        seq = itertools.count(1)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+                elif op == 2:
+                    session = snowflake()
+                    self.sessions.add(session)
+                    ready = {
+                        "v": 10,
+                        "user": self.bot_user.payload(),
+                        "guilds": [{"id": self.guild_id, "unavailable": True}],
+                        "session_id": session,
+                        "resume_gateway_url": str(self.gateway_url),
+                        "application": {"id": self.app_id, "flags": 0},
+                        "private_channels": [],
+                        "relationships": [],
+                    }
+                    await self._dispatch(ws, seq, "READY", ready)
+                    await self._dispatch(ws, seq, "GUILD_CREATE", self.guild_payload())
+                    self.identified.set()
+                elif op == 6:
+                    if data["d"].get("session_id") in self.sessions:
+                        await self._dispatch(ws, seq, "RESUMED", {})
+                    else:
+                        await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
+        finally:
+            if ws in self.sockets:
+                self.sockets.remove(ws)
+            self._socket_seqs.pop(id(ws), None)
+        return ws
+
+    async def _dispatch(self, ws: web.WebSocketResponse, seq: itertools.count[int], event: str, data: Any) -> None:
+        self._socket_seqs[id(ws)] = seq
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        if not self.sockets:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        ws = self.sockets[-1]
+        seq = self._socket_seqs.setdefault(id(ws), itertools.count(1))
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
+
+    def guild_payload(self) -> dict[str, Any]:
+        everyone = MEMBER_PERMISSIONS | ((1 << 13) if self.bot_can_pin else 0)  # manage messages lets it pin
+        return {
+            "id": self.guild_id,
+            "name": "Wargames",
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": self.owner.id,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [
+                {
+                    "id": self.guild_id,
+                    "name": "@everyone",
+                    "permissions": str(everyone),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "vanity_url_code": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "max_members": 500000,
+            "joined_at": now_iso(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.users),
+            "members": [self.bot_user.member_payload()],
+            "channels": list(self.channels.values()),
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    # ------------------------------------------------------------------ REST
+    async def rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        body, files = await self._read_body(request)
+        response = await self._route(request.method, path, request.query, body, files)
+        record = Recorded(request.method, path, response.status, time.monotonic(), body, [a.filename for a in files])
+        self.requests.append(record)
+        if self.on_request is not None:
+            self.on_request(record)
+        async with self.changed:
+            self.changed.notify_all()
+        return response
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment]]:
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            payload: Any = None
+            files: list[Attachment] = []
+            while (part := await reader.next()) is not None:
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    data = await part.read()  # type: ignore[union-attr]
+                    files.append(
+                        Attachment(part.filename or "file", bytes(data), part.headers.get("Content-Type", ""))  # type: ignore[union-attr]
+                    )
+            return payload, files
+        raw = await request.read()
+        return (json.loads(raw) if raw else None), []
+
+    async def _route(self, method: str, path: str, query: Any, body: Any, files: list[Attachment]) -> web.Response:
+        parts = path.strip("/").split("/")
+        match (method, parts):
+            case ("GET", ["users", "@me"]):
+                return json_response(self.bot_user.payload())
+            case ("GET", ["oauth2", "applications", "@me"]):
+                return json_response(self.application_payload())
+            case ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]):
+                return json_response(
+                    {
+                        "url": str(self.gateway_url),
+                        "shards": 1,
+                        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+                    }
+                )
+            case ("PUT", ["applications", _, "commands"]):
+                return self._sync_commands(None, body)
+            case ("PUT", ["applications", _, "guilds", guild, "commands"]):
+                return self._sync_commands(guild, body)
+            case ("GET", ["applications", _, "commands"]):
+                return json_response(self.commands.get(None, []))
+            case ("GET", ["applications", _, "guilds", guild, "commands"]):
+                return json_response(self.commands.get(guild, []))
+            case ("POST", ["interactions", ix_id, token, "callback"]):
+                return self._callback(ix_id, token, body, files)
+            case ("POST", ["webhooks", _, token]):
+                return self._followup(token, body, files)
+            case ("PATCH", ["webhooks", _, token, "messages", message_id]):
+                return self._edit_webhook_message(token, message_id, body, files)
+            case ("GET", ["webhooks", _, token, "messages", message_id]):
+                found = self._webhook_message(token, message_id)
+                if found is None:
+                    return discord_error(404, 10008, "Unknown Message")
+                return json_response(self.message_payload(found))
+            case ("DELETE", ["webhooks", _, token, "messages", message_id]):
+                found = self._webhook_message(token, message_id)
+                if found is None:
+                    return discord_error(404, 10008, "Unknown Message")
+                found.deleted = True
+                return web.Response(status=204)
+            case ("POST", ["users", "@me", "channels"]):
+                return self._open_dm(str(body["recipient_id"]))
+            case ("POST", ["channels", channel_id, "messages"]):
+                return self._channel_message(channel_id, body, files)
+            case ("PATCH", ["channels", channel_id, "messages", message_id]):
+                message = self.messages.get(message_id)
+                if message is None or message.channel_id != channel_id or message.deleted:
+                    return discord_error(404, 10008, "Unknown Message")
+                error = self._apply_edit(message, body, files, DEFAULT_FILE_LIMIT)
+                return error or json_response(self.message_payload(message))
+            case ("PUT", ["channels", channel_id, "messages", "pins", message_id]) | (
+                "PUT",
+                ["channels", channel_id, "pins", message_id],
+            ):
+                if not self.bot_can_pin:
+                    return discord_error(403, 50013, "Missing Permissions")
+                message = self.messages.get(message_id)
+                if message is None or message.channel_id != channel_id:
+                    return discord_error(404, 10008, "Unknown Message")
+                message.pinned = True
+                return web.Response(status=204)
+            case ("GET", ["channels", channel_id]):
+                if channel_id in self.channels:
+                    return json_response(self.channels[channel_id])
+                return discord_error(404, 10003, "Unknown Channel")
+        self.violations.append(f"unhandled route {method} {path}")
+        return discord_error(404, 0, f"fake Discord has no route {method} {path}")
+
+    def application_payload(self) -> dict[str, Any]:
+        return {
+            "id": self.app_id,
+            "name": "Wargame Table",
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.payload(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "summary": "",
+            "rpc_origins": [],
+            "team": None,
+        }
+
+    # ----- commands
+    def _sync_commands(self, guild: str | None, body: Any) -> web.Response:
+        problems: list[str] = []
+        if not isinstance(body, list) or len(body) > 100:
+            problems.append("at most 100 commands")
+        stored = []
+        for command in body or []:
+            self._check_command(command, problems, depth=0)
+            stored.append({**command, "id": snowflake(), "application_id": self.app_id, "version": snowflake()})
+        if problems:
+            self.violations += [f"command definition: {p}" for p in problems]
+            return discord_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+        self.commands[guild] = stored
+        return json_response(stored)
+
+    def _check_command(self, command: dict[str, Any], problems: list[str], depth: int) -> None:
+        import re
+
+        name = command.get("name", "")
+        if command.get("type", 1) == 1 and (not re.fullmatch(r"[-_\w]{1,32}", name) or name != name.lower()):
+            problems.append(f"bad name {name!r}")
+        description = command.get("description", "")
+        if command.get("type", 1) in (1, None) and not 1 <= len(description) <= 100:
+            problems.append(f"{name}: description must be 1-100 characters")
+        options = command.get("options", []) or []
+        if len(options) > 25:
+            problems.append(f"{name}: more than 25 options")
+        for option in options:
+            if len(option.get("choices", []) or []) > 25:
+                problems.append(f"{name}.{option.get('name')}: more than 25 choices")
+            if option.get("type") in (1, 2):
+                if depth >= 2:
+                    problems.append(f"{name}: nested too deep")
+                self._check_command(option, problems, depth + 1)
+            else:
+                if not re.fullmatch(r"[-_\w]{1,32}", option.get("name", "")):
+                    problems.append(f"bad option name {option.get('name')!r}")
+                if not 1 <= len(option.get("description", "")) <= 100:
+                    problems.append(f"{name}.{option.get('name')}: description must be 1-100 characters")
+
+    def command_definition(self, name: str) -> dict[str, Any]:
+        for guild in (self.guild_id, None):
+            for command in self.commands.get(guild, []):
+                if command["name"] == name:
+                    return command
+        raise KeyError(f"no synced command /{name}")
+
+    # ----- interactions
+    def _interaction_for(self, ix_id: str, token: str) -> FakeInteraction | None:
+        ix = self.interactions.get(ix_id)
+        return ix if ix is not None and ix.token == token else None
+
+    def _callback(self, ix_id: str, token: str, body: Any, files: list[Attachment]) -> web.Response:
+        ix = self._interaction_for(ix_id, token)
+        if ix is None:
+            return discord_error(404, 10062, "Unknown interaction")
+        now = time.monotonic()
+        if ix.response_type is not None:
+            self.violations.append(f"second initial response to interaction {ix.data.get('name')}")
+            return discord_error(400, 40060, "Interaction has already been acknowledged.")
+        if now - ix.created > FIRST_RESPONSE_SECONDS:
+            self.violations.append(f"first response after {now - ix.created:.2f}s to {ix.data.get('name')}")
+            return discord_error(404, 10062, "Unknown interaction")
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        if kind == 8:
+            choices = data.get("choices", [])
+            bad = len(choices) > 25 or any(
+                not 1 <= len(c.get("name", "")) <= 100 or len(str(c.get("value", ""))) > 100 for c in choices
+            )
+            if bad:
+                self.violations.append(f"autocomplete answered with {len(choices)} choices (or a name/value too long)")
+                return discord_error(400, 50035, "Invalid Form Body: choices")
+            ix.choices = choices
+        elif kind in (4, 5):
+            if kind == 4:
+                problem = self._check_message(data, files, ix.file_limit)
+                if problem is not None:
+                    return problem
+            message = self._new_message(ix.channel_id, data, files if kind == 4 else [])
+            message.interaction_id = ix.id
+            if kind == 5:
+                message.flags |= LOADING
+            ix.original = message
+        elif kind in (6, 7):
+            if kind == 7:
+                source = self.messages.get(str(ix.data.get("message_id", "")))
+                if source is not None:
+                    error = self._apply_edit(source, data, files, ix.file_limit)
+                    if error is not None:
+                        return error
+        else:
+            return discord_error(400, 50035, f"unsupported callback type {kind}")
+        ix.response_type = kind
+        ix.responded_at = now
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": ix.id,
+                "type": ix.type,
+                "response_message_id": ix.original.id if ix.original else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(ix.original and ix.original.ephemeral),
+            },
+            "resource": {"type": kind},
+        }
+        if ix.original is not None and kind in (4, 5):
+            result["resource"]["message"] = self.message_payload(ix.original)
+        return json_response(result)
+
+    def _token_check(self, token: str) -> tuple[FakeInteraction | None, web.Response | None]:
+        ix = self.by_token.get(token)
+        if ix is None:
+            return None, discord_error(404, 10015, "Unknown Webhook")
+        if time.monotonic() - ix.created > TOKEN_LIFETIME_SECONDS:
+            self.violations.append("follow-up after the 15-minute token lifetime")
+            return None, discord_error(401, 50027, "Invalid Webhook Token")
+        if ix.response_type is None:
+            self.violations.append("follow-up before the interaction was acknowledged")
+            return None, discord_error(404, 10015, "Unknown Webhook")
+        return ix, None
+
+    def _followup(self, token: str, body: Any, files: list[Attachment]) -> web.Response:
+        ix, error = self._token_check(token)
+        if ix is None:
+            assert error is not None
+            return error
+        data = body or {}
+        problem = self._check_message(data, files, ix.file_limit)
+        if problem is not None:
+            return problem
+        message = self._new_message(ix.channel_id, data, files)
+        message.interaction_id = ix.id
+        ix.followups.append(message)
+        return json_response(self.message_payload(message))
+
+    def _webhook_message(self, token: str, message_id: str) -> FakeMessage | None:
+        ix = self.by_token.get(token)
+        if ix is None:
+            return None
+        if message_id == "@original":
+            return ix.original
+        return next((m for m in ix.followups if m.id == message_id), None)
+
+    def _edit_webhook_message(self, token: str, message_id: str, body: Any, files: list[Attachment]) -> web.Response:
+        ix, error = self._token_check(token)
+        if ix is None:
+            assert error is not None
+            return error
+        message = self._webhook_message(token, message_id)
+        if message is None or message.deleted:
+            return discord_error(404, 10008, "Unknown Message")
+        error = self._apply_edit(message, body or {}, files, ix.file_limit)
+        return error or json_response(self.message_payload(message))
+
+    # ----- messages
+    def _check_message(self, data: dict[str, Any], files: list[Attachment], file_limit: int) -> web.Response | None:
+        content = data.get("content") or ""
+        problems: list[str] = []
+        if len(content) > 2000:
+            problems.append(f"content has {len(content)} characters (limit 2000)")
+        embeds = data.get("embeds") or []
+        if len(embeds) > 10:
+            problems.append("more than 10 embeds")
+        total = 0
+        for embed in embeds:
+            title, description = embed.get("title") or "", embed.get("description") or ""
+            fields = embed.get("fields") or []
+            footer = (embed.get("footer") or {}).get("text") or ""
+            author = (embed.get("author") or {}).get("name") or ""
+            if len(title) > 256:
+                problems.append("embed title over 256")
+            if len(description) > 4096:
+                problems.append("embed description over 4096")
+            if len(fields) > 25:
+                problems.append("more than 25 embed fields")
+            if len(footer) > 2048:
+                problems.append("embed footer over 2048")
+            for f in fields:
+                if len(f.get("name", "")) > 256 or len(f.get("value", "")) > 1024:
+                    problems.append("embed field name over 256 or value over 1024")
+            total += len(title) + len(description) + len(footer) + len(author)
+            total += sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+        if total > 6000:
+            problems.append(f"embeds total {total} characters (limit 6000)")
+        if not content and not embeds and not files and not data.get("components") and not data.get("attachments"):
+            problems.append("empty message")
+        if problems:
+            self.violations += problems
+            return discord_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+        for f in files:
+            if len(f.data) > file_limit:
+                self.violations.append(f"file {f.filename} is {len(f.data)} bytes (limit {file_limit})")
+                return discord_error(413, 40005, "Request entity too large")
+        return None
+
+    def _new_message(self, channel_id: str, data: dict[str, Any], files: list[Attachment]) -> FakeMessage:
+        message = FakeMessage(
+            id=snowflake(),
+            channel_id=channel_id,
+            content=data.get("content") or "",
+            author_id=self.bot_user.id,
+            flags=int(data.get("flags") or 0),
+            embeds=list(data.get("embeds") or []),
+            attachments=list(files),
+            components=list(data.get("components") or []),
+        )
+        self.messages[message.id] = message
+        return message
+
+    def _apply_edit(
+        self, message: FakeMessage, data: dict[str, Any], files: list[Attachment], file_limit: int
+    ) -> web.Response | None:
+        merged = {
+            "content": data.get("content", message.content),
+            "embeds": data.get("embeds", message.embeds),
+            "components": data.get("components", message.components),
+            "attachments": data.get("attachments"),
+        }
+        kept = message.attachments if "attachments" not in data else []
+        problem = self._check_message(merged, files + kept, file_limit)
+        if problem is not None:
+            return problem
+        if "content" in data:
+            message.content = data["content"] or ""
+        if "embeds" in data:
+            message.embeds = list(data["embeds"] or [])
+        if "components" in data:
+            message.components = list(data["components"] or [])
+        if "attachments" in data or files:
+            message.attachments = kept + files
+        message.flags &= ~LOADING
+        message.edits += 1
+        return None
+
+    def message_payload(self, message: FakeMessage) -> dict[str, Any]:
+        guild = None if message.channel_id in self.dm_channels else self.guild_id
+        return message.payload(self.bot_user.payload(), guild)
+
+    def _open_dm(self, recipient_id: str) -> web.Response:
+        user = self.users.get(recipient_id)
+        if user is None:
+            return discord_error(404, 10013, "Unknown User")
+        channel_id = next((c for c, r in self.dm_channels.items() if r == recipient_id), None)
+        if channel_id is None:
+            channel_id = snowflake()
+            self.dm_channels[channel_id] = recipient_id
+        return json_response({"id": channel_id, "type": 1, "recipients": [user.payload()], "last_message_id": None})
+
+    def _channel_message(self, channel_id: str, body: Any, files: list[Attachment]) -> web.Response:
+        recipient = self.dm_channels.get(channel_id)
+        if recipient is not None and not self.users[recipient].dms_open:
+            return discord_error(403, 50007, "Cannot send messages to this user")
+        if recipient is None and channel_id not in self.channels:
+            return discord_error(404, 10003, "Unknown Channel")
+        data = body or {}
+        problem = self._check_message(data, files, DEFAULT_FILE_LIMIT)
+        if problem is not None:
+            return problem
+        message = self._new_message(channel_id, data, files)
+        return json_response(self.message_payload(message))
+
+    # ------------------------------------------------------------------ acting as users
+    def _options(self, definition: dict[str, Any], values: dict[str, Any], focused: str | None) -> list[dict[str, Any]]:
+        declared = {o["name"]: o for o in definition.get("options", []) or []}
+        options = []
+        for name, value in values.items():
+            if name not in declared:
+                raise KeyError(f"/{definition['name']} has no option {name!r} (has {sorted(declared)})")
+            kind = declared[name]["type"]
+            if kind == 5:
+                value = value if isinstance(value, bool) else str(value).lower() == "true"
+            elif kind == 4:
+                value = int(value)
+            elif kind == 10:
+                value = float(value)
+            else:
+                value = str(value)
+            option: dict[str, Any] = {"name": name, "type": kind, "value": value}
+            if name == focused:
+                option["focused"] = True
+            options.append(option)
+        missing = [o["name"] for o in declared.values() if o.get("required") and o["name"] not in values]
+        if missing and focused is None:
+            raise KeyError(f"/{definition['name']} needs {missing}")
+        return options
+
+    def _command_data(self, path: str, values: dict[str, Any], focused: str | None) -> dict[str, Any]:
+        names = path.split()
+        top = self.command_definition(names[0])
+        data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "resolved": {}}
+        if len(names) == 1:
+            data["options"] = self._options(top, values, focused)
+            return data
+        node = top
+        holder = data
+        for name in names[1:]:
+            sub = next((o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)), None)
+            if sub is None:
+                raise KeyError(f"/{path}: no subcommand {name!r}")
+            entry: dict[str, Any] = {"name": name, "type": sub["type"], "options": []}
+            holder["options"] = [entry]
+            holder, node = entry, sub
+        holder["options"] = self._options(node, values, focused)
+        return data
+
+    async def _send_interaction(
+        self, kind: int, user: FakeUser, channel_id: str, data: dict[str, Any], *, message: FakeMessage | None = None
+    ) -> FakeInteraction:
+        ix = FakeInteraction(
+            id=snowflake(),
+            token=f"tok-{snowflake()}",
+            type=kind,
+            user=user,
+            channel_id=channel_id,
+            data=data,
+            created=time.monotonic(),
+        )
+        self.interactions[ix.id] = ix
+        self.by_token[ix.token] = ix
+        payload: dict[str, Any] = {
+            "id": ix.id,
+            "application_id": self.app_id,
+            "type": kind,
+            "token": ix.token,
+            "version": 1,
+            "attachment_size_limit": ix.file_limit,
+            "data": data,
+            "guild_id": self.guild_id,
+            "channel_id": channel_id,
+            "channel": self.channels.get(channel_id, {"id": channel_id, "type": 0, "guild_id": self.guild_id}),
+            "member": user.member_payload(with_permissions=True),
+            "app_permissions": str(MEMBER_PERMISSIONS | ((1 << 13) if self.bot_can_pin else 0)),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": self.guild_id},
+            "context": 0,
+        }
+        if message is not None:
+            payload["message"] = self.message_payload(message)
+            data["message_id"] = message.id
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return ix
+
+    async def slash(self, user: FakeUser, path: str, options: dict[str, Any] | None = None, *, channel: str | None = None) -> FakeInteraction:
+        """Send ``/path`` (e.g. ``"game new"``) as ``user``; returns at once (wait with ``settled``)."""
+        data = self._command_data(path, options or {}, None)
+        return await self._send_interaction(2, user, channel or self.general, data)
+
+    async def autocomplete(
+        self, user: FakeUser, path: str, options: dict[str, Any], focused: str, *, channel: str | None = None, timeout: float = 5.0
+    ) -> list[dict[str, Any]]:
+        data = self._command_data(path, options, focused)
+        ix = await self._send_interaction(4, user, channel or self.general, data)
+        await self.wait_for(lambda: ix.choices is not None, timeout, f"autocomplete for /{path} {focused}")
+        assert ix.choices is not None
+        return ix.choices
+
+    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> FakeInteraction:
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._send_interaction(3, user, message.channel_id, data, message=message)
+
+    # ------------------------------------------------------------------ waiting and inspecting
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float, what: str = "condition") -> Any:
+        """Wait until ``predicate()`` is truthy; fail the test with ``what`` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+
+        async def poll() -> Any:
+            async with self.changed:
+                while not (result := predicate()):
+                    await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
+                return result
+
+        try:
+            return await asyncio.wait_for(poll(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}") from None
+
+    async def settled(self, ix: FakeInteraction, timeout: float = 5.0) -> FakeInteraction:
+        await self.wait_for(ix.settled, timeout, f"a reply to interaction {ix.data.get('name')} {ix.data.get('options')}")
+        return ix
+
+    async def run(self, user: FakeUser, path: str, options: dict[str, Any] | None = None, *, channel: str | None = None, timeout: float = 5.0) -> FakeInteraction:
+        """Send a slash command and wait until it is answered."""
+        return await self.settled(await self.slash(user, path, options, channel=channel), timeout)
+
+    def dms(self, user: FakeUser) -> list[FakeMessage]:
+        channels = {c for c, r in self.dm_channels.items() if r == user.id}
+        return [m for m in self.messages.values() if m.channel_id in channels and not m.deleted]
+
+    def channel_messages(self, channel_id: str | None = None) -> list[FakeMessage]:
+        """What everyone in the channel sees (no ephemeral, no still-loading deferrals)."""
+        channel_id = channel_id or self.general
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == channel_id and not m.deleted and not m.ephemeral and not m.loading
+        ]
+
+    def ephemeral_to(self, user: FakeUser) -> list[FakeMessage]:
+        return [m for ix in self.interactions.values() if ix.user.id == user.id for m in ix.ephemeral()]
