@@ -11,7 +11,7 @@ import dataclasses
 import enum
 import types
 import typing
-from functools import lru_cache
+from functools import cache
 from typing import Any, Union, get_args, get_origin
 
 JSON = Any
@@ -35,7 +35,7 @@ def to_json(value: Any) -> JSON:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 

@@ -167,14 +167,20 @@ def register(system_id: str) -> Callable[[Callable[[], Ruleset[Any]]], Callable[
     return deco
 
 
+_BROKEN: dict[str, str] = {}
+_loaded = False
+
+
 def get_ruleset(system_id: str) -> Ruleset[Any]:
     """Find a system by id (loading the built-in systems on first use)."""
     _load_builtin()
-    try:
+    if system_id in _REGISTRY:
         return _REGISTRY[system_id]()
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise UnknownName(f"No game system called {quote(system_id)}.", hint=f"Systems: {known}.") from None
+    if system_id.replace("-", "_") in _BROKEN:
+        raise UnknownName(f"The system {quote(system_id)} failed to load on this server.",
+                          hint="An admin should check the log.")
+    known = ", ".join(sorted(_REGISTRY))
+    raise UnknownName(f"No game system called {quote(system_id)}.", hint=f"Systems: {known}.")
 
 
 def system_ids() -> list[str]:
@@ -182,12 +188,29 @@ def system_ids() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def broken_systems() -> dict[str, str]:
+    """Packages under ``games/`` that failed to import, with the error (a test asserts none)."""
+    _load_builtin()
+    return dict(_BROKEN)
+
+
 def _load_builtin() -> None:
+    """Import every rule-system package once; one broken package must not take the others down."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
     import importlib
+    import logging
     import pkgutil
 
     import games
 
     for module in pkgutil.iter_modules(games.__path__):
-        if module.name != "core":
+        if module.name in ("core", "tools"):
+            continue
+        try:
             importlib.import_module(f"games.{module.name}")
+        except Exception as exc:  # a broken system is reported, never fatal to the table
+            _BROKEN[module.name] = f"{type(exc).__name__}: {exc}"
+            logging.getLogger(__name__).exception("rule system %s failed to load", module.name)

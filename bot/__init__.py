@@ -1,0 +1,1 @@
+"""The application: table service, SQLite store, console and Discord front ends."""

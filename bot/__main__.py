@@ -1,0 +1,43 @@
+"""``python -m bot``: Discord when DISCORD_TOKEN is set, otherwise the local console table.
+
+    python -m bot                 # Discord with DISCORD_TOKEN, else the console
+    python -m bot console [...]   # the console table (see bot/console.py for its options)
+    python -m bot discord         # Discord; fails clearly without a token
+
+Configuration (environment): DISCORD_TOKEN, DISCORD_GUILD_ID (a development guild for instant
+command sync), WARGAME_DB (default var/wargame.db), WARGAME_DATA_PACKS (extra data folders).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+DEFAULT_DB = "var/wargame.db"
+
+
+def main(argv: list[str]) -> int:
+    from bot import console
+
+    if argv and argv[0] == "console":
+        return console.main(argv[1:])
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if argv and argv[0] == "discord" and not token:
+        print("DISCORD_TOKEN is not set: cannot connect to Discord. See docs/deploy.md.", file=sys.stderr)
+        return 2
+    if argv and argv[0] not in ("discord",):
+        print(__doc__, file=sys.stderr)
+        return 2
+    if not token:
+        print("DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
+              "Opening the local console table instead (the same games, rules and commands).", file=sys.stderr)
+        return console.main([])
+    from bot.discord_app import run_discord
+
+    guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
+    run_discord(token, db_path=os.environ.get("WARGAME_DB", DEFAULT_DB), guild_id=int(guild) if guild else None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,332 @@
+"""SQLite storage (aiosqlite, WAL): games, their append-only order logs, snapshots, reminders.
+
+One transaction per order: the order row, the new snapshot and the bumped version commit together
+or not at all. ``save_order`` only applies when the stored version is still the one the caller
+loaded, so a stale command is rejected and never applied twice. The schema is versioned and
+migrated forward on open. A PostgreSQL backend would implement the same methods.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS: list[str] = [
+    # 1: games, orders, closed DMs
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        channel TEXT NOT NULL,
+        system TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed BLOB NOT NULL,
+        commitment TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        snapshot TEXT NOT NULL,
+        counter INTEGER NOT NULL DEFAULT 0,
+        seats TEXT NOT NULL DEFAULT '{}',
+        creator TEXT NOT NULL DEFAULT '',
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_game ON games(channel) WHERE status IN ('setup', 'running');
+    CREATE UNIQUE INDEX one_tools ON games(channel) WHERE status = 'tools';
+    CREATE INDEX games_channel ON games(channel, id);
+    CREATE TABLE orders (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seq INTEGER NOT NULL,
+        seat TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        events TEXT NOT NULL,
+        undone INTEGER NOT NULL DEFAULT 0,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE dm_closed (user_id TEXT PRIMARY KEY, at REAL NOT NULL);
+    """,
+    # 2: reminders
+    """
+    ALTER TABLE games ADD COLUMN remind_after REAL NOT NULL DEFAULT 86400;
+    ALTER TABLE games ADD COLUMN remind_every REAL NOT NULL DEFAULT 86400;
+    ALTER TABLE games ADD COLUMN last_activity REAL NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN last_reminded REAL NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN status_message TEXT NOT NULL DEFAULT '';
+    """,
+]
+
+
+class StaleVersion(Exception):
+    """The game changed since it was loaded; the command must be retried on fresh state."""
+
+
+@dataclass
+class GameRow:
+    id: int
+    channel: str
+    system: str
+    scenario: str
+    options: dict[str, str]
+    seed: bytes
+    commitment: str
+    status: str
+    version: int
+    snapshot: Any
+    counter: int
+    seats: dict[str, dict[str, str]]  # seat id -> {"user": id, "name": display name}
+    creator: str
+    created: float
+    updated: float
+    remind_after: float = 86400.0
+    remind_every: float = 86400.0
+    last_activity: float = 0.0
+    last_reminded: float = 0.0
+    status_message: str = ""
+
+
+@dataclass
+class OrderRow:
+    seq: int
+    seat: str
+    user_id: str
+    text: str
+    events: list[dict[str, Any]]
+    undone: bool
+    at: float = field(default=0.0)
+
+
+_GAME_COLUMNS = (
+    "id, channel, system, scenario, options, seed, commitment, status, version, snapshot, counter, seats, "
+    "creator, created, updated, remind_after, remind_every, last_activity, last_reminded, status_message"
+)
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row[0],
+        channel=row[1],
+        system=row[2],
+        scenario=row[3],
+        options=json.loads(row[4]),
+        seed=bytes(row[5]),
+        commitment=row[6],
+        status=row[7],
+        version=row[8],
+        snapshot=json.loads(row[9]),
+        counter=row[10],
+        seats=json.loads(row[11]),
+        creator=row[12],
+        created=row[13],
+        updated=row[14],
+        remind_after=row[15],
+        remind_every=row[16],
+        last_activity=row[17],
+        last_reminded=row[18],
+        status_message=row[19],
+    )
+
+
+class Store:
+    """The repository the table service talks to (embedded SQLite by default)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path))
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    # --- games -----------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        channel: str,
+        system: str,
+        scenario: str,
+        options: dict[str, str],
+        seed: bytes,
+        commitment: str,
+        status: str,
+        snapshot: Any,
+        counter: int,
+        creator: str,
+    ) -> GameRow:
+        now = time.time()
+        cur = await self._db.execute(
+            "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
+            " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
+            (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot), counter,
+             creator, now, now, now),
+        )
+        await self._db.commit()
+        game = await self.game_by_id(int(cur.lastrowid or 0))
+        assert game is not None
+        return game
+
+    async def game_by_id(self, game_id: int) -> GameRow | None:
+        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def live_game(self, channel: str) -> GameRow | None:
+        """The channel's game in set-up or running, if any."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status IN ('setup','running')", (channel,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def latest_game(self, channel: str) -> GameRow | None:
+        """The channel's newest game (live or over), not counting its table tools."""
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status != 'tools' ORDER BY id DESC LIMIT 1",
+            (channel,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def tools(self, channel: str) -> GameRow | None:
+        async with self._db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'tools'", (channel,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def running_games(self) -> list[GameRow]:
+        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'") as cur:
+            rows = await cur.fetchall()
+        return [_game(r) for r in rows]
+
+    async def count_games(self) -> int:
+        async with self._db.execute("SELECT COUNT(*) FROM games") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def update_game(self, game: GameRow, **changes: Any) -> GameRow:
+        """Change columns of a game if its version is unchanged; bumps the version."""
+        encoded = {k: json.dumps(v) if k in ("options", "snapshot", "seats") else v for k, v in changes.items()}
+        sets = ", ".join(f"{k} = ?" for k in encoded)
+        cur = await self._db.execute(
+            f"UPDATE games SET {sets}, version = version + 1, updated = ? WHERE id = ? AND version = ?",
+            (*encoded.values(), time.time(), game.id, game.version),
+        )
+        if cur.rowcount != 1:
+            await self._db.rollback()
+            raise StaleVersion(game.id)
+        await self._db.commit()
+        fresh = await self.game_by_id(game.id)
+        assert fresh is not None
+        return fresh
+
+    async def touch(self, game_id: int, **changes: Any) -> None:
+        """Bookkeeping that is not part of the game's history (reminder times, status message id)."""
+        sets = ", ".join(f"{k} = ?" for k in changes)
+        await self._db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
+        await self._db.commit()
+
+    # --- orders ----------------------------------------------------------------------------
+    async def save_order(
+        self,
+        game: GameRow,
+        *,
+        seat: str,
+        user_id: str,
+        text: str,
+        events: list[dict[str, Any]],
+        snapshot: Any,
+        counter: int,
+        status: str,
+    ) -> GameRow:
+        """Append an order with its snapshot and version bump, atomically; StaleVersion if raced."""
+        now = time.time()
+        try:
+            cur = await self._db.execute(
+                "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
+                " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?",
+                (json.dumps(snapshot), counter, status, now, now, game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game.id)
+            await self._db.execute(
+                "INSERT INTO orders (game_id, seq, seat, user_id, text, events, at) VALUES"
+                " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                (game.id, game.id, seat, user_id, text, json.dumps(events), now),
+            )
+            await self._db.commit()
+        except BaseException:
+            await self._db.rollback()
+            raise
+        fresh = await self.game_by_id(game.id)
+        assert fresh is not None
+        return fresh
+
+    async def orders(self, game_id: int, *, include_undone: bool = True) -> list[OrderRow]:
+        sql = "SELECT seq, seat, user_id, text, events, undone, at FROM orders WHERE game_id = ?"
+        if not include_undone:
+            sql += " AND undone = 0"
+        async with self._db.execute(sql + " ORDER BY seq", (game_id,)) as cur:
+            rows = await cur.fetchall()
+        return [OrderRow(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[5]), r[6]) for r in rows]
+
+    async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
+        """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""
+        try:
+            cur = await self._db.execute(
+                "UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?, status = 'running'"
+                " WHERE id = ? AND version = ?",
+                (json.dumps(snapshot), counter, time.time(), game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game.id)
+            await self._db.execute("UPDATE orders SET undone = 1 WHERE game_id = ? AND seq = ?", (game.id, seq))
+            await self._db.commit()
+        except BaseException:
+            await self._db.rollback()
+            raise
+        fresh = await self.game_by_id(game.id)
+        assert fresh is not None
+        return fresh
+
+    # --- direct messages -------------------------------------------------------------------
+    async def set_dms_closed(self, user_id: str, closed: bool) -> None:
+        if closed:
+            await self._db.execute("INSERT OR REPLACE INTO dm_closed VALUES (?, ?)", (user_id, time.time()))
+        else:
+            await self._db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
+        await self._db.commit()
+
+    async def dms_closed_users(self) -> set[str]:
+        async with self._db.execute("SELECT user_id FROM dm_closed") as cur:
+            rows = await cur.fetchall()
+        return {r[0] for r in rows}

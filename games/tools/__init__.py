@@ -1,0 +1,304 @@
+"""Table tools for any channel, game or not: dice, secret rolls, named decks and hands, sealed orders.
+
+They are a rule system of their own (not listed in ``/game new``): the table service keeps one
+tools "game" per channel with its own seed, so every roll and draw comes from an auditable stream
+and replays exactly. The acting "seat" is the user's id; events name users as ``<@id>``, which the
+front end turns into its mention format. Internal order notation (built by the table service)::
+
+    roll 2d6+1
+    secret 2d6 purpose words...         reveal 3
+    deck new NAME FROM                  deck shuffle NAME        deck reshuffle NAME
+    deck draw NAME [hand]               deck deal NAME COUNT USER USER...
+    play CARD [NAME]
+    seal open USER USER...              seal TEXT...             seal reveal
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core.data import listing, load
+from games.core.decks import Deck, card_name, custom_cards, standard_cards
+from games.core.dice import CustomDie, DiceParser
+from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
+from games.core.rng import Rng, seal
+from games.core.ruleset import UMPIRE, Event, Order, Outcome, Ruleset, ScenarioInfo, Seat, private, public
+from games.core.view import Board, View
+
+MAX_DECKS = 20
+MAX_SEAL_TEXT = 1500
+
+
+def custom_dice() -> dict[str, CustomDie]:
+    """Custom dice from ``data/dice/*.toml`` (``name``, ``faces``), keyed by lower-case name."""
+    dice: dict[str, CustomDie] = {}
+    for path in listing("dice"):
+        rec = load(path)
+        name = rec.str("name")
+        dice[name.lower()] = CustomDie(name, tuple(rec.str_list("faces")))
+    return dice
+
+
+def deck_sources() -> dict[str, list[str]]:
+    """Deck names usable in ``/deck new from:``: the standard decks and ``data/decks/*.toml``."""
+    sources: dict[str, list[str]] = {"standard52": standard_cards(0), "standard54": standard_cards(2)}
+    for path in listing("decks"):
+        rec = load(path)
+        counts = {key: rec.table("cards").int(key, 1, 200) for key in rec.table("cards").keys()}
+        sources[path.removeprefix("decks/").removesuffix(".toml")] = custom_cards(counts)
+    return sources
+
+
+@dataclass
+class SecretRoll:
+    number: int
+    roller: str
+    purpose: str
+    result: str
+    nonce: str
+    commitment: str
+    revealed: bool = False
+
+
+@dataclass
+class SealRound:
+    opener: str
+    participants: list[str]
+    texts: dict[str, str] = field(default_factory=dict)
+    nonces: dict[str, str] = field(default_factory=dict)
+    commitments: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ToolsState:
+    rolls: list[SecretRoll] = field(default_factory=list)
+    decks: dict[str, Deck] = field(default_factory=dict)
+    seal_round: SealRound | None = None
+    rounds_revealed: int = 0
+
+
+def _user(uid: str) -> str:
+    return f"<@{uid}>"
+
+
+class Tools(Ruleset[ToolsState]):
+    id = "tools"
+    name = "Table tools"
+    state_type = ToolsState
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo("tools", "Table tools")]
+
+    def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> ToolsState:
+        return ToolsState()
+
+    def seats(self, state: ToolsState) -> list[Seat]:
+        return []
+
+    def to_act(self, state: ToolsState) -> list[str]:
+        if state.seal_round:
+            return [u for u in state.seal_round.participants if u not in state.seal_round.texts]
+        return []
+
+    def legal_orders(self, state: ToolsState, seat: str) -> list[str]:
+        return []
+
+    def parse_order(self, state: ToolsState, seat: str, text: str) -> Order:
+        words = text.split()
+        if not words:
+            raise InvalidSyntax("Empty table command.")
+        return Order(text.strip(), tuple(words))
+
+    def view(self, state: ToolsState, seat: str | None) -> View:
+        return View(board=Board(kind="square", key="tools", width=0, height=0), viewer=seat, sides=())
+
+    def outcome(self, state: ToolsState) -> Outcome | None:
+        return None
+
+    # --- queries the service uses for private, read-only answers -------------------------------
+    def hand_text(self, state: ToolsState, user: str) -> str:
+        lines = [
+            f"**{name}**: {', '.join(card_name(c) for c in deck.hands[user])}"
+            for name, deck in sorted(state.decks.items())
+            if deck.hands.get(user)
+        ]
+        return "\n".join(lines) if lines else "You hold no cards."
+
+    def private_text(self, state: ToolsState, user: str) -> list[str]:
+        """Everything private this user may see: hand, own unrevealed secret rolls, own sealed text."""
+        lines = [self.hand_text(state, user)]
+        for r in state.rolls:
+            if r.roller == user and not r.revealed:
+                lines.append(f"Secret roll #{r.number} ({r.purpose}): {r.result}")
+        if state.seal_round and user in state.seal_round.texts:
+            lines.append(f"Your sealed text: {state.seal_round.texts[user]}")
+        return lines
+
+    # --- apply ---------------------------------------------------------------------------------
+    def apply(self, state: ToolsState, seat: str, order: Order, rng: Rng) -> list[Event]:
+        words = list(order.args)
+        head = words[0].lower()
+        if head == "roll" and len(words) == 2:
+            result = DiceParser(custom_dice()).roll(words[1], rng)
+            return [public(f"{_user(seat)} rolls {result.describe()}", reveals=True)]
+        if head == "secret" and len(words) >= 2:
+            return self._secret(state, seat, words[1], " ".join(words[2:]) or "unspecified purpose", rng)
+        if head == "reveal" and len(words) == 2:
+            return self._reveal(state, seat, words[1])
+        if head == "deck" and len(words) >= 3:
+            return self._deck(state, seat, words[1].lower(), words[2:], rng)
+        if head == "play" and len(words) >= 2:
+            return self._play(state, seat, words[1], words[2] if len(words) > 2 else "")
+        if head == "seal" and len(words) >= 2:
+            return self._seal(state, seat, words[1:], order.text.split(None, 1)[1], rng)
+        raise InvalidSyntax(f"Unknown table command {quote(order.text)}.")
+
+    def _secret(self, state: ToolsState, seat: str, expr: str, purpose: str, rng: Rng) -> list[Event]:
+        result = DiceParser(custom_dice()).roll(expr, rng)
+        number = len(state.rolls) + 1
+        nonce = rng.nonce()
+        text = result.describe()
+        digest = seal(text, nonce)
+        state.rolls.append(SecretRoll(number, seat, purpose, text, nonce, digest))
+        return [
+            public(f"{_user(seat)} made secret roll #{number} of {expr} for *{purpose}*. Commitment: `{digest}`"),
+            private(f"Your secret roll #{number} ({purpose}): {text}\nNonce: `{nonce}`", seat),
+        ]
+
+    def _reveal(self, state: ToolsState, seat: str, ref: str) -> list[Event]:
+        number = ref.lstrip("#")
+        if not number.isdigit() or not 1 <= int(number) <= len(state.rolls):
+            known = ", ".join(f"#{r.number}" for r in state.rolls if not r.revealed) or "none"
+            raise UnknownName(f"No secret roll {quote(ref)} in this channel.", hint=f"Unrevealed: {known}.")
+        roll = state.rolls[int(number) - 1]
+        if roll.revealed:
+            raise IllegalOrder(f"Secret roll #{roll.number} is already revealed.")
+        if seat not in (roll.roller, UMPIRE):
+            raise NotAllowed(f"Only {_user(roll.roller)} or the umpire may reveal secret roll #{roll.number}.")
+        roll.revealed = True
+        return [
+            public(
+                f"Secret roll #{roll.number} by {_user(roll.roller)} for *{roll.purpose}*: {roll.result}\n"
+                f"Nonce `{roll.nonce}`; check: SHA-256 of `<nonce>:<result>` equals the commitment "
+                f"`{roll.commitment}`.",
+                reveals=True,
+            )
+        ]
+
+    def _deck(self, state: ToolsState, seat: str, verb: str, args: list[str], rng: Rng) -> list[Event]:
+        name = args[0]
+        if verb == "new":
+            if len(args) != 2:
+                raise InvalidSyntax("Write `/deck new name:<name> from:<deck>`.")
+            if name in state.decks:
+                raise IllegalOrder(f"A deck called {quote(name)} already exists here.", hint="Pick another name.")
+            if len(state.decks) >= MAX_DECKS:
+                raise IllegalOrder(f"This channel already has {MAX_DECKS} decks.")
+            sources = deck_sources()
+            if args[1] not in sources:
+                raise UnknownName(f"No deck to copy called {quote(args[1])}.", hint=f"Decks: {', '.join(sorted(sources))}.")
+            deck = Deck.of(name, sources[args[1]])
+            deck.shuffle(rng)
+            state.decks[name] = deck
+            return [public(f"{_user(seat)} made deck **{name}** from {args[1]} ({len(deck.draw_pile)} cards), shuffled.")]
+        deck = self._find_deck(state, name)
+        if verb == "shuffle":
+            deck.shuffle(rng)
+            return [public(f"{_user(seat)} shuffled **{name}** ({len(deck.draw_pile)} cards in the draw pile).")]
+        if verb == "reshuffle":
+            deck.reshuffle_discards(rng)
+            return [public(f"{_user(seat)} shuffled the discards back into **{name}** ({len(deck.draw_pile)} cards).")]
+        if verb == "draw":
+            if len(args) > 1 and args[1] == "hand":
+                card = deck.draw_to_hand(seat)
+                return [
+                    public(f"{_user(seat)} drew a card from **{name}** into their hand ({len(deck.hands[seat])} held)."),
+                    private(f"You drew **{card_name(card)}** from {name}.", seat),
+                ]
+            card = deck.draw()
+            deck.table.append(card)
+            return [public(f"{_user(seat)} drew **{card_name(card)}** from **{name}** face up.", reveals=True)]
+        if verb == "deal":
+            if len(args) < 3 or not args[1].isdigit():
+                raise InvalidSyntax("Write `/deck deal name:<name> count:<k> to:<@a @b>`.")
+            count = int(args[1])
+            holders = args[2:]
+            if not 1 <= count <= 52:
+                raise InvalidSyntax(f"Deal between 1 and 52 cards each, not {count}.")
+            dealt = deck.deal(holders, count)
+            events = [public(f"{_user(seat)} dealt {count} card(s) from **{name}** to {', '.join(_user(h) for h in holders)}.")]
+            events += [private(f"You were dealt from {name}: {', '.join(card_name(c) for c in cards)}", h) for h, cards in dealt.items()]
+            return events
+        raise InvalidSyntax(f"Unknown deck command {quote(verb)}.", hint="Use new, shuffle, draw, deal.")
+
+    def _find_deck(self, state: ToolsState, name: str) -> Deck:
+        if name not in state.decks:
+            known = ", ".join(sorted(state.decks)) or "none yet (make one with /deck new)"
+            raise UnknownName(f"No deck called {quote(name)} in this channel.", hint=f"Decks: {known}.")
+        return state.decks[name]
+
+    def _play(self, state: ToolsState, seat: str, card: str, deck_name: str) -> list[Event]:
+        decks = [self._find_deck(state, deck_name)] if deck_name else list(state.decks.values())
+        holding = [d for d in decks if any(card_name(c).casefold() == card.casefold() or c.casefold() == card.casefold() for c in d.hands.get(seat, []))]
+        if not holding:
+            raise UnknownName(f"You hold no card {quote(card)}.", hint="See your cards with /hand.")
+        if len(holding) > 1:
+            raise IllegalOrder(f"You hold {quote(card)} from several decks.", hint="Name the deck too.")
+        played = holding[0].play(seat, card)
+        return [public(f"{_user(seat)} plays **{card_name(played)}** from **{holding[0].name}**.", reveals=True)]
+
+    def _seal(self, state: ToolsState, seat: str, words: list[str], rest: str, rng: Rng) -> list[Event]:
+        verb = words[0].lower()
+        if verb == "open":
+            if state.seal_round:
+                raise WrongPhase("A sealed round is already open here.", hint="Seal your text or reveal the round first.")
+            people = list(dict.fromkeys(words[1:]))
+            if len(people) < 2:
+                raise InvalidSyntax("Name at least two people to seal orders.", hint="`/seal open who:@a @b`")
+            state.seal_round = SealRound(seat, people)
+            return [public(f"{_user(seat)} opened sealed orders for {', '.join(_user(p) for p in people)}.")]
+        if verb == "reveal" and len(words) == 1:
+            sr = state.seal_round
+            if not sr or not sr.texts:
+                raise WrongPhase("Nothing is sealed here.", hint="Seal a text first with /seal text:<orders>.")
+            if seat not in (sr.opener, UMPIRE):
+                raise NotAllowed("Only the umpire (or whoever opened the round) may reveal before everyone has sealed.")
+            return self._reveal_round(state)
+        sr = state.seal_round
+        if sr is None:
+            raise WrongPhase("No sealed round is open here.", hint="Open one with /seal open who:@a @b.")
+        if seat not in sr.participants:
+            raise NotAllowed("You are not one of the people sealing in this round.")
+        if seat in sr.texts:
+            raise IllegalOrder("You have already sealed your text for this round.", hint="Wait for the reveal.")
+        if len(rest) > MAX_SEAL_TEXT:
+            raise InvalidSyntax(f"A sealed text may be at most {MAX_SEAL_TEXT} characters.")
+        nonce = rng.nonce()
+        sr.texts[seat] = rest
+        sr.nonces[seat] = nonce
+        sr.commitments[seat] = seal(rest, nonce)
+        events = [
+            public(f"{_user(seat)} has sealed ({len(sr.texts)}/{len(sr.participants)}). Commitment: `{sr.commitments[seat]}`"),
+            private(f"You sealed: {rest}\nNonce: `{nonce}`", seat),
+        ]
+        if len(sr.texts) == len(sr.participants):
+            events += self._reveal_round(state)
+        return events
+
+    def _reveal_round(self, state: ToolsState) -> list[Event]:
+        sr = state.seal_round
+        assert sr is not None
+        lines = [f"Sealed orders revealed ({len(sr.texts)}/{len(sr.participants)} sealed):"]
+        for person in sr.participants:
+            if person in sr.texts:
+                lines.append(f"{_user(person)}: {sr.texts[person]}  (nonce `{sr.nonces[person]}`)")
+            else:
+                lines.append(f"{_user(person)}: (did not seal)")
+        lines.append("Check each: SHA-256 of `<nonce>:<text>` equals the commitment shown when it was sealed.")
+        state.seal_round = None
+        state.rounds_revealed += 1
+        return [public("\n".join(lines), reveals=True)]
+
+
+TOOLS = Tools()
+
