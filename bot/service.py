@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.store import GameRow, OrderRow, StaleVersion, Store
+from games.core.dice import DiceParser
 from games.core.errors import (
     GameError,
     IllegalOrder,
@@ -34,7 +35,7 @@ from games.core.errors import (
 from games.core.rng import Rng, commitment, new_seed
 from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, system_ids
 from games.core.view import View
-from games.tools import TOOLS, ToolsState
+from games.tools import TOOLS, ToolsState, custom_dice
 
 LOG_PAGE = 15
 MAX_MESSAGE = 1900
@@ -751,9 +752,11 @@ class TableService:
         return self._umpire(await self.store.live_game(channel)) == user.id
 
     async def _roll(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        dice = opts.get("dice", "").replace(" ", "")
+        dice = " ".join(opts.get("dice", "").split())
         if not dice:
             raise InvalidSyntax("Give dice to roll.", hint="e.g. /roll dice:2d6+1")
+        DiceParser(custom_dice()).parse(dice)  # reject bad dice with the user's own text quoted
+        dice = dice.replace(" ", "")
         if opts.get("secret", "false").lower() in ("true", "yes", "1"):
             purpose = opts.get("purpose", "").strip() or "unspecified purpose"
             return await self._tools_apply(channel, user, f"secret {dice} {purpose}")
@@ -836,14 +839,14 @@ def verify_export(data: dict[str, Any]) -> str:
         rules = get_ruleset(data["system"])
         rng = Rng(seed)
         state = rules.setup(data["scenario"], data["options"], rng)
-        checked = 0
         full = data.get("status") == "over"  # finished exports carry private events too
-        for o in (o for o in data["orders"] if not o["undone"]):
+        live = [o for o in data["orders"] if not o["undone"]]
+        checked = len(live)
+        for o in live:
             events = rules.apply(state, o["seat"], rules.parse_order(state, o["seat"], o["text"]), rng)
             got = [e.text for e in events if full or e.public]
             if got != [e["text"] for e in o["events"]]:
                 problems.append(f"order {o['seq']} ({o['text']}) gives different results on replay")
-            checked += 1
     except (GameError, KeyError, ValueError, TypeError) as exc:
         problems.append(f"replay failed: {exc}")
         checked = 0

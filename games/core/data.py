@@ -11,6 +11,7 @@ Errors name the file, the key and what was expected.
 
 from __future__ import annotations
 
+import builtins
 import os
 import tomllib
 from collections.abc import Iterator
@@ -82,80 +83,83 @@ def is_house(record: Record) -> bool:
 class Record:
     """A TOML table with typed getters that fail with the file, key path and expectation."""
 
-    def __init__(self, doc: dict[str, Any], file: str, prefix: str) -> None:
+    def __init__(self, doc: dict[builtins.str, Any], file: builtins.str, prefix: builtins.str) -> None:
         self.doc = doc
         self.file = file
         self.prefix = prefix
 
-    def _where(self, key: str) -> str:
+    def _where(self, key: builtins.str) -> builtins.str:
         return f"{self.file}: key '{self.prefix}{key}'"
 
-    def _get(self, key: str, expected: str) -> Any:
+    def _get(self, key: builtins.str, expected: builtins.str) -> Any:
         if key not in self.doc:
             raise DataError(f"{self._where(key)} is missing: expected {expected}")
         return self.doc[key]
 
-    def _typed(self, key: str, value: Any, kind: type[T] | tuple[type, ...], expected: str) -> Any:
+    def _typed(self, key: builtins.str, value: Any, kind: type[T] | tuple[type, ...], expected: builtins.str) -> Any:
         if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
             raise DataError(f"{self._where(key)}: expected {expected}, got {value!r}")
         if not isinstance(value, kind):
             raise DataError(f"{self._where(key)}: expected {expected}, got {value!r}")
         return value
 
-    def has(self, key: str) -> bool:
+    def has(self, key: builtins.str) -> builtins.bool:
         return key in self.doc
 
-    def keys(self) -> list[str]:
+    def keys(self) -> builtins.list[builtins.str]:
         return list(self.doc)
 
-    def str(self, key: str, choices: tuple[str, ...] = ()) -> str:
-        value: str = self._typed(key, self._get(key, "a string"), str, "a string")
+    def __iter__(self) -> Iterator[builtins.str]:
+        return iter(self.doc)
+
+    def str(self, key: builtins.str, choices: tuple[builtins.str, ...] = ()) -> builtins.str:
+        value: builtins.str = self._typed(key, self._get(key, "a string"), builtins.str, "a string")
         if choices and value not in choices:
             raise DataError(f"{self._where(key)}: expected one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def int(self, key: str, low: int | None = None, high: int | None = None) -> int:
-        value: int = self._typed(key, self._get(key, "an integer"), int, "an integer")
+    def int(self, key: builtins.str, low: builtins.int | None = None, high: builtins.int | None = None) -> builtins.int:
+        value: builtins.int = self._typed(key, self._get(key, "an integer"), builtins.int, "an integer")
         if (low is not None and value < low) or (high is not None and value > high):
             raise DataError(f"{self._where(key)}: expected an integer from {low} to {high}, got {value}")
         return value
 
-    def float(self, key: str) -> float:
+    def float(self, key: builtins.str) -> builtins.float:
         value = self._typed(key, self._get(key, "a number"), (int, float), "a number")
         return float(value)
 
-    def bool(self, key: str) -> bool:
-        value: bool = self._typed(key, self._get(key, "true or false"), bool, "true or false")
+    def bool(self, key: builtins.str) -> builtins.bool:
+        value: builtins.bool = self._typed(key, self._get(key, "true or false"), builtins.bool, "true or false")
         return value
 
-    def opt_str(self, key: str, default: str) -> str:
+    def opt_str(self, key: builtins.str, default: builtins.str) -> builtins.str:
         return self.str(key) if key in self.doc else default
 
-    def opt_int(self, key: str, default: int) -> int:
+    def opt_int(self, key: builtins.str, default: builtins.int) -> builtins.int:
         return self.int(key) if key in self.doc else default
 
-    def opt_float(self, key: str, default: float) -> float:
+    def opt_float(self, key: builtins.str, default: builtins.float) -> builtins.float:
         return self.float(key) if key in self.doc else default
 
-    def opt_bool(self, key: str, default: bool) -> bool:
+    def opt_bool(self, key: builtins.str, default: builtins.bool) -> builtins.bool:
         return self.bool(key) if key in self.doc else default
 
-    def list(self, key: str) -> list[Any]:
-        value: list[Any] = self._typed(key, self._get(key, "a list"), list, "a list")
+    def list(self, key: builtins.str) -> builtins.list[Any]:
+        value: builtins.list[Any] = self._typed(key, self._get(key, "a list"), builtins.list, "a list")
         return value
 
-    def str_list(self, key: str) -> list[str]:
+    def str_list(self, key: builtins.str) -> builtins.list[builtins.str]:
         items = self.list(key)
         for i, item in enumerate(items):
             if not isinstance(item, str):
                 raise DataError(f"{self._where(key)}[{i}]: expected a string, got {item!r}")
         return items
 
-    def table(self, key: str) -> Record:
+    def table(self, key: builtins.str) -> Record:
         value = self._typed(key, self._get(key, "a table"), dict, "a table")
         return Record(value, self.file, f"{self.prefix}{key}.")
 
-    def tables(self, key: str) -> list[Record]:
+    def tables(self, key: builtins.str) -> builtins.list[Record]:
         """An array of tables (``[[key]]``)."""
         out = []
         for i, item in enumerate(self.list(key)):
@@ -164,7 +168,7 @@ class Record:
             out.append(Record(item, self.file, f"{self.prefix}{key}[{i}]."))
         return out
 
-    def items(self) -> Iterator[tuple[str, Record]]:
+    def items(self) -> Iterator[tuple[builtins.str, Record]]:
         """Sub-tables by key (``[ships.huascar]`` style)."""
         for key, value in self.doc.items():
             if isinstance(value, dict):

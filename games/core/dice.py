@@ -64,7 +64,9 @@ class DiceParser:
     custom: dict[str, CustomDie] = field(default_factory=dict)
 
     def parse(self, text: str) -> list[Term]:
-        t = text.strip().replace(" ", "")
+        t = re.sub(r"\s*([+-])\s*", r"\1", text.strip())
+        if any(ch.isspace() for ch in t):
+            raise InvalidSyntax(f"Cannot read dice {quote(text)}: join terms with + or -.", hint="Write dice like 2d6+1.")
         if not t:
             raise InvalidSyntax("No dice given.", hint="Write dice like 2d6+1.")
         terms: list[Term] = []
@@ -123,7 +125,7 @@ class DiceParser:
             else:
                 modifier += term.sign * term.value
         total += modifier
-        return DiceRoll(text.strip().replace(" ", ""), tuple(rolls), tuple(faces), modifier, total)
+        return DiceRoll(re.sub(r"\s+", "", text), tuple(rolls), tuple(faces), modifier, total)
 
 
 def roll_die(rng: Rng, sides: int) -> int:

@@ -82,7 +82,7 @@ def load_map(map_id: str) -> HexMap:
     terrain: dict[Hex, str] = {}
     if rec.has("terrain"):
         t = rec.table("terrain")
-        for kind in t.keys():
+        for kind in t:
             for label in t.str_list(kind):
                 try:
                     h = layout.parse(label)

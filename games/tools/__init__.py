@@ -44,7 +44,8 @@ def deck_sources() -> dict[str, list[str]]:
     sources: dict[str, list[str]] = {"standard52": standard_cards(0), "standard54": standard_cards(2)}
     for path in listing("decks"):
         rec = load(path)
-        counts = {key: rec.table("cards").int(key, 1, 200) for key in rec.table("cards").keys()}
+        cards = rec.table("cards")
+        counts = {key: cards.int(key, 1, 200) for key in cards}
         sources[path.removeprefix("decks/").removesuffix(".toml")] = custom_cards(counts)
     return sources
 

@@ -1,0 +1,942 @@
+"""The Discord front end: slash commands in, ``TableService`` outputs out.
+
+Everything about the game lives in the table service; this module only translates. A command
+becomes ``service.handle(channel, user, "game new", {...})``; each returned ``Output`` becomes a
+Discord message: the public activation message (text, board image, a ping for whoever acts next)
+is the interaction's reply, private things go by DM (with an ephemeral fallback when DMs are
+closed), errors are ephemeral. Work that may outlast a second is answered with a deferral first,
+so the 3-second rule holds however slow the board drawing is.
+
+Besides commands the bot keeps one status message per game channel (pinned when it may pin),
+posts reminders the service says are due, and offers buttons for short choices (joining a seat,
+orders when only a few are legal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import os
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import aiosqlite
+import discord
+from discord import app_commands
+
+if TYPE_CHECKING:
+    from bot.service import Output, TableService, User
+
+log = logging.getLogger("bot.discord")
+
+MESSAGE_LIMIT = 2000
+EMBED_DESCRIPTION_LIMIT = 4096
+AUTOCOMPLETE_LIMIT = 25
+CHOICE_TEXT_LIMIT = 100
+BUTTON_LIMIT = 5  # offer buttons only when the choice is this short
+BUTTON_LABEL_LIMIT = 80
+CUSTOM_ID_LIMIT = 100
+DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
+RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer first
+AUTOCOMPLETE_BUDGET_SECONDS = 2.0
+DMS_CLOSED = 50007
+SPECTATOR_ID = "0"
+
+# Commands that never change a game: no status refresh and no buttons after them.
+READ_ONLY = frozenset(
+    {"game status", "game board", "game log", "game export", "game verify", "game private", "game help", "hand"}
+)
+# Commands whose reply is usually private: a deferral for them is ephemeral.
+PRIVATE_HINT = frozenset({"game private", "hand", "game export", "game verify", "game help"})
+
+PRIVATE_HELP = (
+    "I could not send you a direct message (your DMs from this server are closed). "
+    "Use `/game private` here: it shows your private information only to you."
+)
+
+
+class Renderer(Protocol):
+    def __call__(self, view: Any, /) -> bytes: ...
+
+
+def _load_renderer() -> Renderer | None:
+    """``render.render_png`` if the render package is installed, else None (messages go without images)."""
+    try:
+        from render import render_png
+    except ImportError:
+        log.warning("render.render_png is not available: board images are left out")
+        return None
+    return render_png  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------------------------
+# Pure helpers (tested without Discord)
+# --------------------------------------------------------------------------------------------
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split ``text`` into chunks of at most ``limit`` characters, at line breaks where possible."""
+    if len(text) <= limit:
+        return [text]
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single over-long line: cut at a space if there is one
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(line[:cut])
+            line = line[cut:].lstrip(" ")
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current:
+        chunks.append(current)
+    return [c for c in chunks if c] or [text[:limit]]
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def autocomplete_choices(names: Sequence[str]) -> list[app_commands.Choice[str]]:
+    """At most 25 choices whose names and values fit Discord's 100 characters (longer ones are skipped)."""
+    choices: list[app_commands.Choice[str]] = []
+    for name in names:
+        if 0 < len(name) <= CHOICE_TEXT_LIMIT:
+            choices.append(app_commands.Choice(name=name, value=name))
+        if len(choices) == AUTOCOMPLETE_LIMIT:
+            break
+    return choices
+
+
+def options_text(options: dict[str, Any]) -> dict[str, str]:
+    """Slash option values as the service wants them: strings exactly as typed, booleans as true/false."""
+    result: dict[str, str] = {}
+    for key, value in options.items():
+        if value is None:
+            continue
+        result[key] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Delivery plan: which output goes where
+# --------------------------------------------------------------------------------------------
+@dataclass
+class Prepared:
+    """A command's outputs with their images already drawn (drawing happens off the event loop)."""
+
+    outputs: list[Output]
+    images: dict[int, bytes] = field(default_factory=dict)  # index in outputs -> PNG
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # (kind, value) for the public reply
+
+    def files_for(self, index: int) -> list[tuple[str, bytes]]:
+        output = self.outputs[index]
+        files: list[tuple[str, bytes]] = []
+        if index in self.images:
+            files.append(("board.png", self.images[index]))
+        if output.file is not None:
+            files.append(output.file)
+        return files
+
+
+@dataclass
+class Send:
+    content: str
+    files: list[discord.File]
+    ephemeral: bool
+    view: discord.ui.View | None = None
+
+
+@dataclass
+class Plan:
+    public: list[int] = field(default_factory=list)  # public messages in the interaction's channel
+    elsewhere: list[int] = field(default_factory=list)  # public messages in other channels
+    to_invoker: list[int] = field(default_factory=list)  # ephemeral replies and errors
+    dms: list[int] = field(default_factory=list)  # DMs (to anyone) and ephemerals meant for others
+
+
+def plan_outputs(outputs: Sequence[Output], channel: str, invoker: str) -> Plan:
+    plan = Plan()
+    for index, output in enumerate(outputs):
+        if output.kind == "message":
+            (plan.public if output.channel in (None, channel) else plan.elsewhere).append(index)
+        elif output.kind in ("ephemeral", "error"):
+            (plan.to_invoker if output.to in (None, invoker) else plan.dms).append(index)
+        else:
+            plan.dms.append(index)
+    return plan
+
+
+# --------------------------------------------------------------------------------------------
+# Buttons (persistent across restarts: the custom id carries everything)
+# --------------------------------------------------------------------------------------------
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button["discord.ui.View"]], template=r"wg:join:(?P<seat>.+)"):
+    def __init__(self, seat: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(f"Join as {seat}", BUTTON_LABEL_LIMIT),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"wg:join:{seat}",
+            )
+        )
+        self.seat = seat
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> JoinButton:
+        return cls(match["seat"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TableBot = interaction.client
+        await bot.run_command(interaction, "game join", {"seat": self.seat})
+
+
+class OrderButton(discord.ui.DynamicItem[discord.ui.Button["discord.ui.View"]], template=r"wg:order:(?P<text>.+)"):
+    def __init__(self, text: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(text, BUTTON_LABEL_LIMIT), style=discord.ButtonStyle.primary, custom_id=f"wg:order:{text}"
+            )
+        )
+        self.text = text
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str]
+    ) -> OrderButton:
+        return cls(match["text"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: TableBot = interaction.client
+        await bot.run_command(interaction, "order", {"text": self.text})
+
+
+def button_view(buttons: Sequence[tuple[str, str]]) -> discord.ui.View | None:
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for kind, value in buttons:
+        view.add_item(JoinButton(value) if kind == "join" else OrderButton(value))
+    view.stop()  # the dynamic items answer clicks; a stopped view is not kept in memory per message
+    return view
+
+
+# --------------------------------------------------------------------------------------------
+# Status message ids (one per game channel), kept beside the games in the same SQLite file
+# --------------------------------------------------------------------------------------------
+class StatusMessages:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._cache: dict[str, str] = {}
+
+    @classmethod
+    async def open(cls, path: str) -> StatusMessages:
+        db = await aiosqlite.connect(path)
+        await db.execute("PRAGMA busy_timeout = 5000")
+        await db.execute(
+            "CREATE TABLE IF NOT EXISTS discord_status (channel_id TEXT PRIMARY KEY, message_id TEXT NOT NULL)"
+        )
+        await db.commit()
+        self = cls(db)
+        async with db.execute("SELECT channel_id, message_id FROM discord_status") as cursor:
+            async for channel_id, message_id in cursor:
+                self._cache[channel_id] = message_id
+        return self
+
+    def get(self, channel: str) -> str | None:
+        return self._cache.get(channel)
+
+    async def set(self, channel: str, message_id: str) -> None:
+        self._cache[channel] = message_id
+        await self._db.execute(
+            "INSERT INTO discord_status (channel_id, message_id) VALUES (?, ?) "
+            "ON CONFLICT(channel_id) DO UPDATE SET message_id = excluded.message_id",
+            (channel, message_id),
+        )
+        await self._db.commit()
+
+    async def close(self) -> None:
+        await self._db.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The bot
+# --------------------------------------------------------------------------------------------
+ServiceFactory = Callable[[str], Awaitable[tuple["TableService", Callable[[], Awaitable[None]]]]]
+
+
+async def open_service(db_path: str) -> tuple[TableService, Callable[[], Awaitable[None]]]:
+    """The real table service on a SQLite file, and how to close it."""
+    from bot.service import TableService
+    from bot.store import Store
+
+    store = await Store.open(db_path)
+    service = TableService(store, mention=lambda uid: f"<@{uid}>")
+    return service, store.close
+
+
+class TableBot(discord.Client):
+    """discord.py client wired to a ``TableService``; dependencies are opened in ``setup_hook``."""
+
+    def __init__(
+        self,
+        *,
+        db_path: str,
+        guild_id: int | None = None,
+        reminder_seconds: float = 60.0,
+        response_budget: float = RESPONSE_BUDGET_SECONDS,
+        service_factory: ServiceFactory = open_service,
+        renderer: Renderer | None = None,
+        load_renderer: bool = True,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and permissions; no message content or member list needed
+        super().__init__(
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+        )
+        self.db_path = db_path
+        self.guild_id = guild_id
+        self.reminder_seconds = reminder_seconds
+        self.response_budget = response_budget
+        self.service_factory = service_factory
+        self.renderer = renderer if renderer is not None or not load_renderer else _load_renderer()
+        self.tree = app_commands.CommandTree(self)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self._service: TableService | None = None
+        self._close_service: Callable[[], Awaitable[None]] | None = None
+        self.status: StatusMessages | None = None
+        self.dms_closed: set[str] = set()
+        self._dm_channels: dict[str, discord.DMChannel] = {}
+        self._status_locks: dict[str, asyncio.Lock] = {}
+        self._status_pending: set[str] = set()
+        self._background: set[asyncio.Task[Any]] = set()
+        self._reminder_task: asyncio.Task[None] | None = None
+        self.synced = asyncio.Event()
+
+    @property
+    def service(self) -> TableService:
+        if self._service is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._service
+
+    # ----- lifecycle
+    async def setup_hook(self) -> None:
+        self._service, self._close_service = await self.service_factory(self.db_path)
+        self.status = await StatusMessages.open(self.db_path)
+        for command in build_commands():
+            self.tree.add_command(command)
+        self.add_dynamic_items(JoinButton, OrderButton)
+        if self.guild_id is not None:
+            guild = discord.Object(self.guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        self.synced.set()
+        self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
+
+    async def close(self) -> None:
+        if self._reminder_task is not None:
+            self._reminder_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reminder_task
+        if self._background:
+            await asyncio.wait(self._background, timeout=5)
+        await super().close()
+        if self.status is not None:
+            await self.status.close()
+            self.status = None
+        if self._close_service is not None:
+            await self._close_service()
+            self._close_service = None
+
+    def _spawn(self, coro: Awaitable[Any], name: str) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        task.set_name(name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ----- the one path every command takes
+    def user_of(self, interaction: discord.Interaction[Any]) -> User:
+        from bot.service import User
+
+        permissions = interaction.permissions
+        return User(
+            id=str(interaction.user.id),
+            name=interaction.user.display_name,
+            manage_server=bool(permissions.manage_guild or permissions.administrator),
+        )
+
+    async def run_command(self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any]) -> None:
+        """Hand the command to the service, then answer: directly if quick, after a deferral if not."""
+        user = self.user_of(interaction)
+        channel = str(interaction.channel_id)
+        work = asyncio.create_task(self._prepare(channel, user, command, options_text(options)))
+        deferred = False
+        done, _ = await asyncio.wait({work}, timeout=self.response_budget)
+        if not done:
+            interaction.extras["deferred_ephemeral"] = command in PRIVATE_HINT
+            await interaction.response.defer(thinking=True, ephemeral=command in PRIVATE_HINT)
+            deferred = True
+        try:
+            prepared = await work
+        except Exception:
+            log.exception("command /%s failed in channel %s", command, channel)
+            await self._reply_failure(interaction, deferred)
+            return
+        try:
+            await self._deliver(interaction, channel, user.id, prepared, deferred)
+        except Exception:
+            log.exception("delivering /%s failed in channel %s", command, channel)
+            await self._reply_failure(interaction, deferred)
+            return
+        if command not in READ_ONLY and any(o.kind != "error" for o in prepared.outputs):
+            self.refresh_status(channel)
+
+    async def _prepare(self, channel: str, user: User, command: str, options: dict[str, str]) -> Prepared:
+        outputs = list(await self.service.handle(channel, user, command, options))
+        prepared = Prepared(outputs)
+        jobs: list[Awaitable[Any]] = [
+            self._render_into(prepared, i) for i, o in enumerate(outputs) if o.view is not None
+        ]
+        if command not in READ_ONLY and any(o.kind == "message" for o in outputs):
+            jobs.append(self._buttons_into(prepared, channel, user, command))
+        if jobs:
+            await asyncio.gather(*jobs)
+        return prepared
+
+    async def _render_into(self, prepared: Prepared, index: int) -> None:
+        if self.renderer is None:
+            return
+        try:
+            prepared.images[index] = await asyncio.to_thread(self.renderer, prepared.outputs[index].view)
+        except Exception:
+            log.exception("drawing the board failed; the message goes without it")
+
+    async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
+        """Buttons for short choices: seats after a new game, the next player's orders when few."""
+        from bot.service import User
+
+        try:
+            if command == "game new":
+                seats = await self.service.choices(channel, user, "game join", "seat", "")
+                if 0 < len(seats) <= BUTTON_LIMIT:
+                    prepared.buttons = [("join", s) for s in seats if len(f"wg:join:{s}") <= CUSTOM_ID_LIMIT]
+                return
+            state, to_act = await self.service.channel_state(channel)
+            if state != "running" or len(set(to_act)) != 1:
+                return
+            actor = User(id=to_act[0], name=to_act[0])
+            orders = await self.service.choices(channel, actor, "order", "text", "")
+            if 0 < len(orders) <= BUTTON_LIMIT and all(len(f"wg:order:{o}") <= CUSTOM_ID_LIMIT for o in orders):
+                prepared.buttons = [("order", o) for o in orders]
+        except Exception:
+            log.exception("working out buttons failed; the message goes without them")
+
+    # ----- turning outputs into Discord messages
+    def _files(self, files: Sequence[tuple[str, bytes]], limit: int) -> tuple[list[discord.File], list[str]]:
+        attached: list[discord.File] = []
+        notes: list[str] = []
+        for name, data in files:
+            if len(data) > limit:
+                notes.append(
+                    f"({name} is {len(data) / 1_048_576:.1f} MiB, over Discord's {limit // 1_048_576} MiB limit.)"
+                )
+            else:
+                attached.append(discord.File(io.BytesIO(data), filename=name))
+        return attached, notes
+
+    def _pieces(self, prepared: Prepared, index: int, limit: int) -> list[tuple[str, list[discord.File]]]:
+        """One output as message-sized pieces; attachments ride on the last piece."""
+        files, notes = self._files(prepared.files_for(index), limit)
+        text = prepared.outputs[index].text
+        if notes:
+            text = f"{text}\n" + "\n".join(notes)
+        chunks = split_text(text) if text else [""]
+        if not chunks[-1] and not files:
+            chunks[-1] = "\u200b"
+        return [(chunk, files if i == len(chunks) - 1 else []) for i, chunk in enumerate(chunks)]
+
+    async def _deliver(
+        self, interaction: discord.Interaction[Any], channel: str, invoker: str, prepared: Prepared, deferred: bool
+    ) -> None:
+        """Send everything in order: the reply (or the deferral's edit), follow-ups, other channels, DMs."""
+        plan = plan_outputs(prepared.outputs, channel, invoker)
+        limit = interaction.filesize_limit or DEFAULT_FILE_LIMIT
+        sends: list[Send] = [Send(c, f, False) for i in plan.public for c, f in self._pieces(prepared, i, limit)]
+        if sends:
+            sends[-1].view = button_view(prepared.buttons)
+        sends += [Send(c, f, True) for i in plan.to_invoker for c, f in self._pieces(prepared, i, limit)]
+        if not sends:
+            # Nothing to say here: send the DMs first so the reply can say how they went.
+            notices = await self._send_dms(prepared, plan.dms, invoker, channel) if plan.dms else []
+            sends = [Send(n, [], True) for n in notices] or [
+                Send("Sent you a direct message." if plan.dms else "Done.", [], True)
+            ]
+            plan.dms = []
+
+        if not deferred:
+            first = sends.pop(0)
+            await interaction.response.send_message(
+                first.content, files=first.files, ephemeral=first.ephemeral, view=first.view or discord.utils.MISSING
+            )
+        else:
+            deferred_ephemeral = bool(interaction.extras.get("deferred_ephemeral"))
+            match = next((s for s in sends if s.ephemeral == deferred_ephemeral), None)
+            if match is not None:
+                # The deferral's placeholder becomes the first message of its own visibility.
+                sends.remove(match)
+                await interaction.edit_original_response(
+                    content=match.content, attachments=match.files, view=match.view
+                )
+            else:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.delete_original_response()
+        for send in sends:
+            await interaction.followup.send(
+                send.content, files=send.files, ephemeral=send.ephemeral, view=send.view or discord.utils.MISSING
+            )
+        for index in plan.elsewhere:
+            await self._send_channel(prepared, index, prepared.outputs[index].channel or channel)
+        if plan.dms:
+            for notice in await self._send_dms(prepared, plan.dms, invoker, channel):
+                await interaction.followup.send(notice, ephemeral=True)
+
+    async def _reply_failure(self, interaction: discord.Interaction[Any], deferred: bool) -> None:
+        text = "Something went wrong on my side; nothing was changed. Please try again."
+        with contextlib.suppress(discord.HTTPException):
+            if not interaction.response.is_done():
+                await interaction.response.send_message(text, ephemeral=True)
+            else:
+                await interaction.followup.send(text, ephemeral=True)
+
+    async def _send_channel(self, prepared: Prepared, index: int, channel: str) -> None:
+        target = self.get_partial_messageable(int(channel))
+        for content, files in self._pieces(prepared, index, DEFAULT_FILE_LIMIT):
+            try:
+                await target.send(content, files=files)
+            except discord.HTTPException:
+                log.exception("could not post in channel %s", channel)
+                return
+
+    # ----- DMs with a fallback
+    async def send_dm(self, user_id: str, content: str, files: Sequence[discord.File] = ()) -> bool:
+        """Send a DM; False (and never again) when the user's DMs are closed."""
+        if user_id in self.dms_closed:
+            return False
+        try:
+            channel = self._dm_channels.get(user_id)
+            if channel is None:
+                channel = await self.create_dm(discord.Object(int(user_id)))
+                self._dm_channels[user_id] = channel
+            await channel.send(content, files=list(files))
+        except discord.Forbidden as error:
+            if error.code == DMS_CLOSED:
+                self.dms_closed.add(user_id)
+                with contextlib.suppress(Exception):
+                    self.service.dms_closed(user_id)
+            else:
+                log.warning("DM to %s refused: %s", user_id, error)
+            return False
+        except discord.HTTPException:
+            log.exception("DM to %s failed", user_id)
+            return False
+        return True
+
+    async def _send_dms(self, prepared: Prepared, indexes: Sequence[int], invoker: str, channel: str) -> list[str]:
+        """Send the DMs; returns what the invoker should be told ephemerally (their fallbacks)."""
+        notices: list[str] = []
+        told: set[str] = set()
+        for index in indexes:
+            output = prepared.outputs[index]
+            target = output.to or invoker
+            delivered = True
+            for content, files in self._pieces(prepared, index, DEFAULT_FILE_LIMIT):
+                if not await self.send_dm(target, content, files):
+                    delivered = False
+                    break
+            if delivered:
+                continue
+            if target == invoker:
+                # The invoker is here: show it to them privately right now, and say how to see it later.
+                notices += split_text(output.text)
+                if target not in told:
+                    notices.append(PRIVATE_HELP)
+            elif target not in told:
+                self._spawn(
+                    self.get_partial_messageable(int(channel)).send(
+                        f"<@{target}>: I could not send you a direct message (your DMs are closed). "
+                        "Use `/game private` in this channel to see your private information."
+                    ),
+                    "dm-fallback",
+                )
+            told.add(target)
+        return notices
+
+    # ----- status message
+    def refresh_status(self, channel: str) -> None:
+        """Bring the channel's status message up to date soon (coalesced per channel)."""
+        if channel in self._status_pending:
+            return
+        self._status_pending.add(channel)
+        self._spawn(self._refresh_status(channel), f"status-{channel}")
+
+    async def _refresh_status(self, channel: str) -> None:
+        from bot.service import User
+
+        lock = self._status_locks.setdefault(channel, asyncio.Lock())
+        async with lock:
+            self._status_pending.discard(channel)
+            try:
+                state, _ = await self.service.channel_state(channel)
+                if state == "none":
+                    return
+                spectator = User(id=SPECTATOR_ID, name="status")
+                outputs = await self.service.handle(channel, spectator, "game status", {})
+                text = "\n".join(o.text for o in outputs if o.kind == "message") or f"Game: {state}"
+                embed = discord.Embed(title="Game status", description=clip(text, EMBED_DESCRIPTION_LIMIT))
+                await self._put_status(channel, embed)
+            except Exception:
+                log.exception("status message for channel %s could not be updated", channel)
+
+    async def _put_status(self, channel: str, embed: discord.Embed) -> None:
+        assert self.status is not None
+        target = self.get_partial_messageable(int(channel))
+        none = discord.AllowedMentions.none()
+        message_id = self.status.get(channel)
+        if message_id is not None:
+            try:
+                await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
+                return
+            except discord.NotFound:
+                pass  # deleted by someone: post a new one
+        message = await target.send(embed=embed, allowed_mentions=none)
+        await self.status.set(channel, str(message.id))
+        try:
+            await message.pin(reason="Game status")
+        except discord.HTTPException:
+            log.info("no permission to pin the status message in %s; it stays unpinned", channel)
+
+    # ----- reminders
+    async def _reminder_loop(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.send_reminders(time.time())
+            except Exception:
+                log.exception("sending reminders failed")
+            await asyncio.sleep(self.reminder_seconds)
+
+    async def send_reminders(self, now: float) -> None:
+        outputs = list(await self.service.due_reminders(now))
+        prepared = Prepared(outputs)
+        for index, output in enumerate(outputs):
+            if output.kind == "message" and output.channel:
+                await self._send_channel(prepared, index, output.channel)
+            elif output.to:
+                await self.send_dm(output.to, output.text)
+
+    # ----- errors nobody caught
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        log.error("unhandled error in /%s", interaction.command and interaction.command.qualified_name, exc_info=error)
+        await self._reply_failure(interaction, interaction.response.is_done())
+
+
+# --------------------------------------------------------------------------------------------
+# Slash commands
+# --------------------------------------------------------------------------------------------
+def _bot(interaction: discord.Interaction[Any]) -> TableBot:
+    client = interaction.client
+    assert isinstance(client, TableBot)
+    return client
+
+
+async def _service_choices(
+    interaction: discord.Interaction[Any], command: str, option: str, current: str
+) -> list[app_commands.Choice[str]]:
+    bot = _bot(interaction)
+    try:
+        names = await asyncio.wait_for(
+            bot.service.choices(str(interaction.channel_id), bot.user_of(interaction), command, option, current),
+            AUTOCOMPLETE_BUDGET_SECONDS,
+        )
+    except Exception:
+        log.exception("autocomplete for /%s %s failed", command, option)
+        return []
+    return autocomplete_choices(list(names))
+
+
+def _system_choices() -> list[app_commands.Choice[str]]:
+    from games.core.ruleset import get_ruleset, system_ids
+
+    choices = []
+    for system_id in system_ids()[:AUTOCOMPLETE_LIMIT]:
+        try:
+            name = f"{get_ruleset(system_id).name} ({system_id})"
+        except Exception:
+            name = system_id
+        choices.append(app_commands.Choice(name=clip(name, CHOICE_TEXT_LIMIT), value=system_id))
+    return choices
+
+
+async def _scenario_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    from games.core.ruleset import get_ruleset
+
+    system = getattr(interaction.namespace, "system", None)
+    if not system:
+        return []
+    try:
+        scenarios = get_ruleset(str(system)).scenarios()
+    except Exception:
+        return []
+    needle = current.lower()
+    choices = []
+    for scenario in scenarios:
+        label = clip(f"{scenario.name} ({scenario.id})", CHOICE_TEXT_LIMIT)
+        if needle in scenario.id.lower() or needle in scenario.name.lower():
+            choices.append(app_commands.Choice(name=label, value=scenario.id[:CHOICE_TEXT_LIMIT]))
+    return choices[:AUTOCOMPLETE_LIMIT]
+
+
+async def _option_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+    """Suggest ``key=value`` completions for the last item of a comma-separated options string."""
+    from games.core.ruleset import get_ruleset
+
+    system = getattr(interaction.namespace, "system", None)
+    if not system:
+        return []
+    try:
+        specs = get_ruleset(str(system)).options()
+    except Exception:
+        return []
+    done, _, last = current.rpartition(",")
+    prefix = f"{done}," if done else ""
+    used = {item.split("=", 1)[0].strip() for item in done.split(",") if item.strip()}
+    names: list[str] = []
+    for spec in specs:
+        if spec.key in used:
+            continue
+        values = spec.choices or (spec.default,)
+        for value in values:
+            candidate = f"{spec.key}={value}"
+            if candidate.startswith(last.strip()) or not last.strip():
+                names.append(prefix + candidate)
+    if current and current not in names:
+        names.insert(0, current)
+    return autocomplete_choices(names)
+
+
+def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
+    """The slash surface, grouped: /game ..., /order, /roll, /reveal, /deck ..., /hand, /play, /seal."""
+    game = app_commands.Group(name="game", description="Set up, follow and finish the game in this channel")
+    deck = app_commands.Group(name="deck", description="Card decks for any game at this table")
+    system_choices = _system_choices()
+
+    async def run(interaction: discord.Interaction[Any], command: str, **options: Any) -> None:
+        await _bot(interaction).run_command(interaction, command, options)
+
+    # ---- /game
+    @game.command(name="new", description="Start a new game in this channel")
+    @app_commands.describe(
+        system="Rule system", scenario="Scenario to play", options="Game options as key=value,key=value"
+    )
+    @app_commands.choices(system=system_choices)
+    async def game_new(
+        interaction: discord.Interaction[Any], system: str, scenario: str, options: str | None = None
+    ) -> None:
+        await run(interaction, "game new", system=system, scenario=scenario, options=options)
+
+    game_new.autocomplete("scenario")(_scenario_choices)
+    game_new.autocomplete("options")(_option_choices)
+
+    @game.command(name="join", description="Take a seat in this channel's game")
+    @app_commands.describe(seat="The side, ship or umpire seat to take")
+    async def game_join(interaction: discord.Interaction[Any], seat: str) -> None:
+        await run(interaction, "game join", seat=seat)
+
+    @game_join.autocomplete("seat")
+    async def _seat_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, "game join", "seat", current)
+
+    @game.command(name="leave", description="Give up your seat")
+    async def game_leave(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game leave")
+
+    @game.command(name="start", description="Start play once the seats are filled")
+    async def game_start(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game start")
+
+    @game.command(name="status", description="Whose turn it is and how the game stands")
+    async def game_status(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game status")
+
+    @game.command(name="board", description="Show the board (your own view if you are seated)")
+    @app_commands.describe(zoom="Where to zoom in: a hex, square or unit")
+    async def game_board(interaction: discord.Interaction[Any], zoom: str | None = None) -> None:
+        await run(interaction, "game board", zoom=zoom)
+
+    @game.command(name="log", description="The game's log, page by page")
+    @app_commands.describe(page="Page number (1 = most recent)")
+    async def game_log(
+        interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 10_000] | None = None
+    ) -> None:
+        await run(interaction, "game log", page=page)
+
+    @game.command(name="undo", description="Take back your last order (if nothing was revealed since)")
+    async def game_undo(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game undo")
+
+    @game.command(name="end", description="End the game (umpire, all players, or a server manager)")
+    async def game_end(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game end")
+
+    @game.command(name="export", description="Download the game record as JSON")
+    async def game_export(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game export")
+
+    @game.command(name="verify", description="Check every roll and shuffle against the published seed")
+    async def game_verify(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game verify")
+
+    @game.command(name="private", description="Show your private information (hand, secret rolls) only to you")
+    async def game_private(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game private")
+
+    @game.command(name="remind", description="Umpire: set when to remind whoever must act")
+    @app_commands.describe(
+        after="First reminder after this long, e.g. 12h, 90m, 1d",
+        every="Then repeat this often, e.g. 24h",
+        off="true to switch reminders off",
+    )
+    async def game_remind(
+        interaction: discord.Interaction[Any],
+        after: str | None = None,
+        every: str | None = None,
+        off: bool | None = None,
+    ) -> None:
+        await run(interaction, "game remind", after=after, every=every, off=off)
+
+    @game.command(name="skip", description="Umpire: skip a seat's turn, or hand the seat to someone else")
+    @app_commands.describe(seat="The seat", to="Give the seat to this member instead of skipping")
+    async def game_skip(interaction: discord.Interaction[Any], seat: str, to: discord.Member | None = None) -> None:
+        await run(interaction, "game skip", seat=seat, to=None if to is None else f"<@{to.id}>")
+
+    @game_skip.autocomplete("seat")
+    async def _skip_seat_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, "game skip", "seat", current)
+
+    @game.command(name="help", description="How to play: order notation and where each rule is in the book")
+    @app_commands.describe(system="Rule system (default: this channel's game)")
+    @app_commands.choices(system=system_choices)
+    async def game_help(interaction: discord.Interaction[Any], system: str | None = None) -> None:
+        await run(interaction, "game help", system=system)
+
+    # ---- /order
+    @app_commands.command(name="order", description="Give an order for your seat (suggestions come from the rules)")
+    @app_commands.describe(text="The order, e.g. 'Huascar move F F P F' or 'pass'")
+    async def order(interaction: discord.Interaction[Any], text: str) -> None:
+        await run(interaction, "order", text=text)
+
+    @order.autocomplete("text")
+    async def _order_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, "order", "text", current)
+
+    # ---- table tools
+    @app_commands.command(name="roll", description="Roll dice, openly or in secret")
+    @app_commands.describe(dice="Dice, e.g. 2d6+1", secret="Roll in secret (reveal later)", purpose="What it is for")
+    async def roll(
+        interaction: discord.Interaction[Any], dice: str, secret: bool | None = None, purpose: str | None = None
+    ) -> None:
+        await run(interaction, "roll", dice=dice, secret=secret, purpose=purpose)
+
+    @app_commands.command(name="reveal", description="Reveal one of your secret rolls")
+    @app_commands.describe(roll="The secret roll's id")
+    async def reveal(interaction: discord.Interaction[Any], roll: str) -> None:
+        await run(interaction, "reveal", roll=roll)
+
+    @reveal.autocomplete("roll")
+    async def _reveal_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, "reveal", "roll", current)
+
+    @deck.command(name="new", description="Make a deck at this table from a deck definition")
+    @app_commands.describe(name="Name for this deck", **{"from": "Deck definition, e.g. standard"})
+    @app_commands.rename(source="from")
+    async def deck_new(interaction: discord.Interaction[Any], name: str, source: str) -> None:
+        await run(interaction, "deck new", name=name, **{"from": source})
+
+    @deck.command(name="shuffle", description="Shuffle a deck (discards go back in)")
+    async def deck_shuffle(interaction: discord.Interaction[Any], name: str) -> None:
+        await run(interaction, "deck shuffle", name=name)
+
+    @deck.command(name="draw", description="Draw a card, face up or into your hand")
+    @app_commands.describe(to="'hand' to draw privately into your hand")
+    async def deck_draw(interaction: discord.Interaction[Any], name: str, to: str | None = None) -> None:
+        await run(interaction, "deck draw", name=name, to=to)
+
+    @deck.command(name="deal", description="Deal cards privately to players")
+    @app_commands.describe(count="Cards each", to="Players, e.g. @alice @bob")
+    async def deck_deal(
+        interaction: discord.Interaction[Any], name: str, count: app_commands.Range[int, 1, 100], to: str
+    ) -> None:
+        await run(interaction, "deck deal", name=name, count=count, to=to)
+
+    for sub in (deck_shuffle, deck_draw, deck_deal):
+
+        @sub.autocomplete("name")
+        async def _deck_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+            return await _service_choices(interaction, "deck", "name", current)
+
+    @app_commands.command(name="hand", description="Show your hand only to you")
+    async def hand(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "hand")
+
+    @app_commands.command(name="play", description="Play a card from your hand face up")
+    async def play(interaction: discord.Interaction[Any], card: str) -> None:
+        await run(interaction, "play", card=card)
+
+    @play.autocomplete("card")
+    async def _card_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, "play", "card", current)
+
+    @app_commands.command(name="seal", description="Seal a secret order (or reveal/open the sealed orders)")
+    @app_commands.describe(text="The order to seal", action="reveal: show yours now; open: open everyone's")
+    @app_commands.choices(
+        action=[app_commands.Choice(name="reveal", value="reveal"), app_commands.Choice(name="open", value="open")]
+    )
+    async def seal(interaction: discord.Interaction[Any], text: str | None = None, action: str | None = None) -> None:
+        if action:
+            await run(interaction, f"seal {action}")
+        else:
+            await run(interaction, "seal", text=text)
+
+    return [game, order, roll, reveal, deck, hand, play, seal]
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------------------------
+def run_discord(token: str, *, db_path: str | Path, guild_id: int | str | None = None) -> None:
+    """Run the bot until interrupted (blocking). ``DISCORD_GUILD_ID`` syncs commands to one server at once."""
+    guild = guild_id if guild_id not in (None, "") else os.environ.get("DISCORD_GUILD_ID") or None
+    reminder_seconds = float(os.environ.get("REMINDER_CHECK_SECONDS", "60"))
+    bot = TableBot(
+        db_path=str(db_path),
+        guild_id=int(guild) if guild is not None else None,
+        reminder_seconds=reminder_seconds,
+    )
+    bot.run(token, log_level=logging.INFO)
