@@ -72,6 +72,11 @@ OPTIONS = (
         ("yes", "no"),
     ),
     OptionSpec(
+        "turns",
+        "Turn limit; empty keeps the scenario's (house) limit. At the limit the side that has inflicted more flotation points wins.",
+        "",
+    ),
+    OptionSpec(
         "broken-off-fire",
         "A ship that has broken off may still fire while it runs for home.",
         "no",
@@ -91,6 +96,10 @@ or astern (strictly within 30 degrees of the keel line) half dice, one fewer per
 Faces: 6 Major (2 flotation points), 4-5 Minor (1), 1-3 Miss. At its critical point a ship breaks
 off and the bot steers it home; leaving by its home edge saves it. Line of sight: land blocks, and
 so do ships in between (option ships-block-sight). A side with no ship left fighting loses."""
+
+
+def points(n: int) -> str:
+    return f"{n} flotation point{'' if n == 1 else 's'}"
 
 
 def slug(name: str) -> str:
@@ -122,7 +131,10 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             spec = next((o for o in OPTIONS if o.key == key), None)
             if spec is None:
                 raise UnknownName(f"No option called {quote(key)}.", hint=f"Options: {', '.join(o.key for o in OPTIONS)}.")
-            if value not in spec.choices:
+            if spec.key == "turns":
+                if value and not (value.isdigit() and 1 <= int(value) <= 99):
+                    raise InvalidSyntax(f"Option `turns` cannot be {quote(value)}.", hint="Give a number of turns from 1 to 99.")
+            elif value not in spec.choices:
                 raise InvalidSyntax(f"Option {quote(key)} cannot be {quote(value)}.", hint=f"Choose {' or '.join(spec.choices)}.")
             chosen[key] = value
         sc = load_scenario(scenario)
@@ -152,7 +164,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         return HexIroncladsState(
             scenario=sc.id,
             map_id=sc.map_id,
-            turn_limit=sc.turn_limit,
+            turn_limit=int(chosen["turns"]) if chosen["turns"] else sc.turn_limit,
             options=chosen,
             sides=[Side(s.id, s.name, s.colour, s.home_edge) for s in sc.sides],
             ships=ships,
@@ -346,14 +358,14 @@ class HexIronclads(Ruleset[HexIroncladsState]):
                 roll = roll_firing_dice(rng, shot.dice)
                 hits = hits_of(roll)
                 pending[target.id] = pending.get(target.id, 0) + hits
-                text = f"{ship.name} fires at {target.name} (range {shot.range}, {shot.arc}, {shot.dice} dice): {describe_roll(roll)} = {hits} flotation point{'s' if hits != 1 else ''}."
+                text = f"{ship.name} fires at {target.name} (range {shot.range}, {shot.arc}, {shot.dice} dice): {describe_roll(roll)} = {points(hits)}."
                 events.append(public(text, reveals=True))
                 state.marks.append(Mark("fire", [(ship.q, ship.r), (target.q, target.r)], ship.side, f"{hits}"))
         for ship in state.ships:
-            points = pending.get(ship.id, 0)
-            if points:
+            lost = pending.get(ship.id, 0)
+            if lost:
                 before = ship.remaining
-                notes = damage(state, ship, points)
+                notes = damage(state, ship, lost)
                 events.append(public(f"{ship.name}: FV {before} -> {ship.remaining} of {ship.flotation}. " + " ".join(notes)))
         if not fired:
             events.append(public("No ship fired this turn."))
@@ -458,7 +470,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         how = "with her ram" if ship.ram else "without a ram"
         return [
             public(
-                f"{ship.name} rams {target.name} {how} ({count} dice): {describe_roll(roll)} = {hits} flotation point{'s' if hits != 1 else ''}. "
+                f"{ship.name} rams {target.name} {how} ({count} dice): {describe_roll(roll)} = {points(hits)}. "
                 f"{target.name}: FV {before} -> {target.remaining} of {target.flotation}. {ship.name} stays where she was. " + " ".join(notes),
                 reveals=True,
             )
@@ -524,7 +536,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             s.id: sum(sh.lost for sh in state.ships if sh.side != s.id) for s in state.sides
         }
         a, b = state.sides
-        score = f"{a.name} inflicted {inflicted[a.id]} flotation points, {b.name} {inflicted[b.id]}"
+        score = f"{a.name} inflicted {points(inflicted[a.id])}, {b.name} {points(inflicted[b.id])}"
         if inflicted[a.id] == inflicted[b.id]:
             state.winner = None
             state.result = f"Turn limit ({state.turn_limit}) reached; {score}: a draw."
