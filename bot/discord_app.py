@@ -47,6 +47,8 @@ RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer 
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
 DMS_CLOSED = 50007
 SPECTATOR_ID = "0"
+GRID_ZOOM_CELLS = 3.0  # /game board zoom: hexes or squares around the point
+TABLE_ZOOM_INCHES = 12.0
 
 # Commands that never change a game: no status refresh and no buttons after them.
 READ_ONLY = frozenset(
@@ -62,7 +64,7 @@ PRIVATE_HELP = (
 
 
 class Renderer(Protocol):
-    def __call__(self, view: Any, /) -> bytes: ...
+    def __call__(self, view: Any, /, *, zoom: tuple[str, float] | None = None) -> bytes: ...
 
 
 def _load_renderer() -> Renderer | None:
@@ -106,6 +108,12 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def zoom_of(where: str) -> tuple[str, float] | None:
+    """``/game board zoom:<where>``: a hex number, square or position to draw close up."""
+    where = where.strip()
+    return (where, GRID_ZOOM_CELLS) if where else None
 
 
 def autocomplete_choices(names: Sequence[str]) -> list[app_commands.Choice[str]]:
@@ -300,12 +308,14 @@ class TableBot(discord.Client):
         service_factory: ServiceFactory = open_service,
         renderer: Renderer | None = None,
         load_renderer: bool = True,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no message content or member list needed
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+            **client_options,
         )
         self.db_path = db_path
         self.guild_id = guild_id
@@ -317,7 +327,7 @@ class TableBot(discord.Client):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
-        self.status: StatusMessages | None = None
+        self.status_messages: StatusMessages | None = None
         self.dms_closed: set[str] = set()
         self._dm_channels: dict[str, discord.DMChannel] = {}
         self._status_locks: dict[str, asyncio.Lock] = {}
@@ -335,7 +345,8 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self.service_factory(self.db_path)
-        self.status = await StatusMessages.open(self.db_path)
+        self.dms_closed |= set(await self.service.closed_dm_users())
+        self.status_messages = await StatusMessages.open(self.db_path)
         for command in build_commands():
             self.tree.add_command(command)
         self.add_dynamic_items(JoinButton, OrderButton)
@@ -356,9 +367,9 @@ class TableBot(discord.Client):
         if self._background:
             await asyncio.wait(self._background, timeout=5)
         await super().close()
-        if self.status is not None:
-            await self.status.close()
-            self.status = None
+        if self.status_messages is not None:
+            await self.status_messages.close()
+            self.status_messages = None
         if self._close_service is not None:
             await self._close_service()
             self._close_service = None
@@ -409,8 +420,9 @@ class TableBot(discord.Client):
     async def _prepare(self, channel: str, user: User, command: str, options: dict[str, str]) -> Prepared:
         outputs = list(await self.service.handle(channel, user, command, options))
         prepared = Prepared(outputs)
+        zoom = zoom_of(options.get("zoom", "")) if command == "game board" else None
         jobs: list[Awaitable[Any]] = [
-            self._render_into(prepared, i) for i, o in enumerate(outputs) if o.view is not None
+            self._render_into(prepared, i, zoom) for i, o in enumerate(outputs) if o.view is not None
         ]
         if command not in READ_ONLY and any(o.kind == "message" for o in outputs):
             jobs.append(self._buttons_into(prepared, channel, user, command))
@@ -418,11 +430,19 @@ class TableBot(discord.Client):
             await asyncio.gather(*jobs)
         return prepared
 
-    async def _render_into(self, prepared: Prepared, index: int) -> None:
+    async def _render_into(self, prepared: Prepared, index: int, zoom: tuple[str, float] | None = None) -> None:
         if self.renderer is None:
             return
+        view = prepared.outputs[index].view
+        if zoom is not None:
+            radius = TABLE_ZOOM_INCHES if view is not None and view.board.kind == "table" else GRID_ZOOM_CELLS
+            try:
+                prepared.images[index] = await asyncio.to_thread(self.renderer, view, zoom=(zoom[0], radius))
+                return
+            except Exception:
+                log.info("zoom %r could not be drawn; showing the whole board", zoom[0])
         try:
-            prepared.images[index] = await asyncio.to_thread(self.renderer, prepared.outputs[index].view)
+            prepared.images[index] = await asyncio.to_thread(self.renderer, view)
         except Exception:
             log.exception("drawing the board failed; the message goes without it")
 
@@ -546,8 +566,10 @@ class TableBot(discord.Client):
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
                 self.dms_closed.add(user_id)
-                with contextlib.suppress(Exception):
-                    self.service.dms_closed(user_id)
+                try:
+                    await self.service.dms_closed(user_id)
+                except Exception:
+                    log.exception("could not record that %s has DMs closed", user_id)
             else:
                 log.warning("DM to %s refused: %s", user_id, error)
             return False
@@ -606,17 +628,17 @@ class TableBot(discord.Client):
                     return
                 spectator = User(id=SPECTATOR_ID, name="status")
                 outputs = await self.service.handle(channel, spectator, "game status", {})
-                text = "\n".join(o.text for o in outputs if o.kind == "message") or f"Game: {state}"
+                text = "\n".join(o.text for o in outputs if o.kind != "error") or f"Game: {state}"
                 embed = discord.Embed(title="Game status", description=clip(text, EMBED_DESCRIPTION_LIMIT))
                 await self._put_status(channel, embed)
             except Exception:
                 log.exception("status message for channel %s could not be updated", channel)
 
     async def _put_status(self, channel: str, embed: discord.Embed) -> None:
-        assert self.status is not None
+        assert self.status_messages is not None
         target = self.get_partial_messageable(int(channel))
         none = discord.AllowedMentions.none()
-        message_id = self.status.get(channel)
+        message_id = self.status_messages.get(channel)
         if message_id is not None:
             try:
                 await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
@@ -624,7 +646,7 @@ class TableBot(discord.Client):
             except discord.NotFound:
                 pass  # deleted by someone: post a new one
         message = await target.send(embed=embed, allowed_mentions=none)
-        await self.status.set(channel, str(message.id))
+        await self.status_messages.set(channel, str(message.id))
         try:
             await message.pin(reason="Game status")
         except discord.HTTPException:
@@ -817,28 +839,25 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     async def game_private(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "game private")
 
-    @game.command(name="remind", description="Umpire: set when to remind whoever must act")
+    @game.command(name="remind", description="Set when to remind whoever must act (umpire or Manage Server)")
     @app_commands.describe(
-        after="First reminder after this long, e.g. 12h, 90m, 1d",
-        every="Then repeat this often, e.g. 24h",
-        off="true to switch reminders off",
+        after="Hours without an order before the first reminder, e.g. 12",
+        every="Hours between reminders after that, e.g. 24",
     )
     async def game_remind(
-        interaction: discord.Interaction[Any],
-        after: str | None = None,
-        every: str | None = None,
-        off: bool | None = None,
+        interaction: discord.Interaction[Any], after: str | None = None, every: str | None = None
     ) -> None:
-        await run(interaction, "game remind", after=after, every=every, off=off)
+        await run(interaction, "game remind", after=after, every=every)
 
-    @game.command(name="skip", description="Umpire: skip a seat's turn, or hand the seat to someone else")
-    @app_commands.describe(seat="The seat", to="Give the seat to this member instead of skipping")
-    async def game_skip(interaction: discord.Interaction[Any], seat: str, to: discord.Member | None = None) -> None:
-        await run(interaction, "game skip", seat=seat, to=None if to is None else f"<@{to.id}>")
-
-    @game_skip.autocomplete("seat")
-    async def _skip_seat_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, "game skip", "seat", current)
+    @game.command(name="assign", description="Umpire: give a seat to someone, or empty it so play can move on")
+    @app_commands.describe(seat="The seat", user="Who takes it (leave out to empty the seat)")
+    async def game_assign(
+        interaction: discord.Interaction[Any], seat: str, user: discord.Member | discord.User | None = None
+    ) -> None:
+        options: dict[str, Any] = {"seat": seat, "user": "none" if user is None else f"<@{user.id}>"}
+        if user is not None:
+            options["name"] = user.display_name
+        await run(interaction, "game assign", **options)
 
     @game.command(name="help", description="How to play: order notation and where each rule is in the book")
     @app_commands.describe(system="Rule system (default: this channel's game)")
@@ -848,9 +867,11 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
 
     # ---- /order
     @app_commands.command(name="order", description="Give an order for your seat (suggestions come from the rules)")
-    @app_commands.describe(text="The order, e.g. 'Huascar move F F P F' or 'pass'")
-    async def order(interaction: discord.Interaction[Any], text: str) -> None:
-        await run(interaction, "order", text=text)
+    @app_commands.describe(
+        text="The order, e.g. 'Huascar move F F P F' or 'pass'", seat="Which of your seats (if you hold several)"
+    )
+    async def order(interaction: discord.Interaction[Any], text: str, seat: str | None = None) -> None:
+        await run(interaction, "order", text=text, seat=seat)
 
     @order.autocomplete("text")
     async def _order_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -869,15 +890,15 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     async def reveal(interaction: discord.Interaction[Any], roll: str) -> None:
         await run(interaction, "reveal", roll=roll)
 
-    @reveal.autocomplete("roll")
-    async def _reveal_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, "reveal", "roll", current)
-
     @deck.command(name="new", description="Make a deck at this table from a deck definition")
-    @app_commands.describe(name="Name for this deck", **{"from": "Deck definition, e.g. standard"})
+    @app_commands.describe(name="One-word name for this deck", source="Deck to copy, e.g. standard54")
     @app_commands.rename(source="from")
     async def deck_new(interaction: discord.Interaction[Any], name: str, source: str) -> None:
         await run(interaction, "deck new", name=name, **{"from": source})
+
+    @deck_new.autocomplete("source")
+    async def _deck_source_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, "deck new", "from", current)
 
     @deck.command(name="shuffle", description="Shuffle a deck (discards go back in)")
     async def deck_shuffle(interaction: discord.Interaction[Any], name: str) -> None:
@@ -895,32 +916,32 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     ) -> None:
         await run(interaction, "deck deal", name=name, count=count, to=to)
 
-    for sub in (deck_shuffle, deck_draw, deck_deal):
-
-        @sub.autocomplete("name")
-        async def _deck_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-            return await _service_choices(interaction, "deck", "name", current)
-
     @app_commands.command(name="hand", description="Show your hand only to you")
     async def hand(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "hand")
 
     @app_commands.command(name="play", description="Play a card from your hand face up")
-    async def play(interaction: discord.Interaction[Any], card: str) -> None:
-        await run(interaction, "play", card=card)
+    @app_commands.describe(card="The card, e.g. A♥ (see /hand)", deck="The deck it belongs to, if several")
+    async def play(interaction: discord.Interaction[Any], card: str, deck: str | None = None) -> None:
+        await run(interaction, "play", card=card, deck=deck)
 
-    @play.autocomplete("card")
-    async def _card_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, "play", "card", current)
-
-    @app_commands.command(name="seal", description="Seal a secret order (or reveal/open the sealed orders)")
-    @app_commands.describe(text="The order to seal", action="reveal: show yours now; open: open everyone's")
-    @app_commands.choices(
-        action=[app_commands.Choice(name="reveal", value="reveal"), app_commands.Choice(name="open", value="open")]
+    @app_commands.command(name="seal", description="Sealed orders: seal yours, open a round, or reveal them all")
+    @app_commands.describe(
+        text="Your order to seal (hidden until everyone has sealed)",
+        action="open: start a sealed round for the players in 'who'; reveal: reveal the sealed orders",
+        who="For action:open, the players, e.g. @alice @bob",
     )
-    async def seal(interaction: discord.Interaction[Any], text: str | None = None, action: str | None = None) -> None:
+    @app_commands.choices(
+        action=[app_commands.Choice(name="open", value="open"), app_commands.Choice(name="reveal", value="reveal")]
+    )
+    async def seal(
+        interaction: discord.Interaction[Any],
+        text: str | None = None,
+        action: str | None = None,
+        who: str | None = None,
+    ) -> None:
         if action:
-            await run(interaction, f"seal {action}")
+            await run(interaction, f"seal {action}", who=who)
         else:
             await run(interaction, "seal", text=text)
 

@@ -30,7 +30,9 @@ DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
 FIRST_RESPONSE_SECONDS = 3.0
 TOKEN_LIFETIME_SECONDS = 15 * 60
 MANAGE_GUILD = 1 << 5
-MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)  # view, send, embed, attach, history, use app cmds
+MEMBER_PERMISSIONS = (
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
+)  # view, send, embed, attach, history, use app cmds
 _ids = itertools.count(1_300_000_000_000_000_000)
 
 
@@ -471,7 +473,12 @@ class FakeDiscord:
                     {
                         "url": str(self.gateway_url),
                         "shards": 1,
-                        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+                        "session_start_limit": {
+                            "total": 1000,
+                            "remaining": 999,
+                            "reset_after": 0,
+                            "max_concurrency": 1,
+                        },
                     }
                 )
             case ("PUT", ["applications", _, "commands"]):
@@ -805,14 +812,23 @@ class FakeDiscord:
         return json_response(self.message_payload(message))
 
     # ------------------------------------------------------------------ acting as users
-    def _options(self, definition: dict[str, Any], values: dict[str, Any], focused: str | None) -> list[dict[str, Any]]:
+    def _options(
+        self, definition: dict[str, Any], values: dict[str, Any], focused: str | None, resolved: dict[str, Any]
+    ) -> list[dict[str, Any]]:
         declared = {o["name"]: o for o in definition.get("options", []) or []}
         options = []
         for name, value in values.items():
             if name not in declared:
                 raise KeyError(f"/{definition['name']} has no option {name!r} (has {sorted(declared)})")
             kind = declared[name]["type"]
-            if kind == 5:
+            if kind == 6:  # a user: the id as the value, the user in ``resolved``
+                user = value if isinstance(value, FakeUser) else self.users[str(value)]
+                resolved.setdefault("users", {})[user.id] = user.payload()
+                member = user.member_payload()
+                del member["user"]
+                resolved.setdefault("members", {})[user.id] = member
+                value = user.id
+            elif kind == 5:
                 value = value if isinstance(value, bool) else str(value).lower() == "true"
             elif kind == 4:
                 value = int(value)
@@ -834,7 +850,7 @@ class FakeDiscord:
         top = self.command_definition(names[0])
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "resolved": {}}
         if len(names) == 1:
-            data["options"] = self._options(top, values, focused)
+            data["options"] = self._options(top, values, focused, data["resolved"])
             return data
         node = top
         holder = data
@@ -845,7 +861,7 @@ class FakeDiscord:
             entry: dict[str, Any] = {"name": name, "type": sub["type"], "options": []}
             holder["options"] = [entry]
             holder, node = entry, sub
-        holder["options"] = self._options(node, values, focused)
+        holder["options"] = self._options(node, values, focused, data["resolved"])
         return data
 
     async def _send_interaction(
@@ -887,13 +903,22 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return ix
 
-    async def slash(self, user: FakeUser, path: str, options: dict[str, Any] | None = None, *, channel: str | None = None) -> FakeInteraction:
+    async def slash(
+        self, user: FakeUser, path: str, options: dict[str, Any] | None = None, *, channel: str | None = None
+    ) -> FakeInteraction:
         """Send ``/path`` (e.g. ``"game new"``) as ``user``; returns at once (wait with ``settled``)."""
         data = self._command_data(path, options or {}, None)
         return await self._send_interaction(2, user, channel or self.general, data)
 
     async def autocomplete(
-        self, user: FakeUser, path: str, options: dict[str, Any], focused: str, *, channel: str | None = None, timeout: float = 5.0
+        self,
+        user: FakeUser,
+        path: str,
+        options: dict[str, Any],
+        focused: str,
+        *,
+        channel: str | None = None,
+        timeout: float = 5.0,
     ) -> list[dict[str, Any]]:
         data = self._command_data(path, options, focused)
         ix = await self._send_interaction(4, user, channel or self.general, data)
@@ -922,10 +947,20 @@ class FakeDiscord:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}") from None
 
     async def settled(self, ix: FakeInteraction, timeout: float = 5.0) -> FakeInteraction:
-        await self.wait_for(ix.settled, timeout, f"a reply to interaction {ix.data.get('name')} {ix.data.get('options')}")
+        await self.wait_for(
+            ix.settled, timeout, f"a reply to interaction {ix.data.get('name')} {ix.data.get('options')}"
+        )
         return ix
 
-    async def run(self, user: FakeUser, path: str, options: dict[str, Any] | None = None, *, channel: str | None = None, timeout: float = 5.0) -> FakeInteraction:
+    async def run(
+        self,
+        user: FakeUser,
+        path: str,
+        options: dict[str, Any] | None = None,
+        *,
+        channel: str | None = None,
+        timeout: float = 5.0,
+    ) -> FakeInteraction:
         """Send a slash command and wait until it is answered."""
         return await self.settled(await self.slash(user, path, options, channel=channel), timeout)
 
