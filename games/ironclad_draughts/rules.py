@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from games.core.decks import Deck, card_name, rank_of, standard_cards
 from games.core.errors import (
@@ -47,6 +48,7 @@ from games.ironclad_draughts.state import (
 )
 
 SYSTEM_ID = "ironclad-draughts"
+OVERLAY_KINDS: dict[str, Literal["path", "fire", "ram"]] = {"path": "path", "fire": "fire", "ram": "ram"}
 PORT_WORDS = {"port": -1, "p": -1, "larboard": -1}
 STARBOARD_WORDS = {"starboard": 1, "stbd": 1, "s": 1, "sb": 1}
 AHEAD_WORDS = {"ahead": 0, "a": 0, "straight": 0}
@@ -251,7 +253,6 @@ class IroncladDraughts(Ruleset[GameState]):
             lines: list[str] = []
             m.deal(state, rng, lines)
             m.advance(state, rng, lines)
-            state.report = lines
         return state
 
     # --- seats ------------------------------------------------------------------------------------
@@ -722,7 +723,7 @@ class IroncladDraughts(Ruleset[GameState]):
                 )
             )
         overlays = tuple(
-            Overlay(kind=mk.kind, points=tuple(mk.points), side=mk.side, text=mk.text)  # type: ignore[arg-type]
+            Overlay(kind=OVERLAY_KINDS[mk.kind], points=tuple(mk.points), side=mk.side, text=mk.text)
             for mk in state.marks
         )
         return View(
