@@ -29,7 +29,8 @@ def fresh(n: int = 1) -> Rng:
         ("2d6+1", [Term(1, 2, sides=6), Term(1, 0, value=1)]),
         ("3d10-2", [Term(1, 3, sides=10), Term(-1, 0, value=2)]),
         ("3d6-2+1d4", [Term(1, 3, sides=6), Term(-1, 0, value=2), Term(1, 1, sides=4)]),
-        (" 2 d 6 + 1 ", [Term(1, 2, sides=6), Term(1, 0, value=1)]),
+        (" 2d6 + 1 ", [Term(1, 2, sides=6), Term(1, 0, value=1)]),
+        ("1d8 -\t2", [Term(1, 1, sides=8), Term(-1, 0, value=2)]),
         ("1d8+1d6-1d4", [Term(1, 1, sides=8), Term(1, 1, sides=6), Term(-1, 1, sides=4)]),
         ("-1d6+10", [Term(-1, 1, sides=6), Term(1, 0, value=10)]),
         ("+d6", [Term(1, 1, sides=6)]),
@@ -100,10 +101,12 @@ def test_unknown_custom_die_lists_the_known_ones() -> None:
     assert "`iron`" in str(info.value) and "oak" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: spaces are removed before parsing, so '2d6 2' is read as 2d62")
-def test_two_numbers_separated_by_a_space_are_not_glued_together() -> None:
-    with pytest.raises(InvalidSyntax):
-        DiceParser().parse("2d6 2")
+@pytest.mark.parametrize("text", ["2d6 2", "2 d6", "2d 6", "2d6 1d4"])
+def test_spaces_inside_or_between_terms_are_refused(text: str) -> None:
+    # Gluing "2d6 2" into 2d62 would roll the wrong dice; terms must be joined with + or -.
+    with pytest.raises(InvalidSyntax) as info:
+        DiceParser().parse(text)
+    assert f"`{text}`" in str(info.value) and "join terms with + or -" in str(info.value)
 
 
 # --- rolling -------------------------------------------------------------------------------
@@ -148,7 +151,7 @@ def test_rolling_is_reproducible_from_the_seed(text: str, seed: int) -> None:
 
 
 def test_roll_keeps_the_expression_without_spaces() -> None:
-    result = roll(" 2d6 + 1 ", fresh())
+    result = roll(" 2d6 +  1 ", fresh())
     assert result.expression == "2d6+1"
     assert result.describe().startswith("2d6+1: 2d6 [")
     assert result.describe().endswith(f"+1 = **{result.total}**")
