@@ -1,0 +1,43 @@
+"""Shared helpers for table-service tests: a service on a real SQLite file and a command runner."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+from bot.service import Output, TableService, User
+from bot.store import Store
+from games.core.rng import seed_from_number
+
+ALICE = User("alice", "Alice")
+BOB = User("bob", "Bob")
+CAROL = User("carol", "Carol")
+ADMIN = User("admin", "Admin", manage_server=True)
+
+
+def seeds(start: int = 0) -> Iterator[bytes]:
+    return (seed_from_number(n) for n in itertools.count(start))
+
+
+async def make_service(path: Path, seed_start: int = 0) -> TableService:
+    it = seeds(seed_start)
+    return TableService(await Store.open(path), mention=lambda uid: f"@{uid}", seed_source=lambda: next(it))
+
+
+async def run(svc: TableService, user: User, command: str, channel: str = "c1", **options: str) -> list[Output]:
+    return await svc.handle(channel, user, command, options)
+
+
+def errors(outputs: list[Output]) -> list[str]:
+    return [o.text for o in outputs if o.kind == "error"]
+
+
+def public_text(outputs: list[Output]) -> str:
+    return "\n".join(o.text for o in outputs if o.kind == "message")
+
+
+async def ok(svc: TableService, user: User, command: str, channel: str = "c1", **options: str) -> list[Output]:
+    outputs = await run(svc, user, command, channel, **options)
+    assert not errors(outputs), errors(outputs)
+    return outputs
