@@ -102,6 +102,10 @@ def points(n: int) -> str:
     return f"{n} flotation point{'' if n == 1 else 's'}"
 
 
+def dice_word(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
 
@@ -284,7 +288,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         side.orders[ship.id] = target.id
         return [
             private(
-                f"Fire order noted (secret until the reveal): {order.text} (range {shot.range}, {shot.arc}, {shot.dice} dice).",
+                f"Fire order noted (secret until the reveal): {order.text} (range {shot.range}, {shot.arc}, {dice_word(shot.dice)}).",
                 side.id,
             )
         ]
@@ -358,7 +362,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
                 roll = roll_firing_dice(rng, shot.dice)
                 hits = hits_of(roll)
                 pending[target.id] = pending.get(target.id, 0) + hits
-                text = f"{ship.name} fires at {target.name} (range {shot.range}, {shot.arc}, {shot.dice} dice): {describe_roll(roll)} = {points(hits)}."
+                text = f"{ship.name} fires at {target.name} (range {shot.range}, {shot.arc}, {dice_word(shot.dice)}): {describe_roll(roll)} = {points(hits)}."
                 events.append(public(text, reveals=True))
                 state.marks.append(Mark("fire", [(ship.q, ship.r), (target.q, target.r)], ship.side, f"{hits}"))
         for ship in state.ships:
@@ -470,7 +474,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         how = "with her ram" if ship.ram else "without a ram"
         return [
             public(
-                f"{ship.name} rams {target.name} {how} ({count} dice): {describe_roll(roll)} = {points(hits)}. "
+                f"{ship.name} rams {target.name} {how} ({dice_word(count)}): {describe_roll(roll)} = {points(hits)}. "
                 f"{target.name}: FV {before} -> {target.remaining} of {target.flotation}. {ship.name} stays where she was. " + " ".join(notes),
                 reveals=True,
             )

@@ -1,0 +1,98 @@
+"""Helpers for hex ironclads tests: games, scripted dice, placing ships, applying orders."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from games.core.hexgrid import Hex
+from games.core.maps import load_map
+from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import Event, get_ruleset
+from games.hex_ironclads.ruleset import HexIronclads
+from games.hex_ironclads.state import HexIroncladsState, Ship
+
+
+def ruleset() -> HexIronclads:
+    rs = get_ruleset("hex-ironclads")
+    assert isinstance(rs, HexIronclads)
+    return rs
+
+
+class ScriptedRng(Rng):
+    """A stream whose d6 rolls are given in advance; running out is a test failure, so the
+    number of dice a rule rolls is checked exactly. Nonces still come from the real stream."""
+
+    def __init__(self, dice: Iterable[int] = ()) -> None:
+        super().__init__(seed_from_number(4242))
+        self.dice = list(dice)
+        self.rolled: list[int] = []
+
+    def die(self, faces: int) -> int:
+        assert faces == 6, faces
+        assert self.dice, "the rules rolled more dice than the test scripted"
+        value = self.dice.pop(0)
+        self.rolled.append(value)
+        return value
+
+
+def new_game(scenario: str = "duel", options: dict[str, str] | None = None) -> HexIroncladsState:
+    return ruleset().setup(scenario, options or {}, Rng(seed_from_number(1)))
+
+
+def ship(state: HexIroncladsState, name: str) -> Ship:
+    return next(s for s in state.ships if s.name == name)
+
+
+def place(state: HexIroncladsState, name: str, label: str, facing: int) -> Ship:
+    """Put a ship on a printed hex with a facing (direction number)."""
+    s = ship(state, name)
+    h = load_map(state.map_id).layout.parse(label)
+    s.q, s.r, s.facing = h.q, h.r, facing
+    return s
+
+
+def place_hex(state: HexIroncladsState, name: str, h: Hex, facing: int) -> Ship:
+    s = ship(state, name)
+    s.q, s.r, s.facing = h.q, h.r, facing
+    return s
+
+
+def keep_only(state: HexIroncladsState, *names: str) -> None:
+    """Drop every other ship from the game (rule tests want a clear board)."""
+    state.ships = [s for s in state.ships if s.name in names]
+
+
+def label(state: HexIroncladsState, s: Ship) -> str:
+    return load_map(state.map_id).layout.label(Hex(s.q, s.r))
+
+
+def order(state: HexIroncladsState, seat: str, text: str, rng: Rng | None = None) -> list[Event]:
+    rs = ruleset()
+    return rs.apply(state, seat, rs.parse_order(state, seat, text), rng or ScriptedRng())
+
+
+def orders(state: HexIroncladsState, seat: str, texts: Iterable[str], rng: Rng) -> list[Event]:
+    out: list[Event] = []
+    for text in texts:
+        out += order(state, seat, text, rng)
+    return out
+
+
+def snapshot(state: HexIroncladsState) -> Any:
+    return json.loads(json.dumps(ruleset().encode(state)))
+
+
+def texts(events: Iterable[Event]) -> str:
+    return "\n".join(e.text for e in events)
+
+
+def to_move_phase(state: HexIroncladsState, first: str, rng_dice: list[int] | None = None) -> list[Event]:
+    """Both sides hold fire and seal; the initiative dice make ``first`` move first."""
+    a, b = (s.id for s in state.sides)
+    dice = rng_dice if rng_dice is not None else ([1, 2] if first == a else [2, 1])
+    rng = ScriptedRng(dice)
+    events = order(state, a, "seal", rng) + order(state, b, "seal", rng)
+    assert state.phase == "move" and state.mover() == first
+    return events
