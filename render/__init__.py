@@ -1,0 +1,69 @@
+"""Board images drawn from a ``games.core.view.View`` (never from game state).
+
+Public API (options keyword-only)::
+
+    render_board(view, *, scale=None, zoom=None) -> PIL.Image.Image   # RGB: board + status strip
+    render_png(view, **kw) -> bytes                                    # render_board + encode_png
+    encode_png(img) -> bytes                                           # 256-colour palette PNG
+    render_replay(views, captions, **kw) -> bytes                      # animated GIF, < 8 MiB
+
+``scale`` is pixels per unit (hex circumradius, square side, or pixels per inch); by default a
+board is about 1000 px wide so labels survive Discord's ~550 px preview. ``zoom=(where, radius)``
+draws a window ``radius`` hexes/squares/inches around ``where`` (a position, or a printed hex
+number like ``"1205"`` / square like ``"c4"``) at a larger scale.
+
+What a viewer may see is decided by the rule system's ``view()``; this package draws exactly what
+the View holds. A face-down counter is drawn as a grey "?" using only its position (and
+highlight): its label, side, facing, damage and markers are never read (``counters.look_of``).
+``view.private_text`` is drawn, marked "Private to <viewer>", because a seat's own View is what
+gets sent to that seat; post only spectator Views (``view(state, None)``) to a channel.
+
+Caching (why a render after the first costs a few milliseconds):
+
+* Background: terrain, hex grid, coastlines, hex numbers, edge coordinates and table terrain never
+  change during a game. They are drawn once per ``board.key`` and frame (scale, window) with shapes
+  supersampled 2x and box-downsampled for antialiasing, text at full size, and kept in an LRU.
+* Zones: the background with a View's set-up zones tinted on it, keyed by the zones and side
+  colours (they change only at set-up).
+* Counter sprites: one small antialiased RGBA image (4x supersampled) per distinct *look* (side
+  colour, label, facing, damage, markers, highlight, scale), independent of position, so moving a
+  counter re-uses its sprite. A render pastes sprites onto a copy of the cached background.
+* Overlays: the last activation's shapes (path, line of fire, ram, rings, arcs) in one layer over
+  their bounding box, keyed by the overlays, so the same activation rendered for each seat is
+  drawn once.
+* The status strip is drawn every call (it is cheap text). Fonts are the shipped DejaVu files in
+  ``data/fonts`` loaded by path and cached per size.
+
+Cached images are never drawn on (every render starts from a copy); caches are thread-safe LRUs so
+renders may run in a worker thread. ``Renderer(cache=False)`` redraws everything each call, which
+``benchmarks/render.py`` uses as its baseline.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from games.core.view import View
+from render.board import MAX_REPLAY_BYTES, Renderer, Zoom, encode_png
+from render.board import render_replay as _render_replay
+
+__all__ = ["MAX_REPLAY_BYTES", "Renderer", "encode_png", "render_board", "render_png", "render_replay"]
+
+DEFAULT = Renderer()
+
+
+def render_board(view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> Image.Image:
+    """The board, counters, last activation and status strip of one View."""
+    return DEFAULT.render_board(view, scale=scale, zoom=zoom)
+
+
+def render_png(view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> bytes:
+    """``render_board`` encoded as a palette PNG, ready to attach to a message."""
+    return DEFAULT.render_png(view, scale=scale, zoom=zoom)
+
+
+def render_replay(
+    views: list[View], captions: list[str], *, scale: float | None = None, frame_ms: int = 1600, last_frame_ms: int = 4000
+) -> bytes:
+    """An animated GIF of a game, one frame per activation, each with its caption line."""
+    return _render_replay(DEFAULT, views, captions, scale=scale, frame_ms=frame_ms, last_frame_ms=last_frame_ms)

@@ -1,0 +1,293 @@
+"""Counter sprites: one small antialiased RGBA image per distinct counter look, pasted per render.
+
+A sprite depends only on how the counter looks (side colour, label, facing, damage, markers...),
+never on where it stands, so a move re-uses the sprite and only the paste is new work.
+What a face-down counter shows is decided here once: a grey "?" and nothing else from it
+(no label, side, facing, damage or markers), so a View that still carries those can't leak them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from games.core.view import Counter
+from render import theme
+from render.fonts import font
+
+SSC = 4  # supersampling for counter shapes: counters are small, so edges matter
+
+
+@dataclass(frozen=True)
+class Look:
+    """Everything a sprite depends on (the sprite cache key)."""
+
+    board_kind: str
+    scale: float
+    kind: str
+    label: str
+    colour: theme.RGB
+    facing: float | None
+    damage: int
+    damage_max: int
+    damage_text: str
+    markers: tuple[str, ...]
+    face_down: bool
+    highlight: bool
+    size: tuple[float, float]
+
+
+def look_of(counter: Counter, colour: theme.RGB, board_kind: str, scale: float) -> Look:
+    if counter.face_down:
+        # only position and highlight survive: the "?" counter is the same for every hidden thing
+        return Look(board_kind, round(scale, 3), "hidden", "?", theme.FACE_DOWN, None, 0, 0, "", (), True, counter.highlight, (0.0, 0.0))
+    facing = None if counter.facing is None else round(counter.facing % 360.0, 1)
+    return Look(
+        board_kind,
+        round(scale, 3),
+        counter.kind,
+        counter.label,
+        colour,
+        facing,
+        counter.damage,
+        counter.damage_max,
+        counter.damage_text,
+        tuple(counter.markers),
+        False,
+        counter.highlight,
+        counter.size if board_kind == "table" else (0.0, 0.0),
+    )
+
+
+@dataclass(frozen=True)
+class Sprite:
+    image: Image.Image
+    ax: int  # where the counter's position falls inside the image
+    ay: int
+
+
+def token_radius(board_kind: str, scale: float) -> float:
+    return scale * (0.62 if board_kind == "hex" else 0.36)
+
+
+def _bearing_pt(cx: float, cy: float, r: float, deg: float) -> tuple[float, float]:
+    a = math.radians(deg)
+    return (cx + r * math.sin(a), cy - r * math.cos(a))
+
+
+def _teardrop(cx: float, cy: float, r: float, facing: float | None) -> list[tuple[float, float]]:
+    """A disc with a bow point: the point is the facing, readable at any size."""
+    if facing is None:
+        return [_bearing_pt(cx, cy, r, a * 7.5) for a in range(48)]
+    half = 36.0
+    pts = [_bearing_pt(cx, cy, r * 1.5, facing)]
+    steps = 40
+    for i in range(steps + 1):
+        a = facing + half + (360.0 - 2 * half) * i / steps
+        pts.append(_bearing_pt(cx, cy, r, a))
+    return pts
+
+
+def _fit_label(text: str, start: float, low: float, width: float) -> tuple[str, float]:
+    """One size for every label on a board unless a long one must shrink (never below ``low``),
+    then truncation: a label never spills far over its neighbours."""
+    size = start
+    while size > low and font(size, bold=True).getlength(text) > width:
+        size -= 1
+    while len(text) > 1 and font(size, bold=True).getlength(text) > width * 1.25:
+        text = text[:-1]
+    return text, size
+
+
+def make_sprite(look: Look) -> Sprite:
+    if look.board_kind == "table":
+        return _table_sprite(look)
+    return _token_sprite(look)
+
+
+def _badge_size(r: float) -> float:
+    return max(6.5, r * 0.3)
+
+
+def _token_sprite(look: Look) -> Sprite:
+    r = token_radius(look.board_kind, look.scale)
+    badge = _badge_size(r)
+    label, label_size = _fit_label(look.label, max(11.0, min(22.0, r * 0.56)), max(10.0, r * 0.44), 2.3 * r)
+    half = max(r * 1.62, r + 2 * badge + 2, font(label_size, bold=True).getlength(label) / 2 * 1.1 + 4) + 3
+    side = math.ceil(2 * half)
+    c = side / 2
+    big = Image.new("RGBA", (side * SSC, side * SSC), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    k = SSC
+    cx = cy = c * k
+    rr = r * k
+    if look.highlight:
+        hr = rr * 1.2
+        d.ellipse((cx - hr, cy - hr, cx + hr, cy + hr), outline=theme.HIGHLIGHT, width=max(3, round(r * 0.16)) * k)
+    outline_w = max(1, round(r / 14)) * k
+    fill = look.colour
+    if look.kind in ("battery", "fort"):
+        h = rr * 0.9
+        d.rounded_rectangle((cx - h, cy - h, cx + h, cy + h), radius=rr * 0.2, fill=fill, outline=theme.OUTLINE, width=outline_w)
+        if look.facing is not None:
+            tip = _bearing_pt(cx, cy, rr * 1.45, look.facing)
+            d.polygon([tip, _bearing_pt(cx, cy, rr * 0.92, look.facing - 25), _bearing_pt(cx, cy, rr * 0.92, look.facing + 25)], fill=theme.OUTLINE)
+    elif look.kind == "mine":
+        m = rr * 0.62
+        for i in range(8):
+            d.line([_bearing_pt(cx, cy, m * 0.5, i * 45), _bearing_pt(cx, cy, m * 1.35, i * 45)], fill=theme.OUTLINE, width=max(2, round(r / 8)) * k)
+        d.ellipse((cx - m, cy - m, cx + m, cy + m), fill=(44, 46, 50), outline=fill, width=max(2, round(r / 8)) * k)
+    elif look.kind == "marker":
+        m = rr * 0.85
+        d.polygon([(cx, cy - m), (cx + m, cy), (cx, cy + m), (cx - m, cy)], fill=fill, outline=theme.OUTLINE, width=outline_w)
+    else:
+        facing = None if look.face_down else look.facing
+        d.polygon(_teardrop(cx, cy, rr, facing), fill=fill, outline=theme.OUTLINE, width=outline_w)
+        if look.face_down:
+            d.ellipse((cx - rr * 0.8, cy - rr * 0.8, cx + rr * 0.8, cy + rr * 0.8), outline=(255, 255, 255, 90), width=k)
+    pip_y = cy + rr * 0.45
+    pips = look.damage_max if 0 < look.damage_max <= 8 and not look.damage_text else 0
+    if pips:
+        gap = min(max(2.2, r * 0.12) * 2.6, 1.7 * r / max(1, pips - 1)) * k
+        pr = min(max(2.2, r * 0.12) * k, gap / 2.3)
+        x0 = cx - gap * (pips - 1) / 2
+        for i in range(pips):
+            x = x0 + gap * i
+            hit = i < look.damage
+            d.ellipse((x - pr, pip_y - pr, x + pr, pip_y + pr), fill=theme.PIP_HIT if hit else theme.PIP_LEFT, outline=theme.OUTLINE, width=max(1, k // 2))
+    badges = _badge_positions(look.markers, cx / k, cy / k, r, badge, look.facing)
+    for (bx, by), (_, colour) in badges:
+        d.ellipse(((bx - badge) * k, (by - badge) * k, (bx + badge) * k, (by + badge) * k), fill=colour, outline=theme.OUTLINE, width=k)
+    if "sunk" in look.markers:
+        d.line([(cx - rr * 0.8, cy - rr * 0.8), (cx + rr * 0.8, cy + rr * 0.8)], fill=(20, 20, 20), width=max(2, round(r / 7)) * k)
+        d.line([(cx - rr * 0.8, cy + rr * 0.8), (cx + rr * 0.8, cy - rr * 0.8)], fill=(20, 20, 20), width=max(2, round(r / 7)) * k)
+    img = big.reduce(SSC)
+    if "sunk" in look.markers:
+        img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
+    t = ImageDraw.Draw(img)
+    ink = theme.ink_on(look.colour)
+    halo = theme.OUTLINE if ink == (255, 255, 255) else (255, 255, 255)
+    has_second_line = bool(pips or look.damage_text)
+    label_y = c - r * 0.16 if has_second_line else c
+    if look.kind == "mine":
+        label_y = c + r * 0.95
+        ink, halo = (255, 255, 255), theme.OUTLINE
+    if label:
+        t.text((c, label_y), label, font=font(label_size, bold=True), fill=ink, anchor="mm", stroke_width=1, stroke_fill=halo)
+    if look.damage_text:
+        t.text((c, c + r * 0.5), look.damage_text, font=font(max(9.0, r * 0.4), bold=True), fill=ink, anchor="mm", stroke_width=1, stroke_fill=halo)
+    if look.damage_max > 8 and not look.damage_text:
+        t.text((c, c + r * 0.5), f"{look.damage}/{look.damage_max}", font=font(max(9.0, r * 0.4), bold=True), fill=ink, anchor="mm", stroke_width=1, stroke_fill=halo)
+    _badge_text(t, badges, badge)
+    return Sprite(img, round(c), round(c))
+
+
+def _badge_positions(
+    markers: tuple[str, ...], cx: float, cy: float, r: float, badge: float, facing: float | None
+) -> list[tuple[tuple[float, float], tuple[str, theme.RGB]]]:
+    """Badges sit around the counter's rim, upper right first, never on the bow point."""
+    candidates = (45.0, 315.0, 100.0, 260.0, 135.0, 225.0, 0.0, 180.0, 80.0, 280.0)
+
+    def clear_of_bow(a: float) -> bool:
+        return facing is None or abs((a - facing + 180.0) % 360.0 - 180.0) > 50.0
+
+    angles = [a for a in candidates if clear_of_bow(a)]
+    out = []
+    for i, m in enumerate(markers[: len(angles)]):
+        style = theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (90, 90, 90)))
+        out.append((_bearing_pt(cx, cy, r + badge * 0.35, angles[i]), style))
+    return out
+
+
+def _badge_text(t: ImageDraw.ImageDraw, badges: list[tuple[tuple[float, float], tuple[str, theme.RGB]]], badge: float) -> None:
+    for (bx, by), (letter, colour) in badges:
+        size = badge * (1.35 if len(letter) == 1 else 1.0)
+        t.text((bx, by), letter, font=font(size, bold=True), fill=theme.ink_on(colour), anchor="mm")
+
+
+# --- table bases ----------------------------------------------------------------------------
+
+
+def _hull(length: float, beam: float, facing: float, cx: float, cy: float) -> list[tuple[float, float]]:
+    """A rectangular base with a pointed bow, rotated to its facing (degrees clockwise from up)."""
+    bow = min(beam * 0.9, length * 0.35)
+    local = [(-length / 2, -beam / 2), (length / 2 - bow, -beam / 2), (length / 2, 0.0), (length / 2 - bow, beam / 2), (-length / 2, beam / 2)]
+    a = math.radians(facing)
+    fx, fy = math.sin(a), -math.cos(a)  # forward
+    sx, sy = math.cos(a), math.sin(a)  # starboard
+    return [(cx + u * fx + v * sx, cy + u * fy + v * sy) for u, v in local]
+
+
+def _table_sprite(look: Look) -> Sprite:
+    s = look.scale
+    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7)
+    if look.face_down:
+        length, beam = 1.2, 1.2
+    lp, bp = max(14.0, length * s), max(6.0, beam * s)
+    extent = math.hypot(lp, bp) / 2 + 4
+    label_size = max(11.0, min(18.0, s * 0.5))
+    lf = font(label_size, bold=True)
+    label = look.label
+    label_w = lf.getlength(label) if label else 0.0
+    pips = look.damage_max if 0 < look.damage_max <= 10 and not look.damage_text else 0
+    pr = max(2.2, label_size * 0.2)
+    extra = look.damage_text or (f"{look.damage}/{look.damage_max}" if look.damage_max > 10 else "")
+    small = font(max(10.0, label_size * 0.8), bold=True)
+    badge = max(7.0, label_size * 0.55)
+    row_w = label_w + (pips * pr * 2.7 + 6 if pips else 0) + (small.getlength(extra) + 6 if extra else 0) + len(look.markers) * (2 * badge + 2)
+    half_w = max(extent, row_w / 2 + 4)
+    text_h = label_size + 6
+    w = math.ceil(2 * half_w)
+    h = math.ceil(2 * (extent + text_h + 2))
+    c = (w / 2, h / 2)
+    big = Image.new("RGBA", (w * SSC, h * SSC), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    k = SSC
+    cx, cy = c[0] * k, c[1] * k
+    if look.face_down:
+        rr = lp / 2 * k
+        if look.highlight:
+            d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
+        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=theme.FACE_DOWN, outline=theme.OUTLINE, width=2 * k)
+    else:
+        hull = _hull(lp * k, bp * k, look.facing or 0.0, cx, cy)
+        if look.highlight:
+            d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
+        d.polygon(hull, fill=look.colour, outline=theme.OUTLINE, width=max(1, round(s / 20)) * k)
+        if "sunk" in look.markers:
+            d.line([hull[0], hull[2]], fill=(20, 20, 20), width=2 * k)
+            d.line([hull[4], hull[2]], fill=(20, 20, 20), width=2 * k)
+    # the text row sits above the base: label, damage pips or text, marker badges
+    row_y = c[1] - extent - text_h / 2 + 2
+    x = c[0] - row_w / 2
+    pip_xs: list[float] = []
+    label_x = x
+    x += label_w
+    if pips:
+        x += 6
+        for i in range(pips):
+            pip_xs.append(x + pr + i * pr * 2.7)
+        x += pips * pr * 2.7
+    extra_x = x + 6
+    if extra:
+        x += small.getlength(extra) + 6
+    badge_xs = [x + 2 + badge + i * (2 * badge + 2) for i in range(len(look.markers))]
+    for i, px in enumerate(pip_xs):
+        d.ellipse(((px - pr) * k, (row_y - pr) * k, (px + pr) * k, (row_y + pr) * k), fill=theme.PIP_HIT if i < look.damage else theme.PIP_LEFT, outline=theme.OUTLINE, width=k)
+    styles = [theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (90, 90, 90))) for m in look.markers]
+    for bx, (_, colour) in zip(badge_xs, styles, strict=True):
+        d.ellipse(((bx - badge) * k, (row_y - badge) * k, (bx + badge) * k, (row_y + badge) * k), fill=colour, outline=theme.OUTLINE, width=k)
+    img = big.reduce(SSC)
+    if "sunk" in look.markers:
+        img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
+    t = ImageDraw.Draw(img)
+    if look.face_down:
+        t.text(c, "?", font=font(max(11.0, lp * 0.7), bold=True), fill=(255, 255, 255), anchor="mm")
+    elif label:
+        t.text((label_x, row_y), label, font=lf, fill=(255, 255, 255), anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
+    if extra:
+        t.text((extra_x, row_y), extra, font=small, fill=(255, 235, 200), anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
+    _badge_text(t, [((bx, row_y), st) for bx, st in zip(badge_xs, styles, strict=True)], badge)
+    return Sprite(img, round(c[0]), round(c[1]))

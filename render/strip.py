@@ -1,0 +1,162 @@
+"""The status strip under the board: title, status lines, a key to the markers in view, compass
+rose and arrows (north, wind, current), and the viewer's private lines when the View has any."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from games.core.view import Arrow, View
+from render import theme
+from render.fonts import font
+
+PAD = 14
+ITEM = 86  # width of one compass/arrow item
+TITLE_SIZE = 21
+LINE_SIZE = 17
+SMALL_SIZE = 14
+
+
+def wrap(text: str, size: float, width: float, *, bold: bool = False) -> list[str]:
+    """Greedy word wrap by measured width (long words are cut rather than overflow)."""
+    f = font(size, bold=bold)
+    lines: list[str] = []
+    for para in text.split("\n"):
+        cur = ""
+        for word in para.split(" "):
+            trial = f"{cur} {word}" if cur else word
+            if f.getlength(trial) <= width:
+                cur = trial
+                continue
+            if cur:
+                lines.append(cur)
+            while f.getlength(word) > width and len(word) > 1:
+                cut = len(word)
+                while cut > 1 and f.getlength(word[:cut]) > width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            cur = word
+        lines.append(cur)
+    return lines
+
+
+def _pt(cx: float, cy: float, r: float, deg: float) -> tuple[float, float]:
+    a = math.radians(deg)
+    return (cx + r * math.sin(a), cy - r * math.cos(a))
+
+
+@lru_cache(maxsize=32)
+def compass_rose(flat: bool, labels: tuple[str, ...]) -> Image.Image:
+    """The printed hexside compass: a hex of the map's orientation with its direction labels."""
+    k = 4
+    size = ITEM
+    big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * k / 2
+    r = 21 * k
+    start = 0.0 if flat else 30.0
+    poly = [(c + r * math.cos(math.radians(start + 60 * i)), c + r * math.sin(math.radians(start + 60 * i))) for i in range(6)]
+    d.polygon(poly, fill=(*theme.TERRAIN["deep"], 255), outline=(220, 228, 236), width=2 * k)
+    for direction in range(6):  # a spoke to each hexside, so it is clear which side a number names
+        bearing = (60.0 * direction + (0.0 if flat else 30.0)) % 360.0
+        d.line([(c, c), _pt(c, c, r * 0.8, bearing)], fill=(150, 190, 220), width=k)
+    img = big.reduce(k)
+    t = ImageDraw.Draw(img)
+    f = font(15, bold=True)
+    for direction, label in enumerate(labels[:6]):
+        bearing = (60.0 * direction + (0.0 if flat else 30.0)) % 360.0
+        # labels sit just outside each hexside, like the compass printed on a map
+        x, y = _pt(size / 2, size / 2, 31, bearing)
+        t.text((x, y), label, font=f, fill=(255, 255, 255), anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def arrow_badge(arrow: Arrow) -> Image.Image:
+    k = 4
+    size = ITEM
+    big = Image.new("RGBA", (size * k, size * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = size * k / 2
+    cy = c - 8 * k
+    r = 26 * k
+    colour = theme.ARROW_COLOURS.get(arrow.kind, (230, 230, 230))
+    d.ellipse((c - r, cy - r, c + r, cy + r), fill=(18, 24, 32), outline=(90, 100, 112), width=2 * k)
+    b = arrow.bearing
+    tip = _pt(c, cy, r * 0.86, b)
+    tail = _pt(c, cy, r * 0.7, b + 180)
+    d.line([tail, _pt(c, cy, r * 0.3, b)], fill=colour, width=4 * k)
+    d.polygon([tip, _pt(tip[0], tip[1], r * 0.55, b + 180 - 28), _pt(tip[0], tip[1], r * 0.55, b + 180 + 28)], fill=colour)
+    img = big.reduce(k)
+    t = ImageDraw.Draw(img)
+    name = arrow.label or arrow.kind.title()
+    text = f"{name} {arrow.strength}".strip()
+    f = font(13, bold=True)
+    while f.getlength(text) > size - 4 and f.size > 9:
+        f = font(f.size - 1, bold=True)
+    t.text((size / 2, size - 9), text, font=f, fill=colour, anchor="mm")
+    return img
+
+
+def _items(view: View, fresh: bool = False) -> list[Image.Image]:
+    out: list[Image.Image] = []
+    board = view.board
+    if board.kind == "hex" and board.hexside_compass:
+        flat = board.hex_layout is None or board.hex_layout.orientation == "flat"
+        rose = compass_rose.__wrapped__ if fresh else compass_rose
+        out.append(rose(flat, tuple(board.hexside_compass)))
+    badge = arrow_badge.__wrapped__ if fresh else arrow_badge
+    for a in (*board.arrows, *view.arrows):
+        out.append(badge(a))
+    return out
+
+
+def marker_key(view: View) -> str:
+    """"F fire · G grounded": a key to the badges drawn, so letters never have to be guessed."""
+    seen: list[str] = []
+    for c in view.counters:
+        if c.face_down:
+            continue
+        for m in c.markers:
+            if m not in seen:
+                seen.append(m)
+    parts = []
+    for m in seen:
+        letter = theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (0, 0, 0)))[0]
+        parts.append(f"{letter} {m}")
+    return "   ".join(parts)
+
+
+def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
+    """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline)."""
+    items = _items(view, fresh)
+    left = PAD + len(items) * ITEM + (PAD if items else 0)
+    text_w = max(120, width - left - PAD)
+    rows: list[tuple[str, float, bool, theme.RGB]] = []
+    if view.title:
+        rows.extend((line, TITLE_SIZE, True, theme.TITLE_TEXT) for line in wrap(view.title, TITLE_SIZE, text_w, bold=True))
+    for status in view.status:
+        rows.extend((line, LINE_SIZE, False, theme.STRIP_TEXT) for line in wrap(status, LINE_SIZE, text_w))
+    key = marker_key(view)
+    if key:
+        rows.extend((line, SMALL_SIZE, False, theme.STRIP_DIM) for line in wrap(f"Markers: {key}", SMALL_SIZE, text_w))
+    if view.private_text:
+        who = view.viewer or "this viewer"
+        rows.append((f"Private to {who}:", SMALL_SIZE, True, theme.PRIVATE_TEXT))
+        for line in view.private_text:
+            rows.extend((w, LINE_SIZE, False, theme.PRIVATE_TEXT) for w in wrap(line, LINE_SIZE, text_w))
+    text_h = sum(round(size * 1.35) for _, size, _, _ in rows)
+    height = max(text_h, ITEM if items else 0) + 2 * PAD
+    img = Image.new("RGB", (width, height), theme.STRIP)
+    d = ImageDraw.Draw(img)
+    d.line([(0, 0), (width, 0)], fill=(70, 82, 96), width=2)
+    for i, item in enumerate(items):
+        img.paste(item, (PAD + i * ITEM, (height - ITEM) // 2), item)
+    y = PAD
+    for line, size, bold, colour in rows:
+        d.text((left, y), line, font=font(size, bold=bold), fill=colour)
+        y += round(size * 1.35)
+    return img
