@@ -61,6 +61,8 @@ def from_json(tp: Any, data: JSON) -> Any:
         if data not in get_args(tp):
             raise ValueError(f"{data!r} is not one of {get_args(tp)}")
         return data
+    if origin in (list, tuple, set, frozenset) and not isinstance(data, list):
+        raise TypeError(f"expected a list, got {data!r}")
     if origin in (list, typing.List):  # noqa: UP006
         (arg,) = get_args(tp) or (Any,)
         return [from_json(arg, v) for v in data]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import builtins
 import os
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,6 +23,7 @@ from games.core.errors import DataError
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 _packs: tuple[Path, ...] | None = None
+_reload_hooks: list[Callable[[], None]] = []
 
 T = TypeVar("T")
 
@@ -32,6 +33,13 @@ def set_data_packs(paths: list[str | Path]) -> None:
     global _packs
     _packs = tuple(Path(p) for p in paths)
     load.cache_clear()
+    for hook in _reload_hooks:
+        hook()
+
+
+def on_reload(hook: Callable[[], None]) -> None:
+    """Call ``hook`` whenever the data packs change (for caches built from data files)."""
+    _reload_hooks.append(hook)
 
 
 def data_packs() -> tuple[Path, ...]:

@@ -17,7 +17,7 @@ MAX_SIDES = 1000
 MAX_TERMS = 10
 MAX_MODIFIER = 10_000
 
-_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+|[a-z][a-z0-9_-]*)|(\d+))", re.IGNORECASE)
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+|[a-z][a-z0-9_-]*)|(\d+))", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 from games.core.errors import InvalidSyntax, quote
@@ -140,7 +141,7 @@ class HexLayout:
     def parse(self, text: str) -> Hex:
         """A printed CCRR label (e.g. ``1205``) to axial; must lie on the map."""
         t = text.strip()
-        if not (t.isdigit() and len(t) in (3, 4)):
+        if not (t.isascii() and t.isdigit() and len(t) in (3, 4)):
             raise InvalidSyntax(f"{quote(text)} is not a hex number.", hint="Write it as CCRR, e.g. 1205.")
         t = t.zfill(4)
         h = self.from_offset(int(t[:2]), int(t[2:]))
@@ -168,6 +169,55 @@ def _zigzag(x: int, even_shifted: bool) -> int:
     return (x + (x & 1)) // 2 if even_shifted else (x - (x & 1)) // 2
 
 
+def _span_inside(a: Hex, b: Hex, h: Hex) -> tuple[Fraction, Fraction] | None:
+    """The part ``t`` in [0, 1] of segment a->b that lies in the closed hex around h, exactly.
+
+    In cube coordinates the hex around h is ``|dq - dr| <= 1``, ``|dr - ds| <= 1``, ``|ds - dq| <= 1``
+    with ``d = p - h`` (the hex is the Voronoi cell of its centre in the lattice of centres).
+    """
+    lo, hi = Fraction(0), Fraction(1)
+    da = (a.q - h.q, a.r - h.r, a.s - h.s)
+    step = (b.q - a.q, b.r - a.r, b.s - a.s)
+    for i, j in ((0, 1), (1, 2), (2, 0)):
+        c0, c1 = da[i] - da[j], step[i] - step[j]
+        if c1 == 0:
+            if abs(c0) > 1:
+                return None
+            continue
+        t1, t2 = Fraction(-1 - c0, c1), Fraction(1 - c0, c1)
+        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+        if lo > hi:
+            return None
+    return (lo, hi)
+
+
+def line(a: Hex, b: Hex) -> list[Hex]:
+    """Every hex a centre-to-centre line from a to b passes through, in order from a.
+
+    Exact (rational arithmetic, no sampling): a hex counts when the segment runs through it for a
+    positive length, so a line running exactly along a hexside returns the hexes on both sides,
+    and a line clipping the corner of a hex returns that hex. Hexes touched at a single point
+    (the line passing exactly through a vertex) are not included.
+    """
+    n = distance(a, b)
+    if n == 0:
+        return [a]
+    candidates: set[Hex] = set()
+    for i in range(n + 1):
+        fq = a.q + (b.q - a.q) * i / n
+        fr = a.r + (b.r - a.r) * i / n
+        centre = _cube_round(fq, fr)
+        candidates.add(centre)
+        candidates.update(centre + Hex(dq, dr) for dq, dr in _AXIAL_DIRS["flat"])
+    spans: list[tuple[Fraction, Fraction, Hex]] = []
+    for h in candidates:
+        span = _span_inside(a, b, h)
+        if span is not None and span[0] < span[1]:
+            spans.append((span[0], span[1], h))
+    spans.sort()
+    return [h for _, _, h in spans]
+
+
 def _cube_round(fq: float, fr: float) -> Hex:
     fs = -fq - fr
     q, r, s = round(fq), round(fr), round(fs)
@@ -177,25 +227,3 @@ def _cube_round(fq: float, fr: float) -> Hex:
     elif dr > ds:
         r = -q - s
     return Hex(int(q), int(r))
-
-
-def line(a: Hex, b: Hex) -> list[Hex]:
-    """Every hex a centre-to-centre line from a to b touches, in order from a.
-
-    A line running exactly along a hexside touches the hexes on both sides of it; both are
-    returned (nudging the line a hair each way and taking the union).
-    """
-    n = distance(a, b)
-    if n == 0:
-        return [a]
-    eps = 1e-6
-    seen: list[Hex] = []
-    for i in range(n + 1):
-        t = i / n
-        fq = a.q + (b.q - a.q) * t
-        fr = a.r + (b.r - a.r) * t
-        for nudge_q, nudge_r in ((eps, 2 * eps), (-eps, -2 * eps)):
-            h = _cube_round(fq + nudge_q, fr + nudge_r)
-            if h not in seen:
-                seen.append(h)
-    return seen

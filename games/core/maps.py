@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from games.core.data import listing, load
+from games.core.data import listing, load, on_reload
 from games.core.errors import DataError
 from games.core.hexgrid import Hex, HexLayout
 from games.core.view import Arrow, Board
@@ -106,3 +106,6 @@ def load_map(map_id: str) -> HexMap:
         arrows=arrows,
         source=rec.opt_str("source", "house"),
     )
+
+
+on_reload(load_map.cache_clear)

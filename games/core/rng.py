@@ -8,7 +8,8 @@ Verify procedure (also printed by ``/game verify`` and in the README):
    read as a big-endian 256-bit integer ``v``.
 3. A number in ``range(n)``: let ``limit = (2**256 // n) * n``; if ``v < limit`` the result is
    ``v % n``, else take the next draw (rejection sampling: no value is more likely than another).
-   A die with ``m`` faces is ``range(m)`` plus one.
+   A die with ``m`` faces is ``range(m)`` plus one. (For ``n > 2**256``, ``v`` joins ``k`` consecutive
+   draws big-endian, with ``k`` the fewest whose ``2**(256*k) >= n``, and the limit uses that span.)
 4. A shuffle is Fisher-Yates: for ``j`` from ``len-1`` down to 1, swap item ``j`` with item
    ``range(j + 1)``.
 5. A commitment nonce is the hex of one whole draw.
@@ -26,8 +27,6 @@ from collections.abc import MutableSequence
 from typing import TypeVar
 
 T = TypeVar("T")
-
-_SPAN = 1 << 256
 
 
 def new_seed() -> bytes:
@@ -68,9 +67,15 @@ class Rng:
         """Uniform integer in ``range(n)``."""
         if n <= 0:
             raise ValueError(f"range must be positive, got {n}")
-        limit = (_SPAN // n) * n
+        blocks = 1
+        while (1 << (256 * blocks)) < n:  # ranges beyond 2**256 join several draws, big-endian
+            blocks += 1
+        span = 1 << (256 * blocks)
+        limit = (span // n) * n
         while True:
-            v = self.raw()
+            v = 0
+            for _ in range(blocks):
+                v = (v << 256) | self.raw()
             if v < limit:
                 return v % n
 

@@ -100,7 +100,7 @@ class SquareBoard:
 
     def parse(self, text: str) -> Square:
         t = text.strip().lower()
-        if len(t) < 2 or t[0] not in string.ascii_lowercase or not t[1:].isdigit():
+        if len(t) < 2 or t[0] not in string.ascii_lowercase or not (t[1:].isascii() and t[1:].isdigit()):
             raise InvalidSyntax(f"{quote(text)} is not a square.", hint="Write it like c4.")
         sq = Square(string.ascii_lowercase.index(t[0]), int(t[1:]) - 1)
         if not self.on_board(sq):

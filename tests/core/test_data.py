@@ -105,10 +105,22 @@ def test_sub_tables_and_arrays(record: data.Record) -> None:
         (lambda r: r.table("name"), "key 'name'", "expected a table"),
         (lambda r: r.tables("sides"), "key 'sides'[0]", "expected a table, got 'peru'"),
         (lambda r: r.opt_int("name", 0), "key 'name'", "expected an integer"),
-        (lambda r: r.table("ships").table("huascar").int("speed"), "key 'ships.huascar.speed'", "expected an integer, got 'fast'"),
-        (lambda r: r.table("ships").table("esmeralda").int("guns"), "key 'ships.esmeralda.guns' is missing", "expected an integer"),
+        (
+            lambda r: r.table("ships").table("huascar").int("speed"),
+            "key 'ships.huascar.speed'",
+            "expected an integer, got 'fast'",
+        ),
+        (
+            lambda r: r.table("ships").table("esmeralda").int("guns"),
+            "key 'ships.esmeralda.guns' is missing",
+            "expected an integer",
+        ),
         (lambda r: r.tables("arrows")[1].str("kind"), "key 'arrows[1].kind' is missing", "expected a string"),
-        (lambda r: dict(r.table("ships").items())["huascar"].int("speed"), "key 'ships.huascar.speed'", "expected an integer"),
+        (
+            lambda r: dict(r.table("ships").items())["huascar"].int("speed"),
+            "key 'ships.huascar.speed'",
+            "expected an integer",
+        ),
     ],
 )
 def test_validation_messages_name_file_key_and_expectation(
@@ -213,4 +225,3 @@ def test_set_data_packs_wins_over_the_environment(write_pack: WritePack, monkeyp
     assert data_packs() == ()
     with pytest.raises(DataError):  # only the packs had the file; the environment is overridden too
         load("tests/x.toml")
-

@@ -216,7 +216,9 @@ def test_visibility_per_location() -> None:
 
 # --- conservation under any sequence of operations ------------------------------------------
 operations = st.lists(
-    st.tuples(st.sampled_from(["draw", "hand", "deal", "discard_hand", "play", "reshuffle", "shuffle"]), st.integers(0, 3)),
+    st.tuples(
+        st.sampled_from(["draw", "hand", "deal", "discard_hand", "play", "reshuffle", "shuffle"]), st.integers(0, 3)
+    ),
     max_size=30,
 )
 

@@ -110,17 +110,23 @@ def test_spaces_inside_or_between_terms_are_refused(text: str) -> None:
 
 
 # --- rolling -------------------------------------------------------------------------------
-expressions = st.lists(
-    st.tuples(
-        st.sampled_from(["+", "-"]),
-        st.one_of(
-            st.tuples(st.integers(1, 6), st.sampled_from([2, 3, 4, 6, 8, 10, 12, 20, 100])).map(lambda t: f"{t[0]}d{t[1]}"),
-            st.integers(0, 50).map(str),
+expressions = (
+    st.lists(
+        st.tuples(
+            st.sampled_from(["+", "-"]),
+            st.one_of(
+                st.tuples(st.integers(1, 6), st.sampled_from([2, 3, 4, 6, 8, 10, 12, 20, 100])).map(
+                    lambda t: f"{t[0]}d{t[1]}"
+                ),
+                st.integers(0, 50).map(str),
+            ),
         ),
-    ),
-    min_size=1,
-    max_size=6,
-).map(lambda terms: "".join(sign + body for sign, body in terms)).filter(lambda text: "d" in text)
+        min_size=1,
+        max_size=6,
+    )
+    .map(lambda terms: "".join(sign + body for sign, body in terms))
+    .filter(lambda text: "d" in text)
+)
 
 
 @FAST

@@ -47,7 +47,9 @@ def test_quote_never_exceeds_its_limit(text: str) -> None:
     assert inner == stripped if len(stripped) <= 120 else inner == stripped[:117] + "..."
 
 
-@pytest.mark.parametrize("cls", [InvalidSyntax, IllegalOrder, AmbiguousName, UnknownName, NotYourTurn, NoSuchGame, WrongPhase, NotAllowed])
+@pytest.mark.parametrize(
+    "cls", [InvalidSyntax, IllegalOrder, AmbiguousName, UnknownName, NotYourTurn, NoSuchGame, WrongPhase, NotAllowed]
+)
 def test_game_errors_are_value_errors_with_message_and_hint(cls: type[GameError]) -> None:
     err = cls("Bad thing `x`.", hint="Do this instead.")
     assert isinstance(err, GameError) and isinstance(err, ValueError)
@@ -58,7 +60,19 @@ def test_game_errors_are_value_errors_with_message_and_hint(cls: type[GameError]
 
 
 def test_error_kinds_are_distinct() -> None:
-    kinds = [c.kind for c in (InvalidSyntax, IllegalOrder, AmbiguousName, UnknownName, NotYourTurn, NoSuchGame, WrongPhase, NotAllowed)]
+    kinds = [
+        c.kind
+        for c in (
+            InvalidSyntax,
+            IllegalOrder,
+            AmbiguousName,
+            UnknownName,
+            NotYourTurn,
+            NoSuchGame,
+            WrongPhase,
+            NotAllowed,
+        )
+    ]
     assert len(set(kinds)) == len(kinds)
 
 

@@ -28,7 +28,7 @@ layouts = st.builds(
     shifted=st.sampled_from(["odd", "even"]),
 )
 ALL_LAYOUTS = [
-    HexLayout(orientation=o, first_col=fc, first_row=fr, shifted=sh)  # type: ignore[arg-type]
+    HexLayout(orientation=o, first_col=fc, first_row=fr, shifted=sh)
     for o in ("flat", "pointy")
     for sh in ("odd", "even")
     for fc in (0, 1, 11)
@@ -254,17 +254,18 @@ def test_line_only_returns_hexes_it_runs_through(a: Hex, b: Hex) -> None:
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [(Hex(0, 0), Hex(4, 0)), (Hex(0, 0), Hex(4, -2)), (Hex(0, 0), Hex(3, 1)), (Hex(0, 0), Hex(1, 4)), (Hex(2, 0), Hex(-1, 5))],
+    [
+        (Hex(0, 0), Hex(4, 0)),
+        (Hex(0, 0), Hex(4, -2)),
+        (Hex(0, 0), Hex(3, 1)),
+        (Hex(0, 0), Hex(1, 4)),
+        (Hex(2, 0), Hex(-1, 5)),
+    ],
 )
 def test_line_returns_every_hex_it_runs_through_examples(a: Hex, b: Hex) -> None:
     assert set(line(a, b)) == set(crossed(a, b))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: line() samples distance+1 points (Red Blob lerp), so it skips hexes whose corner "
-    "the segment clips, although the docstring and the line-of-sight rule say every hex it touches",
-)
 def test_line_includes_hexes_whose_corner_the_segment_clips() -> None:
     # Worked example: the segment (0,0)->(1,6) runs through (1,2) for t in [3/8, 2/5] and through
     # (0,4) for t in [3/5, 5/8] (at t = 0.39 the nearest hex centre is (1,2)); line() omits both.
@@ -281,11 +282,6 @@ def test_line_order_follows_the_segment(a: Hex, b: Hex) -> None:
     assert entries == sorted(entries)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core bug: where the line crosses a hexside exactly at its midpoint (not along it), line() "
-    "lists the two hexes in nudge order, not in order from a",
-)
 def test_line_order_when_crossing_a_hexside_midpoint() -> None:
     # (0,0)->(-1,4) crosses the side between (-1,2) and (0,2) at its midpoint (t = 1/2): the segment
     # is in (-1,2) for t in [2/5, 1/2] and in (0,2) for t in [1/2, 3/5].
@@ -349,7 +345,10 @@ def test_line_grazing_a_corner_leaves_out_the_hex_touched_at_one_point() -> None
 
 # --- labels --------------------------------------------------------------------------------
 @FAST
-@given(layout=layouts.filter(lambda lay: lay.first_col + lay.cols <= 100 and lay.first_row + lay.rows <= 100), data=st.data())
+@given(
+    layout=layouts.filter(lambda lay: lay.first_col + lay.cols <= 100 and lay.first_row + lay.rows <= 100),
+    data=st.data(),
+)
 def test_labels_are_ccrr_and_parse_back(layout: HexLayout, data: st.DataObject) -> None:
     col = data.draw(st.integers(layout.first_col, layout.first_col + layout.cols - 1))
     row = data.draw(st.integers(layout.first_row, layout.first_row + layout.rows - 1))
@@ -402,7 +401,6 @@ def test_parse_errors_quote_the_input(text: str, fragment: str) -> None:
     assert f"`{text.strip()}`" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: parse() trusts str.isdigit(), so superscript digits raise a bare ValueError")
 def test_parse_superscript_digits_is_invalid_syntax() -> None:
     with pytest.raises(InvalidSyntax):
         HexLayout().parse("¹²⁰⁵")

@@ -59,7 +59,10 @@ class DocVerifier:
 
 
 @FAST
-@given(seed=seeds, ops=st.lists(st.tuples(st.sampled_from(["below", "die", "shuffle", "nonce"]), st.integers(1, 60)), max_size=25))
+@given(
+    seed=seeds,
+    ops=st.lists(st.tuples(st.sampled_from(["below", "die", "shuffle", "nonce"]), st.integers(1, 60)), max_size=25),
+)
 def test_rng_agrees_with_the_documented_verify_procedure(seed: bytes, ops: list[tuple[str, int]]) -> None:
     rng = Rng(seed)
     verifier = DocVerifier(seed.hex(), rng.commitment)
@@ -248,10 +251,11 @@ class BoundedRng(Rng):
         return super().raw()
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: below(n) for n > 2**256 has limit 0 and loops forever instead of raising")
-def test_below_larger_than_the_draw_space_is_refused() -> None:
-    with pytest.raises(ValueError):
-        BoundedRng(seed_from_number(1)).below(2**256 + 1)
+def test_below_larger_than_one_draw_joins_draws() -> None:
+    rng = BoundedRng(seed_from_number(1))
+    values = [rng.below(2**256 + 1) for _ in range(20)]
+    assert all(0 <= v <= 2**256 for v in values)
+    assert any(v > 2**255 for v in values + [rng.below(2**300) for _ in range(10)])
 
 
 def test_below_is_unbiased_chi_square() -> None:

@@ -73,7 +73,6 @@ def test_off_board_hint_names_the_last_square() -> None:
         SquareBoard(10, 6).parse("k1")
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: parse() trusts str.isdigit(), so 'a²' raises a bare ValueError")
 def test_parse_superscript_digit_is_invalid_syntax() -> None:
     with pytest.raises(InvalidSyntax):
         SquareBoard().parse("a²")
