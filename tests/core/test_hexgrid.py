@@ -246,10 +246,13 @@ def test_oracle_agrees_with_the_nearest_drawn_centre(a: Hex, b: Hex, t: Fraction
 
 @FAST
 @given(a=small_hexes, b=small_hexes)
-def test_line_only_returns_hexes_it_runs_through(a: Hex, b: Hex) -> None:
+def test_line_returns_exactly_the_hexes_it_runs_through_in_order(a: Hex, b: Hex) -> None:
     got = line(a, b)
     assert len(got) == len(set(got))
-    assert set(got) <= set(crossed(a, b))
+    oracle = crossed(a, b)
+    assert set(got) == set(oracle)
+    entries = [oracle[h] for h in got]
+    assert entries == sorted(entries)
 
 
 @pytest.mark.parametrize(

@@ -35,10 +35,16 @@ class DocVerifier:
         return int.from_bytes(hmac.new(self.key, msg, hashlib.sha256).digest(), "big")
 
     def in_range(self, n: int) -> int:
-        # Step 3: rejection sampling below the largest multiple of n under 2**256.
-        limit = (2**256 // n) * n
+        # Step 3: rejection sampling below the largest multiple of n under the span; beyond 2**256,
+        # v joins k draws big-endian, k the fewest with 2**(256*k) >= n.
+        k = 1
+        while 2 ** (256 * k) < n:
+            k += 1
+        limit = (2 ** (256 * k) // n) * n
         while True:
-            v = self.draw()
+            v = 0
+            for _ in range(k):
+                v = v * 2**256 + self.draw()
             if v < limit:
                 return v % n
 
@@ -256,6 +262,27 @@ def test_below_larger_than_one_draw_joins_draws() -> None:
     values = [rng.below(2**256 + 1) for _ in range(20)]
     assert all(0 <= v <= 2**256 for v in values)
     assert any(v > 2**255 for v in values + [rng.below(2**300) for _ in range(10)])
+
+
+@FAST
+@given(seed=seeds, n=st.integers(2**256 + 1, 2**1000), count=st.integers(1, 4))
+def test_ranges_beyond_one_draw_agree_with_the_verifier(seed: bytes, n: int, count: int) -> None:
+    rng = Rng(seed)
+    verifier = DocVerifier(seed.hex(), rng.commitment)
+    for _ in range(count):
+        value = rng.below(n)
+        assert 0 <= value < n
+        assert value == verifier.in_range(n)
+    assert rng.counter == verifier.i
+
+
+def test_exactly_two_to_the_256_uses_one_draw_and_one_more_uses_two() -> None:
+    rng = Rng(seed_from_number(12))
+    rng.below(2**256)
+    assert rng.counter == 1
+    before = rng.counter
+    rng.below(2**256 + 1)
+    assert (rng.counter - before) % 2 == 0 and rng.counter > before
 
 
 def test_below_is_unbiased_chi_square() -> None:
