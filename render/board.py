@@ -109,7 +109,9 @@ class Renderer:
             x, y = frame.px(c.pos)
             if not frame.visible(x, y, pad):
                 continue
-            look = look_of(c, colours.get(c.side, theme.NEUTRAL_SIDE), board.kind, frame.scale)
+            # a face-down counter's side is not even looked up: look_of draws it from position alone
+            colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)
+            look = look_of(c, colour, board.kind, frame.scale)
             sprite: Sprite = self._get(self.sprites, look, lambda look=look: make_sprite(look))  # type: ignore[misc]
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
         draw_labels(img, layer, frame)

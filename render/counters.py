@@ -114,7 +114,8 @@ def _badge_size(r: float) -> float:
 def _token_sprite(look: Look) -> Sprite:
     r = token_radius(look.board_kind, look.scale)
     badge = _badge_size(r)
-    label, label_size = _fit_label(look.label, max(11.0, min(22.0, r * 0.56)), max(10.0, r * 0.44), 2.3 * r)
+    start = max(11.0, min(22.0, r * 0.56)) * (1.6 if look.face_down else 1.0)
+    label, label_size = _fit_label(look.label, start, max(10.0, r * 0.44), 2.3 * r)
     half = max(r * 1.62, r + 2 * badge + 2, font(label_size, bold=True).getlength(label) / 2 * 1.1 + 4) + 3
     side = math.ceil(2 * half)
     c = side / 2

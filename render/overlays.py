@@ -172,10 +172,16 @@ def draw_labels(img: Image.Image, layer: OverlayLayer, frame: Frame) -> None:
         return
     d = ImageDraw.Draw(img, "RGBA")
     f = font(max(12.0, min(20.0, _width(frame) * 3.2)), bold=True)
+    placed: list[tuple[float, float, float, float]] = []
     for (x, y), text, colour in layer.labels:
         box = d.textbbox((0, 0), text, font=f, anchor="mm")
         tw, th = box[2] - box[0], box[3] - box[1]
         x = min(max(x, tw / 2 + 6), frame.width - tw / 2 - 6)
         y = min(max(y, th / 2 + 6), frame.height - th / 2 - 6)
+        for _ in range(len(placed) * 2):  # step clear of boxes already drawn (ring and fire labels meet)
+            if not any(abs(x - px) < (tw + pw) / 2 + 8 and abs(y - py) < (th + ph) / 2 + 8 for px, py, pw, ph in placed):
+                break
+            y = y + th + 12 if y + th + 12 < frame.height - th / 2 - 6 else y - th - 12
+        placed.append((x, y, tw, th))
         d.rounded_rectangle((x - tw / 2 - 6, y - th / 2 - 4, x + tw / 2 + 6, y + th / 2 + 4), radius=5, fill=(14, 18, 24, 215), outline=(*colour, 255), width=2)
         d.text((x, y), text, font=f, fill=colour, anchor="mm")

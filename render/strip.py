@@ -133,8 +133,12 @@ def marker_key(view: View) -> str:
 def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
     """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline)."""
     items = _items(view, fresh)
-    left = PAD + len(items) * ITEM + (PAD if items else 0)
-    text_w = max(120, width - left - PAD)
+    items_w = len(items) * ITEM
+    # beside the text when there is room, else a row of their own above it (narrow zoom windows)
+    stacked = bool(items) and width - items_w - 3 * PAD < 360
+    left = PAD if stacked or not items else 2 * PAD + items_w
+    top = PAD + (ITEM if stacked else 0)
+    text_w = max(80, width - left - PAD)
     rows: list[tuple[str, float, bool, theme.RGB]] = []
     if view.title:
         rows.extend((line, TITLE_SIZE, True, theme.TITLE_TEXT) for line in wrap(view.title, TITLE_SIZE, text_w, bold=True))
@@ -149,13 +153,13 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
         for line in view.private_text:
             rows.extend((w, LINE_SIZE, False, theme.PRIVATE_TEXT) for w in wrap(line, LINE_SIZE, text_w))
     text_h = sum(round(size * 1.35) for _, size, _, _ in rows)
-    height = max(text_h, ITEM if items else 0) + 2 * PAD
+    height = (ITEM + text_h if stacked else max(text_h, ITEM if items else 0)) + 2 * PAD
     img = Image.new("RGB", (width, height), theme.STRIP)
     d = ImageDraw.Draw(img)
     d.line([(0, 0), (width, 0)], fill=(70, 82, 96), width=2)
     for i, item in enumerate(items):
-        img.paste(item, (PAD + i * ITEM, (height - ITEM) // 2), item)
-    y = PAD
+        img.paste(item, (PAD + i * ITEM, PAD // 2 if stacked else (height - ITEM) // 2), item)
+    y = top
     for line, size, bold, colour in rows:
         d.text((left, y), line, font=font(size, bold=bold), fill=colour)
         y += round(size * 1.35)

@@ -44,6 +44,8 @@ def draw_zones(base: Image.Image, board: Board, frame: Frame, zones: tuple[Zone,
     t = ImageDraw.Draw(img)
     f = font(max(12.0, min(20.0, frame.scale * 0.38)), bold=True)
     for x, y, name, colour in labels:
+        half = f.getlength(name) / 2 + 4
+        x = min(max(x, half), frame.width - half)  # keep the name inside the picture
         t.text((x, y), name, font=f, fill=theme.mix(colour, (255, 255, 255), 0.75), anchor="mm", stroke_width=3, stroke_fill=theme.OUTLINE)
     return img
 
