@@ -329,6 +329,7 @@ class TableBot(discord.Client):
         self._close_service: Callable[[], Awaitable[None]] | None = None
         self.status_messages: StatusMessages | None = None
         self.dms_closed: set[str] = set()
+        self._pointed: set[tuple[str, str]] = set()  # (user, channel) told publicly where their private info is
         self._dm_channels: dict[str, discord.DMChannel] = {}
         self._status_locks: dict[str, asyncio.Lock] = {}
         self._status_pending: set[str] = set()
@@ -390,6 +391,12 @@ class TableBot(discord.Client):
             name=interaction.user.display_name,
             manage_server=bool(permissions.manage_guild or permissions.administrator),
         )
+
+    def user_of_id(self, user_id: str) -> User:
+        """A user known only by id (buttons for the next player, tests)."""
+        from bot.service import User
+
+        return User(id=user_id, name=user_id)
 
     async def run_command(self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any]) -> None:
         """Hand the command to the service, then answer: directly if quick, after a deferral if not."""
@@ -581,7 +588,6 @@ class TableBot(discord.Client):
     async def _send_dms(self, prepared: Prepared, indexes: Sequence[int], invoker: str, channel: str) -> list[str]:
         """Send the DMs; returns what the invoker should be told ephemerally (their fallbacks)."""
         notices: list[str] = []
-        told: set[str] = set()
         for index in indexes:
             output = prepared.outputs[index]
             target = output.to or invoker
@@ -594,10 +600,9 @@ class TableBot(discord.Client):
                 continue
             if target == invoker:
                 # The invoker is here: show it to them privately right now, and say how to see it later.
-                notices += split_text(output.text)
-                if target not in told:
-                    notices.append(PRIVATE_HELP)
-            elif target not in told:
+                notices.append(output.text)
+            elif (target, channel) not in self._pointed:
+                self._pointed.add((target, channel))  # once per channel: a pointer, not a stream of pings
                 self._spawn(
                     self.get_partial_messageable(int(channel)).send(
                         f"<@{target}>: I could not send you a direct message (your DMs are closed). "
@@ -605,7 +610,8 @@ class TableBot(discord.Client):
                     ),
                     "dm-fallback",
                 )
-            told.add(target)
+        if notices:
+            notices = split_text("\n\n".join([*notices, PRIVATE_HELP]))
         return notices
 
     # ----- status message

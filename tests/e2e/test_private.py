@@ -1,0 +1,71 @@
+"""Private things go by DM, only to their owner; closed DMs fall back to ephemeral replies."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.discord_app import PRIVATE_HELP, TableBot
+from tests.e2e.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_a_secret_roll_reaches_only_the_dm(fake: FakeDiscord, bot: TableBot) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    rolled = await fake.run(alice, "roll", {"dice": "3d10", "secret": True, "purpose": "setup"})
+    dm = await fake.wait_for(lambda: fake.dms(alice), 5.0, "the secret roll's DM")
+    result = re.search(r"\[([\d, ]+)\] = \*\*(\d+)\*\*", dm[0].content)
+    assert result is not None, dm[0].content
+    secret = result.group(0)
+    public = "\n".join(m.text() for m in fake.channel_messages())
+    assert "made secret roll #1" in public and "Commitment" in public
+    assert secret not in public and secret not in rolled.text()
+    assert not fake.dms(bob) and not fake.ephemeral_to(bob)
+
+    await fake.run(alice, "reveal", {"roll": "1"})
+    assert secret in "\n".join(m.text() for m in fake.channel_messages())
+    assert not fake.violations
+
+
+async def test_closed_dms_fall_back_and_are_not_retried(fake: FakeDiscord, bot: TableBot) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob", dms_open=False)
+    await fake.run(alice, "deck new", {"name": "cards", "from": "standard54"})
+    await fake.run(alice, "deck deal", {"name": "cards", "count": 3, "to": f"{alice.mention} {bob.mention}"})
+    await fake.wait_for(lambda: fake.dms(alice), 5.0, "alice's dealt cards")
+    notice = await fake.wait_for(
+        lambda: next((m for m in fake.channel_messages() if "/game private" in m.content), None),
+        5.0,
+        "a public pointer to /game private for bob",
+    )
+    assert bob.mention in notice.content and "dealt" not in notice.content  # says how, reveals nothing
+    assert not fake.dms(bob)
+
+    # bob's own secret roll: he is right here, so he sees it ephemerally, with how to see it later
+    await fake.run(bob, "roll", {"dice": "2d6", "secret": True, "purpose": "ambush"})
+    told = await fake.wait_for(
+        lambda: [m for m in fake.ephemeral_to(bob) if "Your secret roll" in m.content], 5.0, "bob's ephemeral roll"
+    )
+    assert told and any(PRIVATE_HELP in m.content for m in fake.ephemeral_to(bob))
+    assert not any("Your secret roll" in m.text() for m in fake.channel_messages())
+
+    hand = await fake.run(bob, "game private")
+    assert hand.ephemeral() and not hand.public() and "cards" in hand.text()
+
+    dm_channel = next(c for c, r in fake.dm_channels.items() if r == bob.id)
+    attempts = [r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{dm_channel}/messages"]
+    assert len(attempts) == 1, "a closed DM must not be retried"
+    assert bob.id in await bot.service.closed_dm_users()  # remembered across restarts by the service
+    assert not fake.violations
+
+
+async def test_hand_and_errors_are_ephemeral(fake: FakeDiscord, bot: TableBot) -> None:
+    alice = fake.add_user("alice")
+    await fake.run(alice, "deck new", {"name": "cards", "from": "standard54"})
+    await fake.run(alice, "deck draw", {"name": "cards", "to": "hand"})
+    hand = await fake.run(alice, "hand")
+    assert hand.ephemeral() and not hand.public() and "**cards**" in hand.text()
+    bad = await fake.run(alice, "roll", {"dice": "3d0"})
+    assert bad.ephemeral() and not bad.public() and "`3d0`" in bad.text()
+    assert not fake.violations
