@@ -60,7 +60,7 @@ Each turn every ship gets a face-up activation card; ships act from the lowest c
 Hearts, Clubs, Diamonds, Spades). When a ship's turn comes the bot makes its damage-control draw,
 then its owner gives ONE order for the whole activation: the move, the turn and the fire together.
 
-Orders (the ship's name in front is optional, e.g. `Huascar move 2 fire Cochrane`):
+Orders (the active ship's name in front is optional, e.g. `Huascar move 2 fire Cochrane`):
 - `move N [port|starboard] [turn port|starboard] [leave] [fire TARGET]`
   N squares in the heading (1 or 2), or 45 degrees off the bow to port/starboard; a diagonal
   direction allows 1 square only. `move diag port` is short for the diagonal 1-square move.
@@ -466,8 +466,7 @@ class IroncladDraughts(Ruleset[GameState]):
         return f"{' and '.join(dict.fromkeys(kinds))} hit: it moves one square straight ahead"
 
     def _format_plan(self, state: GameState, plan: Plan) -> str:
-        ship = m.ship_by_id(state, plan.ship)
-        parts = [ship.name]
+        parts: list[str] = []
         if plan.kind == "forced":
             parts.append("pass" if not plan.target else "fire")
         else:
