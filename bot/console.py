@@ -92,7 +92,7 @@ class Console:
             return None
         self.image_count += 1
         path = self.images / f"{self.image_count:04d}.png"
-        path.write_bytes(render_png(output.view))
+        path.write_bytes(render_png(output.view, zoom=output.zoom))
         return str(path)
 
     def _write_file(self, output: Output) -> str | None:

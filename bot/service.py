@@ -34,6 +34,7 @@ from games.core.errors import (
 )
 from games.core.rng import Rng, commitment, new_seed
 from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, system_ids
+from games.core.squaregrid import SquareBoard
 from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice
 
@@ -58,6 +59,7 @@ class Output:
     view: View | None = None
     file: tuple[str, bytes] | None = None
     private_fallback: bool = False
+    zoom: tuple[str | tuple[float, float], float] | None = None  # (where, radius) for the renderer
 
 
 @dataclass
@@ -85,6 +87,40 @@ def parse_options(text: str) -> dict[str, str]:
         out[key] = value
         last = key
     return out
+
+
+ZOOM_RADIUS = {"hex": 3.0, "square": 2.0, "table": 6.0}
+
+
+def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]:
+    """``1205``, ``c4 3`` or ``12.5,18 8``: where to centre a zoomed board, and how far to show."""
+    parts = text.replace(";", " ").split()
+    kind = view.board.kind
+    radius = ZOOM_RADIUS[kind]
+    if len(parts) == 2:
+        try:
+            radius = float(parts[1])
+        except ValueError:
+            raise InvalidSyntax(f"Zoom radius {quote(parts[1])} is not a number.") from None
+        if not 0.5 <= radius <= 50:
+            raise InvalidSyntax("Zoom radius must be between 0.5 and 50.")
+    elif len(parts) != 1:
+        raise InvalidSyntax(f"Cannot read zoom {quote(text)}.", hint="Write a hex (1205), a square (c4) or a point (12,18), then optionally a radius.")
+    where = parts[0]
+    if kind == "hex" and view.board.hex_layout is not None:
+        view.board.hex_layout.parse(where)
+        return where, radius
+    if kind == "square":
+        SquareBoard(int(view.board.width), int(view.board.height)).parse(where)
+        return where.lower(), radius
+    try:
+        x_text, y_text = where.split(",")
+        x, y = float(x_text), float(y_text)
+    except ValueError:
+        raise InvalidSyntax(f"Zoom point {quote(where)} should be x,y in inches, e.g. 12,18.") from None
+    if not (0 <= x <= view.board.width and 0 <= y <= view.board.height):
+        raise InvalidSyntax(f"Point {quote(where)} is off the {view.board.width:g}x{view.board.height:g} inch table.")
+    return (x, y), radius
 
 
 def _event_json(e: Event) -> dict[str, Any]:
@@ -255,7 +291,7 @@ class TableService:
     # --- helpers ---------------------------------------------------------------------------
     def _format(self, out: Output) -> Output:
         text = USER_TOKEN.sub(lambda m: self.mention(m.group(1)), out.text)
-        return Output(out.kind, text, out.channel, out.to, out.view, out.file, out.private_fallback)
+        return Output(out.kind, text, out.channel, out.to, out.view, out.file, out.private_fallback, out.zoom)
 
     def _error(self, user: User, text: str) -> Output:
         return Output("error", text, to=user.id)
@@ -493,9 +529,9 @@ class TableService:
         seats = self._user_seats(loaded.row, user.id)
         viewer = UMPIRE if UMPIRE in seats else (seats[0] if seats else None)
         view = loaded.rules.view(loaded.state, viewer)
-        zoom = opts.get("zoom", "")
-        note = f" (zoom {zoom})" if zoom else ""
-        return [Output("ephemeral", f"Board{note}: {view.title}", to=user.id, view=view)]
+        zoom = parse_zoom(view, opts.get("zoom", "")) if opts.get("zoom") else None
+        note = f" around {opts['zoom']}" if zoom else ""
+        return [Output("ephemeral", f"Board{note}: {view.title or loaded.rules.name}", to=user.id, view=view, zoom=zoom)]
 
     async def _game_log(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._latest(channel)

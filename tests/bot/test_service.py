@@ -308,3 +308,11 @@ def test_parse_options_and_split() -> None:
         parse_options("oops")
     chunks = split_text("x" * 4500 + "\nshort")
     assert all(len(c) <= 1900 for c in chunks) and "".join(chunks).replace("\n", "") == "x" * 4500 + "short"
+
+
+async def test_board_zoom_is_validated_and_passed_on(svc: TableService) -> None:
+    await started_table(svc)
+    out = await ok(svc, CAROL, "game board", zoom="c4 3")
+    assert out[0].zoom == ("c4", 3.0) and out[0].view is not None
+    for bad in ("z9", "c4 x", "c4 3 4"):
+        assert errors(await run(svc, CAROL, "game board", zoom=bad)), bad
