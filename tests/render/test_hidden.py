@@ -41,8 +41,8 @@ class Poison(str):
     def _boom(self, *args: object, **kwargs: object) -> NoReturn:
         raise AssertionError("the renderer read a face-down counter's hidden field")
 
-    __str__ = __len__ = __hash__ = __eq__ = __iter__ = __getitem__ = __format__ = _boom  # type: ignore[assignment]
-    encode = upper = lower = strip = split = startswith = _boom  # type: ignore[assignment]
+    __str__ = __len__ = __hash__ = __eq__ = __iter__ = __getitem__ = __format__ = _boom
+    encode = upper = lower = strip = split = startswith = _boom
 
 
 def _poisoned(view: View) -> View:
