@@ -239,7 +239,15 @@ class Recorded:
 class FakeDiscord:
     """REST + gateway; one guild; users, channels and DMs as plain objects tests can inspect."""
 
-    def __init__(self, *, bot_can_pin: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        bot_can_pin: bool = True,
+        first_response_seconds: float = FIRST_RESPONSE_SECONDS,
+        attachment_limit: int = DEFAULT_FILE_LIMIT,
+    ) -> None:
+        self.first_response_seconds = first_response_seconds
+        self.attachment_limit = attachment_limit
         self.app_id = snowflake()
         self.bot_user = FakeUser(snowflake(), "Wargame Table", bot=True)
         self.guild_id = snowflake()
@@ -514,7 +522,7 @@ class FakeDiscord:
                 message = self.messages.get(message_id)
                 if message is None or message.channel_id != channel_id or message.deleted:
                     return discord_error(404, 10008, "Unknown Message")
-                error = self._apply_edit(message, body, files, DEFAULT_FILE_LIMIT)
+                error = self._apply_edit(message, body, files, self.attachment_limit)
                 return error or json_response(self.message_payload(message))
             case ("PUT", ["channels", channel_id, "messages", "pins", message_id]) | (
                 "PUT",
@@ -610,7 +618,7 @@ class FakeDiscord:
         if ix.response_type is not None:
             self.violations.append(f"second initial response to interaction {ix.data.get('name')}")
             return discord_error(400, 40060, "Interaction has already been acknowledged.")
-        if now - ix.created > FIRST_RESPONSE_SECONDS:
+        if now - ix.created > self.first_response_seconds:
             self.violations.append(f"first response after {now - ix.created:.2f}s to {ix.data.get('name')}")
             return discord_error(404, 10062, "Unknown interaction")
         kind = int(body["type"])
@@ -805,7 +813,7 @@ class FakeDiscord:
         if recipient is None and channel_id not in self.channels:
             return discord_error(404, 10003, "Unknown Channel")
         data = body or {}
-        problem = self._check_message(data, files, DEFAULT_FILE_LIMIT)
+        problem = self._check_message(data, files, self.attachment_limit)
         if problem is not None:
             return problem
         message = self._new_message(channel_id, data, files)
@@ -875,6 +883,7 @@ class FakeDiscord:
             channel_id=channel_id,
             data=data,
             created=time.monotonic(),
+            file_limit=self.attachment_limit,
         )
         self.interactions[ix.id] = ix
         self.by_token[ix.token] = ix
