@@ -85,6 +85,7 @@ def load(relpath: str) -> Record:
 
 
 def is_house(record: Record) -> bool:
+    """True for values the book does not give: ``house`` and ``historical`` (scaled from history) alike."""
     return record.opt_str("source", "house") in ("house", "historical")
 
 

@@ -114,7 +114,7 @@ class Deck:
         if need > available:
             raise IllegalOrder(
                 f"Cannot deal {count} each to {len(holders)} players from {quote(self.name)}: "
-                f"only {len(self.draw_pile)} cards left."
+                f"only {available} cards left{' counting the discards' if rng is not None else ''}."
             )
         dealt: dict[str, list[str]] = {h: [] for h in holders}
         for _ in range(count):

@@ -17,7 +17,7 @@ MAX_SIDES = 1000
 MAX_TERMS = 10
 MAX_MODIFIER = 10_000
 
-_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+|[a-z][a-z0-9_-]*)|(\d+))", re.IGNORECASE | re.ASCII)
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)d(\d+|[a-z][a-z0-9_]*)|(\d+))", re.IGNORECASE | re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,10 @@ class DiceParser:
             raise InvalidSyntax(f"{quote(text)} has too many terms (at most {MAX_TERMS}).")
         if sum(term.count for term in terms) > MAX_DICE:
             raise InvalidSyntax(f"{quote(text)}: at most {MAX_DICE} dice in one roll.")
+        has_modifier = any(not term.count for term in terms)
+        if has_modifier and any(term.custom for term in terms) and not any(term.sides for term in terms):
+            raise InvalidSyntax(f"{quote(text)} adds a number to named-face dice, which have no total.",
+                                hint="Roll them on their own, e.g. 2doak, or with numbered dice, e.g. 2doak+1d6+1.")
         if not any(term.count for term in terms):
             raise InvalidSyntax(f"{quote(text)} rolls no dice.", hint="Write dice like 2d6+1.")
         return terms
