@@ -1,0 +1,280 @@
+"""Oak & Iron house data: rules numbers, the custom die, ship, initiative, event and admiral cards.
+
+Everything is read from ``data/oak_and_iron`` (so a data pack can replace it) and validated once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from games.core.data import Record, listing, load
+from games.core.errors import DataError
+
+ROOT = "oak_and_iron"
+INITIATIVE_EFFECTS = (
+    "none",
+    "reroll_attack",
+    "attack_dice",
+    "band_closer",
+    "seamanship_auto",
+    "partial_dice",
+    "rally_all",
+    "skill_dice",
+    "reload_all",
+    "speed",
+    "ignore_first_fatigue",
+)
+EVENT_EFFECTS = ("none", "speed", "attack_dice", "rally_all", "fatigue_all")
+
+
+@dataclass(frozen=True)
+class ShipCard:
+    key: str
+    name: str
+    type: str
+    size_class: str
+    points: int
+    fortitude: int
+    broadside: int
+    crew: int
+    windward: int
+    large: int
+    special: tuple[str, ...]
+    upgrade_costs: tuple[tuple[str, int], ...]
+
+    def upgrade_cost(self, upgrade: str) -> int:
+        return dict(self.upgrade_costs).get(upgrade, 0)
+
+
+@dataclass(frozen=True)
+class InitiativeCard:
+    key: str
+    name: str
+    value: int
+    effect: str
+    amount: int
+    text: str
+    discard: bool
+
+
+@dataclass(frozen=True)
+class EventCard:
+    key: str
+    name: str
+    effect: str
+    amount: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Admiral:
+    key: str
+    name: str
+    value: int
+    points: int
+
+
+@dataclass(frozen=True)
+class GameSize:
+    key: str
+    points: int
+    min_ships: int
+    max_ships: int
+    table_width: float
+    table_height: float
+    line_allowed: bool
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    key: str
+    name: str
+    skill: int
+    fortitude: int
+    crew: int
+    cost_key: str
+
+
+@dataclass(frozen=True)
+class Rules:
+    distances: tuple[tuple[str, float], ...]
+    inches_per_speed: float
+    turn_angle: float
+    max_speed: int
+    crippled_max_speed: int
+    helm_full_turn_speed: int
+    fatigue_max: int
+    damage_max: int
+    skill_test_dice: int
+    fortune_points: int
+    turn_limit: int
+    close_combat_base_dice: int
+    strike_crippled: int
+    strike_lost: int
+    strike_flagship_lost: int
+    off_table_counts_as_lost: bool
+    bases: tuple[tuple[str, float, float], ...]
+    sizes: tuple[GameSize, ...]
+    upgrades: tuple[Upgrade, ...]
+    faces: tuple[str, ...]
+    hits: tuple[tuple[str, tuple[str, ...]], ...]
+    faces_for: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def distance(self, band: str) -> float:
+        return dict(self.distances)[band]
+
+    @property
+    def distance_map(self) -> dict[str, float]:
+        return dict(self.distances)
+
+    def base_size(self, size_class: str) -> tuple[float, float]:
+        for key, length, beam in self.bases:
+            if key == size_class:
+                return (length, beam)
+        raise DataError(f"{ROOT}/rules.toml: no base size for class {size_class!r}")
+
+    def hit_faces(self, band: str) -> tuple[str, ...]:
+        return dict(self.hits)[band]
+
+    def faces_of(self, purpose: str) -> tuple[str, ...]:
+        return dict(self.faces_for)[purpose]
+
+    def size(self, key: str) -> GameSize:
+        for s in self.sizes:
+            if s.key == key:
+                return s
+        raise DataError(f"{ROOT}/rules.toml: no game size {key!r}")
+
+    def upgrade(self, key: str) -> Upgrade | None:
+        return next((u for u in self.upgrades if u.key == key), None)
+
+
+def _faces(rec: Record, key: str, faces: tuple[str, ...]) -> tuple[str, ...]:
+    values = rec.str_list(key)
+    for v in values:
+        if v not in faces:
+            raise DataError(f"{rec.file}: key '{rec.prefix}{key}': {v!r} is not a face of the die ({', '.join(faces)})")
+    return tuple(values)
+
+
+@lru_cache(maxsize=1)
+def rules() -> Rules:
+    doc = load(f"{ROOT}/rules.toml")
+    dice = load(f"{ROOT}/dice.toml")
+    faces = tuple(dice.str_list("faces"))
+    if len(faces) != 6 or len(set(faces)) != 6:
+        raise DataError(f"{dice.file}: 'faces' must list six different faces")
+    dist = doc.table("distances")
+    mv = doc.table("movement")
+    tr = doc.table("tracks")
+    sp = doc.table("strike_points")
+    bases = tuple((k, r.float("length"), r.float("beam")) for k, r in doc.table("bases").items())
+    sizes = tuple(
+        GameSize(
+            k,
+            r.int("points", 1),
+            r.int("min_ships", 1),
+            r.int("max_ships", 1),
+            r.float("table_width"),
+            r.float("table_height"),
+            r.bool("line_allowed"),
+        )
+        for k, r in doc.table("sizes").items()
+    )
+    upgrades = tuple(
+        Upgrade(k, r.str("name"), r.opt_int("skill", 0), r.opt_int("fortitude", 0), r.opt_int("crew", 0), r.str("cost_key"))
+        for k, r in doc.table("upgrades").items()
+    )
+    hits = dice.table("hits")
+    purposes = dice.table("faces_for")
+    return Rules(
+        distances=tuple(
+            (band, dist.float(band)) for band in ("yard_arm", "pistol_shot", "musket_shot", "cannon_shot")
+        ),
+        inches_per_speed=mv.float("inches_per_speed"),
+        turn_angle=mv.float("turn_angle"),
+        max_speed=mv.int("max_speed", 1),
+        crippled_max_speed=mv.int("crippled_max_speed", 0),
+        helm_full_turn_speed=mv.int("helm_full_turn_speed", 1),
+        fatigue_max=tr.int("fatigue_max", 1),
+        damage_max=tr.int("damage_max", 1),
+        skill_test_dice=tr.int("skill_test_dice", 1),
+        fortune_points=tr.int("fortune_points", 0),
+        turn_limit=tr.int("turn_limit", 1),
+        close_combat_base_dice=tr.int("close_combat_base_dice", 0),
+        strike_crippled=sp.int("crippled", 0),
+        strike_lost=sp.int("lost", 0),
+        strike_flagship_lost=sp.int("flagship_lost", 0),
+        off_table_counts_as_lost=sp.bool("off_table_counts_as_lost"),
+        bases=bases,
+        sizes=sizes,
+        upgrades=upgrades,
+        faces=faces,
+        hits=tuple((k, _faces(hits, k, faces)) for k in hits),
+        faces_for=tuple((k, _faces(purposes, k, faces)) for k in purposes),
+    )
+
+
+@lru_cache(maxsize=1)
+def ship_cards() -> dict[str, ShipCard]:
+    doc = load(f"{ROOT}/ships.toml")
+    out = {}
+    classes = {b[0] for b in rules().bases}
+    for key, r in doc.table("ships").items():
+        costs = tuple((u.key, r.opt_int(u.cost_key, 0)) for u in rules().upgrades)
+        out[key] = ShipCard(
+            key=key,
+            name=r.str("name"),
+            type=r.str("type"),
+            size_class=r.str("class", tuple(sorted(classes))),
+            points=r.int("points", 0),
+            fortitude=r.int("fortitude", 1),
+            broadside=r.int("broadside", 0),
+            crew=r.int("crew", 0),
+            windward=r.int("windward", 0),
+            large=r.int("large", 0),
+            special=tuple(r.str_list("special")),
+            upgrade_costs=costs,
+        )
+    return out
+
+
+@lru_cache(maxsize=1)
+def initiative_cards() -> dict[str, InitiativeCard]:
+    doc = load(f"{ROOT}/initiative.toml")
+    return {
+        key: InitiativeCard(
+            key,
+            r.str("name"),
+            r.int("value", 0),
+            r.str("effect", INITIATIVE_EFFECTS),
+            r.opt_int("amount", 0),
+            r.str("text"),
+            r.bool("discard"),
+        )
+        for key, r in doc.table("cards").items()
+    }
+
+
+@lru_cache(maxsize=1)
+def event_cards() -> dict[str, EventCard]:
+    doc = load(f"{ROOT}/events.toml")
+    return {
+        key: EventCard(key, r.str("name"), r.str("effect", EVENT_EFFECTS), r.opt_int("amount", 0), r.str("text"))
+        for key, r in doc.table("events").items()
+    }
+
+
+@lru_cache(maxsize=1)
+def admirals() -> dict[str, Admiral]:
+    doc = load(f"{ROOT}/admirals.toml")
+    return {
+        key: Admiral(key, r.str("name"), r.int("value", 0), r.int("points", 0))
+        for key, r in doc.table("admirals").items()
+    }
+
+
+def scenario_files() -> dict[str, str]:
+    """Scenario id -> relative data path."""
+    return {path.rsplit("/", 1)[-1].removesuffix(".toml"): path for path in listing(f"{ROOT}/scenarios")}

@@ -1,0 +1,175 @@
+"""Oak & Iron game state: plain dataclasses that round-trip through ``games.core.codec``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core.geometry import Base
+from games.oak_and_iron.cards import rules
+
+SAIL_SETTINGS = ("anchored", "minimal", "battle", "full")
+SAIL_NAMES = {"anchored": "Anchored", "minimal": "Minimal Sail", "battle": "Battle Sail", "full": "Full Sail"}
+
+
+@dataclass
+class ShipState:
+    id: str
+    name: str
+    card: str
+    side: str  # the squadron it started in
+    x: float
+    y: float
+    heading: float
+    length: float
+    beam: float
+    fortitude: int
+    broadside: int
+    crew: int
+    windward: int
+    large: int
+    skill: int = 0
+    special: list[str] = field(default_factory=list)
+    upgrades: list[str] = field(default_factory=list)
+    damage: int = 0
+    fatigue: int = 0
+    crippled: bool = False
+    sail: str = "battle"
+    reload_port: bool = False
+    reload_starboard: bool = False
+    aground: bool = False
+    entangled: list[str] = field(default_factory=list)
+    captured_by: str = ""  # side id that captured it
+    status: str = "afloat"  # afloat, sunk, off (left the table), removed (destroyed and taken off)
+    flagship: bool = False
+    moved: bool = False  # wake marker: activated in this Movement Phase
+    attacked: bool = False
+    fatigue_shield: bool = False  # "Down!": the first attack Fatigue this turn is ignored
+    landing: tuple[float, float] | None = None
+    captain_lost: bool = False
+
+    @property
+    def base(self) -> Base:
+        return Base((self.x, self.y), self.heading, self.length, self.beam)
+
+    def place(self, base: Base) -> None:
+        self.x, self.y = base.centre
+        self.heading = base.heading % 360.0
+
+    @property
+    def on_table(self) -> bool:
+        return self.status == "afloat"
+
+    @property
+    def shaken(self) -> bool:
+        return self.fatigue >= rules().fatigue_max
+
+    @property
+    def out_of_action(self) -> bool:
+        return self.crippled and self.shaken
+
+    @property
+    def controller(self) -> str:
+        return self.captured_by or self.side
+
+    @property
+    def can_act(self) -> bool:
+        """Able to activate: on the table, not Out of Action, not captured."""
+        return self.on_table and not self.out_of_action and not self.captured_by
+
+
+@dataclass
+class TerrainPiece:
+    kind: str  # rock, island, shoal, fog
+    label: str
+    points: list[tuple[float, float]]
+
+
+@dataclass
+class SideState:
+    id: str
+    name: str
+    colour: str
+    admiral: str
+    admiral_name: str
+    admiral_value: int
+    hand: list[str] = field(default_factory=list)
+    sealed: str = ""  # the face-down card (hidden from the opponent and spectators)
+    sealed_nonce: str = ""
+    sealed_digest: str = ""
+    face_up: str = ""
+    fortune: int = 3
+    strike_points: int = 0
+    discarded: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Activation:
+    """The ship being activated in the Movement Phase and how far through its steps it is."""
+
+    ship: str = ""
+    step: str = ""  # start, seamanship, moved
+    speed: int = 0
+    point_of_sail: str = ""
+    pos_text: str = ""
+
+
+@dataclass
+class Mark:
+    """The last thing drawn: a move path or an attack line."""
+
+    kind: str  # path, fire, ram
+    points: list[tuple[float, float]]
+    side: str
+    text: str = ""
+
+
+@dataclass
+class Pending:
+    """An End Phase choice: capture or destroy a Shaken ship Entangled with an enemy."""
+
+    side: str
+    ship: str
+    by: str
+
+
+@dataclass
+class OakState:
+    scenario: str
+    scenario_name: str
+    options: dict[str, str]
+    table_width: float
+    table_height: float
+    weather_edge: str
+    defender: str
+    sides: list[SideState]
+    ships: list[ShipState]
+    terrain: list[TerrainPiece] = field(default_factory=list)
+    turn: int = 0
+    phase: str = "select"  # select, movement, attack, end, over
+    initiative: str = ""
+    active_side: str = ""
+    activation: Activation = field(default_factory=Activation)
+    event_deck: list[str] = field(default_factory=list)
+    events_active: list[str] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+    focus: str = ""
+    pending: list[Pending] = field(default_factory=list)
+    hands_sent: bool = False
+    winner: str = ""
+    result: str = ""
+    details: list[str] = field(default_factory=list)
+
+    def side(self, side_id: str) -> SideState:
+        for s in self.sides:
+            if s.id == side_id:
+                return s
+        raise KeyError(side_id)
+
+    def ship(self, ship_id: str) -> ShipState:
+        for s in self.ships:
+            if s.id == ship_id:
+                return s
+        raise KeyError(ship_id)
+
+    def other(self, side_id: str) -> str:
+        return next(s.id for s in self.sides if s.id != side_id)
