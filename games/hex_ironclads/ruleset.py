@@ -102,6 +102,10 @@ def points(n: int) -> str:
     return f"{n} flotation point{'' if n == 1 else 's'}"
 
 
+def layout_label(state: HexIroncladsState, h: Hex) -> str:
+    return game_map(state).layout.label(h)
+
+
 def dice_word(n: int) -> str:
     return f"{n} {'die' if n == 1 else 'dice'}"
 
@@ -337,7 +341,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         return events + self._resolve_fire(state, rng)
 
     def _resolve_fire(self, state: HexIroncladsState, rng: Rng) -> list[Event]:
-        events = [public("Both sides have sealed: the fire orders are revealed.", reveals=True)]
+        events = [public("All fire orders are sealed: here they are, with their nonces.", reveals=True)]
         for side in state.sides:
             events.append(
                 public(
@@ -370,7 +374,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             if lost:
                 before = ship.remaining
                 notes = damage(state, ship, lost)
-                events.append(public(f"{ship.name}: FV {before} -> {ship.remaining} of {ship.flotation}. " + " ".join(notes)))
+                events.append(public(" ".join([f"{ship.name}: FV {before} -> {ship.remaining} of {ship.flotation}.", *notes])))
         if not fired:
             events.append(public("No ship fired this turn."))
         events += self._check_end(state)
@@ -451,14 +455,19 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         if result.problem:
             raise IllegalOrder(
                 f"{quote(order.text)}: {result.problem}.",
-                hint=f"{ship.name} has {ship.move} points: F forward one hex, P/S turn 60 degrees; ramming ends the move.",
+                hint="Steps: F forward one hex, P/S turn 60 degrees to port/starboard, one point each; a ram ends the move.",
             )
         layout = game_map(state).layout
         start = layout.label(hex_of(ship))
         ship.q, ship.r, ship.facing, ship.moved = result.end.q, result.end.r, result.facing, True
         if len(result.path) > 1:
             state.marks.append(Mark("path", [(h.q, h.r) for h in result.path], ship.side))
-        text = f"{ship.name} moves {' '.join(steps)}: {start} -> {layout.label(result.end)}." if steps else f"{ship.name} stays at {start}."
+        if result.rams:
+            text = f"{ship.name} moves {' '.join(steps)} from {start} and rams {state.ship(result.rams).name}."
+        elif steps:
+            text = f"{ship.name} moves {' '.join(steps)}: {start} -> {layout.label(result.end)}."
+        else:
+            text = f"{ship.name} stays at {start}."
         events = [public(text)]
         if result.rams:
             events += self._ram(state, ship, state.ship(result.rams), rng)
@@ -474,8 +483,14 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         how = "with her ram" if ship.ram else "without a ram"
         return [
             public(
-                f"{ship.name} rams {target.name} {how} ({dice_word(count)}): {describe_roll(roll)} = {points(hits)}. "
-                f"{target.name}: FV {before} -> {target.remaining} of {target.flotation}. {ship.name} stays where she was. " + " ".join(notes),
+                " ".join(
+                    [
+                        f"{ship.name} rams {target.name} {how} ({dice_word(count)}): {describe_roll(roll)} = {points(hits)}.",
+                        f"{target.name}: FV {before} -> {target.remaining} of {target.flotation}.",
+                        f"{ship.name} stays in {layout_label(state, hex_of(ship))}, the hex she came from.",
+                        *notes,
+                    ]
+                ),
                 reveals=True,
             )
         ]
@@ -533,7 +548,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             state.winner = winner.id
             state.result = f"{beaten[0].name} has no ship left fighting: {winner.name} wins."
         state.phase = OVER
-        return [public(f"**Game over.** {state.result}", reveals=True), *(public(line) for line in self._tally(state))]
+        return [public(f"The battle is over: {state.result}", reveals=True)]
 
     def _finish_by_limit(self, state: HexIroncladsState) -> list[Event]:
         inflicted = {
@@ -549,7 +564,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             state.winner = winner.id
             state.result = f"Turn limit ({state.turn_limit}) reached; {score}: {winner.name} wins."
         state.phase = OVER
-        return [public(f"**Game over.** {state.result}", reveals=True), *(public(line) for line in self._tally(state))]
+        return [public(f"The battle is over: {state.result}", reveals=True)]
 
     def _tally(self, state: HexIroncladsState) -> list[str]:
         """Per side: sunk, broken-off, saved and still fighting ships."""

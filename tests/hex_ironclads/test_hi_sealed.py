@@ -74,7 +74,7 @@ def test_reveal_publishes_orders_and_nonces_that_check_against_the_commitments()
     assert commitment_u
     order(state, "confederate", "Virginia fire Monitor", rng)
     events = order(state, "confederate", "seal", rng)
-    revealed = [e.text for e in events if e.public and "nonce" in e.text]
+    revealed = [e.text for e in events if e.public and "(nonce `" in e.text]
     assert len(revealed) == 2
     for line in revealed:
         m = re.match(r"(?P<text>.+) \(nonce `(?P<nonce>[0-9a-f]{64})`; check SHA-256 of `nonce:text` = `(?P<digest>[0-9a-f]{64})`\)\.$", line)
@@ -83,7 +83,7 @@ def test_reveal_publishes_orders_and_nonces_that_check_against_the_commitments()
     assert revealed[0].startswith("Turn 1, Union: Monitor fire Virginia; Minnesota hold")
     assert commitment_u[1] in revealed[0]
     assert revealed[1].startswith("Turn 1, Confederate: Virginia fire Monitor; Teaser hold")
-    assert all(e.reveals for e in events if e.public and "nonce" in e.text)
+    assert all(e.reveals for e in events if e.public and "(nonce `" in e.text)
 
 
 def test_a_second_target_for_one_ship_is_refused_until_withdrawn() -> None:

@@ -1,0 +1,38 @@
+"""The console scripts in tests/scripts/hex_ironclads play every scenario to a result with sealed
+fire orders through the real table service; lines marked ! must fail, all others succeed."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted((ROOT / "tests" / "scripts" / "hex_ironclads").glob("*.txt"))
+
+
+def test_every_scenario_has_a_script() -> None:
+    from tests.hex_ironclads.helpers import ruleset
+
+    played = {m for p in SCRIPTS for m in re.findall(r"scenario:([a-z-]+)", p.read_text())}
+    assert played == {s.id for s in ruleset().scenarios()}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_console_script_plays_to_a_result(script: Path) -> None:
+    seed = re.search(r"--seed (\d+)", script.read_text())
+    assert seed, "each script names the seed it was written for"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--seed", seed[1], "--script", str(script)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    assert "**Game over.**" in done.stdout
+    assert "has sealed its fire orders. Commitment:" in done.stdout
+    assert "All fire orders are sealed: here they are, with their nonces." in done.stdout
+    assert re.search(r"fires at .+ \[(\d (Major|Minor|Miss)(, )?)+\]", done.stdout)
