@@ -395,7 +395,7 @@ class TableService:
                                   hint="Options: " + (", ".join(sorted(known)) or "none") + ".")
             if known[key].choices and value not in known[key].choices:
                 raise InvalidSyntax(f"Option {key}={quote(value)} is not allowed.", hint=f"Choose one of {', '.join(known[key].choices)}.")
-        full = {o.key: o.default for o in known.values()} | options
+        full = {o.key: o.default for o in known.values() if o.default != ""} | options  # "" = unset
         seed = self.seed_source()
         rng = Rng(seed)
         state = rules.setup(scenario, full, rng)
