@@ -469,7 +469,8 @@ class TableService:
             new.pop(seat.id, None)
             text = f"Seat **{seat.label}** is now empty."
         else:
-            uid = USER_TOKEN.fullmatch(target).group(1) if USER_TOKEN.fullmatch(target) else target  # type: ignore[union-attr]
+            token = USER_TOKEN.fullmatch(target)
+            uid = token.group(1) if token else target
             new[seat.id] = {"user": uid, "name": opts.get("name", uid)}
             text = f"<@{uid}> now holds the seat **{seat.label}** (assigned by <@{user.id}>)."
         await self.store.update_game(loaded.row, seats=new)
@@ -627,7 +628,9 @@ class TableService:
                 # the bot may check its own unfinished game with the secret seed, revealing nothing
                 data = data | {"seed": loaded.row.seed.hex(), "_private": True}
         report = verify_export(data)
-        return [Output("message" if not data.get("_private") else "ephemeral", report, channel=channel, to=user.id)]
+        if data.get("_private"):
+            return [Output("ephemeral", report, to=user.id)]
+        return [Output("message", report, channel=channel)]
 
     async def _game_private(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """Everything private this user may see here, ephemerally (the closed-DM fallback)."""
