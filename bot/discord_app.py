@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-import aiosqlite
 import discord
 from discord import app_commands
 
@@ -242,44 +241,6 @@ def button_view(buttons: Sequence[tuple[str, str]]) -> discord.ui.View | None:
 
 
 # --------------------------------------------------------------------------------------------
-# Status message ids (one per game channel), kept beside the games in the same SQLite file
-# --------------------------------------------------------------------------------------------
-class StatusMessages:
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        self._cache: dict[str, str] = {}
-
-    @classmethod
-    async def open(cls, path: str) -> StatusMessages:
-        db = await aiosqlite.connect(path)
-        await db.execute("PRAGMA busy_timeout = 5000")
-        await db.execute(
-            "CREATE TABLE IF NOT EXISTS discord_status (channel_id TEXT PRIMARY KEY, message_id TEXT NOT NULL)"
-        )
-        await db.commit()
-        self = cls(db)
-        async with db.execute("SELECT channel_id, message_id FROM discord_status") as cursor:
-            async for channel_id, message_id in cursor:
-                self._cache[channel_id] = message_id
-        return self
-
-    def get(self, channel: str) -> str | None:
-        return self._cache.get(channel)
-
-    async def set(self, channel: str, message_id: str) -> None:
-        self._cache[channel] = message_id
-        await self._db.execute(
-            "INSERT INTO discord_status (channel_id, message_id) VALUES (?, ?) "
-            "ON CONFLICT(channel_id) DO UPDATE SET message_id = excluded.message_id",
-            (channel, message_id),
-        )
-        await self._db.commit()
-
-    async def close(self) -> None:
-        await self._db.close()
-
-
-# --------------------------------------------------------------------------------------------
 # The bot
 # --------------------------------------------------------------------------------------------
 ServiceFactory = Callable[[str], Awaitable[tuple["TableService", Callable[[], Awaitable[None]]]]]
@@ -327,7 +288,6 @@ class TableBot(discord.Client):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
-        self.status_messages: StatusMessages | None = None
         self.dms_closed: set[str] = set()
         self._pointed: set[tuple[str, str]] = set()  # (user, channel) told publicly where their private info is
         self._dm_channels: dict[str, discord.DMChannel] = {}
@@ -347,7 +307,6 @@ class TableBot(discord.Client):
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self.service_factory(self.db_path)
         self.dms_closed |= set(await self.service.closed_dm_users())
-        self.status_messages = await StatusMessages.open(self.db_path)
         for command in build_commands():
             self.tree.add_command(command)
         self.add_dynamic_items(JoinButton, OrderButton)
@@ -368,9 +327,6 @@ class TableBot(discord.Client):
         if self._background:
             await asyncio.wait(self._background, timeout=5)
         await super().close()
-        if self.status_messages is not None:
-            await self.status_messages.close()
-            self.status_messages = None
         if self._close_service is not None:
             await self._close_service()
             self._close_service = None
@@ -629,34 +585,36 @@ class TableBot(discord.Client):
         async with lock:
             self._status_pending.discard(channel)
             try:
-                state, _ = await self.service.channel_state(channel)
-                if state == "none":
+                row = await self.service.store.latest_game(channel)
+                if row is None:
                     return
                 spectator = User(id=SPECTATOR_ID, name="status")
                 outputs = await self.service.handle(channel, spectator, "game status", {})
-                text = "\n".join(o.text for o in outputs if o.kind != "error") or f"Game: {state}"
+                text = "\n".join(o.text for o in outputs if o.kind != "error") or f"Game: {row.status}"
                 embed = discord.Embed(title="Game status", description=clip(text, EMBED_DESCRIPTION_LIMIT))
-                await self._put_status(channel, embed)
+                message_id = await self._put_status(channel, row.status_message or None, embed)
+                if message_id != row.status_message:
+                    # The game row keeps its status message id, so a restart edits the same message.
+                    await self.service.store.touch(row.id, status_message=message_id)
             except Exception:
                 log.exception("status message for channel %s could not be updated", channel)
 
-    async def _put_status(self, channel: str, embed: discord.Embed) -> None:
-        assert self.status_messages is not None
+    async def _put_status(self, channel: str, message_id: str | None, embed: discord.Embed) -> str:
+        """Edit the game's status message, or post (and try to pin) a new one; returns its id."""
         target = self.get_partial_messageable(int(channel))
         none = discord.AllowedMentions.none()
-        message_id = self.status_messages.get(channel)
         if message_id is not None:
             try:
                 await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
-                return
+                return message_id
             except discord.NotFound:
                 pass  # deleted by someone: post a new one
         message = await target.send(embed=embed, allowed_mentions=none)
-        await self.status_messages.set(channel, str(message.id))
         try:
             await message.pin(reason="Game status")
         except discord.HTTPException:
             log.info("no permission to pin the status message in %s; it stays unpinned", channel)
+        return str(message.id)
 
     # ----- reminders
     async def _reminder_loop(self) -> None:

@@ -199,6 +199,12 @@ class FakeInteraction:
     original: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
+    image_at: float | None = None  # when a board image first arrived for this interaction
+
+    @property
+    def image_latency(self) -> float | None:
+        """From INTERACTION_CREATE to the reply carrying an image (what the benchmark measures)."""
+        return None if self.image_at is None else self.image_at - self.created
 
     @property
     def latency(self) -> float | None:
@@ -358,6 +364,8 @@ class FakeDiscord:
                     await self._dispatch(ws, seq, "READY", ready)
                     await self._dispatch(ws, seq, "GUILD_CREATE", self.guild_payload())
                     self.identified.set()
+                    async with self.changed:
+                        self.changed.notify_all()
                 elif op == 6:
                     if data["d"].get("session_id") in self.sessions:
                         await self._dispatch(ws, seq, "RESUMED", {})
@@ -443,6 +451,8 @@ class FakeDiscord:
     async def rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body, files = await self._read_body(request)
+        if any(a.filename.endswith(".png") for a in files):
+            self._note_image(path)
         response = await self._route(request.method, path, request.query, body, files)
         record = Recorded(request.method, path, response.status, time.monotonic(), body, [a.filename for a in files])
         self.requests.append(record)
@@ -541,6 +551,16 @@ class FakeDiscord:
                 return discord_error(404, 10003, "Unknown Channel")
         self.violations.append(f"unhandled route {method} {path}")
         return discord_error(404, 0, f"fake Discord has no route {method} {path}")
+
+    def _note_image(self, path: str) -> None:
+        parts = path.strip("/").split("/")
+        ix = None
+        if parts[:1] == ["interactions"] and len(parts) > 2:
+            ix = self._interaction_for(parts[1], parts[2])
+        elif parts[:1] == ["webhooks"] and len(parts) > 2:
+            ix = self.by_token.get(parts[2])
+        if ix is not None and ix.image_at is None:
+            ix.image_at = time.monotonic()
 
     def application_payload(self) -> dict[str, Any]:
         return {
