@@ -71,7 +71,7 @@ def order_initiative(state: OakState, seat: str, card: str, rng: Rng) -> list[Ev
     if card not in side.hand:
         names = ", ".join(initiative_cards()[k].name for k in side.hand) or "none"
         raise IllegalOrder(f"{initiative_cards()[card].name} is not in {side.name}'s hand.", hint=f"In hand: {names}.")
-    events = send_hands(state)
+    events: list[Event] = []
     nonce = rng.nonce()
     side.sealed = card
     side.sealed_nonce = nonce
@@ -82,13 +82,6 @@ def order_initiative(state: OakState, seat: str, card: str, rng: Rng) -> list[Ev
     if not to_act(state):
         events += after_selection(state, rng)
     return events
-
-
-def send_hands(state: OakState) -> list[Event]:
-    if state.hands_sent:
-        return []
-    state.hands_sent = True
-    return [private(hand_text(state, s.id), s.id) for s in state.sides]
 
 
 def after_selection(state: OakState, rng: Rng) -> list[Event]:

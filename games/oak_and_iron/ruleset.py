@@ -111,7 +111,7 @@ class OakAndIron(Ruleset[OakState]):
             )
         if kind in ("capture", "destroy", "spare"):
             return P.order_capture(state, seat, order, rng)
-        events = P.send_hands(state)
+        events: list[Event] = []
         handlers = {
             "seamanship": P.order_seamanship,
             "move": P.order_move,

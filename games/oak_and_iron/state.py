@@ -154,7 +154,6 @@ class OakState:
     marks: list[Mark] = field(default_factory=list)
     focus: str = ""
     pending: list[Pending] = field(default_factory=list)
-    hands_sent: bool = False
     winner: str = ""
     result: str = ""
     details: list[str] = field(default_factory=list)

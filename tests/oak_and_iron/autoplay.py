@@ -1,0 +1,209 @@
+"""A simple deterministic captain for Oak & Iron, used to play whole games in tests and to write
+the console script of the quick-start game (``python -m tests.oak_and_iron.autoplay``).
+
+It only ever chooses among orders the ruleset accepts; it closes with the enemy, brings a loaded
+broadside to bear, reloads, rallies and fires whatever bears.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from typing import Any
+
+from games.core.errors import GameError
+from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import get_ruleset
+from games.oak_and_iron.engine import base_distance
+from games.oak_and_iron.measure import in_broadside_path
+from games.oak_and_iron.state import OakState
+
+DRY = Rng(b"autoplay-dry-run-seed-0000000000")
+
+
+def _try(rs: Any, state: OakState, seat: str, text: str) -> OakState | None:
+    trial = copy.deepcopy(state)
+    try:
+        rs.apply(trial, seat, rs.parse_order(trial, seat, text), Rng(b"autoplay-dry-run-seed-0000000000"))
+    except GameError:
+        return None
+    return trial
+
+
+def _score(state: OakState, ship_id: str) -> float:
+    ship = state.ship(ship_id)
+    if not ship.on_table:
+        return -1000.0
+    enemies = [s for s in state.ships if s.on_table and s.controller != ship.controller and not s.out_of_action]
+    if not enemies:
+        return 0.0
+    score = 0.0
+    nearest = min(base_distance(ship.base, e.base) for e in enemies)
+    score -= abs(nearest - 3.5)
+    for side, loaded in (("port", not ship.reload_port), ("starboard", not ship.reload_starboard)):
+        for e in enemies:
+            if in_broadside_path(ship.base, side, e.base) and base_distance(ship.base, e.base) <= 12:
+                score += 6.0 if loaded else 1.5
+    margin = min(ship.x, ship.y, state.table_width - ship.x, state.table_height - ship.y)
+    if margin < 4:
+        score -= (4 - margin) * 3
+    if ship.aground:
+        score -= 8
+    return score
+
+
+def choose(rs: Any, state: OakState, seat: str) -> str:
+    """The order this captain gives now."""
+    legal = rs.legal_orders(state, seat)
+    if not legal:
+        raise AssertionError(f"no legal order for {seat} in {state.phase}")
+    if state.phase == "select":
+        return legal[(state.turn + (0 if seat == "a" else 1)) % len(legal)]
+    if state.phase == "end":
+        return next(o for o in legal if o.startswith("capture"))
+    if state.phase == "attack":
+        return _attack(rs, state, seat, legal)
+    act = state.activation
+    ship = state.ship(act.ship) if act.ship else None
+    if ship is None or act.step != "moved":
+        candidates = [o for o in legal if " move" in o]
+        name = (ship.name if ship else candidates[0].split(" move")[0]) if candidates else ""
+        if candidates:
+            texts = [f"{name} move"] + [
+                f"{name} move turn-{when} {side} {deg}" for when in ("start", "end") for side in ("port", "starboard") for deg in (15, 30, 45)
+            ]
+            best: tuple[float, str] | None = None
+            for text in texts:
+                trial = _try(rs, state, seat, text)
+                if trial is None:
+                    continue
+                sid = next(s.id for s in trial.ships if s.name == name)
+                score = _score(trial, sid)
+                if best is None or score > best[0] + 1e-9:
+                    best = (score, text)
+            if best is not None:
+                return best[1]
+    for prefix in ("crew reload", "crew rally", "crew repair", "done"):
+        for o in legal:
+            if prefix in o:
+                return o
+    return legal[0]
+
+
+def _attack(rs: Any, state: OakState, seat: str, legal: list[str]) -> str:
+    broadsides = [o for o in legal if " broadside " in o]
+    if broadsides:
+        by_ship: dict[str, list[str]] = {}
+        for o in broadsides:
+            by_ship.setdefault(o.split(" broadside ")[0], []).append(o)
+        ship, orders = next(iter(by_ship.items()))
+        port = [o for o in orders if " broadside port " in o]
+        starboard = [o for o in orders if " broadside starboard " in o]
+        if port and starboard:
+            combined = port[0] + " and " + starboard[0].split(" broadside ")[1]
+            if _try(rs, state, seat, combined) is not None:
+                return combined
+        return orders[0]
+    for kind in (" close ", " partial "):
+        for o in legal:
+            if kind in o:
+                return o
+    return next(o for o in legal if o.endswith(" hold"))
+
+
+def play(scenario: str = "quickstart", seed: int = 1, options: dict[str, str] | None = None, max_orders: int = 1500) -> tuple[OakState, list[tuple[str, str]]]:
+    """Play a whole game; returns the final state and the (seat, order text) log."""
+    state, log = play_with_probes(scenario, seed, options, max_orders, probes=False)
+    return state, [(seat, text) for seat, text, _ in log]
+
+
+def bad_orders(rs: Any, state: OakState, seat: str) -> list[str]:
+    """Orders the book forbids right now, each shown to fail (for the script's ``!`` lines)."""
+    out: list[str] = []
+    if state.phase == "select":
+        return out
+    mine = [s for s in state.ships if s.controller == seat and s.can_act]
+    enemies = [s for s in state.ships if s.controller != seat and s.on_table]
+    if state.phase == "movement" and not state.activation.ship:
+        for ship in mine:
+            if not ship.moved:
+                out.append(f"{ship.name} move turn-end port 60")
+                break
+    if state.phase == "movement" and state.activation.ship and state.activation.step == "moved":
+        ship = state.ship(state.activation.ship)
+        far = [e for e in enemies if base_distance(ship.base, e.base) > 1.0]
+        if far:
+            out.append(f"{ship.name} crew board {far[0].name}")
+    if state.phase == "attack":
+        for ship in mine:
+            if ship.attacked:
+                continue
+            for side, marked in (("port", ship.reload_port), ("starboard", ship.reload_starboard)):
+                for e in enemies:
+                    inside = in_broadside_path(ship.base, side, e.base)
+                    if marked and inside or not inside:
+                        out.append(f"{ship.name} broadside {side} {e.name}")
+                        break
+            break
+    return [o for o in out if _try(rs, state, seat, o) is None]
+
+
+def play_with_probes(
+    scenario: str, seed: int, options: dict[str, str] | None, max_orders: int, *, probes: bool
+) -> tuple[OakState, list[tuple[str, str, bool]]]:
+    rs = get_ruleset("oak-and-iron")
+    rng = Rng(seed_from_number(seed))
+    state = rs.setup(scenario, options or {}, rng)
+    log: list[tuple[str, str, bool]] = []
+    probed: set[str] = set()
+    while rs.outcome(state) is None and len(log) < max_orders:
+        seat = rs.to_act(state)[0]
+        if probes:
+            for bad in bad_orders(rs, state, seat):
+                kind = " ".join(bad.split()[1:3]) if " broadside " not in bad else "broadside"
+                if kind not in probed:
+                    probed.add(kind)
+                    log.append((seat, bad, True))
+        text = choose(rs, state, seat)
+        order = rs.parse_order(state, seat, text)
+        rs.apply(state, seat, order, rng)
+        log.append((seat, rs.format_order(order), False))
+    return state, log
+
+
+def console_script(seed_number: int = 1) -> str:
+    """The quick-start game as a console script for ``python -m bot console --seed N``."""
+    state, log = play_with_probes("quickstart", seed_number * 1_000_000, None, 1500, probes=True)
+    users = {"a": "@alice", "b": "@bob"}
+    lines = [
+        "# Oak & Iron quick start (book chapter 3), played to a result by tests/oak_and_iron/autoplay.py.",
+        f"# Run with: python -m bot console --seed {seed_number} --script tests/scripts/oak_and_iron/quickstart.txt",
+        "as @alice",
+        "/game new system:oak-and-iron scenario:quickstart",
+        "/game join seat:a",
+        "as @bob",
+        "/game join seat:b",
+        "as @alice",
+        "/game start",
+        "# Any seat may ask the bot to measure; nothing changes.",
+        "/order text:measure Petite Fregate Fluyt",
+    ]
+    current = "@alice"
+    sealed_probe = False
+    for seat, text, bad in log:
+        if users[seat] != current:
+            current = users[seat]
+            lines.append(f"as {current}")
+        if bad:
+            lines.append(f"! /order text:{text}")
+        else:
+            lines.append(f"/order text:{text}")
+        if text.startswith("initiative") and seat == "a" and not bad and not sealed_probe:
+            sealed_probe = True
+            lines.append("! /order text:initiative Down!")
+    lines.append(f"# Result: {state.side(state.winner).name if state.winner else '-'} wins ({state.result}) after turn {state.turn}.")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(console_script(int(sys.argv[1]) if len(sys.argv) > 1 else 1))
