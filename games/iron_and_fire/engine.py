@@ -211,6 +211,10 @@ class Game:
         mp -= u.criticals.count("propulsion")
         return max(0, mp)
 
+    def mp_secret(self, u: Unit) -> bool:
+        """The Covadonga's MP gives away the secret steam roll until it is revealed."""
+        return u.id == "covadonga" and any(sec.key == "steam" and not sec.revealed for sec in self.s.secrets)
+
     def eff_mp(self, u: Unit) -> int:
         return max(0, self.base_mp(u) - u.mp_penalty)
 
@@ -224,6 +228,22 @@ class Game:
         if self.s.fow_holder != "peru":
             return False
         return any(p.afloat and not p.grounded and p.side == "peru" and p.type in ("TIC", "BIC", "CBIC") for p in self.s.units)
+
+    def nearest_ironclad(self, h: Hex) -> int:
+        return min(
+            (distance(h, self.pos(p)) for p in self.s.units if p.afloat and not p.grounded and p.side == "peru" and p.type in ("TIC", "BIC", "CBIC")),
+            default=0,
+        )
+
+    def honor_check(self, u: Unit, entered: list[Hex]) -> None:
+        """13.2: an honour-bound ship may not open the range to the nearest Peruvian ironclad."""
+        before = self.nearest_ironclad(self.pos(u))
+        after = self.nearest_ironclad(entered[-1]) if entered else before
+        if after > before:
+            raise IllegalOrder(
+                f"Chilean Honor: {u.name} must close with the nearest Peruvian ironclad to ram it ({before} hexes away now, {after} after this move).",
+                hint="Move towards it at best rate, or ram when the bow is on it.",
+            )
 
     # --- damage (7.0, 10.0) -------------------------------------------------------------------
     def hit(self, u: Unit, n: int, cause: str, by: str = "") -> None:
@@ -246,7 +266,8 @@ class Game:
             self._break_boarding(u)
             self.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hits, more than PF {u.pf}: **sunk**.")
             return
-        effects = [f"MP {self.eff_mp(u)}", f"CF {sign(self.eff_cf(u))}"]
+        effects = [f"MP {self.eff_mp(u)}"] if not self.mp_secret(u) else []
+        effects.append(f"CF {sign(self.eff_cf(u))}")
         if self.crippled(u):
             effects.append("crippled")
         self.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hits, {', '.join(effects)}.")
@@ -277,7 +298,7 @@ class Game:
         u.criticals.append(kind)
         extra = ""
         if kind == "propulsion":
-            extra = f" MF −1 (now MP {self.eff_mp(u)}" + (", it will drift)" if self.base_mp(u) == 0 else ")")
+            extra = " MF −1" + ("" if self.mp_secret(u) else f" (now MP {self.eff_mp(u)}" + (", it will drift)" if self.base_mp(u) == 0 else ")"))
         self.say(f"Critical hit on {u.name}: d6 **{die}**: {CRITICAL_NAMES[kind]}.{extra}")
 
     def _break_boarding(self, u: Unit) -> None:
@@ -1076,6 +1097,8 @@ class Game:
                 raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({self.label(ahead) if self.layout.on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
             if ram_target and target.id != ram_target:
                 raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {self.unit(ram_target).name}.")
+        if self.honor_bound(u) and not ram:
+            self.honor_check(u, entered)
         if fow:
             self.fow_check(side)
         # --- carry it out

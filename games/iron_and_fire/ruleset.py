@@ -185,7 +185,7 @@ class IronAndFire(Ruleset[State]):
             if len(tokens) != 2:
                 raise InvalidSyntax(f"Cannot read {quote(raw)}.", hint="Write `roll <what>`, e.g. `roll mines`.")
             return Order(f"roll {tokens[1]}", ("roll", tokens[1]))
-        if head in ("mine", "battery", "cable") and len(tokens) >= 2:
+        if head in ("mine", "battery", "cable") and len(tokens) >= 2 and not any(t in UNIT_VERBS for t in tokens[1:]):
             layout = load_map(scenarios()[state.scenario].map).layout
             arg = " ".join(tokens[1:])
             if arg.isdigit():
