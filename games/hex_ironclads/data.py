@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
-from games.core.data import is_house, listing, load
+from games.core.data import data_packs, is_house, listing, load
 from games.core.errors import DataError, UnknownName, quote
 from games.core.maps import HexMap, load_map
 
@@ -76,8 +77,13 @@ class Scenario:
     house: bool
 
 
-@lru_cache(maxsize=4)
 def rules() -> Rules:
+    """The firing die and fixed numbers (cached per set of data packs)."""
+    return _rules(data_packs())
+
+
+@lru_cache(maxsize=4)
+def _rules(packs: tuple[Path, ...]) -> Rules:
     rec = load(f"{FOLDER}/rules.toml")
     faces = tuple(rec.str_list("faces"))
     if len(faces) != 6:
@@ -97,8 +103,13 @@ def rules() -> Rules:
     )
 
 
-@lru_cache(maxsize=4)
 def ship_types() -> dict[str, ShipType]:
+    """Ship types by id (cached per set of data packs, so a pack's values take effect)."""
+    return _ship_types(data_packs())
+
+
+@lru_cache(maxsize=4)
+def _ship_types(packs: tuple[Path, ...]) -> dict[str, ShipType]:
     rec = load(f"{FOLDER}/ships.toml")
     out: dict[str, ShipType] = {}
     for type_id, t in rec.table("types").items():
@@ -126,9 +137,13 @@ def scenario_ids() -> list[str]:
     return [p.rsplit("/", 1)[1].removesuffix(".toml") for p in listing(f"{FOLDER}/scenarios")]
 
 
-@lru_cache(maxsize=32)
 def load_scenario(scenario_id: str) -> Scenario:
     """Load and validate one scenario: sides, ships on passable hexes of its map, known types."""
+    return _load_scenario(scenario_id, data_packs())
+
+
+@lru_cache(maxsize=32)
+def _load_scenario(scenario_id: str, packs: tuple[Path, ...]) -> Scenario:
     known = scenario_ids()
     if scenario_id not in known:
         raise UnknownName(f"No hex ironclads scenario called {quote(scenario_id)}.", hint=f"Scenarios: {', '.join(known)}.")
