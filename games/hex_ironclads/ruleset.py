@@ -656,7 +656,12 @@ class HexIronclads(Ruleset[HexIroncladsState]):
 
     def _private_lines(self, state: HexIroncladsState, seat: str | None) -> list[str]:
         """A side sees its own orders this turn; the umpire sees every side's."""
-        if seat is None or state.phase != FIRE:
+        if seat is None:
+            return []
+        if state.phase == MOVE and seat in (state.mover(), UMPIRE):
+            waiting = [f"{s.name} ({s.move} points)" for s in self._to_move(state)]
+            return [f"{state.side(state.mover()).name} still to move: {', '.join(waiting)}; `done` when finished."]
+        if state.phase != FIRE:
             return []
         sides = state.sides if seat == UMPIRE else [s for s in state.sides if s.id == seat]
         lines = []
