@@ -96,7 +96,7 @@ def _attack(rs: Any, state: OakState, seat: str, legal: list[str]) -> str:
         by_ship: dict[str, list[str]] = {}
         for o in broadsides:
             by_ship.setdefault(o.split(" broadside ")[0], []).append(o)
-        ship, orders = next(iter(by_ship.items()))
+        _ship, orders = next(iter(by_ship.items()))
         port = [o for o in orders if " broadside port " in o]
         starboard = [o for o in orders if " broadside starboard " in o]
         if port and starboard:
@@ -141,7 +141,7 @@ def bad_orders(rs: Any, state: OakState, seat: str) -> list[str]:
             for side, marked in (("port", ship.reload_port), ("starboard", ship.reload_starboard)):
                 for e in enemies:
                     inside = in_broadside_path(ship.base, side, e.base)
-                    if marked and inside or not inside:
+                    if (marked and inside) or not inside:
                         out.append(f"{ship.name} broadside {side} {e.name}")
                         break
             break
