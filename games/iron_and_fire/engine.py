@@ -74,7 +74,7 @@ def sign(n: int) -> str:
 
 
 def describe_mods(mods: list[tuple[str, int]]) -> str:
-    return "".join(f" {sign(v)} {name}" for name, v in mods if v)
+    return "".join(f" {sign(v)} {name}" for name, v in mods)
 
 
 class Game:
@@ -1263,8 +1263,9 @@ class Game:
         if self.on("visibility") and rng > 1:
             if 4 <= s.turn <= 6:
                 vis = self.d(6)
-                mods.append((f"visibility (d6 {vis})", -1 if vis % 2 else 0))
-                if vis % 2 == 0:
+                if vis % 2:
+                    mods.append((f"visibility (d6 {vis}, odd)", -1))
+                else:
                     self.say(f"Visibility check: d6 **{vis}**, even: no effect.")
             elif s.turn >= 7:
                 mods.append(("reduced visibility", -1))

@@ -1,0 +1,107 @@
+"""Helpers for Iron and Fire tests: scripted dice, games already in play, placing units."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from games.core.hexgrid import Hex
+from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import Event, get_ruleset
+from games.iron_and_fire.engine import Game
+from games.iron_and_fire.ruleset import IronAndFire
+from games.iron_and_fire.state import State, Unit
+
+
+def ruleset() -> IronAndFire:
+    rs = get_ruleset("iron-and-fire")
+    assert isinstance(rs, IronAndFire)
+    return rs
+
+
+class ScriptedRng(Rng):
+    """d6 and d10 results given in advance, in the order the rules roll them.
+
+    Running out is a test failure, so the number of dice a rule rolls is checked exactly. A d10
+    of 10 is scripted as 10 (the stream's 0). Other draws (nonces) come from the real stream.
+    """
+
+    def __init__(self, dice: Iterable[int] = ()) -> None:
+        super().__init__(seed_from_number(4242))
+        self.dice = list(dice)
+        self.rolled: list[int] = []
+
+    def _next(self, faces: int) -> int:
+        assert self.dice, f"the rules rolled a d{faces} more than the test scripted"
+        value = self.dice.pop(0)
+        assert 1 <= value <= faces, f"scripted {value} on a d{faces}"
+        self.rolled.append(value)
+        return value
+
+    def die(self, faces: int) -> int:
+        return self._next(faces)
+
+    def below(self, n: int) -> int:
+        if n == 10:
+            return self._next(10) % 10
+        return super().below(n)
+
+
+def new_game(scenario: str = "s1", options: dict[str, str] | None = None) -> State:
+    return ruleset().setup(scenario, options or {}, Rng(seed_from_number(1)))
+
+
+def unit(state: State, uid: str) -> Unit:
+    return next(u for u in state.units if u.id == uid)
+
+
+def hexof(state: State, label: str) -> Hex:
+    return Game(state).layout.parse(label)
+
+
+def place(state: State, uid: str, label: str, printed_facing: int) -> Unit:
+    """Put a unit on a printed hex with a printed compass facing (1-6)."""
+    g = Game(state)
+    u = unit(state, uid)
+    h = g.layout.parse(label)
+    u.q, u.r, u.facing = h.q, h.r, g.dir_of(printed_facing)
+    u.status = "afloat"
+    return u
+
+
+def add_battery(state: State, label: str, side: str = "chile") -> Unit:
+    h = hexof(state, label)
+    n = sum(1 for u in state.units if u.battery) + 1
+    b = Unit(id=f"battery{n}", name=f"Battery {n}", side=side, type="battery", mf=0, cf=2, pf=5, q=h.q, r=h.r, status="afloat", controller=side)
+    state.units.append(b)
+    return b
+
+
+def in_play(state: State, side: str = "peru", card: str = "KH", deck: list[str] | None = None, turn: int = 1) -> State:
+    """Skip set-up: the given card is in play for ``side``; the deck holds plain cards only."""
+    state.phase = "activations"
+    state.turn = turn
+    state.card = card
+    state.card_side = side
+    state.acts_left = Game(state).acts_for(card)
+    state.used = []
+    state.deck = deck if deck is not None else ["2S", "2H"] * 12
+    return state
+
+
+def order(state: State, seat: str, text: str, dice: Iterable[int] = ()) -> list[Event]:
+    """Parse and apply an order with scripted dice; every scripted die must be used."""
+    rs = ruleset()
+    rng = ScriptedRng(dice)
+    events = rs.apply(state, seat, rs.parse_order(state, seat, text), rng)
+    assert not rng.dice, f"dice left unrolled: {rng.dice}"
+    return events
+
+
+def text(events: list[Event]) -> str:
+    return "\n".join(e.text for e in events)
+
+
+def round_trips(state: State) -> bool:
+    rs = ruleset()
+    return rs.decode(json.loads(json.dumps(rs.encode(state)))) == state
