@@ -588,9 +588,10 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         layout = hex_map.layout
         counters = []
         acting = set(self.to_act(state))
+        afloat = {(s.q, s.r) for s in state.ships if s.on_board}
         for ship in state.ships:
-            if ship.status == SAVED:
-                continue
+            if ship.status == SAVED or (ship.status == SUNK and (ship.q, ship.r) in afloat):
+                continue  # saved ships have left; a wreck never hides a ship now in its hex
             markers = (ship.status,) if ship.status in (BROKEN_OFF, SUNK) else ()
             counters.append(
                 Counter(
