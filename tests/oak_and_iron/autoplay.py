@@ -13,9 +13,9 @@ from typing import Any
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import get_ruleset
 from games.oak_and_iron.engine import base_distance
 from games.oak_and_iron.measure import in_broadside_path
+from games.oak_and_iron.ruleset import OakAndIron
 from games.oak_and_iron.state import OakState
 
 DRY = Rng(b"autoplay-dry-run-seed-0000000000")
@@ -151,7 +151,7 @@ def bad_orders(rs: Any, state: OakState, seat: str) -> list[str]:
 def play_with_probes(
     scenario: str, seed: int, options: dict[str, str] | None, max_orders: int, *, probes: bool
 ) -> tuple[OakState, list[tuple[str, str, bool]]]:
-    rs = get_ruleset("oak-and-iron")
+    rs = OakAndIron()
     rng = Rng(seed_from_number(seed))
     state = rs.setup(scenario, options or {}, rng)
     log: list[tuple[str, str, bool]] = []
