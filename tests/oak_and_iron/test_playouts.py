@@ -1,0 +1,58 @@
+"""Random playouts: any sequence of legal orders never crashes, always ends by the turn limit,
+and replaying the order log from the seed gives exactly the stored state."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core.rng import Rng, seed_from_number
+from tests.oak_and_iron.autoplay import play
+from tests.oak_and_iron.helpers import ruleset
+
+
+def random_game(scenario: str, seed: int, picker_seed: int) -> tuple[object, list[tuple[str, str]]]:
+    rs = ruleset()
+    stream = Rng(seed_from_number(seed))
+    picker = Rng(seed_from_number(10_000 + picker_seed))
+    state = rs.setup(scenario, {}, stream)
+    log: list[tuple[str, str]] = []
+    while rs.outcome(state) is None:
+        assert len(log) < 800, "a game must end by the turn limit"
+        seat = rs.to_act(state)[0]
+        legal = rs.legal_orders(state, seat)
+        assert legal, f"{seat} must act in {state.phase} but has no legal order"
+        order = rs.parse_order(state, seat, picker.choice(legal))
+        rs.apply(state, seat, order, stream)
+        log.append((seat, rs.format_order(order)))
+        assert rs.decode(json.loads(json.dumps(rs.encode(state)))) == state
+    return state, log
+
+
+def replay(scenario: str, seed: int, log: list[tuple[str, str]]) -> object:
+    rs = ruleset()
+    stream = Rng(seed_from_number(seed))
+    state = rs.setup(scenario, {}, stream)
+    for seat, text in log:
+        rs.apply(state, seat, rs.parse_order(state, seat, text), stream)
+    return state
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from(["quickstart", "reef", "patrol"]), st.integers(0, 10_000), st.integers(0, 10_000))
+def test_random_playouts_end_and_replay_to_the_same_state(scenario: str, seed: int, picker_seed: int) -> None:
+    state, log = random_game(scenario, seed, picker_seed)
+    rs = ruleset()
+    outcome = rs.outcome(state)
+    assert outcome is not None and outcome.winner in ("a", "b")
+    assert state.turn <= 10
+    assert replay(scenario, seed, log) == state
+
+
+def test_captains_play_the_quick_start_to_a_result() -> None:
+    for seed in (1, 2, 3):
+        state, log = play("quickstart", seed)
+        assert ruleset().outcome(state) is not None
+        assert replay("quickstart", seed, log) == state
