@@ -28,10 +28,10 @@ Caching (why a render after the first costs a few milliseconds):
 * Counter sprites: one small antialiased RGBA image (4x supersampled) per distinct *look* (side
   colour, label, facing, damage, markers, highlight, scale), independent of position, so moving a
   counter re-uses its sprite. A render pastes sprites onto a copy of the cached background.
-* Overlays: the last activation's shapes (path, line of fire, ram, rings, arcs) in one layer over
-  their bounding box, keyed by the overlays, so the same activation rendered for each seat is
-  drawn once.
-* The status strip is drawn every call (it is cheap text). Fonts are the shipped DejaVu files in
+* Not cached: the last activation's overlays (path, line of fire, ram, rings, arcs) are new with
+  every activation, so they are drawn every call, antialiased in short supersampled pieces whose
+  cost follows the length of the stroke (``render.overlays.Pen``). The status strip is drawn every
+  call too (it is cheap text). Fonts are the shipped DejaVu files in
   ``data/fonts`` loaded by path and cached per size.
 
 Cached images are never drawn on (every render starts from a copy); caches are thread-safe LRUs so

@@ -13,10 +13,10 @@ from PIL import Image, ImageDraw
 from games.core.view import Pos, View
 from render import theme
 from render.background import draw_background
-from render.counters import Sprite, look_of, make_sprite
+from render.counters import Sprite, highlight_sprite, look_of, make_sprite
 from render.fonts import font
 from render.frame import Frame, full_frame, zoom_frame
-from render.overlays import OverlayLayer, build_layer, draw_labels
+from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
 from render.strip import draw_strip
 from render.zones import draw_zones
@@ -61,7 +61,6 @@ class Renderer:
         self.cache = cache
         self.backgrounds = _Lru(24)
         self.zoned = _Lru(24)
-        self.overlays = _Lru(32)
         self.sprites = _Lru(1024)
         self.palettes = _Lru(24)
 
@@ -69,7 +68,7 @@ class Renderer:
         return lru.get(key, make) if self.cache else make()
 
     def clear(self) -> None:
-        for lru in (self.backgrounds, self.zoned, self.overlays, self.sprites, self.palettes):
+        for lru in (self.backgrounds, self.zoned, self.sprites, self.palettes):
             lru.clear()
 
     def frame(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> Frame:
@@ -100,9 +99,7 @@ class Renderer:
         strip = draw_strip(view, frame.width, fresh=not self.cache)
         img = Image.new("RGB", (frame.width, frame.height + strip.height), theme.MARGIN)
         img.paste(base, (0, 0))
-        layer: OverlayLayer = self._get(self.overlays, (board.key, frame.key, view.overlays, colour_key), lambda: build_layer(view.overlays, frame, colours))
-        if layer.image is not None:
-            img.paste(layer.image, (layer.x, layer.y), layer.image)
+        labels = draw_overlays(img, view.overlays, frame, colours)
         # highlighted counters last so they are never hidden under a neighbour
         pad = frame.scale * 2
         for c in sorted(view.counters, key=lambda c: c.highlight):
@@ -112,9 +109,12 @@ class Renderer:
             # a face-down counter's side is not even looked up: look_of draws it from position alone
             colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)
             look = look_of(c, colour, board.kind, frame.scale)
+            if c.highlight and board.kind != "table":
+                ring: Sprite = self._get(self.sprites, ("highlight", board.kind, frame.scale), lambda: highlight_sprite(board.kind, frame.scale))
+                img.paste(ring.image, (round(x) - ring.ax, round(y) - ring.ay), ring.image)
             sprite: Sprite = self._get(self.sprites, look, lambda look=look: make_sprite(look))  # type: ignore[misc]
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
-        draw_labels(img, layer, frame)
+        draw_labels(img, labels, frame)
         if zoom is not None:
             d = ImageDraw.Draw(img)
             d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=(210, 220, 230), width=2)

@@ -1,13 +1,16 @@
 """The last activation and measuring aids: paths moved, lines of fire, rams, range rings, arcs.
 
-Shapes go in one supersampled RGBA layer covering just the overlays' bounding box (so a short
-move costs little), pasted under the counters; result texts are drawn last, above everything.
+Drawn fresh on every render (each activation has new ones), so they must be cheap *and*
+antialiased. ``Pen`` supersamples each stroke (with its casing) in short pieces, each in its own
+small RGBA patch: the cost follows the stroke's length, not the area of its bounding box (a line of fire across a 1000 px board touches a few thousand pixels, not a million).
+Result texts are drawn last, above the counters.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
@@ -16,16 +19,122 @@ from render import theme
 from render.fonts import font
 from render.frame import Frame
 
-SS = 2
 Pt = tuple[float, float]
+Label = tuple[Pt, str, theme.RGB]
+CASING: theme.RGB = (14, 18, 24)
+PIECE = 48.0  # pixels of stroke per supersampled patch
 
 
-@dataclass(frozen=True)
-class OverlayLayer:
-    image: Image.Image | None  # RGBA, or None when there is nothing to draw
-    x: int
-    y: int
-    labels: tuple[tuple[Pt, str, theme.RGB], ...]  # (where, text, colour) drawn above counters
+Layers = list[tuple[float, theme.RGB]]  # (width, colour) drawn in order: a casing, then the stroke
+Draw = Callable[[ImageDraw.ImageDraw, Callable[[Pt], Pt], int], None]
+
+
+class Pen:
+    """Antialiased strokes and small shapes on an RGB image, via small supersampled RGBA patches."""
+
+    def __init__(self, img: Image.Image, ss: int = 2) -> None:
+        self.img = img
+        self.ss = ss
+
+    def patch(self, box: tuple[float, float, float, float], draw: Draw) -> None:
+        """Draw opaque shapes into a supersampled patch covering ``box`` and paste it down."""
+        k = self.ss
+        x0, y0 = max(0, math.floor(box[0]) - 1), max(0, math.floor(box[1]) - 1)
+        x1, y1 = min(self.img.width, math.ceil(box[2]) + 1), min(self.img.height, math.ceil(box[3]) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        canvas = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
+        draw(ImageDraw.Draw(canvas), lambda p: ((p[0] - x0) * k, (p[1] - y0) * k), k)
+        small = canvas.reduce(k)
+        self.img.paste(small, (x0, y0), small)
+
+    def segment(self, a: Pt, b: Pt, layers: Layers) -> None:
+        """A straight stroke (with its casing) in pieces, so the patches stay small; pieces
+        overlap by a pixel so no seam shows."""
+        dist = math.hypot(b[0] - a[0], b[1] - a[1])
+        n = max(1, math.ceil(dist / PIECE))
+        ux, uy = ((b[0] - a[0]) / dist, (b[1] - a[1]) / dist) if dist else (0.0, 0.0)
+        half = max(w for w, _ in layers) / 2 + 1
+        for i in range(n):
+            t0, t1 = max(0.0, dist * i / n - 1), min(dist, dist * (i + 1) / n + 1)
+            p = (a[0] + ux * t0, a[1] + uy * t0)
+            q = (a[0] + ux * t1, a[1] + uy * t1)
+            box = (min(p[0], q[0]) - half, min(p[1], q[1]) - half, max(p[0], q[0]) + half, max(p[1], q[1]) + half)
+            self.patch(box, _line_drawer(p, q, layers))
+
+    def polyline(self, pts: list[Pt], layers: Layers, *, closed: bool = False) -> None:
+        """Segments with round joins (a disc at every sharp inner vertex)."""
+        seq = [*pts, pts[0]] if closed else pts
+        for i in range(len(seq)):
+            if not closed and (i == 0 or i == len(seq) - 1):
+                continue
+            prev, here, nxt = seq[i - 1], seq[i], seq[(i + 1) % len(seq)]
+            if _turn(prev, here, nxt) > 20.0:  # gentle bends (a ring) need no joint
+                self.disc(here, [(w / 2, c) for w, c in layers])
+        for a, b in itertools.pairwise(seq):
+            self.segment(a, b, layers)
+
+    def ring(self, c: Pt, r: float, width: float, colour: theme.RGB) -> None:
+        """A circle outline in pieces, each a fine polyline (6 px facets do not show; Pillow's own
+        arc costs as much as the whole circle's bounding box)."""
+        n = max(8, math.ceil(2 * math.pi * r / PIECE))
+        steps = max(2, math.ceil(2 * math.pi * r / n / 6))
+        for i in range(n):
+            a0, a1 = 2 * math.pi * i / n, 2 * math.pi * (i + 1) / n + 0.5 / max(r, 1)
+            pts = [(c[0] + r * math.cos(a0 + (a1 - a0) * j / steps), c[1] + r * math.sin(a0 + (a1 - a0) * j / steps)) for j in range(steps + 1)]
+            box = (min(p[0] for p in pts) - width, min(p[1] for p in pts) - width, max(p[0] for p in pts) + width, max(p[1] for p in pts) + width)
+
+            def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int, pts: list[Pt] = pts) -> None:
+                d.line([loc(p) for p in pts], fill=colour, width=max(1, round(width * k)), joint="curve")
+
+            self.patch(box, draw)
+
+    def disc(self, c: Pt, rings: Layers) -> None:
+        """Concentric filled circles, ``(radius, colour)`` from the outside in."""
+        r0 = max(r for r, _ in rings)
+
+        def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
+            for r, colour in rings:
+                d.ellipse((*loc((c[0] - r, c[1] - r)), *loc((c[0] + r, c[1] + r))), fill=colour)
+
+        self.patch((c[0] - r0 - 1, c[1] - r0 - 1, c[0] + r0 + 1, c[1] + r0 + 1), draw)
+
+    def polygons(self, shapes: list[tuple[list[Pt], theme.RGB]]) -> None:
+        """Small filled polygons in one patch, later ones on top (an arrowhead over its casing)."""
+        pts = [p for shape, _ in shapes for p in shape]
+        box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+        def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
+            for shape, colour in shapes:
+                d.polygon([loc(p) for p in shape], fill=colour)
+
+        self.patch(box, draw)
+
+    def translucent_fill(self, pts: list[Pt], colour: theme.RGB, alpha: int) -> None:
+        """A big see-through area (a broadside arc): no supersampling, its outline hides the edge."""
+        box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+        x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+        x1, y1 = min(self.img.width, math.ceil(box[2]) + 1), min(self.img.height, math.ceil(box[3]) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return
+        mask = Image.new("L", (x1 - x0, y1 - y0), 0)
+        ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in pts], fill=alpha)
+        self.img.paste(colour, (x0, y0, x1, y1), mask)
+
+
+def _turn(a: Pt, b: Pt, c: Pt) -> float:
+    """Degrees the direction changes at b."""
+    h1 = math.atan2(b[1] - a[1], b[0] - a[0])
+    h2 = math.atan2(c[1] - b[1], c[0] - b[0])
+    return abs((math.degrees(h2 - h1) + 180.0) % 360.0 - 180.0)
+
+
+def _line_drawer(p: Pt, q: Pt, layers: Layers) -> Draw:
+    def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
+        for width, colour in layers:
+            d.line([loc(p), loc(q)], fill=colour, width=max(1, round(width * k)))
+
+    return draw
 
 
 def _width(frame: Frame) -> float:
@@ -33,76 +142,57 @@ def _width(frame: Frame) -> float:
     return max(3.0, min(9.0, unit * 0.09))
 
 
-def build_layer(overlays: tuple[Overlay, ...], frame: Frame, colours: dict[str, theme.RGB]) -> OverlayLayer:
-    if not overlays:
-        return OverlayLayer(None, 0, 0, ())
+def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame, colours: dict[str, theme.RGB]) -> list[Label]:
+    """Draw the overlays' shapes; return their labels to draw above the counters."""
+    pen = Pen(img)
     w = _width(frame)
-    pad = w * 5 + 4
-    xs: list[float] = []
-    ys: list[float] = []
-    for o in overlays:
-        pts = [frame.px(p) for p in o.points]
-        if o.kind == "ring" and pts:
-            r = o.radius * frame.scale
-            pts = [(pts[0][0] - r, pts[0][1] - r), (pts[0][0] + r, pts[0][1] + r)]
-        xs.extend(p[0] for p in pts)
-        ys.extend(p[1] for p in pts)
-    if not xs:
-        return OverlayLayer(None, 0, 0, ())
-    x0 = max(0, math.floor(min(xs) - pad))
-    y0 = max(0, math.floor(min(ys) - pad))
-    x1 = min(frame.width, math.ceil(max(xs) + pad))
-    y1 = min(frame.height, math.ceil(max(ys) + pad))
-    if x1 <= x0 or y1 <= y0:
-        return OverlayLayer(None, 0, 0, ())
-    big = Image.new("RGBA", ((x1 - x0) * SS, (y1 - y0) * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
-
-    def loc(p: Pt) -> Pt:
-        return ((p[0] - x0) * SS, (p[1] - y0) * SS)
-
-    labels: list[tuple[Pt, str, theme.RGB]] = []
+    labels: list[Label] = []
     for o in overlays:
         pts = [frame.px(p) for p in o.points]
         if not pts:
             continue
         side = colours.get(o.side, (245, 245, 245))
         if o.kind == "path":
-            _path(d, [loc(p) for p in pts], theme.mix(side, (255, 255, 255), 0.3), w * 1.3 * SS)
+            _path(pen, pts, theme.mix(side, (255, 255, 255), 0.3), w * 1.3)
             if o.text:
                 labels.append((pts[-1], o.text, (245, 245, 245)))
         elif o.kind == "fire" and len(pts) >= 2:
-            _fire(d, loc(pts[0]), loc(pts[-1]), w * SS)
+            _fire(pen, pts[0], pts[-1], w)
             labels.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE))
         elif o.kind == "ram" and len(pts) >= 2:
-            _ram(d, loc(pts[0]), loc(pts[-1]), w * SS)
+            _ram(pen, pts[0], pts[-1], w)
             labels.append((_label_spot(pts[0], pts[-1]), f"RAM {o.text}".strip(), theme.OVERLAY_RAM))
         elif o.kind == "ring":
-            r = o.radius * frame.scale * SS
-            cx, cy = loc(pts[0])
-            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(*theme.OVERLAY_RING, 200), width=max(2, round(w * 0.6)) * SS)
-            labels.append(((pts[0][0], pts[0][1] - o.radius * frame.scale), o.text or f'{o.radius:g}"', theme.OVERLAY_RING))
+            r = o.radius * frame.scale
+            cx, cy = pts[0]
+            pen.ring((cx, cy), r, max(2.0, w * 0.55), theme.OVERLAY_RING)
+            labels.append(((cx, cy - r), o.text or f'{o.radius:g}"', theme.OVERLAY_RING))
         elif o.kind == "arc" and len(pts) >= 3:
-            lp = [loc(p) for p in pts]
-            d.polygon(lp, fill=(*side, 60))
-            d.line([*lp, lp[0]], fill=(*side, 210), width=max(2, round(w * 0.5)) * SS, joint="curve")
+            # a big translucent fill needs no supersampling: its antialiased outline hides the edge
+            pen.translucent_fill(pts, side, 64)
+            pen.polyline(pts, [(max(2.0, w * 0.5), side)], closed=True)
             if o.text:
                 cx = sum(p[0] for p in pts) / len(pts)
                 cy = sum(p[1] for p in pts) / len(pts)
                 labels.append(((cx, cy), o.text, theme.mix(side, (255, 255, 255), 0.6)))
-    return OverlayLayer(big.reduce(SS), x0, y0, tuple(labels))
+    return labels
 
 
 def _label_spot(a: Pt, b: Pt) -> Pt:
-    """Two thirds of the way to the target: near the result, clear of the firer's counter."""
+    """Part of the way to the target: near the result, clear of the firer's counter."""
     return (a[0] + (b[0] - a[0]) * 0.6, a[1] + (b[1] - a[1]) * 0.6)
 
 
-def _arrowhead(d: ImageDraw.ImageDraw, a: Pt, b: Pt, size: float, fill: theme.RGBA) -> None:
+def _arrowhead(pen: Pen, a: Pt, b: Pt, size: float, fill: theme.RGB, casing: float = 0.0) -> None:
     ang = math.atan2(b[1] - a[1], b[0] - a[0])
-    left = (b[0] - size * math.cos(ang - 0.45), b[1] - size * math.sin(ang - 0.45))
-    right = (b[0] - size * math.cos(ang + 0.45), b[1] - size * math.sin(ang + 0.45))
-    d.polygon([b, left, right], fill=fill)
+
+    def head(s: float, tip: Pt) -> list[Pt]:
+        return [tip, (tip[0] - s * math.cos(ang - 0.45), tip[1] - s * math.sin(ang - 0.45)), (tip[0] - s * math.cos(ang + 0.45), tip[1] - s * math.sin(ang + 0.45))]
+
+    shapes = [(head(size, b), fill)]
+    if casing:
+        shapes.insert(0, (head(size + casing * 2.6, (b[0] + casing * math.cos(ang), b[1] + casing * math.sin(ang))), CASING))
+    pen.polygons(shapes)
 
 
 def _shorten(a: Pt, b: Pt, by: float) -> Pt:
@@ -114,18 +204,14 @@ def _shorten(a: Pt, b: Pt, by: float) -> Pt:
     return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
-def _path(d: ImageDraw.ImageDraw, pts: list[Pt], colour: theme.RGB, w: float) -> None:
+def _path(pen: Pen, pts: list[Pt], colour: theme.RGB, w: float) -> None:
     if len(pts) == 1:
-        x, y = pts[0]
-        d.ellipse((x - w, y - w, x + w, y + w), fill=(*colour, 230))
+        pen.disc(pts[0], [(w, CASING), (w - 1, colour)])
         return
-    casing = (12, 16, 22, 150)
-    d.line(pts, fill=casing, width=round(w + 2 * SS), joint="curve")
-    d.line(pts, fill=(*colour, 235), width=round(w), joint="curve")
-    for x, y in pts[:-1]:
-        r = w * 0.9
-        d.ellipse((x - r, y - r, x + r, y + r), fill=(*colour, 255), outline=casing, width=SS)
-    _arrowhead(d, pts[-2], pts[-1], w * 3.4, (*colour, 255))
+    pen.polyline(pts, [(w + 2, CASING), (w, colour)])
+    for p in pts[:-1]:  # a dot per step moved
+        pen.disc(p, [(w * 0.95, CASING), (w * 0.95 - 1, colour)])
+    _arrowhead(pen, pts[-2], pts[-1], w * 3.0, colour, casing=1.0)
 
 
 def _dashes(a: Pt, b: Pt, dash: float, gap: float) -> list[tuple[Pt, Pt]]:
@@ -142,38 +228,34 @@ def _dashes(a: Pt, b: Pt, dash: float, gap: float) -> list[tuple[Pt, Pt]]:
     return out
 
 
-def _fire(d: ImageDraw.ImageDraw, a: Pt, b: Pt, w: float) -> None:
+def _fire(pen: Pen, a: Pt, b: Pt, w: float) -> None:
     end = _shorten(a, b, w * 2.5)
     dashes = _dashes(a, end, w * 4, w * 2)
     for p, q in dashes:  # a dark casing under every dash keeps red readable on any terrain
-        d.line([p, q], fill=(12, 16, 22, 170), width=round(w + 2 * SS))
-    for p, q in dashes:
-        d.line([p, q], fill=(*theme.OVERLAY_FIRE, 255), width=round(w))
-    _arrowhead(d, a, end, w * 3.6, (*theme.OVERLAY_FIRE, 255))
+        pen.segment(p, q, [(w + 2, CASING), (w, theme.OVERLAY_FIRE)])
+    _arrowhead(pen, a, end, w * 3.6, theme.OVERLAY_FIRE, casing=1.0)
 
 
-def _ram(d: ImageDraw.ImageDraw, a: Pt, b: Pt, w: float) -> None:
+def _ram(pen: Pen, a: Pt, b: Pt, w: float) -> None:
     end = _shorten(a, b, w * 1.5)
-    d.line([a, end], fill=(12, 16, 22, 160), width=round(w * 1.6 + 2 * SS))
-    d.line([a, end], fill=(*theme.OVERLAY_RAM, 255), width=round(w * 1.6))
-    _arrowhead(d, a, end, w * 4, (*theme.OVERLAY_RAM, 255))
-    # a burst at the point of impact
-    star = []
+    pen.segment(a, end, [(w * 1.6 + 2, CASING), (w * 1.6, theme.OVERLAY_RAM)])
+    _arrowhead(pen, a, end, w * 4, theme.OVERLAY_RAM, casing=1.0)
+    star = []  # a burst at the point of impact
     for i in range(16):
         r = w * (3.2 if i % 2 == 0 else 1.6)
         ang = math.radians(i * 22.5)
         star.append((end[0] + r * math.cos(ang), end[1] + r * math.sin(ang)))
-    d.polygon(star, fill=(*theme.OVERLAY_RAM, 200), outline=(12, 16, 22, 200))
+    pen.polygons([([(x + (x - end[0]) * 0.12, y + (y - end[1]) * 0.12) for x, y in star], CASING), (star, theme.OVERLAY_RAM)])
 
 
-def draw_labels(img: Image.Image, layer: OverlayLayer, frame: Frame) -> None:
-    """Result texts in small dark boxes, kept inside the picture."""
-    if not layer.labels:
+def draw_labels(img: Image.Image, labels: list[Label], frame: Frame) -> None:
+    """Result texts in small dark boxes, kept inside the picture and clear of each other."""
+    if not labels:
         return
     d = ImageDraw.Draw(img, "RGBA")
     f = font(max(12.0, min(20.0, _width(frame) * 3.2)), bold=True)
     placed: list[tuple[float, float, float, float]] = []
-    for (x, y), text, colour in layer.labels:
+    for (x, y), text, colour in labels:
         box = d.textbbox((0, 0), text, font=f, anchor="mm")
         tw, th = box[2] - box[0], box[3] - box[1]
         x = min(max(x, tw / 2 + 6), frame.width - tw / 2 - 6)

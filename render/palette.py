@@ -33,6 +33,7 @@ def drawn_colours(side_colours: Iterable[theme.RGB]) -> list[theme.RGB]:
         (255, 255, 255),
         (250, 250, 250),
         theme.PIP_HIT,
+        theme.PIP_HIT_SEA,
         (44, 46, 50),
         (255, 235, 200),
         theme.HIGHLIGHT,

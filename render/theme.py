@@ -22,6 +22,7 @@ NEUTRAL_SIDE: RGB = (200, 200, 200)
 # damage pips: white = hits left, black = hits taken (red would vanish on a red side)
 PIP_LEFT: RGB = (250, 250, 250)
 PIP_HIT: RGB = (16, 16, 16)
+PIP_HIT_SEA: RGB = (230, 40, 40)  # table bases put their pips on the sea, where black vanishes
 
 TERRAIN: dict[str, RGB] = {
     "deep": (30, 86, 134),

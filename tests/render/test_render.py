@@ -49,8 +49,8 @@ def test_background_is_drawn_once_per_board_and_scale() -> None:
     moved = dataclasses.replace(view, counters=tuple(dataclasses.replace(c, pos=(c.pos[0], c.pos[1] + 1)) for c in view.counters))
     r.render_board(moved)
     assert len(r.backgrounds) == 1
-    # moving counters re-uses their sprites: nothing about their look changed
-    assert len(r.sprites) == len(view.counters)
+    # moving counters re-uses their sprites (one per counter, plus the highlight ring)
+    assert len(r.sprites) == len(view.counters) + 1
     r.render_board(view, scale=20)
     assert len(r.backgrounds) == 2
 
