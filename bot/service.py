@@ -27,7 +27,6 @@ from games.core.errors import (
     InvalidSyntax,
     NoSuchGame,
     NotAllowed,
-    NotYourTurn,
     UnknownName,
     WrongPhase,
     quote,
@@ -753,12 +752,9 @@ class TableService:
         for seat in mine:
             if seat in to_act:
                 return seat
-        if UMPIRE in mine:
-            return UMPIRE
-        if to_act:
-            names = ", ".join(self._seat_label(loaded, s) for s in to_act)
-            raise NotYourTurn(f"It is not your turn: waiting for {names}.")
-        return mine[0]
+        # Not this user's turn as far as to_act says; the rules refuse out-of-turn orders
+        # themselves (with a message that can say more, e.g. "your orders are already sealed").
+        return UMPIRE if UMPIRE in mine else mine[0]
 
     # --- table tools -----------------------------------------------------------------------
     async def _tools_apply(self, channel: str, user: User, text: str, *, as_umpire: bool = False) -> list[Output]:

@@ -62,6 +62,13 @@ async def _play(svc: TableService, system: str, scenario: str, chooser: random.R
         if not legal:
             break
         text = chooser.choice(legal)
+        idle = [s for s in users if s not in rules.to_act(state)]
+        if idle:  # someone else's turn: refused, and nothing changes
+            other = chooser.choice(idle)
+            out = await svc.handle("c", users[other], "order", {"text": text, "seat": other})
+            assert [o for o in out if o.kind == "error"], f"{other} could give {seat}'s order {text!r}"
+            after = await svc.store.latest_game("c")
+            assert after is not None and after.version == row.version
         out = await svc.handle("c", users[seat], "order", {"text": text, "seat": seat})
         errors = [o.text for o in out if o.kind == "error"]
         if errors:

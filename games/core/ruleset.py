@@ -130,7 +130,9 @@ class Ruleset(ABC, Generic[S]):
         return order.text
 
     @abstractmethod
-    def apply(self, state: S, seat: str, order: Order, rng: Rng) -> list[Event]: ...
+    def apply(self, state: S, seat: str, order: Order, rng: Rng) -> list[Event]:
+        """Carry out an order. Must refuse, with a GameError (NotYourTurn for turn order), any order
+        this seat may not give now: the service passes every seated player's orders through."""
 
     @abstractmethod
     def view(self, state: S, seat: str | None) -> View: ...
