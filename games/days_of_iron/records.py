@@ -1,0 +1,267 @@
+"""The book's numbers, the sample forces and scenarios, read from ``data/days_of_iron``.
+
+``rules.toml`` holds only what the book prints (sections 3.4, 5, 14.1, 14.3, 16.5, 17.5.8, 18.2,
+19.2-19.4 as ruled); forces and scenarios are house data. Everything is validated on load so a
+broken data pack names its file and key instead of failing mid-game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.core.data import Record, listing, load
+from games.core.errors import DataError
+
+RULES_FILE = "days_of_iron/rules.toml"
+FORCES_DIR = "days_of_iron/forces"
+SCENARIOS_DIR = "days_of_iron/scenarios"
+QUALITIES = ("inept", "capable", "exceptional")
+UNIT_TYPES = ("infantry", "cavalry", "artillery", "engineer")
+RANKS = ("army", "corps", "division", "brigade")
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    name: str
+    results: tuple[tuple[tuple[int, ...], str], ...]  # (faces, text)
+
+    def result(self, die: int) -> str:
+        return next(text for faces, text in self.results if die in faces)
+
+
+@dataclass(frozen=True)
+class Rules:
+    staff_points: dict[str, int]
+    engineer_points: int
+    gun_points: dict[str, int]
+    class_points: dict[str, tuple[int, int, int, int]]  # infantry/cavalry -> per class
+    modifiers: dict[str, int]
+    staff_tables: dict[str, dict[str, tuple[int, ...]]]  # "standard", "promotion", nations
+    dispute_a: tuple[int, ...]
+    figure_points: tuple[int, int, int, int]
+    figures_per_stand: int
+    outscout_margin: int
+    rear_edge_inches: int
+    offboard_fraction: tuple[int, int]
+    shattered: dict[str, int]
+    victory_points: int
+    victory_bands: tuple[tuple[int, str], ...]  # (upto or -1, result)
+    checks: dict[str, Check]
+
+    def staff_table(self, name: str) -> dict[str, tuple[int, ...]]:
+        return self.staff_tables[name]
+
+
+def _faces(rec: Record, key: str) -> tuple[int, ...]:
+    values = rec.list(key)
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+            raise DataError(f"{rec.file}: key '{rec.prefix}{key}[{i}]': expected a die face 1-6, got {v!r}")
+    return tuple(values)
+
+
+def _quality_table(rec: Record) -> dict[str, tuple[int, ...]]:
+    table = {q: _faces(rec, q) for q in QUALITIES}
+    faces = sorted(f for fs in table.values() for f in fs)
+    if faces != [1, 2, 3, 4, 5, 6]:
+        raise DataError(f"{rec.file}: key '{rec.prefix}' must give each face 1-6 exactly once, got {faces}")
+    return table
+
+
+def _four(rec: Record, key: str) -> tuple[int, int, int, int]:
+    values = rec.list(key)
+    if len(values) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise DataError(f"{rec.file}: key '{rec.prefix}{key}': expected four integers (Class 1-4), got {values!r}")
+    return (values[0], values[1], values[2], values[3])
+
+
+def _int_map(rec: Record) -> dict[str, int]:
+    return {k: rec.int(k) for k in rec}
+
+
+def rules() -> Rules:
+    """The book's values (cached by ``load``; cheap to call)."""
+    doc = load(RULES_FILE)
+    pts = doc.table("points")
+    staff = doc.table("staff")
+    tables = {"standard": _quality_table(staff.table("standard")), "promotion": {}}
+    promo = staff.table("promotion")
+    tables["promotion"] = {q: _faces(promo, q) for q in QUALITIES}
+    for nation, rec in staff.table("national").items():
+        tables[nation] = _quality_table(rec)
+    scouting = doc.table("scouting")
+    offboard = doc.table("offboard")
+    victory = doc.table("victory")
+    bands = tuple((b.int("upto"), b.str("result")) for b in victory.tables("bands"))
+    if not bands or bands[-1][0] != -1:
+        raise DataError(f"{doc.file}: key 'victory.bands': the last band must have upto = -1 (no limit)")
+    checks: dict[str, Check] = {}
+    for cid, rec in doc.table("checks").items():
+        results = tuple((_faces(r, "faces"), r.str("text")) for r in rec.tables("results"))
+        faces = sorted(f for fs, _ in results for f in fs)
+        if faces != [1, 2, 3, 4, 5, 6]:
+            raise DataError(f"{rec.file}: key 'checks.{cid}.results' must give each face 1-6 exactly once")
+        checks[cid] = Check(cid, rec.str("name"), results)
+    return Rules(
+        staff_points=_int_map(pts.table("staff")),
+        engineer_points=pts.int("engineer", 0),
+        gun_points=_int_map(pts.table("guns")),
+        class_points={"infantry": _four(pts, "infantry"), "cavalry": _four(pts, "cavalry")},
+        modifiers=_int_map(pts.table("modifiers")),
+        staff_tables=tables,
+        dispute_a=_faces(doc.table("dispute"), "player_a"),
+        figure_points=_four(scouting, "figure_points"),
+        figures_per_stand=scouting.int("figures_per_stand", 1),
+        outscout_margin=scouting.int("outscout_margin", 0),
+        rear_edge_inches=scouting.int("rear_edge_inches", 0),
+        offboard_fraction=(offboard.int("numerator", 0), offboard.int("denominator", 1)),
+        shattered=_int_map(doc.table("shattered")),
+        victory_points=victory.int("standard_points", 1),
+        victory_bands=bands,
+        checks=checks,
+    )
+
+
+# --- forces --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class UnitSpec:
+    id: str
+    name: str
+    type: str
+    cls: int
+    stands: int
+    modifiers: tuple[str, ...]
+    gun: str
+    light: bool
+
+
+@dataclass(frozen=True)
+class BrigadeSpec:
+    id: str
+    name: str
+    general: str  # "" when the brigade has no general of its own
+    units: tuple[UnitSpec, ...]
+
+
+@dataclass(frozen=True)
+class CommanderSpec:
+    id: str
+    name: str
+    rank: str
+
+
+@dataclass(frozen=True)
+class ForceSpec:
+    id: str
+    name: str
+    nation: str
+    general: str
+    commanders: tuple[CommanderSpec, ...]
+    brigades: tuple[BrigadeSpec, ...]
+
+
+def _unit(rec: Record, rules_: Rules) -> UnitSpec:
+    kind = rec.str("type", UNIT_TYPES)
+    modifiers = tuple(rec.str_list("modifiers")) if rec.has("modifiers") else ()
+    for mod in modifiers:
+        if mod not in rules_.modifiers:
+            raise DataError(f"{rec.file}: unit '{rec.str('id')}': unknown modifier {mod!r} (known: {', '.join(rules_.modifiers)})")
+    gun = ""
+    if kind == "artillery":
+        gun = rec.str("gun", tuple(rules_.gun_points))
+    cls = rec.int("class", 1, 4) if kind in ("infantry", "cavalry") else rec.opt_int("class", 0)
+    stands = rec.int("stands", 1, 60) if kind != "engineer" else 1
+    return UnitSpec(rec.str("id"), rec.str("name"), kind, cls, stands, modifiers, gun, rec.opt_bool("light", False))
+
+
+def force(force_id: str) -> ForceSpec:
+    """One order of battle from ``forces/<id>.toml``."""
+    doc = load(f"{FORCES_DIR}/{force_id}.toml")
+    rules_ = rules()
+    commanders = tuple(
+        CommanderSpec(c.str("id"), c.str("name"), c.str("rank", RANKS[1:3]))
+        for c in (doc.tables("commanders") if doc.has("commanders") else [])
+    )
+    brigades = tuple(
+        BrigadeSpec(b.str("id"), b.str("name"), b.opt_str("general", ""), tuple(_unit(u, rules_) for u in b.tables("units")))
+        for b in doc.tables("brigades")
+    )
+    return ForceSpec(force_id, doc.str("name"), doc.str("nation"), doc.str("general"), commanders, brigades)
+
+
+def force_ids() -> list[str]:
+    return [path.rsplit("/", 1)[1].removesuffix(".toml") for path in listing(FORCES_DIR)]
+
+
+def unit_points(spec: UnitSpec, rules_: Rules) -> int:
+    """Section 6.1: stands x (class value + modifiers); guns per model (5.2) plus modifiers."""
+    extra = sum(rules_.modifiers[m] for m in spec.modifiers)
+    if spec.type == "engineer":
+        return rules_.engineer_points
+    if spec.type == "artillery":
+        return spec.stands * (rules_.gun_points[spec.gun] + extra)
+    return spec.stands * (rules_.class_points[spec.type][spec.cls - 1] + extra)
+
+
+# --- scenarios ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SideSpec:
+    id: str
+    name: str
+    colour: str
+    force: str
+
+
+@dataclass(frozen=True)
+class ObjectiveSpec:
+    name: str
+    wanted_by: str
+    held_by: str
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    id: str
+    name: str
+    description: str
+    points: int
+    table: tuple[int, int]
+    victory: str
+    scouting: bool
+    staff: str
+    margin: str
+    sides: tuple[SideSpec, SideSpec]
+    objectives: tuple[ObjectiveSpec, ...]
+
+
+def scenario(scenario_id: str) -> ScenarioSpec:
+    doc = load(f"{SCENARIOS_DIR}/{scenario_id}.toml")
+    sides = tuple(SideSpec(s.str("id"), s.str("name"), s.str("colour"), s.str("force")) for s in doc.tables("sides"))
+    if len(sides) != 2:
+        raise DataError(f"{doc.file}: key 'sides': expected two sides, got {len(sides)}")
+    ids = {s.id for s in sides}
+    objectives = tuple(
+        ObjectiveSpec(o.str("name"), o.str("wanted_by", tuple(ids)), o.opt_str("held_by", ""))
+        for o in (doc.tables("objectives") if doc.has("objectives") else [])
+    )
+    table = doc.list("table")
+    if len(table) != 2 or not all(isinstance(v, int) and 12 <= v <= 240 for v in table):
+        raise DataError(f"{doc.file}: key 'table': expected [width, height] in inches (12-240), got {table!r}")
+    return ScenarioSpec(
+        id=scenario_id,
+        name=doc.str("name"),
+        description=doc.opt_str("description", ""),
+        points=doc.int("points", 1),
+        table=(table[0], table[1]),
+        victory=doc.str("victory", ("points", "objectives")),
+        scouting=doc.opt_bool("scouting", False),
+        staff=doc.opt_str("staff", "standard"),
+        margin=doc.opt_str("margin", "book"),
+        sides=(sides[0], sides[1]),
+        objectives=objectives,
+    )
+
+
+def scenario_ids() -> list[str]:
+    return [path.rsplit("/", 1)[1].removesuffix(".toml") for path in listing(SCENARIOS_DIR)]

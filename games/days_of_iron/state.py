@@ -1,0 +1,116 @@
+"""The game state: a plain dataclass tree that round-trips through ``games.core.codec``.
+
+The bot does not know where anything stands on the physical table; it keeps the orders of
+battle, the rolls, the sealed records of hidden and off-board units, losses and objectives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Unit fates (what the table has done to a unit) and how they score at the end (18.2).
+ON_TABLE = "on table"
+HIDDEN = "hidden"  # recorded on the hidden deployment map (16.4)
+OFF_BOARD = "off board"  # held in reserve off the table (16.5)
+ROUTING = "routing"
+DESTROYED = "destroyed"
+SHATTERED = "shattered"  # removed at 2 infantry / 1 cavalry stands (17.5.8)
+ROUTED_OFF = "routed off"
+SURRENDERED = "surrendered"
+CAPTURED = "captured"  # a General (14.5)
+KILLED = "killed"  # a General removed as a casualty
+GONE = (DESTROYED, SHATTERED, ROUTED_OFF, SURRENDERED, CAPTURED, KILLED)
+
+# Phases of the bot's game.
+SETUP = "setup"
+INITIATIVE = "initiative"
+TURN = "turn"
+OVER = "over"
+STEPS = ("Morale", "Shooting", "Movement", "Close Assault")  # 17 after the Initiative Phase
+
+
+@dataclass
+class Unit:
+    """A unit, a General or an engineer detachment of one side's order of battle."""
+
+    id: str
+    name: str
+    side: str
+    brigade: str  # brigade id ("" for the army's own Generals)
+    type: str  # infantry, cavalry, artillery, engineer, general
+    cls: int = 0  # class rating 1-4 (0 where the book gives none)
+    stands: int = 1  # stands, or gun models for artillery
+    start_stands: int = 1
+    points: int = 0  # its cost at the start (sections 5-6)
+    modifiers: list[str] = field(default_factory=list)
+    light: bool = False  # light cavalry may scout (19.1)
+    rank: str = ""  # Generals: army, corps, division, brigade
+    quality: str = ""  # Generals: inept, capable, exceptional ("" until rolled)
+    roll: int = 0  # the staff-quality die (0: not diced)
+    status: str = ON_TABLE
+    lost_turn: int = 0  # the turn a General was lost (field promotion waits a turn, 14.3)
+
+
+@dataclass
+class Brigade:
+    id: str
+    name: str
+    side: str
+
+
+@dataclass
+class Sealed:
+    """A secret record: the text is shown only to its side (and the umpire) until revealed."""
+
+    number: int
+    side: str
+    kind: str  # hidden, off-board, scout
+    units: list[str]  # unit ids it concerns
+    text: str
+    nonce: str
+    digest: str
+    revealed: bool = False
+    cancelled: bool = False
+
+
+@dataclass
+class Objective:
+    name: str
+    wanted_by: str  # side id that must take it
+    held_by: str  # side id, or "" for nobody
+
+
+@dataclass
+class SideState:
+    id: str
+    name: str
+    colour: str
+    nation: str
+    force: str  # force name for the status
+    staff_rolled: bool = False
+    ready: bool = False
+    wants_end: bool = False
+
+
+@dataclass
+class GameState:
+    scenario: str
+    scenario_name: str
+    options: dict[str, str]
+    points_limit: int
+    table_width: int
+    table_height: int
+    sides: list[SideState]
+    brigades: list[Brigade]
+    units: list[Unit]
+    objectives: list[Objective]
+    phase: str = SETUP
+    turn: int = 0
+    step: int = 0  # index into STEPS while phase == TURN
+    step_side: int = 0  # 0: the initiative player's part of the step, 1: the other's
+    initiative: str = ""  # side id holding the initiative this turn
+    deploys_first: str = ""
+    sealed: list[Sealed] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # short public history for the status
+    winner: str = ""
+    end_reason: str = ""
