@@ -97,8 +97,8 @@ class Renderer:
             base = self._get(self.zoned, (board.key, frame.key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
         palette = self._get(self.palettes, (board.key, frame.key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
         strip = draw_strip(view, frame.width, fresh=not self.cache)
-        img = Image.new("RGB", (frame.width, frame.height + strip.height), theme.MARGIN)
-        img.paste(base, (0, 0))
+        # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
+        img = base.crop((0, 0, frame.width, frame.height + strip.height))
         labels = draw_overlays(img, view.overlays, frame, colours)
         # highlighted counters last so they are never hidden under a neighbour
         pad = frame.scale * 2

@@ -160,7 +160,20 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
     for i, item in enumerate(items):
         img.paste(item, (PAD + i * ITEM, PAD // 2 if stacked else (height - ITEM) // 2), item)
     y = top
+    draw_text = text_image.__wrapped__ if fresh else text_image
     for line, size, bold, colour in rows:
-        d.text((left, y), line, font=font(size, bold=bold), fill=colour)
+        text = draw_text(line, size, bold, colour)
+        img.paste(text, (left, y), text)
         y += round(size * 1.35)
+    return img
+
+
+@lru_cache(maxsize=512)
+def text_image(line: str, size: float, bold: bool, colour: theme.RGB) -> Image.Image:
+    """One line of strip text as an RGBA image: titles and most status lines repeat between
+    renders (every seat's view of one activation shares them), so render each once."""
+    f = font(size, bold=bold)
+    box = f.getbbox(line)
+    img = Image.new("RGBA", (max(1, int(box[2]) + 2), max(1, int(box[3]) + 2)), (*colour, 0))
+    ImageDraw.Draw(img).text((0, 0), line, font=f, fill=colour)
     return img
