@@ -1,0 +1,201 @@
+"""Boarding (6.3), damage effects (7.1, 7.2), criticals and their End-Phase repair (10.0), repair (8.0)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.errors import IllegalOrder, NotYourTurn
+from games.iron_and_fire.engine import Game
+from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
+
+
+def close(side: str = "peru", boilers: str = "fixed"):  # type: ignore[no-untyped-def]
+    st = new_game("s1", {"boilers": boilers})
+    place(st, "huascar", "1610", 6)
+    place(st, "esmeralda", "1609", 3)
+    return in_play(st, side, "KH" if side == "peru" else "KS")
+
+
+def test_boarding_attempt_fails_above_target_pf() -> None:
+    st = close()
+    log = text(order(st, "peru", "Huascar board Esmeralda", [4]))
+    assert "d10 **4** vs PF 3 (needs 3 or less): the Boarding Combat does not occur" in log
+    assert unit(st, "huascar").boarding_with == ""
+
+
+def test_boarding_capture_by_two_or_more() -> None:
+    st = close()
+    log = text(order(st, "peru", "Huascar board Esmeralda", [3, 1, 1]))
+    assert "Huáscar d6 **1** +7 PF = 8; Esmeralda d6 **1** +3 PF = 4" in log
+    assert "**Esmeralda is captured**" in log
+    e = unit(st, "esmeralda")
+    assert e.controller == "peru" and e.captured and e.hits == 1
+    assert st.phase == "over" and st.result_winner == "peru"
+
+
+def test_boarding_win_by_one_and_the_winner_decides() -> None:
+    st = close()
+    log = text(order(st, "peru", "Huascar board Esmeralda", [3, 1, 6]))  # 8 vs 9
+    assert "Esmeralda wins by 1: 1 hit on Huáscar" in log
+    assert st.phase == "boarding" and st.decider == "chile"
+    assert ruleset().to_act(st) == ["chile"]
+    with pytest.raises(NotYourTurn):
+        order(st, "peru", "break off")
+    order(st, "chile", "continue")
+    assert unit(st, "huascar").boarding_with == "esmeralda"
+    # locked ships cannot move, fire or ram, but fight on
+    st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
+    with pytest.raises(IllegalOrder, match="Boarding Combat"):
+        order(st, "peru", "Huascar move F")
+    with pytest.raises(IllegalOrder, match="Boarding Combat"):
+        order(st, "peru", "Huascar fire Esmeralda")
+    log = text(order(st, "peru", "Huascar board", [6, 1]))  # 13 vs 4: capture, no new attempt roll
+    assert "fights on" in log and unit(st, "esmeralda").captured
+
+
+def test_boarding_tie_both_odd_both_hit_then_break_off() -> None:
+    st = close()
+    log = text(order(st, "peru", "Huascar board Esmeralda", [2, 1, 5]))  # 8 vs 8, both odd
+    assert "both ships take 1 hit" in log
+    assert unit(st, "huascar").hits == 1 and unit(st, "esmeralda").hits == 1
+    assert st.decider == "peru"
+    order(st, "peru", "break off")
+    assert unit(st, "huascar").boarding_with == "" and unit(st, "esmeralda").boarding_with == ""
+
+
+def test_boarding_tie_even_no_effect_and_fire_modifier() -> None:
+    st = close()
+    unit(st, "esmeralda").criticals = ["fire"]
+    log = text(order(st, "peru", "Huascar board Esmeralda", [1, 2, 6]))  # 9 vs 6+3-1 = 8
+    assert "−1 on fire" in log and "wins by 1" in log
+
+
+def test_captured_ship_never_fires_and_moves_after_two_consecutive_activations() -> None:
+    st = new_game("s5")
+    place(st, "huascar", "1610", 6)
+    place(st, "union", "2905", 1)
+    place(st, "loa", "1609", 6)
+    place(st, "ohiggins", "1202", 3)
+    loa = unit(st, "loa")
+    loa.controller = "peru"
+    in_play(st, "peru")
+    with pytest.raises(IllegalOrder, match="never fires"):
+        order(st, "peru", "Loa fire Ohiggins")
+    with pytest.raises(IllegalOrder, match="two consecutive activations"):
+        order(st, "peru", "Loa move F")
+    order(st, "peru", "Loa prepare")
+    st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
+    order(st, "peru", "Loa move F")
+    assert Game(st).label(Game(st).pos(loa)) == "1608"
+    # another friendly activation in between cancels the preparation
+    st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
+    order(st, "peru", "Loa prepare")
+    st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
+    order(st, "peru", "Union move F")
+    with pytest.raises(IllegalOrder, match="two consecutive"):
+        order(st, "peru", "Loa move F")
+
+
+def test_damage_effects_section_7_1() -> None:
+    st = close(boilers="fixed")
+    g = Game(st)
+    e = unit(st, "esmeralda")  # MF 2, CF 1, PF 3
+    expected = {0: (2, 1), 1: (2, 1), 2: (1, -1), 3: (0, -1)}
+    for hits, (mp, cf) in expected.items():
+        e.hits = hits
+        assert (g.eff_mp(e), g.eff_cf(e)) == (mp, cf), hits
+    assert g.crippled(e)
+    h = unit(st, "huascar")  # MF 3, CF 3, PF 7: half PF rounded up = 4
+    for hits, (mp, cf) in {3: (3, 1), 4: (1, 0), 6: (1, 0), 7: (0, 0)}.items():
+        h.hits = hits
+        assert (g.eff_mp(h), g.eff_cf(h)) == (mp, cf), hits
+    assert not g.crippled(h)  # CF 0 is not below 0
+
+
+def test_sinking_above_pf() -> None:
+    st = close()
+    unit(st, "esmeralda").hits = 3
+    order(st, "peru", "Huascar fire Esmeralda", [1])  # 1+3+1+1 = 6: 2 hits
+    assert unit(st, "esmeralda").status == "sunk"
+
+
+def test_repair_removes_one_hit_on_pf_or_less() -> None:
+    st = close("chile")
+    unit(st, "esmeralda").hits = 2
+    assert "one hit removed (1 left)" in text(order(st, "chile", "Esmeralda repair", [3]))
+    st = close("chile")
+    unit(st, "esmeralda").hits = 2
+    assert "no effect" in text(order(st, "chile", "Esmeralda repair", [4]))
+    assert unit(st, "esmeralda").hits == 2
+    st = close("chile")
+    with pytest.raises(IllegalOrder, match="no hits"):
+        order(st, "chile", "Esmeralda repair")
+
+
+def run_end_phase(st, dice: list[int]) -> str:  # type: ignore[no-untyped-def]
+    from tests.iron_and_fire.helpers import ScriptedRng
+
+    rng = ScriptedRng(dice)
+    g = Game(st, rng)
+    st.turns = st.turn  # the last turn: no new deck is shuffled
+    g.end_phase()
+    assert not rng.dice, rng.dice
+    return "\n".join(e.text for e in g.events)
+
+
+def test_end_phase_critical_repairs() -> None:
+    st = close()
+    h = unit(st, "huascar")
+    h.criticals = ["bridge", "propulsion", "steering", "fire"]
+    log = run_end_phase(st, [2, 3, 4, 2])
+    assert "Bridge repair d6 **2**: repaired" in log and "Propulsion repair d6 **3**: not repaired" in log
+    assert "Steering repair d6 **4**: repaired" in log and "fire extinguished" in log
+    assert h.criticals == ["propulsion"]
+
+
+@pytest.mark.parametrize(("die", "hits", "alive"), [(4, 1, True), (5, 2, True), (6, 0, False)])
+def test_fire_spreads_or_blows_up(die: int, hits: int, alive: bool) -> None:
+    st = close()
+    h = unit(st, "huascar")
+    h.criticals = ["fire"]
+    log = run_end_phase(st, [die])
+    assert h.afloat == alive
+    if alive:
+        assert h.hits == hits and h.criticals == ["fire"]
+    else:
+        assert "blows up" in log
+
+
+def test_bad_boilers_are_never_repaired() -> None:
+    st = close(boilers="bad")
+    e = unit(st, "esmeralda")
+    assert e.criticals == ["propulsion"] and e.bad_boilers
+    run_end_phase(st, [])
+    assert e.criticals == ["propulsion"]
+
+
+def test_critical_table() -> None:
+    from tests.iron_and_fire.helpers import ScriptedRng
+
+    for die, kind in [(1, None), (2, "bridge"), (3, "fire"), (4, "fire"), (5, "propulsion"), (6, "steering")]:
+        st = close()
+        g = Game(st, ScriptedRng([die]))
+        g.critical(unit(st, "huascar"))
+        assert unit(st, "huascar").criticals == ([kind] if kind else [])
+    st = close()
+    g = Game(st, ScriptedRng([5]))
+    g.critical(unit(st, "huascar"))
+    assert g.eff_mp(unit(st, "huascar")) == 2
+
+
+def test_save_the_captain_and_admiral() -> None:
+    st = close()
+    unit(st, "esmeralda").facing = Game(st).dir_of(5)  # no raking fire
+    st.save_captain = True
+    log = text(order(st, "peru", "Huascar fire Esmeralda", [1, 6]))  # 1+3+1 = 5: 1 hit; captain roll 6
+    assert "Save the Captain" in log and unit(st, "esmeralda").criticals == ["bridge"]
+    assert not st.save_captain
+    st = close("chile")
+    st.save_admiral = True
+    order(st, "chile", "Esmeralda fire Huascar", [9, 3])
+    assert unit(st, "huascar").hits == 1 and unit(st, "huascar").criticals == []
