@@ -546,7 +546,7 @@ def check_fire(state: OakState, firer: ShipState, side: str, target: ShipState, 
     if any(state.ship(e).controller == firer.controller for e in target.entangled):
         return FireCheck(False, d, band, f"{target.name} is Entangled with a friendly ship and may not be fired on")
     limit = "musket_shot" if partial else "cannon_shot"
-    if BANDS.index(band) > BANDS.index(limit) if band != "beyond" else True:
+    if band == "beyond" or BANDS.index(band) > BANDS.index(limit):
         return FireCheck(False, d, band, f"{target.name} is at {band_text(d)}, beyond {BAND_NAMES[limit]} ({distances()[limit]:.0f}\")")
     if not partial:
         if not in_broadside_path(firer.base, side, target.base):
@@ -680,16 +680,14 @@ def apply_crew(state: OakState, rng: Rng, target: ShipState, helms: int, directi
             state, target, rng, forward=0.0, turn_when="start", direction=direction, degrees=r.turn_angle,
             speed_for_collision=r.helm_full_turn_speed,
         )
-        if target.flagship or not target.captain_lost:
+        side = state.side(target.side)
+        if target.flagship and side.admiral_name != "none":
             faces = roll(rng, 1)
             hit = count(faces, r.faces_of("officer_hit")) > 0
-            notes.append(f"officer check: {show(faces)}" + (" - hit" if hit else ""))
-            if hit and target.flagship:
-                side = state.side(target.side)
-                notes.append(f"{side.name}'s admiral ({side.admiral_name}) is lost; the flagship now has admiral value 0")
+            notes.append(f"officer check for the Admiral: {show(faces)}" + (" - hit" if hit else ""))
+            if hit:
+                notes.append(f"{side.name}'s admiral ({side.admiral_name}) is lost; the Flagship now has admiral value 0")
                 side.admiral_name, side.admiral_value = "none", 0
-            elif hit:
-                target.captain_lost = True
 
 
 def close_combat(state: OakState, rng: Rng, attacker: ShipState, target: ShipState) -> list[str]:

@@ -45,7 +45,6 @@ class ShipState:
     attacked: bool = False
     fatigue_shield: bool = False  # "Down!": the first attack Fatigue this turn is ignored
     landing: tuple[float, float] | None = None
-    captain_lost: bool = False
 
     @property
     def base(self) -> Base:

@@ -183,3 +183,26 @@ def test_an_attack_is_one_per_ship_and_alternates() -> None:
     order(state, "b", "Corvette hold", stream)
     assert state.active_side == "a"
     assert fails(state, "b", "Fluyt hold", stream).kind == "not your turn"
+
+
+def test_ships_in_formation_with_the_flagship_roll_one_more_die() -> None:
+    state, _, corvette, _ = duel()
+    place(state, "fluyt", 15.0, 18.0 + 2.6 + 1.5, 0.0)  # 1.5" astern of the Corvette, in line ahead
+    dice, how = E.attack_dice(state, corvette, partial=False)
+    assert dice == 5 and "Formation +1" in how
+    place(state, "fluyt", 18.0, 18.0 + 2.6 + 1.5, 0.0)  # out of line: no bonus
+    assert E.attack_dice(state, corvette, partial=False)[0] == 4
+
+
+def test_a_struck_helm_turns_the_ship_and_may_hit_the_admiral() -> None:
+    state, stream, _, sloop = duel()
+    state.ship("petite-fregate").flagship = False
+    sloop.flagship = True
+    notes: list[str] = []
+    before = sloop.heading
+    officer = E.roll(ahead(stream, 0), 1)
+    E.apply_crew(state, stream, sloop, 2, "starboard", notes)
+    assert sloop.heading == (before + 45.0) % 360 and sloop.fatigue == 1
+    assert "helm is struck" in "\n".join(notes)
+    lost = officer[0] in ("Skull", "Helm")
+    assert (state.side("a").admiral_name == "none") == lost
