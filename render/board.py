@@ -171,7 +171,9 @@ def render_replay(
         raise ValueError("a replay needs at least one view")
     if len(captions) != len(views):
         raise ValueError(f"a replay needs one caption per view: got {len(views)} views and {len(captions)} captions")
-    frames = [_captioned(renderer.render_board(v, scale=scale), cap, i, len(views)) for i, (v, cap) in enumerate(zip(views, captions, strict=True))]
+    rendered = [renderer._render(v, scale=scale, zoom=None) for v in views]
+    frames = [_captioned(img, cap, i, len(views)) for i, ((img, _), cap) in enumerate(zip(rendered, captions, strict=True))]
+    palettes = [pal for _, pal in rendered]
     w = max(f.width for f in frames)
     h = max(f.height for f in frames)
     padded = []
@@ -185,7 +187,9 @@ def render_replay(
     factor = 1.0
     while True:
         sized = padded if factor == 1.0 else [f.resize((round(w * factor), round(h * factor)), Image.Resampling.LANCZOS) for f in padded]
-        pal = [f.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE) for f in sized]
+        # each board's fixed palette: fast, and frames of one board share colours, which lets the
+        # GIF writer store only the part of each frame that changed
+        pal = [f.quantize(palette=p, dither=Image.Dither.NONE) for f, p in zip(sized, palettes, strict=True)]
         buf = io.BytesIO()
         pal[0].save(buf, "GIF", save_all=True, append_images=pal[1:], duration=durations, loop=0, disposal=1)
         data = buf.getvalue()
