@@ -753,7 +753,10 @@ def lost_admiral(state: OakState, side_id: str) -> list[str]:
         return []
     pistol = rules().distance("pistol_shot")
     if flag is not None and flag.on_table and side.fortune > 0 and state.options.get("lost_admiral", "fortune") == "fortune":
-        near = [s for s in candidates if not s.entangled and base_distance(flag.base, s.base) <= pistol + 1e-6]
+        near = sorted(
+            (s for s in candidates if not s.entangled and base_distance(flag.base, s.base) <= pistol + 1e-6),
+            key=lambda s: (base_distance(flag.base, s.base), s.id),
+        )
         if near:
             side.fortune -= 1
             flag.flagship = False

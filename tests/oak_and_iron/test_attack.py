@@ -206,3 +206,13 @@ def test_a_struck_helm_turns_the_ship_and_may_hit_the_admiral() -> None:
     assert "helm is struck" in "\n".join(notes)
     lost = officer[0] in ("Skull", "Helm")
     assert (state.side("a").admiral_name == "none") == lost
+
+
+def test_shooting_through_fog_counts_one_band_farther() -> None:
+    state, stream, _, _sloop = duel(gap=2.0)
+    from tests.oak_and_iron.helpers import add_terrain
+
+    add_terrain(state, "fog", [(16.0, 15.0), (17.0, 15.0), (17.0, 21.0), (16.0, 21.0)], "Fog bank")
+    events = texts(order(state, "b", "Corvette broadside starboard Sloop", stream))
+    assert "through fog" in events and "fog: scored at Musket Shot" in events
+    assert "hits on Skull, Cannonball, Crossed Swords (" in events

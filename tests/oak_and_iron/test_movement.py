@@ -263,3 +263,55 @@ def test_entangled_ships_do_not_move_and_cut_free_needs_room() -> None:
         assert not corvette.entangled and not sloop.entangled
         assert math.isclose(base_distance(corvette.base, sloop.base), 1.0, abs_tol=1e-6)
         assert state.activation.speed == 1
+
+
+def test_landing_party_goes_ashore_from_an_anchored_ship_near_an_island() -> None:
+    state, stream = started(scenario="reef")
+    park_others(state, "corvette")
+    place(state, "corvette", 29.0, 15.0, 90.0)  # below the island "Isla"
+    corvette = state.ship("corvette")
+    corvette.sail = "anchored"
+    order(state, "b", "Corvette crew landing", stream)
+    assert corvette.landing is not None
+    island = next(t for t in state.terrain if t.label == "Isla")
+    from games.core.geometry import point_in_polygon
+
+    assert point_in_polygon(corvette.landing, tuple(island.points), tolerance=1e-6)
+
+
+def test_landing_party_needs_anchor_and_pistol_shot() -> None:
+    state, stream = started(scenario="reef")
+    park_others(state, "corvette")
+    place(state, "corvette", 29.0, 15.0, 270.0)  # bow into the wind: no move, so a Crew Action at once
+    assert "Anchored" in fails(state, "b", "Corvette crew landing", stream).text
+    place(state, "corvette", 20.0, 30.0, 90.0)
+    state.ship("corvette").sail = "anchored"
+    assert "Pistol Shot" in fails(state, "b", "Corvette crew landing", stream).text
+
+
+def test_transfer_flag_within_pistol_shot() -> None:
+    state, stream = started()
+    park_others(state, "corvette", "fluyt")
+    place(state, "fluyt", 20.0, 8.0, 180.0)
+    place(state, "corvette", 23.0, 8.0, 180.0)
+    order(state, "b", "Fluyt move", stream)
+    order(state, "b", "Fluyt crew flag Corvette", stream)
+    assert state.ship("corvette").flagship and not state.ship("fluyt").flagship
+    state2, stream2 = started()
+    park_others(state2, "corvette", "fluyt")
+    place(state2, "fluyt", 10.0, 8.0, 180.0)
+    place(state2, "corvette", 23.0, 8.0, 180.0)
+    order(state2, "b", "Fluyt move", stream2)
+    assert "Pistol Shot" in fails(state2, "b", "Fluyt crew flag Corvette", stream2).text
+
+
+def test_rowing_needs_sweeps_and_moves_one_inch() -> None:
+    state, stream = started()
+    park_others(state, "sloop", "corvette")
+    place(state, "corvette", 20.0, 8.0, 180.0)
+    order(state, "b", "Corvette move", stream)
+    assert "Sweeps" in fails(state, "b", "Corvette crew row", stream).text
+    order(state, "b", "Corvette done", stream)
+    place(state, "sloop", 10.0, 8.0, 0.0)  # In the Wind's Eye: rowing still moves it
+    order(state, "a", "Sloop crew row", stream)
+    assert math.isclose(state.ship("sloop").y, 7.0)
