@@ -73,7 +73,12 @@ def run_bot(args: argparse.Namespace) -> None:
         await bot.close()
         await asyncio.wait({task}, timeout=10)
 
-    asyncio.run(main())
+    if args.profile:
+        import cProfile
+
+        cProfile.runctx("asyncio.run(main())", globals(), {"asyncio": asyncio, "main": main}, args.profile)
+    else:
+        asyncio.run(main())
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"peak_rss_mb": peak_mb, "draw_seconds": drawing}), flush=True)
 
@@ -106,6 +111,21 @@ async def store_games(db: str, count: int) -> None:
 
 # ------------------------------------------------------------------------------- the players
 @dataclass
+class Phase:
+    games: int
+    seconds: float
+    set_up: int = 0
+    started: float = 0.0
+    until: float = 0.0
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def start(self) -> None:
+        self.started = time.monotonic()
+        self.until = self.started + self.seconds
+        self.ready.set()
+
+
+@dataclass
 class Results:
     latencies: list[float] = field(default_factory=list)
     without_image: int = 0
@@ -113,7 +133,7 @@ class Results:
     games_finished: int = 0
 
 
-async def play(fake: Any, channel: str, users: list[Any], results: Results, until: float, think: float) -> None:
+async def play(fake: Any, channel: str, users: list[Any], results: Results, think: float, phase: Phase) -> None:
     """One game's players: set up, then order until time is up (a finished game starts again)."""
     by_id = {u.id: u for u in users}
 
@@ -128,7 +148,12 @@ async def play(fake: Any, channel: str, users: list[Any], results: Results, unti
         return await fake.run(users[0], "game start", channel=channel, timeout=30)
 
     last = await setup()
-    while time.monotonic() < until:
+    phase.set_up += 1
+    if phase.set_up == phase.games:
+        phase.start()
+    await phase.ready.wait()  # time only the steady state, not 100 games being created at once
+    await asyncio.sleep(random.uniform(0, think))  # players do not all act at the same instant
+    while time.monotonic() < phase.until:
         mentioned = [by_id[m] for m in MENTION.findall(last.text().rsplit("\n", 1)[-1]) if m in by_id]
         if "Game over" in last.text() or not mentioned:
             results.games_finished += "Game over" in last.text()
@@ -169,7 +194,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--bot", "--api", fake.api_base, "--gateway", str(fake.gateway_url),
-        "--guild", fake.guild_id, "--db", db,
+        "--guild", fake.guild_id, "--db", db, *(["--profile", args.profile] if args.profile else []),
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
     )  # fmt: skip
     try:
@@ -179,12 +204,11 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         players = [[fake.add_user(f"g{i}-a"), fake.add_user(f"g{i}-b")] for i in range(args.games)]
         results = Results()
         fake.requests.clear()
-        started = time.monotonic()
-        until = started + args.seconds
+        phase = Phase(args.games, args.seconds)
         await asyncio.gather(
-            *(play(fake, c, p, results, until, args.think) for c, p in zip(channels, players, strict=True))
+            *(play(fake, c, p, results, args.think, phase) for c, p in zip(channels, players, strict=True))
         )
-        elapsed = time.monotonic() - started
+        elapsed = time.monotonic() - phase.started
     finally:
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write(b"stop\n")
@@ -206,7 +230,10 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "p99_ms": round(1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
         "max_ms": round(1000 * lat[-1], 1) if lat else None,
         "draw_median_ms": round(1000 * statistics.median(drawing), 1) if drawing else None,
-        "draw_share_of_latency": round(sum(drawing) / sum(lat), 2) if lat and drawing else None,
+        # medians, because the bot also draws boards for set-up messages the players do not time
+        "draw_share_of_latency": round(statistics.median(drawing) / statistics.median(lat), 2)
+        if lat and drawing
+        else None,
         "bot_peak_rss_mb": round(bot["peak_rss_mb"], 1),
         "games_finished": results.games_finished,
         "without_image": results.without_image,
@@ -223,6 +250,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to play (default 30)")
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds between a reply and the next order")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    parser.add_argument("--profile", default="", help="write a cProfile of the bot process to this file")
     parser.add_argument("--bot", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)
     parser.add_argument("--gateway", help=argparse.SUPPRESS)
@@ -247,6 +275,7 @@ def main() -> None:
         f"  board drawing      median {result['draw_median_ms']} ms, {result['draw_share_of_latency']} of the latency"
     )
     print(f"  bot peak memory    {result['bot_peak_rss_mb']} MB   (target < 150 MB with 1,000 stored games)")
+    print(f"  (storing {result['stored_games']} games took {result['storing_seconds']} s before the run)")
     print(f"  games finished {result['games_finished']}, replies without image {result['without_image']}, "
           f"fake Discord violations {result['violations']}")  # fmt: skip
     if result["errors"]:

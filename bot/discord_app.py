@@ -44,17 +44,19 @@ CUSTOM_ID_LIMIT = 100
 DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
 RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer first
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
+STATUS_DELAY_SECONDS = 1.0  # the status message is edited at most about once a second per channel
 DMS_CLOSED = 50007
 SPECTATOR_ID = "0"
+BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
 GRID_ZOOM_CELLS = 3.0  # /game board zoom: hexes or squares around the point
 TABLE_ZOOM_INCHES = 12.0
 
 # Commands that never change a game: no status refresh and no buttons after them.
 READ_ONLY = frozenset(
-    {"game status", "game board", "game log", "game export", "game verify", "game private", "game help", "hand"}
+    {"game status", "game board", "game log", "game export", "game verify", "game private", "game help", "help", "hand"}
 )
 # Commands whose reply is usually private: a deferral for them is ephemeral.
-PRIVATE_HINT = frozenset({"game private", "hand", "game export", "game verify", "game help"})
+PRIVATE_HINT = frozenset({"game private", "hand", "game export", "game help", "help"})
 
 PRIVATE_HELP = (
     "I could not send you a direct message (your DMs from this server are closed). "
@@ -107,6 +109,20 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
 
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+NEXT_LINE = re.compile(r"^(?:Next|To act): (.+)$", re.MULTILINE)
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def next_actors(outputs: Sequence[Output]) -> list[str]:
+    """User ids pinged as acting next in the public messages (the service's "Next:" line)."""
+    found: list[str] = []
+    for output in outputs:
+        if output.kind == "message":
+            for line in NEXT_LINE.findall(output.text):
+                found += MENTION.findall(line)
+    return list(dict.fromkeys(found))
 
 
 def zoom_of(where: str) -> tuple[str, float] | None:
@@ -266,6 +282,7 @@ class TableBot(discord.Client):
         guild_id: int | None = None,
         reminder_seconds: float = 60.0,
         response_budget: float = RESPONSE_BUDGET_SECONDS,
+        status_delay: float = STATUS_DELAY_SECONDS,
         service_factory: ServiceFactory = open_service,
         renderer: Renderer | None = None,
         load_renderer: bool = True,
@@ -282,6 +299,7 @@ class TableBot(discord.Client):
         self.guild_id = guild_id
         self.reminder_seconds = reminder_seconds
         self.response_budget = response_budget
+        self.status_delay = status_delay
         self.service_factory = service_factory
         self.renderer = renderer if renderer is not None or not load_renderer else _load_renderer()
         self.tree = app_commands.CommandTree(self)
@@ -410,7 +428,11 @@ class TableBot(discord.Client):
             log.exception("drawing the board failed; the message goes without it")
 
     async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
-        """Buttons for short choices: seats after a new game, the next player's orders when few."""
+        """Buttons for short choices: seats after a new game, the next player's orders when few.
+
+        Runs alongside the board drawing; who acts next is read from the reply's own ping line, so
+        this costs one look at the game (the legal orders) rather than two.
+        """
         from bot.service import User
 
         try:
@@ -419,8 +441,8 @@ class TableBot(discord.Client):
                 if 0 < len(seats) <= BUTTON_LIMIT:
                     prepared.buttons = [("join", s) for s in seats if len(f"wg:join:{s}") <= CUSTOM_ID_LIMIT]
                 return
-            state, to_act = await self.service.channel_state(channel)
-            if state != "running" or len(set(to_act)) != 1:
+            to_act = next_actors(prepared.outputs)
+            if len(to_act) != 1:
                 return
             actor = User(id=to_act[0], name=to_act[0])
             orders = await self.service.choices(channel, actor, "order", "text", "")
@@ -582,6 +604,7 @@ class TableBot(discord.Client):
         from bot.service import User
 
         lock = self._status_locks.setdefault(channel, asyncio.Lock())
+        await asyncio.sleep(self.status_delay)  # let a burst of activations settle into one edit
         async with lock:
             self._status_pending.discard(channel)
             try:
@@ -670,8 +693,13 @@ async def _service_choices(
 def _system_choices() -> list[app_commands.Choice[str]]:
     from games.core.ruleset import get_ruleset, system_ids
 
+    try:
+        ids = system_ids()
+    except Exception:  # a broken rule package must not keep the bot from starting
+        log.exception("could not list the rule systems; offering the built-in ids")
+        ids = list(BUILTIN_SYSTEMS)
     choices = []
-    for system_id in system_ids()[:AUTOCOMPLETE_LIMIT]:
+    for system_id in ids[:AUTOCOMPLETE_LIMIT]:
         try:
             name = f"{get_ruleset(system_id).name} ({system_id})"
         except Exception:
@@ -829,6 +857,12 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     async def game_help(interaction: discord.Interaction[Any], system: str | None = None) -> None:
         await run(interaction, "game help", system=system)
 
+    @app_commands.command(name="help", description="How to play: commands, systems, each system's order notation")
+    @app_commands.describe(system="Rule system to explain")
+    @app_commands.choices(system=system_choices)
+    async def help_command(interaction: discord.Interaction[Any], system: str | None = None) -> None:
+        await run(interaction, "help", system=system)
+
     # ---- /order
     @app_commands.command(name="order", description="Give an order for your seat (suggestions come from the rules)")
     @app_commands.describe(
@@ -867,6 +901,10 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     @deck.command(name="shuffle", description="Shuffle a deck (discards go back in)")
     async def deck_shuffle(interaction: discord.Interaction[Any], name: str) -> None:
         await run(interaction, "deck shuffle", name=name)
+
+    @deck.command(name="reshuffle", description="Gather the discards back into a deck and shuffle it")
+    async def deck_reshuffle(interaction: discord.Interaction[Any], name: str) -> None:
+        await run(interaction, "deck reshuffle", name=name)
 
     @deck.command(name="draw", description="Draw a card, face up or into your hand")
     @app_commands.describe(to="'hand' to draw privately into your hand")
@@ -909,7 +947,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
         else:
             await run(interaction, "seal", text=text)
 
-    return [game, order, roll, reveal, deck, hand, play, seal]
+    return [game, order, roll, reveal, deck, hand, play, seal, help_command]
 
 
 # --------------------------------------------------------------------------------------------

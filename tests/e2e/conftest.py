@@ -43,6 +43,7 @@ class BotRunner:
         self.fake.identified.clear()
         options.setdefault("reminder_seconds", 0.2)
         options.setdefault("guild_ready_timeout", 0.05)
+        options.setdefault("status_delay", 0.05)
         bot = TableBot(db_path=str(self.db_path), guild_id=int(self.fake.guild_id), **options)
         task = asyncio.create_task(bot.start("fake-token"), name="bot")
         self.running.append((bot, task))

@@ -56,7 +56,7 @@ async def test_free_table_game_to_the_end(fake: FakeDiscord, bot: TableBot) -> N
     start = only_public(await fake.run(bob, "game start"))
     assert "The game begins!" in start.content and start.has_image()
     status = await wait_status(fake, "running")
-    assert status.pinned
+    await fake.wait_for(lambda: status.pinned, 5.0, "the status message to be pinned")
 
     moves = [
         (bob, "place Huascar d1 N", "Peru places Huascar on d1."),
