@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from games.core.view import Pos, View
 from render import theme
 from render.background import draw_background
-from render.counters import Sprite, highlight_sprite, look_of, make_sprite
+from render.counters import TABLE_VESSELS, Sprite, highlight_sprite, look_of, make_sprite
 from render.fonts import font
 from render.frame import Frame, full_frame, zoom_frame
 from render.overlays import draw_labels, draw_overlays
@@ -100,9 +100,10 @@ class Renderer:
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))
         labels = draw_overlays(img, view.overlays, frame, colours)
-        # highlighted counters last so they are never hidden under a neighbour
+        # markers (wakes, mines, flags) first, then ships, highlighted counters last: the things a
+        # player must read are never hidden under a neighbour
         pad = frame.scale * 2
-        for c in sorted(view.counters, key=lambda c: c.highlight):
+        for c in sorted(view.counters, key=lambda c: (c.highlight, c.face_down or c.kind in TABLE_VESSELS)):
             x, y = frame.px(c.pos)
             if not frame.visible(x, y, pad):
                 continue

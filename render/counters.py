@@ -227,9 +227,12 @@ def _badge_text(t: ImageDraw.ImageDraw, badges: list[tuple[tuple[float, float], 
 # --- table bases ----------------------------------------------------------------------------
 
 
-def _hull(length: float, beam: float, facing: float, cx: float, cy: float) -> list[tuple[float, float]]:
+TABLE_VESSELS = frozenset({"ship", "battery", "fort", "hidden"})
+
+
+def _hull(length: float, beam: float, facing: float, cx: float, cy: float, *, pointed: bool = True) -> list[tuple[float, float]]:
     """A rectangular base with a pointed bow, rotated to its facing (degrees clockwise from up)."""
-    bow = min(beam * 0.9, length * 0.35)
+    bow = min(beam * 0.9, length * 0.35) if pointed else 0.0
     local = [(-length / 2, -beam / 2), (length / 2 - bow, -beam / 2), (length / 2, 0.0), (length / 2 - bow, beam / 2), (-length / 2, beam / 2)]
     a = math.radians(facing)
     fx, fy = math.sin(a), -math.cos(a)  # forward
@@ -244,8 +247,11 @@ def _table_sprite(look: Look) -> Sprite:
         length, beam = 1.2, 1.2
     lp, bp = max(14.0, length * s), max(6.0, beam * s)
     extent = math.hypot(lp, bp) / 2 + 4
-    label_size = max(11.0, min(18.0, s * 0.5))
-    lf = font(label_size, bold=True)
+    # ships carry a bold name above the base; wakes, landing parties and other markers a small
+    # plain one below, so a marker next to a ship never hides the ship's name
+    vessel = look.kind in TABLE_VESSELS
+    label_size = max(11.0, min(18.0, s * 0.5)) * (1.0 if vessel else 0.75)
+    lf = font(label_size, bold=vessel)
     label = look.label
     label_w = lf.getlength(label) if label else 0.0
     pips = look.damage_max if 0 < look.damage_max <= 10 and not look.damage_text else 0
@@ -269,15 +275,18 @@ def _table_sprite(look: Look) -> Sprite:
             d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
         d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=theme.FACE_DOWN, outline=theme.OUTLINE, width=2 * k)
     else:
-        hull = _hull(lp * k, bp * k, look.facing or 0.0, cx, cy)
+        hull = _hull(lp * k, bp * k, look.facing or 0.0, cx, cy, pointed=vessel)
         if look.highlight:
             d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
-        d.polygon(hull, fill=look.colour, outline=theme.OUTLINE, width=max(1, round(s / 20)) * k)
+        if vessel:
+            d.polygon(hull, fill=look.colour, outline=theme.OUTLINE, width=max(1, round(s / 20)) * k)
+        else:
+            d.polygon(hull, fill=(*theme.mix(look.colour, (255, 255, 255), 0.6), 150), outline=look.colour, width=max(1, round(s / 24)) * k)
         if "sunk" in look.markers:
             d.line([hull[0], hull[2]], fill=(20, 20, 20), width=2 * k)
             d.line([hull[4], hull[2]], fill=(20, 20, 20), width=2 * k)
-    # the text row sits above the base: label, damage pips or text, marker badges
-    row_y = c[1] - extent - text_h / 2 + 2
+    # the text row (label, damage pips or text, marker badges) sits above a ship, below a marker
+    row_y = c[1] - extent - text_h / 2 + 2 if vessel else c[1] + extent + text_h / 2 - 2
     x = c[0] - row_w / 2
     pip_xs: list[float] = []
     label_x = x
@@ -304,7 +313,8 @@ def _table_sprite(look: Look) -> Sprite:
     if look.face_down:
         t.text(c, "?", font=font(max(11.0, lp * 0.7), bold=True), fill=(255, 255, 255), anchor="mm")
     elif label:
-        t.text((label_x, row_y), label, font=lf, fill=(255, 255, 255), anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
+        ink = (255, 255, 255) if vessel else (225, 232, 240)
+        t.text((label_x, row_y), label, font=lf, fill=ink, anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
     if extra:
         t.text((extra_x, row_y), extra, font=small, fill=(255, 235, 200), anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
     _badge_text(t, [((bx, row_y), st) for bx, st in zip(badge_xs, styles, strict=True)], badge)

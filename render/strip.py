@@ -140,8 +140,9 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
     top = PAD + (ITEM if stacked else 0)
     text_w = max(80, width - left - PAD)
     rows: list[tuple[str, float, bool, theme.RGB]] = []
-    if view.title:
-        rows.extend((line, TITLE_SIZE, True, theme.TITLE_TEXT) for line in wrap(view.title, TITLE_SIZE, text_w, bold=True))
+    title = view.title or view.board.name
+    if title:
+        rows.extend((line, TITLE_SIZE, True, theme.TITLE_TEXT) for line in wrap(title, TITLE_SIZE, text_w, bold=True))
     for status in view.status:
         rows.extend((line, LINE_SIZE, False, theme.STRIP_TEXT) for line in wrap(status, LINE_SIZE, text_w))
     key = marker_key(view)
