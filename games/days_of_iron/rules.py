@@ -8,11 +8,14 @@ Each order is one short line (see ``HELP``); canonical texts use unit ids so the
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.core.errors import (
+    AmbiguousName,
     IllegalOrder,
     InvalidSyntax,
     NotAllowed,
@@ -324,10 +327,16 @@ class DaysOfIron(Ruleset[GameState]):
         raise InvalidSyntax(f"{quote(text)}: the umpire must name the side first.",
                             hint=f"e.g. `{text.split()[0]} {state.sides[0].id}`.")
 
-    def _unit(self, state: GameState, seat: str, name: str, text: str, *, own: bool = True) -> Unit:
+    def _unit(self, state: GameState, seat: str, name: str, text: str, *, own: bool = True,
+              prefer: Callable[[Unit], bool] | None = None) -> Unit:
+        """Resolve a unit name; names matching ``prefer`` win a tie (e.g. lost Generals for `promote`)."""
         if not name.strip():
             raise InvalidSyntax(f"{quote(text)}: which unit?")
-        uid = resolve_name(name, {u.id: u.name for u in state.units}, "unit")
+        uid = ""
+        if prefer is not None:
+            with contextlib.suppress(UnknownName, AmbiguousName):
+                uid = resolve_name(name, {u.id: u.name for u in state.units if prefer(u)}, "unit")
+        uid = uid or resolve_name(name, {u.id: u.name for u in state.units}, "unit")
         unit = next(u for u in state.units if u.id == uid)
         if own and seat not in (UMPIRE, unit.side):
             raise NotAllowed(f"{quote(text)}: {unit.name} belongs to the {self._side_name(state, unit.side)}.",
@@ -478,7 +487,7 @@ class DaysOfIron(Ruleset[GameState]):
         if verb == "loss":
             if len(rest) < 2 or not rest[-1].isdigit():
                 raise InvalidSyntax(f"{quote(text)}: write `loss UNIT N` (N stands or guns).")
-            unit = self._unit(state, seat, " ".join(rest[:-1]), text)
+            unit = self._unit(state, seat, " ".join(rest[:-1]), text, prefer=lambda u: u.status in (ON_TABLE, ROUTING))
             n = int(rest[-1])
             self._check_in_play(state, unit, text)
             if not 1 <= n <= unit.stands:
@@ -486,7 +495,12 @@ class DaysOfIron(Ruleset[GameState]):
                                    f"{'guns' if unit.type == 'artillery' else 'stands'}; lose 1 to {unit.stands}.")
             return Parsed(verb, (unit.id, str(n)), unit.side)
         # unit verbs: reveal, rout, rally, destroyed, routed-off, surrender, captured, killed, promote
-        unit = self._unit(state, seat, " ".join(rest), text)
+        wanted: dict[str, Callable[[Unit], bool]] = {
+            "promote": lambda u: u.type == "general" and u.status in (KILLED, CAPTURED),
+            "reveal": lambda u: u.status == HIDDEN,
+        }
+        unit = self._unit(state, seat, " ".join(rest), text,
+                          prefer=wanted.get(verb, lambda u: u.status in (ON_TABLE, ROUTING)))
         if verb == "reveal":
             if unit.status != HIDDEN:
                 raise IllegalOrder(f"{quote(text)}: {unit.name} is not hidden.")

@@ -1,0 +1,64 @@
+"""Days of Iron test helpers: games built from data, orders applied, dice scripted."""
+
+from __future__ import annotations
+
+from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import Event
+from games.days_of_iron.rules import DaysOfIron
+from games.days_of_iron.state import GameState, Unit
+
+RS = DaysOfIron()
+
+
+class ScriptedRng(Rng):
+    """A real stream whose next ``below`` draws are the given die faces (then the stream goes on)."""
+
+    def __init__(self, faces: list[int], seed: int = 1) -> None:
+        super().__init__(seed_from_number(seed))
+        self.faces = list(faces)
+
+    def below(self, n: int) -> int:
+        if self.faces:
+            face = self.faces.pop(0)
+            assert 1 <= face <= n, f"scripted face {face} is not on a d{n}"
+            return face - 1
+        return super().below(n)
+
+
+def new_game(scenario: str = "meeting", seed: int = 1, **options: str) -> tuple[GameState, Rng]:
+    rng = Rng(seed_from_number(seed))
+    return RS.setup(scenario, dict(options), rng), rng
+
+
+def order(state: GameState, seat: str, text: str, rng: Rng) -> list[Event]:
+    return RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
+
+
+def unit(state: GameState, name: str) -> Unit:
+    uid = RS._unit(state, "umpire", name, name).id
+    return next(u for u in state.units if u.id == uid)
+
+
+def ready_both(state: GameState, rng: Rng) -> list[Event]:
+    """Roll staff for both sides and finish the set-up; returns the last order's events."""
+    events: list[Event] = []
+    for side in state.sides:
+        if not side.staff_rolled:
+            order(state, side.id, "staff", rng)
+    for side in state.sides:
+        if not side.ready:
+            events = order(state, side.id, "ready", rng)
+    return events
+
+
+def start_turn(state: GameState, *, french_first: bool = True) -> None:
+    """Roll the initiative with scripted dice so the wanted side (first or second) holds it."""
+    faces = [6, 1] if french_first else [1, 6]
+    order(state, state.sides[0].id, "initiative", ScriptedRng(faces))
+
+
+def finish_turn(state: GameState, rng: Rng) -> list[Event]:
+    events: list[Event] = []
+    while state.phase == "turn":
+        events = order(state, RS.to_act(state)[0], "next", rng)
+    return events
