@@ -98,6 +98,13 @@ class OakAndIron(Ruleset[OakState]):
         return O.parse(state, text)
 
     def apply(self, state: OakState, seat: str, order: Order, rng: Rng) -> list[Event]:
+        before = rng.counter
+        events = self._apply(state, seat, order, rng)
+        if rng.counter == before:  # nothing random and nothing hidden came out: the order may be undone
+            events = [Event(e.text, e.to, False) for e in events]
+        return events
+
+    def _apply(self, state: OakState, seat: str, order: Order, rng: Rng) -> list[Event]:
         if state.phase == "over":
             raise WrongPhase("The game is over.")
         kind = order.args[0] if order.args else ""

@@ -10,7 +10,7 @@ from games.core.rng import check_seal
 from games.oak_and_iron import engine as E
 from games.oak_and_iron import play as P
 from games.oak_and_iron.cards import initiative_cards
-from tests.oak_and_iron.helpers import fails, order, rng, ruleset, started, texts
+from tests.oak_and_iron.helpers import fails, order, park_others, place, rng, ruleset, started, texts
 
 ALL_CARD_NAMES = [c.name for c in initiative_cards().values()]
 
@@ -202,3 +202,22 @@ def test_bad_syntax_quotes_the_input() -> None:
         ("Corvette broadside aft Sloop", "`aft`"),
     ):
         assert fragment in fails(state, "b", text, stream).text
+
+
+def test_the_umpire_may_give_the_acting_side_s_order() -> None:
+    state, stream = started()
+    assert ruleset().legal_orders(state, "umpire")
+    order(state, "umpire", "Corvette move turn-start starboard 45", stream)
+    assert state.ship("corvette").heading == 225.0
+    assert fails(state, "umpire", "initiative Down!", stream).kind == "wrong phase"
+
+
+def test_orders_without_dice_can_be_undone_and_orders_with_dice_cannot() -> None:
+    state, stream = started()
+    park_others(state, "corvette")
+    place(state, "corvette", 20.0, 8.0, 180.0)
+    assert not any(e.reveals for e in order(state, "b", "Corvette move", stream))
+    state.ship("corvette").fatigue = 1
+    assert not any(e.reveals for e in order(state, "b", "Corvette crew rally", stream))
+    state, stream = started()
+    assert any(e.reveals for e in order(state, "b", "Corvette seamanship adjust +1", stream))
