@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -105,7 +106,7 @@ class Renderer:
         pad = frame.scale * 2
         for c in sorted(view.counters, key=lambda c: (c.highlight, c.face_down or c.kind in TABLE_VESSELS)):
             x, y = frame.px(c.pos)
-            if not frame.visible(x, y, pad):
+            if not (math.isfinite(x) and math.isfinite(y) and frame.visible(x, y, pad)):
                 continue
             # a face-down counter's side is not even looked up: look_of draws it from position alone
             colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)

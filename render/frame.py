@@ -133,13 +133,18 @@ def resolve_pos(board: Board, where: Pos | str) -> Pos:
 
 
 def zoom_frame(board: Board, where: Pos | str, radius: float, scale: float | None = None) -> Frame:
-    """A square window ``radius`` cells (hexes, squares, inches) around a position, drawn larger."""
+    """A square window ``radius`` cells (hexes, squares, inches) around a position, drawn larger.
+
+    A radius so big that the window would be drawn smaller than the whole board gives the whole
+    board instead."""
     pos = resolve_pos(board, where)
     probe = Frame(board.kind, 1.0, 0.0, 0.0, 1, 1, _layout(board).orientation == "flat", int(board.height))
     cx, cy = probe.unit(pos)
     r = max(float(radius), 0.5)
     half_units = {"hex": r * SQRT3 + 1.0, "square": r + 0.5, "table": r}[board.kind]
     s = ZOOM_WIDTH / (2 * half_units) if scale is None else float(scale)
+    if scale is None and s <= auto_scale(board):
+        return full_frame(board)
     size = math.ceil(2 * half_units * s)
     return Frame(
         board_kind=board.kind,

@@ -149,8 +149,8 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
     labels: list[Label] = []
     for o in overlays:
         pts = [frame.px(p) for p in o.points]
-        if not pts:
-            continue
+        if not pts or not all(math.isfinite(v) for p in pts for v in p) or not math.isfinite(o.radius):
+            continue  # a rule system's bad point must not take the whole board image down
         side = colours.get(o.side, (245, 245, 245))
         if o.kind == "path":
             _path(pen, pts, theme.mix(side, (255, 255, 255), 0.3), w * 1.3)

@@ -12,7 +12,7 @@ from PIL import Image
 
 from games.core.errors import GameError
 from games.core.hexgrid import HexLayout
-from games.core.view import Board, Counter, View
+from games.core.view import Board, Counter, Overlay, View
 from render import MAX_REPLAY_BYTES, Renderer, encode_png, render_board, render_png, render_replay, theme
 from render.counters import look_of, make_sprite, token_radius
 from render.frame import full_frame
@@ -222,3 +222,19 @@ def test_bad_side_colour_falls_back_instead_of_crashing() -> None:
     view = dataclasses.replace(square_view(), sides=(dataclasses.replace(SIDES[0], colour="crimson"), SIDES[1]))
     render_board(view)
     assert LAYOUT.cols == 9
+
+
+def test_zoom_wider_than_the_board_gives_the_whole_board() -> None:
+    view = hex_view()
+    assert render_board(view, zoom=("1404", 50)).size == render_board(view).size
+
+
+def test_a_counter_or_overlay_at_a_non_finite_position_is_skipped_not_fatal() -> None:
+    view = hex_view()
+    nan = float("nan")
+    broken = dataclasses.replace(
+        view,
+        counters=(*view.counters, Counter("bad", "Bad", "red", (nan, 0.0), facing=0.0)),
+        overlays=(*view.overlays, Overlay("fire", ((0.0, 0.0), (float("inf"), 1.0)), text="lost")),
+    )
+    assert render_board(broken).tobytes() == render_board(view).tobytes()
