@@ -345,7 +345,8 @@ def order_seamanship(state: OakState, seat: str, order: Order, rng: Rng) -> list
     if test.passed:
         if action == "adjust":
             delta = 1 if param == "+1" else -1
-            act.speed = max(0, min(r.max_speed, act.speed + delta))
+            cap = min(r.max_speed, r.crippled_max_speed) if ship.crippled else r.max_speed
+            act.speed = max(0, min(cap, act.speed + delta))
             lines.append(f"{ship.name}'s speed for this move is {act.speed}.")
         elif action == "heading":
             lines += E.execute_move(
