@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from games.core.errors import (
     AmbiguousName,
+    GameError,
     IllegalOrder,
     InvalidSyntax,
     NotAllowed,
@@ -283,6 +284,15 @@ class DaysOfIron(Ruleset[GameState]):
         return Order(" ".join((parsed.verb, *parsed.args)) if parsed.args else parsed.verb, (parsed.side,))
 
     def _parse(self, state: GameState, seat: str, text: str) -> Parsed:
+        """Parse and validate; every refusal starts by quoting the whole order."""
+        try:
+            return self._parse_inner(state, seat, text)
+        except GameError as err:
+            if err.message.startswith(quote(text)) or not text.strip():
+                raise
+            raise type(err)(f"{quote(text)}: {err.message}", hint=err.hint) from None
+
+    def _parse_inner(self, state: GameState, seat: str, text: str) -> Parsed:
         words = text.split()
         if not words:
             raise InvalidSyntax("Empty order.", hint="Try `initiative`, `next`, `loss UNIT 2` or see the help.")
