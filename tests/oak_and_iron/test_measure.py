@@ -42,6 +42,8 @@ def test_wind_eye_boundary_follows_the_book_definition() -> None:
     threshold = math.degrees(math.atan2(1.3, 1.1))
     assert pos(threshold - 0.5) == ("wind's eye",)
     assert pos(threshold + 0.5) == ("windward",)
+    assert pos(360 - threshold + 0.5) == ("wind's eye",)  # the same on the other tack
+    assert pos(360 - threshold - 0.5) == ("windward",)
 
 
 def test_points_of_sail_rotate_with_the_weather_edge() -> None:
