@@ -1,0 +1,108 @@
+"""The reference-table slot: empty in the shipped game, used when an owner loads a data pack."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from games.core import data
+from games.core.errors import DataError, IllegalOrder, UnknownName
+from games.days_of_iron.reference import reference
+from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn
+
+MORALE = """
+kind = "morale"
+source = "owner"
+[tests.charge]
+name = "To Charge test"
+base = 1
+class = [3, 2, 1, 0]
+staff = { inept = 1, capable = 0, exceptional = -1, none = 2 }
+pass = "Charges."
+fail = "May not close."
+[tests.charge.factors]
+disordered = 1
+shaken = 2
+"""
+
+SMALL_ARMS = """
+kind = "table"
+source = "owner"
+name = "Small arms (test)"
+dice = "1d6"
+columns = ["dispersed", "line", "dense"]
+[[rows]]
+roll = [1, 3]
+results = ["-", "-", "H"]
+[[rows]]
+roll = [4, 6]
+results = ["-", "H", "HH"]
+"""
+
+
+@pytest.fixture
+def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A temporary data pack with a morale table and a dice table; the packs are reset after."""
+    monkeypatch.delenv("WARGAME_DATA_PACKS", raising=False)
+    folder = tmp_path / "days_of_iron" / "reference"
+    folder.mkdir(parents=True)
+    (folder / "morale.toml").write_text(MORALE, encoding="utf-8")
+    (folder / "small-arms.toml").write_text(SMALL_ARMS, encoding="utf-8")
+    data.set_data_packs([tmp_path])
+    yield folder
+    data.set_data_packs([])
+    monkeypatch.setattr(data, "_packs", None)
+    data.load.cache_clear()
+
+
+def test_shipped_game_has_no_reference_tables_and_says_so() -> None:
+    assert reference().empty
+    assert "the shipped game has NO reference tables" in RS.help()
+    assert "Reference tables loaded: none" in RS.help()
+    state, rng = new_game()
+    ready_both(state, rng)
+    start_turn(state)
+    with pytest.raises(IllegalOrder, match="no morale table is loaded"):
+        RS.parse_order(state, "french", "morale 2e de Ligne charge")
+    assert "No reference tables loaded (shipped game)." in RS.view(state, None).status
+
+
+def test_morale_lookup_from_a_data_pack(pack: Path) -> None:
+    assert "morale.toml" in RS.help() and "small-arms.toml" in RS.help()
+    state, _ = new_game()
+    ready_both(state, ScriptedRng([6, 1, 2, 2, 2, 2, 2, 2, 6, 1]))  # Laveaucoupet 6, Doëns 1
+    start_turn(state)
+    # 2e de Ligne: base 1 + Class 2 (2) + inept Doëns (1) + disordered (1) = 5; a 6 passes
+    events = order(state, "french", "morale 2e de Ligne charge disordered", ScriptedRng([6]))
+    text = events[0].text
+    assert "base +1, Class 2 +2, inept General +1, disordered +1 = 5; 1d6 = 6: PASSED - Charges." in text
+    events = order(state, "french", "morale 2e de Ligne charge disordered", ScriptedRng([5]))
+    assert "= 5; 1d6 = 5: FAILED - May not close." in events[0].text  # the die must be HIGHER
+    # the divisional artillery has no brigade General: the senior General (Laveaucoupet, exceptional 6)
+    events = order(state, "french", "morale 7e Batterie charge", ScriptedRng([1]))
+    assert "base +1, exceptional General -1 = 0; 1d6 = 1: PASSED" in events[0].text
+    with pytest.raises(UnknownName, match="no factor `muddy`"):
+        RS.parse_order(state, "french", "morale 2e de Ligne charge muddy")
+
+
+def test_dice_table_lookup_from_a_data_pack(pack: Path) -> None:
+    state, rng = new_game()
+    ready_both(state, rng)
+    start_turn(state)
+    assert "HH" in order(state, "prussian", "table small-arms dense", ScriptedRng([5]))[0].text
+    events = order(state, "prussian", "table small line -1", ScriptedRng([4]))
+    assert "1d6 [4] = **4** -1 = 3: -" in events[0].text
+    assert RS.parse_order(state, "prussian", "table small dense +2").text == "table small-arms dense +2"
+
+
+def test_bad_reference_files_name_the_problem(pack: Path) -> None:
+    (pack / "small-arms.toml").write_text(SMALL_ARMS.replace("roll = [4, 6]", "roll = [5, 6]"), encoding="utf-8")
+    data.load.cache_clear()
+    with pytest.raises(DataError, match="without gaps"):
+        reference()
+    (pack / "small-arms.toml").write_text('kind = "chart"\n', encoding="utf-8")
+    data.load.cache_clear()
+    with pytest.raises(DataError, match="expected one of morale, table"):
+        reference()
