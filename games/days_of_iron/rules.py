@@ -555,7 +555,7 @@ class DaysOfIron(Ruleset[GameState]):
         if j is None:
             raise InvalidSyntax(f"{quote(text)}: write `morale UNIT TEST [FACTOR ...]`.",
                                 hint=f"Tests: {', '.join(ref.morale)}.")
-        unit = self._unit(state, seat, " ".join(rest[:j]), text, own=False)
+        unit = self._unit(state, seat, " ".join(rest[:j]), text)
         self._check_in_play(state, unit, text)
         test = ref.morale[lowered[j]]
         factors: list[str] = []
