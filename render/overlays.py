@@ -20,7 +20,7 @@ from render.fonts import font
 from render.frame import Frame
 
 Pt = tuple[float, float]
-Label = tuple[Pt, str, theme.RGB]
+Label = tuple[Pt, str, theme.RGB, tuple[Pt, ...]]  # where, text, colour, counters to keep clear of
 CASING: theme.RGB = (14, 18, 24)
 PIECE = 48.0  # pixels of stroke per supersampled patch
 
@@ -155,18 +155,18 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
         if o.kind == "path":
             _path(pen, pts, theme.mix(side, (255, 255, 255), 0.3), w * 1.3)
             if o.text:
-                labels.append((pts[-1], o.text, (245, 245, 245)))
+                labels.append((pts[-1], o.text, (245, 245, 245), ()))
         elif o.kind == "fire" and len(pts) >= 2:
             _fire(pen, pts[0], pts[-1], w)
-            labels.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE))
+            labels.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE, (pts[0], pts[-1])))
         elif o.kind == "ram" and len(pts) >= 2:
             _ram(pen, pts[0], pts[-1], w)
-            labels.append((_label_spot(pts[0], pts[-1]), f"RAM {o.text}".strip(), theme.OVERLAY_RAM))
+            labels.append((_label_spot(pts[0], pts[-1]), f"RAM {o.text}".strip(), theme.OVERLAY_RAM, (pts[0], pts[-1])))
         elif o.kind == "ring":
             r = o.radius * frame.scale
             cx, cy = pts[0]
             pen.ring((cx, cy), r, max(2.0, w * 0.55), theme.OVERLAY_RING)
-            labels.append(((cx, cy - r), o.text or f'{o.radius:g}"', theme.OVERLAY_RING))
+            labels.append(((cx, cy - r), o.text or f'{o.radius:g}"', theme.OVERLAY_RING, ()))
         elif o.kind == "arc" and len(pts) >= 3:
             # a big translucent fill needs no supersampling: its antialiased outline hides the edge
             pen.translucent_fill(pts, side, 64)
@@ -174,7 +174,7 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
             if o.text:
                 cx = sum(p[0] for p in pts) / len(pts)
                 cy = sum(p[1] for p in pts) / len(pts)
-                labels.append(((cx, cy), o.text, theme.mix(side, (255, 255, 255), 0.6)))
+                labels.append(((cx, cy), o.text, theme.mix(side, (255, 255, 255), 0.6), ()))
     return labels
 
 
@@ -255,9 +255,18 @@ def draw_labels(img: Image.Image, labels: list[Label], frame: Frame) -> None:
     d = ImageDraw.Draw(img, "RGBA")
     f = font(max(12.0, min(20.0, _width(frame) * 3.2)), bold=True)
     placed: list[tuple[float, float, float, float]] = []
-    for (x, y), text, colour in labels:
+    r = frame.scale * {"hex": 0.8, "square": 0.45}.get(frame.board_kind, 0.6)  # a counter and its name
+    # hex and square counters carry their names inside, so a label may sit just above them; table
+    # ships have their names above, so a label steps below them instead
+    up = frame.board_kind != "table"
+    for (x, y), text, colour, avoid in labels:
         box = d.textbbox((0, 0), text, font=f, anchor="mm")
         tw, th = box[2] - box[0], box[3] - box[1]
+        for _ in range(3):  # off the firer and target: between neighbours, lift it above them
+            hit = [p for p in avoid if abs(x - p[0]) < tw / 2 + 6 + r and abs(y - p[1]) < th / 2 + 4 + r]
+            if not hit:
+                break
+            y = min(p[1] for p in hit) - r - th / 2 - 4 if up else max(p[1] for p in hit) + r + th / 2 + 4
         x = min(max(x, tw / 2 + 6), frame.width - tw / 2 - 6)
         y = min(max(y, th / 2 + 6), frame.height - th / 2 - 6)
         for _ in range(len(placed) * 2):  # step clear of boxes already drawn (ring and fire labels meet)
