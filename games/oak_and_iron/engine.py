@@ -21,8 +21,11 @@ from games.core.geometry import (
     overlaps,
     pivot_contact,
     point_in_polygon,
+    point_segment_distance,
     polygon_distance,
     scale,
+    segment_crosses_polygon,
+    segment_distance,
     slide_contact,
     sub,
 )
@@ -471,8 +474,6 @@ def nearest_edge(base: Base, other: Polygon) -> str:
 
 
 def _seg_poly_distance(p: Point, q: Point, poly: Polygon) -> float:
-    from games.core.geometry import segment_distance
-
     return min(segment_distance(p, q, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
 
 
@@ -523,8 +524,6 @@ class FireCheck:
 
 
 def fog_between(state: OakState, a: Point, b: Point, target: Base) -> bool:
-    from games.core.geometry import segment_crosses_polygon
-
     for t in state.terrain:
         if t.kind != "fog":
             continue
@@ -816,8 +815,6 @@ def landing_point(state: OakState, ship: ShipState, coords: tuple[float, float] 
 
 
 def _point_base_distance(p: Point, base: Base) -> float:
-    from games.core.geometry import point_segment_distance
-
     if point_in_polygon(p, base.polygon()):
         return 0.0
     poly = base.polygon()

@@ -21,6 +21,7 @@ from games.core.geometry import (
     ray_segment,
     scale,
     segment_crosses_polygon,
+    segment_distance,
     sub,
 )
 
@@ -232,8 +233,6 @@ def formation_members(bases: dict[str, Base], flagship: str, musket: float, bloc
 
 def edge_in_contact(a: Base, b: Base, tolerance: float = 1e-4) -> str:
     """Which edge of ``a`` touches ``b`` ('' if none); side edges win over bow/stern at a corner."""
-    from games.core.geometry import segment_distance
-
     touching = []
     bp = b.polygon()
     for edge in ("starboard", "port", "bow", "stern"):
