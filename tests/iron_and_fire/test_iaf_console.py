@@ -1,0 +1,36 @@
+"""The console script plays a whole Scenario 1 game to its end through the real table service;
+lines marked ! must fail (wrong side, set-up outside the zone, too many MP), all others succeed."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPTS = sorted((ROOT / "tests" / "scripts" / "iron_and_fire").glob("*.txt"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_console_script_plays_to_a_result(script: Path) -> None:
+    seed = re.search(r"--seed (\d+)", script.read_text())
+    assert seed, "each script names the seed it was written for"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--seed", seed[1], "--script", str(script)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "**Game over.**" in out
+    assert "Card " in out and "**End Phase** of turn 1" in out
+    assert re.search(r"fires at .+: d10 \*\*\d+\*\* .+ = -?\d+ vs PF \d", out)
+    assert "ERROR for @prat | Esmeralda cannot set up in `1607`" in out
+
+
+def test_there_is_a_scenario_one_script() -> None:
+    assert any("scenario:s1" in p.read_text() for p in SCRIPTS)
