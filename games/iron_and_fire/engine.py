@@ -993,7 +993,7 @@ class Game:
         if s.phase == "over":
             raise WrongPhase("The game is over.")
         if s.phase in ("joker", "boarding"):
-            raise WrongPhase(f"{SIDE_NAMES[s.decider]} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
+            raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
         u = self.unit(uid)
         if u.controller != side:
             raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
@@ -1397,7 +1397,7 @@ class Game:
                 self.hit(t, 1, "boarding")
             else:
                 self.say(f"{head}: tie, inconclusive.")
-            decider = u.controller
+            decider = "both"  # after a tie either player may declare the action over
         else:
             win, lose = (u, t) if tu > tt else (t, u)
             if abs(tu - tt) >= 2:
@@ -1415,13 +1415,14 @@ class Game:
             s.phase = "boarding"
             s.decider = decider
             s.boarding_pair = [u.id, t.id]
-            self.say(f"{SIDE_NAMES[decider]} decides: `continue` the Boarding Combat next activation, or `break off`.")
+            who = "Either side" if decider == "both" else SIDE_NAMES[decider]
+            self.say(f"{who} decides: `continue` the Boarding Combat next activation, or `break off`.")
 
     def boarding_decision(self, side: str, keep: bool) -> None:
         s = self.s
         if s.phase != "boarding":
             raise WrongPhase("There is no Boarding Combat decision to make now.")
-        if side != s.decider:
+        if s.decider not in (side, "both"):
             raise NotYourTurn(f"{SIDE_NAMES[s.decider]} decides about the Boarding Combat.")
         a, b = (self.unit(x) for x in s.boarding_pair)
         s.phase = "activations"

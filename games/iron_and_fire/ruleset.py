@@ -136,7 +136,7 @@ class IronAndFire(Ruleset[State]):
         if state.phase in ("setup", "arrive"):
             return [state.setup_side]
         if state.phase in ("joker", "boarding"):
-            return [state.decider]
+            return list(SIDES) if state.decider == "both" else [state.decider]
         if state.phase == "activations" and state.card_side:
             return [state.card_side]
         return []
@@ -399,7 +399,7 @@ class IronAndFire(Ruleset[State]):
             return out
         if state.phase == "joker" and side == state.decider:
             return ["fow end", "pass"]
-        if state.phase == "boarding" and side == state.decider:
+        if state.phase == "boarding" and state.decider in (side, "both"):
             return ["continue", "break off"]
         if state.phase != "activations":
             return out
@@ -613,7 +613,7 @@ class IronAndFire(Ruleset[State]):
             winner = SIDE_NAMES.get(s.result_winner, "Nobody (draw)")
             lines.append(f"Game over after turn {s.turn}: {winner}. {s.result_reason}")
         else:
-            phase = {"arrive": f"arrivals ({SIDE_NAMES[s.setup_side]} places)", "joker": f"first Joker ({SIDE_NAMES.get(s.decider, '')} decides)", "boarding": f"Boarding Combat ({SIDE_NAMES.get(s.decider, '')} decides)"}.get(s.phase, "activations")
+            phase = {"arrive": f"arrivals ({SIDE_NAMES[s.setup_side]} places)", "joker": f"first Joker ({SIDE_NAMES.get(s.decider, '')} decides)", "boarding": f"Boarding Combat ({SIDE_NAMES.get(s.decider, 'either side')} decides)"}.get(s.phase, "activations")
             lines.append(f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + ".")
             if s.card:
                 left = s.acts_left

@@ -58,8 +58,8 @@ def test_boarding_tie_both_odd_both_hit_then_break_off() -> None:
     log = text(order(st, "peru", "Huascar board Esmeralda", [2, 1, 5]))  # 8 vs 8, both odd
     assert "both ships take 1 hit" in log
     assert unit(st, "huascar").hits == 1 and unit(st, "esmeralda").hits == 1
-    assert st.decider == "peru"
-    order(st, "peru", "break off")
+    assert st.decider == "both" and ruleset().to_act(st) == ["peru", "chile"]
+    order(st, "chile", "break off")
     assert unit(st, "huascar").boarding_with == "" and unit(st, "esmeralda").boarding_with == ""
 
 
