@@ -26,53 +26,64 @@ PIECE = 48.0  # pixels of stroke per supersampled patch
 
 
 Layers = list[tuple[float, theme.RGB]]  # (width, colour) drawn in order: a casing, then the stroke
-Draw = Callable[[ImageDraw.ImageDraw, Callable[[Pt], Pt], int], None]
+Shape = Callable[[ImageDraw.ImageDraw, Callable[[Pt], Pt], int], None]  # draws in fill=255
+Ops = list[tuple[theme.RGB, Shape]]  # shapes, bottom first, each with its colour
 
 
 class Pen:
-    """Antialiased strokes and small shapes on an RGB image, via small supersampled RGBA patches."""
+    """Antialiased strokes and small shapes on an RGB image, via small supersampled masks.
+
+    Each shape is drawn white-on-black into a greyscale mask at ``ss`` times the size, shrunk
+    (the antialiasing) and used to paste its colour: greyscale masks are a quarter of the bytes
+    of an RGBA layer and need no alpha premultiplication when shrunk."""
 
     def __init__(self, img: Image.Image, ss: int = 2) -> None:
         self.img = img
         self.ss = ss
 
-    def patch(self, box: tuple[float, float, float, float], draw: Draw) -> None:
-        """Draw opaque shapes into a supersampled patch covering ``box`` and paste it down."""
+    def patch(self, box: tuple[float, float, float, float], ops: Ops) -> None:
         k = self.ss
         x0, y0 = max(0, math.floor(box[0]) - 1), max(0, math.floor(box[1]) - 1)
         x1, y1 = min(self.img.width, math.ceil(box[2]) + 1), min(self.img.height, math.ceil(box[3]) + 1)
         if x1 <= x0 or y1 <= y0:
             return
-        canvas = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
-        draw(ImageDraw.Draw(canvas), lambda p: ((p[0] - x0) * k, (p[1] - y0) * k), k)
-        small = canvas.reduce(k)
-        self.img.paste(small, (x0, y0), small)
+
+        def loc(p: Pt) -> Pt:
+            return ((p[0] - x0) * k, (p[1] - y0) * k)
+
+        for colour, shape in ops:
+            mask = Image.new("L", ((x1 - x0) * k, (y1 - y0) * k), 0)
+            shape(ImageDraw.Draw(mask), loc, k)
+            self.img.paste(colour, (x0, y0, x1, y1), mask.reduce(k))
 
     def segment(self, a: Pt, b: Pt, layers: Layers) -> None:
-        """A straight stroke (with its casing) in pieces, so the patches stay small; pieces
-        overlap by a pixel so no seam shows."""
+        """A straight stroke (with its casing) in pieces, so the patches stay small. The whole
+        casing goes down before the stroke, and pieces overlap by a pixel, so no seam shows."""
         dist = math.hypot(b[0] - a[0], b[1] - a[1])
         n = max(1, math.ceil(dist / PIECE))
         ux, uy = ((b[0] - a[0]) / dist, (b[1] - a[1]) / dist) if dist else (0.0, 0.0)
-        half = max(w for w, _ in layers) / 2 + 1
-        for i in range(n):
-            t0, t1 = max(0.0, dist * i / n - 1), min(dist, dist * (i + 1) / n + 1)
-            p = (a[0] + ux * t0, a[1] + uy * t0)
-            q = (a[0] + ux * t1, a[1] + uy * t1)
-            box = (min(p[0], q[0]) - half, min(p[1], q[1]) - half, max(p[0], q[0]) + half, max(p[1], q[1]) + half)
-            self.patch(box, _line_drawer(p, q, layers))
+        for width, colour in layers:
+            half = width / 2 + 1
+            for i in range(n):
+                t0, t1 = max(0.0, dist * i / n - 1), min(dist, dist * (i + 1) / n + 1)
+                p = (a[0] + ux * t0, a[1] + uy * t0)
+                q = (a[0] + ux * t1, a[1] + uy * t1)
+                box = (min(p[0], q[0]) - half, min(p[1], q[1]) - half, max(p[0], q[0]) + half, max(p[1], q[1]) + half)
+                self.patch(box, [(colour, _line([p, q], width))])
 
     def polyline(self, pts: list[Pt], layers: Layers, *, closed: bool = False) -> None:
-        """Segments with round joins (a disc at every sharp inner vertex)."""
+        """Segments with round joins (a disc at every sharp inner vertex), layer by layer."""
         seq = [*pts, pts[0]] if closed else pts
-        for i in range(len(seq)):
-            if not closed and (i == 0 or i == len(seq) - 1):
-                continue
-            prev, here, nxt = seq[i - 1], seq[i], seq[(i + 1) % len(seq)]
-            if _turn(prev, here, nxt) > 20.0:  # gentle bends (a ring) need no joint
-                self.disc(here, [(w / 2, c) for w, c in layers])
-        for a, b in itertools.pairwise(seq):
-            self.segment(a, b, layers)
+        joints = [
+            seq[i]
+            for i in range(len(seq))
+            if (closed or 0 < i < len(seq) - 1) and _turn(seq[i - 1], seq[i], seq[(i + 1) % len(seq)]) > 20.0
+        ]  # gentle bends (a ring) need no joint
+        for width, colour in layers:
+            for here in joints:
+                self.disc(here, [(width / 2, colour)])
+            for a, b in itertools.pairwise(seq):
+                self.segment(a, b, [(width, colour)])
 
     def ring(self, c: Pt, r: float, width: float, colour: theme.RGB) -> None:
         """A circle outline in pieces, each a fine polyline (6 px facets do not show; Pillow's own
@@ -83,32 +94,18 @@ class Pen:
             a0, a1 = 2 * math.pi * i / n, 2 * math.pi * (i + 1) / n + 0.5 / max(r, 1)
             pts = [(c[0] + r * math.cos(a0 + (a1 - a0) * j / steps), c[1] + r * math.sin(a0 + (a1 - a0) * j / steps)) for j in range(steps + 1)]
             box = (min(p[0] for p in pts) - width, min(p[1] for p in pts) - width, max(p[0] for p in pts) + width, max(p[1] for p in pts) + width)
-
-            def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int, pts: list[Pt] = pts) -> None:
-                d.line([loc(p) for p in pts], fill=colour, width=max(1, round(width * k)), joint="curve")
-
-            self.patch(box, draw)
+            self.patch(box, [(colour, _line(pts, width))])
 
     def disc(self, c: Pt, rings: Layers) -> None:
         """Concentric filled circles, ``(radius, colour)`` from the outside in."""
         r0 = max(r for r, _ in rings)
-
-        def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
-            for r, colour in rings:
-                d.ellipse((*loc((c[0] - r, c[1] - r)), *loc((c[0] + r, c[1] + r))), fill=colour)
-
-        self.patch((c[0] - r0 - 1, c[1] - r0 - 1, c[0] + r0 + 1, c[1] + r0 + 1), draw)
+        self.patch((c[0] - r0 - 1, c[1] - r0 - 1, c[0] + r0 + 1, c[1] + r0 + 1), [(colour, _ellipse(c, r)) for r, colour in rings])
 
     def polygons(self, shapes: list[tuple[list[Pt], theme.RGB]]) -> None:
         """Small filled polygons in one patch, later ones on top (an arrowhead over its casing)."""
         pts = [p for shape, _ in shapes for p in shape]
         box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-
-        def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
-            for shape, colour in shapes:
-                d.polygon([loc(p) for p in shape], fill=colour)
-
-        self.patch(box, draw)
+        self.patch(box, [(colour, _polygon(shape)) for shape, colour in shapes])
 
     def translucent_fill(self, pts: list[Pt], colour: theme.RGB, alpha: int) -> None:
         """A big see-through area (a broadside arc): no supersampling, its outline hides the edge."""
@@ -129,12 +126,25 @@ def _turn(a: Pt, b: Pt, c: Pt) -> float:
     return abs((math.degrees(h2 - h1) + 180.0) % 360.0 - 180.0)
 
 
-def _line_drawer(p: Pt, q: Pt, layers: Layers) -> Draw:
-    def draw(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
-        for width, colour in layers:
-            d.line([loc(p), loc(q)], fill=colour, width=max(1, round(width * k)))
+def _line(pts: list[Pt], width: float) -> Shape:
+    def shape(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
+        d.line([loc(p) for p in pts], fill=255, width=max(1, round(width * k)), joint="curve" if len(pts) > 2 else None)
 
-    return draw
+    return shape
+
+
+def _ellipse(c: Pt, r: float) -> Shape:
+    def shape(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
+        d.ellipse((*loc((c[0] - r, c[1] - r)), *loc((c[0] + r, c[1] + r))), fill=255)
+
+    return shape
+
+
+def _polygon(pts: list[Pt]) -> Shape:
+    def shape(d: ImageDraw.ImageDraw, loc: Callable[[Pt], Pt], k: int) -> None:
+        d.polygon([loc(p) for p in pts], fill=255)
+
+    return shape
 
 
 def _width(frame: Frame) -> float:
