@@ -50,6 +50,8 @@ OPTION_DEFAULTS: dict[str, str] = {
     "boilers": "bad",
     "mines": "off",
     "independencia": "sunk",
+    "once_per": "card",
+    "land_blocks": "on",
     "turns": "",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
@@ -62,6 +64,8 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "boilers": ("bad", "fixed"),
     "mines": ("off", "on"),
     "independencia": ("sunk", "survives"),
+    "once_per": ("card", "turn"),
+    "land_blocks": ("on", "off"),
 }
 
 
@@ -177,7 +181,7 @@ class Game:
             blocker = self.unit_at(h)
             if blocker is not None:
                 return f"{blocker.name} in {self.label(h)}"
-            if self.terrain(h) in LAND:
+            if self.terrain(h) in LAND and self.on("land_blocks"):
                 return f"land in {self.label(h)}"
         return ""
 
@@ -730,6 +734,7 @@ class Game:
         s.jokers_drawn = 0
         s.extra_draws = -1
         s.acted_sides = []
+        s.turn_used = []
         s.fow_used_turn = []
         s.fired_on_huascar = []
         s.card = ""
@@ -982,6 +987,8 @@ class Game:
             return False
         if u.id in s.used and s.bonus_unit != u.id:
             return False
+        if self.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+            return False
         if u.battery:
             return any(self.fire_problem(u, t) == "" for t in self.s.units if t.afloat and t.controller != u.controller)
         return True
@@ -1003,6 +1010,8 @@ class Game:
             raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
         if u.id in s.used and s.bonus_unit != u.id:
             raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
+        if self.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+            raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
         return u
 
     def activation_done(self, u: Unit) -> None:
@@ -1011,6 +1020,8 @@ class Game:
         if u.id in s.used and s.bonus_unit == u.id:
             s.bonus_unit = ""
         s.used.append(u.id)
+        if u.id not in s.turn_used:
+            s.turn_used.append(u.id)
         s.acts_left -= 1
         u.mp_penalty = 0
         if side not in s.acted_sides:

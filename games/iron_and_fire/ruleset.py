@@ -67,7 +67,7 @@ Fortunes of War (options:fow=on): add `fow` to a move/ram/fire order for +2 (fir
 `fow extra`, `fow again <unit>` on your own card; `fow redraw` before anyone acts on a card;
 `fow reroll` right after any activation (it is replayed with fresh dice).
 Names match without accents and by unique prefix. Options: fow, honor, visibility, random_events,
-ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), turns.
+ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), once_per, land_blocks, turns.
 House values in use: ship stats, maps, mine mix, turn limits of scenarios 1, 2 and 5."""
 
 
@@ -99,6 +99,8 @@ class IronAndFire(Ruleset[State]):
             "boilers": "Scenario 1: Bad Boilers (15.2.2) or Boilers Fixed (15.2.3)",
             "mines": "Scenario 1: 1d6+2 mines within 10 hexes of the east edge",
             "independencia": "Scenarios 3 and 5: the Independencia survives variant",
+            "once_per": "A unit activates once per card (ruling) or once per turn (3.0's 'usually')",
+            "land_blocks": "Land hexes block line of sight (ruling) or only units do",
             "turns": "Override the scenario's turn limit (a number)",
         }
         return [OptionSpec(k, descriptions[k], OPTION_DEFAULTS[k], OPTION_CHOICES.get(k, ())) for k in OPTION_DEFAULTS]

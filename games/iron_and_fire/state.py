@@ -111,6 +111,7 @@ class State:
     card_side: str = ""
     acts_left: int = 0
     used: list[str] = field(default_factory=list)  # units activated on this card
+    turn_used: list[str] = field(default_factory=list)  # units activated this turn (option once_per=turn)
     bonus_unit: str = ""  # Fortunes of War: the unit entitled to a second activation
     acted_sides: list[str] = field(default_factory=list)  # sides that activated this turn
     last_friendly: dict[str, str] = field(default_factory=dict)  # side -> last unit it activated

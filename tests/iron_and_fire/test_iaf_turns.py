@@ -342,3 +342,24 @@ def test_visibility_turns_4_to_6_roll_and_7_on_minus_one() -> None:
     place(st, "esmeralda", "1609", 5)
     st.turn = 8
     assert "visibility" not in text(order(st, "peru", "Huascar fire Esmeralda", [1]))
+
+
+def test_option_once_per_turn() -> None:
+    st = s1(options={"once_per": "turn"})
+    st.turn_used = ["huascar"]  # activated on an earlier card this turn
+    assert not Game(st).can_activate(unit(st, "huascar"))
+    with pytest.raises(IllegalOrder, match="already activated this turn"):
+        order(st, "peru", "Huascar move F")
+    st2 = s1()
+    st2.turn_used = ["huascar"]
+    assert Game(st2).can_activate(unit(st2, "huascar"))
+
+
+def test_option_land_does_not_block() -> None:
+    from tests.iron_and_fire.helpers import add_battery
+
+    st = new_game("s4", {"land_blocks": "off"})
+    place(st, "huascar", "1407", 1)
+    add_battery(st, "1305")
+    in_play(st, "peru")
+    assert "Huáscar fire Battery 1" in ruleset().legal_orders(st, "peru")
