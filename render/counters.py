@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from games.core.view import Counter
 from render import theme
-from render.fonts import font
+from render.fonts import font, paste_text
 
 
 def supersampling(radius: float) -> int:
@@ -183,7 +183,6 @@ def _token_sprite(look: Look) -> Sprite:
     img = big.reduce(k)
     if "sunk" in look.markers:
         img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
-    t = ImageDraw.Draw(img)
     ink = theme.ink_on(look.colour)
     halo = theme.OUTLINE if ink == (255, 255, 255) else (255, 255, 255)
     has_second_line = bool(pips or look.damage_text)
@@ -192,12 +191,12 @@ def _token_sprite(look: Look) -> Sprite:
         label_y = c + r * 0.95
         ink, halo = (255, 255, 255), theme.OUTLINE
     if label:
-        t.text((c, label_y), label, font=font(label_size, bold=True), fill=ink, anchor="mm", stroke_width=1, stroke_fill=halo)
+        paste_text(img, (c, label_y), label, label_size, bold=True, fill=ink, stroke=1, stroke_fill=halo)
     if look.damage_text:
-        t.text((c, c + r * 0.5), look.damage_text, font=font(max(9.0, r * 0.4), bold=True), fill=ink, anchor="mm", stroke_width=1, stroke_fill=halo)
+        paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
     if look.damage_max > 8 and not look.damage_text:
-        t.text((c, c + r * 0.5), f"{look.damage}/{look.damage_max}", font=font(max(9.0, r * 0.4), bold=True), fill=ink, anchor="mm", stroke_width=1, stroke_fill=halo)
-    _badge_text(t, badges, badge)
+        paste_text(img, (c, c + r * 0.5), f"{look.damage}/{look.damage_max}", max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
+    _badge_text(img, badges, badge)
     return Sprite(img, round(c), round(c))
 
 
@@ -218,10 +217,10 @@ def _badge_positions(
     return out
 
 
-def _badge_text(t: ImageDraw.ImageDraw, badges: list[tuple[tuple[float, float], tuple[str, theme.RGB]]], badge: float) -> None:
+def _badge_text(img: Image.Image, badges: list[tuple[tuple[float, float], tuple[str, theme.RGB]]], badge: float) -> None:
     for (bx, by), (letter, colour) in badges:
         size = badge * (1.35 if len(letter) == 1 else 1.0)
-        t.text((bx, by), letter, font=font(size, bold=True), fill=theme.ink_on(colour), anchor="mm")
+        paste_text(img, (bx, by), letter, size, bold=True, fill=theme.ink_on(colour))
 
 
 # --- table bases ----------------------------------------------------------------------------
@@ -309,13 +308,12 @@ def _table_sprite(look: Look) -> Sprite:
     img = big.reduce(k)
     if "sunk" in look.markers:
         img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
-    t = ImageDraw.Draw(img)
     if look.face_down:
-        t.text(c, "?", font=font(max(11.0, lp * 0.7), bold=True), fill=(255, 255, 255), anchor="mm")
+        paste_text(img, c, "?", max(11.0, lp * 0.7), bold=True)
     elif label:
         ink = (255, 255, 255) if vessel else (225, 232, 240)
-        t.text((label_x, row_y), label, font=lf, fill=ink, anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
+        paste_text(img, (label_x, row_y), label, label_size, bold=vessel, fill=ink, anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
     if extra:
-        t.text((extra_x, row_y), extra, font=small, fill=(255, 235, 200), anchor="lm", stroke_width=2, stroke_fill=theme.OUTLINE)
-    _badge_text(t, [((bx, row_y), st) for bx, st in zip(badge_xs, styles, strict=True)], badge)
+        paste_text(img, (extra_x, row_y), extra, small.size, bold=True, fill=(255, 235, 200), anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
+    _badge_text(img, [((bx, row_y), st) for bx, st in zip(badge_xs, styles, strict=True)], badge)
     return Sprite(img, round(c[0]), round(c[1]))

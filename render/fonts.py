@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import threading
+from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "data" / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -32,3 +34,47 @@ def font(size: float, *, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 def text_width(text: str, size: float, *, bold: bool = False) -> float:
     return font(size, bold=bold).getlength(text)
+
+
+
+@lru_cache(maxsize=2048)
+def _text_sprite(text: str, size: int, bold: bool, fill: tuple[int, int, int], stroke: int, stroke_fill: tuple[int, int, int]) -> tuple[Image.Image, int, int]:
+    """A line of text on a transparent image, and where its drawing origin (Pillow's "la") lies."""
+    f = font(size, bold=bold)
+    left, top, right, bottom = f.getbbox(text, stroke_width=stroke)
+    ox, oy = 1 - math.floor(left), 1 - math.floor(top)
+    img = Image.new("RGBA", (max(1, math.ceil(right) + ox + 1), max(1, math.ceil(bottom) + oy + 1)), (*fill, 0))
+    ImageDraw.Draw(img).text((ox, oy), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=stroke_fill)
+    return img, ox, oy
+
+
+def paste_text(
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: float,
+    *,
+    bold: bool = False,
+    fill: tuple[int, int, int] = (255, 255, 255),
+    anchor: str = "mm",
+    stroke: int = 0,
+    stroke_fill: tuple[int, int, int] = (0, 0, 0),
+) -> None:
+    """Like ``ImageDraw.text`` on an RGBA image, from a cache of rendered lines: a counter's name
+    and badge letters are the same in every look it takes, so each is rasterised once."""
+    if not text:
+        return
+    px = max(6, round(size))
+    sprite, ox, oy = _text_sprite(text, px, bold, fill, stroke, stroke_fill)
+    f = font(px, bold=bold)
+    anchored = f.getbbox(text, anchor=anchor)
+    plain = f.getbbox(text)
+    # the drawing origin that puts the anchor on xy, then the sprite's corner from the origin
+    x = round(xy[0] + anchored[0] - plain[0]) - ox
+    y = round(xy[1] + anchored[1] - plain[1]) - oy
+    src = sprite
+    if x < 0 or y < 0:  # alpha_composite wants a destination inside the image
+        src = sprite.crop((max(0, -x), max(0, -y), sprite.width, sprite.height))
+        x, y = max(0, x), max(0, y)
+    if x < img.width and y < img.height:
+        img.alpha_composite(src.crop((0, 0, min(src.width, img.width - x), min(src.height, img.height - y))), (x, y))
