@@ -152,7 +152,7 @@ async def play(fake: Any, channel: str, users: list[Any], results: Results, thin
     if phase.set_up == phase.games:
         phase.start()
     await phase.ready.wait()  # time only the steady state, not 100 games being created at once
-    await asyncio.sleep(random.uniform(0, think))  # players do not all act at the same instant
+    await asyncio.sleep(random.uniform(0, min(think, phase.seconds)))  # players do not all act at the same instant
     while time.monotonic() < phase.until:
         mentioned = [by_id[m] for m in MENTION.findall(last.text().rsplit("\n", 1)[-1]) if m in by_id]
         if "Game over" in last.text() or not mentioned:
@@ -175,7 +175,7 @@ async def play(fake: Any, channel: str, users: list[Any], results: Results, thin
         await fake.settled(ix, 30)
         last = ix
         if think > 0:
-            await asyncio.sleep(random.expovariate(1 / think))
+            await asyncio.sleep(min(random.expovariate(1 / think), max(0.0, phase.until - time.monotonic())))
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
@@ -248,7 +248,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
     parser.add_argument("--stored", type=int, default=1000, help="games already in the database (default 1000)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to play (default 30)")
-    parser.add_argument("--think", type=float, default=2.0, help="mean seconds between a reply and the next order")
+    parser.add_argument("--think", type=float, default=4.0, help="mean seconds between a reply and the next order")
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument("--profile", default="", help="write a cProfile of the bot process to this file")
     parser.add_argument("--bot", action="store_true", help=argparse.SUPPRESS)

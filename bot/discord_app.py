@@ -302,7 +302,10 @@ class TableBot(discord.Client):
         self.status_delay = status_delay
         self.service_factory = service_factory
         self.renderer = renderer if renderer is not None or not load_renderer else _load_renderer()
-        self.tree = app_commands.CommandTree(self)
+        # Games live in server channels: the commands are not offered in DMs.
+        self.tree = app_commands.CommandTree(
+            self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+        )
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
@@ -326,6 +329,7 @@ class TableBot(discord.Client):
         self._service, self._close_service = await self.service_factory(self.db_path)
         self.dms_closed |= set(await self.service.closed_dm_users())
         for command in build_commands():
+            command.guild_only = True
             self.tree.add_command(command)
         self.add_dynamic_items(JoinButton, OrderButton)
         if self.guild_id is not None:
@@ -521,10 +525,12 @@ class TableBot(discord.Client):
                 await interaction.followup.send(notice, ephemeral=True)
 
     async def _reply_failure(self, interaction: discord.Interaction[Any], deferred: bool) -> None:
-        text = "Something went wrong on my side; nothing was changed. Please try again."
+        text = "Something went wrong on my side. Please check `/game status` and try again."
         with contextlib.suppress(discord.HTTPException):
             if not interaction.response.is_done():
                 await interaction.response.send_message(text, ephemeral=True)
+            elif deferred:
+                await interaction.edit_original_response(content=text)  # replace the "thinking..." placeholder
             else:
                 await interaction.followup.send(text, ephemeral=True)
 

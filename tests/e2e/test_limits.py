@@ -10,7 +10,7 @@ import pytest
 
 from bot.discord_app import TableBot
 from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
+from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.e2e
 
@@ -20,6 +20,11 @@ async def table_game(fake: FakeDiscord, peru: FakeUser, chile: FakeUser) -> None
     await fake.run(peru, "game join", {"seat": "peru"})
     await fake.run(chile, "game join", {"seat": "chile"})
     await fake.run(peru, "game start")
+
+
+def replies(fake: FakeDiscord) -> list[FakeMessage]:
+    """Public messages other than the status message (which is edited in the background)."""
+    return [m for m in fake.channel_messages() if not m.embeds]
 
 
 def error_text(ix: FakeInteraction) -> str:
@@ -103,14 +108,14 @@ async def test_nobody_orders_for_anothers_seat(fake: FakeDiscord, bot: TableBot)
     peru, chile, carol = fake.add_user("peru"), fake.add_user("chile"), fake.add_user("carol")
     await table_game(fake, peru, chile)
     await fake.run(peru, "order", {"text": "place Huascar d1"})
-    posted = len(fake.channel_messages())
+    posted = len(replies(fake))
 
     assert "not yours to move" in error_text(await fake.run(chile, "order", {"text": "move Huascar d2"}))
     assert "do not hold the seat" in error_text(await fake.run(chile, "order", {"text": "concede", "seat": "peru"}))
     assert "hold no seat" in error_text(await fake.run(carol, "order", {"text": "concede"}))
     assert "Only the umpire" in error_text(await fake.run(carol, "game assign", {"seat": "peru", "user": carol}))
     assert "Only the umpire" in error_text(await fake.run(chile, "game end"))
-    assert len(fake.channel_messages()) == posted  # nothing public happened, nothing changed
+    assert len(replies(fake)) == posted  # nothing public happened, nothing changed
     log = (await fake.run(carol, "game log")).text()
     assert "move Huascar d2" not in log and "concede" not in log
 
