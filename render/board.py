@@ -15,7 +15,7 @@ from games.core.view import Pos, View
 from render import theme
 from render.background import draw_background
 from render.counters import TABLE_VESSELS, Sprite, highlight_sprite, look_of, make_sprite
-from render.fonts import font
+from render.fonts import UNCACHED, font
 from render.frame import Frame, full_frame, zoom_frame
 from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
@@ -88,6 +88,13 @@ class Renderer:
         return self._render(view, scale=scale, zoom=zoom)[0]
 
     def _render(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:
+        token = UNCACHED.set(not self.cache)
+        try:
+            return self._draw(view, scale=scale, zoom=zoom)
+        finally:
+            UNCACHED.reset(token)
+
+    def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:
         board = view.board
         frame = self.frame(view, scale=scale, zoom=zoom)
         colours = {s.id: theme.hex_to_rgb(s.colour) for s in view.sides}
@@ -97,7 +104,7 @@ class Renderer:
         if view.zones:
             base = self._get(self.zoned, (board.key, frame.key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
         palette = self._get(self.palettes, (board.key, frame.key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
-        strip = draw_strip(view, frame.width, fresh=not self.cache)
+        strip = draw_strip(view, frame.width, fresh=UNCACHED.get())
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))
         labels = draw_overlays(img, view.overlays, frame, colours)

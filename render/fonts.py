@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -12,6 +13,10 @@ from PIL import Image, ImageDraw, ImageFont
 FONT_DIR = Path(__file__).resolve().parents[1] / "data" / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+
+# Set while a ``Renderer(cache=False)`` draws (the benchmark's baseline): text is then rasterised
+# afresh every time too. Only the opened font files stay cached.
+UNCACHED: ContextVar[bool] = ContextVar("render_uncached", default=False)
 
 # One cache per thread: opening a TrueType file costs about a millisecond, and a FreeType face is
 # not safe to share between threads that render at the same time (renders run in worker threads).
@@ -65,7 +70,8 @@ def paste_text(
     if not text:
         return
     px = max(6, round(size))
-    sprite, ox, oy = _text_sprite(text, px, bold, fill, stroke, stroke_fill)
+    make = _text_sprite.__wrapped__ if UNCACHED.get() else _text_sprite
+    sprite, ox, oy = make(text, px, bold, fill, stroke, stroke_fill)
     f = font(px, bold=bold)
     anchored = f.getbbox(text, anchor=anchor)
     plain = f.getbbox(text)
