@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import statistics
 import sys
 import time
@@ -218,6 +219,8 @@ def main() -> None:
         checks.append((f"{name}: largest PNG {ours.size / 1024:.0f} KB < 300 KB", ours.size < 300 * 1024))
     for text, ok in checks:
         print(f"{'PASS' if ok else 'MISS'}  {text}")
+    load, cpus = os.getloadavg()[0], os.cpu_count() or 1
+    print(f"\nload average {load:.1f} on {cpus} CPUs" + ("  (busy machine: timings are inflated, run again when idle)" if load > cpus * 0.75 else ""))
 
 
 if __name__ == "__main__":
