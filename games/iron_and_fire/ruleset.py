@@ -9,6 +9,7 @@ Boarding Combat) wait for the side that must decide.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import unicodedata
 from typing import Any
@@ -54,7 +55,7 @@ says which), `Esmeralda at 1606 3` (hex CCRR, facing by the printed compass 1-6)
 `battery 1306`, `cable 2004` or `cable Huascar`, then `done`. Secret rolls go to your side by DM;
 the channel sees a commitment, revealed when the rules make the value public or at the end.
 
-Play: the bot draws the cards (red = Peru, black = Chile; odd 1 unit, even up to 2, face up to 3;
+Play: the bot draws the cards itself, so nobody has to type `draw` (red = Peru, black = Chile; odd 1 unit, even up to 2, face up to 3;
 one activation per unit per card) and pings the side to act. Orders, one per activated unit:
   `Huascar move F F P F` (F forward, P port, S starboard; 1 MP each; add `ram` to ram at the end)
   `Huascar ram` · `Huascar fire Esmeralda` · `Huascar fire town` (Scenario 4 bombardment)
@@ -181,6 +182,8 @@ class IronAndFire(Ruleset[State]):
             return Order(head, (head,))
         if head == "break" and tokens[1:] in ([], ["off"]):
             return Order("break off", ("break",))
+        if head == "draw":
+            raise InvalidSyntax("There is no `draw` order: the bot draws the activation cards itself.", hint="Give your units' orders, or `done` to end the card in play.")
         if head == "fow":
             return self._parse_fow(state, raw, tokens)
         if head == "roll":
@@ -280,6 +283,15 @@ class IronAndFire(Ruleset[State]):
 
     # --- applying -------------------------------------------------------------------------------
     def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+        """Apply an order; events are marked ``reveals`` when a die was rolled or a card drawn,
+        so only the umpire can undo it."""
+        counter, cards = rng.counter, len(state.deck)
+        events = self._apply(state, seat, order, rng)
+        if rng.counter != counter or len(state.deck) != cards:
+            events = [dataclasses.replace(e, reveals=True) for e in events]
+        return events
+
+    def _apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
         if state.phase == "over":
             raise IllegalOrder("The game is over.", hint="Start a new game.")
         side = self._side(state, seat)
@@ -436,7 +448,11 @@ class IronAndFire(Ruleset[State]):
             if spec is None:
                 continue
             facings = spec.facings or (1, 2, 3, 4, 5, 6)
-            cells = [h for h in hexes if self._free_for_ship(game, spec.zone, h)]
+            mates = [
+                game.pos(m) for m in s.units
+                if m.id != u.id and m.afloat and spec.group and (game.spec_of(m.id) or spec).group == spec.group
+            ]
+            cells = [h for h in hexes if self._free_for_ship(game, spec.zone, h) and all(distance(h, m) <= spec.group_within for m in mates)]
             for k, h in enumerate(_spread(cells, 6)):
                 out.append(f"{u.name} at {game.label(h)} {facings[k % len(facings)]}")
         mines = game.scn.mines

@@ -193,3 +193,16 @@ def test_bad_options_and_names() -> None:
         rs.parse_order(st, "chile", "Bismarck move F")
     assert rs.parse_order(st, "chile", "ohig at 1712 2").text == "O'Higgins at 1712 2"
     assert rs.parse_order(st, "chile", "Matias Cousino at 2801 3").args[1] == "matias_cousino"
+
+
+def test_orders_that_roll_or_draw_are_marked_as_revealing() -> None:
+    st = new_game("s2")
+    events = say(st, "chile", "roll steam")
+    assert all(e.reveals for e in events)
+    events = say(st, "chile", "Covadonga at 1103 3")
+    assert not any(e.reveals for e in events)
+
+
+def test_draw_is_explained() -> None:
+    with pytest.raises(InvalidSyntax, match="draws the activation cards itself"):
+        ruleset().parse_order(new_game("s1"), "peru", "draw")
