@@ -60,9 +60,11 @@ class Renderer:
 
     def __init__(self, *, cache: bool = True) -> None:
         self.cache = cache
-        self.backgrounds = _Lru(24)
-        self.zoned = _Lru(24)
-        self.sprites = _Lru(1024)
+        # sizes bound memory (a 1000 px background is ~3 MB, a counter sprite ~20-60 KB): a dozen
+        # boards or zoom windows in play at once, and every counter look of a few games
+        self.backgrounds = _Lru(12)
+        self.zoned = _Lru(12)
+        self.sprites = _Lru(512)
         self.palettes = _Lru(24)
 
     def _get(self, lru: _Lru, key: Hashable, make: Callable[[], T]) -> T:

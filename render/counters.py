@@ -241,14 +241,15 @@ def _hull(length: float, beam: float, facing: float, cx: float, cy: float, *, po
 
 def _table_sprite(look: Look) -> Sprite:
     s = look.scale
-    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7)
+    vessel = look.kind in TABLE_VESSELS
+    # a base without a size: a ship-like 2" x 0.7", or a small square marker
+    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7) if vessel else (0.8, 0.8)
     if look.face_down:
         length, beam = 1.2, 1.2
     lp, bp = max(14.0, length * s), max(6.0, beam * s)
     extent = math.hypot(lp, bp) / 2 + 4
     # ships carry a bold name above the base; wakes, landing parties and other markers a small
     # plain one below, so a marker next to a ship never hides the ship's name
-    vessel = look.kind in TABLE_VESSELS
     label_size = max(11.0, min(18.0, s * 0.5)) * (1.0 if vessel else 0.75)
     lf = font(label_size, bold=vessel)
     label = look.label
