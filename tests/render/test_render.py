@@ -238,3 +238,13 @@ def test_a_counter_or_overlay_at_a_non_finite_position_is_skipped_not_fatal() ->
         overlays=(*view.overlays, Overlay("fire", ((0.0, 0.0), (float("inf"), 1.0)), text="lost")),
     )
     assert render_board(broken).tobytes() == render_board(view).tobytes()
+
+
+def test_replay_frames_of_different_sizes_are_padded_to_one_size() -> None:
+    data = render_replay([hex_view(), square_view()], ["hex", "square"])
+    gif = Image.open(io.BytesIO(data))
+    sizes = set()
+    for i in range(getattr(gif, "n_frames", 1)):
+        gif.seek(i)
+        sizes.add(gif.size)
+    assert len(sizes) == 1
