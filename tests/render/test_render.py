@@ -248,3 +248,15 @@ def test_replay_frames_of_different_sizes_are_padded_to_one_size() -> None:
         gif.seek(i)
         sizes.add(gif.size)
     assert len(sizes) == 1
+
+
+def test_every_view_marker_has_its_own_badge() -> None:
+    from games.core.view import MARKERS
+
+    letters = [theme.MARKER_STYLE[m][0] for m in MARKERS]
+    assert len(set(letters)) == len(letters)
+
+
+def test_the_named_terrain_kinds_are_told_apart() -> None:
+    kinds = ("deep", "shallow", "shoal", "land", "town")
+    assert len({theme.terrain_colour(k) for k in kinds}) == len(kinds)
