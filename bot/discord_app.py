@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import os
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -44,7 +46,7 @@ CUSTOM_ID_LIMIT = 100
 DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
 RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer first
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
-STATUS_DELAY_SECONDS = 1.0  # the status message is edited at most about once a second per channel
+STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one edit of its status message
 DMS_CLOSED = 50007
 SPECTATOR_ID = "0"
 BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
@@ -293,6 +295,7 @@ class TableBot(discord.Client):
         super().__init__(
             intents=intents,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+            max_messages=None,  # it never reads channel messages: no message cache
             **client_options,
         )
         self.db_path = db_path
@@ -317,6 +320,9 @@ class TableBot(discord.Client):
         self._background: set[asyncio.Task[Any]] = set()
         self._reminder_task: asyncio.Task[None] | None = None
         self.synced = asyncio.Event()
+        # Drawing runs off the event loop, at most one board per core at a time: more threads only
+        # add memory (each holds a full-size image) without drawing any faster.
+        self._draw_pool = ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 2)), thread_name_prefix="draw")
 
     @property
     def service(self) -> TableService:
@@ -352,6 +358,7 @@ class TableBot(discord.Client):
         if self._close_service is not None:
             await self._close_service()
             self._close_service = None
+        self._draw_pool.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -422,14 +429,23 @@ class TableBot(discord.Client):
         if zoom is not None:
             radius = TABLE_ZOOM_INCHES if view is not None and view.board.kind == "table" else GRID_ZOOM_CELLS
             try:
-                prepared.images[index] = await asyncio.to_thread(self.renderer, view, zoom=(zoom[0], radius))
+                prepared.images[index] = await self._draw(view, (zoom[0], radius))
                 return
             except Exception:
                 log.info("zoom %r could not be drawn; showing the whole board", zoom[0])
         try:
-            prepared.images[index] = await asyncio.to_thread(self.renderer, view)
+            prepared.images[index] = await self._draw(view, None)
         except Exception:
             log.exception("drawing the board failed; the message goes without it")
+
+    async def _draw(self, view: Any, zoom: tuple[str, float] | None) -> bytes:
+        assert self.renderer is not None
+        draw = (
+            functools.partial(self.renderer, view)
+            if zoom is None
+            else functools.partial(self.renderer, view, zoom=zoom)
+        )
+        return await asyncio.get_running_loop().run_in_executor(self._draw_pool, draw)
 
     async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
         """Buttons for short choices: seats after a new game, the next player's orders when few.
