@@ -8,8 +8,9 @@ broken data pack names its file and key instead of failing mid-game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from games.core.data import Record, listing, load
+from games.core.data import Record, listing, load, on_reload
 from games.core.errors import DataError
 
 RULES_FILE = "days_of_iron/rules.toml"
@@ -80,8 +81,9 @@ def _int_map(rec: Record) -> dict[str, int]:
     return {k: rec.int(k) for k in rec}
 
 
+@lru_cache(maxsize=1)
 def rules() -> Rules:
-    """The book's values (cached by ``load``; cheap to call)."""
+    """The book's values, validated once (the cache is dropped when the data packs change)."""
     doc = load(RULES_FILE)
     pts = doc.table("points")
     staff = doc.table("staff")
@@ -265,3 +267,6 @@ def scenario(scenario_id: str) -> ScenarioSpec:
 
 def scenario_ids() -> list[str]:
     return [path.rsplit("/", 1)[1].removesuffix(".toml") for path in listing(SCENARIOS_DIR)]
+
+
+on_reload(rules.cache_clear)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
-from games.core.data import Record, listing, load
+from games.core.data import Record, listing, load, on_reload
 from games.core.dice import DiceParser
 from games.core.errors import DataError
 
@@ -124,8 +125,9 @@ def _table(rec: Record, table_id: str) -> DiceTable:
     return DiceTable(table_id, rec.opt_str("name", table_id), dice, columns, tuple(rows))
 
 
+@lru_cache(maxsize=1)
 def reference() -> Reference:
-    """Load every reference file of the active data packs (none ship with the game)."""
+    """Every reference file of the active data packs (none ship with the game), read once per packs."""
     morale: dict[str, MoraleTest] = {}
     tables: dict[str, DiceTable] = {}
     sources: list[str] = []
@@ -140,3 +142,6 @@ def reference() -> Reference:
             table_id = doc.opt_str("id", path.rsplit("/", 1)[1].removesuffix(".toml")).casefold()
             tables[table_id] = _table(doc, table_id)
     return Reference(morale, tables, tuple(sources))
+
+
+on_reload(reference.cache_clear)

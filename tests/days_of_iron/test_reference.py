@@ -46,15 +46,14 @@ results = ["-", "H", "HH"]
 def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A temporary data pack with a morale table and a dice table; the packs are reset after."""
     monkeypatch.delenv("WARGAME_DATA_PACKS", raising=False)
+    monkeypatch.setattr(data, "_packs", None)  # restored by monkeypatch after the test
     folder = tmp_path / "days_of_iron" / "reference"
     folder.mkdir(parents=True)
     (folder / "morale.toml").write_text(MORALE, encoding="utf-8")
     (folder / "small-arms.toml").write_text(SMALL_ARMS, encoding="utf-8")
     data.set_data_packs([tmp_path])
     yield folder
-    data.set_data_packs([])
-    monkeypatch.setattr(data, "_packs", None)
-    data.load.cache_clear()
+    data.set_data_packs([])  # runs the reload hooks so no cached table outlives the pack
 
 
 def test_shipped_game_has_no_reference_tables_and_says_so() -> None:
@@ -99,10 +98,10 @@ def test_dice_table_lookup_from_a_data_pack(pack: Path) -> None:
 
 def test_bad_reference_files_name_the_problem(pack: Path) -> None:
     (pack / "small-arms.toml").write_text(SMALL_ARMS.replace("roll = [4, 6]", "roll = [5, 6]"), encoding="utf-8")
-    data.load.cache_clear()
+    data.set_data_packs([pack.parents[1]])  # reloading the packs drops the cached tables
     with pytest.raises(DataError, match="without gaps"):
         reference()
     (pack / "small-arms.toml").write_text('kind = "chart"\n', encoding="utf-8")
-    data.load.cache_clear()
+    data.set_data_packs([pack.parents[1]])
     with pytest.raises(DataError, match="expected one of morale, table"):
         reference()
