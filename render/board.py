@@ -119,7 +119,7 @@ class Renderer:
                 continue
             # a face-down counter's side is not even looked up: look_of draws it from position alone
             colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)
-            look = look_of(c, colour, board.kind, frame.scale)
+            look = look_of(c, colour, board.kind, frame.scale, flat=frame.flat)
             if c.highlight and board.kind != "table":
                 ring: Sprite = self._get(self.sprites, ("highlight", board.kind, frame.scale), lambda: highlight_sprite(board.kind, frame.scale))
                 img.paste(ring.image, (round(x) - ring.ax, round(y) - ring.ay), ring.image)

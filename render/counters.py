@@ -40,9 +40,21 @@ class Look:
     face_down: bool
     highlight: bool
     size: tuple[float, float]
+    room: float = 0.0  # how wide a name may be before it shrinks (px); 0 = the token's own width
 
 
-def look_of(counter: Counter, colour: theme.RGB, board_kind: str, scale: float) -> Look:
+def label_room(board_kind: str, scale: float, flat: bool) -> float:
+    """Width a counter's name may take without touching a neighbour's name or body.
+
+    On a flat-topped map the nearest counters on the same row are two columns (3 radii) away and
+    diagonal neighbours sit half a hex lower, so a name may be wider than its hex; on a
+    pointy-topped map the next hex on the row is only 1.73 radii away."""
+    if board_kind != "hex":
+        return 0.0
+    return scale * (2.6 if flat else 1.55)
+
+
+def look_of(counter: Counter, colour: theme.RGB, board_kind: str, scale: float, *, flat: bool = True) -> Look:
     if counter.face_down:
         # only position and highlight survive: the "?" counter is the same for every hidden thing
         highlight = counter.highlight and board_kind == "table"
@@ -64,6 +76,7 @@ def look_of(counter: Counter, colour: theme.RGB, board_kind: str, scale: float) 
         # highlight moving from counter to counter does not redraw either counter
         counter.highlight and board_kind == "table",
         counter.size if board_kind == "table" else (0.0, 0.0),
+        label_room(board_kind, scale, flat),
     )
 
 
@@ -133,8 +146,14 @@ def _badge_size(r: float) -> float:
 def _token_sprite(look: Look) -> Sprite:
     r = token_radius(look.board_kind, look.scale)
     badge = _badge_size(r)
-    start = max(11.0, min(22.0, r * 0.56)) * (1.6 if look.face_down else 1.0)
-    label, label_size = _fit_label(look.label, start, max(10.0, r * 0.44), 2.3 * r)
+    if look.room:  # hex maps: names as large as the neighbours allow, so they survive a preview
+        start = max(11.0, min(24.0, look.scale * 0.42))
+        label, label_size = _fit_label(look.label, start, max(10.0, look.scale * 0.3), look.room)
+    else:
+        start = max(11.0, min(22.0, r * 0.56))
+        label, label_size = _fit_label(look.label, start, max(10.0, r * 0.44), 2.3 * r)
+    if look.face_down:
+        label, label_size = "?", max(11.0, min(22.0, r * 0.56)) * 1.6
     half = max(r * 1.62, r + 2 * badge + 2, font(label_size, bold=True).getlength(label) / 2 * 1.1 + 4) + 3
     side = math.ceil(2 * half)
     c = side / 2
@@ -191,7 +210,8 @@ def _token_sprite(look: Look) -> Sprite:
         label_y = c + r * 0.95
         ink, halo = (255, 255, 255), theme.OUTLINE
     if label:
-        paste_text(img, (c, label_y), label, label_size, bold=True, fill=ink, stroke=1, stroke_fill=halo)
+        spills = font(label_size, bold=True).getlength(label) > 1.8 * r  # over the sea: a firmer halo
+        paste_text(img, (c, label_y), label, label_size, bold=True, fill=ink, stroke=2 if spills else 1, stroke_fill=halo)
     if look.damage_text:
         paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
     if look.damage_max > 8 and not look.damage_text:
