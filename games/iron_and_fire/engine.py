@@ -268,13 +268,13 @@ class Game:
             u.status = "sunk"
             u.sunk_by = by
             self._break_boarding(u)
-            self.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hits, more than PF {u.pf}: **sunk**.")
+            self.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, more than PF {u.pf}: **sunk**.")
             return
         effects = [f"MP {self.eff_mp(u)}"] if not self.mp_secret(u) else []
         effects.append(f"CF {sign(self.eff_cf(u))}")
         if self.crippled(u):
             effects.append("crippled")
-        self.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hits, {', '.join(effects)}.")
+        self.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, {', '.join(effects)}.")
         if self.s.save_captain and u.side == "chile":
             self.s.save_captain = False
             self._save_roll(u, "Save the Captain", "chile")

@@ -27,10 +27,18 @@ def test_console_script_plays_to_a_result(script: Path) -> None:
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "**Game over.**" in out
-    assert "Card " in out and "**End Phase** of turn 1" in out
-    assert re.search(r"fires at .+: d10 \*\*\d+\*\* .+ = -?\d+ vs PF \d", out)
-    assert "ERROR for @prat | Esmeralda cannot set up in `1607`" in out
+    assert "Card " in out and "**Turn 1** of" in out
+    assert re.search(r"d(6|10) \*\*\d+\*\*.* = -?\d+ vs (PF )?\d", out), "dice are shown with total and target"
+    if "scenario:s1" in script.read_text():
+        assert "ERROR for @prat | Esmeralda cannot set up in `1607`" in out
+        assert "**End Phase** of turn 1" in out
+    for line in script.read_text().splitlines():
+        if line.startswith("/order text:roll") and any(k in line for k in ("steam", "arrival", "inshore", "cable")):
+            assert "makes a secret roll" in out and "Secret roll revealed" in out
 
 
-def test_there_is_a_scenario_one_script() -> None:
-    assert any("scenario:s1" in p.read_text() for p in SCRIPTS)
+def test_every_scenario_has_a_script() -> None:
+    from tests.iron_and_fire.helpers import ruleset
+
+    played = {m for p in SCRIPTS for m in re.findall(r"scenario:(s\d)", p.read_text())}
+    assert played == {s.id for s in ruleset().scenarios()}
