@@ -115,8 +115,10 @@ def _fit_label(text: str, start: float, low: float, width: float) -> tuple[str, 
     size = start
     while size > low and font(size, bold=True).getlength(text) > width:
         size -= 1
-    while len(text) > 1 and font(size, bold=True).getlength(text) > width * 1.25:
-        text = text[:-1]
+    if font(size, bold=True).getlength(text) > width * 1.25:
+        while len(text) > 2 and font(size, bold=True).getlength(text + "\u2026") > width * 1.25:
+            text = text[:-1]
+        text = text.rstrip(" .") + "\u2026"
     return text, size
 
 

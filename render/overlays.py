@@ -263,7 +263,7 @@ def draw_labels(img: Image.Image, labels: list[Label], frame: Frame) -> None:
     if not labels:
         return
     d = ImageDraw.Draw(img, "RGBA")
-    f = font(max(12.0, min(20.0, _width(frame) * 3.2)), bold=True)
+    f = font(max(14.0, min(22.0, _width(frame) * 3.6)), bold=True)
     placed: list[tuple[float, float, float, float]] = []
     r = frame.scale * {"hex": 0.8, "square": 0.45}.get(frame.board_kind, 0.6)  # a counter and its name
     # hex and square counters carry their names inside, so a label may sit just above them; table
