@@ -174,9 +174,13 @@ def _zone(rec: Record) -> Zone:
     )
 
 
-@lru_cache(maxsize=4)
 def ships() -> dict[str, ShipSpec]:
-    rec = load("iron_and_fire/ships.toml")
+    """Cached per loaded file, so a data pack switched on later is picked up."""
+    return _ships(load("iron_and_fire/ships.toml"))
+
+
+@lru_cache(maxsize=8)
+def _ships(rec: Record) -> dict[str, ShipSpec]:
     out: dict[str, ShipSpec] = {}
     for sid, s in rec.table("ships").items():
         out[sid] = ShipSpec(
@@ -192,15 +196,25 @@ def ships() -> dict[str, ShipSpec]:
     return out
 
 
-@lru_cache(maxsize=4)
 def battery() -> BatterySpec:
-    b = load("iron_and_fire/ships.toml").table("battery")
+    """Cached per loaded file, so a data pack switched on later is picked up."""
+    return _battery(load("iron_and_fire/ships.toml"))
+
+
+@lru_cache(maxsize=8)
+def _battery(rec: Record) -> BatterySpec:
+    b = rec.table("battery")
     return BatterySpec(b.str("name"), b.int("cf", -5, 9), b.int("pf", 1, 12), b.int("surrender_hits", 1, 12))
 
 
-@lru_cache(maxsize=4)
 def mine_mix() -> tuple[str, ...]:
-    mix = load("iron_and_fire/mines.toml").table("mix")
+    """Cached per loaded file, so a data pack switched on later is picked up."""
+    return _mine_mix(load("iron_and_fire/mines.toml"))
+
+
+@lru_cache(maxsize=8)
+def _mine_mix(rec: Record) -> tuple[str, ...]:
+    mix = rec.table("mix")
     bag: list[str] = []
     for value in mix:
         if value != "None" and not value.isdigit():
@@ -209,15 +223,23 @@ def mine_mix() -> tuple[str, ...]:
     return tuple(bag)
 
 
-@lru_cache(maxsize=4)
 def random_events() -> tuple[RandomEvent, ...]:
-    rec = load("iron_and_fire/events.toml")
+    """Cached per loaded file, so a data pack switched on later is picked up."""
+    return _random_events(load("iron_and_fire/events.toml"))
+
+
+@lru_cache(maxsize=8)
+def _random_events(rec: Record) -> tuple[RandomEvent, ...]:
     return tuple(RandomEvent(e.int("low", 2, 12), e.int("high", 2, 12), e.str("key"), e.str("text")) for e in rec.tables("event"))
 
 
-@lru_cache(maxsize=4)
 def scenarios() -> dict[str, Scenario]:
-    rec = load("iron_and_fire/scenarios.toml")
+    """Cached per loaded file, so a data pack switched on later is picked up."""
+    return _scenarios(load("iron_and_fire/scenarios.toml"))
+
+
+@lru_cache(maxsize=8)
+def _scenarios(rec: Record) -> dict[str, Scenario]:
     known = ships()
     out: dict[str, Scenario] = {}
     for sid, s in rec.items():
