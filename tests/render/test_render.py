@@ -260,3 +260,26 @@ def test_every_view_marker_has_its_own_badge() -> None:
 def test_the_named_terrain_kinds_are_told_apart() -> None:
     kinds = ("deep", "shallow", "shoal", "land", "town")
     assert len({theme.terrain_colour(k) for k in kinds}) == len(kinds)
+
+
+def test_zones_tint_only_their_cells_or_polygon() -> None:
+    from games.core.view import Zone
+
+    table = dataclasses.replace(table_view(), counters=(), overlays=())
+    zoned = dataclasses.replace(table, zones=(Zone("Deploy", "red", polygon=((0.0, 0.0), (6.0, 0.0), (6.0, 18.0), (0.0, 18.0))),))
+    frame = full_frame(table.board)
+    box = _difference_box(render_board(table), render_board(zoned))
+    x_edge = frame.px((6.0, 0.0))[0]
+    assert box is not None and box[2] <= x_edge + 4  # nothing changes right of the zone's edge
+
+    square = dataclasses.replace(square_view(), counters=(), overlays=())
+    first_rank = dataclasses.replace(square, zones=(Zone("Start", "blue", cells=tuple((float(x), 0.0) for x in range(8))),))
+    sframe = full_frame(square.board)
+    sbox = _difference_box(render_board(square), render_board(first_rank))
+    assert sbox is not None and sbox[1] >= sframe.px((0.0, 0.0))[1] - sframe.scale / 2 - 4  # only rank 1 changes
+
+
+def _difference_box(a: Image.Image, b: Image.Image) -> tuple[int, int, int, int] | None:
+    from PIL import ImageChops
+
+    return ImageChops.difference(a, b).getbbox()
