@@ -45,6 +45,7 @@ class Rules:
     outscout_margin: int
     rear_edge_inches: int
     offboard_fraction: tuple[int, int]
+    deployment_depth: int
     shattered: dict[str, int]
     victory_points: int
     victory_bands: tuple[tuple[int, str], ...]  # (upto or -1, result)
@@ -118,6 +119,7 @@ def rules() -> Rules:
         outscout_margin=scouting.int("outscout_margin", 0),
         rear_edge_inches=scouting.int("rear_edge_inches", 0),
         offboard_fraction=(offboard.int("numerator", 0), offboard.int("denominator", 1)),
+        deployment_depth=doc.table("deployment").int("depth_inches", 0),
         shattered=_int_map(doc.table("shattered")),
         victory_points=victory.int("standard_points", 1),
         victory_bands=bands,

@@ -28,7 +28,7 @@ from games.core.errors import (
 )
 from games.core.rng import Rng, check_seal, seal
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, private, public
-from games.core.view import Board, SideInfo, View
+from games.core.view import Board, SideInfo, Terrain, View, Zone
 from games.days_of_iron import records as rec
 from games.days_of_iron.reference import Reference, reference
 from games.days_of_iron.scoring import (
@@ -1021,12 +1021,23 @@ class DaysOfIron(Ruleset[GameState]):
         return next(u for u in state.units if u.id == unit_id)
 
     def view(self, state: GameState, seat: str | None) -> View:
+        w, h = float(state.table_width), float(state.table_height)
+        table = Terrain("land", points=((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)),
+                        label=f"{state.table_width}\" x {state.table_height}\" table: measure on your own")
         board = Board(kind="table", key=f"{SYSTEM_ID}:{state.table_width}x{state.table_height}",
-                      name=state.scenario_name, width=state.table_width, height=state.table_height)
+                      name=state.scenario_name, width=w, height=h, table_terrain=(table,))
+        depth = float(min(rec.rules().deployment_depth, state.table_height // 2))
+        zones = (  # 16.2: the first side's baseline is the bottom edge, the second's the top
+            Zone(f"{state.sides[0].name} deployment", state.sides[0].id,
+                 polygon=((0.0, h - depth), (w, h - depth), (w, h), (0.0, h))),
+            Zone(f"{state.sides[1].name} deployment", state.sides[1].id,
+                 polygon=((0.0, 0.0), (w, 0.0), (w, depth), (0.0, depth))),
+        )
         return View(
             board=board,
             viewer=seat,
             sides=tuple(SideInfo(s.id, s.name, s.colour) for s in state.sides),
+            zones=zones,
             status=tuple(self._status(state)),
             title=f"Days of Iron: {state.scenario_name}",
             private_text=tuple(self._private(state, seat)),

@@ -135,3 +135,24 @@ def test_secrets_are_published_at_the_end() -> None:
     events = order(state, "prussian", "end", rng)
     assert all(r.revealed for r in state.sealed)
     assert "farm wall" in events[0].text and state.sealed[1].nonce in events[0].text
+
+
+def test_views_are_a_bare_table_with_deployment_zones_and_only_own_secrets() -> None:
+    state, rng, _ = hide_and_offboard()
+    for seat in (None, "french", "prussian", "umpire"):
+        view = RS.view(state, seat)
+        assert view.board.kind == "table" and (view.board.width, view.board.height) == (72, 48)
+        assert view.counters == () and view.overlays == ()
+        assert [z.side for z in view.zones] == ["french", "prussian"]
+        assert view.zones[1].polygon[2] == (72.0, 12.0)  # 16.2: 12" deep
+    assert len(RS.view(state, "umpire").private_text) == 2
+    assert RS.view(state, None).private_text == ()
+    status = RS.view(state, None).status
+    assert status[0].startswith("Set-up: waiting for French, Prussians")
+    assert "Sealed records: #1 French, #2 Prussians" in status
+    assert "French staff: General Frossard capable, Gen. Laveaucoupet ?" in "\n".join(status)
+    ready_both(state, rng)
+    start_turn(state)
+    status = RS.view(state, None).status
+    assert status[0] == "Turn 1, Morale phase: the French act. Initiative: French."
+    assert any(line.startswith("Victory margin so far: level") for line in status)
