@@ -37,10 +37,6 @@ def font(size: float, *, bold: bool = False) -> ImageFont.FreeTypeFont:
     return f
 
 
-def text_width(text: str, size: float, *, bold: bool = False) -> float:
-    return font(size, bold=bold).getlength(text)
-
-
 
 @lru_cache(maxsize=2048)
 def _text_sprite(text: str, size: int, bold: bool, fill: tuple[int, int, int], stroke: int, stroke_fill: tuple[int, int, int]) -> tuple[Image.Image, int, int]:

@@ -10,7 +10,7 @@ import math
 import string
 from dataclasses import dataclass
 
-from games.core.hexgrid import Hex, HexLayout
+from games.core.hexgrid import HexLayout
 from games.core.squaregrid import SquareBoard
 from games.core.view import Board, Pos
 
@@ -58,10 +58,6 @@ class Frame:
     @property
     def key(self) -> tuple[str, float, float, float, int, int, bool]:
         return (self.board_kind, round(self.scale, 3), round(self.ox, 2), round(self.oy, 2), self.width, self.height, self.zoomed)
-
-
-def hex_corners_unit(layout: HexLayout, h: Hex) -> list[tuple[float, float]]:
-    return layout.corners(h, 1.0)
 
 
 def _unit_bounds(board: Board) -> tuple[float, float, float, float]:

@@ -108,6 +108,3 @@ def ink_on(c: RGB) -> RGB:
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
-
-def with_alpha(c: RGB, alpha: int) -> RGBA:
-    return (c[0], c[1], c[2], alpha)
