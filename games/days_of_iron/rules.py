@@ -339,13 +339,16 @@ class DaysOfIron(Ruleset[GameState]):
 
     def _unit(self, state: GameState, seat: str, name: str, text: str, *, own: bool = True,
               prefer: Callable[[Unit], bool] | None = None) -> Unit:
-        """Resolve a unit name; names matching ``prefer`` win a tie (e.g. lost Generals for `promote`)."""
+        """Resolve a unit name; the seat's own units matching ``prefer`` win a tie (e.g. lost Generals
+        for `promote`). Only the seat's own units are preferred, so the answer never depends on the
+        secret status (hidden, off board) of an enemy unit."""
         if not name.strip():
             raise InvalidSyntax(f"{quote(text)}: which unit?")
         uid = ""
         if prefer is not None:
+            mine = {u.id: u.name for u in state.units if seat in (UMPIRE, u.side) and prefer(u)}
             with contextlib.suppress(UnknownName, AmbiguousName):
-                uid = resolve_name(name, {u.id: u.name for u in state.units if prefer(u)}, "unit")
+                uid = resolve_name(name, mine, "unit")
         uid = uid or resolve_name(name, {u.id: u.name for u in state.units}, "unit")
         unit = next(u for u in state.units if u.id == uid)
         if own and seat not in (UMPIRE, unit.side):

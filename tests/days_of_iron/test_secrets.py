@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase
+from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase
 from games.core.rng import Rng, check_seal
 from games.core.ruleset import Event
 from games.days_of_iron.state import GameState
@@ -156,3 +156,19 @@ def test_views_are_a_bare_table_with_deployment_zones_and_only_own_secrets() -> 
     status = RS.view(state, None).status
     assert status[0] == "Turn 1, Morale phase: the French act. Initiative: French."
     assert any(line.startswith("Victory margin so far: level") for line in status)
+
+
+def test_name_resolution_does_not_depend_on_enemy_secrets() -> None:
+    """`reveal 7` must fail the same way for the French whether or not the Prussian 74th is hidden."""
+    answers = []
+    for hide in (False, True):
+        state, rng = new_game("meeting")
+        if hide:
+            order(state, "prussian", "hide 74th at the orchard", rng)
+        ready_both(state, rng)
+        start_turn(state)
+        for text in ("reveal 7", "loss 74 1", "rout 74", "reveal 74"):
+            with pytest.raises(GameError) as err:
+                RS.parse_order(state, "french", text)
+            answers.append((hide, text, type(err.value).__name__, str(err.value)))
+    assert [a[1:] for a in answers[:4]] == [a[1:] for a in answers[4:]]
