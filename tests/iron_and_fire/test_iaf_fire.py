@@ -189,3 +189,15 @@ def test_lucky_shot_is_used_once() -> None:
     st.lucky_shot = ["peru"]
     assert "+1 Lucky Shot" in text(order(st, "peru", "Huascar fire Esmeralda", [1]))
     assert st.lucky_shot == []
+
+
+def test_raking_through_the_stern_and_broadside_firing_out_of_the_stern() -> None:
+    # Esmeralda faces 6 (away): Huascar at 1610 lies on her stern hexrow
+    st = duel(e_hex="1608", e_face=6)
+    assert "+1 raking fire" in text(order(st, "peru", "Huascar fire Esmeralda", [1]))
+    st = duel(e_hex="1608", e_face=6, side="chile")
+    assert "−1 broadside ship firing out of bow/stern" in text(order(st, "chile", "Esmeralda fire Huascar", [1]))
+    # abeam: no penalty, no raking
+    st = duel(e_hex="1609", e_face=5, side="chile")
+    log = text(order(st, "chile", "Esmeralda fire Huascar", [1]))
+    assert "broadside" not in log and "raking" not in log

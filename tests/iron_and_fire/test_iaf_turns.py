@@ -363,3 +363,22 @@ def test_option_land_does_not_block() -> None:
     add_battery(st, "1305")
     in_play(st, "peru")
     assert "Huáscar fire Battery 1" in ruleset().legal_orders(st, "peru")
+
+
+def test_fow_ram_bonus() -> None:
+    st = s1(options={"fow": "on"})
+    place(st, "esmeralda", "1609", 5)
+    log = text(order(st, "peru", "Huascar ram fow", [1]))
+    assert "+1 black bow +2 Fortunes of War = 4 vs PF 3: 1 hit" in log
+
+
+def test_chilean_honor_boarding_penalty_and_ram_lifts_it() -> None:
+    st = honor_game()
+    place(st, "blanco_encalada", "2005", 6)  # bow on Huascar at 2004
+    log = text(order(st, "chile", "Blanco board Huascar", [1, 6, 1]))
+    assert "−2 Chilean Honor" in log
+    st = honor_game()
+    place(st, "blanco_encalada", "2005", 6)
+    order(st, "chile", "Blanco ram", [5])
+    assert unit(st, "blanco_encalada").honor_done
+    assert not Game(st).honor_bound(unit(st, "blanco_encalada"))
