@@ -27,6 +27,7 @@ def test_console_script_plays_to_a_result(script: Path) -> None:
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "**Game over.**" in out
+    assert "**Verified**" in out, "replaying the orders from the seed gives identical rolls and cards"
     assert "Card " in out and "**Turn 1** of" in out
     assert re.search(r"d(6|10) \*\*\d+\*\*.* = -?\d+ vs (PF )?\d", out), "dice are shown with total and target"
     if "scenario:s1" in script.read_text():
