@@ -21,8 +21,10 @@ gets sent to that seat; post only spectator Views (``view(state, None)``) to a c
 Caching (why a render after the first costs a few milliseconds):
 
 * Background: terrain, hex grid, coastlines, hex numbers, edge coordinates and table terrain never
-  change during a game. They are drawn once per ``board.key`` and frame (scale, window) with shapes
+  change during a game. They are drawn once per board and frame (scale, window) with shapes
   supersampled 2x and box-downsampled for antialiasing, text at full size, and kept in an LRU.
+  The cache key is ``board.key`` plus the drawn content itself (layout, terrain, sizes), so two
+  boards that happen to share a key never share a picture (``board.static_key``).
 * Zones: the background with a View's set-up zones tinted on it, keyed by the zones and side
   colours (they change only at set-up).
 * Counter sprites: one small antialiased RGBA image (4x supersampled) per distinct *look* (side

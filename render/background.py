@@ -16,7 +16,7 @@ from games.core.hexgrid import Hex, HexLayout
 from games.core.view import Board, Terrain
 from render import theme
 from render.fonts import font
-from render.frame import Frame, square_label
+from render.frame import Frame, margin_for, square_label
 
 SS = 2  # supersampling factor for shapes
 
@@ -181,17 +181,18 @@ def _square_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
                     draw.text((px - s * 0.46, py - s * 0.46), square_label(x, y), font=f, fill=(255, 255, 255, 150))
         return
     f = font(max(12.0, min(20.0, s * 0.2)), bold=True)
+    m = margin_for(board, s)
     x0, y0 = frame.unit_px(0, 0)
     x1, y1 = frame.unit_px(board.width, board.height)
     for x in range(int(board.width)):
         px = frame.px((x, 0))[0]
         letter = square_label(x, 0)[0]
-        draw.text((px, y0 - (y0 - 0) / 2), letter, font=f, fill=theme.MARGIN_TEXT, anchor="mm")
-        draw.text((px, y1 + (frame.height - y1) / 2), letter, font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+        draw.text((px, y0 - m / 2), letter, font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+        draw.text((px, y1 + m / 2), letter, font=f, fill=theme.MARGIN_TEXT, anchor="mm")
     for y in range(int(board.height)):
         py = frame.px((0, y))[1]
-        draw.text((x0 / 2, py), str(y + 1), font=f, fill=theme.MARGIN_TEXT, anchor="mm")
-        draw.text((x1 + (frame.width - x1) / 2, py), str(y + 1), font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+        draw.text((x0 - m / 2, py), str(y + 1), font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+        draw.text((x1 + m / 2, py), str(y + 1), font=f, fill=theme.MARGIN_TEXT, anchor="mm")
     # named terrain squares carry their kind so colour is not the only cue
     tf = font(max(9.0, s * 0.13))
     for label, kind in board.terrain.items():
@@ -297,17 +298,18 @@ def _inside(frame: Frame, t: Terrain, x: float, y: float) -> bool:
 
 def _table_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
     f = font(12)
+    m = margin_for(board, frame.scale)
     if not frame.zoomed:
         x0, y0 = frame.unit_px(0, 0)
         x1, y1 = frame.unit_px(board.width, board.height)
         for i in range(0, int(board.width) + 1, 6):
             x = frame.unit_px(i, 0)[0]
-            draw.text((x, y0 / 2), f'{i}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
-            draw.text((x, y1 + (frame.height - y1) / 2), f'{i}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+            draw.text((x, y0 - m / 2), f'{i}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+            draw.text((x, y1 + m / 2), f'{i}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
         for j in range(0, int(board.height) + 1, 6):
             y = frame.unit_px(0, j)[1]
-            draw.text((x0 / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
-            draw.text((x1 + (frame.width - x1) / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+            draw.text((x0 - m / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
+            draw.text((x1 + m / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
     lf = font(max(11.0, min(18.0, frame.scale * 0.5)), bold=True)
     for t in board.table_terrain:
         text = t.label or t.kind

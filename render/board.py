@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
-from games.core.view import Pos, View
+from games.core.view import Board, Pos, View
 from render import theme
 from render.background import draw_background
 from render.counters import TABLE_VESSELS, Sprite, highlight_sprite, look_of, make_sprite
@@ -53,6 +53,13 @@ class _Lru:
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+def static_key(board: Board) -> Hashable:
+    """What the cached background depends on. ``board.key`` names the board, but nothing stops a
+    rule system from reusing one key with other terrain (a key made of the table size only), so the
+    cache key holds the drawn content itself; hashing it costs microseconds."""
+    return (board.key, board.kind, board.hex_layout, tuple(sorted(board.terrain.items())), board.hexside_compass, board.width, board.height, board.table_terrain)
 
 
 class Renderer:
@@ -101,11 +108,12 @@ class Renderer:
         frame = self.frame(view, scale=scale, zoom=zoom)
         colours = {s.id: theme.hex_to_rgb(s.colour) for s in view.sides}
         colour_key = tuple(sorted(colours.items()))
-        bg = self._get(self.backgrounds, (board.key, frame.key), lambda: draw_background(board, frame))
+        board_key = (static_key(board), frame.key)
+        bg = self._get(self.backgrounds, board_key, lambda: draw_background(board, frame))
         base = bg
         if view.zones:
-            base = self._get(self.zoned, (board.key, frame.key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
-        palette = self._get(self.palettes, (board.key, frame.key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
+            base = self._get(self.zoned, (board_key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
+        palette = self._get(self.palettes, (board_key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
         strip = draw_strip(view, frame.width, fresh=UNCACHED.get())
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))

@@ -18,6 +18,7 @@ SQRT3 = math.sqrt(3.0)
 # Board-area targets: chat previews are ~550 px wide, so about 1000 px keeps labels legible at half size.
 TARGET_WIDTH = 1000.0
 ZOOM_WIDTH = 900.0
+MIN_WIDTH = 560  # a tiny board still gets a status strip wide enough to read
 
 
 @dataclass(frozen=True)
@@ -103,12 +104,14 @@ def full_frame(board: Board, scale: float | None = None) -> Frame:
     x0, y0, x1, y1 = _unit_bounds(board)
     m = margin_for(board, s)
     flat = _layout(board).orientation == "flat"
+    width = math.ceil((x1 - x0) * s + 2 * m)
+    extra = max(0, MIN_WIDTH - width)  # centre a small board in the wider picture
     return Frame(
         board_kind=board.kind,
         scale=s,
-        ox=m - x0 * s,
+        ox=m + extra / 2 - x0 * s,
         oy=m - y0 * s,
-        width=math.ceil((x1 - x0) * s + 2 * m),
+        width=width + extra,
         height=math.ceil((y1 - y0) * s + 2 * m),
         flat=flat,
         ranks=int(board.height),

@@ -283,3 +283,12 @@ def _difference_box(a: Image.Image, b: Image.Image) -> tuple[int, int, int, int]
     from PIL import ImageChops
 
     return ImageChops.difference(a, b).getbbox()
+
+
+def test_boards_sharing_a_key_but_not_terrain_do_not_share_a_cached_picture() -> None:
+    r = Renderer()
+    plain = dataclasses.replace(square_view(), counters=(), overlays=())
+    rocky = dataclasses.replace(plain, board=dataclasses.replace(plain.board, terrain={"a1": "rock"}))
+    assert plain.board.key == rocky.board.key
+    assert r.render_board(plain).tobytes() != r.render_board(rocky).tobytes()
+    assert r.render_board(rocky).tobytes() == Renderer(cache=False).render_board(rocky).tobytes()
