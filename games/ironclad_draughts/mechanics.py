@@ -47,6 +47,10 @@ RAMMED_FACE_LOSS = 10
 # --- small helpers ---------------------------------------------------------------------------
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def cname(card: str) -> str:
     return card_name(card)
 
@@ -80,6 +84,20 @@ def on_board(state: GameState, sq: Square) -> bool:
 
 def label(sq: Square) -> str:
     return f"{chr(ord('a') + sq.x)}{sq.y + 1}"
+
+
+def exit_text(state: GameState, sq: Square) -> str:
+    """Which edge an off-board square lies beyond, e.g. ``the west edge``."""
+    edges = []
+    if sq.y >= state.height:
+        edges.append("north")
+    if sq.y < 0:
+        edges.append("south")
+    if sq.x >= state.width:
+        edges.append("east")
+    if sq.x < 0:
+        edges.append("west")
+    return f"the {'-'.join(edges) or 'near'} edge"
 
 
 def side_name(state: GameState, side_id: str) -> str:
@@ -363,7 +381,7 @@ def resolve_fire(state: GameState, ship: Ship, target: Ship, rng: Rng, lines: li
         counts[g.name] = counts.get(g.name, 0) + 1
     gun_note = ", ".join(f"{n} x {name}" if n > 1 else name for name, n in counts.items())
     lines.append(
-        f"{ship.name} fires at {target.name} ({orthogonal_distance(pos, tsq)} squares) with {gun_note}: "
+        f"{ship.name} fires at {target.name} ({plural(orthogonal_distance(pos, tsq), 'square')}) with {gun_note}: "
         f"{dice} {'die' if dice == 1 else 'dice'} {' '.join(map(str, rolls))}: {hits} hit{'s' if hits != 1 else ''}."
     )
     for _ in range(hits):

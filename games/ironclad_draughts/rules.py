@@ -412,7 +412,7 @@ class IroncladDraughts(Ruleset[GameState]):
             )
         if result.left and not leave:
             raise IllegalOrder(
-                f"{quote(text)}: that move takes {ship.name} off the board at {m.label(result.path[-1])}.",
+                f"{quote(text)}: that move takes {ship.name} off the board over {m.exit_text(state, result.path[-1])}.",
                 hint="Add `leave` if you mean it (a ship that leaves can never return), or choose another move.",
             )
         if leave and not result.left:
@@ -557,7 +557,9 @@ class IroncladDraughts(Ruleset[GameState]):
             for dmg in ship.damage:
                 state.damage_deck.discard(dmg.card)
             ship.damage = []
-            lines.append(f"{ship.name} steams off the board at {m.label(result.path[-1])} and cannot return.")
+            lines.append(
+                f"{ship.name} steams off the board over {m.exit_text(state, result.path[-1])} and cannot return."
+            )
         else:
             ship.x, ship.y, ship.heading = result.final.x, result.final.y, result.heading
             where = m.label(result.final)

@@ -88,7 +88,7 @@ def test_garbage_is_invalid_syntax() -> None:
 
 def test_leaving_the_board_needs_leave_and_is_final() -> None:
     state, s = duel_at("c2", "S")
-    with pytest.raises(IllegalOrder, match="off the board at c0") as err:
+    with pytest.raises(IllegalOrder, match="off the board over the south edge") as err:
         RS.parse_order(state, "peru", "move 2")
     assert "leave" in err.value.hint
     with pytest.raises(IllegalOrder, match="stays on the board"):
