@@ -94,15 +94,21 @@ Close Assault the initiative side acts first and says `next`, then the other sid
 - `loss UNIT N` N stands (or guns) lost; infantry at 2 stands / cavalry at 1 are removed (17.5.8)
 - `rout UNIT`, `rally UNIT`, `destroyed UNIT`, `routed-off UNIT`, `surrender UNIT`,
   `captured GENERAL`, `killed GENERAL`, `promote GENERAL` (field promotion a turn later, 14.3)
-- `objective NAME SIDE|none` who holds an objective now
+- `objective NAME SIDE|none` who holds an objective now (in your own part of a phase)
 - `morale UNIT TEST [FACTOR ...]`, `table TABLE [COLUMN] [+N|-N]` (only with reference tables)
-Any time: `dispute WHAT` (1-3 as the side asking wishes, 4-6 as the other), `check NAME [about
-TEXT]` for the book's simple d6 checks (wood, ford, demolish, general-hit, fire).
+In your own part of a phase (any time for the umpire): `dispute WHAT` (1-3 as the side asking
+wishes, 4-6 as the other), `check NAME [about TEXT]` for the book's simple d6 checks (wood, ford,
+demolish, general-hit, fire). Your own units' losses may be recorded at any time in the battle.
 `end` (in the Initiative phase, i.e. after a turn's Close Assault): both sides must say it; the
 umpire may end at once. Result: points lost (destroyed, surrendered, routed off, captured: full;
 routing or under half strength: half), margin per 18.2 (option margin=scaled scales the 800-point
 bands), or objectives (option victory=objectives). Options: scouting, staff, victory, margin,
 turns (end after N turns), force1/force2 (order-of-battle ids).
+Staff quality is public (the book does not make it secret). NOT done by the bot: positions,
+measuring, movement, formations, disorder/shaken markers, command radius, shooting, close
+assault and casualty results (no tables), wounded Generals' lost turns, fires and wind; surrender
+(18.1) and objectives are recorded when the players say so. Scouting counts 2 figures per cavalry
+stand (4.1). Victory bands: "0 to 150" is a draw, more than 150 a Minor Victory, and so on.
 """
 
 VERBS = (
@@ -302,7 +308,7 @@ class DaysOfIron(Ruleset[GameState]):
             raise InvalidSyntax(f"{quote(text)} is not a Days of Iron order.",
                                 hint="Orders: " + ", ".join(VERBS) + " (see the help).")
         if state.phase == OVER:
-            raise WrongPhase(f"The game is over; {quote(text)} changes nothing.")
+            raise WrongPhase(f"{quote(text)}: the game is over; nothing changes.")
         if seat != UMPIRE and seat not in {s.id for s in state.sides}:
             raise NotAllowed(f"{quote(text)}: seat {quote(seat)} is not in this game.")
         if verb in ("dispute", "check"):
@@ -370,7 +376,16 @@ class DaysOfIron(Ruleset[GameState]):
             return words[:i], words[i + 1 :]
         return words, []
 
+    def _check_acting(self, state: GameState, seat: str, text: str) -> None:
+        """Rolls and records that concern both sides belong to whoever acts now (or the umpire)."""
+        acting = self.to_act(state)
+        if seat != UMPIRE and seat not in acting:
+            names = " and ".join(self._side_name(state, s) for s in acting)
+            raise NotYourTurn(f"{quote(text)}: the {names} act now.",
+                              hint="Raise it in your own part of the phase, or ask the umpire.")
+
     def _parse_anytime(self, state: GameState, seat: str, verb: str, rest: list[str], text: str) -> Parsed:
+        self._check_acting(state, seat, text)
         side = seat if seat != UMPIRE else ""
         if verb == "dispute":
             return Parsed(verb, (self._free_text(rest, text, "the matter in dispute"),), side)
@@ -476,6 +491,7 @@ class DaysOfIron(Ruleset[GameState]):
                 raise InvalidSyntax(f"{quote(text)}: `next` takes nothing more.")
             return Parsed(verb, (), acting)
         if verb == "objective":
+            self._check_acting(state, seat, text)
             if len(rest) < 2:
                 raise InvalidSyntax(f"{quote(text)}: write `objective NAME SIDE` (or `none`).")
             if not state.objectives:

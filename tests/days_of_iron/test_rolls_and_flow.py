@@ -97,6 +97,19 @@ def test_each_phase_the_initiative_side_acts_first() -> None:
     assert state.phase == "initiative" and state.turn == 1
 
 
+def test_shared_rolls_and_records_belong_to_the_acting_side() -> None:
+    state, rng = new_game("spicheren")
+    ready_both(state, rng)
+    start_turn(state)  # the French act first
+    for text in ("dispute is the wall heavy cover?", "check wood", "objective Rotherberg prussian"):
+        with pytest.raises(NotYourTurn, match="the French act now"):
+            RS.parse_order(state, "prussian", text)
+        RS.parse_order(state, "umpire", text)
+        RS.parse_order(state, "french", text)
+    order(state, "prussian", "loss 74th 1", rng)  # a side's own losses may be recorded at any time
+    assert state.units[[u.id for u in state.units].index("74th")].stands == 11
+
+
 def test_ending_needs_both_sides_after_a_close_assault_phase() -> None:
     state, rng = new_game("meeting")
     ready_both(state, rng)

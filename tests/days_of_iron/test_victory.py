@@ -10,10 +10,10 @@ from games.days_of_iron.state import GameState
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 
 
-def playing(scenario: str = "meeting", **options: str) -> GameState:
+def playing(scenario: str = "meeting", french_first: bool = True, **options: str) -> GameState:
     state, rng = new_game(scenario, **options)
     ready_both(state, rng)
-    start_turn(state)
+    start_turn(state, french_first=french_first)
     return state
 
 
@@ -88,7 +88,7 @@ def test_points_victory_at_the_end() -> None:
 
 
 def test_objective_battle_18_2() -> None:
-    state = playing("spicheren")
+    state = playing("spicheren", french_first=False)
     _, rng = new_game()
     assert state.options["victory"] == "objectives"
     order(state, "prussian", "objective Rotherberg prussian", rng)
@@ -104,12 +104,12 @@ def test_objective_battle_18_2() -> None:
 
 
 def test_objective_win_when_one_side_takes_all_and_denies_the_other() -> None:
-    state = playing("spicheren")
+    state = playing("spicheren", french_first=False)
     _, rng = new_game()
     for name in ("Rotherberg", "Stiring works", "Forbach station"):
         order(state, "prussian", f"objective {name} prussian", rng)
-    order(state, "french", "objective Stiring works none", rng)
-    order(state, "french", "objective Stiring works prussian", rng)
+    order(state, "umpire", "objective Stiring works none", rng)
+    order(state, "umpire", "objective Stiring works prussian", rng)
     finish_turn(state, rng)
     order(state, "umpire", "end", rng)
     outcome = RS.outcome(state)
@@ -118,7 +118,7 @@ def test_objective_win_when_one_side_takes_all_and_denies_the_other() -> None:
 
 
 def test_neither_side_achieving_is_a_draw_and_points_mode_can_be_chosen() -> None:
-    state = playing("spicheren")
+    state = playing("spicheren", french_first=False)
     _, rng = new_game()
     order(state, "prussian", "objective Forbach prussian", rng)
     order(state, "umpire", "end", rng)
