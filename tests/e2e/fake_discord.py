@@ -956,6 +956,9 @@ class FakeDiscord:
         return ix.choices
 
     async def click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> FakeInteraction:
+        """Press a button that is on ``message`` (as in Discord, only buttons that exist can be pressed)."""
+        if custom_id not in message.custom_ids():
+            raise KeyError(f"message {message.id} has no button {custom_id!r} (has {message.custom_ids()})")
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(3, user, message.channel_id, data, message=message)
 

@@ -136,3 +136,32 @@ async def test_long_text_is_split_within_discords_limit(fake: FakeDiscord, bot: 
     assert len(public) >= 2 and all(len(m.content) <= 2000 for m in public)
     assert sum(m.has_image() for m in public) == 1
     assert not fake.violations
+
+
+async def test_without_pin_permission_the_status_message_stays_unpinned(fake: FakeDiscord, bot: TableBot) -> None:
+    fake.bot_can_pin = False
+    peru, chile = fake.add_user("peru"), fake.add_user("chile")
+    await table_game(fake, peru, chile)
+    await fake.run(peru, "order", {"text": "place Huascar d1"})
+    status = await fake.wait_for(
+        lambda: next((m for m in fake.channel_messages() if m.embeds and "1 pieces" in m.text()), None),
+        5.0,
+        "the status message",
+    )
+    await fake.wait_for(
+        lambda: any(r.path.endswith(f"/pins/{status.id}") and r.status == 403 for r in fake.requests),
+        5.0,
+        "the refused pin",
+    )
+    assert not status.pinned and status in fake.channel_messages()
+    assert not fake.violations
+
+
+async def test_board_zoom_draws_a_close_up(fake: FakeDiscord, bot: TableBot) -> None:
+    peru, chile = fake.add_user("peru"), fake.add_user("chile")
+    await table_game(fake, peru, chile)
+    await fake.run(peru, "order", {"text": "place Huascar d4"})
+    whole = (await fake.run(peru, "game board")).ephemeral()[0].attachments[0].data
+    close = (await fake.run(peru, "game board", {"zoom": "d4"})).ephemeral()
+    assert close[0].has_image() and close[0].attachments[0].data != whole
+    assert not fake.violations

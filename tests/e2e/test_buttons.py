@@ -1,0 +1,44 @@
+"""Buttons for short choices, on a tiny test system with two or three legal orders per turn."""
+
+from __future__ import annotations
+
+import pytest
+
+import tests.e2e.race_game  # noqa: F401 - registers the e2e-race system
+from bot.discord_app import TableBot
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+
+pytestmark = pytest.mark.e2e
+
+
+def public_reply(messages: list[FakeMessage]) -> FakeMessage:
+    assert len(messages) == 1, [m.text() for m in messages]
+    return messages[0]
+
+
+async def test_a_race_played_with_buttons_to_the_finish(fake: FakeDiscord, bot: TableBot) -> None:
+    red, blue, carol = fake.add_user("red"), fake.add_user("blue"), fake.add_user("carol")
+    created = public_reply((await fake.run(red, "game new", {"system": "e2e-race", "scenario": "lane"})).public())
+    await fake.settled(await fake.click(red, created, "wg:join:red"))
+    await fake.settled(await fake.click(blue, created, "wg:join:blue"))
+    message = public_reply((await fake.run(red, "game start")).public())
+    assert f"To act: {red.mention}" in message.content
+
+    turns = 0
+    while "Game over" not in message.content:
+        mover, other = (red, blue) if turns % 2 == 0 else (blue, red)
+        order_ids = [c for c in message.custom_ids() if c.startswith("wg:order:")]
+        assert "wg:order:row 2" in order_ids, message.custom_ids()  # the next player's own choices
+        wrong = await fake.settled(await fake.click(other, message, "wg:order:row 2"))  # not their turn
+        assert not wrong.public() and wrong.ephemeral()
+        spectator = await fake.settled(await fake.click(carol, message, "wg:order:row 1"))
+        assert "hold no seat" in spectator.text()
+        pressed = await fake.settled(await fake.click(mover, message, "wg:order:row 2"))
+        message = public_reply(pressed.public())
+        assert message.has_image()
+        if "Game over" not in message.content:
+            assert f"Next: {other.mention}" in message.content
+        turns += 1
+    assert "Winner: red" in message.content and turns == 5
+    assert not [c for c in message.custom_ids() if c.startswith("wg:order:")]  # nothing left to press
+    assert not fake.violations
