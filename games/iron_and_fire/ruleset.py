@@ -424,6 +424,7 @@ class IronAndFire(Ruleset[State]):
                     out.extend(self._unit_orders(game, u))
             if fow_ok:
                 out.append("fow extra")
+                out.extend(f"fow again {u.name}" for u in state.units if u.controller == side and u.afloat and u.id in state.used)
         if fow_ok and state.snapshot:
             out.append("fow reroll")
         if fow_ok and state.card and not state.used:
