@@ -2,15 +2,19 @@
 
 Real systems have many legal orders; this one has two or three, so the bot's order buttons, the
 "Next:" pings and a quick finish can be exercised end to end with the real table service.
-Importing this module registers it (tests only; it is not under ``games/``).
+``registered()`` adds it to the registry for one test and takes it out again, so other tests
+that list the systems never see it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from games.core.errors import IllegalOrder, quote
 from games.core.rng import Rng
+from games.core import ruleset
 from games.core.ruleset import Event, Order, Outcome, Ruleset, ScenarioInfo, Seat, public, register
 from games.core.view import Board, Counter, SideInfo, View
 
@@ -77,4 +81,10 @@ class Race(Ruleset[RaceState]):
         return None
 
 
-register("e2e-race")(Race)
+@contextmanager
+def registered() -> Iterator[None]:
+    register(Race.id)(Race)
+    try:
+        yield
+    finally:
+        ruleset._REGISTRY.pop(Race.id, None)

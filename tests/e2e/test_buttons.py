@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-import tests.e2e.race_game  # noqa: F401 - registers the e2e-race system
 from bot.discord_app import TableBot
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.race_game import registered
 
 pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True)
+def race_system() -> Iterator[None]:
+    with registered():
+        yield
 
 
 def public_reply(messages: list[FakeMessage]) -> FakeMessage:
