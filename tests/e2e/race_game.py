@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from games.core import ruleset
 from games.core.errors import IllegalOrder, quote
 from games.core.rng import Rng
-from games.core import ruleset
 from games.core.ruleset import Event, Order, Outcome, Ruleset, ScenarioInfo, Seat, public, register
 from games.core.view import Board, Counter, SideInfo, View
 
