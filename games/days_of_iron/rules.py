@@ -100,10 +100,11 @@ In your own part of a phase (any time for the umpire): `dispute WHAT` (1-3 as th
 wishes, 4-6 as the other), `check NAME [about TEXT]` for the book's simple d6 checks (wood, ford,
 demolish, general-hit, fire). Your own units' losses may be recorded at any time in the battle.
 `end` (in the Initiative phase, i.e. after a turn's Close Assault): both sides must say it; the
-umpire may end at once. Result: points lost (destroyed, surrendered, routed off, captured: full;
-routing or under half strength: half), margin per 18.2 (option margin=scaled scales the 800-point
+umpire may end at once. Result: points lost (destroyed, shattered, surrendered, routed off, and
+killed or captured Generals: full; routing or under half strength: half), margin per 18.2 (option margin=scaled scales the 800-point
 bands), or objectives (option victory=objectives). Options: scouting, staff, victory, margin,
-turns (end after N turns), force1/force2 (order-of-battle ids).
+turns (end after N turns), force1/force2 (order-of-battle ids). The umpire may give any order;
+`staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot: positions,
 measuring, movement, formations, disorder/shaken markers, command radius, shooting, close
 assault and casualty results (no tables), wounded Generals' lost turns, fires and wind; surrender
