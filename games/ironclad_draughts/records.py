@@ -35,6 +35,7 @@ class ShipClass:
 class ShipEntry:
     name: str
     class_id: str
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,9 @@ def scenarios() -> dict[str, ScenarioSpec]:
             ships = []
             for ship in side.tables("ships"):
                 class_id = ship.str("class", tuple(classes))
-                ships.append(ShipEntry(ship.opt_str("name", classes[class_id].name), class_id))
+                ships.append(
+                    ShipEntry(ship.opt_str("name", classes[class_id].name), class_id, ship.opt_str("short", ""))
+                )
             sides.append(SideSpec(side.str("id"), side.str("name"), side.str("colour"), tuple(ships)))
         if len(sides) != 2:
             raise DataError(f"{doc.file}: scenario {scen_id!r} needs exactly two sides, has {len(sides)}")

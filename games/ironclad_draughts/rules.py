@@ -220,6 +220,7 @@ class IroncladDraughts(Ruleset[GameState]):
                     Ship(
                         id=_slug(name),
                         name=name,
+                        short=entry.short if name == entry.name else "",
                         class_id=cls.id,
                         class_name=cls.name,
                         side=side.id,
@@ -537,7 +538,11 @@ class IroncladDraughts(Ruleset[GameState]):
                 return [public("\n".join(lines), reveals=True)]
             return [public(self._apply_adjust(state, canonical, rng))]
         plan = self._parse_activation(state, seat, text)
-        return [public(self._activate(state, plan, rng), reveals=True)]
+        counter, pack = rng.counter, len(state.damage_deck.draw_pile)
+        report = self._activate(state, plan, rng)
+        # Dice, shuffles and damage-pack draws reveal chance; a plain move does not (the owner may undo it).
+        revealed = rng.counter != counter or len(state.damage_deck.draw_pile) != pack
+        return [public(report, reveals=revealed)]
 
     def _activate(self, state: GameState, plan: Plan, rng: Rng) -> str:
         ship = m.ship_by_id(state, plan.ship)
@@ -563,7 +568,9 @@ class IroncladDraughts(Ruleset[GameState]):
         else:
             ship.x, ship.y, ship.heading = result.final.x, result.final.y, result.heading
             where = m.label(result.final)
-            if result.final == start:
+            if result.final == start and (result.rams or result.avoids):
+                lines.append(f"{ship.name} closes from {where}, heading {HEADING_NAMES[ship.heading]}.")
+            elif result.final == start:
                 lines.append(f"{ship.name} stays at {where}, heading {HEADING_NAMES[ship.heading]}.")
             else:
                 lines.append(f"{ship.name} moves {m.label(start)}-{where}, heading {HEADING_NAMES[ship.heading]}.")
@@ -712,7 +719,7 @@ class IroncladDraughts(Ruleset[GameState]):
             counters.append(
                 Counter(
                     id=ship.id,
-                    label=ship.name,
+                    label=ship.short or ship.name,
                     side=ship.side,
                     pos=(float(ship.x), float(ship.y)),
                     facing=45.0 * ship.heading,

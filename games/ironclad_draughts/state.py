@@ -49,6 +49,7 @@ class Ship:
     flotation_max: int
     guns: list[Gun]
     damage: list[DamageCard] = field(default_factory=list)
+    short: str = ""  # a short label for the board counter ("" = the name)
     status: str = AFLOAT
     home_rank: int = 0
     far_rank: int = 0

@@ -191,3 +191,21 @@ def test_help_documents_the_notation() -> None:
     text = RS.help()
     for word in ("move N", "turn port", "leave", "fire TARGET", "pass", "adjust", "deal", "seats="):
         assert word in text
+
+
+def test_a_plain_move_reveals_nothing_but_firing_does() -> None:
+    state = lissa()  # Kaiser Max, undamaged, acts next: no draw, no deal
+    events = RS.apply(state, "austria", RS.parse_order(state, "austria", "move 2"), Rng(seed_from_number(1)))
+    assert not events[0].reveals
+    state = lissa()
+    place(state, "Affondatore", "c6", "S")
+    events = RS.apply(
+        state, "austria", RS.parse_order(state, "austria", "move 1 fire Affondatore"), Rng(seed_from_number(1))
+    )
+    assert events[0].reveals
+
+
+def test_counters_use_short_labels_from_the_scenario() -> None:
+    view = RS.view(new_game("fleet"), None)
+    labels = {c.id: c.label for c in view.counters}
+    assert labels["erzherzog-albrecht"] == "Albrecht" and labels["duilio"] == "Duilio"
