@@ -105,3 +105,19 @@ def test_bad_reference_files_name_the_problem(pack: Path) -> None:
     data.set_data_packs([pack.parents[1]])
     with pytest.raises(DataError, match="expected one of morale, table"):
         reference()
+
+
+def test_a_bad_force_in_a_pack_names_file_and_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(data, "_packs", None)
+    forces = tmp_path / "days_of_iron" / "forces"
+    forces.mkdir(parents=True)
+    (forces / "french-division.toml").write_text(
+        'source = "owner"\nname = "Broken"\nnation = "french"\ngeneral = "G"\n'
+        '[[brigades]]\nid = "b"\nname = "B"\nunits = [{ id = "u", name = "U", type = "infantry", class = 5, stands = 4 }]\n',
+        encoding="utf-8")
+    data.set_data_packs([tmp_path])
+    try:
+        with pytest.raises(DataError, match=r"french-division.toml: key 'brigades\[0\].units\[0\].class'"):
+            new_game("meeting")
+    finally:
+        data.set_data_packs([])
