@@ -198,7 +198,7 @@ def test_a_plain_move_reveals_nothing_but_firing_does() -> None:
     events = RS.apply(state, "austria", RS.parse_order(state, "austria", "move 2"), Rng(seed_from_number(1)))
     assert not events[0].reveals
     state = lissa()
-    place(state, "Affondatore", "c6", "S")
+    place(state, "Affondatore", "f4", "S")  # abeam to starboard after the move
     events = RS.apply(
         state, "austria", RS.parse_order(state, "austria", "move 1 fire Affondatore"), Rng(seed_from_number(1))
     )
