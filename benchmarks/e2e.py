@@ -55,7 +55,7 @@ def run_bot(args: argparse.Namespace) -> None:
 
     def timed_render(view: Any, *, zoom: Any = None) -> bytes:
         began = time.perf_counter()
-        png = render_png(view) if zoom is None else render_png(view, zoom=zoom)
+        png: bytes = render_png(view) if zoom is None else render_png(view, zoom=zoom)
         drawing.append(time.perf_counter() - began)
         return png
 

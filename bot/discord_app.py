@@ -77,7 +77,7 @@ def _load_renderer() -> Renderer | None:
     except ImportError:
         log.warning("render.render_png is not available: board images are left out")
         return None
-    return render_png  # type: ignore[no-any-return]
+    return render_png
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button["discord.ui.View"]], t
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> JoinButton:
         return cls(match["seat"])
 
@@ -239,7 +239,7 @@ class OrderButton(discord.ui.DynamicItem[discord.ui.Button["discord.ui.View"]], 
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any], match: re.Match[str]
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OrderButton:
         return cls(match["text"])
 

@@ -17,7 +17,7 @@ from bot.discord_app import (
 )
 from bot.service import Output
 
-lines = st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=2500), max_size=8)
+lines = st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=2500), max_size=8)
 
 
 @settings(max_examples=60, deadline=None)
