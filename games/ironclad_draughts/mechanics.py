@@ -263,30 +263,45 @@ class MoveResult:
 
 
 def simulate_move(state: GameState, ship: Ship, offset: int, distance: int, turn: int) -> MoveResult:
-    """Where a move ends. ``offset`` -1/0/+1 is 45 degrees to port/ahead/starboard."""
+    """Where a move ends. ``offset`` -1/0/+1 is 45 degrees to port/ahead/starboard.
+
+    A ship may not pass through another unless the ``pass_through`` option says so; a move that
+    ends in an occupied square rams (or avoids a friend) from the last empty square of its path.
+    """
     direction = (ship.heading + offset) % 8
-    cur = Square(ship.x, ship.y)
-    path = [cur]
-    result = MoveResult(path, cur, (ship.heading + turn) % 8)
+    passing = state.options.get("pass_through") == "yes"
+    start = Square(ship.x, ship.y)
+    cur = last_empty = start
+    path = [start]
+    stop = 1  # path[:stop] ends at the last empty square
+    result = MoveResult(path, start, (ship.heading + turn) % 8)
     for i in range(distance):
         nxt = step(cur, direction)
         if not on_board(state, nxt):
             path.append(nxt)
+            stop = len(path)
             result.left = True
             result.heading = ship.heading
             break
         other = ship_at(state, nxt)
-        if other is not None:
-            if i < distance - 1:
+        if other is not None and i < distance - 1:
+            if not passing:
                 result.blocked_by = other.id
-            elif other.side != ship.side or is_red(ship.card):
+                break
+            cur = nxt
+            path.append(cur)
+            continue
+        if other is not None:
+            if other.side != ship.side or is_red(ship.card):
                 result.rams = other.id
             else:
                 result.avoids = other.id
             break
-        cur = nxt
+        cur = last_empty = nxt
         path.append(cur)
-    result.final = cur
+        stop = len(path)
+    del path[stop:]
+    result.final = last_empty
     return result
 
 

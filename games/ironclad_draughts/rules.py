@@ -67,7 +67,8 @@ Orders (the active ship's name in front is optional, e.g. `Huascar move 2 fire C
   `turn port|starboard` turns 90 degrees at the end. `leave` is needed for a move that takes the
   ship off the board (it can never return). `fire TARGET` fires every gun that bears, after moving.
   Ending in an occupied square rams (enemy always; a friend only on a red activation card, a black
-  card avoids) - a ramming ship does not fire. A ship may not pass through another.
+  card avoids) - a ramming ship does not fire. A ship may not pass through another (option
+  pass_through=yes allows it). A ship fires all its bearing guns at one target.
 - `pass` / `fire TARGET`: for a ship whose movement damage dictates (conning tower, engine or
   steering hit) - the bot makes the forced move, then the ship fires or not.
 Undamaged ships may not stop or go astern.
@@ -81,7 +82,7 @@ against a fire blows the ship up). A ship sinks at 0 flotation.
 Umpire orders: `deal` (when option umpire_deals=yes), any order for the active ship, and
 `adjust SHIP flotation N`, `adjust SHIP damage add QH`, `adjust SHIP damage remove QH`,
 `adjust SHIP at c4`, `adjust SHIP heading NE` (each logged publicly). Undo is the table's undo.
-Options: seats=squadron|ship, umpire_deals=no|yes, damage_shuffle=when-empty|each-turn,
+Options: seats=squadron|ship, umpire_deals=no|yes, damage_shuffle=when-empty|each-turn, pass_through=no|yes,
 turn_limit=0 (none) or N, squadron1/squadron2=class+class+... (or class:Name) to replace a side,
 board=WxH. The game ends when a side has no ship afloat on the board; the result names the ships
 that passed through the enemy line to the far edge and returned to their starting rank.
@@ -114,6 +115,12 @@ def _options_spec() -> list[OptionSpec]:
             "Reshuffle the damage pack's discards only when it runs out (ruling) or at every deal (Sequence 1).",
             "when-empty",
             ("when-empty", "each-turn"),
+        ),
+        OptionSpec(
+            "pass_through",
+            "A two-square move may pass through an occupied square (the book is silent; house: no).",
+            "no",
+            ("no", "yes"),
         ),
         OptionSpec("turn_limit", "End after this many turns (0 = no limit, as the book).", "0"),
         OptionSpec("squadron1", "Replace the first squadron: class ids joined by +, e.g. inflexible+devastation.", ""),

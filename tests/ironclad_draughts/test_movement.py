@@ -8,7 +8,7 @@ from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.rng import Rng, seed_from_number
 from games.ironclad_draughts import mechanics as m
 from games.ironclad_draughts.state import GameState, Ship
-from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, ship
+from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, ship, stack
 
 
 def duel_at(square: str, heading: str) -> tuple[GameState, Ship]:
@@ -158,3 +158,23 @@ def test_damage_control_runs_when_the_activation_starts() -> None:
     # repaired at the start of the activation, so the ship moves freely in the same activation
     order(state, "peru", "move 2")
     assert pos(s) == "c5"
+
+
+def test_pass_through_option_lets_a_two_square_move_pass_another_ship() -> None:
+    state = new_game("duel", pass_through="yes")
+    place(state, "Cochrane", "c4", "S")
+    s = place(state, "Huascar", "c3", "N")
+    activate(state, "Huascar", "2C")
+    order(state, "peru", "move 2")
+    assert pos(s) == "c5"
+
+
+def test_pass_through_then_ram_stays_at_the_last_empty_square() -> None:
+    state = new_game("standard", pass_through="yes")
+    place(state, "Kaiser Max", "c4", "N")
+    place(state, "Affondatore", "c5", "S")
+    hab = place(state, "Habsburg", "c3", "N")
+    activate(state, "Habsburg", "2S")
+    stack(state, "2H", "2C")
+    text = order(state, "austria", "move 2")
+    assert "Habsburg rams Affondatore" in text and pos(hab) == "c3"

@@ -55,9 +55,16 @@ def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[s
     picks=st.lists(st.integers(0, 1000), min_size=1, max_size=50),
     umpire=st.booleans(),
     aggressive=st.booleans(),
+    passing=st.booleans(),
 )
-def test_random_playout(scenario: str, seed: int, picks: list[int], umpire: bool, aggressive: bool) -> None:
-    options = {"turn_limit": "25", "umpire_deals": "yes" if umpire else "no"}
+def test_random_playout(
+    scenario: str, seed: int, picks: list[int], umpire: bool, aggressive: bool, passing: bool
+) -> None:
+    options = {
+        "turn_limit": "25",
+        "umpire_deals": "yes" if umpire else "no",
+        "pass_through": "yes" if passing else "no",
+    }
     state, log = play(scenario, seed, picks, options, aggressive)
     outcome = RS.outcome(state)
     assert outcome is not None, f"not over after {len(log)} orders"
