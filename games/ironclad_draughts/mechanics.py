@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core.decks import SUITS, Deck, card_name, is_joker, is_red, rank_of, rank_value, suit_of
-from games.core.errors import GameError
 from games.core.rng import Rng
 from games.core.squaregrid import Square, is_diagonal, orthogonal_distance, step
 from games.ironclad_draughts.records import arcs
@@ -531,6 +530,10 @@ def advance(state: GameState, rng: Rng, lines: list[str]) -> None:
         return
 
 
+class InvariantBroken(AssertionError):
+    """A bug, not a user's mistake: the state broke an invariant."""
+
+
 def check_rules(state: GameState) -> None:
     """Invariants a test can call: cards are conserved and no two ships share a square."""
     seen: dict[tuple[int, int], str] = {}
@@ -538,9 +541,9 @@ def check_rules(state: GameState) -> None:
         if in_play(ship):
             key = (ship.x, ship.y)
             if key in seen:
-                raise GameError(f"{ship.name} and {seen[key]} share a square")
+                raise InvariantBroken(f"{ship.name} and {seen[key]} share a square")
             seen[key] = ship.name
     in_force = [d.card for s in state.ships for d in s.damage]
     pack = state.damage_deck.draw_pile + state.damage_deck.discards + in_force
     if sorted(pack) != sorted(set(pack)) or len(pack) != 54:
-        raise GameError(f"damage pack has {len(pack)} cards ({len(set(pack))} distinct)")
+        raise InvariantBroken(f"damage pack has {len(pack)} cards ({len(set(pack))} distinct)")

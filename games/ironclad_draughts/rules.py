@@ -765,6 +765,9 @@ class IroncladDraughts(Ruleset[GameState]):
                 f"{self._seat_label(state, self.owner(state, active))} to order."
             )
             lines.extend(state.report[1:])
+            later = [s for s in m.activation_order(state) if m.in_play(s) and not s.activated and s.id != active.id]
+            if later:
+                lines.append(f"Then: {later[0].name} ({card_name(later[0].card)}).")
         order = []
         for ship in m.activation_order(state):
             tag = " (sunk)" if ship.status == SUNK else " (off)" if ship.status == OFF else ""

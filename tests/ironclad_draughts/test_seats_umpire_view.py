@@ -163,6 +163,7 @@ def test_view_shows_the_board_counters_and_status() -> None:
     assert italian.facing == 180.0 and not italian.highlight
     assert "Habsburg (4♥) acts" in view.status[0] and "Austrian squadron to order" in view.status[0]
     assert any(line.startswith("Cards:") and "4♥ Habsburg" in line for line in view.status)
+    assert "Then: Kaiser Max (9♠)." in view.status
 
 
 def test_view_overlays_the_last_activation() -> None:
