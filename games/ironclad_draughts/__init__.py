@@ -1,4 +1,26 @@
-"""Ironclad Draughts (book 004): umpired squadron actions on a draughts board."""
+"""Ironclad Draughts (book 004): umpired squadron actions on a draughts board.
+
+Follows the book and the project's rulings (``shared/docs/rules-notes.md``). Where the book is
+silent the house choices are, in short:
+
+* an activation is one order (move, end turn and fire together; see ``rules.py`` for why);
+* a ship fires all its bearing guns at one enemy ship; friendly ships are never targets;
+* a ship may not pass through another (option ``pass_through=yes`` allows it);
+* leaving the board needs the word ``leave``; a move forced by damage leaves by itself;
+* a stopped ship (engine hit after its one square) does not turn, even with a steering hit;
+  an engine hit's one square is made at the first activation after the hit, including a hit
+  placed by that activation's own damage-control draw;
+* the 90-degree turn at the end of a move still applies when the move ends in a ram;
+* a further-damage result turns the drawn control card itself into the new Damage Card (its suit
+  then decides repairs and, for steering, port or starboard); with several cards of one kind the
+  oldest is tackled first and sets the steering direction;
+* gun arcs (data) include their boundaries, so a target exactly 45 degrees off the bow is in both
+  neighbouring arcs;
+* the pass-through-and-return manoeuvre counts as done when a ship has reached the far edge's
+  rank and later its own starting rank again;
+* option ``turn_limit`` (0 = none, as the book) ends the game with the side holding more
+  flotation points on the board as winner.
+"""
 
 from __future__ import annotations
 
