@@ -984,4 +984,4 @@ def run_discord(token: str, *, db_path: str | Path, guild_id: int | str | None =
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
     )
-    bot.run(token, log_level=logging.INFO)
+    bot.run(token, log_level=logging.INFO, root_logger=True)  # our own "bot.*" logs go to the same handler

@@ -165,3 +165,34 @@ async def test_board_zoom_draws_a_close_up(fake: FakeDiscord, bot: TableBot) -> 
     close = (await fake.run(peru, "game board", {"zoom": "d4"})).ephemeral()
     assert close[0].has_image() and close[0].attachments[0].data != whole
     assert not fake.violations
+
+
+async def test_slow_answers_keep_their_visibility(
+    fake: FakeDiscord, bot: TableBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the service itself is slow the bot defers; errors still end up private, hands stay private."""
+    peru, chile = fake.add_user("peru"), fake.add_user("chile")
+    await table_game(fake, peru, chile)
+    await fake.run(peru, "deck new", {"name": "cards", "from": "standard54"})
+    await fake.run(peru, "deck draw", {"name": "cards", "to": "hand"})
+    real = bot.service.handle
+
+    async def slow(*args: Any) -> Any:
+        await asyncio.sleep(1.3)
+        return await real(*args)
+
+    monkeypatch.setattr(bot.service, "handle", slow)
+
+    mistake = await fake.run(chile, "order", {"text": "move Nobody d2"}, timeout=5)
+    assert mistake.response_type == 5
+    await fake.wait_for(lambda: mistake.ephemeral(), 5.0, "the error, privately")
+    assert not mistake.public() and "Nobody" in mistake.ephemeral()[0].content
+
+    hand = await fake.run(peru, "hand", timeout=5)
+    assert hand.response_type == 5 and hand.original is not None and hand.original.ephemeral
+    assert not hand.public() and "**cards**" in hand.text()
+
+    moved = await fake.run(peru, "order", {"text": "place Huascar d1"}, timeout=5)
+    assert moved.response_type == 5 and moved.public()[0].has_image()
+    assert all(ix.latency is not None and ix.latency < 1.5 for ix in (mistake, hand, moved))
+    assert not fake.violations
