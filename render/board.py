@@ -117,7 +117,8 @@ class Renderer:
         strip = draw_strip(view, frame.width, fresh=UNCACHED.get())
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))
-        labels = draw_overlays(img, view.overlays, frame, colours)
+        aid_labels, result_labels = draw_overlays(img, view.overlays, frame, colours)
+        aid_boxes = draw_labels(img, aid_labels, frame)
         # markers (wakes, mines, flags) first, then ships, highlighted counters last: the things a
         # player must read are never hidden under a neighbour
         pad = frame.scale * 2
@@ -133,7 +134,7 @@ class Renderer:
                 img.paste(ring.image, (round(x) - ring.ax, round(y) - ring.ay), ring.image)
             sprite: Sprite = self._get(self.sprites, look, lambda look=look: make_sprite(look))  # type: ignore[misc]
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
-        draw_labels(img, labels, frame)
+        draw_labels(img, result_labels, frame, aid_boxes)
         if zoom is not None:
             d = ImageDraw.Draw(img)
             d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=(210, 220, 230), width=2)

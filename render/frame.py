@@ -34,6 +34,8 @@ class Frame:
     flat: bool = True  # hex orientation
     ranks: int = 8  # square boards: rank 0 is drawn at the bottom
     zoomed: bool = False  # a window: no margin, so coordinates are printed inside the cells
+    table_width: float = 0.0  # a table's size in inches (where its mat ends)
+    table_height: float = 0.0
 
     def unit(self, pos: Pos) -> tuple[float, float]:
         """Board units before scaling: hex centres at circumradius 1, square centres, inches."""
@@ -115,6 +117,8 @@ def full_frame(board: Board, scale: float | None = None) -> Frame:
         height=math.ceil((y1 - y0) * s + 2 * m),
         flat=flat,
         ranks=int(board.height),
+        table_width=float(board.width),
+        table_height=float(board.height),
     )
 
 

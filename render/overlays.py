@@ -37,14 +37,16 @@ class Pen:
     (the antialiasing) and used to paste its colour: greyscale masks are a quarter of the bytes
     of an RGBA layer and need no alpha premultiplication when shrunk."""
 
-    def __init__(self, img: Image.Image, ss: int = 2) -> None:
+    def __init__(self, img: Image.Image, ss: int = 2, clip: tuple[int, int, int, int] | None = None) -> None:
         self.img = img
         self.ss = ss
+        self.clip = clip if clip is not None else (0, 0, img.width, img.height)
 
     def patch(self, box: tuple[float, float, float, float], ops: Ops) -> None:
         k = self.ss
-        x0, y0 = max(0, math.floor(box[0]) - 1), max(0, math.floor(box[1]) - 1)
-        x1, y1 = min(self.img.width, math.ceil(box[2]) + 1), min(self.img.height, math.ceil(box[3]) + 1)
+        cx0, cy0, cx1, cy1 = self.clip
+        x0, y0 = max(cx0, math.floor(box[0]) - 1), max(cy0, math.floor(box[1]) - 1)
+        x1, y1 = min(cx1, math.ceil(box[2]) + 1), min(cy1, math.ceil(box[3]) + 1)
         if x1 <= x0 or y1 <= y0:
             return
 
@@ -110,8 +112,9 @@ class Pen:
     def translucent_fill(self, pts: list[Pt], colour: theme.RGB, alpha: int) -> None:
         """A big see-through area (a broadside arc): no supersampling, its outline hides the edge."""
         box = (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
-        x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
-        x1, y1 = min(self.img.width, math.ceil(box[2]) + 1), min(self.img.height, math.ceil(box[3]) + 1)
+        cx0, cy0, cx1, cy1 = self.clip
+        x0, y0 = max(cx0, math.floor(box[0])), max(cy0, math.floor(box[1]))
+        x1, y1 = min(cx1, math.ceil(box[2]) + 1), min(cy1, math.ceil(box[3]) + 1)
         if x1 <= x0 or y1 <= y0:
             return
         mask = Image.new("L", (x1 - x0, y1 - y0), 0)
@@ -147,16 +150,27 @@ def _polygon(pts: list[Pt]) -> Shape:
     return shape
 
 
+def play_area(frame: Frame) -> tuple[int, int, int, int]:
+    """Where overlays may draw: the table mat itself (a 12" ring near the edge must not run over
+    the rulers), else the whole picture."""
+    if frame.board_kind != "table" or frame.zoomed:
+        return (0, 0, frame.width, frame.height)
+    (x0, y0), (x1, y1) = frame.unit_px(0.0, 0.0), frame.unit_px(frame.table_width, frame.table_height)
+    return (max(0, math.floor(x0)), max(0, math.floor(y0)), min(frame.width, math.ceil(x1) + 1), min(frame.height, math.ceil(y1) + 1))
+
+
 def _width(frame: Frame) -> float:
     unit = frame.scale if frame.board_kind != "table" else frame.scale * 1.2
     return max(3.0, min(9.0, unit * 0.09))
 
 
-def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame, colours: dict[str, theme.RGB]) -> list[Label]:
-    """Draw the overlays' shapes; return their labels to draw above the counters."""
-    pen = Pen(img)
+def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame, colours: dict[str, theme.RGB]) -> tuple[list[Label], list[Label]]:
+    """Draw the overlays' shapes; return their labels: measuring aids' names (rings, arcs, paths)
+    to draw under the counters, so no ship's name is hidden, and results (fire, ram) to draw over."""
+    pen = Pen(img, clip=play_area(frame))
     w = _width(frame)
-    labels: list[Label] = []
+    labels: list[Label] = []  # measuring aids: under the counters
+    results: list[Label] = []  # fire and ram results: over them
     for o in overlays:
         pts = [frame.px(p) for p in o.points]
         if not pts or not all(math.isfinite(v) for p in pts for v in p) or not math.isfinite(o.radius):
@@ -168,10 +182,10 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
                 labels.append((pts[-1], o.text, (245, 245, 245), ()))
         elif o.kind == "fire" and len(pts) >= 2:
             _fire(pen, pts[0], pts[-1], w)
-            labels.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE, (pts[0], pts[-1])))
+            results.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE, (pts[0], pts[-1])))
         elif o.kind == "ram" and len(pts) >= 2:
             _ram(pen, pts[0], pts[-1], w)
-            labels.append((_label_spot(pts[0], pts[-1]), f"RAM {o.text}".strip(), theme.OVERLAY_RAM, (pts[0], pts[-1])))
+            results.append((_label_spot(pts[0], pts[-1]), f"RAM {o.text}".strip(), theme.OVERLAY_RAM, (pts[0], pts[-1])))
         elif o.kind == "ring":
             r = o.radius * frame.scale
             cx, cy = pts[0]
@@ -185,7 +199,7 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
                 cx = sum(p[0] for p in pts) / len(pts)
                 cy = sum(p[1] for p in pts) / len(pts)
                 labels.append(((cx, cy), o.text, theme.mix(side, (255, 255, 255), 0.6), ()))
-    return labels
+    return labels, results
 
 
 def _label_spot(a: Pt, b: Pt) -> Pt:
@@ -258,13 +272,18 @@ def _ram(pen: Pen, a: Pt, b: Pt, w: float) -> None:
     pen.polygons([([(x + (x - end[0]) * 0.12, y + (y - end[1]) * 0.12) for x, y in star], CASING), (star, theme.OVERLAY_RAM)])
 
 
-def draw_labels(img: Image.Image, labels: list[Label], frame: Frame) -> None:
-    """Result texts in small dark boxes, kept inside the picture and clear of each other."""
+Box = tuple[float, float, float, float]  # centre x, centre y, width, height
+
+
+def draw_labels(img: Image.Image, labels: list[Label], frame: Frame, placed: list[Box] | None = None) -> list[Box]:
+    """Overlay texts in small dark boxes, kept inside the picture and clear of each other (and of
+    ``placed``, boxes drawn earlier); returns every box placed so far."""
+    placed = [] if placed is None else list(placed)
     if not labels:
-        return
+        return placed
     d = ImageDraw.Draw(img, "RGBA")
     f = font(max(14.0, min(22.0, _width(frame) * 3.6)), bold=True)
-    placed: list[tuple[float, float, float, float]] = []
+    ax0, ay0, ax1, ay1 = play_area(frame)
     r = frame.scale * {"hex": 0.8, "square": 0.45}.get(frame.board_kind, 0.6)  # a counter and its name
     # hex and square counters carry their names inside, so a label may sit just above them; table
     # ships have their names above, so a label steps below them instead
@@ -277,12 +296,13 @@ def draw_labels(img: Image.Image, labels: list[Label], frame: Frame) -> None:
             if not hit:
                 break
             y = min(p[1] for p in hit) - r - th / 2 - 4 if up else max(p[1] for p in hit) + r + th / 2 + 4
-        x = min(max(x, tw / 2 + 6), frame.width - tw / 2 - 6)
-        y = min(max(y, th / 2 + 6), frame.height - th / 2 - 6)
-        for _ in range(len(placed) * 2):  # step clear of boxes already drawn (ring and fire labels meet)
+        x = min(max(x, ax0 + tw / 2 + 6), ax1 - tw / 2 - 6)
+        y = min(max(y, ay0 + th / 2 + 6), ay1 - th / 2 - 6)
+        for _ in range(len(placed) * 2 + 1):  # step clear of boxes already drawn (ring and fire labels meet)
             if not any(abs(x - px) < (tw + pw) / 2 + 8 and abs(y - py) < (th + ph) / 2 + 8 for px, py, pw, ph in placed):
                 break
-            y = y + th + 12 if y + th + 12 < frame.height - th / 2 - 6 else y - th - 12
+            y = y + th + 12 if y + th + 12 < ay1 - th / 2 - 6 else y - th - 12
         placed.append((x, y, tw, th))
         d.rounded_rectangle((x - tw / 2 - 6, y - th / 2 - 4, x + tw / 2 + 6, y + th / 2 + 4), radius=5, fill=(14, 18, 24, 215), outline=(*colour, 255), width=2)
         d.text((x, y), text, font=f, fill=colour, anchor="mm")
+    return placed
