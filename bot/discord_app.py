@@ -404,7 +404,8 @@ class TableBot(discord.Client):
             await self._deliver(interaction, channel, user.id, prepared, deferred)
         except Exception:
             log.exception("delivering /%s failed in channel %s", command, channel)
-            await self._reply_failure(interaction, deferred)
+            # Part may have been posted already: add a private note rather than overwrite the reply.
+            await self._reply_failure(interaction, deferred=False)
             return
         if command not in READ_ONLY and any(o.kind != "error" for o in prepared.outputs):
             self.refresh_status(channel)
