@@ -12,7 +12,8 @@ Verify procedure (also printed by ``/game verify`` and in the README):
    draws big-endian, with ``k`` the fewest whose ``2**(256*k) >= n``, and the limit uses that span.)
 4. A shuffle is Fisher-Yates: for ``j`` from ``len-1`` down to 1, swap item ``j`` with item
    ``range(j + 1)``.
-5. A commitment nonce is the hex of one whole draw.
+5. A commitment nonce for a text is ``HMAC-SHA256(seed, b"nonce:" + i as 8 bytes + text)`` in hex,
+   and uses up draw number ``i``. The commitment is ``SHA-256(nonce + ":" + text)``.
 
 The counter is part of the game's stored state, so replaying the same orders reproduces every
 result and undo can never re-roll a die. There is no module-level ``random`` anywhere.
@@ -97,9 +98,17 @@ class Rng:
             raise ValueError("choice from an empty list")
         return items[self.below(len(items))]
 
-    def nonce(self) -> str:
-        """A commitment nonce: one whole draw as hex."""
-        return f"{self.raw():064x}"
+    def nonce(self, salt: str = "") -> str:
+        """A commitment nonce, bound to the text it will seal (``salt``).
+
+        ``HMAC-SHA256(seed, b"nonce:" + counter as 8 bytes + salt)`` as hex, advancing the counter.
+        Binding the text matters after an undo: the counter rewinds, and a different text sealed
+        at the same counter gets an unrelated nonce, so revealing it later tells nothing about the
+        commitment of the text that was taken back.
+        """
+        msg = b"nonce:" + self.counter.to_bytes(8, "big") + salt.encode()
+        self.counter += 1
+        return hmac.new(self._seed, msg, hashlib.sha256).hexdigest()
 
 
 def seal(text: str, nonce: str) -> str:

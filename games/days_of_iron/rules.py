@@ -701,7 +701,7 @@ class DaysOfIron(Ruleset[GameState]):
         return [public(f"**{ss.name} staff quality** ({note}): " + "; ".join(parts) + ".", reveals=True)]
 
     def _seal(self, state: GameState, side: str, kind: str, units: list[str], text: str, rng: Rng) -> list[Event]:
-        nonce = rng.nonce()
+        nonce = rng.nonce(text)
         digest = seal(text, nonce)
         number = len(state.sealed) + 1
         state.sealed.append(Sealed(number, side, kind, units, text, nonce, digest))

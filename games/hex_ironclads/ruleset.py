@@ -308,7 +308,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
 
     def _seal_side(self, state: HexIroncladsState, side: Side, rng: Rng, by: str) -> list[Event]:
         side.sealed_text = self._sealed_text(state, side)
-        side.nonce = rng.nonce()
+        side.nonce = rng.nonce(side.sealed_text)
         side.commitment = seal(side.sealed_text, side.nonce)
         side.sealed = True
         return [

@@ -72,7 +72,7 @@ def order_initiative(state: OakState, seat: str, card: str, rng: Rng) -> list[Ev
         names = ", ".join(initiative_cards()[k].name for k in side.hand) or "none"
         raise IllegalOrder(f"{initiative_cards()[card].name} is not in {side.name}'s hand.", hint=f"In hand: {names}.")
     events: list[Event] = []
-    nonce = rng.nonce()
+    nonce = rng.nonce(card)
     side.sealed = card
     side.sealed_nonce = nonce
     side.sealed_digest = seal(card, nonce)

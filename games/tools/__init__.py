@@ -157,8 +157,8 @@ class Tools(Ruleset[ToolsState]):
     def _secret(self, state: ToolsState, seat: str, expr: str, purpose: str, rng: Rng) -> list[Event]:
         result = DiceParser(custom_dice()).roll(expr, rng)
         number = len(state.rolls) + 1
-        nonce = rng.nonce()
         text = result.describe()
+        nonce = rng.nonce(text)
         digest = seal(text, nonce)
         state.rolls.append(SecretRoll(number, seat, purpose, text, nonce, digest))
         return [
@@ -274,7 +274,7 @@ class Tools(Ruleset[ToolsState]):
             raise IllegalOrder("You have already sealed your text for this round.", hint="Wait for the reveal.")
         if len(rest) > MAX_SEAL_TEXT:
             raise InvalidSyntax(f"A sealed text may be at most {MAX_SEAL_TEXT} characters.")
-        nonce = rng.nonce()
+        nonce = rng.nonce(rest)
         sr.texts[seat] = rest
         sr.nonces[seat] = nonce
         sr.commitments[seat] = seal(rest, nonce)

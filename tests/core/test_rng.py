@@ -59,9 +59,11 @@ class DocVerifier:
             out[j], out[k] = out[k], out[j]
         return out
 
-    def nonce(self) -> str:
-        # Step 5: the hex of one whole draw.
-        return format(self.draw(), "064x")
+    def nonce(self, text: str = "") -> str:
+        # Step 5: HMAC-SHA256(seed, b"nonce:" + i as 8 bytes + text) in hex, using up draw i.
+        msg = b"nonce:" + self.i.to_bytes(8, "big") + text.encode()
+        self.i += 1
+        return hmac.new(self.key, msg, hashlib.sha256).hexdigest()
 
 
 @FAST
@@ -82,7 +84,8 @@ def test_rng_agrees_with_the_documented_verify_procedure(seed: bytes, ops: list[
             rng.shuffle(items)
             assert items == verifier.shuffle(list(range(n)))
         else:
-            assert rng.nonce() == verifier.nonce()
+            text = f"sealed {n}"
+            assert rng.nonce(text) == verifier.nonce(text)
         assert rng.counter == verifier.i
 
 
@@ -164,6 +167,13 @@ def test_seal_and_check_seal(text: str, nonce: str) -> None:
     assert not check_seal(text + "x", nonce, digest)
     assert not check_seal(text, nonce + "0", digest)
     assert not check_seal(text, nonce, "0" * 64)
+
+
+def test_nonce_is_bound_to_its_text_so_an_undone_seal_stays_hidden() -> None:
+    seed = seed_from_number(5)
+    first, second = Rng(seed, counter=7), Rng(seed, counter=7)  # an undo rewinds the counter
+    assert first.nonce("attack at dawn") != second.nonce("hold the ridge")
+    assert Rng(seed, 7).nonce("attack at dawn") == Rng(seed, 7).nonce("attack at dawn")
 
 
 def test_seal_with_a_drawn_nonce_round_trip() -> None:
