@@ -27,18 +27,24 @@ Caching (why a render after the first costs a few milliseconds):
   boards that happen to share a key never share a picture (``board.static_key``).
 * Zones: the background with a View's set-up zones tinted on it, keyed by the zones and side
   colours (they change only at set-up).
-* Counter sprites: one small antialiased RGBA image (4x supersampled) per distinct *look* (side
-  colour, label, facing, damage, markers, highlight, scale), independent of position, so moving a
-  counter re-uses its sprite. A render pastes sprites onto a copy of the cached background.
+* Counter sprites: one small antialiased RGBA image (2-4x supersampled by size) per distinct
+  *look* (side colour, label, facing, damage, markers, scale), independent of position, so moving
+  a counter re-uses its sprite; the highlight ring is a sprite of its own, so moving the highlight
+  redraws nothing. A render pastes sprites onto one copy of the cached background.
+* Text lines (counter names, badge letters, strip lines) are rasterised once and composited.
+* Palette: a fixed 256-colour palette per board (its background's colours plus everything drawn
+  over it), so encoding quantizes by lookup (~1 ms) instead of adaptively (~8 ms), and replay
+  frames of one board share colours (small GIFs).
 * Not cached: the last activation's overlays (path, line of fire, ram, rings, arcs) are new with
   every activation, so they are drawn every call, antialiased in short supersampled pieces whose
-  cost follows the length of the stroke (``render.overlays.Pen``). The status strip is drawn every
-  call too (it is cheap text). Fonts are the shipped DejaVu files in
-  ``data/fonts`` loaded by path and cached per size.
+  cost follows the length of the stroke (``render.overlays.Pen``). The status strip is laid out
+  every call. Fonts are the shipped DejaVu files in ``data/fonts``, loaded by path, cached per
+  size and thread.
 
 Cached images are never drawn on (every render starts from a copy); caches are thread-safe LRUs so
-renders may run in a worker thread. ``Renderer(cache=False)`` redraws everything each call, which
-``benchmarks/render.py`` uses as its baseline.
+renders may run in a worker thread (do: a render is ~10 ms of CPU). ``Renderer(cache=False)``
+redraws everything each call (only opened font files stay cached), which ``benchmarks/render.py``
+uses as its baseline.
 """
 
 from __future__ import annotations
