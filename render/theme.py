@@ -85,6 +85,10 @@ def hex_to_rgb(colour: str, default: RGB = NEUTRAL_SIDE) -> RGB:
         return default
 
 
+def rgb_hex(c: RGB) -> str:
+    return f"#{c[0]:02x}{c[1]:02x}{c[2]:02x}"
+
+
 def fallback_colour(name: str) -> RGB:
     """A stable muted colour for a terrain kind no theme entry names (same name, same colour)."""
     h = hashlib.sha256(name.encode()).digest()

@@ -16,7 +16,7 @@ from games.core.view import Board, Counter, Overlay, View
 from render import MAX_REPLAY_BYTES, Renderer, encode_png, render_board, render_png, render_replay, theme
 from render.counters import look_of, make_sprite, token_radius
 from render.frame import full_frame
-from tests.render.scenes import LAYOUT, SIDES, ax, hex_board, hex_view, square_view, table_view
+from tests.render.scenes import SIDES, ax, hex_board, hex_view, square_view, table_view
 
 
 def _open(png: bytes) -> Image.Image:
@@ -213,15 +213,17 @@ def test_a_board_with_no_sides_or_counters_still_renders() -> None:
     img = render_board(View(board=board, viewer=None, sides=()))
     assert img.width > img.height
     counter_of_unknown_side = Counter("x", "X", "nobody", (0.0, 0.0), facing=0.0)
-    render_board(View(board=board, viewer=None, sides=(), counters=(counter_of_unknown_side,)))
+    with_counter = render_board(View(board=board, viewer=None, sides=(), counters=(counter_of_unknown_side,)))
+    x, y = full_frame(board).px((0.0, 0.0))
+    assert with_counter.getpixel((round(x), round(y + 8))) == theme.NEUTRAL_SIDE  # drawn, in a neutral colour
 
 
 def test_bad_side_colour_falls_back_instead_of_crashing() -> None:
     assert theme.hex_to_rgb("#zzzzzz") == theme.NEUTRAL_SIDE
     assert theme.hex_to_rgb("#fff") == (255, 255, 255)
     view = dataclasses.replace(square_view(), sides=(dataclasses.replace(SIDES[0], colour="crimson"), SIDES[1]))
-    render_board(view)
-    assert LAYOUT.cols == 9
+    neutral = dataclasses.replace(square_view(), sides=(dataclasses.replace(SIDES[0], colour=theme.rgb_hex(theme.NEUTRAL_SIDE)), SIDES[1]))
+    assert render_board(view).tobytes() == render_board(neutral).tobytes()
 
 
 def test_zoom_wider_than_the_board_gives_the_whole_board() -> None:
