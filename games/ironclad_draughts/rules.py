@@ -324,7 +324,7 @@ class IroncladDraughts(Ruleset[GameState]):
         if idx > 0:
             named = self._resolve_ship(state, " ".join(words[:idx]))
             if named.id != active.id:
-                if seat not in (UMPIRE, self.owner(state, named)):
+                if seat != UMPIRE and named.side != self._side_of_seat(state, seat):
                     raise NotYourTurn(
                         f"{quote(text)}: {named.name} is not your ship.",
                         hint=f"It belongs to {self._seat_label(state, self.owner(state, named))}.",
@@ -455,6 +455,9 @@ class IroncladDraughts(Ruleset[GameState]):
     def _resolve_ship(self, state: GameState, text: str) -> Ship:
         ship_id = resolve_name(text, {s.id: s.name for s in state.ships}, "ship")
         return m.ship_by_id(state, ship_id)
+
+    def _side_of_seat(self, state: GameState, seat_id: str) -> str:
+        return next((s.side for s in self.seats(state) if s.id == seat_id), "")
 
     def _seat_label(self, state: GameState, seat_id: str) -> str:
         return next((s.label for s in self.seats(state) if s.id == seat_id), seat_id)

@@ -48,7 +48,8 @@ def test_script_plays_to_the_end(name: str) -> None:
     for command, outputs in zip(commands, groups, strict=False):
         started = started or command.startswith("/game start")
         for error in (o for o in outputs if o["kind"] == "error"):
-            if started and command.startswith("/order"):  # the rules' own messages, not the table's
+            # the rules' own messages (not the table's refusals before the game or to spectators)
+            if started and command.startswith("/order") and "hold no seat" not in str(error["text"]):
                 refused_orders += 1
                 assert "`" in str(error["text"]), f"{command}: error does not quote the input: {error['text']}"
-    assert refused_orders >= 5, "the scripts include bad orders marked with !"
+    assert refused_orders >= 3, "each script includes bad orders marked with !"

@@ -210,3 +210,14 @@ def test_counters_use_short_labels_from_the_scenario() -> None:
     view = RS.view(new_game("fleet"), None)
     labels = {c.id: c.label for c in view.counters}
     assert labels["erzherzog-albrecht"] == "Albrecht" and labels["duilio"] == "Duilio"
+
+
+def test_ship_seat_naming_a_squadron_mate_hears_about_activation_order() -> None:
+    state = new_game("standard", seats="ship")
+    place(state, "Habsburg", "c3", "N")
+    activate(state, "Habsburg", "4H")
+    ship(state, "Kaiser Max").card, ship(state, "Kaiser Max").activated = "9S", False
+    with pytest.raises(NotYourTurn, match="acts later this turn"):
+        RS.parse_order(state, "habsburg", "Kaiser Max move 2")
+    with pytest.raises(NotYourTurn, match="not your ship"):
+        RS.parse_order(state, "habsburg", "Affondatore move 2")
