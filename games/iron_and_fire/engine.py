@@ -91,6 +91,11 @@ class Game:
         self.map: HexMap = load_map(self.scn.map)
         self.layout = self.map.layout
         self.events: list[Event] = []
+        # Fortunes of War re-roll: replay these dice except the one at ``reroll_index``
+        self.replay: list[tuple[int, int]] | None = None
+        self.reroll_index = -1
+        self.diverged = False
+        self.rolled: list[tuple[int, int]] = []  # (faces, value) of every die rolled here
 
     # --- plumbing ------------------------------------------------------------------------------
     @property
@@ -113,8 +118,28 @@ class Game:
         return self.opt(key) == "on"
 
     def d(self, faces: int) -> int:
-        """One die from the game's stream (a d10 reads 0 as 10)."""
-        return roll_die(self.rng, faces)
+        """One die from the game's stream (a d10 reads 0 as 10).
+
+        When a Fortunes of War re-roll replays an activation, every die but the chosen one keeps
+        its earlier value, until the story diverges (a different die is called for).
+        """
+        i = len(self.rolled)
+        plan = self.replay
+        if plan is not None and not self.diverged and i != self.reroll_index:
+            if i < len(plan) and plan[i][0] == faces:
+                value = plan[i][1]
+            else:
+                self.diverged = True
+                value = roll_die(self.rng, faces)
+        else:
+            value = roll_die(self.rng, faces)
+        self.rolled.append((faces, value))
+        return value
+
+    def dice(self, count: int, faces: int) -> tuple[list[int], int]:
+        """Several dice (e.g. 2d6) through ``d``: (values, total)."""
+        values = [self.d(faces) for _ in range(count)]
+        return values, sum(values)
 
     # --- geometry ------------------------------------------------------------------------------
     def pos(self, u: Unit) -> Hex:
@@ -397,14 +422,14 @@ class Game:
             self.say(f"{u.name} enters {self.label(h)}: the mine counter is turned over: **None**. Removed.", reveals=True)
             return
         n = int(mine.value)
-        dice = roll("2d6", self.rng)
+        values, rolled = self.dice(2, 6)
         mods: list[tuple[str, int]] = [("mine counter", n)]
         if fow_mod:
             mods.append(("Fortunes of War", -fow_mod))
-        total = dice.total + sum(v for _, v in mods)
+        total = rolled + sum(v for _, v in mods)
         head = (
             f"{u.name} enters {self.label(h)}: mine counter **{n}**. Mine attack: 2d6 "
-            f"[{', '.join(str(v) for v in dice.rolls[0][1])}] = {dice.total}{describe_mods(mods)} = {total} vs PF {u.pf}"
+            f"[{', '.join(str(v) for v in values)}] = {rolled}{describe_mods(mods)} = {total} vs PF {u.pf}"
         )
         if total < u.pf:
             self.say(f"{head}: no effect.", reveals=True)
@@ -812,9 +837,9 @@ class Game:
                     continue
                 missing = [x for x in SIDES if x not in s.acted_sides and self.side_can_act(x)]
                 if missing and s.extra_draws < 0:
-                    dice = roll("2d6", self.rng)
-                    s.extra_draws = dice.total
-                    self.say(f"Second Joker drawn, but {', '.join(SIDE_NAMES[x] for x in missing)} has not activated this turn (4.1): {dice.describe()} more card draws before the turn ends.")
+                    values, total = self.dice(2, 6)
+                    s.extra_draws = total
+                    self.say(f"Second Joker drawn, but {', '.join(SIDE_NAMES[x] for x in missing)} has not activated this turn (4.1): 2d6 [{values[0]}, {values[1]}] = **{total}** more card draws before the turn ends.")
                     continue
                 self.say("Second Joker drawn: the Activations Phase ends.")
                 self.end_phase()
@@ -846,9 +871,9 @@ class Game:
         if not self.on("random_events"):
             self.say("Random Events are not in use: no event.")
             return
-        dice = roll("2d6", self.rng)
-        event = next(e for e in random_events() if e.low <= dice.total <= e.high)
-        self.say(f"Random Event, {dice.describe()}: {event.text}")
+        values, total = self.dice(2, 6)
+        event = next(e for e in random_events() if e.low <= total <= e.high)
+        self.say(f"Random Event, 2d6 [{values[0]}, {values[1]}] = **{total}**: {event.text}")
         s = self.s
         if event.key == "fickle_luck" and self.on("fow") and s.fow_holder:
             s.fow_holder = other(s.fow_holder)

@@ -66,7 +66,8 @@ Decisions: `continue` / `break off` after a Boarding Combat round; at the first 
 the Fortunes of War says `fow end` or `pass`.
 Fortunes of War (options:fow=on): add `fow` to a move/ram/fire order for +2 (first use) / +1;
 `fow extra`, `fow again <unit>` on your own card; `fow redraw` before anyone acts on a card;
-`fow reroll` right after any activation (it is replayed with fresh dice).
+`fow reroll N` right after any activation re-rolls its Nth die (`fow reroll` = the first); the
+activation is replayed with every other die as it fell.
 Names match without accents and by unique prefix. Options: fow, honor, visibility, random_events,
 ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), once_per, land_blocks, turns.
 House values in use: ship stats, maps, mine mix, turn limits of scenarios 1, 2 and 5."""
@@ -276,6 +277,8 @@ class IronAndFire(Ruleset[State]):
         what = tokens[1] if len(tokens) > 1 else ""
         if what in ("extra", "redraw", "reroll", "end") and len(tokens) == 2:
             return Order(f"fow {what}", ("fow", what))
+        if what == "reroll" and len(tokens) == 3 and tokens[2].isdigit():
+            return Order(f"fow reroll {int(tokens[2])}", ("fow", "reroll", str(int(tokens[2]))))
         if what == "again" and len(tokens) > 2:
             uid = self._resolve(state, " ".join(tokens[2:]))
             return Order(f"fow again {self._display(state, uid)}", ("fow", "again", uid))
@@ -298,21 +301,22 @@ class IronAndFire(Ruleset[State]):
         state.log_tail = []
         args = order.args
         if args[:2] == ("fow", "reroll"):
-            return self._reroll(state, side, rng)
-        previous = state.snapshot
-        state.snapshot = ""
+            return self._reroll(state, side, rng, int(args[2]) if len(args) > 2 else 1)
+        previous, previous_dice = state.snapshot, state.snapshot_dice
+        state.snapshot, state.snapshot_dice = "", []
         game = Game(state, rng)
         verb = args[0]
         if verb in ACTIVATION_VERBS:
             before = snapshot_of(state) if game.on("fow") else ""
             self._activate(game, side, args)
-            if before:
+            if before and game.rolled:
                 state.snapshot, state.snapshot_order, state.snapshot_side = before, order.text, side
+                state.snapshot_dice = list(game.rolled)
             return game.events
         try:
             self._other(game, side, args)
         except Exception:
-            state.snapshot = previous
+            state.snapshot, state.snapshot_dice = previous, previous_dice
             raise
         return game.events
 
@@ -377,11 +381,17 @@ class IronAndFire(Ruleset[State]):
         else:  # pragma: no cover - parse_order only makes the verbs above
             raise InvalidSyntax(f"Unknown order {quote(verb)}.")
 
-    def _reroll(self, state: State, side: str, rng: Rng) -> list[Event]:
+    def _reroll(self, state: State, side: str, rng: Rng, which: int) -> list[Event]:
+        """13.1 "immediately re-roll any die roll": the last activation is replayed with the
+        chosen die rolled afresh and every other die as it fell (until the story diverges)."""
         game = Game(state, rng)
         game.fow_check(side)
         if not state.snapshot:
-            raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation.")
+            raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
+        dice = list(state.snapshot_dice)
+        if not 1 <= which <= len(dice):
+            listing = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(dice))
+            raise IllegalOrder(f"The last activation rolled {len(dice)} dice; there is no die {which}.", hint=f"Dice: {listing}.")
         snap, order_text, actor = state.snapshot, state.snapshot_order, state.snapshot_side
         used_turn, used_ever, turn = list(state.fow_used_turn), list(state.fow_used_ever), state.turn
         if json.loads(snap)["turn"] != turn:
@@ -389,9 +399,12 @@ class IronAndFire(Ruleset[State]):
         restore(state, snap)
         state.log_tail = []
         game = Game(state, rng)
-        game.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll. The last activation (`{order_text}`) is replayed with fresh dice.")
+        game.replay, game.reroll_index = dice, which - 1
+        faces, value = dice[which - 1]
+        game.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
         order = self.parse_order(state, actor, order_text)
         self._activate(game, actor, order.args)
+        state.snapshot_dice = list(game.rolled)
         state.fow_used_turn = sorted(set(used_turn) | set(state.fow_used_turn) | {side})
         state.fow_used_ever = sorted(set(used_ever) | set(state.fow_used_ever) | {side})
         state.fow_holder = other(side)
@@ -426,7 +439,7 @@ class IronAndFire(Ruleset[State]):
                 out.append("fow extra")
                 out.extend(f"fow again {u.name}" for u in state.units if u.controller == side and u.afloat and u.id in state.used)
         if fow_ok and state.snapshot:
-            out.append("fow reroll")
+            out.extend(f"fow reroll {i + 1}" for i in range(len(state.snapshot_dice)))
         if fow_ok and state.card and not state.used:
             out.append("fow redraw")
         if state.card_side == side:
@@ -641,6 +654,9 @@ class IronAndFire(Ruleset[State]):
             holder = SIDE_NAMES.get(s.fow_holder, "nobody")
             used = ", ".join(SIDE_NAMES[x] for x in s.fow_used_turn) or "nobody"
             lines.append(f"Fortunes of War: held by {holder}; used this turn by {used}.")
+        if game.on("fow") and s.snapshot and s.snapshot_dice:
+            dice = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(s.snapshot_dice))
+            lines.append(f"Dice of the last activation (`fow reroll N` re-rolls one): {dice}.")
         if game.scn.bombard_target:
             lines.append(f"Bombardment hits on Antofagasta: {s.bombard_hits} of {game.scn.bombard_target}.")
         if game.scn.cable is not None:

@@ -129,6 +129,7 @@ class State:
     snapshot: str = ""  # the state before the last activation (Fortunes of War re-roll)
     snapshot_order: str = ""
     snapshot_side: str = ""
+    snapshot_dice: list[tuple[int, int]] = field(default_factory=list)  # (faces, value) rolled by it
     last: LastAction = field(default_factory=LastAction)
     result_winner: str = ""
     result_reason: str = ""

@@ -382,3 +382,31 @@ def test_chilean_honor_boarding_penalty_and_ram_lifts_it() -> None:
     order(st, "chile", "Blanco ram", [5])
     assert unit(st, "blanco_encalada").honor_done
     assert not Game(st).honor_bound(unit(st, "blanco_encalada"))
+
+
+def test_fow_reroll_one_die_keeps_the_others() -> None:
+    st = fow_game("chile")
+    st.fow_holder = "peru"
+    place(st, "esmeralda", "1609", 3)  # Huascar on Esmeralda's bow: -1 broadside
+    # Esmeralda: d10 10 + 1 + 1 (range 1) - 1 = 11: 1 hit but saved (even); Peru re-rolls? no:
+    # d10 9 + 1 + 1 - 1 = 10 >= 7: 1 hit on the Huascar (odd: armour fails)
+    order(st, "chile", "Esmeralda fire Huascar", [9])
+    assert st.snapshot_dice == [(10, 9)]
+    assert "fow reroll 1" in ruleset().legal_orders(st, "peru")
+    with pytest.raises(IllegalOrder, match="no die 2"):
+        order(st, "peru", "fow reroll 2")
+    log = text(order(st, "peru", "fow reroll 1", [4]))
+    assert "re-roll die 1 (d10 9)" in log and "d10 **4**" in log
+    assert unit(st, "huascar").hits == 0
+
+
+def test_fow_reroll_of_the_critical_die_keeps_the_hit() -> None:
+    st = fow_game()
+    st.fow_holder = "chile"
+    place(st, "esmeralda", "1608", 3)
+    # Huascar: d10 6 +3 -1 +1 = 9 >= 6: 2 hits; critical check d6 5; table d6 6 (Steering)
+    order(st, "peru", "Huascar fire Esmeralda", [6, 5, 6])
+    assert unit(st, "esmeralda").criticals == ["steering"]
+    log = text(order(st, "chile", "fow reroll 2", [1]))  # the critical check becomes a 1
+    e = unit(st, "esmeralda")
+    assert e.hits == 2 and e.criticals == [] and "d10 **6**" in log
