@@ -1,4 +1,24 @@
-"""Iron and Fire (Against the Odds): the Huáscar and the naval war of the Pacific, 1879."""
+"""Iron and Fire (Against the Odds): the Huáscar and the naval war of the Pacific, 1879.
+
+Registered as ``iron-and-fire``. Rulings are those of ``shared/docs/rules-notes.md``; where a
+ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironclad_save``,
+``battery_save``). Further house readings this package makes, each visible in play:
+
+* "N hexes from an edge" (Scenarios 1 and 3) is the Nth hex row from that edge.
+* Scenario 2's exit "at hex 2813 or 2912" and Scenario 5's "at 1101 or 1201" count any move off
+  the map from those hexes; drifting off the map is never an exit, only elimination.
+* A ship drifting onto land stays in its hex, grounded, with two hits. Ships locked in a
+  Boarding Combat do not drift. The cable ship atop the buoy does not drift (15.4.2, 15.5.3).
+* A propulsion critical (and Bad Boilers) takes 1 MP after the section 7.1 caps, so a ship held
+  to 1 MP by damage drifts (the Covadonga note in 15.3.2 reads the same way).
+* Bombardment's "fired upon by the Abtao/Magallanes" counts fire at the Huáscar this turn; Peru
+  places the Scenario 4 cable buoy during its set-up.
+* Scenario 5 has no turn limit in the book: a house cap of 20 turns (option ``turns``), then
+  victory points. Scenarios 1 and 2: 12 turns (rules-notes).
+* Chilean Honor: an honour-bound ship fires and boards at -2 and may not move so as to open the
+  range to the nearest Peruvian ironclad; the requirement ends with its ram.
+* Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh.
+"""
 
 from games.iron_and_fire.ruleset import IronAndFire
 
