@@ -269,6 +269,7 @@ class FakeDiscord:
         self.violations: list[str] = []
         self.bot_can_pin = bot_can_pin
         self.sessions: set[str] = set()
+        self.resumed = 0
         self.sockets: list[web.WebSocketResponse] = []
         self.identified = asyncio.Event()
         self.changed = asyncio.Condition()
@@ -368,7 +369,10 @@ class FakeDiscord:
                         self.changed.notify_all()
                 elif op == 6:
                     if data["d"].get("session_id") in self.sessions:
+                        self.resumed += 1
                         await self._dispatch(ws, seq, "RESUMED", {})
+                        async with self.changed:
+                            self.changed.notify_all()
                     else:
                         await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
         finally:
@@ -387,6 +391,12 @@ class FakeDiscord:
         ws = self.sockets[-1]
         seq = self._socket_seqs.setdefault(id(ws), itertools.count(1))
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
+
+    async def ask_to_reconnect(self) -> None:
+        """Op 7 RECONNECT, as Discord sends now and then: the client must resume its session."""
+        if not self.sockets:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        await self.sockets[-1].send_str(json.dumps({"op": 7, "d": None, "s": None, "t": None}))
 
     def guild_payload(self) -> dict[str, Any]:
         everyone = MEMBER_PERMISSIONS | ((1 << 13) if self.bot_can_pin else 0)  # manage messages lets it pin

@@ -175,3 +175,13 @@ async def test_old_buttons_still_work_after_a_restart(fake: FakeDiscord, runner:
     joined = await fake.settled(await fake.click(alice, created, "wg:join:red"))
     assert "takes the seat **Red**" in only_public(joined).content
     assert not fake.violations
+
+
+async def test_a_gateway_reconnect_is_resumed_and_play_goes_on(fake: FakeDiscord, bot: TableBot) -> None:
+    peru, chile = fake.add_user("peru-player"), fake.add_user("chile-player")
+    await seated_table_game(fake, peru, chile)
+    await fake.ask_to_reconnect()
+    await fake.wait_for(lambda: fake.resumed == 1 and fake.sockets, 10.0, "the bot to resume its session")
+    message = only_public(await fake.run(chile, "order", {"text": "place Esmeralda d8"}))
+    assert "Chile places Esmeralda on d8." in message.content
+    assert not fake.violations
