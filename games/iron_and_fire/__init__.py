@@ -6,7 +6,8 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
 
 * "N hexes from an edge" (Scenarios 1 and 3) is the Nth hex row from that edge.
 * Scenario 2's exit "at hex 2813 or 2912" and Scenario 5's "at 1101 or 1201" count any move off
-  the map from those hexes; drifting off the map is never an exit, only elimination.
+  the map from those hexes; drifting off the map is never an exit: the ship is eliminated and
+  counts as sunk.
 * A ship drifting onto land stays in its hex, grounded, with two hits. Ships locked in a
   Boarding Combat do not drift. The cable ship atop the buoy does not drift (15.4.2, 15.5.3).
 * A propulsion critical (and Bad Boilers) takes 1 MP after the section 7.1 caps, so a ship held

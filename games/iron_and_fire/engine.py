@@ -959,11 +959,9 @@ class Game:
         direction = self.dir_of(self.scn.current)
         target = self.layout.neighbour(self.pos(u), direction)
         if not self.layout.on_map(target):
-            u.status = "exited"
-            u.exit_hex = self.label(self.pos(u))
-            u.exit_edge = "drift"
+            u.status = "sunk"  # eliminated (5.4): counts as lost, never as an exit
             self._break_boarding(u)
-            self.say(f"{u.name} drifts off the map and is eliminated.")
+            self.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
             return
         if self.unit_at(target) is not None:
             self.say(f"{u.name} would drift into {self.label(target)} but it is occupied: stays put.")

@@ -125,7 +125,7 @@ def test_drift_blocked_and_off_the_map() -> None:
     assert g.label(g.pos(e)) == "1606"  # the current's hex is occupied: stays
     place(st, "esmeralda", "1113", 3)
     g.drift(e)
-    assert e.status == "exited"
+    assert e.status == "sunk" and "eliminated" in g.events[-1].text
 
 
 def test_drift_into_shallow_water_grounds_automatically() -> None:
