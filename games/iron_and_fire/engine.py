@@ -330,12 +330,27 @@ class Game:
             extra = " MF −1" + ("" if self.mp_secret(u) else f" (now MP {self.eff_mp(u)}" + (", it will drift)" if self.base_mp(u) == 0 else ")"))
         self.say(f"Critical hit on {u.name}: d6 **{die}**: {CRITICAL_NAMES[kind]}.{extra}")
 
+    def _unlock(self, a: Unit, b: Unit) -> None:
+        """Remove the Boarding Combat markers between a and b (each may be locked elsewhere)."""
+        if a.boarding_with == b.id:
+            a.boarding_with = ""
+        if b.boarding_with == a.id:
+            b.boarding_with = ""
+        # a target still boarded by another ship stays locked with that one
+        for x in (a, b):
+            if not x.boarding_with:
+                partner = next((y for y in self.s.units if y.afloat and y.boarding_with == x.id), None)
+                if partner is not None:
+                    x.boarding_with = partner.id
+
     def _break_boarding(self, u: Unit) -> None:
-        if u.boarding_with:
-            partner = self.unit(u.boarding_with)
-            partner.boarding_with = ""
+        """A ship leaves play: every Boarding Combat it was part of ends."""
+        partners = [y for y in self.s.units if y.id != u.id and (y.boarding_with == u.id or u.boarding_with == y.id)]
+        if partners or u.boarding_with:
+            for y in partners:
+                self._unlock(u, y)
             u.boarding_with = ""
-            if self.s.phase == "boarding":
+            if self.s.phase == "boarding" and u.id in self.s.boarding_pair:
                 self.s.phase = "activations"
                 self.s.decider = ""
                 self.s.boarding_pair = []
@@ -1390,22 +1405,26 @@ class Game:
         s = self.s
         if s.cable_ship in (u.id, t.id):
             s.cable_clean = False
-        if u.boarding_with == t.id:
+        if u.boarding_with == t.id or t.boarding_with == u.id:
             self.say(f"{u.name} fights on in the Boarding Combat with {t.name}.")
             self.boarding_round(u, t)
             return
         if u.captured:
             raise IllegalOrder(f"{u.name} is a captured ship: it never starts a Boarding Combat.")
-        if u.boarding_with or t.boarding_with:
-            busy = u if u.boarding_with else t
-            raise IllegalOrder(f"{busy.name} is already locked in a Boarding Combat with {self.unit(busy.boarding_with).name}.")
+        if u.boarding_with:
+            raise IllegalOrder(f"{u.name} is already locked in a Boarding Combat with {self.unit(u.boarding_with).name}.")
+        if t.boarding_with and self.unit(t.boarding_with).controller != side:
+            raise IllegalOrder(f"{t.name} is already locked in a Boarding Combat with {self.unit(t.boarding_with).name}.")
+        # a second friendly ship may board the same target; the strengths never combine (6.3)
         die = self.d(10)
         head = f"{u.name} attempts to board {t.name}: d10 **{die}** vs PF {t.pf} (needs {t.pf} or less)"
         s.last = LastAction("ram", side, [(u.q, u.r), (t.q, t.r)], "board")
         if die > t.pf:
             self.say(f"{head}: the Boarding Combat does not occur.")
             return
-        u.boarding_with, t.boarding_with = t.id, u.id
+        u.boarding_with = t.id
+        if not t.boarding_with:
+            t.boarding_with = u.id
         self.say(f"{head}: Boarding Combat! Markers on both ships.")
         self.boarding_round(u, t)
 
@@ -1436,7 +1455,9 @@ class Game:
             win, lose = (u, t) if tu > tt else (t, u)
             if abs(tu - tt) >= 2:
                 self.say(f"{head}: {win.name} wins by {abs(tu - tt)}: **{lose.name} is captured**.")
-                win.boarding_with = lose.boarding_with = ""
+                for y in [y for y in s.units if y.boarding_with == lose.id or lose.boarding_with == y.id]:
+                    self._unlock(lose, y)
+                lose.boarding_with = ""
                 lose.controller = win.controller
                 if s.cable_ship == lose.id:
                     s.cable_ship = ""
@@ -1445,7 +1466,7 @@ class Game:
             self.say(f"{head}: {win.name} wins by 1: 1 hit on {lose.name}.")
             self.hit(lose, 1, "boarding", win.id)
             decider = win.controller
-        if u.afloat and t.afloat and u.boarding_with == t.id:
+        if u.afloat and t.afloat and (u.boarding_with == t.id or t.boarding_with == u.id):
             s.phase = "boarding"
             s.decider = decider
             s.boarding_pair = [u.id, t.id]
@@ -1465,7 +1486,7 @@ class Game:
         if keep:
             self.say(f"{SIDE_NAMES[side]} continues the Boarding Combat between {a.name} and {b.name}: the markers stay.")
         else:
-            a.boarding_with = b.boarding_with = ""
+            self._unlock(a, b)
             self.say(f"{SIDE_NAMES[side]} breaks off the Boarding Combat between {a.name} and {b.name}: markers removed.")
         if self.check_victory(end_phase=False):
             return

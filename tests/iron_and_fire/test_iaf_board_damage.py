@@ -199,3 +199,30 @@ def test_save_the_captain_and_admiral() -> None:
     st.save_admiral = True
     order(st, "chile", "Esmeralda fire Huascar", [9, 3])
     assert unit(st, "huascar").hits == 1 and unit(st, "huascar").criticals == []
+
+
+def test_a_second_ship_may_board_the_same_target_without_combining() -> None:
+    st = new_game("s5")
+    place(st, "huascar", "1610", 6)
+    place(st, "union", "2905", 1)
+    place(st, "loa", "1609", 3)
+    place(st, "ohiggins", "1511", 5)  # also adjacent to the Huascar
+    in_play(st, "chile", "KS")
+    # Loa boards Huascar: attempt 1, round Loa 6+3 = 9 vs Huascar 3+7 = 10: Huascar wins by 1
+    order(st, "chile", "Loa board Huascar", [1, 6, 3])
+    order(st, "peru", "continue")
+    assert unit(st, "loa").boarding_with == "huascar" and unit(st, "huascar").boarding_with == "loa"
+    st.card, st.card_side, st.acts_left, st.used = "KS", "chile", 3, ["loa"]
+    # O'Higgins boards too, in its own combat: 4+4 = 8 vs 1+7 = 8, a tie (one die even)
+    log = text(order(st, "chile", "OHiggins board Huascar", [2, 4, 1]))
+    assert "O'Higgins d6 **4** +4 PF = 8; Huáscar d6 **1** +7 PF = 8: tie, inconclusive" in log
+    order(st, "chile", "break off")
+    # the Huascar is still locked with the Loa
+    assert unit(st, "huascar").boarding_with == "loa" and unit(st, "ohiggins").boarding_with == ""
+    # the Unión may board the Loa, which is locked with the Huáscar; a ship already locked cannot
+    st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
+    place(st, "union", "1710", 1)
+    assert "does not occur" in text(order(st, "peru", "Union board Loa", [9]))
+    st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
+    with pytest.raises(IllegalOrder, match="already locked"):
+        order(st, "peru", "Huascar board Ohiggins")
