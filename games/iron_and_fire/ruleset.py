@@ -505,7 +505,9 @@ class IronAndFire(Ruleset[State]):
         ):
             out.append(f"{u.name} fire town")
         for t in enemies:
-            if not t.battery and distance(game.pos(u), game.pos(t)) == 1 and (u.boarding_with == t.id or (not u.captured and not u.boarding_with and not t.boarding_with)):
+            locked_with_us = not t.boarding_with or game.unit(t.boarding_with).controller == u.controller
+            fighting = u.boarding_with == t.id or t.boarding_with == u.id
+            if not t.battery and distance(game.pos(u), game.pos(t)) == 1 and (fighting or (not u.captured and not u.boarding_with and locked_with_us)):
                 out.append(f"{u.name} board {t.name}")
         can_move = not u.grounded and not u.boarding_with and (not u.captured or (s.prize_ready.get(u.controller) == u.id and s.last_friendly.get(u.controller) == u.id))
         mp = game.eff_mp(u)
