@@ -8,6 +8,7 @@ migrated forward on open. A PostgreSQL backend would implement the same methods.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass, field
@@ -138,6 +139,13 @@ class Store:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        # One connection serves every channel: each transaction (and each read, so it never sees
+        # another's uncommitted half) runs alone, or a rollback in one channel could split another's.
+        self._lock = asyncio.Lock()
+
+    async def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -156,9 +164,8 @@ class Store:
         await self._db.close()
 
     async def schema_version(self) -> int:
-        async with self._db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._fetch("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
 
     async def _migrate(self) -> None:
         current = await self.schema_version()
@@ -183,68 +190,61 @@ class Store:
         creator: str,
     ) -> GameRow:
         now = time.time()
-        cur = await self._db.execute(
-            "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-            " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
-            (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot), counter,
-             creator, now, now, now),
-        )
-        await self._db.commit()
+        async with self._lock:
+            cur = await self._db.execute(
+                "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
+                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
+                (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
+                 counter, creator, now, now, now),
+            )
+            await self._db.commit()
         game = await self.game_by_id(int(cur.lastrowid or 0))
         assert game is not None
         return game
 
     async def game_by_id(self, game_id: int) -> GameRow | None:
-        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
 
     async def live_game(self, channel: str) -> GameRow | None:
         """The channel's game in set-up or running, if any."""
-        async with self._db.execute(
+        rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status IN ('setup','running')", (channel,)
-        ) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        )
+        return _game(rows[0]) if rows else None
 
     async def latest_game(self, channel: str) -> GameRow | None:
         """The channel's newest game (live or over), not counting its table tools."""
-        async with self._db.execute(
+        rows = await self._fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status != 'tools' ORDER BY id DESC LIMIT 1",
             (channel,),
-        ) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        )
+        return _game(rows[0]) if rows else None
 
     async def tools(self, channel: str) -> GameRow | None:
-        async with self._db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'tools'", (channel,)
-        ) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'tools'", (channel,))
+        return _game(rows[0]) if rows else None
 
     async def running_games(self) -> list[GameRow]:
-        async with self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'") as cur:
-            rows = await cur.fetchall()
-        return [_game(r) for r in rows]
+        return [_game(r) for r in await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
 
     async def count_games(self) -> int:
-        async with self._db.execute("SELECT COUNT(*) FROM games") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = await self._fetch("SELECT COUNT(*) FROM games")
+        return int(rows[0][0]) if rows else 0
 
     async def update_game(self, game: GameRow, **changes: Any) -> GameRow:
         """Change columns of a game if its version is unchanged; bumps the version."""
         encoded = {k: json.dumps(v) if k in ("options", "snapshot", "seats") else v for k, v in changes.items()}
         sets = ", ".join(f"{k} = ?" for k in encoded)
-        cur = await self._db.execute(
-            f"UPDATE games SET {sets}, version = version + 1, updated = ? WHERE id = ? AND version = ?",
-            (*encoded.values(), time.time(), game.id, game.version),
-        )
-        if cur.rowcount != 1:
-            await self._db.rollback()
-            raise StaleVersion(game.id)
-        await self._db.commit()
+        async with self._lock:
+            cur = await self._db.execute(
+                f"UPDATE games SET {sets}, version = version + 1, updated = ? WHERE id = ? AND version = ?",
+                (*encoded.values(), time.time(), game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                await self._db.rollback()
+                raise StaleVersion(game.id)
+            await self._db.commit()
         fresh = await self.game_by_id(game.id)
         assert fresh is not None
         return fresh
@@ -252,8 +252,9 @@ class Store:
     async def touch(self, game_id: int, **changes: Any) -> None:
         """Bookkeeping that is not part of the game's history (reminder times, status message id)."""
         sets = ", ".join(f"{k} = ?" for k in changes)
-        await self._db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
-        await self._db.commit()
+        async with self._lock:
+            await self._db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
+            await self._db.commit()
 
     # --- orders ----------------------------------------------------------------------------
     async def save_order(
@@ -270,23 +271,24 @@ class Store:
     ) -> GameRow:
         """Append an order with its snapshot and version bump, atomically; StaleVersion if raced."""
         now = time.time()
-        try:
-            cur = await self._db.execute(
-                "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
-                " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?",
-                (json.dumps(snapshot), counter, status, now, now, game.id, game.version),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(game.id)
-            await self._db.execute(
-                "INSERT INTO orders (game_id, seq, seat, user_id, text, events, at) VALUES"
-                " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                (game.id, game.id, seat, user_id, text, json.dumps(events), now),
-            )
-            await self._db.commit()
-        except BaseException:
-            await self._db.rollback()
-            raise
+        async with self._lock:
+            try:
+                cur = await self._db.execute(
+                    "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
+                    " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?",
+                    (json.dumps(snapshot), counter, status, now, now, game.id, game.version),
+                )
+                if cur.rowcount != 1:
+                    raise StaleVersion(game.id)
+                await self._db.execute(
+                    "INSERT INTO orders (game_id, seq, seat, user_id, text, events, at) VALUES"
+                    " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                    (game.id, game.id, seat, user_id, text, json.dumps(events), now),
+                )
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
         fresh = await self.game_by_id(game.id)
         assert fresh is not None
         return fresh
@@ -295,38 +297,37 @@ class Store:
         sql = "SELECT seq, seat, user_id, text, events, undone, at FROM orders WHERE game_id = ?"
         if not include_undone:
             sql += " AND undone = 0"
-        async with self._db.execute(sql + " ORDER BY seq", (game_id,)) as cur:
-            rows = await cur.fetchall()
+        rows = await self._fetch(sql + " ORDER BY seq", (game_id,))
         return [OrderRow(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[5]), r[6]) for r in rows]
 
     async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
         """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""
-        try:
-            cur = await self._db.execute(
-                "UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?, status = 'running'"
-                " WHERE id = ? AND version = ?",
-                (json.dumps(snapshot), counter, time.time(), game.id, game.version),
-            )
-            if cur.rowcount != 1:
-                raise StaleVersion(game.id)
-            await self._db.execute("UPDATE orders SET undone = 1 WHERE game_id = ? AND seq = ?", (game.id, seq))
-            await self._db.commit()
-        except BaseException:
-            await self._db.rollback()
-            raise
+        async with self._lock:
+            try:
+                cur = await self._db.execute(
+                    "UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?, status = 'running'"
+                    " WHERE id = ? AND version = ?",
+                    (json.dumps(snapshot), counter, time.time(), game.id, game.version),
+                )
+                if cur.rowcount != 1:
+                    raise StaleVersion(game.id)
+                await self._db.execute("UPDATE orders SET undone = 1 WHERE game_id = ? AND seq = ?", (game.id, seq))
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
         fresh = await self.game_by_id(game.id)
         assert fresh is not None
         return fresh
 
     # --- direct messages -------------------------------------------------------------------
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:
-        if closed:
-            await self._db.execute("INSERT OR REPLACE INTO dm_closed VALUES (?, ?)", (user_id, time.time()))
-        else:
-            await self._db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
-        await self._db.commit()
+        async with self._lock:
+            if closed:
+                await self._db.execute("INSERT OR REPLACE INTO dm_closed VALUES (?, ?)", (user_id, time.time()))
+            else:
+                await self._db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
+            await self._db.commit()
 
     async def dms_closed_users(self) -> set[str]:
-        async with self._db.execute("SELECT user_id FROM dm_closed") as cur:
-            rows = await cur.fetchall()
-        return {r[0] for r in rows}
+        return {r[0] for r in await self._fetch("SELECT user_id FROM dm_closed")}

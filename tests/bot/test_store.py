@@ -90,3 +90,34 @@ async def test_resume_in_a_new_process(tmp_path: Path) -> None:
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["before"] == snapshot_before
     assert "error" not in data["kinds"] and data["turn"] == 3
+
+
+async def test_transactions_of_many_channels_never_interleave(tmp_path: Path) -> None:
+    """Stale writes (rolled back) racing good ones in other channels leave every game consistent."""
+    import asyncio
+
+    store = await Store.open(tmp_path / "many.db")
+    games = [
+        await store.create_game(channel=f"c{i}", system="test-duel", scenario="race", options={}, seed=b"x" * 32,
+                                commitment="c", status="running", snapshot={"n": 0}, counter=0, creator="u")
+        for i in range(8)
+    ]
+
+    old = list(games)  # rows at version 0: once each game has moved on, writes with them are stale
+    games = [await store.save_order(g, seat="s", user_id="u", text="o0", events=[], snapshot={"n": 0}, counter=0,
+                                    status="running") for g in games]
+    for n in range(1, 11):
+        good = [store.save_order(g, seat="s", user_id="u", text=f"o{n}", events=[], snapshot={"n": n}, counter=n,
+                                 status="running") for g in games]
+        stale = [store.save_order(g, seat="s", user_id="u", text="lost", events=[], snapshot={"n": -1}, counter=-1,
+                                  status="running") for g in old]
+        mixed = [op for pair in zip(stale, good, strict=True) for op in pair]
+        results = await asyncio.gather(*mixed, return_exceptions=True)
+        assert all(isinstance(r, StaleVersion) for r in results[0::2])
+        games = [r for r in results[1::2] if not isinstance(r, BaseException)]
+        assert len(games) == 8, [r for r in results[1::2] if isinstance(r, BaseException)]
+    for game in games:
+        fresh = await store.game_by_id(game.id)
+        assert fresh is not None and fresh.snapshot == {"n": 10} and fresh.counter == 10
+        assert [o.text for o in await store.orders(game.id)] == [f"o{n}" for n in range(11)]
+    await store.close()
