@@ -15,6 +15,7 @@ import hashlib
 import json
 import re
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -38,6 +39,7 @@ from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice
 
 LOG_PAGE = 15
+STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 
@@ -165,6 +167,7 @@ class TableService:
         self.clock = clock
         self._locks: dict[str, asyncio.Lock] = {}
         self._closed_dms: set[str] | None = None
+        self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
         self._handlers: dict[str, Callable[[str, User, dict[str, str]], Awaitable[list[Output]]]] = {
             "game new": self._game_new,
             "game join": self._game_join,
@@ -296,8 +299,18 @@ class TableService:
         return Output("error", text, to=user.id)
 
     def _decode(self, row: GameRow) -> Loaded:
+        """The row's state, decoded once per (game, version): callers must not mutate it."""
         rules = TOOLS if row.status == "tools" else get_ruleset(row.system)
-        return Loaded(row, rules, rules.decode(row.snapshot))
+        key = (row.id, row.version, row.status)
+        state = self._states.get(key)
+        if state is None:
+            state = rules.decode(row.snapshot)
+            self._states[key] = state
+            if len(self._states) > STATE_CACHE:
+                self._states.popitem(last=False)
+        else:
+            self._states.move_to_end(key)
+        return Loaded(row, rules, state)
 
     async def _live(self, channel: str) -> Loaded:
         row = await self.store.live_game(channel)
@@ -485,6 +498,7 @@ class TableService:
         missing = [s.label for s in loaded.rules.seats(loaded.state) if not s.optional and s.id not in row.seats]
         if missing:
             raise WrongPhase(f"Seats still empty: {', '.join(missing)}.", hint="Fill them with /game join seat:<seat> first.")
+        loaded.rules.check_start(loaded.state, set(row.seats))
         row = await self.store.update_game(row, status="running", last_activity=self.clock())
         loaded = Loaded(row, loaded.rules, loaded.state)
         to_act = self._users_to_act(loaded)
@@ -715,6 +729,7 @@ class TableService:
             events=[_event_json(e) for e in events], snapshot=loaded.rules.encode(working),
             counter=rng.counter, status=status,
         )
+        self._states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
         after = Loaded(row, loaded.rules, working)
         outputs = self._route(after, events)
         tail: list[str] = []

@@ -85,7 +85,8 @@ class DataError(Exception):
 def resolve_name(text: str, names: dict[str, str], what: str) -> str:
     """Match ``text`` to one key of ``names`` (key -> display name), case-insensitively.
 
-    An exact match wins; otherwise a unique prefix (of the name or of any word in it).
+    An exact match wins; otherwise a unique prefix of the name, or of the name from any word on
+    ("Ferdinand Max" and "Max" both find "Erzherzog Ferdinand Max").
     Raises UnknownName or AmbiguousName quoting the input and listing candidates.
     """
     wanted = text.strip().casefold()
@@ -94,12 +95,14 @@ def resolve_name(text: str, names: dict[str, str], what: str) -> str:
     exact = [k for k, n in names.items() if n.casefold() == wanted or k.casefold() == wanted]
     if len(exact) == 1:
         return exact[0]
+    def words_onward(name: str) -> list[str]:
+        words = name.casefold().split()
+        return [" ".join(words[i:]) for i in range(len(words))]
+
     prefix = [
         k
         for k, n in names.items()
-        if n.casefold().startswith(wanted)
-        or k.casefold().startswith(wanted)
-        or any(word.startswith(wanted) for word in n.casefold().split())
+        if k.casefold().startswith(wanted) or any(tail.startswith(wanted) for tail in words_onward(n))
     ]
     if len(prefix) == 1:
         return prefix[0]

@@ -115,6 +115,9 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def seats(self, state: S) -> list[Seat]: ...
 
+    def check_start(self, state: S, seated: set[str]) -> None:
+        """Refuse to start (raise a GameError) when the seats taken cannot play these options."""
+
     @abstractmethod
     def to_act(self, state: S) -> list[str]:
         """Seat ids that must act now (drives pings and reminders)."""

@@ -264,6 +264,13 @@ class IroncladDraughts(Ruleset[GameState]):
         return state
 
     # --- seats ------------------------------------------------------------------------------------
+    def check_start(self, state: GameState, seated: set[str]) -> None:
+        if state.options.get("umpire_deals") == "yes" and UMPIRE not in seated:
+            raise WrongPhase(
+                "Option umpire_deals=yes needs someone in the umpire seat, or nobody would ever deal.",
+                hint="Take the seat with /game join seat:umpire, or start a new game without that option.",
+            )
+
     def seats(self, state: GameState) -> list[Seat]:
         out: list[Seat] = []
         if state.options.get("seats") == "ship":

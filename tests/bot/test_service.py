@@ -316,3 +316,23 @@ async def test_board_zoom_is_validated_and_passed_on(svc: TableService) -> None:
     assert out[0].zoom == ("c4", 3.0) and out[0].view is not None
     for bad in ("z9", "c4 x", "c4 3 4"):
         assert errors(await run(svc, CAROL, "game board", zoom=bad)), bad
+
+
+async def test_a_system_can_refuse_to_start_with_the_seats_taken(svc: TableService) -> None:
+    await ok(svc, ALICE, "game new", system="ironclad-draughts", scenario="duel", options="umpire_deals=yes")
+    seats = [s for s in (await run(svc, ALICE, "game join", seat="?"))[0].text.split(": ")[1].split(", ") if s != "umpire"]
+    for user, seat in zip([ALICE, BOB], seats, strict=True):
+        await ok(svc, user, "game join", seat=seat)
+    before = await versions(svc)
+    assert "umpire seat" in errors(await run(svc, ALICE, "game start"))[0]
+    assert await versions(svc) == before
+    await ok(svc, CAROL, "game join", seat="umpire")
+    await ok(svc, ALICE, "game start")
+
+
+def test_names_match_from_any_word_on() -> None:
+    from games.core.errors import resolve_name
+
+    names = {"efm": "Erzherzog Ferdinand Max", "kaiser": "Kaiser"}
+    assert resolve_name("Ferdinand Max", names, "ship") == "efm"
+    assert resolve_name("max", names, "ship") == "efm"
