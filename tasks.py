@@ -28,7 +28,7 @@ def ensure_env() -> None:
     want = hashlib.sha256(LOCK.read_bytes()).hexdigest()
     if PY.exists() and STAMP.exists() and STAMP.read_text().strip() == want:
         return
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036  (tasks.py may be run by an older python3)
         sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}.")
     print("Setting up .venv (first run, or requirements.lock changed)...", file=sys.stderr, flush=True)
     if not PY.exists():
