@@ -9,8 +9,10 @@ migrated forward on open. A PostgreSQL backend would implement the same methods.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,6 +145,17 @@ class Store:
         # another's uncommitted half) runs alone, or a rollback in one channel could split another's.
         self._lock = asyncio.Lock()
 
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run alone on the connection; commit at the end, or roll back everything on any error."""
+        async with self._lock:
+            try:
+                yield self._db
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+
     async def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
         async with self._lock, self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
@@ -190,14 +203,13 @@ class Store:
         creator: str,
     ) -> GameRow:
         now = time.time()
-        async with self._lock:
-            cur = await self._db.execute(
+        async with self._transaction() as db:
+            cur = await db.execute(
                 "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
                 " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
                 (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
                  counter, creator, now, now, now),
             )
-            await self._db.commit()
         game = await self.game_by_id(int(cur.lastrowid or 0))
         assert game is not None
         return game
@@ -236,15 +248,13 @@ class Store:
         """Change columns of a game if its version is unchanged; bumps the version."""
         encoded = {k: json.dumps(v) if k in ("options", "snapshot", "seats") else v for k, v in changes.items()}
         sets = ", ".join(f"{k} = ?" for k in encoded)
-        async with self._lock:
-            cur = await self._db.execute(
+        async with self._transaction() as db:
+            cur = await db.execute(
                 f"UPDATE games SET {sets}, version = version + 1, updated = ? WHERE id = ? AND version = ?",
                 (*encoded.values(), time.time(), game.id, game.version),
             )
             if cur.rowcount != 1:
-                await self._db.rollback()
                 raise StaleVersion(game.id)
-            await self._db.commit()
         fresh = await self.game_by_id(game.id)
         assert fresh is not None
         return fresh
@@ -252,9 +262,8 @@ class Store:
     async def touch(self, game_id: int, **changes: Any) -> None:
         """Bookkeeping that is not part of the game's history (reminder times, status message id)."""
         sets = ", ".join(f"{k} = ?" for k in changes)
-        async with self._lock:
-            await self._db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
-            await self._db.commit()
+        async with self._transaction() as db:
+            await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
 
     # --- orders ----------------------------------------------------------------------------
     async def save_order(
@@ -271,24 +280,19 @@ class Store:
     ) -> GameRow:
         """Append an order with its snapshot and version bump, atomically; StaleVersion if raced."""
         now = time.time()
-        async with self._lock:
-            try:
-                cur = await self._db.execute(
-                    "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
-                    " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?",
-                    (json.dumps(snapshot), counter, status, now, now, game.id, game.version),
-                )
-                if cur.rowcount != 1:
-                    raise StaleVersion(game.id)
-                await self._db.execute(
-                    "INSERT INTO orders (game_id, seq, seat, user_id, text, events, at) VALUES"
-                    " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                    (game.id, game.id, seat, user_id, text, json.dumps(events), now),
-                )
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                raise
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
+                " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?",
+                (json.dumps(snapshot), counter, status, now, now, game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game.id)
+            await db.execute(
+                "INSERT INTO orders (game_id, seq, seat, user_id, text, events, at) VALUES"
+                " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                (game.id, game.id, seat, user_id, text, json.dumps(events), now),
+            )
         fresh = await self.game_by_id(game.id)
         assert fresh is not None
         return fresh
@@ -302,32 +306,26 @@ class Store:
 
     async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
         """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""
-        async with self._lock:
-            try:
-                cur = await self._db.execute(
-                    "UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?, status = 'running'"
-                    " WHERE id = ? AND version = ?",
-                    (json.dumps(snapshot), counter, time.time(), game.id, game.version),
-                )
-                if cur.rowcount != 1:
-                    raise StaleVersion(game.id)
-                await self._db.execute("UPDATE orders SET undone = 1 WHERE game_id = ? AND seq = ?", (game.id, seq))
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                raise
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?, status = 'running'"
+                " WHERE id = ? AND version = ?",
+                (json.dumps(snapshot), counter, time.time(), game.id, game.version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(game.id)
+            await db.execute("UPDATE orders SET undone = 1 WHERE game_id = ? AND seq = ?", (game.id, seq))
         fresh = await self.game_by_id(game.id)
         assert fresh is not None
         return fresh
 
     # --- direct messages -------------------------------------------------------------------
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:
-        async with self._lock:
+        async with self._transaction() as db:
             if closed:
-                await self._db.execute("INSERT OR REPLACE INTO dm_closed VALUES (?, ?)", (user_id, time.time()))
+                await db.execute("INSERT OR REPLACE INTO dm_closed VALUES (?, ?)", (user_id, time.time()))
             else:
-                await self._db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
-            await self._db.commit()
+                await db.execute("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
 
     async def dms_closed_users(self) -> set[str]:
         return {r[0] for r in await self._fetch("SELECT user_id FROM dm_closed")}
