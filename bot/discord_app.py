@@ -50,8 +50,6 @@ STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one ed
 DMS_CLOSED = 50007
 SPECTATOR_ID = "0"
 BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
-GRID_ZOOM_CELLS = 3.0  # /game board zoom: hexes or squares around the point
-TABLE_ZOOM_INCHES = 12.0
 
 # Commands that never change a game: no status refresh and no buttons after them.
 READ_ONLY = frozenset(
@@ -125,12 +123,6 @@ def next_actors(outputs: Sequence[Output]) -> list[str]:
             for line in NEXT_LINE.findall(output.text):
                 found += MENTION.findall(line)
     return list(dict.fromkeys(found))
-
-
-def zoom_of(where: str) -> tuple[str, float] | None:
-    """``/game board zoom:<where>``: a hex number, square or position to draw close up."""
-    where = where.strip()
-    return (where, GRID_ZOOM_CELLS) if where else None
 
 
 def autocomplete_choices(names: Sequence[str]) -> list[app_commands.Choice[str]]:
@@ -413,9 +405,8 @@ class TableBot(discord.Client):
     async def _prepare(self, channel: str, user: User, command: str, options: dict[str, str]) -> Prepared:
         outputs = list(await self.service.handle(channel, user, command, options))
         prepared = Prepared(outputs)
-        zoom = zoom_of(options.get("zoom", "")) if command == "game board" else None
         jobs: list[Awaitable[Any]] = [
-            self._render_into(prepared, i, zoom) for i, o in enumerate(outputs) if o.view is not None
+            self._render_into(prepared, i, o.zoom) for i, o in enumerate(outputs) if o.view is not None
         ]
         if command not in READ_ONLY and any(o.kind == "message" for o in outputs):
             jobs.append(self._buttons_into(prepared, channel, user, command))
@@ -423,23 +414,23 @@ class TableBot(discord.Client):
             await asyncio.gather(*jobs)
         return prepared
 
-    async def _render_into(self, prepared: Prepared, index: int, zoom: tuple[str, float] | None = None) -> None:
+    async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None) -> None:
+        """Draw one output's board; ``zoom`` is the service's validated (where, radius)."""
         if self.renderer is None:
             return
         view = prepared.outputs[index].view
         if zoom is not None:
-            radius = TABLE_ZOOM_INCHES if view is not None and view.board.kind == "table" else GRID_ZOOM_CELLS
             try:
-                prepared.images[index] = await self._draw(view, (zoom[0], radius))
+                prepared.images[index] = await self._draw(view, zoom)
                 return
             except Exception:
-                log.info("zoom %r could not be drawn; showing the whole board", zoom[0])
+                log.info("zoom %r could not be drawn; showing the whole board", zoom)
         try:
             prepared.images[index] = await self._draw(view, None)
         except Exception:
             log.exception("drawing the board failed; the message goes without it")
 
-    async def _draw(self, view: Any, zoom: tuple[str, float] | None) -> bytes:
+    async def _draw(self, view: Any, zoom: Any) -> bytes:
         assert self.renderer is not None
         draw = (
             functools.partial(self.renderer, view)
