@@ -53,7 +53,8 @@ BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-d
 
 # Commands that never change a game: no status refresh and no buttons after them.
 READ_ONLY = frozenset(
-    {"game status", "game board", "game log", "game export", "game verify", "game private", "game help", "help", "hand"}
+    {"game status", "game board", "game log", "game export", "game replay", "game verify", "game private", "game help",
+     "help", "hand"}
 )
 # Commands whose reply is usually private: a deferral for them is ephemeral.
 PRIVATE_HINT = frozenset({"game private", "hand", "game export", "game help", "help"})
@@ -836,6 +837,10 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     @game.command(name="export", description="Download the game record as JSON")
     async def game_export(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "game export")
+
+    @game.command(name="replay", description="An animated replay of the game so far (only you see it)")
+    async def game_replay(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "game replay")
 
     @game.command(name="verify", description="Check every roll and shuffle against the published seed")
     async def game_verify(interaction: discord.Interaction[Any]) -> None:

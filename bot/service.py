@@ -39,6 +39,7 @@ from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice
 
 LOG_PAGE = 15
+MAX_REPLAY_FRAMES = 300
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
@@ -179,6 +180,7 @@ class TableService:
             "game undo": self._game_undo,
             "game end": self._game_end,
             "game export": self._game_export,
+            "game replay": self._game_replay,
             "game verify": self._game_verify,
             "game private": self._game_private,
             "game remind": self._game_remind,
@@ -627,6 +629,35 @@ class TableService:
         if over:
             data["seed"] = row.seed.hex()
         return data
+
+    async def _game_replay(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """An animated GIF of the game so far, one spectator frame per order (nothing private)."""
+        loaded = await self._latest(channel)
+        orders = await self.store.orders(loaded.row.id, include_undone=False)
+        if not orders:
+            raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
+        views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders)
+        from render import render_replay
+
+        gif = await asyncio.to_thread(render_replay, views, captions)
+        name = f"game-{loaded.row.id}-replay.gif"
+        shown = f"the last {len(views)} of {len(orders)} orders" if len(orders) >= len(views) else f"{len(orders)} orders"
+        return [Output("ephemeral", f"Replay of {shown}.", to=user.id, file=(name, gif))]
+
+    def _replay_frames(self, loaded: Loaded, orders: list[OrderRow]) -> tuple[list[View], list[str]]:
+        """Fold every order from set-up; keep a spectator frame for the last MAX_REPLAY_FRAMES."""
+        rules, row = loaded.rules, loaded.row
+        rng = Rng(row.seed)
+        state = rules.setup(row.scenario, row.options, rng)
+        first_framed = max(0, len(orders) - MAX_REPLAY_FRAMES)
+        views = [rules.view(state, None)] if first_framed == 0 else []
+        captions = ["Set-up"] if first_framed == 0 else []
+        for i, o in enumerate(orders):
+            rules.apply(state, o.seat, rules.parse_order(state, o.seat, o.text), rng)
+            if i >= first_framed:
+                views.append(rules.view(state, None))
+                captions.append(f"{o.seq}. {self._seat_label(Loaded(row, rules, state), o.seat)}: {o.text}")
+        return views, captions
 
     async def _game_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         if opts.get("export"):

@@ -336,3 +336,21 @@ def test_names_match_from_any_word_on() -> None:
     names = {"efm": "Erzherzog Ferdinand Max", "kaiser": "Kaiser"}
     assert resolve_name("Ferdinand Max", names, "ship") == "efm"
     assert resolve_name("max", names, "ship") == "efm"
+
+
+async def test_replay_is_an_animation_of_spectator_frames(svc: TableService) -> None:
+    await started_table(svc)
+    assert "nothing to replay" in errors(await run(svc, CAROL, "game replay"))[0]
+    await ok(svc, ALICE, "order", text="place A a1")
+    await ok(svc, BOB, "order", text="place B h8")
+    await ok(svc, ALICE, "order", text="move A a3")
+    out = await ok(svc, CAROL, "game replay")
+    assert out[0].kind == "ephemeral" and out[0].file is not None
+    name, gif = out[0].file
+    assert name.endswith(".gif") and gif[:6] in (b"GIF89a", b"GIF87a")
+    from io import BytesIO
+
+    from PIL import Image
+
+    with Image.open(BytesIO(gif)) as img:
+        assert img.n_frames == 4  # set-up and three orders
