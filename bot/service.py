@@ -42,6 +42,7 @@ LOG_PAGE = 15
 MAX_REPLAY_FRAMES = 300
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
+HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 
 
@@ -355,6 +356,17 @@ class TableService:
                 return s.label
         return seat_id
 
+    def _may_read_order(self, row: GameRow, user_id: str | None, order: OrderRow) -> bool:
+        """An order that told someone something privately may be a secret choice (a sealed fire
+        order, an initiative card): until the end only its own seat, the addressees and the umpire read it."""
+        private_to = {s for e in order.events if e["to"] is not None for s in e["to"]}
+        if row.status == "over" or not private_to:
+            return True
+        if user_id is None:
+            return False
+        mine = set(self._user_seats(row, user_id))
+        return UMPIRE in mine or bool(mine & (private_to | {order.seat}))
+
     def _replay(self, rules: Ruleset[Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int, list[list[Event]]]:
         """Fold the given orders over setup; returns state, counter and each order's events."""
         rng = Rng(row.seed)
@@ -556,7 +568,8 @@ class TableService:
         for o in orders:
             mark = " ~~undone~~" if o.undone else ""
             public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
-            lines.append(f"{o.seq}. [{o.seat}] {o.text}{mark} — {public_text}"[:400])
+            text = o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER
+            lines.append(f"{o.seq}. [{o.seat}] {text}{mark} — {public_text}"[:400])
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
         page_text = opts.get("page", "") or str(pages)
         if not page_text.isdigit() or not 1 <= int(page_text) <= pages:
@@ -581,7 +594,8 @@ class TableService:
                 raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
         state, counter, _ = self._replay(loaded.rules, row, orders[:-1])
         await self.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
-        return [Output("message", f"<@{user.id}> undid order {last.seq} ({quote(last.text)}). It stays in the log, marked undone.",
+        shown = quote(last.text) if self._may_read_order(row, None, last) else HIDDEN_ORDER
+        return [Output("message", f"<@{user.id}> undid order {last.seq} ({shown}). It stays in the log, marked undone.",
                        channel=channel, view=loaded.rules.view(state, None))]
 
     async def _game_end(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
@@ -605,7 +619,8 @@ class TableService:
         note = "" if "seed" in data else " (the seed is added once the game is over)"
         return [Output("ephemeral", f"Export of game {loaded.row.id}{note}.", to=user.id, file=(name, blob))]
 
-    async def _export(self, row: GameRow) -> dict[str, Any]:
+    async def _export(self, row: GameRow, *, secrets: bool = False) -> dict[str, Any]:
+        """The public record; ``secrets`` keeps hidden order texts for the bot's own check."""
         orders = await self.store.orders(row.id)
         over = row.status == "over"
         data: dict[str, Any] = {
@@ -619,7 +634,7 @@ class TableService:
                 {
                     "seq": o.seq,
                     "seat": o.seat,
-                    "text": o.text,
+                    "text": o.text if secrets or self._may_read_order(row, None, o) else HIDDEN_ORDER,
                     "undone": o.undone,
                     "events": [e for e in o.events if over or e["to"] is None],
                 }
@@ -636,7 +651,8 @@ class TableService:
         orders = await self.store.orders(loaded.row.id, include_undone=False)
         if not orders:
             raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
-        views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders)
+        texts = [o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER for o in orders]
+        views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders, texts)
         from render import render_replay
 
         gif = await asyncio.to_thread(render_replay, views, captions)
@@ -644,7 +660,7 @@ class TableService:
         shown = f"the last {len(views)} of {len(orders)} orders" if len(orders) >= len(views) else f"{len(orders)} orders"
         return [Output("ephemeral", f"Replay of {shown}.", to=user.id, file=(name, gif))]
 
-    def _replay_frames(self, loaded: Loaded, orders: list[OrderRow]) -> tuple[list[View], list[str]]:
+    def _replay_frames(self, loaded: Loaded, orders: list[OrderRow], texts: list[str]) -> tuple[list[View], list[str]]:
         """Fold every order from set-up; keep a spectator frame for the last MAX_REPLAY_FRAMES."""
         rules, row = loaded.rules, loaded.row
         rng = Rng(row.seed)
@@ -656,7 +672,7 @@ class TableService:
             rules.apply(state, o.seat, rules.parse_order(state, o.seat, o.text), rng)
             if i >= first_framed:
                 views.append(rules.view(state, None))
-                captions.append(f"{o.seq}. {self._seat_label(Loaded(row, rules, state), o.seat)}: {o.text}")
+                captions.append(f"{o.seq}. {self._seat_label(Loaded(row, rules, state), o.seat)}: {texts[i]}")
         return views, captions
 
     async def _game_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
@@ -667,7 +683,7 @@ class TableService:
                 raise InvalidSyntax(f"The export is not valid JSON: {exc}.") from None
         else:
             loaded = await self._latest(channel)
-            data = await self._export(loaded.row)
+            data = await self._export(loaded.row, secrets=True)
             if "seed" not in data:
                 # the bot may check its own unfinished game with the secret seed, revealing nothing
                 data = data | {"seed": loaded.row.seed.hex(), "_private": True}
