@@ -154,9 +154,10 @@ def hits_of(roll: list[tuple[int, str]]) -> int:
     return sum(table[face] for _, face in roll)
 
 
-def damage(state: HexIroncladsState, ship: Ship, points: int) -> list[str]:
-    """Take flotation points off a ship; report breaking off and sinking."""
-    if points <= 0 or ship.status in (SUNK, SAVED):
+def damage(state: HexIroncladsState, ship: Ship, points: int, *, struck_before_leaving: bool = False) -> list[str]:
+    """Take flotation points off a ship; report breaking off and sinking. A ram adjudicated after
+    movement (``struck_before_leaving``) still counts against a ship that left the map meanwhile."""
+    if points <= 0 or ship.status == SUNK or (ship.status == SAVED and not struck_before_leaving):
         return []
     ship.lost = min(ship.lost + points, ship.flotation)
     notes = []

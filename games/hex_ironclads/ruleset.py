@@ -5,8 +5,11 @@ and ``seal``s them; publicly only a commitment ``seal(text, nonce)`` is shown. W
 have sealed (or the umpire orders ``reveal``) the orders and nonces are published and all fire
 resolves at once: damage lands after every ship has rolled, so a ship sunk this turn still fires.
 (2) Each side rolls d6, ties re-rolled; the lower moves first. Broken-off ships are moved by the
-bot toward their home edge. Moving into an enemy's hex rams at once; the rammer stays in the hex
-it came from. (3) The next turn. A side with no ship left fighting loses.
+bot toward their home edge. Moving into an enemy's hex rams; the rammer stays in the hex it came
+from. (3) Once both sides have moved, the rams are adjudicated in the order they were made (the
+book's turn sequence; option ``ram-timing=at-once`` rolls each ram when it happens instead). A
+ship rammed this turn still makes its own move, and its damage counts even if it has left the map
+meanwhile. (4) The next turn. A side with no ship left fighting loses.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from games.hex_ironclads.state import (
     SUNK,
     HexIroncladsState,
     Mark,
+    Ram,
     Ship,
     Side,
 )
@@ -77,6 +81,12 @@ OPTIONS = (
         "",
     ),
     OptionSpec(
+        "ram-timing",
+        "When rams are adjudicated: after-movement (the book's turn sequence: once both sides have moved) or at-once (as each ram happens).",
+        "after-movement",
+        ("after-movement", "at-once"),
+    ),
+    OptionSpec(
         "broken-off-fire",
         "A ship that has broken off may still fire while it runs for home.",
         "no",
@@ -91,6 +101,8 @@ Orders stay secret (only a commitment is shown) until both sides have sealed or 
 Each side rolls d6, the lower moves first: `<Ship> move F F S F` (F forward one hex, P/S turn 60
 degrees to port/starboard; each step costs one point), `<Ship> stay`, or `done` for the rest.
 Moving into an enemy's hex rams it (4 dice with a ram, 2 without); the rammer stays where it was.
+Rams are adjudicated once both sides have moved, in the order made (option ram-timing=at-once
+rolls each when it happens); a rammed ship still makes its own move meanwhile.
 Dice: full dice at one hex, one fewer per further hex (abeam, or any bearing for turrets); ahead
 or astern (strictly within 30 degrees of the keel line) half dice, one fewer per two hexes.
 Faces: 6 Major (2 flotation points), 4-5 Minor (1), 1-3 Miss. At its critical point a ship breaks
@@ -420,7 +432,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
                 return events
             state.moving += 1
             if state.moving >= len(state.move_order):
-                events += self._end_turn(state)
+                events += self._movement_over(state, rng)
         return events
 
     def _break_off_move(self, state: HexIroncladsState, ship: Ship) -> list[Event]:
@@ -470,16 +482,21 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             text = f"{ship.name} stays at {start}."
         events = [public(text)]
         if result.rams:
-            events += self._ram(state, ship, state.ship(result.rams), rng)
+            target = state.ship(result.rams)
+            if state.options.get("ram-timing", "after-movement") == "at-once":
+                events += self._ram(state, ship, target, [(ship.q, ship.r), (target.q, target.r)], rng)
+            else:
+                state.rams.append(Ram(ship.id, target.id, [(ship.q, ship.r), (target.q, target.r)]))
+                events.append(public(f"The ram is adjudicated once both sides have moved ({len(state.rams)} pending)."))
         return events + self._after_ship_moved(state, rng)
 
-    def _ram(self, state: HexIroncladsState, ship: Ship, target: Ship, rng: Rng) -> list[Event]:
+    def _ram(self, state: HexIroncladsState, ship: Ship, target: Ship, cells: list[tuple[int, int]], rng: Rng) -> list[Event]:
         count = ram_dice(ship)
         roll = roll_firing_dice(rng, count)
         hits = hits_of(roll)
         before = target.remaining
-        notes = damage(state, target, hits)
-        state.marks.append(Mark("ram", [(ship.q, ship.r), (target.q, target.r)], ship.side, f"{hits}"))
+        notes = damage(state, target, hits, struck_before_leaving=True)
+        state.marks.append(Mark("ram", list(cells), ship.side, f"{hits}"))
         how = "with her ram" if ship.ram else "without a ram"
         return [
             public(
@@ -487,7 +504,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
                     [
                         f"{ship.name} rams {target.name} {how} ({dice_word(count)}): {describe_roll(roll)} = {points(hits)}.",
                         f"{target.name}: FV {before} -> {target.remaining} of {target.flotation}.",
-                        f"{ship.name} stays in {layout_label(state, hex_of(ship))}, the hex she came from.",
+                        f"{ship.name} stays in {layout_label(state, Hex(*cells[0]))}, the hex she came from.",
                         *notes,
                     ]
                 ),
@@ -500,7 +517,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         if state.phase == MOVE and not self._to_move(state):
             state.moving += 1
             if state.moving >= len(state.move_order):
-                return events + self._end_turn(state)
+                return events + self._movement_over(state, rng)
             events += self._advance_movement(state, rng)
         return events
 
@@ -516,6 +533,18 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         names = ", ".join(s.name for s in staying)
         events = [public(f"{mover.name} ends its movement" + (f" ({names} stay{'s' if len(staying) == 1 else ''})." if staying else "."))]
         return events + self._after_ship_moved(state, rng)
+
+    def _movement_over(self, state: HexIroncladsState, rng: Rng) -> list[Event]:
+        """Both sides have moved: adjudicate the rams in the order made, then end the turn."""
+        events: list[Event] = []
+        pending, state.rams = state.rams, []
+        for ram in pending:
+            events += self._ram(state, state.ship(ram.rammer), state.ship(ram.target), ram.cells, rng)
+        if pending:
+            events += self._check_end(state)
+        if state.phase == OVER:
+            return events
+        return events + self._end_turn(state)
 
     def _end_turn(self, state: HexIroncladsState) -> list[Event]:
         if state.turn >= state.turn_limit:

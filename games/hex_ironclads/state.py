@@ -76,6 +76,15 @@ class Mark:
 
 
 @dataclass
+class Ram:
+    """A ram made this movement phase, waiting for adjudication once both sides have moved."""
+
+    rammer: str  # ship ids
+    target: str
+    cells: list[tuple[int, int]]  # rammer's hex, rammed ship's hex at the moment of the ram
+
+
+@dataclass
 class HexIroncladsState:
     scenario: str
     map_id: str
@@ -89,6 +98,7 @@ class HexIroncladsState:
     move_order: list[str] = field(default_factory=list)  # side ids, first mover first
     moving: int = 0  # index into move_order during the move phase
     marks: list[Mark] = field(default_factory=list)
+    rams: list[Ram] = field(default_factory=list)  # rams awaiting adjudication (book timing)
     winner: str | None = None
     result: str = ""
 

@@ -111,6 +111,8 @@ def test_move_and_ram_overlays() -> None:
     place(state, "Monitor", "0705", 1)
     place(state, "Virginia", "0905", 0)
     to_move_phase(state, "union")
-    order(state, "union", "Monitor move F F", ScriptedRng([1, 1, 1, 1]))
+    rng = ScriptedRng([1, 1, 1, 1])
+    order(state, "union", "Monitor move F F", rng)
+    order(state, "confederate", "done", rng)  # rams are adjudicated once both sides have moved
     kinds = [o.kind for o in rs.view(state, None).overlays]
     assert kinds == ["path", "ram"]

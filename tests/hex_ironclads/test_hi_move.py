@@ -135,7 +135,8 @@ def test_ramming_with_a_ram_rolls_four_and_the_rammer_stays_back() -> None:
     place(state, "Virginia", "0905", 0)
     to_move_phase(state, "union")
     rng = ScriptedRng([6, 5, 1, 1])
-    events = order(state, "union", "Monitor move F F", rng)
+    events = order(state, "union", "Monitor move F F", rng) + order(state, "union", "done", rng)
+    events += order(state, "confederate", "done", rng)  # the ram is adjudicated after movement
     monitor, virginia = ship(state, "Monitor"), ship(state, "Virginia")
     assert label(state, monitor) == "0805"  # the hex it came from
     assert label(state, virginia) == "0905"
@@ -148,7 +149,8 @@ def test_ramming_without_a_ram_rolls_two() -> None:
     place(state, "Teaser", "0605", 1)  # facing E, the Monitor in the next hex
     to_move_phase(state, "confederate")
     rng = ScriptedRng([6, 4])
-    events = order(state, "confederate", "Teaser move F", rng)
+    events = order(state, "confederate", "Teaser move F", rng) + order(state, "confederate", "done", rng)
+    events += order(state, "union", "done", rng)
     assert ship(state, "Monitor").lost == 3 and not rng.dice
     assert label(state, ship(state, "Teaser")) == "0605"
     assert "without a ram (2 dice)" in texts(events)
@@ -170,7 +172,10 @@ def test_a_ram_that_sinks_the_last_enemy_ends_the_game() -> None:
     place(state, "Virginia", "0805", 0)
     ship(state, "Virginia").lost = 6
     to_move_phase(state, "union")
-    order(state, "union", "Monitor move F", ScriptedRng([6, 1, 1, 1]))
+    rng = ScriptedRng([6, 1, 1, 1])
+    order(state, "union", "Monitor move F", rng)
+    assert ruleset().outcome(state) is None  # the ram waits for the Confederate move
+    order(state, "confederate", "done", rng)
     outcome = ruleset().outcome(state)
     assert outcome is not None and outcome.winner == "union"
     assert ruleset().to_act(state) == [] and ruleset().legal_orders(state, "union") == []
@@ -197,3 +202,37 @@ def test_legal_moves_are_all_legal_and_distinct() -> None:
 def snapshot_state(state: HexIroncladsState) -> HexIroncladsState:
     decoded: HexIroncladsState = ruleset().decode(snapshot(state))
     return decoded
+
+
+def test_rams_are_adjudicated_after_both_sides_have_moved() -> None:
+    """Book, Turn Sequence: the first side moves, then the other, and only then are the results of
+    any ramming adjudicated; a rammed ship still makes its own move (and may ram back)."""
+    state = new_game("duel")
+    place(state, "Monitor", "0705", 1)
+    place(state, "Virginia", "0805", 4)  # facing the Monitor
+    ship(state, "Virginia").lost = 6  # one more point would sink her
+    to_move_phase(state, "union")
+    events = order(state, "union", "Monitor move F", ScriptedRng([]))  # no dice yet
+    assert "Monitor moves F from 0705 and rams Virginia" in texts(events)
+    assert ship(state, "Virginia").lost == 6 and state.phase == "move" and state.mover() == "confederate"
+    assert label(state, ship(state, "Monitor")) == "0705"
+    rng = ScriptedRng([1, 1, 1, 1, 6, 6, 6, 6])
+    events = order(state, "confederate", "Virginia move F", rng)  # rams back before any result
+    text = texts(events)
+    assert "Monitor rams Virginia with her ram (4 dice): [1 Miss, 1 Miss, 1 Miss, 1 Miss] = 0 flotation points." in text
+    assert "Virginia rams Monitor with her ram (4 dice): [6 Major, 6 Major, 6 Major, 6 Major] = 8 flotation points." in text
+    assert text.index("Monitor rams Virginia with") < text.index("Virginia rams Monitor with")
+    assert ship(state, "Monitor").status == "sunk" and ship(state, "Virginia").lost == 6
+    outcome = ruleset().outcome(state)
+    assert outcome is not None and outcome.winner == "confederate"
+    assert not state.rams
+
+
+def test_option_rams_at_once_adjudicates_each_ram_when_it_happens() -> None:
+    state = new_game("duel", {"ram-timing": "at-once"})
+    place(state, "Monitor", "0705", 1)
+    place(state, "Virginia", "0805", 4)
+    to_move_phase(state, "union")
+    rng = ScriptedRng([6, 1, 1, 1])
+    order(state, "union", "Monitor move F", rng)
+    assert ship(state, "Virginia").lost == 2 and not rng.dice
