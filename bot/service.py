@@ -36,7 +36,7 @@ from games.core.rng import Rng, commitment, new_seed
 from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, system_ids
 from games.core.squaregrid import SquareBoard
 from games.core.view import View
-from games.tools import TOOLS, ToolsState, custom_dice
+from games.tools import TOOLS, ToolsState, custom_dice, small_number
 
 LOG_PAGE = 15
 MAX_REPLAY_FRAMES = 300
@@ -572,9 +572,9 @@ class TableService:
             lines.append(f"{o.seq}. [{o.seat}] {text}{mark} — {public_text}"[:400])
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
         page_text = opts.get("page", "") or str(pages)
-        if not page_text.isdigit() or not 1 <= int(page_text) <= pages:
+        page = small_number(page_text) or 0
+        if not 1 <= page <= pages:
             raise InvalidSyntax(f"No log page {quote(page_text)}.", hint=f"Pages run 1 to {pages}.")
-        page = int(page_text)
         chunk = lines[(page - 1) * LOG_PAGE: page * LOG_PAGE] or ["(no orders yet)"]
         return [Output("ephemeral", f"Log page {page}/{pages}:\n" + "\n".join(chunk), to=user.id)]
 
@@ -865,8 +865,8 @@ class TableService:
         row = await self.store.tools(channel)
         if umpire and row:
             state: ToolsState = TOOLS.decode(row.snapshot)
-            number = ref.lstrip("#")
-            if number.isdigit() and 1 <= int(number) <= len(state.rolls) and state.rolls[int(number) - 1].roller == user.id:
+            number = small_number(ref.lstrip("#")) or 0
+            if 1 <= number <= len(state.rolls) and state.rolls[number - 1].roller == user.id:
                 umpire = False
         return await self._tools_apply(channel, user, f"reveal {ref}", as_umpire=umpire)
 

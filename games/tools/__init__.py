@@ -29,6 +29,15 @@ MAX_DECKS = 20
 MAX_SEAL_TEXT = 1500
 
 
+def small_number(text: str) -> int | None:
+    """``text`` as a non-negative number of at most 9 ASCII digits, else None.
+
+    ``str.isdigit`` accepts ``²`` (which ``int`` refuses) and ``int`` refuses over 4300 digits:
+    both would crash the command instead of explaining the mistake.
+    """
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
 def custom_dice() -> dict[str, CustomDie]:
     """Custom dice from ``data/dice/*.toml`` (``name``, ``faces``), keyed by lower-case name."""
     dice: dict[str, CustomDie] = {}
@@ -167,11 +176,11 @@ class Tools(Ruleset[ToolsState]):
         ]
 
     def _reveal(self, state: ToolsState, seat: str, ref: str) -> list[Event]:
-        number = ref.lstrip("#")
-        if not number.isdigit() or not 1 <= int(number) <= len(state.rolls):
+        number = small_number(ref.lstrip("#"))
+        if number is None or not 1 <= number <= len(state.rolls):
             known = ", ".join(f"#{r.number}" for r in state.rolls if not r.revealed) or "none"
             raise UnknownName(f"No secret roll {quote(ref)} in this channel.", hint=f"Unrevealed: {known}.")
-        roll = state.rolls[int(number) - 1]
+        roll = state.rolls[number - 1]
         if roll.revealed:
             raise IllegalOrder(f"Secret roll #{roll.number} is already revealed.")
         if seat not in (roll.roller, UMPIRE):
@@ -220,9 +229,10 @@ class Tools(Ruleset[ToolsState]):
             deck.table.append(card)
             return [public(f"{_user(seat)} drew **{card_name(card)}** from **{name}** face up.", reveals=True)]
         if verb == "deal":
-            if len(args) < 3 or not args[1].isdigit():
-                raise InvalidSyntax("Write `/deck deal name:<name> count:<k> to:<@a @b>`.")
-            count = int(args[1])
+            given = small_number(args[1]) if len(args) >= 3 else None
+            if given is None:
+                raise InvalidSyntax("Write `/deck deal name:<name> count:<k> to:<@a @b>` with a whole number k.")
+            count = given
             holders = args[2:]
             if not 1 <= count <= 52:
                 raise InvalidSyntax(f"Deal between 1 and 52 cards each, not {count}.")

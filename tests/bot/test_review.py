@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import TableService, User, verify_export
-from tests.bot.helpers import ALICE, BOB, CAROL, make_service, ok, public_text
+from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
 
 UMP = User("ump", "Ump")
 
@@ -57,3 +57,30 @@ async def test_secret_order_text_is_published_with_the_seed_at_the_end(svc: Tabl
     assert "Monitor fire Virginia" in [o["text"] for o in data["orders"]]
     assert "Verified" in verify_export(data)
     assert "Monitor fire Virginia" in "\n".join(o.text for o in await ok(svc, CAROL, "game log"))
+
+
+async def versions(svc: TableService, channel: str = "c1") -> tuple[int | None, int | None]:
+    game = await svc.store.latest_game(channel)
+    tools = await svc.store.tools(channel)
+    return (game.version if game else None, tools.version if tools else None)
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("game log", {"page": "²"}),
+        ("reveal", {"roll": "#²"}),
+        ("reveal", {"roll": "¹"}),
+        ("deck deal", {"name": "d", "count": "³", "to": "alice bob"}),
+    ],
+)
+async def test_unicode_digits_are_refused_not_crashing(svc: TableService, command: str, options: dict[str, str]) -> None:
+    """``"²".isdigit()`` is true but ``int("²")`` raises: the user must get an error, not a crash."""
+    await ok(svc, UMP, "game new", system="table", scenario="free")
+    await ok(svc, UMP, "game join", seat="umpire")
+    await ok(svc, ALICE, "roll", dice="1d6", secret="true", purpose="x")
+    await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
+    before = await versions(svc)
+    out = await run(svc, UMP if command == "reveal" else ALICE, command, **options)
+    assert len(errors(out)) == 1, out
+    assert await versions(svc) == before
