@@ -136,9 +136,98 @@ def highlight_sprite(board_kind: str, scale: float) -> Sprite:
 
 
 def make_sprite(look: Look) -> Sprite:
+    if not look.face_down and look.kind == "wake":
+        return _wake_sprite(look)
+    if not look.face_down and look.kind == "landing":
+        return _landing_sprite(look)
     if look.board_kind == "table":
         return _table_sprite(look)
     return _token_sprite(look)
+
+
+# --- wakes and landing parties (any board) --------------------------------------------------
+
+
+def _wake_sprite(look: Look) -> Sprite:
+    """Where a ship was: a faint outline of the stern with a trail behind it and no label, so it
+    reads as water the ship has left and never competes with a real counter or its name."""
+    if look.board_kind == "table":
+        length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (0.6, 0.7)
+        lp, bp = max(6.0, length * look.scale), max(6.0, beam * look.scale)
+    else:
+        r = token_radius(look.board_kind, look.scale)
+        lp, bp = r * 0.8, r * 1.3
+    trail = max(8.0, lp * 1.4)
+    spread = trail * 0.35
+    extent = math.hypot(lp / 2 + trail, bp / 2 + spread) + 3
+    side = math.ceil(2 * extent)
+    k = 3
+    big = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    c = side * k / 2
+    a = math.radians(look.facing or 0.0)
+    fx, fy = math.sin(a), -math.cos(a)  # forward
+    sx, sy = math.cos(a), math.sin(a)  # starboard
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (c + (u * fx + v * sx) * k, c + (u * fy + v * sy) * k)
+
+    pale = theme.mix(look.colour, (255, 255, 255), 0.55)
+    box = [at(-lp / 2, -bp / 2), at(lp / 2, -bp / 2), at(lp / 2, bp / 2), at(-lp / 2, bp / 2)]
+    d.polygon(box, fill=(*pale, 45), outline=(*pale, 130), width=max(1, round(look.scale / 30)) * k)
+    # two wake lines spreading astern, fainter as they go
+    steps = 4
+    for sign in (-1.0, 1.0):
+        for i in range(steps):
+            t0, t1 = i / steps, (i + 0.7) / steps
+            p0 = at(-lp / 2 - trail * t0, sign * (bp / 2 + spread * t0))
+            p1 = at(-lp / 2 - trail * t1, sign * (bp / 2 + spread * t1))
+            d.line([p0, p1], fill=(*pale, round(130 * (1 - t0 * 0.8))), width=max(2, round(bp / 6)) * k // 2)
+    return Sprite(big.reduce(k), side // 2, side // 2)
+
+
+LANDING_SUFFIX = " landing party"
+
+
+def landing_label(label: str) -> str:
+    """"Sloop landing party" -> "Sloop": the triangle and the strip's key already say what it is."""
+    if label.lower().endswith(LANDING_SUFFIX):
+        return label[: -len(LANDING_SUFFIX)].strip()
+    return label
+
+
+def _landing_sprite(look: Look) -> Sprite:
+    """A landing party: a small upright triangle in the side's colour with a white rim (unlike
+    any hull, token or wake) and its ship's name underneath in small plain text."""
+    if look.board_kind == "table":
+        h = max(12.0, min(22.0, look.scale * 0.6))
+        size = max(10.0, min(14.0, look.scale * 0.42))
+    else:
+        r = token_radius(look.board_kind, look.scale)
+        h = max(12.0, r * 0.9)
+        size = max(10.0, min(16.0, r * 0.45))
+    label = landing_label(look.label)
+    f = font(size)
+    room = size * 7
+    if f.getlength(label) > room:
+        while len(label) > 2 and f.getlength(label + "\u2026") > room:
+            label = label[:-1]
+        label = label.rstrip(" .") + "\u2026"
+    half_w = max(h * 0.7, f.getlength(label) / 2 + 3) + 2
+    w = math.ceil(2 * half_w)
+    top = h * 0.62 + 3  # the triangle's tip above the counter's position
+    below = h * 0.38 + (size + 6 if label else 0) + 3
+    height = math.ceil(top + below)
+    k = 3
+    big = Image.new("RGBA", (w * k, height * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    cx, cy = w / 2 * k, top * k
+    tri = [(cx, cy - h * 0.62 * k), (cx + h * 0.55 * k, cy + h * 0.38 * k), (cx - h * 0.55 * k, cy + h * 0.38 * k)]
+    d.polygon(tri, fill=look.colour, outline=(250, 250, 250), width=max(2, round(h / 9)) * k)
+    img = big.reduce(k)
+    if label:
+        paste_text(img, (w / 2, top + h * 0.38 + 3 + size / 2), label, size, fill=(235, 240, 245), stroke=2, stroke_fill=theme.OUTLINE)
+    return Sprite(img, round(w / 2), round(top))
 
 
 def _badge_size(r: float) -> float:

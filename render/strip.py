@@ -127,6 +127,8 @@ def marker_key(view: View) -> str:
     for m in seen:
         letter = theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (0, 0, 0)))[0]
         parts.append(f"{letter} {m}")
+    if any(c.kind == "landing" and not c.face_down for c in view.counters):
+        parts.append("\u25b2 landing party")  # drawn as a triangle (see render.counters)
     return "   ".join(parts)
 
 

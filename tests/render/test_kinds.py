@@ -1,0 +1,76 @@
+"""Every counter kind the rule systems use gets a deliberate look (wakes, landing parties...)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import cast
+
+from PIL import Image
+
+from games.core.view import Counter
+from render import Renderer
+from render.counters import Sprite, landing_label, look_of, make_sprite
+from render.strip import marker_key
+from tests.render.scenes import table_view
+
+RED = (200, 40, 40)
+
+
+def _rgba(img: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int, int]:
+    return cast(tuple[int, int, int, int], img.getpixel(xy))
+
+
+def _sprite(counter: Counter, board_kind: str = "table", scale: float = 30.0) -> Sprite:
+    return make_sprite(look_of(counter, RED, board_kind, scale))
+
+
+def test_a_wake_is_faint_and_carries_no_label() -> None:
+    wake = Counter("s1-wake", "wake", "red", (5.0, 5.0), facing=90.0, kind="wake", size=(0.6, 0.8))
+    plain = dataclasses.replace(wake, label="")
+    for board_kind in ("table", "hex", "square"):
+        img = _sprite(wake, board_kind).image
+        alpha = img.getchannel("A")
+        low, high = cast(tuple[int, int], alpha.getextrema())
+        assert low == 0 and 0 < high <= 140, board_kind  # seen, but never as solid as a ship
+        # the label text changes nothing: a wake is drawn from where it is and which way it points
+        assert img.tobytes() == _sprite(plain, board_kind).image.tobytes(), board_kind
+
+
+def test_a_wake_trails_astern() -> None:
+    """Heading east (90 degrees) the trail runs west of the counter's position."""
+    sprite = _sprite(Counter("w", "wake", "red", (0.0, 0.0), facing=90.0, kind="wake", size=(0.6, 0.8)))
+    bbox = sprite.image.getchannel("A").getbbox()
+    assert bbox is not None
+    left, _, right, _ = bbox
+    assert sprite.ax - left > 2 * (right - sprite.ax)
+
+
+def test_a_landing_party_is_a_small_triangle_named_after_its_ship() -> None:
+    assert landing_label("Petite Fregate landing party") == "Petite Fregate"
+    assert landing_label("Raiders") == "Raiders"
+    ship = _sprite(Counter("s", "Sloop", "red", (0.0, 0.0), facing=0.0, size=(2.5, 0.8)))
+    party = _sprite(Counter("s-landing", "Sloop landing party", "red", (0.0, 0.0), kind="landing"))
+    assert party.image.width * party.image.height < ship.image.width * ship.image.height
+    # the rim is white, unlike any hull: the pixel just inside the triangle's tip is near white
+    tip_row = next(y for y in range(party.image.height) if _rgba(party.image, (party.ax, y))[3] > 200)
+    r, g, b, _ = _rgba(party.image, (party.ax, tip_row + 1))
+    assert min(r, g, b) > 180
+
+
+def test_the_strip_keys_the_landing_triangle_only_when_one_is_shown() -> None:
+    view = table_view()
+    assert "landing party" not in marker_key(view)
+    with_party = dataclasses.replace(view, counters=(*view.counters, Counter("l", "Sloop landing party", "red", (4.0, 9.0), kind="landing")))
+    assert "\u25b2 landing party" in marker_key(with_party)
+    hidden = dataclasses.replace(view, counters=(*view.counters, Counter("l", "", "", (4.0, 9.0), kind="landing", face_down=True)))
+    assert "landing party" not in marker_key(hidden)
+
+
+def test_a_table_with_wakes_and_landing_parties_renders() -> None:
+    view = table_view()
+    extra = (
+        Counter("s1-wake", "wake", "red", (9.0, 10.0), facing=45.0, kind="wake", size=(0.6, 0.8)),
+        Counter("s2-landing", "Fluyt landing party", "red", (4.0, 9.0), kind="landing"),
+    )
+    png = Renderer().render_png(dataclasses.replace(view, counters=extra + view.counters), scale=20)
+    assert png.startswith(b"\x89PNG") and len(png) < 300_000
