@@ -84,3 +84,71 @@ async def test_unicode_digits_are_refused_not_crashing(svc: TableService, comman
     out = await run(svc, UMP if command == "reveal" else ALICE, command, **options)
     assert len(errors(out)) == 1, out
     assert await versions(svc) == before
+
+
+MALFORMED: list[object] = [
+    [],
+    "export",
+    {"seed": "zz", "commitment": "x"},
+    {"seed": 5},
+    {"seed": ["00"]},
+    {"seed": "00", "commitment": "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d", "system": "table",
+     "scenario": "free", "options": ["sides"], "orders": []},
+    {"seed": "00", "commitment": "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d", "system": ["table"],
+     "scenario": "free", "options": {}, "orders": []},
+    {"seed": "00", "commitment": "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d", "system": "table",
+     "scenario": "free", "options": {}, "orders": [{"seq": 1, "seat": "red", "text": 7, "undone": False, "events": []}]},
+]
+
+
+@pytest.mark.parametrize("data", MALFORMED)
+async def test_verify_reports_malformed_exports_without_crashing(svc: TableService, data: object) -> None:
+    assert "FAILED" in verify_export(data) or "no seed" in verify_export(data)  # type: ignore[arg-type]
+    out = await run(svc, CAROL, "game verify", export=json.dumps(data))
+    assert len(out) == 1 and ("FAILED" in out[0].text or "no seed" in out[0].text or out[0].kind == "error"), out
+
+
+async def finished_duel_export(svc: TableService) -> dict[str, object]:
+    await hex_duel(svc)
+    await ok(svc, ALICE, "order", text="Monitor fire Virginia")
+    await ok(svc, ALICE, "order", text="seal")
+    await ok(svc, BOB, "order", text="Virginia fire Monitor")
+    await ok(svc, BOB, "order", text="seal")
+    await ok(svc, UMP, "game end")
+    export = await ok(svc, CAROL, "game export")
+    assert export[0].file is not None
+    data: dict[str, object] = json.loads(export[0].file[1])
+    assert "Verified" in verify_export(data)
+    return data
+
+
+@pytest.mark.parametrize("tamper", ["seed", "text", "seat", "event", "drop_event", "undone", "scenario"])
+async def test_verify_fails_on_any_tampering(svc: TableService, tamper: str) -> None:
+    data = await finished_duel_export(svc)
+    orders = data["orders"]
+    assert isinstance(orders, list)
+    last = orders[-1]
+    if tamper == "seed":
+        data["seed"] = "00" * 32
+    elif tamper == "text":
+        orders[0]["text"] = "Monitor hold"
+    elif tamper == "seat":
+        orders[2]["seat"] = "union"
+    elif tamper == "event":
+        last["events"][0]["text"] = last["events"][0]["text"].replace("hit", "miss").replace("1", "2") + "!"
+    elif tamper == "drop_event":
+        last["events"].pop()
+    elif tamper == "undone":
+        orders[0]["undone"] = True
+    elif tamper == "scenario":
+        data["scenario"] = "hampton-roads"
+    assert "FAILED" in verify_export(data)
+
+
+async def test_a_pasted_export_cannot_claim_the_bots_private_check(svc: TableService) -> None:
+    data = await finished_duel_export(svc)
+    data["_private"] = True
+    out = await ok(svc, CAROL, "game verify", export=json.dumps(data))
+    assert "still-secret seed" not in out[0].text and "Verified" in out[0].text
+    deep = await run(svc, CAROL, "game verify", export="[" * 100_000)
+    assert errors(deep) and "not valid JSON" in errors(deep)[0]
