@@ -52,6 +52,7 @@ OPTION_DEFAULTS: dict[str, str] = {
     "independencia": "sunk",
     "once_per": "card",
     "land_blocks": "on",
+    "s2_end": "vp",
     "turns": "",
 }
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
@@ -66,6 +67,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "independencia": ("sunk", "survives"),
     "once_per": ("card", "turn"),
     "land_blocks": ("on", "off"),
+    "s2_end": ("vp", "draw"),
 }
 
 
@@ -1597,12 +1599,17 @@ class Game:
         """``side``'s own ships sunk or captured (exited ships are not lost)."""
         return [u for u in self.s.units if u.side == side and not u.battery and (u.status == "sunk" or (u.status != "waiting" and u.captured))]
 
-    def final_result(self, why: str) -> None:
-        """The scenario's end-of-game conditions, else victory points (12.0)."""
+    def final_result(self, why: str, *, turn_limit: bool = True) -> None:
+        """The scenario's end-of-game conditions, else victory points (12.0).
+
+        ``turn_limit`` is False when the game ends because a side has nothing left in play.
+        Scenario 2 at its (house) turn limit goes to victory points by the rulings ("12 turns,
+        then victory points"); option ``s2_end=draw`` keeps 15.3.4's "any other result is a draw".
+        """
         s = self.s
         v = self.scn.victory
         peru_lost, chile_lost = len(self.lost("peru")), len(self.lost("chile"))
-        if v in ("s2",):
+        if v == "s2" and (not turn_limit or self.opt("s2_end") == "draw"):
             self.finish(None, f"Draw: {why} without either side achieving its objective.")
             return
         if v == "s3":
@@ -1728,7 +1735,7 @@ class Game:
         for side in SIDES:
             waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
             if not waiting and not self.side_can_act(side):
-                self.final_result(f"{SIDE_NAMES[side]} has no units left in play")
+                self.final_result(f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
                 return True
         return False
 

@@ -69,7 +69,8 @@ Fortunes of War (options:fow=on): add `fow` to a move/ram/fire order for +2 (fir
 `fow reroll N` right after any activation re-rolls its Nth die (`fow reroll` = the first); the
 activation is replayed with every other die as it fell.
 Names match without accents and by unique prefix. Options: fow, honor, visibility, random_events,
-ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), once_per, land_blocks, turns.
+ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), s2_end (vp|draw), once_per,
+land_blocks, turns.
 House values in use: ship stats, maps, mine mix, turn limits of scenarios 1, 2 and 5."""
 
 
@@ -103,6 +104,7 @@ class IronAndFire(Ruleset[State]):
             "independencia": "Scenarios 3 and 5: the Independencia survives variant",
             "once_per": "A unit activates once per card (ruling) or once per turn (3.0's 'usually')",
             "land_blocks": "Land hexes block line of sight (ruling) or only units do",
+            "s2_end": "Scenario 2 at its turn limit: victory points (ruling) or a draw (15.3.4 as printed)",
             "turns": "Override the scenario's turn limit (a number)",
         }
         return [OptionSpec(k, descriptions[k], OPTION_DEFAULTS[k], OPTION_CHOICES.get(k, ())) for k in OPTION_DEFAULTS]

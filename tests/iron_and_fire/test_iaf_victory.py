@@ -66,8 +66,8 @@ def test_vp_battery_surrender_counts_for_peru_only() -> None:
     assert g.vp("peru")[0] == 5 and g.vp("chile")[0] == 0
 
 
-def s2() -> State:
-    st = new_game("s2")
+def s2(options: dict[str, str] | None = None) -> State:
+    st = new_game("s2", options)
     place(st, "covadonga", "2010", 3)
     place(st, "independencia", "1312", 6)
     return in_play(st)
@@ -88,9 +88,27 @@ def test_s2_conditions() -> None:
     st = s2()
     unit(st, "independencia").controller = "chile"
     assert check(st) and st.result_winner == "chile"
-    st = s2()
+    st = s2({"s2_end": "draw"})  # 15.3.4 as printed: "any other result is a draw"
     final(st)
     assert st.phase == "over" and st.result_winner == "" and st.result_reason.startswith("Draw")
+
+
+def test_s2_turn_limit_goes_to_victory_points_by_the_ruling() -> None:
+    """Rules-notes: Scenarios 1 and 2 end after 12 (house) turns, "then victory points"."""
+    st = s2()
+    unit(st, "independencia").grounded = True  # 3 x PF 6 = 18 VP for Chile
+    final(st)
+    assert st.phase == "over" and st.result_winner == "chile" and "Peru 0, Chile 18" in st.result_reason
+    st = s2()
+    final(st)  # nothing scored: 0-0, a tie goes to Peru (12.0)
+    assert st.result_winner == "peru" and "a tie goes to Peru" in st.result_reason
+
+
+def test_s2_side_with_nothing_left_is_still_a_draw() -> None:
+    st = s2()
+    c = unit(st, "covadonga")
+    c.status, c.exit_hex, c.exit_edge = "exited", "1101", "north"  # not an escape hex
+    assert check(st) and st.result_winner == "" and st.result_reason.startswith("Draw")
 
 
 def s3() -> State:
@@ -247,3 +265,4 @@ def test_s5_inshore_squadron_arrives() -> None:
     g.begin_arrivals()
     assert st.phase == "arrive" and st.setup_side == "chile"
     assert ruleset().to_act(st) == ["chile"]
+
