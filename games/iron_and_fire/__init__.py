@@ -18,6 +18,8 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
   victory points. Scenarios 1 and 2: 12 turns, then victory points (rules-notes); option
   ``s2_end=draw`` makes Scenario 2's turn limit a draw as 15.3.4 prints. A Scenario 2 side left
   with nothing in play is a draw either way ("any other result").
+* Scenario 5's "all ironclads sunk or captured: a draw" is checked before Chile's win (the Huáscar
+  is an ironclad, so the clause could never apply otherwise).
 * Chilean Honor: an honour-bound ship fires and boards at -2 and may not move so as to open the
   range to the nearest Peruvian ironclad; the requirement ends with its ram.
 * Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh.

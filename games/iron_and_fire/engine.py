@@ -1719,6 +1719,13 @@ class Game:
         elif v == "s5":
             survives = self.opt("independencia") == "survives"
             heroes = ["huascar", "independencia"] if survives else ["huascar"]
+            # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
+            # pre-empt "all ironclads sunk or captured" and the clause could never apply
+            ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and (u.status != "waiting")]
+            waiting_ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and u.status == "waiting" and u.arrive_turn]
+            if ironclads and not waiting_ironclads and all(gone(u.id) for u in ironclads):
+                self.finish(None, "all ironclads were sunk or captured.")
+                return True
             if all(gone(h) for h in heroes):
                 self.finish("chile", " and ".join(units[h].name for h in heroes) + (" were" if len(heroes) > 1 else " was") + " sunk or captured.")
                 return True
@@ -1726,11 +1733,6 @@ class Game:
             need = 3 if survives else 2
             if kills >= need and all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift" and not self.crippled(units[h]) for h in heroes):
                 self.finish("peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
-                return True
-            ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and (u.status != "waiting")]
-            waiting_ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and u.status == "waiting" and u.arrive_turn]
-            if ironclads and not waiting_ironclads and all(gone(u.id) for u in ironclads):
-                self.finish(None, "all ironclads were sunk or captured.")
                 return True
         for side in SIDES:
             waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)

@@ -266,3 +266,29 @@ def test_s5_inshore_squadron_arrives() -> None:
     assert st.phase == "arrive" and st.setup_side == "chile"
     assert ruleset().to_act(st) == ["chile"]
 
+
+def test_s5_all_ironclads_sunk_is_a_draw_even_with_the_huascar_among_them() -> None:
+    """15.6.5: "If all ironclads are sunk or captured, the game ends in a draw." The Huáscar is
+    an ironclad, so this can only happen with her gone too; the draw takes precedence over
+    Chile's win or the clause could never apply."""
+    st = s5()
+    for uid in ("almirante_cochrane", "blanco_encalada"):
+        unit(st, uid).status = "sunk"
+    st.turn = 3
+    assert not check(st)
+    unit(st, "huascar").status = "sunk"
+    assert check(st) and st.result_winner == "" and "all ironclads" in st.result_reason
+    st = s5(survives=True)
+    for uid in ("almirante_cochrane", "blanco_encalada", "huascar"):
+        unit(st, uid).status = "sunk"
+    st.turn = 3
+    unit(st, "independencia").controller = "chile"  # captured: Chile's condition and the draw's
+    assert check(st) and st.result_winner == ""
+
+
+def test_s5_huascar_sunk_while_a_chilean_ironclad_floats_is_chiles() -> None:
+    st = s5()
+    unit(st, "almirante_cochrane").status = "sunk"
+    unit(st, "huascar").status = "sunk"
+    st.turn = 3
+    assert check(st) and st.result_winner == "chile"
