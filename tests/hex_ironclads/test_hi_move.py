@@ -236,3 +236,22 @@ def test_option_rams_at_once_adjudicates_each_ram_when_it_happens() -> None:
     rng = ScriptedRng([6, 1, 1, 1])
     order(state, "union", "Monitor move F", rng)
     assert ship(state, "Virginia").lost == 2 and not rng.dice
+
+
+def test_a_ram_still_counts_when_the_broken_off_target_has_left_the_map_meanwhile() -> None:
+    """The ram struck before the target ran off the map; adjudicated after movement, it can sink her."""
+    state = new_game("hampton-roads")
+    keep_only(state, "Monitor", "Virginia", "Teaser")
+    place(state, "Monitor", "0809", 2)  # facing SE, Virginia on the southern edge row ahead
+    place(state, "Virginia", "0810", 2)
+    place(state, "Teaser", "1208", 0)
+    virginia = ship(state, "Virginia")
+    virginia.lost, virginia.status = 5, "broken-off"
+    to_move_phase(state, "union")
+    events = order(state, "union", "Monitor move F", ScriptedRng([]))  # Confederate movement starts
+    assert "Virginia (broken off) steers F and leaves by the south edge: saved." in texts(events)
+    assert virginia.status == "saved"
+    rng = ScriptedRng([6, 6, 1, 1])
+    text = texts(order(state, "confederate", "Teaser stay", rng))
+    assert "Monitor rams Virginia with her ram (4 dice): [6 Major, 6 Major, 1 Miss, 1 Miss] = 4 flotation points." in text
+    assert virginia.status == "sunk" and not rng.dice
