@@ -44,6 +44,7 @@ STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
 HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
+MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,17 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
     if not (0 <= x <= view.board.width and 0 <= y <= view.board.height):
         raise InvalidSyntax(f"Point {quote(where)} is off the {view.board.width:g}x{view.board.height:g} inch table.")
     return (x, y), radius
+
+
+def mentioned_users(text: str) -> list[str]:
+    """User ids from ``<@1> <@!2> bob``: both mention forms name the same user; a role is refused."""
+    users: list[str] = []
+    for word in MENTION.sub(lambda m: f" {m.group(0)} ", text).split():
+        token = MENTION.fullmatch(word)
+        if token and token.group(1) == "&":
+            raise InvalidSyntax(f"{quote(word)} is a role, not a user.", hint="Mention each person, e.g. @alice @bob.")
+        users.append(token.group(2) if token else word)
+    return users
 
 
 def _event_json(e: Event) -> dict[str, Any]:
@@ -495,8 +507,10 @@ class TableService:
             new.pop(seat.id, None)
             text = f"Seat **{seat.label}** is now empty."
         else:
-            token = USER_TOKEN.fullmatch(target)
-            uid = token.group(1) if token else target
+            named = mentioned_users(target)
+            if len(named) != 1:
+                raise InvalidSyntax(f"Assign one user, not {quote(target)}.", hint="e.g. /game assign seat:red user:@alice")
+            uid = named[0]
             new[seat.id] = {"user": uid, "name": opts.get("name", uid)}
             text = f"<@{uid}> now holds the seat **{seat.label}** (assigned by <@{user.id}>)."
         await self.store.update_game(loaded.row, seats=new)
@@ -883,7 +897,7 @@ class TableService:
                 raise InvalidSyntax("Say which deck to copy.", hint="e.g. /deck new name:cards from:standard54")
             return await self._tools_apply(channel, user, f"deck new {name} {opts['from']}")
         if verb == "deal":
-            holders = [m.group(1) for m in USER_TOKEN.finditer(opts.get("to", ""))] or opts.get("to", "").split()
+            holders = mentioned_users(opts.get("to", ""))
             if not holders:
                 raise InvalidSyntax("Name who to deal to.", hint="e.g. /deck deal name:cards count:3 to:@alice @bob")
             return await self._tools_apply(channel, user, f"deck deal {name} {opts.get('count', '1')} {' '.join(holders)}")
@@ -908,7 +922,7 @@ class TableService:
         if opts.get("_verb") == "reveal":
             return await self._tools_apply(channel, user, "seal reveal", as_umpire=await self._is_umpire(channel, user))
         if opts.get("_verb") == "open" or "who" in opts:
-            who = [m.group(1) for m in USER_TOKEN.finditer(opts.get("who", ""))] or opts.get("who", "").split()
+            who = mentioned_users(opts.get("who", ""))
             return await self._tools_apply(channel, user, "seal open " + " ".join(who))
         text = " ".join(opts.get("text", "").split())
         if not text:

@@ -152,3 +152,26 @@ async def test_a_pasted_export_cannot_claim_the_bots_private_check(svc: TableSer
     assert "still-secret seed" not in out[0].text and "Verified" in out[0].text
     deep = await run(svc, CAROL, "game verify", export="[" * 100_000)
     assert errors(deep) and "not valid JSON" in errors(deep)[0]
+
+
+async def test_nickname_mentions_name_the_same_user(svc: TableService) -> None:
+    """Discord writes a mention as ``<@123>`` or ``<@!123>``: both are the same person."""
+    await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
+    await ok(svc, ALICE, "deck deal", name="d", count="2", to="<@!bob> <@carol>")
+    assert "You hold no cards" not in (await ok(svc, BOB, "hand"))[0].text
+    await ok(svc, ALICE, "seal open", who="<@!alice> <@!bob>")
+    await ok(svc, ALICE, "seal", text="attack at dawn")
+    await ok(svc, UMP, "game new", system="table", scenario="free")
+    await ok(svc, UMP, "game join", seat="umpire")
+    assert not errors(await svc.handle("c1", UMP, "game assign", {"seat": "red", "user": "<@!carol>"}))
+    await ok(svc, BOB, "game join", seat="blue")
+    await ok(svc, UMP, "game start")
+    await ok(svc, CAROL, "order", text="place X a1")
+
+
+async def test_a_role_mention_is_not_a_user(svc: TableService) -> None:
+    await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
+    before = await versions(svc)
+    out = await run(svc, ALICE, "deck deal", name="d", count="1", to="<@&42>")
+    assert errors(out) and "role" in errors(out)[0].lower()
+    assert await versions(svc) == before
