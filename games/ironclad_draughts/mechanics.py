@@ -418,7 +418,8 @@ def resolve_ram(state: GameState, rammer: Ship, target: Ship, rng: Rng, lines: l
             lines.append("The damage pack is exhausted.")
             break
         ram_damage(state, ship, card, is_rammer, lines)
-    return Mark("ram", [(rammer.x, rammer.y), (target.x, target.y)], rammer.side, "ram")
+    # No text: the renderer labels a ram overlay "RAM" itself.
+    return Mark("ram", [(rammer.x, rammer.y), (target.x, target.y)], rammer.side)
 
 
 # --- the turn -----------------------------------------------------------------------------------

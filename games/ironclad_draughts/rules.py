@@ -304,7 +304,9 @@ class IroncladDraughts(Ruleset[GameState]):
             if state.phase == "over":
                 raise WrongPhase(f"The game is over; {quote(text)} changes nothing.")
             if head == "deal":
-                if state.phase != "deal" or len(words) != 1:
+                if state.phase == "deal" and len(words) != 1:
+                    raise InvalidSyntax(f"{quote(text)}: `deal` takes nothing after it.", hint="Write `deal`.")
+                if state.phase != "deal":
                     raise WrongPhase(
                         f"{quote(text)}: there is nothing to deal now.", hint="The turn's cards are already dealt."
                     )
