@@ -122,6 +122,52 @@ def _fit_label(text: str, start: float, low: float, width: float) -> tuple[str, 
     return text, size
 
 
+VOWELS = frozenset("aeiouyàáâäèéêëìíîïòóôöùúûü")
+
+
+def _two_lines(text: str) -> tuple[str, str] | None:
+    """The most even split of a name into two lines: at a space, else a hyphen before a
+    consonant that starts a syllable ("Affon-datore"); None for words too short to break."""
+    words = text.split(" ")
+    if len(words) > 1:
+        splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+        return min(splits, key=lambda pair: max(len(pair[0]), len(pair[1])))
+    if len(text) < 8:
+        return None
+    breaks = [i for i in range(3, len(text) - 2) if text[i].lower() not in VOWELS and text[i + 1].lower() in VOWELS and text[i].isalpha()]
+    if not breaks:
+        return None
+    i = min(breaks, key=lambda b: abs(b - len(text) / 2))
+    return text[:i] + "-", text[i:]
+
+
+def _fit_lines(text: str, start: float, low: float, width: float) -> tuple[tuple[str, ...], float]:
+    """Like ``_fit_label``, but before truncating a name it tries one font step smaller, then two
+    lines (at the largest size from ``start`` down to ``low`` that fits): the full name stays
+    readable in a chat preview, where the board is shown at about half size."""
+    one, size = _fit_label(text, start, low, width)
+    if one == text:
+        return (text,), size
+    limit = width * 1.25
+    smaller = max(10.0, low - 1)
+    if font(smaller, bold=True).getlength(text) <= limit:
+        return (text,), smaller
+    pair = _two_lines(text)
+    if pair is not None:
+        size = start
+        while size >= low:
+            if max(font(size, bold=True).getlength(line) for line in pair) <= limit:
+                return pair, size
+            size -= 1
+        # still too long ("Erzherzog Ferdinand Max"): a whole first word and a cut second line
+        # say more than one cut line
+        first, rest = text.split(" ", 1) if " " in text else ("", "")
+        if first and font(low, bold=True).getlength(first) <= limit:
+            second, _ = _fit_label(rest, low, low, width)
+            return (first, second), low
+    return (one,), low
+
+
 def highlight_sprite(board_kind: str, scale: float) -> Sprite:
     """The ring drawn under a highlighted hex or square counter."""
     r = token_radius(board_kind, scale)
@@ -240,12 +286,14 @@ def _token_sprite(look: Look) -> Sprite:
     if look.room:  # hex maps: names as large as the neighbours allow, so they survive a preview
         start = max(11.0, min(24.0, look.scale * 0.42))
         label, label_size = _fit_label(look.label, start, max(10.0, look.scale * 0.3), look.room)
+        lines: tuple[str, ...] = (label,)
     else:
         start = max(11.0, min(22.0, r * 0.56))
-        label, label_size = _fit_label(look.label, start, max(10.0, r * 0.44), 2.3 * r)
+        lines, label_size = _fit_lines(look.label, start, max(10.0, r * 0.44), 2.3 * r)
     if look.face_down:
-        label, label_size = "?", max(11.0, min(22.0, r * 0.56)) * 1.6
-    half = max(r * 1.62, r + 2 * badge + 2, font(label_size, bold=True).getlength(label) / 2 * 1.1 + 4) + 3
+        lines, label_size = ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6
+    label_w = max(font(label_size, bold=True).getlength(line) for line in lines)
+    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 * 1.1 + 4) + 3
     side = math.ceil(2 * half)
     c = side / 2
     k = supersampling(r)
@@ -300,9 +348,13 @@ def _token_sprite(look: Look) -> Sprite:
     if look.kind == "mine":
         label_y = c + r * 0.95
         ink, halo = (255, 255, 255), theme.OUTLINE
-    if label:
-        spills = font(label_size, bold=True).getlength(label) > 1.8 * r  # over the sea: a firmer halo
-        paste_text(img, (c, label_y), label, label_size, bold=True, fill=ink, stroke=2 if spills else 1, stroke_fill=halo)
+    spills = label_w > 1.8 * r  # over the sea: a firmer halo
+    step = label_size * 1.05
+    if len(lines) > 1:  # two lines: the pair is centred a little higher, clear of the damage text
+        label_y -= r * 0.12
+    for i, line in enumerate(lines):
+        y = label_y + (i - (len(lines) - 1) / 2) * step
+        paste_text(img, (c, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
     if look.damage_text:
         paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
     if look.damage_max > 8 and not look.damage_text:

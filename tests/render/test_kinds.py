@@ -9,7 +9,7 @@ from PIL import Image
 
 from games.core.view import Counter
 from render import Renderer
-from render.counters import Sprite, landing_label, look_of, make_sprite
+from render.counters import Sprite, _fit_lines, _two_lines, landing_label, look_of, make_sprite, token_radius
 from render.strip import marker_key
 from tests.render.scenes import table_view
 
@@ -74,3 +74,35 @@ def test_a_table_with_wakes_and_landing_parties_renders() -> None:
     )
     png = Renderer().render_png(dataclasses.replace(view, counters=extra + view.counters), scale=20)
     assert png.startswith(b"\x89PNG") and len(png) < 300_000
+
+
+# --- long names on square boards -------------------------------------------------------------
+
+
+def test_a_name_breaks_at_a_space_or_between_syllables() -> None:
+    assert _two_lines("Almirante Cochrane") == ("Almirante", "Cochrane")
+    assert _two_lines("Re di Portogallo") == ("Re di", "Portogallo")
+    assert _two_lines("Affondatore") == ("Affon-", "datore")
+    assert _two_lines("Huascar") is None  # too short to hyphenate
+
+
+def test_long_square_names_shrink_a_step_or_wrap_before_they_are_cut() -> None:
+    r = token_radius("square", 108.0)  # the 8 x 8 board's default scale
+    start, low, width = max(11.0, min(22.0, r * 0.56)), max(10.0, r * 0.44), 2.3 * r
+    # one line, one step smaller than the old floor, instead of "Affondato..."
+    lines, size = _fit_lines("Affondatore", start, low, width)
+    assert lines == ("Affondatore",) and low - 1 <= size < low
+    lines, size = _fit_lines("Almirante Cochrane", start, low, width)
+    assert lines == ("Almirante", "Cochrane") and size >= low
+    lines, _ = _fit_lines("Erzherzog Ferdinand Max", start, low, width)
+    assert lines[0] == "Erzherzog" and lines[1].startswith("Ferdin") and "\u2026" not in lines[0]
+    assert _fit_lines("Kent", start, low, width) == (("Kent",), start)
+
+
+def test_a_wrapped_name_stays_within_its_square() -> None:
+    """The drawn ink of a long name, wrapped or not, stays about one square wide."""
+    for name in ("Affondatore", "Almirante Cochrane", "Erzherzog Ferdinand Max"):
+        sprite = _sprite(Counter("a", name, "red", (0.0, 0.0), facing=0.0, damage_text="12/12"), "square", 108.0)
+        bbox = sprite.image.getchannel("A").getbbox()
+        assert bbox is not None
+        assert bbox[2] - bbox[0] <= 108 + 8, name
