@@ -604,6 +604,9 @@ class TableService:
             if last.seat not in self._user_seats(row, user.id):
                 raise NotAllowed("You can only take back your own last order, and only while nobody has acted since.",
                                  hint="The umpire can undo further.")
+            if last.user_id != user.id:
+                raise NotAllowed(f"Order {last.seq} ({quote(last.text)}) was given for your seat by <@{last.user_id}>, not by you, "
+                                 "so only the umpire can undo it.")
             if any(e["reveals"] for e in last.events):
                 raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
         state, counter, _ = self._replay(loaded.rules, row, orders[:-1])

@@ -175,3 +175,22 @@ async def test_a_role_mention_is_not_a_user(svc: TableService) -> None:
     out = await run(svc, ALICE, "deck deal", name="d", count="1", to="<@&42>")
     assert errors(out) and "role" in errors(out)[0].lower()
     assert await versions(svc) == before
+
+
+async def umpired_table(svc: TableService) -> None:
+    await ok(svc, UMP, "game new", system="table", scenario="free")
+    await ok(svc, UMP, "game join", seat="umpire")
+    await ok(svc, ALICE, "game join", seat="red")
+    await ok(svc, BOB, "game join", seat="blue")
+    await ok(svc, UMP, "game start")
+
+
+async def test_a_player_cannot_take_back_an_order_the_umpire_gave_for_their_seat(svc: TableService) -> None:
+    await umpired_table(svc)
+    await ok(svc, UMP, "order", text="place Ram a1", seat="red")
+    before = await versions(svc)
+    out = await run(svc, ALICE, "game undo")
+    assert errors(out) and "umpire" in errors(out)[0], out
+    assert await versions(svc) == before
+    await ok(svc, ALICE, "order", text="place Own b2")
+    await ok(svc, ALICE, "game undo")  # their own order they may still take back
