@@ -1713,8 +1713,8 @@ class Game:
             if gone("huascar"):
                 self.finish("chile", "the Huáscar was sunk or captured.")
                 return True
-            if end_phase and s.bombard_hits >= self.scn.bombard_target and len(self.lost("chile")) > len(self.lost("peru")) and units["huascar"].afloat:
-                self.finish("peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar afloat.")
+            if end_phase and s.bombard_hits >= self.scn.bombard_target and len(self.lost("chile")) > len(self.lost("peru")) and not gone("huascar"):
+                self.finish("peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
                 return True
         elif v == "s5":
             survives = self.opt("independencia") == "survives"

@@ -175,6 +175,17 @@ def test_s4_conditions() -> None:
     assert st.result_winner == "chile"
 
 
+def test_s4_huascar_that_left_the_map_is_not_sunk() -> None:
+    """15.5.5 asks only that "the Huáscar is not sunk": a Huáscar that raided and left the map
+    still gives Peru the win in the End Phase."""
+    st = s4()
+    st.bombard_hits = 12
+    unit(st, "abtao").status = "sunk"
+    h = unit(st, "huascar")
+    h.status, h.exit_edge, h.exit_hex = "exited", "south", "2913"
+    assert check(st, end_phase=True) and st.result_winner == "peru"
+
+
 def test_s4_bombardment() -> None:
     from tests.iron_and_fire.helpers import order
 
