@@ -330,6 +330,10 @@ class TableService:
     async def _live(self, channel: str) -> Loaded:
         row = await self.store.live_game(channel)
         if row is None:
+            ended = await self.store.latest_game(channel)
+            if ended is not None:
+                raise WrongPhase(f"The {ended.system} game in this channel is over.",
+                                 hint="/game log, /game export and /game verify still show it; start another with /game new.")
             raise NoSuchGame("There is no game in this channel.", hint="Start one with /game new system:<id> scenario:<id>.")
         return self._decode(row)
 

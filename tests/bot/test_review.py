@@ -194,3 +194,15 @@ async def test_a_player_cannot_take_back_an_order_the_umpire_gave_for_their_seat
     assert await versions(svc) == before
     await ok(svc, ALICE, "order", text="place Own b2")
     await ok(svc, ALICE, "game undo")  # their own order they may still take back
+
+
+@pytest.mark.parametrize(("command", "options"), [("order", {"text": "place X a1"}), ("game join", {"seat": "red"}),
+                                                  ("game undo", {}), ("game start", {}), ("game end", {})])
+async def test_commands_after_the_end_say_the_game_is_over(svc: TableService, command: str, options: dict[str, str]) -> None:
+    await umpired_table(svc)
+    await ok(svc, ALICE, "order", text="place X a1")
+    await ok(svc, UMP, "game end")
+    before = await versions(svc)
+    out = await run(svc, UMP if command == "game undo" else ALICE, command, **options)
+    assert errors(out) and "is over" in errors(out)[0] and "/game new" in errors(out)[0], out
+    assert await versions(svc) == before
