@@ -131,3 +131,26 @@ def test_turret_fires_full_dice_all_round(rng_hexes: int) -> None:
         assert arc_of(load_map(state.map_id).layout, ship(state, "Huascar"), target) == "all round"
         assert dice_for(6, "all round", rng_hexes) == expected
 
+
+
+def test_option_arc_boundary_counts_the_30_degree_hexes_as_ahead_or_astern() -> None:
+    """The ruling puts hexes exactly on the 30-degree line abeam; option arc-boundary=ahead-astern
+    reads the book's "wholly within" the other way, and the fire order uses that arc's dice."""
+    state = new_game("angamos", {"arc-boundary": "ahead-astern"})
+    keep_only(state, "Almirante Cochrane", "Huascar")
+    cochrane = place(state, "Almirante Cochrane", "0706", 0)
+    layout = load_map(state.map_id).layout
+    centre = Hex(cochrane.q, cochrane.r)
+    ahead_edge = layout.neighbour(layout.neighbour(centre, 0), 1)
+    astern_edge = layout.neighbour(layout.neighbour(centre, 3), 4)
+    assert arc_of(layout, cochrane, ahead_edge, boundary_abeam=False) == "ahead"
+    assert arc_of(layout, cochrane, astern_edge, boundary_abeam=False) == "astern"
+    assert arc_of(layout, cochrane, ahead_edge) == "abeam"
+    place_hex(state, "Huascar", ahead_edge, 3)
+    events = order(state, "chile", "Cochrane fire Huascar")
+    assert "(range 2, ahead, 2 dice)" in events[0].text
+    default = new_game("angamos")
+    keep_only(default, "Almirante Cochrane", "Huascar")
+    place(default, "Almirante Cochrane", "0706", 0)
+    place_hex(default, "Huascar", ahead_edge, 3)
+    assert "(range 2, abeam, 3 dice)" in order(default, "chile", "Cochrane fire Huascar")[0].text
