@@ -10,6 +10,8 @@ silent the house choices are, in short:
 * a stopped ship (engine hit after its one square) does not turn, even with a steering hit;
   an engine hit's one square is made at the first activation after the hit, including a hit
   placed by that activation's own damage-control draw;
+* option ``engine_hit=ahead`` reads the Engine Hit's "move one square straight ahead and stop" as
+  every activation's move until repaired, instead of the ruling's once-then-stopped (``stop``);
 * the 90-degree turn at the end of a move still applies when the move ends in a ram;
 * a further-damage result turns the drawn control card itself into the new Damage Card (its suit
   then decides repairs and, for steering, port or starboard); with several cards of one kind the

@@ -83,6 +83,7 @@ Umpire orders: `deal` (when option umpire_deals=yes), any order for the active s
 `adjust SHIP flotation N`, `adjust SHIP damage add QH`, `adjust SHIP damage remove QH`,
 `adjust SHIP at c4`, `adjust SHIP heading NE` (each logged publicly). Undo is the table's undo.
 Options: seats=squadron|ship, umpire_deals=no|yes, damage_shuffle=when-empty|each-turn, pass_through=no|yes,
+engine_hit=stop|ahead (stop: one square ahead, then stopped until repaired; ahead: one square every activation),
 turn_limit=0 (none) or N, squadron1/squadron2=class+class+... (or class:Name) to replace a side,
 board=WxH. The game ends when a side has no ship afloat on the board; the result names the ships
 that passed through the enemy line to the far edge and returned to their starting rank.
@@ -121,6 +122,13 @@ def _options_spec() -> list[OptionSpec]:
             "A two-square move may pass through an occupied square (the book is silent; house: no).",
             "no",
             ("no", "yes"),
+        ),
+        OptionSpec(
+            "engine_hit",
+            "Engine Hit: one square straight ahead at the next activation, then stopped until repaired "
+            "(stop, the ruling) or one square straight ahead at every activation until repaired (ahead).",
+            "stop",
+            ("stop", "ahead"),
         ),
         OptionSpec("turn_limit", "End after this many turns (0 = no limit, as the book).", "0"),
         OptionSpec("squadron1", "Replace the first squadron: class ids joined by +, e.g. inflexible+devastation.", ""),
@@ -594,8 +602,9 @@ class IroncladDraughts(Ruleset[GameState]):
             else:
                 lines.append(f"{ship.name} moves {m.label(start)}-{where}, heading {HEADING_NAMES[ship.heading]}.")
             m.update_manoeuvre(ship)
-        for dmg in engines_before:
-            dmg.spent = True
+        if state.options.get("engine_hit", "stop") == "stop":
+            for dmg in engines_before:
+                dmg.spent = True
         if result.avoids:
             friend = m.ship_by_id(state, result.avoids)
             lines.append(f"{ship.name} sheers off to avoid {friend.name} (black activation card).")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import GameError
-from tests.ironclad_draughts.helpers import RS, activate, new_game, order, place, stack
+from games.ironclad_draughts import mechanics as m
+from games.ironclad_draughts.state import GameState
+from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, stack
 
 
 def test_ram_overlay_label_does_not_repeat_the_word_ram() -> None:
@@ -28,3 +30,37 @@ def test_deal_with_extra_words_when_a_deal_is_due_says_what_is_wrong() -> None:
     message = str(err.value)
     assert "`deal now`" in message and "already dealt" not in message
     assert "`deal`" in message
+
+
+def _huascar_alone(square: str, heading: str, **options: str) -> GameState:
+    state = new_game("duel", **options)
+    place(state, "Huascar", square, heading)
+    place(state, "Cochrane", "f1", "N")
+    activate(state, "Huascar", "2C")
+    return state
+
+
+def test_engine_hit_option_ahead_moves_one_square_every_activation() -> None:
+    """Engine Hit "move one square straight ahead and stop" read per activation (option engine_hit=ahead)."""
+    state = _huascar_alone("c3", "N", engine_hit="ahead")
+    hu = damage(state, "Huascar", "KC")
+    order(state, "peru", "pass")
+    assert (hu.x, hu.y) == (2, 3) and m.movement_mode(hu) == "ahead"
+    activate(state, "Huascar", "3C")
+    order(state, "peru", "pass")
+    assert (hu.x, hu.y) == (2, 4)
+
+
+def test_engine_hit_default_is_the_ruling_stop_after_one_square() -> None:
+    state = _huascar_alone("c3", "N")
+    assert state.options["engine_hit"] == "stop"
+    hu = damage(state, "Huascar", "KC")
+    order(state, "peru", "pass")
+    activate(state, "Huascar", "3C")
+    order(state, "peru", "pass")
+    assert (hu.x, hu.y) == (2, 3)
+
+
+def test_engine_hit_option_is_validated() -> None:
+    with pytest.raises(GameError, match="`maybe`"):
+        new_game("duel", engine_hit="maybe")
