@@ -42,6 +42,7 @@ LOG_PAGE = 15
 MAX_REPLAY_FRAMES = 300
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
+MAX_INPUT = 1500  # characters in one option; a pasted export (/game verify export:) may be longer
 HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
@@ -228,6 +229,9 @@ class TableService:
         lock = self._locks.setdefault(channel, asyncio.Lock())
         async with lock:
             try:
+                for key, value in options.items():
+                    if len(value) > MAX_INPUT and key != "export":
+                        raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
                 opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1].lower()}
                 outputs = await handler(channel, user, opts)
             except GameError as exc:

@@ -206,3 +206,15 @@ async def test_commands_after_the_end_say_the_game_is_over(svc: TableService, co
     out = await run(svc, UMP if command == "game undo" else ALICE, command, **options)
     assert errors(out) and "is over" in errors(out)[0] and "/game new" in errors(out)[0], out
     assert await versions(svc) == before
+
+
+@pytest.mark.parametrize(("command", "options"), [("order", {"text": "hail " * 2000}),
+                                                  ("roll", {"dice": "1d6", "secret": "true", "purpose": "p" * 5000}),
+                                                  ("deck new", {"name": "d" * 5000, "from": "standard52"})])
+async def test_huge_inputs_are_refused_before_anything_is_posted(svc: TableService, command: str, options: dict[str, str]) -> None:
+    await umpired_table(svc)
+    await ok(svc, ALICE, "roll", dice="1d6")
+    before = await versions(svc)
+    out = await run(svc, ALICE, command, **options)
+    assert len(out) == 1 and errors(out) and "at most" in errors(out)[0], [o.text[:80] for o in out]
+    assert await versions(svc) == before
