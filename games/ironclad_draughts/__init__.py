@@ -12,6 +12,9 @@ silent the house choices are, in short:
   placed by that activation's own damage-control draw;
 * option ``engine_hit=ahead`` reads the Engine Hit's "move one square straight ahead and stop" as
   every activation's move until repaired, instead of the ruling's once-then-stopped (``stop``);
+* option ``damaged_may_stop=yes`` reads Movement 2 ("Ships may not stop unless they are damaged")
+  literally: a ship with a Damage Card in force or flotation lost may stop (``pass``, or ``fire``
+  in place, without a turn); the ruling (``no``) makes every ship move unless damage forbids;
 * the 90-degree turn at the end of a move still applies when the move ends in a ram;
 * a further-damage result turns the drawn control card itself into the new Damage Card (its suit
   then decides repairs and, for steering, port or starboard); with several cards of one kind the

@@ -308,9 +308,14 @@ def forced_move(state: GameState, ship: Ship) -> MoveResult:
     """The move damage imposes: one square straight ahead (plus the steering turn), or none."""
     mode = movement_mode(ship)
     if mode == "stopped":
-        here = Square(ship.x, ship.y)
-        return MoveResult([here], here, ship.heading)
+        return stay(ship)
     return simulate_move(state, ship, 0, 1, steering_turn(ship))
+
+
+def stay(ship: Ship) -> MoveResult:
+    """No move at all: a stopped ship, or a damaged one stopping (option ``damaged_may_stop``)."""
+    here = Square(ship.x, ship.y)
+    return MoveResult([here], here, ship.heading)
 
 
 def free_distances(heading: int, offset: int) -> tuple[int, ...]:

@@ -84,6 +84,7 @@ Umpire orders: `deal` (when option umpire_deals=yes), any order for the active s
 `adjust SHIP at c4`, `adjust SHIP heading NE` (each logged publicly). Undo is the table's undo.
 Options: seats=squadron|ship, umpire_deals=no|yes, damage_shuffle=when-empty|each-turn, pass_through=no|yes,
 engine_hit=stop|ahead (stop: one square ahead, then stopped until repaired; ahead: one square every activation),
+damaged_may_stop=no|yes (yes: a ship with damage in force or flotation lost may `pass` or `fire TARGET` in place),
 turn_limit=0 (none) or N, squadron1/squadron2=class+class+... (or class:Name) to replace a side,
 board=WxH. The game ends when a side has no ship afloat on the board; the result names the ships
 that passed through the enemy line to the far edge and returned to their starting rank.
@@ -95,7 +96,7 @@ class Plan:
     """One activation order, validated against the state."""
 
     ship: str
-    kind: str  # "move" (free movement) or "forced" (pass / fire for a damaged ship)
+    kind: str  # "move" (free movement), "forced" (pass / fire for a damaged ship) or "stop" (damaged_may_stop)
     offset: int = 0
     distance: int = 0
     turn: int = 0  # -2 port, +2 starboard
@@ -129,6 +130,13 @@ def _options_spec() -> list[OptionSpec]:
             "(stop, the ruling) or one square straight ahead at every activation until repaired (ahead).",
             "stop",
             ("stop", "ahead"),
+        ),
+        OptionSpec(
+            "damaged_may_stop",
+            "Whether a damaged ship (damage card in force or flotation lost) may stop: no (the ruling: it must "
+            "move unless damage forbids) or yes (Movement 2 read literally).",
+            "no",
+            ("no", "yes"),
         ),
         OptionSpec("turn_limit", "End after this many turns (0 = no limit, as the book).", "0"),
         OptionSpec("squadron1", "Replace the first squadron: class ids joined by +, e.g. inflexible+devastation.", ""),
@@ -366,20 +374,26 @@ class IroncladDraughts(Ruleset[GameState]):
                     hint="Order `pass` or `fire TARGET`; the bot makes the forced move.",
                 )
             return self._parse_move(state, active, text, rest[1:], orig[1:])
-        if mode == "free":
+        if mode == "free" and not self._may_stop(state, active):
             raise IllegalOrder(
                 f"{quote(text)}: {active.name} must move first (ships may not stop unless damaged).",
                 hint="Write e.g. `move 2` or `move 1 fire TARGET`.",
             )
-        result = m.forced_move(state, active)
+        kind = "stop" if mode == "free" else "forced"
+        result = m.stay(active) if kind == "stop" else m.forced_move(state, active)
         if rest[0] == "pass":
             if len(rest) != 1:
                 raise InvalidSyntax(f"{quote(text)}: `pass` takes nothing after it.")
-            return Plan(active.id, "forced")
+            return Plan(active.id, kind)
         if len(rest) < 2:
             raise InvalidSyntax(f"{quote(text)}: fire at which ship?", hint="Write `fire TARGET`.")
         target = self._check_fire(state, active, result, " ".join(orig[1:]), text)
-        return Plan(active.id, "forced", target=target.id)
+        return Plan(active.id, kind, target=target.id)
+
+    def _may_stop(self, state: GameState, ship: Ship) -> bool:
+        """Option damaged_may_stop=yes: a ship with damage in force or flotation lost may stop (Movement 2)."""
+        damaged = bool(ship.damage) or ship.flotation < ship.flotation_max
+        return state.options.get("damaged_may_stop") == "yes" and damaged
 
     def _parse_move(self, state: GameState, ship: Ship, text: str, rest: list[str], orig: list[str]) -> Plan:
         pos = 0
@@ -495,7 +509,7 @@ class IroncladDraughts(Ruleset[GameState]):
 
     def _format_plan(self, state: GameState, plan: Plan) -> str:
         parts: list[str] = []
-        if plan.kind == "forced":
+        if plan.kind in ("forced", "stop"):
             parts.append("pass" if not plan.target else "fire")
         else:
             parts.append(f"move {plan.distance}")
@@ -531,6 +545,14 @@ class IroncladDraughts(Ruleset[GameState]):
                     if not m.fire_problem(state, ship, result.final, result.heading, t)
                 ]
         else:
+            if self._may_stop(state, ship):
+                here = m.stay(ship)
+                plans.append(Plan(ship.id, "stop"))
+                plans += [
+                    Plan(ship.id, "stop", target=t.id)
+                    for t in targets
+                    if not m.fire_problem(state, ship, here.final, here.heading, t)
+                ]
             for offset in (0, -1, 1):
                 for distance in m.free_distances(ship.heading, offset):
                     for turn in (0, -2, 2):
@@ -578,6 +600,9 @@ class IroncladDraughts(Ruleset[GameState]):
         if plan.kind == "forced":
             result = m.forced_move(state, ship)
             lines.append(f"{ship.name}: {self._damage_reason(ship)}.")
+        elif plan.kind == "stop":
+            result = m.stay(ship)
+            lines.append(f"{ship.name} stops (a damaged ship may stop).")
         else:
             result = m.simulate_move(state, ship, plan.offset, plan.distance, plan.turn)
         engines_before = [d for d in ship.damage if d.kind == ENGINE]

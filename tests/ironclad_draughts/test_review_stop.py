@@ -1,0 +1,53 @@
+"""Review: option damaged_may_stop (Movement 2 read literally) against the ruling's default."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.errors import GameError, IllegalOrder
+from games.ironclad_draughts.state import GameState
+from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, rng_rolling, ship
+
+
+def _huascar_alone(square: str, heading: str, **options: str) -> GameState:
+    state = new_game("duel", **options)
+    place(state, "Huascar", square, heading)
+    place(state, "Cochrane", "f1", "N")
+    activate(state, "Huascar", "2C")
+    return state
+
+
+def test_damaged_ship_must_still_move_by_default() -> None:
+    state = _huascar_alone("c3", "N")
+    damage(state, "Huascar", "JC")
+    with pytest.raises(IllegalOrder, match="must move"):
+        RS.parse_order(state, "peru", "pass")
+
+
+@pytest.mark.parametrize("how", ["fire", "flotation"])
+def test_damaged_may_stop_option_lets_a_damaged_ship_stop_and_fire(how: str) -> None:
+    """Movement 2 read literally: "Ships may not stop unless they are damaged"."""
+    state = _huascar_alone("c3", "N", damaged_may_stop="yes")
+    hu = ship(state, "Huascar")
+    if how == "fire":
+        damage(state, "Huascar", "JC")
+    else:
+        hu.flotation -= 1
+    place(state, "Cochrane", "c6", "S")
+    assert "pass" in RS.legal_orders(state, "peru")
+    assert "fire Almirante Cochrane" in RS.legal_orders(state, "peru")
+    text = order(state, "peru", "fire Cochrane", rng_rolling([6]))
+    assert (hu.x, hu.y) == (2, 2) and hu.heading == 0
+    assert "stops" in text and "fires at Almirante Cochrane" in text
+
+
+def test_damaged_may_stop_option_still_makes_an_undamaged_ship_move() -> None:
+    state = _huascar_alone("c3", "N", damaged_may_stop="yes")
+    with pytest.raises(IllegalOrder, match="must move"):
+        RS.parse_order(state, "peru", "pass")
+    assert "pass" not in RS.legal_orders(state, "peru")
+
+
+def test_damaged_may_stop_option_is_validated() -> None:
+    with pytest.raises(GameError, match="`maybe`"):
+        new_game("duel", damaged_may_stop="maybe")
