@@ -179,7 +179,8 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
         if o.kind == "path":
             _path(pen, pts, theme.mix(side, (255, 255, 255), 0.3), w * 1.3)
             if o.text:
-                labels.append((pts[-1], o.text, (245, 245, 245), ()))
+                # at the start, where the mover was: its end is under the counter that moved
+                labels.append((pts[0], o.text, (245, 245, 245), (pts[-1],)))
         elif o.kind == "fire" and len(pts) >= 2:
             _fire(pen, pts[0], pts[-1], w)
             results.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE, (pts[0], pts[-1])))

@@ -7,9 +7,11 @@ from typing import cast
 
 from PIL import Image
 
-from games.core.view import Counter
+from games.core.view import Counter, Overlay
 from render import Renderer
 from render.counters import Sprite, _fit_lines, _two_lines, landing_label, look_of, make_sprite, token_radius
+from render.frame import full_frame
+from render.overlays import draw_overlays
 from render.strip import marker_key
 from tests.render.scenes import table_view
 
@@ -106,3 +108,13 @@ def test_a_wrapped_name_stays_within_its_square() -> None:
         bbox = sprite.image.getchannel("A").getbbox()
         assert bbox is not None
         assert bbox[2] - bbox[0] <= 108 + 8, name
+
+
+def test_a_path_label_marks_where_the_move_began_not_the_moved_ship() -> None:
+    """Oak & Iron names a path after its ship; at the path's end that label hid the ship itself."""
+    view = table_view()
+    path = Overlay("path", ((4.0, 4.0), (10.0, 9.0)), side="red", text="Sloop")  # Sloop now at (10, 9)
+    frame = full_frame(view.board, 20.0)
+    img = Image.new("RGB", (frame.width, frame.height))
+    aids, results = draw_overlays(img, (path,), frame, {"red": RED})
+    assert results == [] and [(label[0], label[1]) for label in aids] == [(frame.px((4.0, 4.0)), "Sloop")]
