@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.core.errors import GameError, IllegalOrder
 from games.ironclad_draughts.state import GameState
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, rng_rolling, ship
+from tests.ironclad_draughts.test_playouts import play, replay
 
 
 def _huascar_alone(square: str, heading: str, **options: str) -> GameState:
@@ -51,3 +56,18 @@ def test_damaged_may_stop_option_still_makes_an_undamaged_ship_move() -> None:
 def test_damaged_may_stop_option_is_validated() -> None:
     with pytest.raises(GameError, match="`maybe`"):
         new_game("duel", damaged_may_stop="maybe")
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    scenario=st.sampled_from(["standard", "duel", "fleet"]),
+    seed=st.integers(0, 10_000),
+    picks=st.lists(st.integers(0, 1000), min_size=1, max_size=30),
+)
+def test_random_playout_with_the_other_readings(scenario: str, seed: int, picks: list[int]) -> None:
+    """The alternative readings keep the invariants, the replay and the codec round trip."""
+    options = {"turn_limit": "20", "engine_hit": "ahead", "damaged_may_stop": "yes"}
+    state, log = play(scenario, seed, picks, options, aggressive=True)
+    assert RS.outcome(state) is not None
+    assert replay(scenario, seed, log, options) == state
+    assert RS.decode(json.loads(json.dumps(RS.encode(state)))) == state
