@@ -1204,13 +1204,13 @@ class Game:
                 self.say(f"{u.name} enters {terrain} water at {self.label(nxt)}.")
                 if self.grounding_check(u, mp_used, f"entering {self.label(nxt)}"):
                     stopped = "grounded"
-                    break
             mine = self.mine_at(nxt)
-            if mine is not None:
+            if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
                 self.mine_attack(u, mine, fow_mod)
-                if not u.afloat:
-                    stopped = "sunk"
-                    break
+            if not u.afloat:
+                stopped = "sunk"
+            if stopped:
+                break
         dest = self.label(self.pos(u))
         moved = " ".join(taken) if taken else "nothing"
         if stopped and stopped.startswith("Steering"):

@@ -341,3 +341,25 @@ def test_ram_into_shallow_water_checks_grounding_first() -> None:
     in_play(st, "peru")
     log = text(order(st, "peru", "Huascar ram", [9]))
     assert "no ram attack" in log and unit(st, "abtao").hits == 0
+
+
+def test_a_ship_that_grounds_in_a_mined_shallow_hex_still_meets_the_mine() -> None:
+    """9.0: entering a hex with a Mine counter turns it over. Grounding (5.2) stops the ship in
+    that hex, but it has entered it: the mine attack is still resolved (Designer's Note: many
+    mines lie in shallow water)."""
+    st = new_game("s4")
+    g = Game(st)
+    shallow = g.layout.parse("1505")
+    assert g.terrain(shallow) == "shallow"
+    place(st, "huascar", "1605", 1)
+    h = unit(st, "huascar")
+    h.facing = next(d for d in range(6) if g.layout.neighbour(g.pos(h), d) == shallow)
+    place(st, "abtao", "1509", 3)
+    place(st, "magallanes", "1511", 3)
+    in_play(st, "peru")
+    st.mines = [Mine(shallow.q, shallow.r)]
+    st.mine_bag = ["1"]
+    # grounding d10 9 vs PF 7: grounded (below twice PF); mine 2d6 [3, 3] +1 = 7 = PF, odd: 3 hits
+    log = text(order(st, "peru", "Huascar move F", [9, 3, 3]))
+    assert "**grounded**" in log and "mine counter **1**" in log
+    assert h.grounded and h.hits == 3 and st.mines == []
