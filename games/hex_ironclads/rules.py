@@ -40,18 +40,19 @@ def bearing_between(layout: HexLayout, a: Hex, b: Hex) -> float:
     return math.degrees(math.atan2(bx - ax, -(by - ay))) % 360.0
 
 
-def arc_of(layout: HexLayout, ship: Ship, target: Hex, *, boundary_abeam: bool = True) -> str:
-    """``all round`` for turrets, else ``ahead``/``astern`` strictly within 30 degrees of the
-    bow/stern line, else ``abeam``. Hexes on the 30-degree boundary count as abeam (the ruling),
-    or as ahead/astern with ``boundary_abeam=False`` (option ``arc-boundary=ahead-astern``)."""
+def arc_of(layout: HexLayout, ship: Ship, target: Hex, *, boundary_abeam: bool = True, half_width: float = 30.0) -> str:
+    """``all round`` for turrets, else ``ahead``/``astern`` strictly within ``half_width`` degrees
+    (30, the ruling; option ``ahead-arc``) of the bow/stern line, else ``abeam``. Hexes on the
+    boundary count as abeam (the ruling), or as ahead/astern with ``boundary_abeam=False``
+    (option ``arc-boundary=ahead-astern``)."""
     if ship.all_round:
         return "all round"
     off = (bearing_between(layout, hex_of(ship), target) - layout.bearing(ship.facing)) % 360.0
     off = min(off, 360.0 - off)  # 0 = dead ahead, 180 = dead astern
     slack = -ARC_EPSILON if boundary_abeam else ARC_EPSILON
-    if off < 30.0 + slack:
+    if off < half_width + slack:
         return "ahead"
-    if off > 150.0 - slack:
+    if off > 180.0 - half_width - slack:
         return "astern"
     return "abeam"
 
@@ -107,7 +108,13 @@ def assess_shot(state: HexIroncladsState, ship: Ship, target: Ship) -> Shot:
     layout = game_map(state).layout
     a, b = hex_of(ship), hex_of(target)
     rng_hexes = distance(a, b)
-    arc = arc_of(layout, ship, b, boundary_abeam=state.options.get("arc-boundary", "abeam") == "abeam")
+    arc = arc_of(
+        layout,
+        ship,
+        b,
+        boundary_abeam=state.options.get("arc-boundary", "abeam") == "abeam",
+        half_width=float(state.options.get("ahead-arc", "30")),
+    )
     dice = dice_for(ship.dice, arc, rng_hexes)
     if dice <= 0:
         reach = max_range(ship.dice, arc)

@@ -81,6 +81,12 @@ OPTIONS = (
         "",
     ),
     OptionSpec(
+        "ahead-arc",
+        "Degrees either side of the keel line that count as ahead/astern: 30 (the ruling: one sixty-degree arc) or 60 (the book read as sixty degrees either side).",
+        "30",
+        ("30", "60"),
+    ),
+    OptionSpec(
         "arc-boundary",
         "Hexes exactly on the 30-degree line off the bow or stern: abeam (the ruling) or ahead-astern (half dice).",
         "abeam",
@@ -110,8 +116,8 @@ Moving into an enemy's hex rams it (4 dice with a ram, 2 without); the rammer st
 Rams are adjudicated once both sides have moved, in the order made (option ram-timing=at-once
 rolls each when it happens); a rammed ship still makes its own move meanwhile.
 Dice: full dice at one hex, one fewer per further hex (abeam, or any bearing for turrets); ahead
-or astern (strictly within 30 degrees of the keel line; option arc-boundary=ahead-astern adds the
-hexes on the 30-degree line) half dice, one fewer per two hexes.
+or astern (strictly within 30 degrees of the keel line, or 60 with option ahead-arc=60; option
+arc-boundary=ahead-astern adds the hexes on the boundary line) half dice, one fewer per two hexes.
 Faces: 6 Major (2 flotation points), 4-5 Minor (1), 1-3 Miss. At its critical point a ship breaks
 off and the bot steers it home; leaving by its home edge saves it. Line of sight: land blocks, and
 so do ships in between (option ships-block-sight). A side with no ship left fighting loses."""

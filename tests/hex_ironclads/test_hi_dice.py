@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.errors import IllegalOrder
+from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.hexgrid import Hex
 from games.core.maps import load_map
 from games.hex_ironclads.data import ship_types
@@ -154,3 +154,22 @@ def test_option_arc_boundary_counts_the_30_degree_hexes_as_ahead_or_astern() -> 
     place(default, "Almirante Cochrane", "0706", 0)
     place_hex(default, "Huascar", ahead_edge, 3)
     assert "(range 2, abeam, 3 dice)" in order(default, "chile", "Cochrane fire Huascar")[0].text
+
+
+def test_option_ahead_arc_60_reads_sixty_degrees_either_side_of_the_keel_line() -> None:
+    """Book: "wholly within a sixty degree arc either side of the hex ahead or astern". The ruling
+    reads one 60-degree arc (30 either side); option ahead-arc=60 reads 60 either side."""
+    state = new_game("angamos", {"ahead-arc": "60"})
+    keep_only(state, "Almirante Cochrane", "Huascar")
+    cochrane = place(state, "Almirante Cochrane", "0706", 0)
+    layout = load_map(state.map_id).layout
+    centre = Hex(cochrane.q, cochrane.r)
+    on_30 = layout.neighbour(layout.neighbour(centre, 0), 1)  # 30 degrees off the bow
+    on_60 = layout.neighbour(centre, 1)  # 60 degrees: still the boundary, so abeam
+    assert arc_of(layout, cochrane, on_30, half_width=60.0) == "ahead"
+    assert arc_of(layout, cochrane, on_60, half_width=60.0) == "abeam"
+    assert arc_of(layout, cochrane, layout.neighbour(layout.neighbour(centre, 3), 4), half_width=60.0) == "astern"
+    place_hex(state, "Huascar", on_30, 3)
+    assert "(range 2, ahead, 2 dice)" in order(state, "chile", "Cochrane fire Huascar")[0].text
+    with pytest.raises(InvalidSyntax, match="Option `ahead-arc` cannot be `45`"):
+        new_game("angamos", {"ahead-arc": "45"})
