@@ -20,6 +20,8 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
   with nothing in play is a draw either way ("any other result").
 * Scenario 5's "all ironclads sunk or captured: a draw" is checked before Chile's win (the Huáscar
   is an ironclad, so the clause could never apply otherwise).
+* Scenario 2's shoals modifier "+1: ship moving two or more hexes" counts hexes entered this
+  activation (turns are not hexes); 5.1's grounding modifier counts MP as it says.
 * Chilean Honor: an honour-bound ship fires and boards at -2 and may not move so as to open the
   range to the nearest Peruvian ironclad; the requirement ends with its ram.
 * Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh.

@@ -358,10 +358,14 @@ class Game:
                 self.s.boarding_pair = []
 
     # --- grounding (5.1, 5.2, 15.3.3) ---------------------------------------------------------
-    def grounding_check(self, u: Unit, mp_used: int, why: str) -> bool:
-        """Roll for grounding; return True if the ship grounds (and stops)."""
+    def grounding_check(self, u: Unit, mp_used: int, why: str, hexes: int = 0) -> bool:
+        """Roll for grounding; return True if the ship grounds (and stops).
+
+        ``mp_used`` feeds 5.1's "+1 if the ship uses 2 MP"; ``hexes`` (hexes entered this
+        activation) feeds 15.3.3's "+1: ship moving two or more hexes".
+        """
         if self.scn.shoal_table:
-            return self._shoal_table(u, mp_used, why)
+            return self._shoal_table(u, hexes, why)
         die = self.d(10)
         mods: list[tuple[str, int]] = []
         if mp_used >= 2:
@@ -385,12 +389,12 @@ class Game:
             self.say(f"{head}: **grounded**.")
         return True
 
-    def _shoal_table(self, u: Unit, mp_used: int, why: str) -> bool:
+    def _shoal_table(self, u: Unit, hexes: int, why: str) -> bool:
         die = self.d(6)
         mods: list[tuple[str, int]] = []
         if u.id == "independencia":
             mods.append(("Independencia", 1))
-        if mp_used >= 2:
+        if hexes >= 2:
             mods.append(("moving two or more hexes", 1))
         if "bridge" in u.criticals:
             mods.append(("Bridge critical", 1))
@@ -1202,7 +1206,7 @@ class Game:
             terrain = self.terrain(nxt)
             if terrain in WATER_SHALLOW:
                 self.say(f"{u.name} enters {terrain} water at {self.label(nxt)}.")
-                if self.grounding_check(u, mp_used, f"entering {self.label(nxt)}"):
+                if self.grounding_check(u, mp_used, f"entering {self.label(nxt)}", len(path) - 1):
                     stopped = "grounded"
             mine = self.mine_at(nxt)
             if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
@@ -1220,13 +1224,13 @@ class Game:
             self.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {self.printed(u.facing)}.")
         s.last = LastAction("path", side, path, "")
         if ram and not stopped and u.afloat and target is not None and target.afloat:
-            self.ram(u, target, mp_used + 1, fow_mod)
+            self.ram(u, target, mp_used + 1, fow_mod, len(path) - 1)
 
-    def ram(self, u: Unit, target: Unit, mp_used: int, fow_mod: int) -> None:
+    def ram(self, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int = 0) -> None:
         """6.2: shallow-water check first, then 1d10 against the target's PF."""
         s = self.s
         shallow = self.terrain(self.pos(target)) in WATER_SHALLOW
-        if shallow and self.grounding_check(u, mp_used, f"ramming {target.name} in {self.terrain(self.pos(target))} water"):
+        if shallow and self.grounding_check(u, mp_used, f"ramming {target.name} in {self.terrain(self.pos(target))} water", hexes):
             self.say(f"{u.name} grounds before the ram: no ram attack.")
             return
         die = self.d(10)

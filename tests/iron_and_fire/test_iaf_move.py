@@ -166,6 +166,18 @@ def test_scenario2_shoals_table() -> None:
     assert u.grounded and u.hits == 2
 
 
+def test_scenario2_shoals_count_hexes_moved_not_mp() -> None:
+    """15.3.3's modifier is "+1: Ship moving two or more hexes": a turn then one hex into the
+    shoal is one hex moved, though it is the second MP (5.1's own modifier counts MP)."""
+    st = new_game("s2")
+    place(st, "independencia", "1307", 1)
+    place(st, "covadonga", "2010", 3)
+    in_play(st, "peru")
+    log = text(order(st, "peru", "Independencia move S F", [3]))  # 1306 shoal: d6 3 +1 Independencia = 4
+    assert "d6 **3** +1 Independencia = 4 vs 5: clear" in log
+    assert not unit(st, "independencia").grounded
+
+
 def test_scenario2_shoals_clear_and_critical_modifiers() -> None:
     st = new_game("s2")
     place(st, "independencia", "1307", 6)
