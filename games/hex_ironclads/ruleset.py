@@ -689,6 +689,9 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             elif state.phase == MOVE and side.initiative:
                 line += f"; initiative {'/'.join(str(v) for v in side.initiative)}"
             lines.append(line + ".")
+        if state.rams:
+            made = ", ".join(f"{state.ship(r.rammer).name} rammed {state.ship(r.target).name}" for r in state.rams)
+            lines.append(f"Rams to adjudicate once both sides have moved: {made}.")
         for ship in state.ships:
             if ship.status in (FIGHTING, BROKEN_OFF):
                 extra = " (broken off)" if ship.status == BROKEN_OFF else ""
