@@ -217,6 +217,7 @@ def test_rams_are_adjudicated_after_both_sides_have_moved() -> None:
     assert ship(state, "Virginia").lost == 6 and state.phase == "move" and state.mover() == "confederate"
     assert label(state, ship(state, "Monitor")) == "0705"
     assert "Rams to adjudicate once both sides have moved: Monitor rammed Virginia." in ruleset().view(state, None).status
+    assert ruleset().decode(snapshot(state)) == state  # the pending ram survives a save
     rng = ScriptedRng([1, 1, 1, 1, 6, 6, 6, 6])
     events = order(state, "confederate", "Virginia move F", rng)  # rams back before any result
     text = texts(events)

@@ -94,3 +94,19 @@ def test_state_round_trips_mid_game(scenario: str) -> None:
         rs.apply(state, seat, rs.parse_order(state, seat, picker.choice(rs.legal_orders(state, seat))), rng)
         assert rs.decode(json.loads(json.dumps(rs.encode(state)))) == state
     assert state.turn <= 3
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_games_end_under_the_other_readings(scenario: str) -> None:
+    """The options that switch a ruling (rams at once, wider or inclusive arcs) still give games
+    that end and round-trip."""
+    rs = ruleset()
+    options = {"ram-timing": "at-once", "arc-boundary": "ahead-astern", "ahead-arc": "60", "turns": "4"}
+    state = rs.setup(scenario, options, Rng(seed_from_number(7)))
+    rng = Rng(seed_from_number(8))
+    picker = Rng(seed_from_number(9))
+    while rs.outcome(state) is None:
+        seat = rs.to_act(state)[0]
+        rs.apply(state, seat, rs.parse_order(state, seat, picker.choice(rs.legal_orders(state, seat))), rng)
+        assert rs.decode(json.loads(json.dumps(rs.encode(state)))) == state
+    assert state.turn <= 4 and not state.rams
