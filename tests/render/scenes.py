@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from games.core.hexgrid import HexLayout
 from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, Terrain, View, Zone
 
@@ -105,3 +107,26 @@ def table_view() -> View:
         status=("Turn 3: Sloop fired.",),
         title="Table test",
     )
+
+
+def kinds_view() -> View:
+    """The table scene plus a wake astern of each ship that moved and a landing party ashore."""
+    view = table_view()
+    extra = (
+        Counter("s1-wake", "wake", "red", (9.0, 10.0), facing=45.0, kind="wake", size=(0.6, 0.8)),
+        Counter("s3-wake", "wake", "blue", (17.2, 7.4), facing=250.0, kind="wake", size=(0.6, 0.8)),
+        Counter("s2-landing", "Fluyt landing party", "red", (5.0, 4.0), kind="landing"),
+    )
+    return dataclasses.replace(view, counters=extra + view.counters, title="Counter kinds")
+
+
+def long_names_view() -> View:
+    """Names too long for one line on a square, as Ironclad Draughts' full ship names are."""
+    view = square_view()
+    counters = (
+        Counter("a", "Affondatore", "red", (1.0, 0.0), facing=0.0, damage_text="11/12"),
+        Counter("b", "Almirante Cochrane", "red", (3.0, 1.0), facing=45.0, damage=1, damage_max=3),
+        Counter("c", "Re di Portogallo", "blue", (5.0, 5.0), facing=90.0, damage_text="16/16"),
+        Counter("d", "Erzherzog Ferdinand Max", "blue", (2.0, 6.0), facing=180.0, markers=("stopped",)),
+    )
+    return dataclasses.replace(view, counters=counters, overlays=(), title="Long names")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from render import Renderer
 from tests.render.golden import GOLDEN, check_golden
-from tests.render.scenes import hex_view, square_view, table_view
+from tests.render.scenes import hex_view, kinds_view, long_names_view, square_view, table_view
 
 
 def test_hex_golden() -> None:
@@ -27,3 +27,11 @@ def test_goldens_stay_small() -> None:
     sizes = {p.name: p.stat().st_size for p in GOLDEN.glob("*.png")}
     assert sizes, "goldens missing"
     assert all(size < 100_000 for size in sizes.values()), sizes
+
+
+def test_table_kinds_golden() -> None:
+    check_golden("table-kinds", Renderer().render_png(kinds_view(), scale=18))
+
+
+def test_square_long_names_golden() -> None:
+    check_golden("square-long-names", Renderer().render_png(long_names_view(), scale=90))
