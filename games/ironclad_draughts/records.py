@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core.data import load
+from games.core.data import is_house, load
 from games.core.errors import DataError
 
 SHIPS_FILE = "ironclad_draughts/ships.toml"
@@ -87,6 +87,21 @@ def arcs() -> dict[str, tuple[float, float]]:
             raise DataError(f"{table.file}: key 'arcs.{name}': expected [from, to] in degrees, got {pair!r}")
         out[name] = (float(pair[0]), float(pair[1]))
     return out
+
+
+def house_values() -> list[str]:
+    """Which data in use are house values (a data pack with the printed values tags them otherwise)."""
+    ships = load(SHIPS_FILE)
+    found = [
+        what
+        for what, record in (
+            ("ship record sheets", ships),
+            ("gun arcs", ships.table("arcs")),
+            ("scenario set-ups", load(SCENARIOS_FILE)),
+        )
+        if is_house(record)
+    ]
+    return found
 
 
 def scenarios() -> dict[str, ScenarioSpec]:

@@ -29,7 +29,7 @@ from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Rulese
 from games.core.squaregrid import HEADING_NAMES, Square, parse_heading
 from games.core.view import Board, Counter, Overlay, SideInfo, View
 from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.records import ScenarioSpec, ShipEntry, SideSpec, scenarios, ship_classes
+from games.ironclad_draughts.records import ScenarioSpec, ShipEntry, SideSpec, house_values, scenarios, ship_classes
 from games.ironclad_draughts.state import (
     AFLOAT,
     CONNING,
@@ -827,6 +827,11 @@ class IroncladDraughts(Ruleset[GameState]):
         deck = state.damage_deck
         lines.append(f"Damage pack: {len(deck.draw_pile)} face down, {len(deck.discards)} discarded.")
         return lines
+
+    def summary(self, state: GameState) -> list[str]:
+        """The status strip plus which values are the house's, not the book's (rules-notes)."""
+        house = house_values()
+        return self._status(state) + ([f"House values in use: {', '.join(house)}."] if house else [])
 
     def outcome(self, state: GameState) -> Outcome | None:
         if state.phase != "over":

@@ -64,3 +64,11 @@ def test_engine_hit_default_is_the_ruling_stop_after_one_square() -> None:
 def test_engine_hit_option_is_validated() -> None:
     with pytest.raises(GameError, match="`maybe`"):
         new_game("duel", engine_hit="maybe")
+
+
+def test_summary_says_house_values_are_in_use() -> None:
+    """rules-notes, common conventions: the game summary shows "house values in use"."""
+    state = new_game("standard")
+    lines = RS.summary(state)
+    house = [line for line in lines if "House values in use" in line]
+    assert house and "record sheets" in house[0] and "gun arcs" in house[0]
