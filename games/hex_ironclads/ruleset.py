@@ -88,7 +88,7 @@ OPTIONS = (
     ),
     OptionSpec(
         "arc-boundary",
-        "Hexes exactly on the 30-degree line off the bow or stern: abeam (the ruling) or ahead-astern (half dice).",
+        "Hexes exactly on the ahead/astern arc line (30 degrees off the keel line, or 60 with ahead-arc=60): abeam (the ruling) or ahead-astern (half dice).",
         "abeam",
         ("abeam", "ahead-astern"),
     ),
