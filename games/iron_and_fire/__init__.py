@@ -24,7 +24,8 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
   activation (turns are not hexes); 5.1's grounding modifier counts MP as it says.
 * Chilean Honor: an honour-bound ship fires and boards at -2 and may not move so as to open the
   range to the nearest Peruvian ironclad; the requirement ends with its ram.
-* Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh.
+* Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh;
+  Mine counters it turned over stay the same counters (a counter is not a die).
 """
 
 from games.iron_and_fire.ruleset import IronAndFire

@@ -98,6 +98,9 @@ class Game:
         self.reroll_index = -1
         self.diverged = False
         self.rolled: list[tuple[int, int]] = []  # (faces, value) of every die rolled here
+        # Mine counters turned over here (q, r, counter); a re-roll meets the same counters again
+        self.mine_draws: list[tuple[int, int, str]] = []
+        self.replay_mines: dict[tuple[int, int], str] = {}
 
     # --- plumbing ------------------------------------------------------------------------------
     @property
@@ -437,7 +440,14 @@ class Game:
         h = Hex(mine.q, mine.r)
         if not mine.value:
             bag = self.s.mine_bag
-            mine.value = bag.pop(self.rng.below(len(bag))) if bag else "None"
+            known = self.replay_mines.get((mine.q, mine.r))
+            if known is not None:  # a Fortunes of War replay: the counter is the one turned over before
+                if known in bag:
+                    bag.remove(known)
+                mine.value = known
+            else:
+                mine.value = bag.pop(self.rng.below(len(bag))) if bag else "None"
+            self.mine_draws.append((mine.q, mine.r, mine.value))
         if mine.value == "None":
             self.s.mines.remove(mine)
             self.say(f"{u.name} enters {self.label(h)}: the mine counter is turned over: **None**. Removed.", reveals=True)

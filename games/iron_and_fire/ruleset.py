@@ -304,8 +304,8 @@ class IronAndFire(Ruleset[State]):
         args = order.args
         if args[:2] == ("fow", "reroll"):
             return self._reroll(state, side, rng, int(args[2]) if len(args) > 2 else 1)
-        previous, previous_dice = state.snapshot, state.snapshot_dice
-        state.snapshot, state.snapshot_dice = "", []
+        previous, previous_dice, previous_mines = state.snapshot, state.snapshot_dice, state.snapshot_mines
+        state.snapshot, state.snapshot_dice, state.snapshot_mines = "", [], []
         game = Game(state, rng)
         verb = args[0]
         if verb in ACTIVATION_VERBS:
@@ -314,11 +314,12 @@ class IronAndFire(Ruleset[State]):
             if before and game.rolled:
                 state.snapshot, state.snapshot_order, state.snapshot_side = before, order.text, side
                 state.snapshot_dice = list(game.rolled)
+                state.snapshot_mines = list(game.mine_draws)
             return game.events
         try:
             self._other(game, side, args)
         except Exception:
-            state.snapshot, state.snapshot_dice = previous, previous_dice
+            state.snapshot, state.snapshot_dice, state.snapshot_mines = previous, previous_dice, previous_mines
             raise
         return game.events
 
@@ -391,6 +392,7 @@ class IronAndFire(Ruleset[State]):
         if not state.snapshot:
             raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
         dice = list(state.snapshot_dice)
+        mines = {(q, r): value for q, r, value in state.snapshot_mines}
         if not 1 <= which <= len(dice):
             listing = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(dice))
             raise IllegalOrder(f"The last activation rolled {len(dice)} dice; there is no die {which}.", hint=f"Dice: {listing}.")
@@ -402,11 +404,14 @@ class IronAndFire(Ruleset[State]):
         state.log_tail = []
         game = Game(state, rng)
         game.replay, game.reroll_index = dice, which - 1
+        game.replay_mines = mines
         faces, value = dice[which - 1]
         game.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
         order = self.parse_order(state, actor, order_text)
         self._activate(game, actor, order.args)
         state.snapshot_dice = list(game.rolled)
+        mines.update({(q, r): v for q, r, v in game.mine_draws})
+        state.snapshot_mines = [(q, r, v) for (q, r), v in mines.items()]
         state.fow_used_turn = sorted(set(used_turn) | set(state.fow_used_turn) | {side})
         state.fow_used_ever = sorted(set(used_ever) | set(state.fow_used_ever) | {side})
         state.fow_holder = other(side)

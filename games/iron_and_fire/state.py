@@ -130,6 +130,7 @@ class State:
     snapshot_order: str = ""
     snapshot_side: str = ""
     snapshot_dice: list[tuple[int, int]] = field(default_factory=list)  # (faces, value) rolled by it
+    snapshot_mines: list[tuple[int, int, str]] = field(default_factory=list)  # (q, r, counter) turned over by it
     last: LastAction = field(default_factory=LastAction)
     result_winner: str = ""
     result_reason: str = ""

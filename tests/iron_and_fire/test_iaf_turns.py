@@ -410,3 +410,35 @@ def test_fow_reroll_of_the_critical_die_keeps_the_hit() -> None:
     log = text(order(st, "chile", "fow reroll 2", [1]))  # the critical check becomes a 1
     e = unit(st, "esmeralda")
     assert e.hits == 2 and e.criticals == [] and "d10 **6**" in log
+
+
+def test_fow_reroll_never_swaps_a_mine_counter_already_turned_over() -> None:
+    """13.1 re-rolls a die; a Mine counter turned over by the activation is a counter, not a
+    die: the replay must meet the same counter (9.0), whatever else the cup holds."""
+    from games.iron_and_fire.state import Mine
+
+    rs = ruleset()
+    for seed_die in range(1, 7):
+        st = new_game("s4", {"fow": "on"})
+        g = Game(st)
+        shallow = g.layout.parse("1505")
+        place(st, "huascar", "1605", 1)
+        h = unit(st, "huascar")
+        h.facing = next(d for d in range(6) if g.layout.neighbour(g.pos(h), d) == shallow)
+        place(st, "abtao", "1509", 3)
+        place(st, "magallanes", "1511", 3)
+        in_play(st, "peru")
+        st.fow_holder = "chile"
+        st.mines = [Mine(shallow.q, shallow.r)]
+        st.mine_bag = ["None", "0", "1", "2"] * 3
+        rng = ScriptedRng([1, seed_die, 1, 1, 1, 1])  # grounding d10 1 (clear), then the mine's 2d6 if any
+        rs.apply(st, "peru", rs.parse_order(st, "peru", "Huascar move F"), rng)
+        first = " ".join(st.log_tail)
+        counter = first.split("mine counter is turned over: **")[1][:4] if "turned over" in first else first.split("mine counter **")[1][0]
+        st.card, st.card_side = "KS", "chile"  # Chile holds the counter and re-rolls the grounding die
+        later = ScriptedRng([2, 1, 1, 1, 1, 1])
+        for _ in range(seed_die):  # the shared stream has moved on since (other draws, nonces)
+            later.below(1000)
+        rs.apply(st, "chile", rs.parse_order(st, "chile", "fow reroll 1"), later)
+        replay = " ".join(st.log_tail)
+        assert (f"turned over: **{counter}" in replay) if counter == "None" else (f"mine counter **{counter}**" in replay), (counter, replay)
