@@ -23,6 +23,9 @@ silent the house choices are, in short:
   neighbouring arcs;
 * the pass-through-and-return manoeuvre counts as done when a ship has reached the far edge's
   rank and later its own starting rank again;
+* the book (Sequence 5) says when the game ends but names no winner: the side that still has a
+  ship afloat on the board wins; if the last ships of both sides go in the same activation (a
+  ram that sinks both), it is a draw;
 * option ``turn_limit`` (0 = none, as the book) ends the game with the side holding more
   flotation points on the board as winner.
 """
