@@ -209,8 +209,8 @@ async def test_commands_after_the_end_say_the_game_is_over(svc: TableService, co
 
 
 @pytest.mark.parametrize(("command", "options"), [("order", {"text": "hail " * 2000}),
-                                                  ("roll", {"dice": "1d6", "secret": "true", "purpose": "p" * 5000}),
-                                                  ("deck new", {"name": "d" * 5000, "from": "standard52"})])
+                                                  ("roll", {"dice": "1d6", "secret": "true", "purpose": "p" * 7000}),
+                                                  ("deck new", {"name": "d" * 7000, "from": "standard52"})])
 async def test_huge_inputs_are_refused_before_anything_is_posted(svc: TableService, command: str, options: dict[str, str]) -> None:
     await umpired_table(svc)
     await ok(svc, ALICE, "roll", dice="1d6")
