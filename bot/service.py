@@ -48,6 +48,21 @@ USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
 
+DECK_OPTIONS = {"new": "name from", "shuffle": "name", "reshuffle": "name", "draw": "name to", "deal": "name count to"}
+COMMAND_OPTIONS: dict[str, frozenset[str]] = {
+    command: frozenset(names.split())
+    for command, names in {
+        "game new": "system scenario options", "game join": "seat", "game leave": "", "game start": "",
+        "game status": "", "game board": "zoom", "game log": "page", "game undo": "", "game end": "",
+        "game export": "", "game replay": "", "game verify": "export", "game private": "",
+        "game remind": "after every", "game assign": "seat user name", "game help": "system", "help": "system",
+        "order": "text seat", "roll": "dice secret purpose", "reveal": "roll", "hand": "", "play": "card deck",
+        "seal": "text who", "seal open": "who", "seal reveal": "",
+        **{f"deck {verb}": names for verb, names in DECK_OPTIONS.items()},
+    }.items()
+}
+
+
 @dataclass(frozen=True)
 class User:
     id: str
@@ -183,6 +198,7 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._closed_dms: set[str] | None = None
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
+        # every command here must be listed in COMMAND_OPTIONS (a test checks)
         self._handlers: dict[str, Callable[[str, User, dict[str, str]], Awaitable[list[Output]]]] = {
             "game new": self._game_new,
             "game join": self._game_join,
@@ -229,6 +245,10 @@ class TableService:
         lock = self._locks.setdefault(channel, asyncio.Lock())
         async with lock:
             try:
+                unknown = sorted(set(options) - COMMAND_OPTIONS[command.strip().lower()])
+                if unknown:
+                    known = ", ".join(sorted(COMMAND_OPTIONS[command.strip().lower()])) or "none"
+                    raise UnknownName(f"/{command} has no option {quote(unknown[0])}.", hint=f"Its options: {known}.")
                 for key, value in options.items():
                     if len(value) > MAX_INPUT and key != "export":
                         raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")

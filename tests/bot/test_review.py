@@ -218,3 +218,21 @@ async def test_huge_inputs_are_refused_before_anything_is_posted(svc: TableServi
     out = await run(svc, ALICE, command, **options)
     assert len(out) == 1 and errors(out) and "at most" in errors(out)[0], [o.text[:80] for o in out]
     assert await versions(svc) == before
+
+
+@pytest.mark.parametrize(("command", "options", "bad"), [("roll", {"dice": "1d6", "secrte": "true"}, "secrte"),
+                                                         ("order", {"txt": "place X a1"}, "txt"),
+                                                         ("game new", {"system": "table", "scenaro": "free"}, "scenaro")])
+async def test_an_unknown_option_is_refused_not_ignored(svc: TableService, command: str, options: dict[str, str], bad: str) -> None:
+    """A misspelt ``secret`` must not turn a secret roll into a public one."""
+    await ok(svc, ALICE, "roll", dice="1d6")
+    before = await versions(svc)
+    out = await run(svc, ALICE, command, **options)
+    assert len(out) == 1 and errors(out) and f"`{bad}`" in errors(out)[0], out
+    assert await versions(svc) == before
+
+
+def test_every_command_lists_its_options(svc: TableService) -> None:
+    from bot.service import COMMAND_OPTIONS
+
+    assert sorted(COMMAND_OPTIONS) == svc.commands
