@@ -968,7 +968,7 @@ class TableService:
             if len(players) < 2:
                 raise WrongPhase("No sealed round is open here.", hint="Open one with /seal open who:@a @b.")
             outputs += await self._tools_apply(channel, user, "seal open " + " ".join(players))
-        return outputs + await self._tools_apply(channel, user, f"seal {text}")
+        return outputs + await self._tools_apply(channel, user, f"seal text {text}")
 
 
 def verify_export(data: dict[str, Any]) -> str:

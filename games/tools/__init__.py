@@ -10,7 +10,8 @@ front end turns into its mention format. Internal order notation (built by the t
     deck new NAME FROM                  deck shuffle NAME        deck reshuffle NAME
     deck draw NAME [hand]               deck deal NAME COUNT USER USER...
     play CARD [NAME]
-    seal open USER USER...              seal TEXT...             seal reveal
+    seal open USER USER...              seal text TEXT...        seal reveal
+    (``seal TEXT...`` without ``text`` is still read, for logs written before)
 """
 
 from __future__ import annotations
@@ -275,6 +276,8 @@ class Tools(Ruleset[ToolsState]):
             if seat not in (sr.opener, UMPIRE):
                 raise NotAllowed("Only the umpire (or whoever opened the round) may reveal before everyone has sealed.")
             return self._reveal_round(state)
+        if verb == "text" and len(words) > 1:  # "seal text ...": a sealed text may itself start with open or reveal
+            rest = rest.split(None, 1)[1]
         sr = state.seal_round
         if sr is None:
             raise WrongPhase("No sealed round is open here.", hint="Open one with /seal open who:@a @b.")

@@ -236,3 +236,12 @@ def test_every_command_lists_its_options(svc: TableService) -> None:
     from bot.service import COMMAND_OPTIONS
 
     assert sorted(COMMAND_OPTIONS) == svc.commands
+
+
+async def test_a_sealed_text_may_start_with_open_or_be_reveal(svc: TableService) -> None:
+    await ok(svc, ALICE, "seal open", who="alice bob")
+    await ok(svc, ALICE, "seal", text="open fire on Esmeralda")
+    out = await ok(svc, BOB, "seal", text="reveal")
+    shown = public_text(out)
+    assert "open fire on Esmeralda" in shown and "@bob: reveal" in shown, shown
+
