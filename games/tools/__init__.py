@@ -154,8 +154,8 @@ class Tools(Ruleset[ToolsState]):
             return [public(f"{_user(seat)} rolls {result.describe()}", reveals=True)]
         if head == "secret" and len(words) >= 2:
             return self._secret(state, seat, words[1], " ".join(words[2:]) or "unspecified purpose", rng)
-        if head == "reveal" and len(words) == 2:
-            return self._reveal(state, seat, words[1])
+        if head == "reveal" and len(words) <= 2:
+            return self._reveal(state, seat, words[1] if len(words) == 2 else "")
         if head == "deck" and len(words) >= 3:
             return self._deck(state, seat, words[1].lower(), words[2:], rng)
         if head == "play" and len(words) >= 2:
@@ -180,7 +180,8 @@ class Tools(Ruleset[ToolsState]):
         number = small_number(ref.lstrip("#"))
         if number is None or not 1 <= number <= len(state.rolls):
             known = ", ".join(f"#{r.number}" for r in state.rolls if not r.revealed) or "none"
-            raise UnknownName(f"No secret roll {quote(ref)} in this channel.", hint=f"Unrevealed: {known}.")
+            problem = f"No secret roll {quote(ref)} in this channel." if ref else "Say which secret roll to reveal."
+            raise UnknownName(problem, hint=f"Unrevealed: {known}.")
         roll = state.rolls[number - 1]
         if roll.revealed:
             raise IllegalOrder(f"Secret roll #{roll.number} is already revealed.")

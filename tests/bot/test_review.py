@@ -245,3 +245,8 @@ async def test_a_sealed_text_may_start_with_open_or_be_reveal(svc: TableService)
     shown = public_text(out)
     assert "open fire on Esmeralda" in shown and "@bob: reveal" in shown, shown
 
+
+async def test_reveal_without_a_number_says_which_rolls_exist(svc: TableService) -> None:
+    await ok(svc, ALICE, "roll", dice="1d6", secret="true", purpose="ambush")
+    out = await run(svc, ALICE, "reveal", roll="")
+    assert errors(out) and "#1" in errors(out)[0], out
