@@ -142,6 +142,7 @@ class Scenario:
     cable: CableSpec | None
     shoal_table: bool
     bombard_target: int
+    north: int = 6  # printed compass label of the edge the scenario calls north
 
 
 @dataclass(frozen=True)
@@ -291,5 +292,6 @@ def _scenarios(rec: Record) -> dict[str, Scenario]:
             cable=cable,
             shoal_table=s.opt_bool("shoal_table", False),
             bombard_target=s.opt_int("bombard_target", 0),
+            north=s.opt_int("north", 6),
         )
     return out

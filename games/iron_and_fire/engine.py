@@ -193,15 +193,18 @@ class Game:
         return False
 
     def edge_of(self, h: Hex) -> str:
+        """The compass name of the map edge an off-map hex lies beyond, by the scenario's north
+        (the top edge, printed 6, in Scenarios 1, 2 and 5; the bottom edge in 3 and 4)."""
         col, row = self.layout.to_offset(h)
         lay = self.layout
+        top_is_north = self.dir_of(self.scn.north) == self.dir_of(6)
         if col < lay.first_col:
-            return "west"
+            return "west" if top_is_north else "east"
         if col >= lay.first_col + lay.cols:
-            return "east"
+            return "east" if top_is_north else "west"
         if row < lay.first_row:
-            return "north" if self.dir_of(6) == 0 else "south"
-        return "south" if self.dir_of(6) == 0 else "north"
+            return "north" if top_is_north else "south"
+        return "south" if top_is_north else "north"
 
     def line_blocker(self, a: Hex, b: Hex) -> str:
         """What blocks the line of sight from a to b ('' if clear): units or land (6.1.1, ruling)."""

@@ -375,3 +375,21 @@ def test_a_ship_that_grounds_in_a_mined_shallow_hex_still_meets_the_mine() -> No
     log = text(order(st, "peru", "Huascar move F", [9, 3, 3]))
     assert "**grounded**" in log and "mine counter **1**" in log
     assert h.grounded and h.hits == 3 and st.mines == []
+
+
+def test_map_edges_are_named_by_the_scenarios_north() -> None:
+    """15.4.1 / 15.5.1: on the Antofagasta map north is direction 3, the bottom edge, so the
+    top edge is south (and east/west swap); the open-sea scenarios keep north at the top."""
+    st = new_game("s4")
+    place(st, "huascar", "2805", 1)
+    place(st, "abtao", "1509", 3)
+    m = place(st, "magallanes", "1701", 6)  # printed 6 = the top of the map
+    in_play(st, "chile", "KS")
+    log = text(order(st, "chile", "Magallanes move F"))
+    assert m.exit_edge == "south" and "by the south edge" in log
+    g = Game(st)
+    assert g.edge_of(g.layout.neighbour(g.layout.parse("1713"), g.dir_of(3))) == "north"
+    st = s1()
+    g = Game(st)
+    top = g.layout.neighbour(g.layout.parse("1701"), g.dir_of(6))
+    assert g.edge_of(top) == "north"
