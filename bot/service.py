@@ -491,6 +491,9 @@ class TableService:
         seat = self._resolve_seat(seats, wanted)
         if row.status != "setup" and seat.id != UMPIRE:
             raise WrongPhase("This game has already started.", hint="Ask the umpire to assign you a seat with /game assign.")
+        if row.status != "setup" and not user.manage_server:
+            raise NotAllowed("The umpire sees every hand and sealed order, so once the game has begun only a member "
+                             "with Manage Server may take the umpire seat (or /game assign it).")
         if seat.id in row.seats:
             holder = row.seats[seat.id]["user"]
             raise IllegalOrder(f"Seat {quote(seat.label)} is taken by <@{holder}>.", hint="Open seats: " + (", ".join(open_seats) or "none") + ".")

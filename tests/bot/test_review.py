@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import TableService, User, verify_export
-from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
+from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
 
 UMP = User("ump", "Ump")
 
@@ -250,3 +250,16 @@ async def test_reveal_without_a_number_says_which_rolls_exist(svc: TableService)
     await ok(svc, ALICE, "roll", dice="1d6", secret="true", purpose="ambush")
     out = await run(svc, ALICE, "reveal", roll="")
     assert errors(out) and "#1" in errors(out)[0], out
+
+
+async def test_a_spectator_cannot_make_themself_umpire_of_a_running_game(svc: TableService) -> None:
+    """The umpire sees every hand and sealed order: taking that seat mid-game needs Manage Server."""
+    await ok(svc, ALICE, "game new", system="table", scenario="free")
+    await ok(svc, ALICE, "game join", seat="red")
+    await ok(svc, BOB, "game join", seat="blue")
+    await ok(svc, ALICE, "game start")
+    before = await versions(svc)
+    out = await run(svc, CAROL, "game join", seat="umpire")
+    assert errors(out) and "Manage Server" in errors(out)[0], out
+    assert await versions(svc) == before
+    await ok(svc, ADMIN, "game join", seat="umpire")
