@@ -14,7 +14,7 @@ import json
 import unicodedata
 from typing import Any
 
-from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, quote, resolve_name
+from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotYourTurn, quote, resolve_name
 from games.core.hexgrid import Hex, distance
 from games.core.maps import load_map
 from games.core.rng import Rng
@@ -291,7 +291,12 @@ class IronAndFire(Ruleset[State]):
         """Apply an order; events are marked ``reveals`` when a die was rolled or a card drawn,
         so only the umpire can undo it."""
         counter, cards = rng.counter, len(state.deck)
-        events = self._apply(state, seat, order, rng)
+        kept = (state.snapshot, state.snapshot_order, state.snapshot_side, state.snapshot_dice, state.snapshot_mines, state.log_tail)
+        try:
+            events = self._apply(state, seat, order, rng)
+        except GameError:  # a refused order changes nothing, not even the re-roll record
+            state.snapshot, state.snapshot_order, state.snapshot_side, state.snapshot_dice, state.snapshot_mines, state.log_tail = kept
+            raise
         if rng.counter != counter or len(state.deck) != cards:
             events = [dataclasses.replace(e, reveals=True) for e in events]
         return events

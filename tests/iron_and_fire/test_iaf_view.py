@@ -3,6 +3,8 @@ private text for the entitled seat and the umpire only; the umpire can act for t
 
 from __future__ import annotations
 
+import pytest
+
 from games.core.rng import Rng, seed_from_number
 from games.iron_and_fire.engine import Game
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, round_trips, ruleset, unit
@@ -64,3 +66,24 @@ def test_covadonga_mp_hidden_from_peru_while_steam_is_secret() -> None:
     cov = next(line for line in rs.view(st, "chile").status if line.startswith("Covadonga"))
     assert "MP 1" in cov
     assert unit(st, "covadonga").afloat
+
+
+def test_a_refused_order_changes_nothing_not_even_the_reroll_record() -> None:
+    import json
+
+    from games.core.errors import GameError
+    from tests.iron_and_fire.helpers import ScriptedRng, in_play, order, place
+
+    rs = ruleset()
+    st = new_game("s1", {"fow": "on", "boilers": "fixed"})
+    place(st, "huascar", "1610", 6)
+    place(st, "esmeralda", "1606", 3)
+    in_play(st, "chile", "KS")
+    st.fow_holder = "peru"
+    order(st, "chile", "Esmeralda fire Huascar", [3])
+    assert st.snapshot and st.card_side == "peru"
+    for seat, text in (("chile", "Esmeralda move F F F F"), ("chile", "Esmeralda unground"), ("peru", "Huascar move F F F F"), ("peru", "fow reroll 9")):
+        before = json.dumps(rs.encode(st), sort_keys=True)
+        with pytest.raises(GameError):
+            rs.apply(st, seat, rs.parse_order(st, seat, text), ScriptedRng([]))
+        assert json.dumps(rs.encode(st), sort_keys=True) == before, text
