@@ -165,6 +165,12 @@ class Console:
             except LineError as exc:
                 self.emit({"kind": "error", "to": self.user.id, "text": str(exc)})
                 ok = False
+            except Exception as exc:  # a bug in one command must not end the session or the script
+                self.emit({"kind": "error", "to": self.user.id, "text": f"Internal error (a bug): {type(exc).__name__}: {exc}"})
+                state, to_act = await self.service.channel_state(self.channel)
+                self.emit({"kind": "done", "ok": False, "state": state, "to_act": to_act})
+                expect_fail = False  # a crash is never the refusal a ! line expects
+                ok = False
             if ok is None:
                 continue
             if ok == expect_fail:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TableService, User, verify_export
+from bot.service import Output, TableService, User, verify_export
 from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
 
 UMP = User("ump", "Ump")
@@ -263,3 +263,36 @@ async def test_a_spectator_cannot_make_themself_umpire_of_a_running_game(svc: Ta
     assert errors(out) and "Manage Server" in errors(out)[0], out
     assert await versions(svc) == before
     await ok(svc, ADMIN, "game join", seat="umpire")
+
+
+async def test_the_console_survives_a_command_that_crashes(svc: TableService) -> None:
+    """One broken command must not end an interactive session or the rest of a script."""
+    import io
+
+    from bot.console import Console
+
+    async def boom(channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        raise RuntimeError("bug in a handler")
+
+    svc._handlers["hand"] = boom
+    out = io.StringIO()
+    console = Console(svc, out=out, as_json=True, images=None)
+    status = await console.run_script(["/hand", "/roll dice:1d6"])
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert status == 1
+    assert records[0]["kind"] == "error" and "bug in a handler" in records[0]["text"]
+    assert records[1]["kind"] == "done" and not records[1]["ok"]
+    assert any(r["kind"] == "message" and "rolls" in r["text"] for r in records)
+
+
+async def test_a_crash_does_not_pass_for_an_expected_failure(svc: TableService) -> None:
+    import io
+
+    from bot.console import Console
+
+    async def boom(channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        raise RuntimeError("bug")
+
+    svc._handlers["hand"] = boom
+    console = Console(svc, out=io.StringIO(), as_json=True, images=None)
+    assert await console.run_script(["! /hand"]) == 1
