@@ -905,7 +905,10 @@ class TableService:
             raise InvalidSyntax("Give dice to roll.", hint="e.g. /roll dice:2d6+1")
         DiceParser(custom_dice()).parse(dice)  # reject bad dice with the user's own text quoted
         dice = dice.replace(" ", "")
-        if opts.get("secret", "false").lower() in ("true", "yes", "1"):
+        flag = opts.get("secret", "false").lower()
+        if flag not in ("true", "yes", "y", "on", "1", "false", "no", "n", "off", "0", ""):
+            raise InvalidSyntax(f"secret:{quote(flag)} is neither true nor false.", hint="Write secret:true for a secret roll.")
+        if flag in ("true", "yes", "y", "on", "1"):
             purpose = opts.get("purpose", "").strip() or "unspecified purpose"
             return await self._tools_apply(channel, user, f"secret {dice} {purpose}")
         return await self._tools_apply(channel, user, f"roll {dice}")

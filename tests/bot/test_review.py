@@ -296,3 +296,15 @@ async def test_a_crash_does_not_pass_for_an_expected_failure(svc: TableService) 
     svc._handlers["hand"] = boom
     console = Console(svc, out=io.StringIO(), as_json=True, images=None)
     assert await console.run_script(["! /hand"]) == 1
+
+
+@pytest.mark.parametrize("value", ["on", "Y", "maybe", "ture"])
+async def test_a_secret_flag_that_is_not_plainly_false_never_rolls_in_public(svc: TableService, value: str) -> None:
+    await ok(svc, ALICE, "roll", dice="1d6")
+    before = await versions(svc)
+    out = await run(svc, ALICE, "roll", dice="1d6", secret=value, purpose="ambush")
+    if errors(out):
+        assert "secret" in errors(out)[0] and await versions(svc) == before
+    else:
+        assert "secret roll #1" in public_text(out), out
+
