@@ -938,9 +938,10 @@ class TableService:
             if not holders:
                 raise InvalidSyntax("Name who to deal to.", hint="e.g. /deck deal name:cards count:3 to:@alice @bob")
             return await self._tools_apply(channel, user, f"deck deal {name} {opts.get('count', '1')} {' '.join(holders)}")
-        if verb == "draw" and opts.get("to", "") not in ("", "hand", "table"):
+        place = opts.get("to", "").lower()
+        if verb == "draw" and place not in ("", "hand", "table"):
             raise InvalidSyntax(f"to:{quote(opts['to'])} is not a place to draw to.", hint="Use to:hand, or leave it out to draw face up.")
-        suffix = " hand" if verb == "draw" and opts.get("to") == "hand" else ""
+        suffix = " hand" if verb == "draw" and place == "hand" else ""
         return await self._tools_apply(channel, user, f"deck {verb} {name}{suffix}")
 
     async def _hand(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:

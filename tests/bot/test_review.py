@@ -308,3 +308,8 @@ async def test_a_secret_flag_that_is_not_plainly_false_never_rolls_in_public(svc
     else:
         assert "secret roll #1" in public_text(out), out
 
+
+async def test_to_hand_is_read_in_any_case(svc: TableService) -> None:
+    await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
+    out = await ok(svc, ALICE, "deck draw", name="d", to="Hand")
+    assert "into their hand" in public_text(out)
