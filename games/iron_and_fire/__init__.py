@@ -12,6 +12,8 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
   Boarding Combat do not drift. The cable ship atop the buoy does not drift (15.4.2, 15.5.3).
 * A propulsion critical (and Bad Boilers) takes 1 MP after the section 7.1 caps, so a ship held
   to 1 MP by damage drifts (the Covadonga note in 15.3.2 reads the same way).
+* Crippled (2.1, 12.0) is by hits alone: hits equal to PF (MP 0 by 7.1) and CF below 0. A
+  propulsion critical or Bad Boilers can stop a ship (it drifts) without crippling it.
 * Bombardment's "fired upon by the Abtao/Magallanes" counts fire at the Huáscar this turn; Peru
   places the Scenario 4 cable buoy during its set-up.
 * Scenario 5 has no turn limit in the book: a house cap of 20 turns (option ``turns``), then

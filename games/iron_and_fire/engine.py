@@ -256,7 +256,9 @@ class Game:
         return max(0, self.base_mp(u) - u.mp_penalty)
 
     def crippled(self, u: Unit) -> bool:
-        return not u.battery and self.base_mp(u) == 0 and self.eff_cf(u) < 0
+        """2.1/12.0: hits that take MP to 0 (hits equal to PF, 7.1) and CF below 0; critical
+        hits and raising steam do not cripple."""
+        return not u.battery and u.hits >= u.pf and self.eff_cf(u) < 0
 
     def honor_bound(self, u: Unit) -> bool:
         """Chilean Honor (13.2): black-bow Chilean ships while Peru holds the Fortunes of War."""

@@ -112,6 +112,20 @@ def test_damage_effects_section_7_1() -> None:
     assert not g.crippled(h)  # CF 0 is not below 0
 
 
+def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
+    """2.1 / 12.0: crippled is "a number of hits that reduces its MP to 0 and its CF to less
+    than 0". Bad Boilers (a propulsion critical) leave a 2-hit Esmeralda at MP 0, but hits alone
+    hold her to MP 1: not crippled (no VP, no ungrounding modifier) until 3 hits."""
+    st = close(boilers="bad")
+    g = Game(st)
+    e = unit(st, "esmeralda")  # MF 2, CF 1, PF 3
+    e.hits = 2
+    assert g.eff_mp(e) == 0 and g.eff_cf(e) == -1 and not g.crippled(e)
+    assert g.vp("peru")[0] == 0
+    e.hits = 3
+    assert g.crippled(e) and g.vp("peru")[0] == 3
+
+
 def test_sinking_above_pf() -> None:
     st = close()
     unit(st, "esmeralda").hits = 3
