@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import tests.bot.duel  # noqa: F401  (registers test-duel)
 from bot.service import Output, TableService, User, verify_export
+from games.core.ruleset import get_ruleset
 from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
 
 UMP = User("ump", "Ump")
@@ -313,3 +319,46 @@ async def test_to_hand_is_read_in_any_case(svc: TableService) -> None:
     await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
     out = await ok(svc, ALICE, "deck draw", name="d", to="Hand")
     assert "into their hand" in public_text(out)
+
+
+UNDO_ACTIONS = st.lists(
+    st.tuples(st.sampled_from([ALICE, BOB, CAROL]), st.sampled_from(["roll", "hide", "spend", "pass", "undo", "undo"])),
+    max_size=30,
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(UNDO_ACTIONS)
+def test_replay_equals_snapshot_after_undo_sequences(actions: list[tuple[User, str]]) -> None:
+    """Orders and undos (by players and the umpire) in any mix: the log's replay is the snapshot,
+    a refused undo changes nothing, and the bot's own verification passes."""
+
+    async def scenario() -> None:
+        with tempfile.TemporaryDirectory() as d:
+            svc = await make_service(Path(d) / "u.db")
+            try:
+                await ok(svc, ALICE, "game new", system="test-duel", scenario="race")
+                await ok(svc, ALICE, "game join", seat="north")
+                await ok(svc, BOB, "game join", seat="south")
+                await ok(svc, CAROL, "game join", seat="umpire")
+                await ok(svc, ALICE, "game start")
+                for user, action in actions:
+                    before = await svc.store.latest_game("c1")
+                    assert before is not None
+                    if before.status == "over":
+                        break
+                    out = await (run(svc, user, "game undo") if action == "undo" else run(svc, user, "order", text=action))
+                    after = await svc.store.latest_game("c1")
+                    assert after is not None
+                    if errors(out):
+                        assert (after.version, after.counter, after.snapshot) == (before.version, before.counter, before.snapshot)
+                row = await svc.store.latest_game("c1")
+                assert row is not None
+                rules = get_ruleset("test-duel")
+                state, counter, _ = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+                assert rules.encode(state) == row.snapshot and counter == row.counter
+                assert "Verified" in (await ok(svc, CAROL, "game verify"))[0].text
+            finally:
+                await svc.store.close()
+
+    asyncio.run(scenario())
