@@ -292,7 +292,10 @@ class TableService:
             return "none", []
         if row.status != "running":
             return row.status, []
-        loaded = self._decode(row)
+        try:
+            loaded = self._decode(row)
+        except GameError:  # its system no longer loads; commands explain that to whoever asks
+            return "running", []
         return "running", self._users_to_act(loaded)
 
     async def dms_closed(self, user_id: str) -> None:
@@ -316,7 +319,10 @@ class TableService:
                 continue
             if since_reminder is not None and since_reminder < row.remind_every:
                 continue
-            users = self._users_to_act(self._decode(row))
+            try:
+                users = self._users_to_act(self._decode(row))
+            except GameError:  # its system no longer loads here: skip it, keep reminding the others
+                continue
             if not users:
                 continue
             hours = since_activity / 3600

@@ -362,3 +362,18 @@ def test_replay_equals_snapshot_after_undo_sequences(actions: list[tuple[User, s
                 await svc.store.close()
 
     asyncio.run(scenario())
+
+
+async def test_a_game_whose_system_no_longer_loads_does_not_stop_reminders_elsewhere(svc: TableService) -> None:
+    for channel in ("c1", "c2"):
+        await ok(svc, ALICE, "game new", channel, system="test-duel", scenario="race")
+        await ok(svc, ALICE, "game join", channel, seat="north")
+        await ok(svc, BOB, "game join", channel, seat="south")
+        await ok(svc, ALICE, "game start", channel)
+    await svc.store._db.execute("UPDATE games SET system = 'retired-system' WHERE channel = 'c1'")
+    await svc.store._db.commit()
+    due = await svc.due_reminders(svc.clock() + 10 * 86400)
+    assert [o.channel for o in due] == ["c2"]
+    assert (await svc.channel_state("c1"))[0] == "running"
+    out = await run(svc, ALICE, "order", "c1", text="pass")
+    assert errors(out) and "retired-system" in errors(out)[0]
