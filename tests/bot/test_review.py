@@ -377,3 +377,12 @@ async def test_a_game_whose_system_no_longer_loads_does_not_stop_reminders_elsew
     assert (await svc.channel_state("c1"))[0] == "running"
     out = await run(svc, ALICE, "order", "c1", text="pass")
     assert errors(out) and "retired-system" in errors(out)[0]
+
+
+async def test_the_bots_own_check_names_no_secret_order_text_when_it_fails(svc: TableService) -> None:
+    await hex_duel(svc)
+    await ok(svc, ALICE, "order", text="Monitor fire Virginia")
+    await svc.store._db.execute("""UPDATE orders SET events = '[{"text": "x", "to": null, "reveals": false}]'""")
+    await svc.store._db.commit()
+    report = (await ok(svc, CAROL, "game verify"))[0].text
+    assert "FAILED" in report and "order 1" in report and "Virginia" not in report, report
