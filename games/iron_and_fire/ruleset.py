@@ -622,12 +622,15 @@ class IronAndFire(Ruleset[State]):
         if state.phase in ("setup", "arrive"):
             side = state.setup_side
             pending = [u for u in state.units if u.side == side and u.status == "waiting" and ((state.phase == "setup" and not u.arrive_turn) or (state.phase == "arrive" and u.arrive_turn == state.turn))]
+            by_cells: dict[tuple[tuple[float, float], ...], list[str]] = {}
             for u in pending:
                 spec = game.spec_of(u.id)
                 if spec is None:
                     continue
                 cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(spec.zone, h) and game.terrain(h) not in ("land", "town"))
-                zones.append(Zone(u.name, side, cells))
+                by_cells.setdefault(cells, []).append(u.name)
+            # ships sharing a set-up zone share one outline and label (labels drawn apart overlap)
+            zones.extend(Zone(", ".join(names), side, cells) for cells, names in by_cells.items())
             mines = game.scn.mines
             if mines is not None and mines.side == side and state.mines_to_place:
                 cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(mines.zone, h) and game.terrain(h) not in ("land", "town"))

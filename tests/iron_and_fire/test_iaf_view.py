@@ -87,3 +87,12 @@ def test_a_refused_order_changes_nothing_not_even_the_reroll_record() -> None:
         with pytest.raises(GameError):
             rs.apply(st, seat, rs.parse_order(st, seat, text), ScriptedRng([]))
         assert json.dumps(rs.encode(st), sort_keys=True) == before, text
+
+
+def test_ships_sharing_a_setup_zone_share_one_outline() -> None:
+    st = new_game("s5")
+    st.phase, st.turn, st.setup_side = "arrive", 2, "chile"
+    for uid in ("blanco_encalada", "matias_cousino", "covadonga"):
+        unit(st, uid).arrive_turn = 2
+    zones = ruleset().view(st, "chile").zones
+    assert len(zones) == 1 and zones[0].name == "Blanco Encalada, Matías Cousiño, Covadonga"
