@@ -998,6 +998,7 @@ def verify_export(data: dict[str, Any]) -> str:
         return f"**Verification FAILED**: the seed {quote(str(seed_hex))} is not hexadecimal."
     if hashlib.sha256(seed).hexdigest() != data.get("commitment"):
         problems.append("the seed does not match the commitment shown at the start")
+    at = "set-up"
     try:
         rules = get_ruleset(data["system"])
         rng = Rng(seed)
@@ -1006,6 +1007,7 @@ def verify_export(data: dict[str, Any]) -> str:
         live = [o for o in data["orders"] if not o["undone"]]
         checked = len(live)
         for o in live:
+            at = f"order {o['seq']}"
             events = rules.apply(state, o["seat"], rules.parse_order(state, o["seat"], o["text"]), rng)
             got = [e.text for e in events if full or e.public]
             if got != [e["text"] for e in o["events"]]:
@@ -1013,7 +1015,8 @@ def verify_export(data: dict[str, Any]) -> str:
                 named = "" if data.get("_private") else f" ({o['text']})"
                 problems.append(f"order {o['seq']}{named} gives different results on replay")
     except Exception as exc:  # an edited export can drive a ruleset anywhere: any failure is a failed check
-        problems.append(f"replay failed: {exc}")
+        # the bot's own check may not quote the error: it can repeat a hidden order's text
+        problems.append(f"replay failed at {at}" + ("" if data.get("_private") else f": {exc}"))
         checked = 0
     if problems:
         return "**Verification FAILED**: " + "; ".join(problems[:10])

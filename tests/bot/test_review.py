@@ -386,3 +386,12 @@ async def test_the_bots_own_check_names_no_secret_order_text_when_it_fails(svc: 
     await svc.store._db.commit()
     report = (await ok(svc, CAROL, "game verify"))[0].text
     assert "FAILED" in report and "order 1" in report and "Virginia" not in report, report
+
+
+async def test_the_bots_own_check_quotes_no_secret_order_when_replay_breaks(svc: TableService) -> None:
+    await hex_duel(svc)
+    await ok(svc, ALICE, "order", text="Monitor fire Virginia")
+    await svc.store._db.execute("UPDATE orders SET seat = 'confederate'")  # replay now refuses the order
+    await svc.store._db.commit()
+    report = (await ok(svc, CAROL, "game verify"))[0].text
+    assert "FAILED" in report and "order 1" in report and "Virginia" not in report, report
