@@ -1234,7 +1234,7 @@ class Game:
         moved = " ".join(taken) if taken else "nothing"
         if stopped and stopped.startswith("Steering"):
             self.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {self.printed(u.facing)}.")
-        elif u.afloat:
+        elif u.afloat and (steps or stopped):  # a ram from where it lies needs no move report
             rest = f" (stopped: {stopped})" if stopped else ""
             self.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {self.printed(u.facing)}.")
         s.last = LastAction("path", side, path, "")

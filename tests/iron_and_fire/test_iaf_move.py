@@ -300,6 +300,7 @@ def test_ram_bow_to_bow_two_hits_and_critical() -> None:
     log = text(order(st, "peru", "Huascar ram", [8, 1]))
     assert "d10 **8** +1 black bow −2 through the bow = 7 vs PF 3 (twice PF 6): 2 hits and a critical hit" in log
     assert unit(st, "esmeralda").hits == 2 and unit(st, "huascar").hits == 0
+    assert "moves nothing" not in log  # a ram from where it lies is not reported as a move
 
 
 def test_failed_ram_damages_the_rammer_twice() -> None:
