@@ -868,9 +868,9 @@ class TableService:
                 raise NotAllowed(f"You do not hold the seat {quote(wanted)}.")
             return seat.id
         to_act = loaded.rules.to_act(loaded.state)
-        for seat in mine:
-            if seat in to_act:
-                return seat
+        for held in mine:
+            if held in to_act:
+                return held
         # Not this user's turn as far as to_act says; the rules refuse out-of-turn orders
         # themselves (with a message that can say more, e.g. "your orders are already sealed").
         return UMPIRE if UMPIRE in mine else mine[0]
