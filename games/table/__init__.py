@@ -26,6 +26,7 @@ from games.core.view import Board, Counter, SideInfo, View
 
 PALETTE = ("#c0392b", "#2c6fbb", "#2e8b57", "#d68910", "#7d3c98", "#5d6d7e")
 MAX_PIECES = 200
+MAX_SIDE_NAME = 40  # side names appear in every message and on the board
 
 
 @dataclass
@@ -50,6 +51,11 @@ def _options(options: dict[str, str]) -> tuple[list[str], int, int]:
     sides = [s.strip() for s in options.get("sides", "Red,Blue").split(",") if s.strip()]
     if not 2 <= len(sides) <= 6 or len({s.lower() for s in sides}) != len(sides):
         raise InvalidSyntax(f"sides={quote(options.get('sides', ''))}: give 2 to 6 different side names, e.g. sides=Red,Blue.")
+    for side in sides:
+        if side.lower() == UMPIRE:  # its seat id would be the umpire's, with the umpire's powers
+            raise InvalidSyntax(f"sides={quote(side)}: {UMPIRE} is the umpire's seat; name the side otherwise.")
+        if len(side) > MAX_SIDE_NAME:
+            raise InvalidSyntax(f"sides={quote(side)}: a side name may be at most {MAX_SIDE_NAME} characters.")
     size = options.get("board", "8x8").lower()
     try:
         w, h = (int(x) for x in size.split("x"))

@@ -395,3 +395,11 @@ async def test_the_bots_own_check_quotes_no_secret_order_when_replay_breaks(svc:
     await svc.store._db.commit()
     report = (await ok(svc, CAROL, "game verify"))[0].text
     assert "FAILED" in report and "order 1" in report and "Virginia" not in report, report
+
+
+@pytest.mark.parametrize("sides", ["Umpire,Blue", "Red,UMPIRE", "Red," + "B" * 41])
+async def test_free_table_side_names_cannot_pose_as_the_umpire_or_flood_messages(svc: TableService, sides: str) -> None:
+    """A side called Umpire would get the seat id ``umpire`` and with it the umpire's powers."""
+    out = await run(svc, ALICE, "game new", system="table", scenario="free", options=f"sides={sides}")
+    assert errors(out) and "sides=" in errors(out)[0], out
+    assert await svc.store.latest_game("c1") is None
