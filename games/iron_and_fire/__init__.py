@@ -24,6 +24,8 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
   is an ironclad, so the clause could never apply otherwise).
 * Scenario 2's shoals modifier "+1: ship moving two or more hexes" counts hexes entered this
   activation (turns are not hexes); 5.1's grounding modifier counts MP as it says.
+* A ship lost to a Fire critical (its spreading hits or the magazine) is sunk by the ship whose
+  hit set the fire: it counts among the Huáscar's kills in Scenario 5.
 * Chilean Honor: an honour-bound ship fires and boards at -2 and may not move so as to open the
   range to the nearest Peruvian ironclad; the requirement ends with its ram.
 * Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh;

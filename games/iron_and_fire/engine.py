@@ -325,8 +325,8 @@ class Game:
         else:
             self.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **{die}**: no effect (needs 6).")
 
-    def critical(self, u: Unit) -> None:
-        """Roll 1d6 on the Critical Hit table (10.0) and apply it."""
+    def critical(self, u: Unit, by: str = "") -> None:
+        """Roll 1d6 on the Critical Hit table (10.0) and apply it; ``by`` set the fire (credit)."""
         if not u.afloat or u.battery:
             return
         die = self.d(6)
@@ -335,6 +335,8 @@ class Game:
             self.say(f"Critical hit on {u.name}: d6 **{die}**: False Alarm, no effect.")
             return
         u.criticals.append(kind)
+        if kind == "fire" and not u.fire_by:
+            u.fire_by = by
         extra = ""
         if kind == "propulsion":
             extra = " MF −1" + ("" if self.mp_secret(u) else f" (now MP {self.eff_mp(u)}" + (", it will drift)" if self.base_mp(u) == 0 else ")"))
@@ -975,13 +977,14 @@ class Game:
                 elif die == 6:
                     self.say(f"{u.name}: Fire repair d6 **6**: the fire reaches the powder magazine! The ship **blows up**.")
                     u.status = "sunk"
+                    u.sunk_by = u.fire_by  # the ship whose hit set the fire sank her
                     self._break_boarding(u)
                     return
                 else:
                     n = 1 if die == 4 else 2
                     self.say(f"{u.name}: Fire repair d6 **{die}**: the fire remains.")
                     kept.append(kind)
-                    self.hit(u, n, "fire")
+                    self.hit(u, n, "fire", u.fire_by)
             else:
                 fixed = die % 2 == 0
                 self.say(f"{u.name}: {CRITICAL_NAMES[kind]} repair d6 **{die}**: {'repaired' if fixed else 'not repaired'}.")
@@ -989,6 +992,8 @@ class Game:
                     kept.append(kind)
         if u.afloat:
             u.criticals = kept
+            if "fire" not in kept:
+                u.fire_by = ""
 
     def drift(self, u: Unit) -> None:
         """5.4: one hex with the current, no facing change."""
@@ -1268,7 +1273,7 @@ class Game:
         if total >= 2 * target.pf:
             self.say(f"{head} (twice PF {2 * target.pf}): 2 hits and a critical hit.")
             self.hit(target, 2, f"rammed by {u.name}", u.id)
-            self.critical(target)
+            self.critical(target, u.id)
         elif total >= target.pf:
             self.say(f"{head}: 1 hit.")
             self.hit(target, 1, f"rammed by {u.name}", u.id)
@@ -1375,7 +1380,7 @@ class Game:
                 die6 = self.d(6)
                 if die6 >= 5:
                     self.say(f"Critical-hit check: d6 **{die6}** (5 or 6 needed): critical hit!")
-                    self.critical(t)
+                    self.critical(t, u.id)
                 else:
                     self.say(f"Critical-hit check: d6 **{die6}** (5 or 6 needed): none.")
         else:

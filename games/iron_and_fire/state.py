@@ -29,6 +29,7 @@ class Unit:
     boarding_with: str = ""  # unit id of the ship it is locked in Boarding Combat with
     mp_penalty: int = 0  # Order Confusion / Confusing Signal: less MP on its next activation
     sunk_by: str = ""  # unit id credited with sinking it
+    fire_by: str = ""  # unit id whose hit set the Fire critical burning on it (sinking credit)
     exit_hex: str = ""  # printed hex it left the map from
     exit_edge: str = ""  # north / south / east / west (printed map edges)
     honor_done: bool = False  # Chilean Honor: this ship has made its ram attack

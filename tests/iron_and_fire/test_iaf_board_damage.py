@@ -180,6 +180,19 @@ def test_fire_spreads_or_blows_up(die: int, hits: int, alive: bool) -> None:
         assert "blows up" in log
 
 
+@pytest.mark.parametrize("die", [5, 6])
+def test_a_ship_lost_to_a_fire_is_sunk_by_the_ship_that_set_it(die: int) -> None:
+    """Scenario 5 counts the Chilean ships the Huáscar sinks (15.6.5): a Fire critical from her
+    hit that later spreads (5: 2 hits) or reaches the magazine (6) is still her kill."""
+    st = close()
+    e = unit(st, "esmeralda")  # PF 3, adjacent to the Huáscar
+    # d10 6 +3 CF +1 range 1 +1 raking = 11 >= 6: 2 hits; critical check d6 5; table d6 3: Fire
+    order(st, "peru", "Huascar fire Esmeralda", [6, 5, 3])
+    assert e.hits == 2 and e.criticals == ["fire"]
+    run_end_phase(st, [die])
+    assert e.status == "sunk" and e.sunk_by == "huascar"
+
+
 def test_bad_boilers_are_never_repaired() -> None:
     st = close(boilers="bad")
     e = unit(st, "esmeralda")
