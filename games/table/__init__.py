@@ -27,6 +27,8 @@ from games.core.view import Board, Counter, SideInfo, View
 PALETTE = ("#c0392b", "#2c6fbb", "#2e8b57", "#d68910", "#7d3c98", "#5d6d7e")
 MAX_PIECES = 200
 MAX_SIDE_NAME = 40  # side names appear in every message and on the board
+MAX_LABEL = 24  # a piece label is drawn on its counter
+LABEL_FORBIDDEN = frozenset("<>@`*~|")  # mentions and markdown would ping or garble every message naming it
 
 
 @dataclass
@@ -125,6 +127,10 @@ class FreeTable(Ruleset[TableState]):
             if verb == "place":
                 if seat == UMPIRE:
                     raise NotAllowed("The umpire places pieces for a side by ordering in that seat.")
+                label = words[1]
+                if len(label) > MAX_LABEL or LABEL_FORBIDDEN & set(label):
+                    raise InvalidSyntax(f"Label {quote(label)}: use at most {MAX_LABEL} characters, none of < > @ ` * ~ |.",
+                                        hint="e.g. `place Warspite d1 N`")
                 if any(p.label.casefold() == words[1].casefold() for p in state.pieces):
                     raise IllegalOrder(f"A piece called {quote(words[1])} is already on the board.")
                 if len(state.pieces) >= MAX_PIECES:

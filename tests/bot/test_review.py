@@ -403,3 +403,16 @@ async def test_free_table_side_names_cannot_pose_as_the_umpire_or_flood_messages
     out = await run(svc, ALICE, "game new", system="table", scenario="free", options=f"sides={sides}")
     assert errors(out) and "sides=" in errors(out)[0], out
     assert await svc.store.latest_game("c1") is None
+
+
+@pytest.mark.parametrize("label", ["<@123>", "@everyone", "X" * 25])
+async def test_free_table_piece_labels_are_short_and_ping_nobody(svc: TableService, label: str) -> None:
+    await ok(svc, ALICE, "game new", system="table", scenario="free")
+    await ok(svc, ALICE, "game join", seat="red")
+    await ok(svc, BOB, "game join", seat="blue")
+    await ok(svc, ALICE, "game start")
+    before = await versions(svc)
+    out = await run(svc, ALICE, "order", text=f"place {label} a1")
+    assert errors(out) and "label" in errors(out)[0].lower(), out
+    assert await versions(svc) == before
+    await ok(svc, ALICE, "order", text="place Huáscar_2 a1")
