@@ -980,6 +980,11 @@ class TableService:
             players = list(dict.fromkeys(players))
             if len(players) < 2:
                 raise WrongPhase("No sealed round is open here.", hint="Open one with /seal open who:@a @b.")
+            # dry run first: if this seal is refused, the round must not be left open either
+            scratch = tools_state or ToolsState()
+            dry_rng = Rng(bytes(32))
+            for step in ("seal open " + " ".join(players), f"seal text {text}"):
+                TOOLS.apply(scratch, user.id, TOOLS.parse_order(scratch, user.id, step), dry_rng)
             outputs += await self._tools_apply(channel, user, "seal open " + " ".join(players))
         return outputs + await self._tools_apply(channel, user, f"seal text {text}")
 

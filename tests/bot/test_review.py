@@ -416,3 +416,15 @@ async def test_free_table_piece_labels_are_short_and_ping_nobody(svc: TableServi
     assert errors(out) and "label" in errors(out)[0].lower(), out
     assert await versions(svc) == before
     await ok(svc, ALICE, "order", text="place Huáscar_2 a1")
+
+
+@pytest.mark.parametrize(("user", "text"), [(CAROL, "I am only watching"), (ALICE, "x" * 1600)])
+async def test_a_refused_seal_opens_no_round_in_a_game_channel(svc: TableService, user: User, text: str) -> None:
+    await umpired_table(svc)
+    await ok(svc, ALICE, "roll", dice="1d6")
+    before = await versions(svc)
+    out = await run(svc, user, "seal", text=text)
+    assert len(out) == 1 and errors(out), out
+    assert await versions(svc) == before
+    await ok(svc, ALICE, "seal", text="advance")  # the round opens now, with the two players
+    await ok(svc, BOB, "seal", text="hold")
