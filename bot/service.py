@@ -878,18 +878,22 @@ class TableService:
     # --- table tools -----------------------------------------------------------------------
     async def _tools_apply(self, channel: str, user: User, text: str, *, as_umpire: bool = False) -> list[Output]:
         row = await self.store.tools(channel)
-        if row is None:
+        seat = "umpire" if as_umpire else user.id
+        if row is None:  # the channel's first table command: store its tools only if the command is good
             seed = self.seed_source()
-            rng = Rng(seed)
+            setup_rng = Rng(seed)
+            initial = TOOLS.setup("tools", {}, setup_rng)
+            state: ToolsState = TOOLS.decode(TOOLS.encode(initial))
+            rng = Rng(seed, setup_rng.counter)
+            events = TOOLS.apply(state, seat, TOOLS.parse_order(state, seat, text), rng)
             row = await self.store.create_game(
                 channel=channel, system="tools", scenario="tools", options={}, seed=seed, commitment=commitment(seed),
-                status="tools", snapshot=TOOLS.encode(TOOLS.setup("tools", {}, rng)), counter=rng.counter,
-                creator=user.id,
+                status="tools", snapshot=TOOLS.encode(initial), counter=setup_rng.counter, creator=user.id,
             )
-        state: ToolsState = TOOLS.decode(row.snapshot)
-        rng = Rng(row.seed, row.counter)
-        seat = "umpire" if as_umpire else user.id
-        events = TOOLS.apply(state, seat, TOOLS.parse_order(state, seat, text), rng)
+        else:
+            state = TOOLS.decode(row.snapshot)
+            rng = Rng(row.seed, row.counter)
+            events = TOOLS.apply(state, seat, TOOLS.parse_order(state, seat, text), rng)
         row = await self.store.save_order(
             row, seat=seat, user_id=user.id, text=text, events=[_event_json(e) for e in events],
             snapshot=TOOLS.encode(state), counter=rng.counter, status="tools",

@@ -428,3 +428,9 @@ async def test_a_refused_seal_opens_no_round_in_a_game_channel(svc: TableService
     assert await versions(svc) == before
     await ok(svc, ALICE, "seal", text="advance")  # the round opens now, with the two players
     await ok(svc, BOB, "seal", text="hold")
+
+
+async def test_a_refused_first_table_command_stores_nothing(svc: TableService) -> None:
+    out = await run(svc, ALICE, "deck draw", "fresh", name="nope")
+    assert errors(out)
+    assert await svc.store.tools("fresh") is None
