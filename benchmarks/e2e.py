@@ -40,9 +40,45 @@ SYSTEM = "ironclad-draughts"
 SCENARIO = "duel"
 
 
+# ------------------------------------------------------------------------------- tracing
+# Both processes stamp with time.monotonic() (CLOCK_MONOTONIC, one clock for the whole machine), so
+# the bot's per-phase marks line up with the fake Discord's own timestamps for the same interaction.
+LAG_INTERVAL = 0.01  # the loop watchers wake this often; a wake-up later than LAG_REPORT is a stall
+LAG_REPORT = 0.02
+
+
+async def watch_loop(stalls: list[tuple[float, float]]) -> None:
+    """Record (when, how long) each time this process's event loop could not run a task on time."""
+    while True:
+        began = time.monotonic()
+        await asyncio.sleep(LAG_INTERVAL)
+        late = time.monotonic() - began - LAG_INTERVAL
+        if late > LAG_REPORT:
+            stalls.append((began + LAG_INTERVAL, late))
+
+
+def watch_gc(collections: list[tuple[float, float, int]]) -> None:
+    """Record (start, seconds, generation) of every garbage collection taking over a millisecond."""
+    import gc
+
+    started: list[float] = [0.0]
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        now = time.monotonic()
+        if phase == "start":
+            started[0] = now
+        elif now - started[0] > 0.001:
+            collections.append((started[0], now - started[0], info["generation"]))
+
+    gc.callbacks.append(callback)
+
+
 # ------------------------------------------------------------------------------- the bot process
 def run_bot(args: argparse.Namespace) -> None:
-    """Child process: the real bot pointed at the fake, with the board drawing timed."""
+    """Child process: the real bot pointed at the fake, with every phase of every command stamped."""
+    import contextvars
+    from collections import defaultdict
+
     import discord
     import yarl
 
@@ -52,24 +88,141 @@ def run_bot(args: argparse.Namespace) -> None:
     discord.http.Route.BASE = args.api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(args.gateway)
     drawing: list[float] = []
+    marks: dict[str, dict[str, float]] = defaultdict(dict)  # interaction id -> phase -> monotonic time
+    commits: list[tuple[float, float]] = []  # (start, seconds) of SQLite commits over 10 ms
+    stalls: list[tuple[float, float]] = []
+    collections: list[tuple[float, float, int]] = []
+    current: contextvars.ContextVar[str | None] = contextvars.ContextVar("interaction", default=None)
 
-    def timed_render(view: Any, *, zoom: Any = None) -> bytes:
-        began = time.perf_counter()
-        png: bytes = render_png(view) if zoom is None else render_png(view, zoom=zoom)
-        drawing.append(time.perf_counter() - began)
-        return png
+    def mark(phase: str, key: str | None = None) -> None:
+        key = key or current.get()
+        if key is not None and phase not in marks[key]:
+            marks[key][phase] = time.monotonic()
+
+    def add(name: str, seconds: float) -> None:
+        """Accumulate time the current command spent in ``name`` (it may happen several times)."""
+        key = current.get()
+        if key is not None:
+            marks[key][name] = marks[key].get(name, 0.0) + seconds
+
+    class TracedLock(asyncio.Lock):
+        """An asyncio.Lock that adds the current command's wait for it to ``name``."""
+
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+        async def acquire(self) -> bool:
+            began = time.monotonic()
+            try:
+                return await super().acquire()
+            finally:
+                add(self.name, time.monotonic() - began)
+
+    class TracedLocks(dict[str, asyncio.Lock]):
+        def setdefault(self, key: str, default: Any = None) -> asyncio.Lock:
+            if key not in self:
+                self[key] = TracedLock("wait_channel_lock")
+            return self[key]
+
+    def timed_store_call(name: str, method: Any) -> Any:
+        async def call(*a: Any, **k: Any) -> Any:
+            began = time.monotonic()
+            try:
+                return await method(*a, **k)
+            finally:
+                add("store", time.monotonic() - began)
+                add(f"store.{name}", time.monotonic() - began)
+
+        return call
+
+    class TracedBot(TableBot):
+        """The real bot; the overrides only stamp times and then do exactly what the base class does."""
+
+        async def setup_hook(self) -> None:
+            await super().setup_hook()
+            handle, commit = self.service.handle, self.service.store._db.commit
+
+            async def traced_handle(*a: Any, **k: Any) -> Any:
+                mark("service_start")
+                try:
+                    return await handle(*a, **k)
+                finally:
+                    mark("service_end")
+
+            async def traced_commit() -> None:
+                began = time.monotonic()
+                await commit()
+                if time.monotonic() - began > 0.01:
+                    commits.append((began, time.monotonic() - began))
+
+            self.service.handle = traced_handle  # type: ignore[method-assign]
+            self.service.store._db.commit = traced_commit  # type: ignore[method-assign]
+            store = self.service.store
+            store._lock = TracedLock("wait_store_lock")
+            self.service._locks = TracedLocks()
+            for name in ("live_game", "latest_game", "game_by_id", "save_order", "touch", "orders", "update_game"):
+                setattr(store, name, timed_store_call(name, getattr(store, name)))
+            original_parse = self._connection.parsers["INTERACTION_CREATE"]
+
+            def traced_parse(data: Any) -> None:
+                mark("gateway", str(data["id"]))
+                original_parse(data)
+
+            self._connection.parsers["INTERACTION_CREATE"] = traced_parse
+
+        async def run_command(self, interaction: Any, command: str, options: dict[str, Any]) -> None:
+            current.set(str(interaction.id))  # this task's own context: its subtasks inherit it
+            mark("command")
+            await super().run_command(interaction, command, options)
+            mark("done")
+
+        async def _refresh_status(self, channel: str) -> None:
+            current.set(None)  # a later status edit is not part of the command that asked for it
+            await super()._refresh_status(channel)
+
+        async def _draw(self, view: Any, zoom: Any) -> bytes:
+            key = current.get()
+            mark("draw_submitted")
+
+            def job() -> bytes:
+                began = time.monotonic()
+                png: bytes = render_png(view) if zoom is None else render_png(view, zoom=zoom)
+                ended = time.monotonic()
+                drawing.append(ended - began)
+                if key is not None:
+                    marks[key].setdefault("draw_start", began)
+                    marks[key].setdefault("draw_end", ended)
+                return png
+
+            png = await asyncio.get_running_loop().run_in_executor(self._draw_pool, job)
+            mark("draw_back")
+            return png
+
+    webhook_request = discord.webhook.async_.AsyncWebhookAdapter.request
+
+    async def traced_webhook_request(adapter: Any, route: Any, *a: Any, **k: Any) -> Any:
+        """Interaction replies go through the webhook adapter; the one carrying files has the board."""
+        if k.get("files"):
+            mark("reply_sent")
+        return await webhook_request(adapter, route, *a, **k)
+
+    discord.webhook.async_.AsyncWebhookAdapter.request = traced_webhook_request  # type: ignore[method-assign]
 
     async def main() -> None:
-        bot = TableBot(
+        bot = TracedBot(
             db_path=args.db,
             guild_id=int(args.guild),
-            renderer=timed_render,
+            renderer=render_png,
             reminder_seconds=3600,
             guild_ready_timeout=0.05,
         )
+        watch_gc(collections)
+        watcher = asyncio.create_task(watch_loop(stalls))
         task = asyncio.create_task(bot.start("benchmark-token"))
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, sys.stdin.readline)  # the parent says when to stop
+        watcher.cancel()
         await bot.close()
         await asyncio.wait({task}, timeout=10)
 
@@ -80,7 +233,15 @@ def run_bot(args: argparse.Namespace) -> None:
     else:
         asyncio.run(main())
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"peak_rss_mb": peak_mb, "draw_seconds": drawing}), flush=True)
+    report = {
+        "peak_rss_mb": peak_mb,
+        "draw_seconds": drawing,
+        "marks": marks,
+        "commits": commits,
+        "stalls": stalls,
+        "gc": collections,
+    }
+    print(json.dumps(report), flush=True)
 
 
 # ------------------------------------------------------------------------------- stored games
@@ -128,6 +289,7 @@ class Phase:
 @dataclass
 class Results:
     latencies: list[float] = field(default_factory=list)
+    timed: list[Any] = field(default_factory=list)  # the FakeInteractions behind ``latencies``
     without_image: int = 0
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
@@ -172,10 +334,85 @@ async def play(fake: Any, channel: str, users: list[Any], results: Results, thin
             results.errors.append(ix.text()[:200])
         else:
             results.latencies.append(ix.image_latency)
+            results.timed.append(ix)
         await fake.settled(ix, 30)
         last = ix
         if think > 0:
             await asyncio.sleep(min(random.expovariate(1 / think), max(0.0, phase.until - time.monotonic())))
+
+
+# Phases of one /order, in order; each is the time between two stamps (bot's or fake's).
+PHASES: list[tuple[str, str, str]] = [
+    ("gateway", "created", "gateway"),  # fake sends INTERACTION_CREATE .. bot parses it
+    ("to_command", "gateway", "command"),  # discord.py's command tree .. run_command
+    ("to_service", "command", "service_start"),
+    ("service", "service_start", "service_end"),  # channel lock, SQLite, rules
+    ("draw_queue", "service_end", "draw_start"),  # waiting for a render thread
+    ("draw", "draw_start", "draw_end"),  # render + encode in the thread
+    ("draw_return", "draw_end", "draw_back"),  # the loop noticing the thread finished
+    ("to_send", "draw_back", "reply_sent"),  # buttons (run alongside), building the reply
+    ("upload", "reply_sent", "image_request_at"),  # aiohttp client .. fake's handler starts
+    ("fake_read", "image_request_at", "image_at"),  # fake reads the multipart body
+]
+
+
+def breakdown(
+    timed: list[Any],
+    bot: dict[str, Any],
+    fake_stalls: list[tuple[float, float]],
+    fake_gc: list[tuple[float, float, int]],
+) -> dict[str, Any]:
+    """Median and slowest-1% time in each phase, and which stalls the slowest 1% overlapped."""
+    rows: list[tuple[float, dict[str, float], tuple[float, float]]] = []
+    # durations the bot added up per command (lock waits, store calls), reported beside the phases
+    inside = sorted({k for m in bot["marks"].values() for k in m if k.startswith(("wait_", "store"))})
+    for ix in timed:
+        stamps = dict(bot["marks"].get(ix.id, {}))
+        sums = {k: stamps.pop(k, 0.0) for k in inside}
+        stamps.update(created=ix.created, image_request_at=ix.image_request_at, image_at=ix.image_at)
+        if any(stamps.get(a) is None or stamps.get(b) is None for _, a, b in PHASES):
+            continue
+        rows.append(
+            (
+                ix.image_at - ix.created,
+                {name: stamps[b] - stamps[a] for name, a, b in PHASES} | sums,
+                (ix.created, ix.image_at),
+            )
+        )
+    if not rows:
+        return {}
+    rows.sort(key=lambda r: r[0])
+    tail = rows[int(0.99 * len(rows)) :] or rows[-1:]
+
+    def overlapping(events: list[Any], minimum: float) -> int:
+        return sum(
+            any(start < end and start + seconds > begin for start, seconds, *_ in events if seconds >= minimum)
+            for _, _, (begin, end) in tail
+        )
+
+    bot_gc = [e for e in bot["gc"] if e[2] == 2]
+    return {
+        "traced": len(rows),
+        "tail_size": len(tail),
+        "median_ms": {name: round(1000 * statistics.median(r[1][name] for r in rows), 1) for name in rows[0][1]},
+        "tail_mean_ms": {name: round(1000 * statistics.fmean(r[1][name] for r in tail), 1) for name in rows[0][1]},
+        "tail_total_ms": [round(1000 * r[0], 1) for r in tail],
+        "tail_overlaps": {
+            "bot_loop_stall_50ms": overlapping(bot["stalls"], 0.05),
+            "fake_loop_stall_50ms": overlapping(fake_stalls, 0.05),
+            "bot_gc_gen2": overlapping(bot_gc, 0.0),
+            "fake_gc_gen2": overlapping([e for e in fake_gc if e[2] == 2], 0.0),
+            "slow_commit_50ms": overlapping(bot["commits"], 0.05),
+        },
+        "bot_stalls_over_50ms": sum(1 for _, s in bot["stalls"] if s >= 0.05),
+        "fake_stalls_over_50ms": sum(1 for _, s in fake_stalls if s >= 0.05),
+        "bot_gc_gen2": [len(bot_gc), round(1000 * max((e[1] for e in bot_gc), default=0.0), 1)],
+        "fake_gc_gen2": [
+            sum(1 for e in fake_gc if e[2] == 2),
+            round(1000 * max((e[1] for e in fake_gc if e[2] == 2), default=0.0), 1),
+        ],
+        "commits_over_50ms": [round(1000 * s, 1) for _, s in bot["commits"] if s >= 0.05],
+    }
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
@@ -200,6 +437,10 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     try:
         await fake.wait_for(lambda: fake.identified.is_set() and fake.commands, 30, "the bot to connect and sync")
         await asyncio.sleep(0.2)
+        fake_stalls: list[tuple[float, float]] = []
+        fake_gc: list[tuple[float, float, int]] = []
+        watch_gc(fake_gc)
+        watcher = asyncio.create_task(watch_loop(fake_stalls))
         channels = [fake.add_channel(f"game-{i}") for i in range(args.games)]
         players = [[fake.add_user(f"g{i}-a"), fake.add_user(f"g{i}-b")] for i in range(args.games)]
         results = Results()
@@ -209,6 +450,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             *(play(fake, c, p, results, args.think, phase) for c, p in zip(channels, players, strict=True))
         )
         elapsed = time.monotonic() - phase.started
+        watcher.cancel()
     finally:
         assert child.stdin is not None and child.stdout is not None
         child.stdin.write(b"stop\n")
@@ -240,6 +482,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "violations": len(fake.violations),
         "errors": results.errors[:5],
         "storing_seconds": round(stored_seconds, 1),
+        "breakdown": breakdown(results.timed, bot, fake_stalls, fake_gc),
     }
 
 
@@ -278,6 +521,17 @@ def main() -> None:
     print(f"  (storing {result['stored_games']} games took {result['storing_seconds']} s before the run)")
     print(f"  games finished {result['games_finished']}, replies without image {result['without_image']}, "
           f"fake Discord violations {result['violations']}")  # fmt: skip
+    b = result["breakdown"]
+    if b:
+        print(f"  where the time goes ({b['traced']} traced; tail = the slowest {b['tail_size']}):")
+        print(f"    {'phase':<12} {'median ms':>10} {'tail mean ms':>13}")
+        for name in b["median_ms"]:
+            print(f"    {name:<12} {b['median_ms'][name]:>10} {b['tail_mean_ms'][name]:>13}")
+        print(f"    tail totals ms: {b['tail_total_ms']}")
+        print(f"    tail overlapping: {b['tail_overlaps']}")
+        print(f"    loop stalls >= 50 ms: bot {b['bot_stalls_over_50ms']}, fake+players {b['fake_stalls_over_50ms']}; "
+              f"gen-2 GCs (count, max ms): bot {b['bot_gc_gen2']}, fake {b['fake_gc_gen2']}; "
+              f"commits >= 50 ms: {b['commits_over_50ms']}")  # fmt: skip
     if result["errors"]:
         print("  errors:", *result["errors"], sep="\n    ")
 

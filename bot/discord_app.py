@@ -46,6 +46,7 @@ CUSTOM_ID_LIMIT = 100
 DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
 RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer first
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
+DRAW_THREADS = 1  # see TableBot.__init__: more drawing threads fight the event loop for the GIL
 STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one edit of its status message
 DMS_CLOSED = 50007
 SPECTATOR_ID = "0"
@@ -313,9 +314,12 @@ class TableBot(discord.Client):
         self._background: set[asyncio.Task[Any]] = set()
         self._reminder_task: asyncio.Task[None] | None = None
         self.synced = asyncio.Event()
-        # Drawing runs off the event loop, at most one board per core at a time: more threads only
-        # add memory (each holds a full-size image) without drawing any faster.
-        self._draw_pool = ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 2)), thread_name_prefix="draw")
+        # Drawing runs off the event loop in ONE thread. Most of a drawing holds the GIL, so two
+        # drawing threads draw no faster, and together they starve the event loop and the SQLite
+        # thread of the GIL: every database round trip then waits a switch interval (5 ms) several
+        # times over while holding the store's lock, and the queue behind that lock was the p99
+        # (benchmarks/e2e.py, 100 games on 2 CPUs: p99 450-480 ms with two threads, 64-142 ms with one).
+        self._draw_pool = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="draw")
 
     @property
     def service(self) -> TableService:

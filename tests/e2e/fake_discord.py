@@ -199,7 +199,8 @@ class FakeInteraction:
     original: FakeMessage | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
-    image_at: float | None = None  # when a board image first arrived for this interaction
+    image_at: float | None = None  # when a board image first arrived for this interaction (body read)
+    image_request_at: float | None = None  # when the request carrying that image reached the fake
 
     @property
     def image_latency(self) -> float | None:
@@ -459,10 +460,11 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ REST
     async def rest(self, request: web.Request) -> web.StreamResponse:
+        arrived = time.monotonic()
         path = "/" + request.match_info["tail"]
         body, files = await self._read_body(request)
         if any(a.filename.endswith(".png") for a in files):
-            self._note_image(path)
+            self._note_image(path, arrived)
         response = await self._route(request.method, path, request.query, body, files)
         record = Recorded(request.method, path, response.status, time.monotonic(), body, [a.filename for a in files])
         self.requests.append(record)
@@ -562,7 +564,7 @@ class FakeDiscord:
         self.violations.append(f"unhandled route {method} {path}")
         return discord_error(404, 0, f"fake Discord has no route {method} {path}")
 
-    def _note_image(self, path: str) -> None:
+    def _note_image(self, path: str, arrived: float) -> None:
         parts = path.strip("/").split("/")
         ix = None
         if parts[:1] == ["interactions"] and len(parts) > 2:
@@ -571,6 +573,7 @@ class FakeDiscord:
             ix = self.by_token.get(parts[2])
         if ix is not None and ix.image_at is None:
             ix.image_at = time.monotonic()
+            ix.image_request_at = arrived
 
     def application_payload(self) -> dict[str, Any]:
         return {
