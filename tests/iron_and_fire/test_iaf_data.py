@@ -43,3 +43,22 @@ def test_a_data_pack_replaces_ship_values(tmp_path: Path) -> None:
         core_data._packs = original
         load.cache_clear()
     assert unit(new_game("s1"), "huascar").pf == 7
+
+
+def test_the_book_names_loa_and_covadonga_steam_screw_corvettes() -> None:
+    """15.3 "the fleeing Chilean Steam Screw Corvette Covadonga", 15.4.1 "the Steam Screw
+    Corvette Loa": both are SSCs, so raking fire (6.1.2) applies to them."""
+    from games.iron_and_fire.data import ships
+
+    assert ships()["loa"].type == "SSC" and ships()["covadonga"].type == "SSC"
+
+
+def test_raking_fire_into_the_loa() -> None:
+    from tests.iron_and_fire.helpers import in_play, new_game, order, place, text
+
+    st = new_game("s5")
+    place(st, "huascar", "1610", 6)
+    place(st, "loa", "1608", 3)  # the Huáscar lies on the Loa's bow hexrow, range 2
+    in_play(st, "peru")
+    log = text(order(st, "peru", "Huascar fire Loa", [1]))
+    assert "d10 **1** +3 CF −1 range 2 +1 raking fire = 4 vs PF 3: 1 hit" in log
