@@ -548,6 +548,10 @@ class TableService:
             if len(named) != 1:
                 raise InvalidSyntax(f"Assign one user, not {quote(target)}.", hint="e.g. /game assign seat:red user:@alice")
             uid = named[0]
+            others = {s for s, who in new.items() if who["user"] == uid and s != seat.id}
+            if (seat.id == UMPIRE and others) or (seat.id != UMPIRE and UMPIRE in others):
+                raise IllegalOrder(f"<@{uid}> cannot be both the umpire and a side's player.",
+                                   hint="Empty their other seat first with /game assign seat:<seat> user:none.")
             new[seat.id] = {"user": uid, "name": opts.get("name", uid)}
             text = f"<@{uid}> now holds the seat **{seat.label}** (assigned by <@{user.id}>)."
         await self.store.update_game(loaded.row, seats=new)

@@ -434,3 +434,14 @@ async def test_a_refused_first_table_command_stores_nothing(svc: TableService) -
     out = await run(svc, ALICE, "deck draw", "fresh", name="nope")
     assert errors(out)
     assert await svc.store.tools("fresh") is None
+
+
+async def test_assign_keeps_the_umpire_and_the_sides_apart_as_join_does(svc: TableService) -> None:
+    await umpired_table(svc)
+    before = await versions(svc)
+    for seat, target in (("red", "ump"), ("umpire", "bob")):
+        out = await svc.handle("c1", ADMIN, "game assign", {"seat": seat, "user": target})
+        assert errors(out) and "umpire" in errors(out)[0].lower(), out
+    assert await versions(svc) == before
+    await ok(svc, ALICE, "game leave")
+    assert not errors(await svc.handle("c1", UMP, "game assign", {"seat": "red", "user": "carol"}))
