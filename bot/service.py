@@ -104,6 +104,8 @@ def parse_options(text: str) -> dict[str, str]:
         key, value = (x.strip() for x in part.split("=", 1))
         if not key:
             raise InvalidSyntax(f"Option {quote(part)} has no name.", hint="Write options as key=value,key2=value2.")
+        if key in out:
+            raise InvalidSyntax(f"Option {quote(key)} is given twice.", hint="Give each option once.")
         out[key] = value
         last = key
     return out

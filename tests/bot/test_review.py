@@ -445,3 +445,11 @@ async def test_assign_keeps_the_umpire_and_the_sides_apart_as_join_does(svc: Tab
     assert await versions(svc) == before
     await ok(svc, ALICE, "game leave")
     assert not errors(await svc.handle("c1", UMP, "game assign", {"seat": "red", "user": "carol"}))
+
+
+def test_an_option_given_twice_is_refused_not_silently_overridden() -> None:
+    from bot.service import parse_options
+    from games.core.errors import GameError
+
+    with pytest.raises(GameError, match="twice"):
+        parse_options("sides=Peru,Chile,board=8x8,sides=Red,Blue")
