@@ -630,7 +630,7 @@ class IronAndFire(Ruleset[State]):
                 cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(spec.zone, h) and game.terrain(h) not in ("land", "town"))
                 by_cells.setdefault(cells, []).append(u.name)
             # ships sharing a set-up zone share one outline and label (labels drawn apart overlap)
-            zones.extend(Zone(", ".join(names), side, cells) for cells, names in by_cells.items())
+            zones.extend(Zone(names[0] if len(names) == 1 else f"{len(names)} ships", side, cells) for cells, names in by_cells.items())
             mines = game.scn.mines
             if mines is not None and mines.side == side and state.mines_to_place:
                 cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(mines.zone, h) and game.terrain(h) not in ("land", "town"))

@@ -95,4 +95,4 @@ def test_ships_sharing_a_setup_zone_share_one_outline() -> None:
     for uid in ("blanco_encalada", "matias_cousino", "covadonga"):
         unit(st, uid).arrive_turn = 2
     zones = ruleset().view(st, "chile").zones
-    assert len(zones) == 1 and zones[0].name == "Blanco Encalada, Matías Cousiño, Covadonga"
+    assert len(zones) == 1 and zones[0].name == "3 ships"
