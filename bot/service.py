@@ -653,6 +653,11 @@ class TableService:
             if any(e["reveals"] for e in last.events):
                 raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
         state, counter, _ = self._replay(loaded.rules, row, orders[:-1])
+        drew_random = counter != row.counter
+        if not is_umpire and drew_random and any(e["to"] is not None for e in last.events):
+            # a privately told random value (a hidden die, a drawn card, a nonce): after an undo the
+            # stream rewinds, so the player would know what comes next before choosing again
+            raise NotAllowed(f"Your last order {quote(last.text)} told you something random in private, so only the umpire can undo it.")
         await self.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
         shown = quote(last.text) if self._may_read_order(row, None, last) else HIDDEN_ORDER
         return [Output("message", f"<@{user.id}> undid order {last.seq} ({shown}). It stays in the log, marked undone.",

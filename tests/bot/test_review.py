@@ -453,3 +453,20 @@ def test_an_option_given_twice_is_refused_not_silently_overridden() -> None:
 
     with pytest.raises(GameError, match="twice"):
         parse_options("sides=Peru,Chile,board=8x8,sides=Red,Blue")
+
+
+async def test_a_player_cannot_undo_an_order_that_told_them_a_random_secret(svc: TableService) -> None:
+    """``hide`` tells North a secret die: undoing it would let North see the next die before choosing."""
+    await ok(svc, ALICE, "game new", system="test-duel", scenario="race")
+    await ok(svc, ALICE, "game join", seat="north")
+    await ok(svc, BOB, "game join", seat="south")
+    await ok(svc, CAROL, "game join", seat="umpire")
+    await ok(svc, ALICE, "game start")
+    await ok(svc, ALICE, "order", text="hide")
+    before = await versions(svc)
+    out = await run(svc, ALICE, "game undo")
+    assert errors(out) and "umpire" in errors(out)[0], out
+    assert await versions(svc) == before
+    await ok(svc, CAROL, "game undo")  # the umpire may
+    await ok(svc, ALICE, "order", text="pass")
+    await ok(svc, ALICE, "game undo")  # nothing random or private: the player may
