@@ -659,8 +659,8 @@ class TableService:
             # stream rewinds, so the player would know what comes next before choosing again
             raise NotAllowed(f"Your last order {quote(last.text)} told you something random in private, so only the umpire can undo it.")
         await self.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
-        shown = quote(last.text) if self._may_read_order(row, None, last) else HIDDEN_ORDER
-        return [Output("message", f"<@{user.id}> undid order {last.seq} ({shown}). It stays in the log, marked undone.",
+        shown = f" ({quote(last.text)})" if self._may_read_order(row, None, last) else f" {HIDDEN_ORDER}"
+        return [Output("message", f"<@{user.id}> undid order {last.seq}{shown}. It stays in the log, marked undone.",
                        channel=channel, view=loaded.rules.view(state, None))]
 
     async def _game_end(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
