@@ -68,7 +68,7 @@ class Counter:
     face_down: bool = False
     highlight: bool = False
     size: tuple[float, float] = (0.0, 0.0)
-    kind: str = "ship"  # ship, battery, mine, fort, marker ...
+    kind: str = "ship"  # ship, battery, mine, fort, marker, wake, landing, cable ...
 
 
 @dataclass(frozen=True)
