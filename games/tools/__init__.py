@@ -272,8 +272,9 @@ class Tools(Ruleset[ToolsState]):
             return [public(f"{_user(seat)} opened sealed orders for {', '.join(_user(p) for p in people)}.")]
         if verb == "reveal" and len(words) == 1:
             sr = state.seal_round
-            if not sr or not sr.texts:
+            if not sr:
                 raise WrongPhase("Nothing is sealed here.", hint="Seal a text first with /seal text:<orders>.")
+            # the opener or umpire may close a round nobody sealed in, or it would block the channel for good
             if seat not in (sr.opener, UMPIRE):
                 raise NotAllowed("Only the umpire (or whoever opened the round) may reveal before everyone has sealed.")
             return self._reveal_round(state)

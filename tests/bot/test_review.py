@@ -470,3 +470,12 @@ async def test_a_player_cannot_undo_an_order_that_told_them_a_random_secret(svc:
     await ok(svc, CAROL, "game undo")  # the umpire may
     await ok(svc, ALICE, "order", text="pass")
     await ok(svc, ALICE, "game undo")  # nothing random or private: the player may
+
+
+async def test_an_open_round_nobody_sealed_can_be_closed_so_it_never_blocks_the_channel(svc: TableService) -> None:
+    await ok(svc, ALICE, "seal open", who="bob carol")
+    assert errors(await run(svc, BOB, "seal reveal"))  # only the opener or the umpire
+    out = await ok(svc, ALICE, "seal reveal")
+    assert "did not seal" in public_text(out)
+    await ok(svc, BOB, "seal open", who="alice bob")  # the channel is free again
+    assert errors(await run(svc, CAROL, "seal reveal"))  # still nothing to reveal once a round is closed
