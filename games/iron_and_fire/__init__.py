@@ -26,6 +26,9 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
   activation (turns are not hexes); 5.1's grounding modifier counts MP as it says.
 * A ship lost to a Fire critical (its spreading hits or the magazine) is sunk by the ship whose
   hit set the fire: it counts among the Huáscar's kills in Scenario 5.
+* A fire attack that cannot hit even with a d10 of 10 (every fixed modifier, the Visibility d6
+  falling even, the firer's Lucky Shot and its Fortunes of War if played) is refused (6.1, 7.1:
+  a ship fires "as long as a possibility exists ... to cause a hit").
 * Chilean Honor: an honour-bound ship fires and boards at -2 and may not move so as to open the
   range to the nearest Peruvian ironclad; the requirement ends with its ram.
 * Fortunes of War: ``fow reroll N`` replays the last activation with its Nth die rolled afresh;

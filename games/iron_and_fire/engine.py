@@ -1288,36 +1288,8 @@ class Game:
         self.move(side, uid, [], target, True, fow)
 
     # --- firing (6.1) -------------------------------------------------------------------------
-    def fire_problem(self, u: Unit, t: Unit) -> str:
-        if u.type == "collier":
-            return f"{u.name} carries no guns"
-        if u.captured:
-            return f"{u.name} is a captured ship and never fires"
-        if u.boarding_with:
-            return f"{u.name} is locked in a Boarding Combat"
-        if not t.afloat:
-            return f"{t.name} is not in play"
-        if t.controller == u.controller:
-            return f"{t.name} is on your side"
-        rng = distance(self.pos(u), self.pos(t))
-        if rng > 4:
-            return f"{t.name} is {rng} hexes away (range 4)"
-        blocker = self.line_blocker(self.pos(u), self.pos(t))
-        if blocker:
-            return f"the line of sight to {t.name} is blocked by {blocker}"
-        return ""
-
-    def fire(self, side: str, uid: str, tid: str, fow: bool) -> None:
-        u = self.activation_guard(side, uid)
-        t = self.unit(tid)
-        problem = self.fire_problem(u, t)
-        if problem:
-            raise IllegalOrder(f"{u.name} cannot fire at {t.name}: {problem}.")
-        if fow:
-            self.fow_check(side)
-        s = self.s
-        if s.cable_ship == u.id:
-            s.cable_clean = False
+    def fixed_fire_mods(self, u: Unit, t: Unit) -> list[tuple[str, int]]:
+        """6.1.2's modifiers that need no die and no choice: CF, range, target state, arcs."""
         rng = distance(self.pos(u), self.pos(t))
         mods: list[tuple[str, int]] = [("CF", self.eff_cf(u))]
         if rng == 1:
@@ -1335,6 +1307,57 @@ class Game:
                 mods.append(("raking fire", 1))
         if not u.battery and ships()[u.id].broadside and (self.on_row(self.pos(u), u.facing, self.pos(t)) or self.on_row(self.pos(u), u.facing + 3, self.pos(t))):
             mods.append(("broadside ship firing out of bow/stern", -1))
+        return mods
+
+    def best_fire_total(self, u: Unit, t: Unit, fow: bool) -> int:
+        """The highest total a fire attack could reach: a d10 of 10, every fixed modifier, the
+        Visibility d6 falling even, and the bonuses the firer holds (Lucky Shot, its FoW)."""
+        best = 10 + sum(v for _, v in self.fixed_fire_mods(u, t))
+        if self.on("visibility") and distance(self.pos(u), self.pos(t)) > 1 and self.s.turn >= 7:
+            best -= 1
+        if self.honor_bound(u):
+            best -= 2
+        if u.controller in self.s.lucky_shot:
+            best += 1
+        if fow:
+            best += 2 if u.controller not in self.s.fow_used_ever else 1
+        return best
+
+    def fire_problem(self, u: Unit, t: Unit, fow: bool = False) -> str:
+        if u.type == "collier":
+            return f"{u.name} carries no guns"
+        if u.captured:
+            return f"{u.name} is a captured ship and never fires"
+        if u.boarding_with:
+            return f"{u.name} is locked in a Boarding Combat"
+        if not t.afloat:
+            return f"{t.name} is not in play"
+        if t.controller == u.controller:
+            return f"{t.name} is on your side"
+        rng = distance(self.pos(u), self.pos(t))
+        if rng > 4:
+            return f"{t.name} is {rng} hexes away (range 4)"
+        blocker = self.line_blocker(self.pos(u), self.pos(t))
+        if blocker:
+            return f"the line of sight to {t.name} is blocked by {blocker}"
+        best = self.best_fire_total(u, t, fow)
+        if best < t.pf:  # 6.1 / 7.1: a unit fires only while a hit is possible
+            return f"no hit is possible (the best total, a d10 of 10 with every modifier, is {best}; PF {t.pf})"
+        return ""
+
+    def fire(self, side: str, uid: str, tid: str, fow: bool) -> None:
+        u = self.activation_guard(side, uid)
+        t = self.unit(tid)
+        problem = self.fire_problem(u, t, fow)
+        if problem:
+            raise IllegalOrder(f"{u.name} cannot fire at {t.name}: {problem}.")
+        if fow:
+            self.fow_check(side)
+        s = self.s
+        if s.cable_ship == u.id:
+            s.cable_clean = False
+        rng = distance(self.pos(u), self.pos(t))
+        mods = self.fixed_fire_mods(u, t)
         if self.on("visibility") and rng > 1:
             if 4 <= s.turn <= 6:
                 vis = self.d(6)

@@ -201,3 +201,17 @@ def test_raking_through_the_stern_and_broadside_firing_out_of_the_stern() -> Non
     st = duel(e_hex="1609", e_face=5, side="chile")
     log = text(order(st, "chile", "Esmeralda fire Huascar", [1]))
     assert "broadside" not in log and "raking" not in log
+
+
+def test_a_shot_that_cannot_hit_is_refused_until_a_bonus_makes_it_possible() -> None:
+    """6.1 / 7.1: a unit with CF 0 or less "can still fire as long as a possibility exists to
+    roll, add modifiers, and cause a hit". Esmeralda with 2 hits (CF -1) at range 4 (-2) and
+    out of her bow (-1): 10 - 4 = 6 < PF 7, no hit possible; the Fortunes of War (+2) makes one."""
+    st = duel(e_hex="1606", e_face=3, side="chile", options={"boilers": "fixed", "fow": "on"})
+    unit(st, "esmeralda").hits = 2
+    st.fow_holder = "chile"
+    with pytest.raises(IllegalOrder, match=r"no hit is possible \(the best total, a d10 of 10 with every modifier, is 6; PF 7\)"):
+        order(st, "chile", "Esmeralda fire Huascar")
+    assert "Esmeralda fire Huáscar" not in ruleset().legal_orders(st, "chile")
+    log = text(order(st, "chile", "Esmeralda fire Huascar fow", [10]))
+    assert "= 8 vs PF 7" in log
