@@ -1004,10 +1004,10 @@ class Game:
             self._break_boarding(u)
             self.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
             return
-        if self.unit_at(target) is not None:
+        terrain = self.terrain(target)
+        if self.unit_at(target) is not None and terrain not in LAND:  # a battery's hex is still land
             self.say(f"{u.name} would drift into {self.label(target)} but it is occupied: stays put.")
             return
-        terrain = self.terrain(target)
         if terrain in LAND:
             u.grounded = True
             self.say(f"{u.name} drifts onto the {terrain} at {self.label(target)}: grounded in its hex and 2 hits.")

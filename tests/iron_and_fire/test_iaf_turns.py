@@ -147,6 +147,21 @@ def test_drift_onto_land_two_hits_and_grounded_in_place() -> None:
     assert a.grounded and a.hits == 3 and g.label(g.pos(a)) == start
 
 
+def test_drift_onto_land_holding_a_battery_is_still_land() -> None:
+    """5.4/5.5: a ship never drifts into a hex occupied by another *ship*; a land battery's hex
+    is land, so the drifting ship suffers the two hits and grounding of a drift onto land."""
+    from tests.iron_and_fire.helpers import add_battery
+
+    g = coastal_game()
+    start = find_drift_start(g, "land")
+    a = place(g.s, "abtao", start, 3)
+    a.hits = 1
+    land = g.layout.neighbour(g.pos(a), g.dir_of(2))
+    add_battery(g.s, g.label(land))
+    g.drift(a)
+    assert a.grounded and a.hits == 3 and g.label(g.pos(a)) == start
+
+
 def test_drift_onto_a_mine_attacks() -> None:
     from games.iron_and_fire.state import Mine
 
