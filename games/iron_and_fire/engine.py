@@ -266,11 +266,15 @@ class Game:
             return False
         if self.s.fow_holder != "peru":
             return False
-        return any(p.afloat and not p.grounded and p.side == "peru" and p.type in ("TIC", "BIC", "CBIC") for p in self.s.units)
+        return any(self._peruvian_ironclad(p) for p in self.s.units)
+
+    def _peruvian_ironclad(self, p: Unit) -> bool:
+        """An afloat, ungrounded Peruvian ironclad still under Peruvian command (13.2)."""
+        return p.afloat and not p.grounded and p.side == "peru" and p.controller == "peru" and p.type in ("TIC", "BIC", "CBIC")
 
     def nearest_ironclad(self, h: Hex) -> int:
         return min(
-            (distance(h, self.pos(p)) for p in self.s.units if p.afloat and not p.grounded and p.side == "peru" and p.type in ("TIC", "BIC", "CBIC")),
+            (distance(h, self.pos(p)) for p in self.s.units if self._peruvian_ironclad(p)),
             default=0,
         )
 

@@ -343,6 +343,15 @@ def test_chilean_honor_ends_when_peru_loses_the_counter() -> None:
     assert "Chilean Honor" not in text(order(st, "chile", "Blanco fire Huascar", [1]))
 
 
+def test_chilean_honor_ends_when_the_peruvian_ironclad_is_a_chilean_prize() -> None:
+    """13.2 binds black-bow Chilean ships to ram "the closest Peruvian ironclad"; a Huáscar
+    captured by Chile is no longer one, so with no other the requirement is over."""
+    st = honor_game()
+    unit(st, "huascar").controller = "chile"
+    place(st, "union", "2006", 3)
+    assert "Chilean Honor" not in text(order(st, "chile", "Blanco fire Union", [1]))
+
+
 def test_visibility_turns_4_to_6_roll_and_7_on_minus_one() -> None:
     st = s1(options={"visibility": "on"})
     place(st, "esmeralda", "1608", 5)
