@@ -455,9 +455,11 @@ class TableService:
         system = opts.get("system", "")
         if not system:
             raise InvalidSyntax("Name a system.", hint=f"Systems: {', '.join(system_ids())}.")
+        system = system.lower()  # ids are lower case; "Table" means table
         rules = get_ruleset(system)
         scenarios = rules.scenarios()
-        scenario = opts.get("scenario") or scenarios[0].id
+        wanted = opts.get("scenario") or scenarios[0].id
+        scenario = next((s.id for s in scenarios if s.id.lower() == wanted.lower()), wanted)
         if scenario not in {s.id for s in scenarios}:
             raise UnknownName(f"{rules.name} has no scenario {quote(scenario)}.",
                               hint="Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in scenarios) + ".")

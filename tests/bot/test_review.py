@@ -479,3 +479,10 @@ async def test_an_open_round_nobody_sealed_can_be_closed_so_it_never_blocks_the_
     assert "did not seal" in public_text(out)
     await ok(svc, BOB, "seal open", who="alice bob")  # the channel is free again
     assert errors(await run(svc, CAROL, "seal reveal"))  # still nothing to reveal once a round is closed
+
+
+async def test_system_and_scenario_ids_are_read_in_any_case(svc: TableService) -> None:
+    out = await ok(svc, ALICE, "game new", system="Table", scenario="FREE")
+    assert "Free table" in public_text(out)
+    row = await svc.store.live_game("c1")
+    assert row is not None and (row.system, row.scenario) == ("table", "free")
