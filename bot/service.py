@@ -957,7 +957,7 @@ class TableService:
                 raise InvalidSyntax("Say which deck to copy.", hint="e.g. /deck new name:cards from:standard54")
             return await self._tools_apply(channel, user, f"deck new {name} {opts['from']}")
         if verb == "deal":
-            holders = mentioned_users(opts.get("to", ""))
+            holders = list(dict.fromkeys(mentioned_users(opts.get("to", ""))))  # each person once
             if not holders:
                 raise InvalidSyntax("Name who to deal to.", hint="e.g. /deck deal name:cards count:3 to:@alice @bob")
             return await self._tools_apply(channel, user, f"deck deal {name} {opts.get('count', '1')} {' '.join(holders)}")

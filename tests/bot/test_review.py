@@ -486,3 +486,11 @@ async def test_system_and_scenario_ids_are_read_in_any_case(svc: TableService) -
     assert "Free table" in public_text(out)
     row = await svc.store.live_game("c1")
     assert row is not None and (row.system, row.scenario) == ("table", "free")
+
+
+async def test_naming_someone_twice_deals_to_them_once(svc: TableService) -> None:
+    await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
+    out = await ok(svc, ALICE, "deck deal", name="d", count="2", to="<@bob> <@!bob> bob")
+    assert public_text(out).count("@bob") == 1, public_text(out)
+    hand = (await ok(svc, BOB, "hand"))[0].text
+    assert len(hand.split(": ", 1)[1].split(", ")) == 2, hand
