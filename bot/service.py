@@ -438,14 +438,14 @@ class TableService:
         for e in events:
             if e.to is None:
                 continue
-            recipients = (
-                list(e.to) if row.status == "tools" else self._seat_users(row, e.to)
-            )
-            if umpire and umpire not in recipients:
-                recipients.append(umpire)
+            recipients = list(e.to) if row.status == "tools" else self._seat_users(row, e.to)
             for uid in recipients:
                 for chunk in split_text(e.text):
                     outputs.append(Output("dm", chunk, to=uid, private_fallback=True))
+            if umpire and umpire not in recipients:  # the umpire sees all, labelled with whose it is
+                whose = ", ".join(self._seat_label(loaded, seat) for seat in sorted(e.to))
+                for chunk in split_text(f"[umpire copy, for {whose}] {e.text}"):
+                    outputs.append(Output("dm", chunk, to=umpire, private_fallback=True))
         return outputs
 
     # --- lifecycle -------------------------------------------------------------------------

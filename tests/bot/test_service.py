@@ -354,3 +354,18 @@ async def test_replay_is_an_animation_of_spectator_frames(svc: TableService) -> 
 
     with Image.open(BytesIO(gif)) as img:
         assert img.n_frames == 4  # set-up and three orders
+
+
+async def test_umpire_copies_say_whose_they_are(svc: TableService) -> None:
+    import tests.bot.duel  # noqa: F401
+
+    await ok(svc, ALICE, "game new", system="test-duel", scenario="race")
+    await ok(svc, ALICE, "game join", seat="north")
+    await ok(svc, BOB, "game join", seat="south")
+    await ok(svc, CAROL, "game join", seat="umpire")
+    await ok(svc, ALICE, "game start")
+    out = await ok(svc, ALICE, "order", text="hide")
+    dms = {o.to: o.text for o in out if o.kind == "dm" and "SECRET" in o.text}
+    assert dms["alice"].startswith("SECRET-north")
+    assert dms["carol"].startswith("[umpire copy, for North] SECRET-north")
+    assert "bob" not in dms
