@@ -105,6 +105,8 @@ def run_bot(args: argparse.Namespace) -> None:
     stalls: list[tuple[float, float]] = []
     collections: list[tuple[float, float, int]] = []
     current: contextvars.ContextVar[str | None] = contextvars.ContextVar("interaction", default=None)
+    store_op: contextvars.ContextVar[str] = contextvars.ContextVar("store_op", default="other")
+    holds: list[tuple[float, float, str]] = []  # (start, seconds, store method) of store lock holds over 10 ms
 
     def mark(phase: str, key: str | None = None) -> None:
         key = key or current.get()
@@ -129,7 +131,14 @@ def run_bot(args: argparse.Namespace) -> None:
             try:
                 return await super().acquire()
             finally:
-                add(self.name, time.monotonic() - began)
+                self.acquired = time.monotonic()
+                add(self.name, self.acquired - began)
+
+        def release(self) -> None:
+            held = time.monotonic() - self.acquired
+            if held > 0.01 and self.name == "wait_store_lock":
+                holds.append((self.acquired, held, store_op.get()))
+            super().release()
 
     class TracedLocks(dict[str, asyncio.Lock]):
         def setdefault(self, key: str, default: Any = None) -> asyncio.Lock:
@@ -139,6 +148,7 @@ def run_bot(args: argparse.Namespace) -> None:
 
     def timed_store_call(name: str, method: Any) -> Any:
         async def call(*a: Any, **k: Any) -> Any:
+            store_op.set(name)
             began = time.monotonic()
             try:
                 return await method(*a, **k)
@@ -252,6 +262,7 @@ def run_bot(args: argparse.Namespace) -> None:
         "commits": commits,
         "stalls": stalls,
         "gc": collections,
+        "store_lock_holds": holds,
     }
     print(json.dumps(report), flush=True)
 
@@ -479,6 +490,13 @@ def breakdown(
             round(1000 * max((e[1] for e in fake_gc if e[2] == 2), default=0.0), 1),
         ],
         "commits_over_50ms": [round(1000 * s, 1) for _, s in bot["commits"] if s >= 0.05],
+        "store_lock_holds_over_10ms": {
+            op: [
+                sum(1 for *_, o in bot["store_lock_holds"] if o == op),
+                round(1000 * max(h for _, h, o in bot["store_lock_holds"] if o == op), 1),
+            ]
+            for op in sorted({o for *_, o in bot["store_lock_holds"]})
+        },
     }
 
 
@@ -636,6 +654,7 @@ def main() -> None:
         print(f"    loop stalls >= 50 ms: bot {b['bot_stalls_over_50ms']}, fake+players {b['fake_stalls_over_50ms']}; "
               f"gen-2 GCs (count, max ms): bot {b['bot_gc_gen2']}, fake {b['fake_gc_gen2']}; "
               f"commits >= 50 ms: {b['commits_over_50ms']}")  # fmt: skip
+        print(f"    store lock held > 10 ms (times, longest ms) by: {b['store_lock_holds_over_10ms']}")
     if result["errors"]:
         print("  errors:", *result["errors"], sep="\n    ")
 
