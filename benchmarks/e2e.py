@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import gc
 import json
 import os
@@ -106,6 +107,7 @@ def run_bot(args: argparse.Namespace) -> None:
     collections: list[tuple[float, float, int]] = []
     current: contextvars.ContextVar[str | None] = contextvars.ContextVar("interaction", default=None)
     store_op: contextvars.ContextVar[str] = contextvars.ContextVar("store_op", default="other")
+    queued: list[tuple[float, int, str]] = []  # (when, callers already holding or waiting, store method)
     holds: list[tuple[float, float, str]] = []  # (start, seconds, store method) of store lock holds over 10 ms
 
     def mark(phase: str, key: str | None = None) -> None:
@@ -128,6 +130,8 @@ def run_bot(args: argparse.Namespace) -> None:
 
         async def acquire(self) -> bool:
             began = time.monotonic()
+            if self.name == "wait_store_lock":
+                queued.append((began, len(self._waiters or ()) + self.locked(), store_op.get()))
             try:
                 return await super().acquire()
             finally:
@@ -263,6 +267,7 @@ def run_bot(args: argparse.Namespace) -> None:
         "stalls": stalls,
         "gc": collections,
         "store_lock_holds": holds,
+        "store_lock_queue": queued,
     }
     print(json.dumps(report), flush=True)
 
@@ -439,6 +444,7 @@ def breakdown(
     bot: dict[str, Any],
     fake_stalls: list[tuple[float, float]],
     fake_gc: list[tuple[float, float, int]],
+    timed_phase: tuple[float, float],
 ) -> dict[str, Any]:
     """Median and slowest-1% time in each phase, and which stalls the slowest 1% overlapped."""
     rows: list[tuple[float, dict[str, float], tuple[float, float]]] = []
@@ -469,6 +475,8 @@ def breakdown(
         )
 
     bot_gc = [e for e in bot["gc"] if e[2] == 2]
+    # the store lock's queue while orders were timed (setting 100 games up at once queues far deeper)
+    queue = sorted(q for at, q, _ in bot["store_lock_queue"] if timed_phase[0] <= at <= timed_phase[1])
     return {
         "traced": len(rows),
         "tail_size": len(tail),
@@ -490,6 +498,19 @@ def breakdown(
             round(1000 * max((e[1] for e in fake_gc if e[2] == 2), default=0.0), 1),
         ],
         "commits_over_50ms": [round(1000 * s, 1) for _, s in bot["commits"] if s >= 0.05],
+        "store_lock_acquisitions": len(queue),
+        "store_lock_deepest_queue": queue[-1] if queue else 0,
+        "store_lock_queue_p99": queue[int(0.99 * len(queue))] if queue else 0,
+        "store_lock_queued_behind_20_by": dict(
+            collections.Counter(
+                op for at, q, op in bot["store_lock_queue"] if q >= 20 and timed_phase[0] <= at <= timed_phase[1]
+            ).most_common()
+        ),
+        "store_lock_by": dict(
+            collections.Counter(
+                op for at, _, op in bot["store_lock_queue"] if timed_phase[0] <= at <= timed_phase[1]
+            ).most_common()
+        ),
         "store_lock_holds_over_10ms": {
             op: [
                 sum(1 for *_, o in bot["store_lock_holds"] if o == op),
@@ -590,7 +611,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "violations": len(fake.violations),
         "errors": results.errors[:5],
         "storing_seconds": round(stored_seconds, 1),
-        "breakdown": breakdown(results.timed, bot, fake_stalls, fake_gc),
+        "breakdown": breakdown(results.timed, bot, fake_stalls, fake_gc, (phase.started, phase.until)),
     }
 
 
@@ -655,6 +676,9 @@ def main() -> None:
               f"gen-2 GCs (count, max ms): bot {b['bot_gc_gen2']}, fake {b['fake_gc_gen2']}; "
               f"commits >= 50 ms: {b['commits_over_50ms']}")  # fmt: skip
         print(f"    store lock held > 10 ms (times, longest ms) by: {b['store_lock_holds_over_10ms']}")
+        print(f"    store lock: {b['store_lock_acquisitions']} acquisitions, callers ahead p99 "
+              f"{b['store_lock_queue_p99']}, deepest {b['store_lock_deepest_queue']}; by store call "
+              f"{b['store_lock_by']}; those queued behind 20+: {b['store_lock_queued_behind_20_by']}")  # fmt: skip
     if result["errors"]:
         print("  errors:", *result["errors"], sep="\n    ")
 
