@@ -48,6 +48,9 @@ RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer 
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
 DRAW_THREADS = 1  # see TableBot.__init__: more drawing threads fight the event loop for the GIL
 STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one edit of its status message
+# Status refreshes are background work: at most this many at a time, so a burst of them (many games
+# started together) never queues dozens of reads ahead of players' commands on the store's one lock.
+STATUS_CONCURRENCY = 2
 DMS_CLOSED = 50007
 SPECTATOR_ID = "0"
 BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
@@ -311,6 +314,7 @@ class TableBot(discord.Client):
         self._dm_channels: dict[str, discord.DMChannel] = {}
         self._status_locks: dict[str, asyncio.Lock] = {}
         self._status_pending: set[str] = set()
+        self._status_slots = asyncio.Semaphore(STATUS_CONCURRENCY)
         self._background: set[asyncio.Task[Any]] = set()
         self._reminder_task: asyncio.Task[None] | None = None
         self.synced = asyncio.Event()
@@ -624,7 +628,7 @@ class TableBot(discord.Client):
 
         lock = self._status_locks.setdefault(channel, asyncio.Lock())
         await asyncio.sleep(self.status_delay)  # let a burst of activations settle into one edit
-        async with lock:
+        async with lock, self._status_slots:  # while waiting for a slot, more requests still coalesce
             self._status_pending.discard(channel)
             try:
                 row = await self.service.store.latest_game(channel)
