@@ -322,7 +322,8 @@ class TableBot(discord.Client):
         # drawing threads draw no faster, and together they starve the event loop and the SQLite
         # thread of the GIL: every database round trip then waits a switch interval (5 ms) several
         # times over while holding the store's lock, and the queue behind that lock was the p99
-        # (benchmarks/e2e.py, 100 games on 2 CPUs: p99 450-480 ms with two threads, 64-142 ms with one).
+        # (benchmarks/e2e.py, 100 games on 2 CPUs while other programs kept them busy: p99 450-480 ms
+        # with two threads, 64-142 ms with one; on an otherwise idle machine the two are alike, 52-56 ms).
         self._draw_pool = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="draw")
 
     @property
