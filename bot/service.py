@@ -16,7 +16,7 @@ import json
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -154,6 +154,18 @@ def mentioned_users(text: str) -> list[str]:
             raise InvalidSyntax(f"{quote(word)} is a role, not a user.", hint="Mention each person, e.g. @alice @bob.")
         users.append(token.group(2) if token else word)
     return users
+
+
+def fold(
+    rules: Ruleset[Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]]
+) -> Iterator[tuple[Any, Rng, list[Event]]]:
+    """Replay a game: set-up, then each (seat, order text) in turn, yielding the state, the random
+    stream and that step's events after set-up and after every order (the same live objects)."""
+    rng = Rng(seed)
+    state = rules.setup(scenario, options, rng)
+    yield state, rng, []
+    for seat, text in orders:
+        yield state, rng, rules.apply(state, seat, rules.parse_order(state, seat, text), rng)
 
 
 def _event_json(e: Event) -> dict[str, Any]:
@@ -415,35 +427,30 @@ class TableService:
         mine = set(self._user_seats(row, user_id))
         return UMPIRE in mine or bool(mine & (private_to | {order.seat}))
 
-    def _replay(self, rules: Ruleset[Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int, list[list[Event]]]:
-        """Fold the given orders over setup; returns state, counter and each order's events."""
-        rng = Rng(row.seed)
-        state = rules.setup(row.scenario, row.options, rng)
-        produced: list[list[Event]] = []
-        for o in orders:
-            order = rules.parse_order(state, o.seat, o.text)
-            produced.append(rules.apply(state, o.seat, order, rng))
-        return state, rng.counter, produced
+    def _replay(self, rules: Ruleset[Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int]:
+        """The state and stream counter after folding the given orders over set-up."""
+        *_, (state, rng, _) = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))
+        return state, rng.counter
 
-    def _route(self, loaded: Loaded, events: list[Event], *, public_prefix: str = "") -> list[Output]:
-        """Public events become one channel message; private ones become DMs to their seats' users."""
+    def _route(self, loaded: Loaded, events: list[Event], *, umpire: str | None = None) -> list[Output]:
+        """Public events become one channel message; private ones become DMs to their seats' users,
+        with a labelled copy to ``umpire`` (the channel game's umpire, who sees everything)."""
         row = loaded.row
         outputs: list[Output] = []
         public_lines = [e.text for e in events if e.public]
         if public_lines:
-            text = "\n".join(([public_prefix] if public_prefix else []) + public_lines)
-            for chunk in split_text(text):
+            for chunk in split_text("\n".join(public_lines)):
                 outputs.append(Output("message", chunk, channel=row.channel))
-        umpire = self._umpire(row) if row.status != "tools" else None
+        tools = row.status == "tools"  # the tools' private events name users, not seats
         for e in events:
             if e.to is None:
                 continue
-            recipients = list(e.to) if row.status == "tools" else self._seat_users(row, e.to)
+            recipients = list(e.to) if tools else self._seat_users(row, e.to)
             for uid in recipients:
                 for chunk in split_text(e.text):
                     outputs.append(Output("dm", chunk, to=uid, private_fallback=True))
             if umpire and umpire not in recipients:  # the umpire sees all, labelled with whose it is
-                whose = ", ".join(self._seat_label(loaded, seat) for seat in sorted(e.to))
+                whose = ", ".join(f"<@{u}>" if tools else self._seat_label(loaded, u) for u in sorted(e.to))
                 for chunk in split_text(f"[umpire copy, for {whose}] {e.text}"):
                     outputs.append(Output("dm", chunk, to=umpire, private_fallback=True))
         return outputs
@@ -654,7 +661,7 @@ class TableService:
                                  "so only the umpire can undo it.")
             if any(e["reveals"] for e in last.events):
                 raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
-        state, counter, _ = self._replay(loaded.rules, row, orders[:-1])
+        state, counter = self._replay(loaded.rules, row, orders[:-1])
         drew_random = counter != row.counter
         if not is_umpire and drew_random and any(e["to"] is not None for e in last.events):
             # a privately told random value (a hidden die, a drawn card, a nonce): after an undo the
@@ -730,17 +737,17 @@ class TableService:
     def _replay_frames(self, loaded: Loaded, orders: list[OrderRow], texts: list[str]) -> tuple[list[View], list[str]]:
         """Fold every order from set-up; keep a spectator frame for the last MAX_REPLAY_FRAMES."""
         rules, row = loaded.rules, loaded.row
-        rng = Rng(row.seed)
-        state = rules.setup(row.scenario, row.options, rng)
-        first_framed = max(0, len(orders) - MAX_REPLAY_FRAMES)
-        views = [rules.view(state, None)] if first_framed == 0 else []
-        captions = ["Set-up"] if first_framed == 0 else []
-        for i, o in enumerate(orders):
-            rules.apply(state, o.seat, rules.parse_order(state, o.seat, o.text), rng)
-            if i >= first_framed:
+        first_framed = len(orders) - MAX_REPLAY_FRAMES  # step 0 is the set-up, step i follows order i
+        captions = ["Set-up", *(f"{o.seq}. {{seat}}: {text}" for o, text in zip(orders, texts, strict=True))]
+        seats = [""] + [o.seat for o in orders]
+        views: list[View] = []
+        kept: list[str] = []
+        steps = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))
+        for step, (state, _, _) in enumerate(steps):
+            if step >= first_framed:
                 views.append(rules.view(state, None))
-                captions.append(f"{o.seq}. {self._seat_label(Loaded(row, rules, state), o.seat)}: {texts[i]}")
-        return views, captions
+                kept.append(captions[step].format(seat=self._seat_label(Loaded(row, rules, state), seats[step])))
+        return views, kept
 
     async def _game_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         if opts.get("export"):
@@ -848,7 +855,7 @@ class TableService:
         )
         self._states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
         after = Loaded(row, loaded.rules, working)
-        outputs = self._route(after, events)
+        outputs = self._route(after, events, umpire=self._umpire(row))
         tail: list[str] = []
         if outcome:
             winner = outcome.winner or "nobody (a draw)"
@@ -911,13 +918,7 @@ class TableService:
             row, seat=seat, user_id=user.id, text=text, events=[_event_json(e) for e in events],
             snapshot=TOOLS.encode(state), counter=rng.counter, status="tools",
         )
-        outputs = self._route(Loaded(row, TOOLS, state), events)
-        umpire = self._umpire(await self.store.live_game(channel))
-        if umpire:
-            for e in events:
-                if e.to is not None and umpire not in e.to:
-                    outputs.append(Output("dm", f"(umpire copy) {e.text}", to=umpire, private_fallback=True))
-        return outputs
+        return self._route(Loaded(row, TOOLS, state), events, umpire=self._umpire(await self.store.live_game(channel)))
 
     async def _is_umpire(self, channel: str, user: User) -> bool:
         return self._umpire(await self.store.live_game(channel)) == user.id
@@ -1023,14 +1024,14 @@ def verify_export(data: dict[str, Any]) -> str:
     at = "set-up"
     try:
         rules = get_ruleset(data["system"])
-        rng = Rng(seed)
-        state = rules.setup(data["scenario"], data["options"], rng)
         full = data.get("status") == "over"  # finished exports carry private events too
         live = [o for o in data["orders"] if not o["undone"]]
         checked = len(live)
+        steps = fold(rules, seed, data["scenario"], data["options"], ((o["seat"], o["text"]) for o in live))
+        next(steps)  # the set-up
         for o in live:
             at = f"order {o['seq']}"
-            events = rules.apply(state, o["seat"], rules.parse_order(state, o["seat"], o["text"]), rng)
+            _, _, events = next(steps)
             got = [e.text for e in events if full or e.public]
             if got != [e["text"] for e in o["events"]]:
                 # the bot's own check of a running game replays hidden orders: name them by number only

@@ -77,7 +77,7 @@ async def _play(svc: TableService, system: str, scenario: str, chooser: random.R
         orders += 1
     row = await svc.store.latest_game("c")
     assert row is not None
-    state, counter, _ = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+    state, counter = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
     assert rules.encode(state) == row.snapshot and counter == row.counter, "replay differs from the snapshot"
     cached = svc._decode(row).state  # the service's in-memory state: views must not have changed it
     assert rules.encode(cached) == row.snapshot, "a view or query mutated the cached state"

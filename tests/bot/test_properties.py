@@ -57,7 +57,7 @@ async def _play(svc: TableService, orders: list[tuple[object, str]]) -> None:
     row = await svc.store.latest_game("c1")
     assert row is not None
     rules = get_ruleset("test-duel")
-    state, counter, _ = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+    state, counter = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
     assert rules.encode(state) == row.snapshot and counter == row.counter
     for secret in secrets:
         assert all(secret not in text for text in public)

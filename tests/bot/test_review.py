@@ -355,7 +355,7 @@ def test_replay_equals_snapshot_after_undo_sequences(actions: list[tuple[User, s
                 row = await svc.store.latest_game("c1")
                 assert row is not None
                 rules = get_ruleset("test-duel")
-                state, counter, _ = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+                state, counter = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
                 assert rules.encode(state) == row.snapshot and counter == row.counter
                 assert "Verified" in (await ok(svc, CAROL, "game verify"))[0].text
             finally:
