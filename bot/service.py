@@ -48,19 +48,40 @@ USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
 
-DECK_OPTIONS = {"new": "name from", "shuffle": "name", "reshuffle": "name", "draw": "name to", "deal": "name count to"}
-COMMAND_OPTIONS: dict[str, frozenset[str]] = {
-    command: frozenset(names.split())
-    for command, names in {
-        "game new": "system scenario options", "game join": "seat", "game leave": "", "game start": "",
-        "game status": "", "game board": "zoom", "game log": "page", "game undo": "", "game end": "",
-        "game export": "", "game replay": "", "game verify": "export", "game private": "",
-        "game remind": "after every", "game assign": "seat user name", "game help": "system", "help": "system",
-        "order": "text seat", "roll": "dice secret purpose", "reveal": "roll", "hand": "", "play": "card deck",
-        "seal": "text who", "seal open": "who", "seal reveal": "",
-        **{f"deck {verb}": names for verb, names in DECK_OPTIONS.items()},
-    }.items()
+# Every command: the method that handles it and the options it takes (anything else is refused).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "game new": ("_game_new", "system scenario options"),
+    "game join": ("_game_join", "seat"),
+    "game leave": ("_game_leave", ""),
+    "game start": ("_game_start", ""),
+    "game status": ("_game_status", ""),
+    "game board": ("_game_board", "zoom"),
+    "game log": ("_game_log", "page"),
+    "game undo": ("_game_undo", ""),
+    "game end": ("_game_end", ""),
+    "game export": ("_game_export", ""),
+    "game replay": ("_game_replay", ""),
+    "game verify": ("_game_verify", "export"),
+    "game private": ("_game_private", ""),
+    "game remind": ("_game_remind", "after every"),
+    "game assign": ("_game_assign", "seat user name"),
+    "game help": ("_help", "system"),
+    "help": ("_help", "system"),
+    "order": ("_order", "text seat"),
+    "roll": ("_roll", "dice secret purpose"),
+    "reveal": ("_reveal", "roll"),
+    "deck new": ("_deck", "name from"),
+    "deck shuffle": ("_deck", "name"),
+    "deck reshuffle": ("_deck", "name"),
+    "deck draw": ("_deck", "name to"),
+    "deck deal": ("_deck", "name count to"),
+    "hand": ("_hand", ""),
+    "play": ("_play", "card deck"),
+    "seal": ("_seal", "text who"),
+    "seal open": ("_seal", "who"),
+    "seal reveal": ("_seal", ""),
 }
+COMMAND_OPTIONS = {command: frozenset(names.split()) for command, (_, names) in COMMANDS.items()}
 
 
 @dataclass(frozen=True)
@@ -212,38 +233,8 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._closed_dms: set[str] | None = None
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
-        # every command here must be listed in COMMAND_OPTIONS (a test checks)
         self._handlers: dict[str, Callable[[str, User, dict[str, str]], Awaitable[list[Output]]]] = {
-            "game new": self._game_new,
-            "game join": self._game_join,
-            "game leave": self._game_leave,
-            "game start": self._game_start,
-            "game status": self._game_status,
-            "game board": self._game_board,
-            "game log": self._game_log,
-            "game undo": self._game_undo,
-            "game end": self._game_end,
-            "game export": self._game_export,
-            "game replay": self._game_replay,
-            "game verify": self._game_verify,
-            "game private": self._game_private,
-            "game remind": self._game_remind,
-            "game assign": self._game_assign,
-            "game help": self._help,
-            "help": self._help,
-            "order": self._order,
-            "roll": self._roll,
-            "reveal": self._reveal,
-            "deck new": self._deck,
-            "deck shuffle": self._deck,
-            "deck reshuffle": self._deck,
-            "deck draw": self._deck,
-            "deck deal": self._deck,
-            "hand": self._hand,
-            "play": self._play,
-            "seal": self._seal,
-            "seal open": self._seal,
-            "seal reveal": self._seal,
+            command: getattr(self, method) for command, (method, _) in COMMANDS.items()
         }
 
     @property
@@ -252,21 +243,22 @@ class TableService:
 
     # --- entry points ----------------------------------------------------------------------
     async def handle(self, channel: str, user: User, command: str, options: dict[str, str]) -> list[Output]:
-        handler = self._handlers.get(command.strip().lower())
+        command = " ".join(command.split()).lower()
+        handler = self._handlers.get(command)
         if handler is None:
             return [self._error(user, f"Unknown command {quote('/' + command)}. Commands: "
                                 + ", ".join("/" + c for c in self.commands) + ".")]
         lock = self._locks.setdefault(channel, asyncio.Lock())
         async with lock:
             try:
-                unknown = sorted(set(options) - COMMAND_OPTIONS[command.strip().lower()])
+                unknown = sorted(set(options) - COMMAND_OPTIONS[command])
                 if unknown:
-                    known = ", ".join(sorted(COMMAND_OPTIONS[command.strip().lower()])) or "none"
+                    known = ", ".join(sorted(COMMAND_OPTIONS[command])) or "none"
                     raise UnknownName(f"/{command} has no option {quote(unknown[0])}.", hint=f"Its options: {known}.")
                 for key, value in options.items():
                     if len(value) > MAX_INPUT and key != "export":
                         raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
-                opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1].lower()}
+                opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
                 outputs = await handler(channel, user, opts)
             except GameError as exc:
                 outputs = [self._error(user, exc.text)]
