@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator
@@ -105,6 +106,7 @@ class OrderRow:
     at: float = field(default=0.0)
 
 
+_JSON_COLUMNS = frozenset({"options", "snapshot", "seats"})
 _GAME_COLUMNS = (
     "id, channel, system, scenario, options, seed, commitment, status, version, snapshot, counter, seats, "
     "creator, created, updated, remind_after, remind_every, last_activity, last_reminded, status_message"
@@ -246,18 +248,18 @@ class Store:
 
     async def update_game(self, game: GameRow, **changes: Any) -> GameRow:
         """Change columns of a game if its version is unchanged; bumps the version."""
-        encoded = {k: json.dumps(v) if k in ("options", "snapshot", "seats") else v for k, v in changes.items()}
+        encoded = {k: json.dumps(v) if k in _JSON_COLUMNS else v for k, v in changes.items()}
         sets = ", ".join(f"{k} = ?" for k in encoded)
+        now = time.time()
         async with self._transaction() as db:
             cur = await db.execute(
                 f"UPDATE games SET {sets}, version = version + 1, updated = ? WHERE id = ? AND version = ?",
-                (*encoded.values(), time.time(), game.id, game.version),
+                (*encoded.values(), now, game.id, game.version),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(game.id)
-        fresh = await self.game_by_id(game.id)
-        assert fresh is not None
-        return fresh
+        stored = {k: json.loads(v) if k in _JSON_COLUMNS else v for k, v in encoded.items()}
+        return dataclasses.replace(game, **stored, version=game.version + 1, updated=now)
 
     async def touch(self, game_id: int, **changes: Any) -> None:
         """Bookkeeping that is not part of the game's history (reminder times, status message id)."""
@@ -280,11 +282,12 @@ class Store:
     ) -> GameRow:
         """Append an order with its snapshot and version bump, atomically; StaleVersion if raced."""
         now = time.time()
+        dumped = json.dumps(snapshot)
         async with self._transaction() as db:
             cur = await db.execute(
                 "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
                 " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?",
-                (json.dumps(snapshot), counter, status, now, now, game.id, game.version),
+                (dumped, counter, status, now, now, game.id, game.version),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(game.id)
@@ -293,9 +296,9 @@ class Store:
                 " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)",
                 (game.id, game.id, seat, user_id, text, json.dumps(events), now),
             )
-        fresh = await self.game_by_id(game.id)
-        assert fresh is not None
-        return fresh
+        # the row as now stored, built rather than read back (this is every order's hot path)
+        return dataclasses.replace(game, snapshot=json.loads(dumped), counter=counter, status=status,
+                                   version=game.version + 1, updated=now, last_activity=now, last_reminded=0.0)
 
     async def orders(self, game_id: int, *, include_undone: bool = True) -> list[OrderRow]:
         sql = "SELECT seq, seat, user_id, text, events, undone, at FROM orders WHERE game_id = ?"
@@ -306,18 +309,18 @@ class Store:
 
     async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
         """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""
+        dumped, now = json.dumps(snapshot), time.time()
         async with self._transaction() as db:
             cur = await db.execute(
                 "UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?, status = 'running'"
                 " WHERE id = ? AND version = ?",
-                (json.dumps(snapshot), counter, time.time(), game.id, game.version),
+                (dumped, counter, now, game.id, game.version),
             )
             if cur.rowcount != 1:
                 raise StaleVersion(game.id)
             await db.execute("UPDATE orders SET undone = 1 WHERE game_id = ? AND seq = ?", (game.id, seq))
-        fresh = await self.game_by_id(game.id)
-        assert fresh is not None
-        return fresh
+        return dataclasses.replace(game, snapshot=json.loads(dumped), counter=counter, status="running",
+                                   version=game.version + 1, updated=now)
 
     # --- direct messages -------------------------------------------------------------------
     async def set_dms_closed(self, user_id: str, closed: bool) -> None:

@@ -121,3 +121,18 @@ async def test_transactions_of_many_channels_never_interleave(tmp_path: Path) ->
         assert fresh is not None and fresh.snapshot == {"n": 10} and fresh.counter == 10
         assert [o.text for o in await store.orders(game.id)] == [f"o{n}" for n in range(11)]
     await store.close()
+
+
+async def test_rows_returned_by_writes_equal_the_stored_rows(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "r.db")
+    game = await store.create_game(channel="c", system="test-duel", scenario="race", options={"a": "1"},
+                                   seed=b"x" * 32, commitment="c", status="setup", snapshot={"n": 0}, counter=0,
+                                   creator="u")
+    game = await store.update_game(game, seats={"north": {"user": "u", "name": "U"}}, status="running")
+    assert game == await store.game_by_id(game.id)
+    game = await store.save_order(game, seat="north", user_id="u", text="roll", events=[], snapshot={"n": (1, 2)},
+                                  counter=3, status="running")
+    assert game == await store.game_by_id(game.id) and game.snapshot == {"n": [1, 2]}
+    game = await store.mark_undone(game, 1, snapshot={"n": 0}, counter=0)
+    assert game == await store.game_by_id(game.id)
+    await store.close()
