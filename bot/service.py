@@ -39,7 +39,7 @@ from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
 
 LOG_PAGE = 15
-MAX_REPLAY_FRAMES = 300
+MAX_REPLAY_FRAMES = 100  # a longer game is sampled: set-up, evenly spaced orders, the last
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
 MAX_INPUT = 6000  # characters in one option, as on Discord; a pasted export (/game verify export:) may be longer
@@ -189,6 +189,14 @@ def fold(
         yield state, rng, rules.apply(state, seat, rules.parse_order(state, seat, text), rng)
 
 
+def replay_steps(orders: int, cap: int) -> list[int]:
+    """The fold steps a replay shows (0 = set-up, i = after order i): all of them when they fit in
+    ``cap`` frames, else ``cap`` evenly spaced ones that always include the set-up and the last."""
+    if orders + 1 <= cap:
+        return list(range(orders + 1))
+    return sorted({round(i * orders / (cap - 1)) for i in range(cap)})
+
+
 def _event_json(e: Event) -> dict[str, Any]:
     return {"text": e.text, "to": sorted(e.to) if e.to is not None else None, "reveals": e.reveals}
 
@@ -233,6 +241,7 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._closed_dms: set[str] | None = None
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
+        self._replay_lock = asyncio.Lock()
         self._handlers: dict[str, Callable[[str, User, dict[str, str]], Awaitable[list[Output]]]] = {
             command: getattr(self, method) for command, (method, _) in COMMANDS.items()
         }
@@ -712,34 +721,51 @@ class TableService:
         return data
 
     async def _game_replay(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        """An animated GIF of the game so far, one spectator frame per order (nothing private)."""
+        """An animated GIF of the game so far in spectator frames (nothing private). Long games are
+        sampled to at most MAX_REPLAY_FRAMES frames, and one replay is drawn at a time per process:
+        each holds a fold of the whole game and a frame being encoded, so concurrent ones would
+        multiply the memory any spectator can make the bot use."""
         loaded = await self._latest(channel)
         orders = await self.store.orders(loaded.row.id, include_undone=False)
         if not orders:
             raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
-        texts = [o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER for o in orders]
-        views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders, texts)
-        from render import render_replay
+        if self._replay_lock.locked():
+            raise WrongPhase("Another replay is being drawn right now (the bot draws one at a time).",
+                             hint="Try /game replay again in a minute.")
+        async with self._replay_lock:
+            texts = [o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER for o in orders]
+            steps = replay_steps(len(orders), MAX_REPLAY_FRAMES)
+            views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders, texts, steps)
+            from render import render_replay
 
-        gif = await asyncio.to_thread(render_replay, views, captions)
+            gif = await asyncio.to_thread(render_replay, views, captions)
         name = f"game-{loaded.row.id}-replay.gif"
-        shown = f"the last {len(views)} of {len(orders)} orders" if len(orders) >= len(views) else f"{len(orders)} orders"
-        return [Output("ephemeral", f"Replay of {shown}.", to=user.id, file=(name, gif))]
+        if len(steps) == len(orders) + 1:
+            shown = f"Replay of {len(orders)} order{'s' if len(orders) != 1 else ''}."
+        else:
+            shown = (f"Replay of {len(orders)} orders in {len(steps)} frames (a long game is sampled): the set-up, "
+                     f"then about one frame every {round(len(orders) / (len(steps) - 1))} orders, ending on the last.")
+        return [Output("ephemeral", shown, to=user.id, file=(name, gif))]
 
-    def _replay_frames(self, loaded: Loaded, orders: list[OrderRow], texts: list[str]) -> tuple[list[View], list[str]]:
-        """Fold every order from set-up; keep a spectator frame for the last MAX_REPLAY_FRAMES."""
+    def _replay_frames(
+        self, loaded: Loaded, orders: list[OrderRow], texts: list[str], steps: list[int]
+    ) -> tuple[list[View], list[str]]:
+        """Fold every order from set-up; a spectator frame and caption at each of ``steps`` (0 is
+        the set-up, i follows order i). Order text goes into captions as it is, never formatted."""
         rules, row = loaded.rules, loaded.row
-        first_framed = len(orders) - MAX_REPLAY_FRAMES  # step 0 is the set-up, step i follows order i
-        captions = ["Set-up", *(f"{o.seq}. {{seat}}: {text}" for o, text in zip(orders, texts, strict=True))]
-        seats = [""] + [o.seat for o in orders]
+        wanted = set(steps)
         views: list[View] = []
-        kept: list[str] = []
-        steps = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))
-        for step, (state, _, _) in enumerate(steps):
-            if step >= first_framed:
-                views.append(rules.view(state, None))
-                kept.append(captions[step].format(seat=self._seat_label(Loaded(row, rules, state), seats[step])))
-        return views, kept
+        captions: list[str] = []
+        for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))):
+            if step not in wanted:
+                continue
+            views.append(rules.view(state, None))
+            if step == 0:
+                captions.append("Set-up")
+            else:
+                order = orders[step - 1]
+                captions.append(f"{order.seq}. {self._seat_label(Loaded(row, rules, state), order.seat)}: {texts[step - 1]}")
+        return views, captions
 
     async def _game_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         if opts.get("export"):

@@ -52,8 +52,9 @@ from __future__ import annotations
 from PIL import Image
 
 from games.core.view import View
-from render.board import MAX_REPLAY_BYTES, Renderer, Zoom, encode_png
-from render.board import render_replay as _render_replay
+from render.board import Renderer, Zoom, encode_png
+from render.replay import MAX_REPLAY_BYTES
+from render.replay import render_replay as _render_replay
 
 __all__ = ["MAX_REPLAY_BYTES", "Renderer", "encode_png", "render_board", "render_png", "render_replay"]
 

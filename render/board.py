@@ -15,7 +15,7 @@ from games.core.view import Board, Pos, View
 from render import theme
 from render.background import draw_background
 from render.counters import TABLE_VESSELS, Sprite, highlight_sprite, look_of, make_sprite
-from render.fonts import UNCACHED, font
+from render.fonts import UNCACHED
 from render.frame import Frame, full_frame, zoom_frame
 from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
@@ -155,66 +155,3 @@ def encode_png(img: Image.Image, *, palette: Image.Image | None = None, compress
     buf = io.BytesIO()
     pal.save(buf, "PNG", compress_level=compress_level)
     return buf.getvalue()
-
-
-MAX_REPLAY_BYTES = 8 * 1024 * 1024
-
-
-def _captioned(img: Image.Image, caption: str, index: int, total: int) -> Image.Image:
-    band = 40
-    out = Image.new("RGB", (img.width, img.height + band), theme.STRIP)
-    out.paste(img, (0, band))
-    d = ImageDraw.Draw(out)
-    counter = f"{index + 1}/{total}"
-    f = font(19, bold=True)
-    cw = f.getlength(counter)
-    text = caption
-    while text and f.getlength(text) > img.width - cw - 40:
-        text = text[:-2] + "\u2026" if len(text) > 2 else ""
-    d.text((12, band / 2), text, font=f, fill=theme.TITLE_TEXT, anchor="lm")
-    d.text((img.width - 12, band / 2), counter, font=f, fill=theme.STRIP_DIM, anchor="rm")
-    return out
-
-
-def render_replay(
-    renderer: Renderer,
-    views: list[View],
-    captions: list[str],
-    *,
-    scale: float | None = None,
-    frame_ms: int = 1600,
-    last_frame_ms: int = 4000,
-    max_bytes: int = MAX_REPLAY_BYTES,
-) -> bytes:
-    """An animated GIF, one frame per activation with its caption; shrunk until under ``max_bytes``."""
-    if not views:
-        raise ValueError("a replay needs at least one view")
-    if len(captions) != len(views):
-        raise ValueError(f"a replay needs one caption per view: got {len(views)} views and {len(captions)} captions")
-    rendered = [renderer._render(v, scale=scale, zoom=None) for v in views]
-    frames = [_captioned(img, cap, i, len(views)) for i, ((img, _), cap) in enumerate(zip(rendered, captions, strict=True))]
-    palettes = [pal for _, pal in rendered]
-    w = max(f.width for f in frames)
-    h = max(f.height for f in frames)
-    padded = []
-    for f in frames:
-        if f.size != (w, h):
-            canvas = Image.new("RGB", (w, h), theme.STRIP)
-            canvas.paste(f, (0, 0))
-            f = canvas
-        padded.append(f)
-    durations = [frame_ms] * (len(padded) - 1) + [last_frame_ms]
-    factor = 1.0
-    while True:
-        sized = padded if factor == 1.0 else [f.resize((round(w * factor), round(h * factor)), Image.Resampling.LANCZOS) for f in padded]
-        # each board's fixed palette: fast, and frames of one board share colours, which lets the
-        # GIF writer store only the part of each frame that changed
-        pal = [f.quantize(palette=p, dither=Image.Dither.NONE) for f, p in zip(sized, palettes, strict=True)]
-        buf = io.BytesIO()
-        pal[0].save(buf, "GIF", save_all=True, append_images=pal[1:], duration=durations, loop=0, disposal=1)
-        data = buf.getvalue()
-        if len(data) <= max_bytes or factor < 0.2:
-            if len(data) > max_bytes:
-                raise ValueError(f"replay of {len(views)} frames does not fit in {max_bytes} bytes even at {factor:.2f} scale")
-            return data
-        factor *= 0.75

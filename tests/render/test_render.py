@@ -186,7 +186,7 @@ def test_replay_shrinks_to_fit_its_size_limit() -> None:
     views = [hex_view(), dataclasses.replace(hex_view(), counters=())]
     full = render_replay(views, ["a", "b"])
     r = Renderer()
-    from render.board import render_replay as replay_with
+    from render.replay import render_replay as replay_with
 
     small = replay_with(r, views, ["a", "b"], max_bytes=len(full) // 2)
     assert len(small) <= len(full) // 2

@@ -1,0 +1,174 @@
+"""Animated replays, drawn and encoded one frame at a time so memory does not grow with the game.
+
+Pillow's own animated-GIF writer keeps every frame until it saves; a long game then needs gigabytes.
+``GifStream`` writes the GIF as it goes instead, keeping only the previous frame (to store just the
+rectangle that changed, as Pillow's writer does). Frame data is encoded by Pillow's documented
+``GifImagePlugin.getdata``; the file header is the few fixed bytes of the GIF89a format.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
+
+from games.core.view import View
+from render import theme
+from render.board import Renderer
+from render.fonts import font
+
+MAX_REPLAY_BYTES = 8 * 1024 * 1024
+CAPTION_BAND = 40
+CAPTION_MAX_CHARS = 200  # more never fits a frame's width: cut before measuring
+
+
+class GifStream:
+    """An animated GIF written frame by frame to ``fp`` (a looping GIF89a with a global palette)."""
+
+    def __init__(self, fp: BinaryIO, size: tuple[int, int], palette: bytes, *, loop: int = 0) -> None:
+        self.fp = fp
+        self.size = size
+        self.palette = _padded(palette)
+        self._prev: Image.Image | None = None
+        self._prev_palette = b""
+        w, h = size
+        fp.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0xF7, 0, 0) + self.palette)  # 256-colour global table
+        fp.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", loop) + b"\x00")
+
+    def add(self, frame: Image.Image, duration_ms: int) -> None:
+        """Append a palette ("P") frame of the stream's size."""
+        if frame.mode != "P" or frame.size != self.size:
+            raise ValueError(f"a frame must be a {self.size} palette image, got {frame.mode} {frame.size}")
+        palette = _padded(bytes(frame.getpalette() or b""))
+        box: tuple[int, int, int, int] = (0, 0, *self.size)
+        if self._prev is not None and palette == self._prev_palette:
+            # same colours as the frame before: store only the rectangle whose palette indices changed
+            changed = ImageChops.difference(_indices(self._prev), _indices(frame)).getbbox()
+            box = changed or (0, 0, 1, 1)
+        part = frame if box == (0, 0, *self.size) else frame.crop(box)
+        chunks = GifImagePlugin.getdata(
+            part, offset=box[:2], duration=duration_ms, disposal=1, include_color_table=palette != self.palette
+        )
+        for chunk in chunks:
+            self.fp.write(chunk)
+        self._prev, self._prev_palette = frame, palette
+
+    def close(self) -> None:
+        self.fp.write(b";")
+
+
+def _padded(palette: bytes) -> bytes:
+    return palette[:768].ljust(768, b"\0")
+
+
+def _indices(im: Image.Image) -> Image.Image:
+    """A palette image's raw indices as a greyscale image (so a difference compares indices, not colours)."""
+    return Image.frombytes("L", im.size, im.tobytes())
+
+
+def fit_caption(caption: str, width: float, size: float = 19) -> str:
+    """The caption, cut with an ellipsis to fit ``width`` pixels: a binary search over a bounded
+    prefix, so a 6,000-character order costs a dozen measurements, not thousands."""
+    f = font(size, bold=True)
+    text = caption.replace("\n", " ")[:CAPTION_MAX_CHARS]
+    if f.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)  # the longest prefix that fits with the ellipsis lies in [lo, hi)
+    while lo < hi - 1:
+        mid = (lo + hi) // 2
+        if f.getlength(text[:mid] + "\u2026") <= width:
+            lo = mid
+        else:
+            hi = mid
+    return text[:lo] + "\u2026" if lo else ""
+
+
+def captioned(img: Image.Image, caption: str, index: int, total: int) -> Image.Image:
+    """The board with a caption band on top: the activation's text left, ``index/total`` right."""
+    out = Image.new("RGB", (img.width, img.height + CAPTION_BAND), theme.STRIP)
+    out.paste(img, (0, CAPTION_BAND))
+    d = ImageDraw.Draw(out)
+    counter = f"{index + 1}/{total}"
+    f = font(19, bold=True)
+    text = fit_caption(caption, img.width - f.getlength(counter) - 40)
+    d.text((12, CAPTION_BAND / 2), text, font=f, fill=theme.TITLE_TEXT, anchor="lm")
+    d.text((img.width - 12, CAPTION_BAND / 2), counter, font=f, fill=theme.STRIP_DIM, anchor="rm")
+    return out
+
+
+def render_replay(
+    renderer: Renderer,
+    views: Sequence[View],
+    captions: Sequence[str],
+    *,
+    scale: float | None = None,
+    frame_ms: int = 1600,
+    last_frame_ms: int = 4000,
+    max_bytes: int = MAX_REPLAY_BYTES,
+) -> bytes:
+    """An animated GIF, one frame per view with its caption, under ``max_bytes``: drawn and encoded
+    one frame at a time; if the result would be too large it is drawn again, smaller."""
+    if not views:
+        raise ValueError("a replay needs at least one view")
+    if len(captions) != len(views):
+        raise ValueError(f"a replay needs one caption per view: got {len(views)} views and {len(captions)} captions")
+    factor = 1.0
+    while True:
+        data = _encode(renderer, views, captions, scale, factor, frame_ms, last_frame_ms, max_bytes)
+        if data is not None:
+            return data
+        if factor < 0.2:
+            raise ValueError(f"replay of {len(views)} frames does not fit in {max_bytes} bytes even at {factor:.2f} scale")
+        factor *= 0.75
+
+
+def _encode(
+    renderer: Renderer,
+    views: Sequence[View],
+    captions: Sequence[str],
+    scale: float | None,
+    factor: float,
+    frame_ms: int,
+    last_frame_ms: int,
+    max_bytes: int,
+) -> bytes | None:
+    """One attempt at ``factor`` of full size; None as soon as the output passes ``max_bytes``."""
+    buf = io.BytesIO()
+    stream: GifStream | None = None
+    canvas = (0, 0)
+    for i, (view, caption) in enumerate(zip(views, captions, strict=True)):
+        img, palette = renderer._render(view, scale=scale, zoom=None)
+        frame = captioned(img, caption, i, len(views))
+        if factor != 1.0:
+            frame = frame.resize((max(1, round(frame.width * factor)), max(1, round(frame.height * factor))),
+                                 Image.Resampling.LANCZOS)
+        if stream is None:
+            canvas = frame.size
+        frame = _fit(frame, canvas)
+        # each board's fixed palette: fast, and frames of one board share it, so only changes are stored
+        indexed = frame.quantize(palette=palette, dither=Image.Dither.NONE)
+        if stream is None:
+            stream = GifStream(buf, canvas, bytes(indexed.getpalette() or b""))
+        stream.add(indexed, last_frame_ms if i == len(views) - 1 else frame_ms)
+        if buf.tell() > max_bytes:
+            return None
+    assert stream is not None
+    stream.close()
+    return buf.getvalue() if buf.tell() <= max_bytes else None
+
+
+def _fit(frame: Image.Image, canvas: tuple[int, int]) -> Image.Image:
+    """A frame on the replay's canvas (the first frame's size): smaller ones padded, larger ones
+    scaled down to fit, never cropped."""
+    if frame.size == canvas:
+        return frame
+    w, h = canvas
+    if frame.width > w or frame.height > h:
+        k = min(w / frame.width, h / frame.height)
+        frame = frame.resize((max(1, int(frame.width * k)), max(1, int(frame.height * k))), Image.Resampling.LANCZOS)
+    out = Image.new("RGB", canvas, theme.STRIP)
+    out.paste(frame, (0, 0))
+    return out

@@ -1,0 +1,80 @@
+"""/game replay under hostile input: user text never formatted, long games sampled, one at a time."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from bot.service import MAX_REPLAY_FRAMES, TableService, replay_steps
+from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, run
+
+
+@pytest.fixture
+async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
+    service = await make_service(tmp_path / "t.db")
+    yield service
+    await service.store.close()
+
+
+async def started_table(svc: TableService) -> None:
+    await ok(svc, ALICE, "game new", system="table", scenario="free", options="sides=Peru,Chile")
+    await ok(svc, ALICE, "game join", seat="peru")
+    await ok(svc, BOB, "game join", seat="chile")
+    await ok(svc, ALICE, "game start")
+
+
+def frames_of(gif: bytes) -> int:
+    with Image.open(io.BytesIO(gif)) as img:
+        return int(getattr(img, "n_frames", 1))
+
+
+async def test_order_text_with_format_fields_is_shown_literally_and_replays(svc: TableService) -> None:
+    await started_table(svc)
+    for text in ("{0}", "{seat:>20000000}", "{seat.__class__}", "}{"):
+        await ok(svc, ALICE, "order", text=text)
+    out = await ok(svc, CAROL, "game replay")
+    assert out[0].file is not None and frames_of(out[0].file[1]) == 5
+    loaded = await svc._latest("c1")
+    orders = await svc.store.orders(loaded.row.id, include_undone=False)
+    _, captions = svc._replay_frames(loaded, orders, [o.text for o in orders], replay_steps(len(orders), 10))
+    assert captions == ["Set-up", "1. Peru: {0}", "2. Peru: {seat:>20000000}", "3. Peru: {seat.__class__}", "4. Peru: }{"]
+
+
+async def test_a_long_game_is_sampled_and_the_reply_says_so(svc: TableService) -> None:
+    await started_table(svc)
+    await ok(svc, ALICE, "order", text="place A a1")
+    for i in range(MAX_REPLAY_FRAMES + 30):
+        await ok(svc, ALICE, "order", text=f"move A {'ab'[i % 2]}2")
+    out = await ok(svc, CAROL, "game replay")
+    total = MAX_REPLAY_FRAMES + 31
+    assert out[0].file is not None and frames_of(out[0].file[1]) == MAX_REPLAY_FRAMES
+    assert f"Replay of {total} orders in {MAX_REPLAY_FRAMES} frames" in out[0].text
+
+
+async def test_a_short_game_shows_every_order(svc: TableService) -> None:
+    await started_table(svc)
+    await ok(svc, ALICE, "order", text="place A a1")
+    out = await ok(svc, CAROL, "game replay")
+    assert out[0].text == "Replay of 1 order." and out[0].file is not None and frames_of(out[0].file[1]) == 2
+
+
+async def test_one_replay_at_a_time_per_process(svc: TableService) -> None:
+    await started_table(svc)
+    await ok(svc, ALICE, "order", text="place A a1")
+    async with svc._replay_lock:  # a replay being drawn (for any channel)
+        refused = errors(await run(svc, CAROL, "game replay"))
+    assert refused and "Another replay is being drawn" in refused[0] and "try /game replay again" in refused[0].lower()
+    await ok(svc, CAROL, "game replay")  # and once it is done, the next one runs
+
+
+@given(st.integers(0, 5000), st.integers(2, 300))
+def test_replay_steps_keep_setup_and_last_and_respect_the_cap(orders: int, cap: int) -> None:
+    steps = replay_steps(orders, cap)
+    assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] == orders
+    assert len(steps) == min(cap, orders + 1)
