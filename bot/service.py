@@ -33,7 +33,7 @@ from games.core.errors import (
     quote,
 )
 from games.core.rng import Rng, commitment, new_seed
-from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, system_ids
+from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, read_order, system_ids
 from games.core.squaregrid import SquareBoard
 from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
@@ -862,7 +862,7 @@ class TableService:
             return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
         working = copy.deepcopy(loaded.state)
         rng = Rng(row.seed, row.counter)
-        order = loaded.rules.parse_order(working, seat, text)
+        order = read_order(loaded.rules, working, seat, text)
         events = loaded.rules.apply(working, seat, order, rng)
         outcome = loaded.rules.outcome(working)
         status = "over" if outcome else "running"

@@ -77,17 +77,17 @@ class DiceParser:
                 raise InvalidSyntax(f"Cannot read dice {quote(text)} at {quote(t[pos:])}.", hint="Write dice like 2d6+1 or 3d10-2.")
             sign = -1 if m.group(1) == "-" else 1
             if m.group(4) is not None:
-                value = int(m.group(4))
+                value = _bounded(m.group(4), MAX_MODIFIER)
                 if value > MAX_MODIFIER:
-                    raise InvalidSyntax(f"Modifier {value} in {quote(text)} is too large (at most {MAX_MODIFIER}).")
+                    raise InvalidSyntax(f"Modifier {quote(m.group(4))} in {quote(text)} is too large (at most {MAX_MODIFIER}).")
                 terms.append(Term(sign, 0, value=value))
             else:
-                count = int(m.group(2)) if m.group(2) else 1
+                count = _bounded(m.group(2), MAX_DICE) if m.group(2) else 1
                 if not 1 <= count <= MAX_DICE:
                     raise InvalidSyntax(f"{quote(text)}: roll between 1 and {MAX_DICE} dice at a time.")
                 sides_text = m.group(3)
                 if sides_text.isdigit():
-                    sides = int(sides_text)
+                    sides = _bounded(sides_text, MAX_SIDES)
                     if not 2 <= sides <= MAX_SIDES:
                         raise InvalidSyntax(f"{quote(text)}: a die needs 2 to {MAX_SIDES} sides.")
                     terms.append(Term(sign, count, sides=sides))
@@ -130,6 +130,13 @@ class DiceParser:
                 modifier += term.sign * term.value
         total += modifier
         return DiceRoll(re.sub(r"\s+", "", text), tuple(rolls), tuple(faces), modifier, total)
+
+
+def _bounded(digits: str, limit: int) -> int:
+    """``digits`` as a number, or ``limit + 1`` when it has more digits than ``limit``: converting
+    thousands of digits is slow, and past 4,300 Python refuses with an error nobody would read."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(limit)) else limit + 1
 
 
 def roll_die(rng: Rng, sides: int) -> int:

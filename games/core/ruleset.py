@@ -8,19 +8,22 @@ so "on error nothing changes" holds for every system without each one having to 
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from games.core.codec import from_json, to_json
-from games.core.errors import UnknownName, quote
+from games.core.errors import InvalidSyntax, UnknownName, quote
 from games.core.rng import Rng
 from games.core.view import View
 
 S = TypeVar("S")
 SeatKind = Literal["side", "ship", "umpire", "player"]
 UMPIRE = "umpire"
+MAX_DIGITS = 12  # no order of any system needs a longer number
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,17 @@ class Ruleset(ABC, Generic[S]):
 
 
 _REGISTRY: dict[str, Callable[[], Ruleset[Any]]] = {}
+
+
+def read_order(rules: Ruleset[S], state: S, seat: str, text: str) -> Order:
+    """A new order's text, parsed by ``rules`` after the checks every system needs: a number of
+    thousands of digits is slow to convert and past 4,300 Python refuses with a plain ValueError
+    that no parser expects. (Orders already in a log are replayed with ``parse_order`` as given.)"""
+    long = _LONG_NUMBER.search(text)
+    if long:
+        raise InvalidSyntax(f"The number {quote(long.group())} is too long: numbers in orders have at most "
+                            f"{MAX_DIGITS} digits.")
+    return rules.parse_order(state, seat, text)
 
 
 def register(system_id: str) -> Callable[[Callable[[], Ruleset[Any]]], Callable[[], Ruleset[Any]]]:

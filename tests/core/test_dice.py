@@ -228,3 +228,17 @@ def test_bad_roll_draws_nothing() -> None:
     with pytest.raises(InvalidSyntax):
         roll("2d6+1d0", rng)
     assert rng.counter == 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1d6+" + "9" * 4400, "9" * 4400 + "d6", "1d" + "9" * 4400, "1d6" + "+1" * 3000, "1d6+" + "0" * 4399 + "1" * 5],
+)
+def test_thousands_of_digits_are_refused_by_size_not_by_a_crash(text: str) -> None:
+    with pytest.raises(InvalidSyntax) as exc:
+        DiceParser().parse(text)
+    assert len(exc.value.text) < 400  # the message quotes a trimmed input
+
+
+def test_leading_zeros_do_not_count_against_the_size() -> None:
+    assert DiceParser().parse("0002d0006+0001") == [Term(1, 2, sides=6), Term(1, 0, value=1)]

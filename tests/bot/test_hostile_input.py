@@ -1,4 +1,4 @@
-"""/game replay under hostile input: user text never formatted, long games sampled, one at a time."""
+"""Hostile input through the service: user text never formatted, huge numbers refused, replays bounded."""
 
 from __future__ import annotations
 
@@ -78,3 +78,16 @@ def test_replay_steps_keep_setup_and_last_and_respect_the_cap(orders: int, cap: 
     steps = replay_steps(orders, cap)
     assert steps == sorted(set(steps)) and steps[0] == 0 and steps[-1] == orders
     assert len(steps) == min(cap, orders + 1)
+
+
+async def test_thousands_of_digits_get_a_message_not_a_crash(svc: TableService) -> None:
+    huge = "9" * 4400
+    refused = errors(await run(svc, ALICE, "roll", dice="1d6+" + huge))
+    assert refused and "too large" in refused[0]
+    await started_table(svc)
+    before = await svc.store.latest_game("c1")
+    refused = errors(await run(svc, ALICE, "order", text=f"place A a{huge}"))
+    assert refused and "too long" in refused[0] and len(refused[0]) < 400
+    after = await svc.store.latest_game("c1")
+    assert before is not None and after is not None and after.version == before.version  # nothing stored
+    await ok(svc, ALICE, "order", text="place A a1")
