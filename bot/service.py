@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.store import GameRow, OrderRow, StaleVersion, Store
+from bot.store import ChannelTaken, GameRow, OrderRow, StaleVersion, Store
 from games.core.dice import DiceParser
 from games.core.errors import (
     GameError,
@@ -44,6 +44,9 @@ STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
 MAX_INPUT = 6000  # characters in one option, as on Discord; a pasted export (/game verify export:) may be longer
 HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
+TOOLS_RETRIES = 3
+CHANNEL_HAS_GAME = "This channel already has a game."
+CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
@@ -324,30 +327,26 @@ class TableService:
         return self._closed_dms
 
     async def due_reminders(self, now: float | None = None) -> list[Output]:
-        """Reminder pings for games whose seats to act have been idle too long."""
+        """Reminder pings for games whose seats to act have been idle too long. Only due games are
+        read (an indexed query); each one read is marked as reminded at ``now`` even when nobody is
+        to act or its system no longer loads here, so it is not read again before ``remind_every``."""
         now = self.clock() if now is None else now
         outputs: list[Output] = []
-        for row in await self.store.running_games():
-            since_activity = now - row.last_activity
-            since_reminder = now - row.last_reminded if row.last_reminded else None
-            if since_activity < row.remind_after:
-                continue
-            if since_reminder is not None and since_reminder < row.remind_every:
-                continue
+        for row in await self.store.due_games(now):
+            await self.store.touch(row.id, last_reminded=now)
             try:
                 users = self._users_to_act(self._decode(row))
             except GameError:  # its system no longer loads here: skip it, keep reminding the others
                 continue
             if not users:
                 continue
-            hours = since_activity / 3600
+            hours = (now - row.last_activity) / 3600
             outputs.append(self._format(Output(
                 "message",
                 f"Reminder: {' '.join('<@' + u + '>' for u in users)}, the game here is waiting for you "
                 f"({hours:.0f} h since the last order).",
                 channel=row.channel,
             )))
-            await self.store.touch(row.id, last_reminded=now)
         return outputs
 
     # --- helpers ---------------------------------------------------------------------------
@@ -459,7 +458,7 @@ class TableService:
     # --- lifecycle -------------------------------------------------------------------------
     async def _game_new(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         if await self.store.live_game(channel):
-            raise IllegalOrder("This channel already has a game.", hint="Finish it with /game end, or use another channel.")
+            raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT)
         system = opts.get("system", "")
         if not system:
             raise InvalidSyntax("Name a system.", hint=f"Systems: {', '.join(system_ids())}.")
@@ -483,11 +482,14 @@ class TableService:
         seed = self.seed_source()
         rng = Rng(seed)
         state = rules.setup(scenario, full, rng)
-        row = await self.store.create_game(
-            channel=channel, system=system, scenario=scenario, options=full, seed=seed,
-            commitment=commitment(seed), status="setup", snapshot=rules.encode(state), counter=rng.counter,
-            creator=user.id,
-        )
+        try:
+            row = await self.store.create_game(
+                channel=channel, system=system, scenario=scenario, options=full, seed=seed,
+                commitment=commitment(seed), status="setup", snapshot=rules.encode(state), counter=rng.counter,
+                creator=user.id,
+            )
+        except ChannelTaken:
+            raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT) from None
         seats = rules.seats(state)
         name = next(s.name for s in scenarios if s.id == scenario)
         text = (
@@ -915,6 +917,17 @@ class TableService:
 
     # --- table tools -----------------------------------------------------------------------
     async def _tools_apply(self, channel: str, user: User, text: str, *, as_umpire: bool = False) -> list[Output]:
+        # Another bot process on the same database (a deploy overlap) may open this channel's tools
+        # first or act on them at the same moment; a roll or draw decided nothing on the state it
+        # read, so it is simply applied again on the fresh stream (one process serialises instead).
+        for _ in range(TOOLS_RETRIES):
+            try:
+                return await self._tools_once(channel, user, text, as_umpire=as_umpire)
+            except StaleVersion:
+                continue
+        return await self._tools_once(channel, user, text, as_umpire=as_umpire)
+
+    async def _tools_once(self, channel: str, user: User, text: str, *, as_umpire: bool) -> list[Output]:
         row = await self.store.tools(channel)
         seat = "umpire" if as_umpire else user.id
         if row is None:  # the channel's first table command: store its tools only if the command is good

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -64,11 +65,23 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN last_reminded REAL NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN status_message TEXT NOT NULL DEFAULT '';
     """,
+    # 3: when a running game's next reminder falls due, derived by SQLite from the reminder columns
+    # (so no write path can forget it) and indexed, so the reminder scan reads only due games
+    """
+    ALTER TABLE games ADD COLUMN remind_due REAL GENERATED ALWAYS AS (MAX(last_activity + remind_after,
+        CASE WHEN last_reminded > 0 THEN last_reminded + remind_every ELSE 0 END)) VIRTUAL;
+    CREATE INDEX games_remind_due ON games(remind_due) WHERE status = 'running';
+    """,
 ]
 
 
 class StaleVersion(Exception):
     """The game changed since it was loaded; the command must be retried on fresh state."""
+
+
+class ChannelTaken(StaleVersion):
+    """Another connection (a second bot process, e.g. during a deploy overlap) created the channel's
+    live game or table tools between this one's check and its insert."""
 
 
 @dataclass
@@ -205,13 +218,16 @@ class Store:
         creator: str,
     ) -> GameRow:
         now = time.time()
-        async with self._transaction() as db:
-            cur = await db.execute(
-                "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
-                (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
-                 counter, creator, now, now, now),
-            )
+        try:
+            async with self._transaction() as db:
+                cur = await db.execute(
+                    "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
+                    " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
+                    (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
+                     counter, creator, now, now, now),
+                )
+        except sqlite3.IntegrityError:  # the unique live-game / tools index: someone else was first
+            raise ChannelTaken(channel) from None
         game = await self.game_by_id(int(cur.lastrowid or 0))
         assert game is not None
         return game
@@ -239,8 +255,14 @@ class Store:
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'tools'", (channel,))
         return _game(rows[0]) if rows else None
 
-    async def running_games(self) -> list[GameRow]:
-        return [_game(r) for r in await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]
+    async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
+        """Running games whose reminder is due at ``now`` (both its idle and repeat times passed),
+        oldest first: one query on the partial index, however many games are running."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' AND remind_due <= ? ORDER BY remind_due LIMIT ?",
+            (now, limit),
+        )
+        return [_game(r) for r in rows]
 
     async def count_games(self) -> int:
         rows = await self._fetch("SELECT COUNT(*) FROM games")

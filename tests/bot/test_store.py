@@ -12,7 +12,7 @@ import aiosqlite
 import pytest
 
 import tests.bot.duel  # noqa: F401
-from bot.store import MIGRATIONS, StaleVersion, Store
+from bot.store import MIGRATIONS, ChannelTaken, StaleVersion, Store
 from tests.bot.helpers import ALICE, BOB, CAROL, make_service, ok
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +51,7 @@ async def test_one_live_game_per_channel_is_enforced_by_the_schema(tmp_path: Pat
     kwargs = dict(channel="c", system="test-duel", scenario="race", options={}, seed=b"x" * 32, commitment="c",
                   status="setup", snapshot={}, counter=0, creator="u")
     await store.create_game(**kwargs)  # type: ignore[arg-type]
-    with pytest.raises(aiosqlite.IntegrityError):
+    with pytest.raises(ChannelTaken):  # the unique index refuses it; the store names the cause
         await store.create_game(**kwargs)  # type: ignore[arg-type]
     await store.close()
 
