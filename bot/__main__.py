@@ -6,6 +6,9 @@
 
 Configuration (environment): DISCORD_TOKEN, DISCORD_GUILD_ID (a development guild for instant
 command sync), WARGAME_DB (default var/wargame.db), WARGAME_DATA_PACKS (extra data folders).
+
+Every data file and pack is validated before serving; on a problem the bot prints each one and
+exits with status 3 (see games/core/schema.py).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def main(argv: list[str]) -> int:
         print("DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
               "Opening the local console table instead (the same games, rules and commands).", file=sys.stderr)
         return console.main([])
+    if not console.data_ok():  # the console path checks in console.main
+        return 3
     from bot.discord_app import run_discord
 
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()

@@ -214,7 +214,23 @@ async def _main(args: argparse.Namespace) -> int:
         await store.close()
 
 
+def data_ok() -> bool:
+    """Check every data file and pack before serving; on problems print them (no traceback) and
+    return False, so a typo in a pack stops the start instead of surfacing mid-game to players."""
+    from games.core.errors import DataError
+    from games.core.schema import validate_all
+
+    try:
+        validate_all()
+    except DataError as exc:
+        print(f"Not starting: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv: list[str]) -> int:
+    if not data_ok():
+        return 3
     parser = argparse.ArgumentParser(prog="python -m bot console", description=__doc__.split("\n")[0] if __doc__ else "")
     parser.add_argument("--script", help="run the commands in FILE instead of reading stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per output, and a done line per command")

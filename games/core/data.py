@@ -6,7 +6,9 @@ add to it. Packs come from ``set_data_packs`` (the bot's config) or the ``WARGAM
 environment variable (paths separated by the OS path separator); later packs win.
 
 Reading files is the one kind of I/O ``games`` does: read-only, cached, and never at import time.
-Errors name the file, the key and what was expected.
+Errors name the file, the key and what was expected. A file is named relative to its root, with the
+pack's folder name (``data pack 'mine': maps/x.toml``), never by its server path: these messages can
+reach players. Every file is also checked against its schema at start-up (``games.core.schema``).
 """
 
 from __future__ import annotations
@@ -53,13 +55,32 @@ def _roots() -> list[Path]:
     return [*reversed(data_packs()), DATA_DIR]
 
 
-def resolve(relpath: str) -> Path:
-    """The file that wins for a relative path: the last pack that has it, else the shipped one."""
+def describe(root: Path, relpath: str) -> str:
+    """How messages name a data file: relative to its root, with the pack's folder name, never the
+    server path (an error can reach a player through the table service)."""
+    if root == DATA_DIR:
+        return f"data/{relpath}"
+    return f"data pack {pack_name(root)!r}: {relpath}"
+
+
+def pack_name(root: Path) -> str:
+    """A pack's folder name: enough for its owner to recognise it, and no server path."""
+    return root.name or "(root)"
+
+
+def _locate(relpath: str) -> tuple[Path, Path]:
+    """(root, file) that wins for a relative path: the last pack that has it, else the shipped one."""
     for root in _roots():
         candidate = root / relpath
         if candidate.is_file():
-            return candidate
-    raise DataError(f"data file {relpath} not found (looked in {', '.join(str(r) for r in _roots())})")
+            return root, candidate
+    places = ", ".join(f"data pack {pack_name(r)!r}" if r != DATA_DIR else "data" for r in _roots())
+    raise DataError(f"data file {relpath} not found (looked in {places})")
+
+
+def resolve(relpath: str) -> Path:
+    """The file that wins for a relative path: the last pack that has it, else the shipped one."""
+    return _locate(relpath)[1]
 
 
 def listing(folder: str, suffix: str = ".toml") -> list[str]:
@@ -75,13 +96,19 @@ def listing(folder: str, suffix: str = ".toml") -> list[str]:
 @lru_cache(maxsize=256)
 def load(relpath: str) -> Record:
     """Load and parse one TOML file (cached) as a validating ``Record``."""
-    path = resolve(relpath)
+    root, path = _locate(relpath)
+    return Record(read_toml(path, describe(root, relpath)), describe(root, relpath), "")
+
+
+def read_toml(path: Path, name: str) -> dict[str, Any]:
+    """Parse one TOML file; errors use ``name`` (see ``describe``), never the server path."""
     try:
         with path.open("rb") as fh:
-            doc = tomllib.load(fh)
+            return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{path}: not valid TOML: {exc}") from exc
-    return Record(doc, str(path), "")
+        raise DataError(f"{name}: not valid TOML: {exc}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(f"{name}: cannot be read ({type(exc).__name__})") from exc
 
 
 def is_house(record: Record) -> bool:

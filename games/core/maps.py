@@ -24,11 +24,46 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Annotated, Literal
+
+import msgspec
 
 from games.core.data import listing, load, on_reload
 from games.core.errors import DataError
 from games.core.hexgrid import Hex, HexLayout
+from games.core.schema import Sourced, Strict
 from games.core.view import Arrow, Board
+
+Coordinate = Annotated[int, msgspec.Meta(ge=0, le=99)]
+Count = Annotated[int, msgspec.Meta(ge=1, le=99)]
+
+
+class ArrowSchema(Strict, kw_only=True):
+    kind: str
+    bearing: float
+    label: str = ""
+    strength: str = ""
+
+
+class MapSchema(Sourced, kw_only=True):
+    """``maps/<id>.toml`` as ``load_map`` reads it (checked at start-up by games.core.schema)."""
+
+    name: str
+    orientation: Literal["flat", "pointy"]
+    first_col: Coordinate
+    first_row: Coordinate
+    cols: Count
+    rows: Count
+    shifted: Literal["odd", "even"]
+    default_terrain: str = "deep"
+    hexside_compass: Annotated[list[str], msgspec.Meta(min_length=6, max_length=6)] = msgspec.field(
+        default_factory=lambda: ["1", "2", "3", "4", "5", "6"]
+    )
+    terrain: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    arrows: list[ArrowSchema] = msgspec.field(default_factory=list)
+
+
+SCHEMAS = {"maps/*.toml": MapSchema}
 
 
 @dataclass(frozen=True)
@@ -108,4 +143,11 @@ def load_map(map_id: str) -> HexMap:
     )
 
 
+def _load_all() -> None:
+    """Start-up check: every map loads (hex labels on the map, six compass labels)."""
+    for map_id in map_ids():
+        load_map(map_id)
+
+
+CHECKS = [_load_all]
 on_reload(load_map.cache_clear)

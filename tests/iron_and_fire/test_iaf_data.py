@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import games.core.data as core_data
-from games.core.data import load, set_data_packs
+from games.core.data import load, resolve, set_data_packs
 from games.core.maps import load_map
 from games.iron_and_fire.data import mine_mix, scenarios, ships
 from tests.iron_and_fire.helpers import new_game, unit
@@ -32,8 +32,7 @@ def test_maps_follow_the_ruling() -> None:
 
 def test_a_data_pack_replaces_ship_values(tmp_path: Path) -> None:
     original = core_data._packs
-    text = load("iron_and_fire/ships.toml")
-    source = Path(text.file).read_text(encoding="utf-8").replace("pf = 7", "pf = 9", 1)
+    source = resolve("iron_and_fire/ships.toml").read_text(encoding="utf-8").replace("pf = 7", "pf = 9", 1)
     (tmp_path / "iron_and_fire").mkdir()
     (tmp_path / "iron_and_fire" / "ships.toml").write_text(source, encoding="utf-8")
     try:

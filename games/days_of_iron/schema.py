@@ -1,0 +1,214 @@
+"""Schemas of ``data/days_of_iron`` (book numbers, forces, scenarios, owners' reference sheets).
+
+They say what ``records.py`` and ``reference.py`` read, so ``games.core.schema`` can refuse an
+unknown key or a bad value at start-up instead of when a game reaches it. Checks across keys
+(each die face once, modifiers and guns that exist) stay in the loaders, run at start-up too.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from games.core.schema import Sourced, Strict
+
+Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
+Natural = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+PerClass = tuple[int, int, int, int]  # Class 1-4
+
+
+# --- rules.toml ----------------------------------------------------------------------------------
+class PointsSchema(Strict, kw_only=True):
+    staff: dict[str, int]
+    engineer: Natural
+    guns: dict[str, int]
+    infantry: PerClass
+    cavalry: PerClass
+    modifiers: dict[str, int]
+    pontoon_per_2in: int = 0  # printed in 6.1; not used by the engine
+    earthworks_per_4in: int = 0
+
+
+class QualitySchema(Strict, kw_only=True):
+    inept: list[Face]
+    capable: list[Face]
+    exceptional: list[Face]
+
+
+class StaffSchema(Strict, kw_only=True):
+    standard: QualitySchema
+    promotion: QualitySchema
+    national: dict[str, QualitySchema]
+
+
+class DisputeSchema(Strict, kw_only=True):
+    player_a: list[Face]
+    player_b: list[Face] = msgspec.field(default_factory=list)  # the rest of the die
+
+
+class ScoutingSchema(Strict, kw_only=True):
+    figure_points: PerClass
+    figures_per_stand: Positive
+    outscout_margin: Natural
+    rear_edge_inches: Natural
+
+
+class DeploymentSchema(Strict, kw_only=True):
+    depth_inches: Natural
+
+
+class OffboardSchema(Strict, kw_only=True):
+    numerator: Natural
+    denominator: Positive
+
+
+class BandSchema(Strict, kw_only=True):
+    upto: int  # -1: no limit (the last band)
+    result: str
+
+
+class VictorySchema(Strict, kw_only=True):
+    standard_points: Positive
+    bands: list[BandSchema]
+
+
+class ResultSchema(Strict, kw_only=True):
+    faces: list[Face]
+    text: str
+
+
+class CheckSchema(Strict, kw_only=True):
+    name: str
+    results: list[ResultSchema]
+
+
+class RulesFile(Sourced, kw_only=True):
+    points: PointsSchema
+    staff: StaffSchema
+    dispute: DisputeSchema
+    scouting: ScoutingSchema
+    deployment: DeploymentSchema
+    offboard: OffboardSchema
+    shattered: dict[str, int]
+    victory: VictorySchema
+    checks: dict[str, CheckSchema]
+
+
+# --- forces/*.toml -------------------------------------------------------------------------------
+class CommanderSchema(Strict, kw_only=True):
+    id: str
+    name: str
+    rank: Literal["corps", "division"]
+
+
+class UnitSchema(Strict, kw_only=True):
+    id: str
+    name: str
+    type: Literal["infantry", "cavalry", "artillery", "engineer"]
+    unit_class: int | None = msgspec.field(default=None, name="class")  # 1-4 for foot and horse: records.py
+    stands: Annotated[int, msgspec.Meta(ge=1, le=60)] | None = None  # engineers have none
+    modifiers: list[str] = msgspec.field(default_factory=list)
+    gun: str = ""
+    light: bool = False
+
+
+class BrigadeSchema(Strict, kw_only=True):
+    id: str
+    name: str
+    general: str = ""
+    units: list[UnitSchema]
+
+
+class ForceFile(Sourced, kw_only=True):
+    name: str
+    nation: str
+    general: str
+    commanders: list[CommanderSchema] = msgspec.field(default_factory=list)
+    brigades: list[BrigadeSchema]
+
+
+# --- scenarios/*.toml ----------------------------------------------------------------------------
+class SideSchema(Strict, kw_only=True):
+    id: str
+    name: str
+    colour: str
+    force: str
+
+
+class ObjectiveSchema(Strict, kw_only=True):
+    name: str
+    wanted_by: str
+    held_by: str = ""
+
+
+Inches = Annotated[int, msgspec.Meta(ge=12, le=240)]
+
+
+class ScenarioFile(Sourced, kw_only=True):
+    name: str
+    description: str = ""
+    points: Positive
+    table: tuple[Inches, Inches]
+    victory: Literal["points", "objectives"]
+    scouting: bool = False
+    staff: str = "standard"
+    margin: str = "book"
+    sides: Annotated[list[SideSchema], msgspec.Meta(min_length=2, max_length=2)]
+    objectives: list[ObjectiveSchema] = msgspec.field(default_factory=list)
+
+
+# --- reference/*.toml (owners' sheets; none ship) ------------------------------------------------
+class StaffFactorsSchema(Strict, kw_only=True):
+    inept: int = 0
+    capable: int = 0
+    exceptional: int = 0
+    none: int = 0
+
+
+class MoraleTestSchema(Strict, kw_only=True):
+    name: str = ""  # default: the test id
+    base: int = 0
+    by_class: PerClass | None = msgspec.field(default=None, name="class")
+    staff: StaffFactorsSchema | None = None
+    on_pass: str = msgspec.field(default="passed", name="pass")
+    on_fail: str = msgspec.field(default="failed", name="fail")
+    factors: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+class MoraleFile(Sourced, tag_field="kind", tag="morale", kw_only=True):
+    tests: dict[str, MoraleTestSchema]
+
+
+class RowSchema(Strict, kw_only=True):
+    roll: tuple[int, int]  # inclusive; rows follow on without gaps: reference.py
+    results: list[str]
+
+
+class TableFile(Sourced, tag_field="kind", tag="table", kw_only=True):
+    id: str = ""  # default: the file name
+    name: str = ""
+    dice: str
+    columns: Annotated[list[str], msgspec.Meta(min_length=1)]
+    rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
+
+
+def _load_all() -> None:
+    from games.days_of_iron import records, reference
+
+    records.rules()
+    for force_id in records.force_ids():
+        records.force(force_id)
+    for scenario_id in records.scenario_ids():
+        records.scenario(scenario_id)
+    reference.reference()
+
+
+SCHEMAS = {
+    "days_of_iron/rules.toml": RulesFile,
+    "days_of_iron/forces/*.toml": ForceFile,
+    "days_of_iron/scenarios/*.toml": ScenarioFile,
+    "days_of_iron/reference/*.toml": MoraleFile | TableFile,
+}
+CHECKS = [_load_all]

@@ -1,0 +1,211 @@
+"""Schemas of ``data/oak_and_iron`` (rules, dice, cards, admirals, scenarios) as ``cards.py`` and
+``setup.py`` read them, so ``games.core.schema`` refuses an unknown key or a bad value at start-up.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from games.core.schema import Sourced, Strict
+
+Natural = Annotated[int, msgspec.Meta(ge=0)]
+Positive = Annotated[int, msgspec.Meta(ge=1)]
+# Spelled out for the type checker; a test keeps them equal to cards.py and measure.py.
+InitiativeEffect = Literal[
+    "none", "reroll_attack", "attack_dice", "band_closer", "seamanship_auto", "partial_dice", "rally_all",
+    "skill_dice", "reload_all", "speed", "ignore_first_fatigue",
+]
+EventEffect = Literal["none", "speed", "attack_dice", "rally_all", "fatigue_all"]
+WeatherEdge = Literal["north", "east", "south", "west"]
+TerrainKind = Literal["rock", "island", "land", "shoal", "fog"]
+
+
+# --- rules.toml and dice.toml --------------------------------------------------------------------
+class DistancesSchema(Strict, kw_only=True):
+    yard_arm: float
+    pistol_shot: float
+    musket_shot: float
+    cannon_shot: float
+
+
+class MovementSchema(Strict, kw_only=True):
+    inches_per_speed: float
+    turn_angle: float
+    max_speed: Positive
+    crippled_max_speed: Natural
+    helm_full_turn_speed: Positive
+
+
+class TracksSchema(Strict, kw_only=True):
+    fatigue_max: Positive
+    damage_max: Positive
+    skill_test_dice: Positive
+    fortune_points: Natural
+    turn_limit: Positive
+    close_combat_base_dice: Natural
+
+
+class StrikePointsSchema(Strict, kw_only=True):
+    crippled: Natural
+    lost: Natural
+    flagship_lost: Natural
+    off_table_counts_as_lost: bool
+
+
+class BaseSchema(Strict, kw_only=True):
+    length: float
+    beam: float
+
+
+class SizeSchema(Strict, kw_only=True):
+    points: Positive
+    min_ships: Positive
+    max_ships: Positive
+    table_width: float
+    table_height: float
+    line_allowed: bool
+
+
+class UpgradeSchema(Strict, kw_only=True):
+    name: str
+    skill: int = 0
+    fortitude: int = 0
+    crew: int = 0
+    cost_key: str  # the ship-card key holding its price
+
+
+class RulesFile(Sourced, kw_only=True):
+    distances: DistancesSchema
+    movement: MovementSchema
+    tracks: TracksSchema
+    strike_points: StrikePointsSchema
+    bases: dict[str, BaseSchema]
+    sizes: dict[str, SizeSchema]
+    upgrades: dict[str, UpgradeSchema]
+
+
+class DiceFile(Sourced, kw_only=True):
+    faces: Annotated[list[str], msgspec.Meta(min_length=6, max_length=6)]  # different: cards.py
+    hits: dict[str, list[str]]
+    faces_for: dict[str, list[str]]
+
+
+# --- cards ---------------------------------------------------------------------------------------
+class ShipCardSchema(Strict, kw_only=True):
+    name: str
+    type: str
+    size_class: str = msgspec.field(name="class")
+    points: Natural
+    fortitude: Positive
+    broadside: Natural
+    crew: Natural
+    windward: Natural
+    large: Natural
+    special: list[str]
+    # upgrade prices, one per ``cost_key`` of rules.toml (0: the upgrade is not offered)
+    skill1_cost: int = 0
+    skill2_cost: int = 0
+    stout_cost: int = 0
+    crew_cost: int = 0
+
+
+class ShipsFile(Sourced, kw_only=True):
+    ships: dict[str, ShipCardSchema]
+
+
+class InitiativeCardSchema(Strict, kw_only=True):
+    name: str
+    value: Natural
+    effect: InitiativeEffect
+    amount: int = 0
+    text: str
+    discard: bool
+
+
+class InitiativeFile(Sourced, kw_only=True):
+    cards: dict[str, InitiativeCardSchema]
+
+
+class EventCardSchema(Strict, kw_only=True):
+    name: str
+    effect: EventEffect
+    amount: int = 0
+    text: str
+
+
+class EventsFile(Sourced, kw_only=True):
+    events: dict[str, EventCardSchema]
+
+
+class AdmiralSchema(Strict, kw_only=True):
+    name: str
+    value: Natural
+    points: Natural
+
+
+class AdmiralsFile(Sourced, kw_only=True):
+    admirals: dict[str, AdmiralSchema]
+
+
+# --- scenarios/*.toml ----------------------------------------------------------------------------
+class SideSchema(Strict, kw_only=True):
+    name: str
+    colour: str
+    admiral: str
+    flagship: str
+    hand: list[str]
+
+
+class ShipSchema(Strict, kw_only=True):
+    id: str
+    card: str
+    side: str
+    name: str = ""  # default: the card's name
+    x: float
+    y: float
+    heading: float
+    upgrades: list[str] = msgspec.field(default_factory=list)
+
+
+class TerrainSchema(Strict, kw_only=True):
+    kind: TerrainKind
+    label: str = ""
+    points: list[tuple[float, float]]
+
+
+class ScenarioFile(Sourced, kw_only=True):
+    name: str
+    description: str = ""
+    table_width: float
+    table_height: float
+    weather_edge: WeatherEdge
+    defender: str
+    sides: dict[str, SideSchema]
+    ships: list[ShipSchema]
+    terrain: list[TerrainSchema] = msgspec.field(default_factory=list)
+
+
+def _load_all() -> None:
+    from games.oak_and_iron import cards, setup
+
+    cards.rules()
+    cards.ship_cards()
+    cards.initiative_cards()
+    cards.event_cards()
+    cards.admirals()
+    for scenario in cards.scenario_files():
+        setup.from_scenario_file(scenario, {})
+
+
+SCHEMAS = {
+    "oak_and_iron/rules.toml": RulesFile,
+    "oak_and_iron/dice.toml": DiceFile,
+    "oak_and_iron/ships.toml": ShipsFile,
+    "oak_and_iron/initiative.toml": InitiativeFile,
+    "oak_and_iron/events.toml": EventsFile,
+    "oak_and_iron/admirals.toml": AdmiralsFile,
+    "oak_and_iron/scenarios/*.toml": ScenarioFile,
+}
+CHECKS = [_load_all]
