@@ -250,8 +250,8 @@ def problems() -> list[str]:
     schemas = registry()
     for root in [DATA_DIR, *data_packs()]:
         if not root.is_dir():
-            found.append(f"data pack {pack_name(root)!r}: the folder does not exist (check WARGAME_DATA_PACKS "
-                         "or the data-pack setting)")
+            what = "is not a folder" if root.exists() else "the folder does not exist"
+            found.append(f"data pack {pack_name(root)!r}: {what} (check WARGAME_DATA_PACKS or the data-pack setting)")
             continue
         for relpath, path in _data_files(root):
             name = describe(root, relpath)

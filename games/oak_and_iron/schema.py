@@ -187,9 +187,23 @@ class ScenarioFile(Sourced, kw_only=True):
     terrain: list[TerrainSchema] = msgspec.field(default_factory=list)
 
 
+def _cost_keys() -> None:
+    """Each upgrade's ``cost_key`` must be a ship-card key the schema knows, or no card could price it."""
+    from games.core.data import load
+    from games.core.errors import DataError
+
+    rules = load("oak_and_iron/rules.toml")
+    known = [f.encode_name for f in msgspec.structs.fields(ShipCardSchema) if f.encode_name.endswith("_cost")]
+    for key, upgrade in rules.table("upgrades").items():
+        if upgrade.str("cost_key") not in known:
+            raise DataError(f"{rules.file}: key 'upgrades.{key}.cost_key': expected one of {', '.join(known)} "
+                            f"(a new price needs a field in games/oak_and_iron/schema.py), got {upgrade.str('cost_key')!r}")
+
+
 def _load_all() -> None:
     from games.oak_and_iron import cards, setup
 
+    _cost_keys()
     cards.rules()
     cards.ship_cards()
     cards.initiative_cards()

@@ -231,6 +231,21 @@ def test_reference_sheets_of_both_kinds(write_pack: WritePack) -> None:
     ]
 
 
+def test_a_pack_path_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pack.toml").write_text("", encoding="utf-8")
+    assert problems_with(tmp_path / "pack.toml") == [
+        "data pack 'pack.toml': is not a folder (check WARGAME_DATA_PACKS or the data-pack setting)"
+    ]
+
+
+def test_an_upgrade_price_no_ship_card_can_hold_is_refused(write_pack: WritePack) -> None:
+    text = (DATA_DIR / "oak_and_iron/rules.toml").read_text(encoding="utf-8")
+    root = write_pack("pack", "oak_and_iron/rules.toml", text.replace('cost_key = "stout_cost"', 'cost_key = "stoot_cost"'))
+    [problem] = problems_with(root)
+    assert problem.startswith("data pack 'pack': oak_and_iron/rules.toml: key 'upgrades.stout.cost_key': expected one of")
+    assert problem.endswith("got 'stoot_cost'")
+
+
 def test_oak_and_iron_choices_match_the_loaders() -> None:
     from games.oak_and_iron import cards, measure
     from games.oak_and_iron import schema as oak
