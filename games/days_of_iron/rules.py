@@ -526,7 +526,7 @@ class DaysOfIron(Ruleset[GameState]):
             return Parsed(verb, (unit.id, str(n)), unit.side)
         # unit verbs: reveal, rout, rally, destroyed, routed-off, surrender, captured, killed, promote
         wanted: dict[str, Callable[[Unit], bool]] = {
-            "promote": lambda u: u.type == "general" and u.status in (KILLED, CAPTURED),
+            "promote": lambda u: self._lost_holder(state, u),
             "reveal": lambda u: u.status == HIDDEN,
         }
         unit = self._unit(state, seat, " ".join(rest), text,
@@ -540,12 +540,15 @@ class DaysOfIron(Ruleset[GameState]):
                 raise IllegalOrder(f"{quote(text)}: only a killed or captured General is replaced (14.3).")
             if unit.rank == "army":
                 raise IllegalOrder(f"{quote(text)}: the player's own General is not replaced by promotion.")
-            if unit.lost_turn >= state.turn:
+            command = self._find(state, unit.replaces) if unit.replaces else unit
+            successor = self._successor(state, command)
+            if successor is not None and successor.status not in GONE:
+                raise IllegalOrder(f"{quote(text)}: {command.name} already has a successor.")
+            last = successor or command  # the General who held the command last
+            if last.lost_turn >= state.turn:
                 raise IllegalOrder(f"{quote(text)}: a field promotion may take place after 1 turn (14.3).",
-                                   hint=f"{unit.name} was lost in turn {unit.lost_turn}.")
-            if any(u.id.startswith(f"{unit.id}-successor") and u.status not in GONE for u in state.units):
-                raise IllegalOrder(f"{quote(text)}: {unit.name} already has a successor.")
-            return Parsed(verb, (unit.id,), unit.side)
+                                   hint=f"{last.name} was lost in turn {last.lost_turn}.")
+            return Parsed(verb, (command.id,), command.side)  # one canonical text per command
         self._check_in_play(state, unit, text)
         general_only = verb in ("captured", "killed")
         if general_only != (unit.type == "general"):
@@ -557,6 +560,18 @@ class DaysOfIron(Ruleset[GameState]):
         if verb == "rout" and unit.status == ROUTING:
             raise IllegalOrder(f"{quote(text)}: {unit.name} is already routing.")
         return Parsed(verb, (unit.id,), unit.side)
+
+    def _successor(self, state: GameState, command: Unit) -> Unit | None:
+        """The one successor record of a book General's command (14.3), if ever promoted."""
+        wanted = f"{command.id}-successor"
+        return next((u for u in state.units if u.id == wanted), None)
+
+    def _lost_holder(self, state: GameState, unit: Unit) -> bool:
+        """A lost General who held his command last: the one `promote NAME` should mean."""
+        if unit.type != "general" or unit.status not in (KILLED, CAPTURED):
+            return False
+        successor = None if unit.replaces else self._successor(state, unit)
+        return successor is None or successor.status not in GONE
 
     def _check_in_play(self, state: GameState, unit: Unit, text: str) -> None:
         if unit.status in GONE:
@@ -703,7 +718,8 @@ class DaysOfIron(Ruleset[GameState]):
     def _seal(self, state: GameState, side: str, kind: str, units: list[str], text: str, rng: Rng) -> list[Event]:
         nonce = rng.nonce(text)
         digest = seal(text, nonce)
-        number = len(state.sealed) + 1
+        number = self._records_made(state) + 1
+        state.records_made = number
         state.sealed.append(Sealed(number, side, kind, units, text, nonce, digest))
         name = self._side_name(state, side)
         return [
@@ -732,9 +748,15 @@ class DaysOfIron(Ruleset[GameState]):
         pts = self._scout_points(unit)
         return self._seal(state, unit.side, "scout", [unit.id], f"Scouting: {unit.name} ({pts} scouting points)", rng)
 
+    def _records_made(self, state: GameState) -> int:
+        """Records sealed so far (snapshots from before issue 11 kept every record, cancelled too,
+        and no count: there it is the list's length)."""
+        return max(state.records_made, len(state.sealed))
+
     def _do_cancel(self, state: GameState, seat: str, p: Parsed, rng: Rng) -> list[Event]:
         record = next(r for r in state.sealed if r.number == int(p.args[0]))
-        record.cancelled = True
+        state.records_made = self._records_made(state)
+        state.sealed.remove(record)  # the state keeps live records only; the log keeps this one
         if record.kind != "scout":
             for uid in record.units:
                 self._find(state, uid).status = ON_TABLE
@@ -905,17 +927,25 @@ class DaysOfIron(Ruleset[GameState]):
         return [public(f"{unit.name} {words[unit.status]}.")]
 
     def _do_promote(self, state: GameState, seat: str, p: Parsed, rng: Rng) -> list[Event]:
-        lost = self._find(state, p.args[0])
+        """Fill a command by field promotion: the first time a successor record is made; after
+        that the same record is promoted again in place, so promotions never grow the state."""
+        command = self._find(state, p.args[0])
         table = rec.rules().staff_table("promotion")
         roll = rng.die(6)
         quality = next(q for q, faces in table.items() if roll in faces)
-        n = sum(1 for u in state.units if u.id.startswith(f"{lost.id}-successor")) + 1
-        successor = Unit(f"{lost.id}-successor" + (f"-{n}" if n > 1 else ""), f"{lost.name}'s successor",
-                         lost.side, lost.brigade, "general", rank=lost.rank, quality=quality, roll=roll,
-                         lost_turn=state.turn)
-        state.units.append(successor)
-        return [public(f"Field promotion (14.3) for {lost.name}: {roll} = {quality.capitalize()}. "
-                       f"{successor.name} takes command.", reveals=True)]
+        successor = self._successor(state, command)
+        if successor is None:
+            successor = Unit(f"{command.id}-successor", f"{command.name}'s successor", command.side,
+                             command.brigade, "general", rank=command.rank)
+            state.units.append(successor)
+            text = (f"Field promotion (14.3) for {command.name}: {roll} = {quality.capitalize()}. "
+                    f"{successor.name} takes command.")
+        else:
+            text = (f"Field promotion (14.3) for {command.name}'s command, its General lost again: {roll} = "
+                    f"{quality.capitalize()}. A new General takes command as {successor.name}.")
+        successor.quality, successor.roll, successor.replaces = quality, roll, command.id
+        successor.status, successor.stands, successor.lost_turn = ON_TABLE, successor.start_stands, state.turn
+        return [public(text, reveals=True)]
 
     def _do_objective(self, state: GameState, seat: str, p: Parsed, rng: Rng) -> list[Event]:
         objective = next(o for o in state.objectives if o.name == p.args[0])

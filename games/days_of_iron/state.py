@@ -49,6 +49,10 @@ class Unit:
     roll: int = 0  # the staff-quality die (0: not diced)
     status: str = ON_TABLE
     lost_turn: int = 0  # the turn a General was lost (field promotion waits a turn, 14.3)
+    # Successors: the id of the book General whose command this one holds (14.3). A command has one
+    # successor record, promoted again in place each time its holder is lost, so the units list
+    # does not grow with the number of promotions (issue 11); the log keeps every promotion.
+    replaces: str = ""
 
 
 @dataclass
@@ -70,7 +74,7 @@ class Sealed:
     nonce: str
     digest: str
     revealed: bool = False
-    cancelled: bool = False
+    cancelled: bool = False  # only in snapshots from before issue 11: a cancel now drops the record
 
 
 @dataclass
@@ -94,6 +98,10 @@ class SideState:
 
 @dataclass
 class GameState:
+    """Everything the rules read, and nothing that grows with the length of the game: the store
+    keeps the order log and `/game log` shows the history, while the snapshot is decoded, applied
+    to, re-encoded and drawn for every order (issue 11; tests/days_of_iron/test_state_size.py)."""
+
     scenario: str
     scenario_name: str
     options: dict[str, str]
@@ -110,7 +118,9 @@ class GameState:
     step_side: int = 0  # 0: the initiative player's part of the step, 1: the other's
     initiative: str = ""  # side id holding the initiative this turn
     deploys_first: str = ""
+    # Live records only: a cancelled one is dropped (its commitment and the cancel stay in the
+    # channel's log), so hiding and cancelling again and again does not grow the state (issue 11).
     sealed: list[Sealed] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)  # short public history for the status
+    records_made: int = 0  # records ever sealed: the next is numbered one more, numbers never reused
     winner: str = ""
     end_reason: str = ""
