@@ -229,12 +229,13 @@ def data_ok() -> bool:
 
 
 def main(argv: list[str]) -> int:
-    if not data_ok():
-        return 3
     parser = argparse.ArgumentParser(prog="python -m bot console", description=__doc__.split("\n")[0] if __doc__ else "")
     parser.add_argument("--script", help="run the commands in FILE instead of reading stdin")
     parser.add_argument("--json", action="store_true", help="one JSON object per output, and a done line per command")
     parser.add_argument("--seed", type=int, help="reproducible game seeds (testing and demos only)")
     parser.add_argument("--images", help="write every posted image (and exports) to this folder, numbered")
     parser.add_argument("--db", help="SQLite database file (default: a fresh temporary one for --script, else var/console.db)")
-    return asyncio.run(_main(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    if not data_ok():
+        return 3
+    return asyncio.run(_main(args))
