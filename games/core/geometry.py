@@ -20,6 +20,7 @@ Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 
 EPS = 1e-9
+TOUCH = 1e-7  # inches: closer than this is touching, deeper than this is overlapping
 EDGES = ("bow", "starboard", "stern", "port")
 
 
@@ -235,7 +236,7 @@ def overlap_depth(a: Sequence[Point], b: Sequence[Point]) -> float:
     return depth
 
 
-def overlaps(a: Sequence[Point], b: Sequence[Point], tolerance: float = 1e-7) -> bool:
+def overlaps(a: Sequence[Point], b: Sequence[Point], tolerance: float = TOUCH) -> bool:
     """True when two convex polygons share interior (touching is not overlapping)."""
     return overlap_depth(a, b) > tolerance
 
@@ -347,7 +348,7 @@ def segment_interval_in_polygon(p: Point, q: Point, poly: Sequence[Point]) -> tu
     return (t_in, t_out)
 
 
-def segment_crosses_polygon(p: Point, q: Point, poly: Sequence[Point], tolerance: float = 1e-7) -> bool:
+def segment_crosses_polygon(p: Point, q: Point, poly: Sequence[Point], tolerance: float = TOUCH) -> bool:
     """True when segment pq passes through the polygon's interior (grazing an edge or corner is not)."""
     interval = segment_interval_in_polygon(p, q, poly)
     return interval is not None and (interval[1] - interval[0]) * length(sub(q, p)) > tolerance
@@ -388,7 +389,7 @@ def slide_contact(moving: Sequence[Point], delta: Point, obstacle: Sequence[Poin
     if interval is None:
         return None
     t_in, t_out = interval
-    if (t_out - t_in) * length(delta) <= 1e-7:
+    if (t_out - t_in) * length(delta) <= TOUCH:
         return None
     return max(0.0, t_in)
 

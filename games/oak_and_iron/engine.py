@@ -15,6 +15,7 @@ from games.core.geometry import (
     Base,
     Point,
     Polygon,
+    add,
     bearing_of,
     bearing_vector,
     closest_points,
@@ -37,7 +38,7 @@ from games.oak_and_iron.measure import (
     BANDS,
     band_of,
     base_distance,
-    edge_in_contact,
+    close_contact,
     formation_members,
     in_broadside_path,
     line_of_sight,
@@ -461,15 +462,28 @@ def execute_move(
 # --- boarding ------------------------------------------------------------------------------------
 
 EDGE_OFFSET = {"bow": 0.0, "starboard": 90.0, "stern": 180.0, "port": 270.0}
+FACING_INSET = 0.01  # inches inside an edge's end corners, to tell which of two tied edges faces
 
 
 def nearest_edge(base: Base, other: Polygon) -> str:
-    best = ("", math.inf)
+    """The edge of ``base`` nearest ``other`` (book, Boarding: "its leading edge ... the nearest edge").
+
+    Two edges that are nearest at their shared corner tie; the one facing ``other`` more squarely
+    wins (its points just inside the corner are nearer), so a stern square on to a side is the stern,
+    not the side edge ending at the same corner. An exact tie keeps the order bow, starboard, stern, port.
+    """
+    scored: list[tuple[str, float, float]] = []
     for edge in ("bow", "starboard", "stern", "port"):
         p, q = base.edge(edge)
+        along = sub(q, p)
+        inset = scale(along, min(FACING_INSET / math.hypot(*along), 0.25))
         d = _seg_poly_distance(p, q, other)
-        if d < best[1] - 1e-9:
-            best = (edge, d)
+        scored.append((edge, d, _seg_poly_distance(add(p, inset), sub(q, inset), other)))
+    nearest = min(d for _, d, _ in scored)
+    best = next(s for s in scored if s[1] <= nearest + 1e-9)
+    for s in scored:
+        if s[1] <= nearest + 1e-9 and s[2] < best[2] - 1e-9:
+            best = s
     return best[0]
 
 
@@ -690,13 +704,16 @@ def apply_crew(state: OakState, rng: Rng, target: ShipState, helms: int, directi
 
 
 def close_combat(state: OakState, rng: Rng, attacker: ShipState, target: ShipState) -> list[str]:
+    """The book's Close Combat (Attack Phase): 5 + Crew dice; Fatigue for each Skull when the
+    attacker's Bow or Stern edge is in contact, for each Skull, Crossed Swords and Cannonball when a
+    side edge is (``measure.close_contact``; a lone touching corner follows option ``corner_contact``)."""
     r = rules()
-    contact = edge_in_contact(attacker.base, target.base)
+    touch = close_contact(attacker.base, target.base, corner=state.options.get("corner_contact", "end"))
     dice = max(1, r.close_combat_base_dice + attacker.crew - attacker.fatigue)
     faces = roll(rng, dice)
-    purpose = "close_combat_side_contact" if contact in ("port", "starboard") else "close_combat_end_contact"
+    purpose = "close_combat_side_contact" if touch.side else "close_combat_end_contact"
     wanted = r.faces_of(purpose)
-    notes = [f"Close combat: {attacker.name} ({contact or 'no'} edge in contact) against {target.name}: {dice} dice: {show(faces)}"]
+    notes = [f"Close combat: {attacker.name} ({touch.describe()}) against {target.name}: {dice} dice: {show(faces)}"]
     if attacker.skill:
         misses = [i for i, f in enumerate(faces) if f not in wanted][: attacker.skill]
         if misses:

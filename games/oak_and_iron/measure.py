@@ -11,17 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.core.geometry import (
+    TOUCH,
     Base,
     Point,
     Polygon,
     add,
     clip_half_plane,
     dot,
+    point_in_polygon,
+    point_segment_distance,
     polygon_distance,
     ray_segment,
     scale,
     segment_crosses_polygon,
-    segment_distance,
     sub,
 )
 
@@ -231,13 +233,82 @@ def formation_members(bases: dict[str, Base], flagship: str, musket: float, bloc
     return chain if len(chain) >= 2 else set()
 
 
-def edge_in_contact(a: Base, b: Base, tolerance: float = 1e-4) -> str:
-    """Which edge of ``a`` touches ``b`` ('' if none); side edges win over bow/stern at a corner."""
-    touching = []
-    bp = b.polygon()
+CORNER_EDGES = (("bow", "port"), ("bow", "starboard"), ("stern", "starboard"), ("stern", "port"))  # Base.corners order
+CORNER_CONTACT = ("end", "side")  # option ``corner_contact``: what a touching corner counts as
+
+
+@dataclass(frozen=True)
+class Contact:
+    """Which edge of one ship counts as in contact with another (book, Attack Phase, Close Combat).
+
+    ``edge`` is bow, starboard, stern or port ('' when the bases do not touch); ``corner`` names the
+    corner (e.g. 'bow-port') when only a corner touches and ``edge`` is the ruling's choice for it.
+    """
+
+    edge: str
+    corner: str = ""
+
+    @property
+    def side(self) -> bool:
+        """Side contact: the book's Skull, Crossed Swords and Cannonball all count."""
+        return self.edge in ("port", "starboard")
+
+    def describe(self) -> str:
+        if not self.edge:
+            return "no edge in contact"
+        if self.corner:
+            return f"{self.corner} corner in contact, counted as the {self.edge} edge"
+        return f"{self.edge} edge in contact"
+
+
+def _point_polygon_distance(p: Point, poly: Polygon) -> float:
+    if point_in_polygon(p, poly):
+        return 0.0
+    return min(point_segment_distance(p, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
+
+
+def _edge_touches(p: Point, q: Point, poly: Polygon, tolerance: float) -> bool:
+    """The edge pq touches ``poly`` somewhere other than at its two end corners.
+
+    For a convex ``poly`` that touches without overlapping, that happens only when the edge lies
+    along one of its edges (then both ends of pq lie on it, or a corner of ``poly`` lies inside pq)
+    or a corner of ``poly`` presses on pq. So: both ends within ``tolerance``, or a corner of
+    ``poly`` within ``tolerance`` of pq and more than ``tolerance`` from either end. A side edge
+    that touches only at the corner it shares with the bow passes neither test, whatever the angle.
+    """
+    if _point_polygon_distance(p, poly) <= tolerance and _point_polygon_distance(q, poly) <= tolerance:
+        return True
+    along = sub(q, p)
+    n = math.hypot(*along)
+    for v in poly:
+        s = dot(sub(v, p), along) / n
+        if tolerance < s < n - tolerance and point_segment_distance(v, p, q) <= tolerance:
+            return True
+    return False
+
+
+def close_contact(a: Base, b: Base, corner: str = "end", tolerance: float = TOUCH) -> Contact:
+    """Which edge of ``a`` is in contact with ``b`` for Close Combat (book, Attack Phase).
+
+    An edge is in contact when a stretch of it, or a point of it other than its end corners, touches
+    ``b``: a bow laid flush on a side is Bow contact, although the bow's corners (which are also the
+    ends of the side edges) touch the side too. When only a corner of ``a`` touches (a bow or stern
+    corner driven into a side, or corner to corner) the book is silent; the house ruling (RULINGS.md,
+    option ``corner_contact``) counts it as the corner's Bow or Stern edge (``corner="end"``, the
+    default) or as its side edge (``corner="side"``). ``tolerance`` is the geometry's touching
+    distance. Two edges of touching, non-overlapping rectangles cannot both be in contact; if the
+    bases overlap, a side edge is named first.
+    """
+    poly = b.polygon()
     for edge in ("starboard", "port", "bow", "stern"):
-        p, q = a.edge(edge)
-        d = min(segment_distance(p, q, bp[i], bp[(i + 1) % len(bp)]) for i in range(len(bp)))
-        if d <= tolerance:
-            touching.append(edge)
-    return touching[0] if touching else ""
+        if _edge_touches(*a.edge(edge), poly, tolerance):
+            return Contact(edge)
+    for point, (end, side) in zip(a.corners(), CORNER_EDGES, strict=True):
+        if _point_polygon_distance(point, poly) <= tolerance:
+            return Contact(side if corner == "side" else end, f"{end}-{side}")
+    return Contact("")
+
+
+def edge_in_contact(a: Base, b: Base, corner: str = "end", tolerance: float = TOUCH) -> str:
+    """The name of the edge of ``a`` that counts as in contact with ``b`` ('' if none); see ``close_contact``."""
+    return close_contact(a, b, corner, tolerance).edge

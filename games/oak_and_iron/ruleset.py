@@ -23,7 +23,7 @@ from games.oak_and_iron import engine as E
 from games.oak_and_iron import orders as O
 from games.oak_and_iron import play as P
 from games.oak_and_iron.cards import event_cards, initiative_cards, rules, scenario_files
-from games.oak_and_iron.measure import WIND_BEARING, broadside_strip
+from games.oak_and_iron.measure import CORNER_CONTACT, WIND_BEARING, broadside_strip
 from games.oak_and_iron.setup import BUILT, new_game
 from games.oak_and_iron.state import SAIL_NAMES, OakState
 
@@ -70,6 +70,13 @@ class OakAndIron(Ruleset[OakState]):
                 "fortune",
                 ("fortune", "new"),
             ),
+            OptionSpec(
+                "corner_contact",
+                "Close Combat when only a corner of the attacker touches: it counts as its Bow/Stern edge (end) "
+                "or as its side edge (side) (house ruling).",
+                "end",
+                CORNER_CONTACT,
+            ),
             OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
             OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
             OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop (flagship first).", ""),
@@ -82,7 +89,11 @@ class OakAndIron(Ruleset[OakState]):
 
     def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> OakState:
         clean = {k: v for k, v in options.items() if v != ""}
-        for key, choices in (("ships_block_sight", ("yes", "no")), ("lost_admiral", ("fortune", "new"))):
+        for key, choices in (
+            ("ships_block_sight", ("yes", "no")),
+            ("lost_admiral", ("fortune", "new")),
+            ("corner_contact", CORNER_CONTACT),
+        ):
             if key in clean and clean[key] not in choices:
                 raise InvalidSyntax(f"Option {key}={quote(clean[key])} must be one of {', '.join(choices)}.")
         return new_game(scenario, clean, rng)
