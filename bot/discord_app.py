@@ -780,9 +780,10 @@ async def _option_choices(interaction: discord.Interaction[Any], current: str) -
 
 
 def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    """The slash surface, grouped: /game ..., /order, /roll, /reveal, /deck ..., /hand, /play, /seal."""
+    """The slash surface, grouped: /game ..., /order, /roll, /reveal, /deck ..., /tools ..., /hand, /play, /seal."""
     game = app_commands.Group(name="game", description="Set up, follow and finish the game in this channel")
     deck = app_commands.Group(name="deck", description="Card decks for any game at this table")
+    tools = app_commands.Group(name="tools", description="This channel's dice and cards stream")
     system_choices = _system_choices()
 
     async def run(interaction: discord.Interaction[Any], command: str, **options: Any) -> None:
@@ -946,6 +947,10 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     ) -> None:
         await run(interaction, "deck deal", name=name, count=count, to=to)
 
+    @tools.command(name="verify", description="Publish this channel's dice seed, re-check every roll, start anew")
+    async def tools_verify(interaction: discord.Interaction[Any]) -> None:
+        await run(interaction, "tools verify")
+
     @app_commands.command(name="hand", description="Show your hand only to you")
     async def hand(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "hand")
@@ -975,7 +980,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
         else:
             await run(interaction, "seal", text=text)
 
-    return [game, order, roll, reveal, deck, hand, play, seal, help_command]
+    return [game, order, roll, reveal, deck, tools, hand, play, seal, help_command]
 
 
 # --------------------------------------------------------------------------------------------

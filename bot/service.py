@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import hashlib
 import json
 import re
@@ -23,6 +24,7 @@ from typing import Any, Literal
 from bot.store import ChannelTaken, GameRow, OrderRow, StaleVersion, Store
 from games.core.dice import DiceParser
 from games.core.errors import (
+    DataError,
     GameError,
     IllegalOrder,
     InvalidSyntax,
@@ -44,6 +46,7 @@ STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900
 MAX_INPUT = 6000  # characters in one option, as on Discord; a pasted export (/game verify export:) may be longer
 HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
+FINISHED = ("over", "published")  # a game that ended; a table-tools stream whose seed was published
 TOOLS_RETRIES = 3
 CHANNEL_HAS_GAME = "This channel already has a game."
 CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
@@ -83,6 +86,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "seal": ("_seal", "text who"),
     "seal open": ("_seal", "who"),
     "seal reveal": ("_seal", ""),
+    "tools verify": ("_tools_verify", ""),
 }
 COMMAND_OPTIONS = {command: frozenset(names.split()) for command, (_, names) in COMMANDS.items()}
 
@@ -178,6 +182,11 @@ def mentioned_users(text: str) -> list[str]:
             raise InvalidSyntax(f"{quote(word)} is a role, not a user.", hint="Mention each person, e.g. @alice @bob.")
         users.append(token.group(2) if token else word)
     return users
+
+
+def ruleset_for(system: str) -> Ruleset[Any]:
+    """The rule system of a stored row or an export: a game's, or the channel table tools'."""
+    return TOOLS if system == TOOLS.id else get_ruleset(system)
 
 
 def fold(
@@ -276,6 +285,9 @@ class TableService:
                 outputs = [self._error(user, exc.text)]
             except StaleVersion:
                 outputs = [self._error(user, "Someone else acted on this game at the same moment; nothing of yours was applied. Please try again.")]
+            except DataError as exc:  # a data pack changed under a running bot: the admin's to mend, not a bug
+                outputs = [self._error(user, f"This server's game data is broken, so nothing was done: {exc}. "
+                                             "A server admin should check its data packs.")]
         return [self._format(o) for o in outputs]
 
     async def choices(self, channel: str, user: User, command: str, option: str, current: str) -> list[str]:
@@ -359,7 +371,7 @@ class TableService:
 
     def _decode(self, row: GameRow) -> Loaded:
         """The row's state, decoded once per (game, version): callers must not mutate it."""
-        rules = TOOLS if row.status == "tools" else get_ruleset(row.system)
+        rules = ruleset_for(row.system)
         key = (row.id, row.version, row.status)
         state = self._states.get(key)
         if state is None:
@@ -420,7 +432,7 @@ class TableService:
         """An order that told someone something privately may be a secret choice (a sealed fire
         order, an initiative card): until the end only its own seat, the addressees and the umpire read it."""
         private_to = {s for e in order.events if e["to"] is not None for s in e["to"]}
-        if row.status == "over" or not private_to:
+        if row.status in FINISHED or not private_to:
             return True
         if user_id is None:
             return False
@@ -441,7 +453,7 @@ class TableService:
         if public_lines:
             for chunk in split_text("\n".join(public_lines)):
                 outputs.append(Output("message", chunk, channel=row.channel))
-        tools = row.status == "tools"  # the tools' private events name users, not seats
+        tools = row.system == TOOLS.id  # the tools' private events name users, not seats
         for e in events:
             if e.to is None:
                 continue
@@ -699,7 +711,7 @@ class TableService:
     async def _export(self, row: GameRow, *, secrets: bool = False) -> dict[str, Any]:
         """The public record; ``secrets`` keeps hidden order texts for the bot's own check."""
         orders = await self.store.orders(row.id)
-        over = row.status == "over"
+        over = row.status in FINISHED
         data: dict[str, Any] = {
             "format": "wargame-table-export/1",
             "system": row.system,
@@ -941,7 +953,9 @@ class TableService:
                 channel=channel, system="tools", scenario="tools", options={}, seed=seed, commitment=commitment(seed),
                 status="tools", snapshot=TOOLS.encode(initial), counter=setup_rng.counter, creator=user.id,
             )
+            opened = [Output("message", _stream_opened(row.commitment), channel=channel)]
         else:
+            opened = []
             state = TOOLS.decode(row.snapshot)
             rng = Rng(row.seed, row.counter)
             events = TOOLS.apply(state, seat, TOOLS.parse_order(state, seat, text), rng)
@@ -949,7 +963,46 @@ class TableService:
             row, seat=seat, user_id=user.id, text=text, events=[_event_json(e) for e in events],
             snapshot=TOOLS.encode(state), counter=rng.counter, status="tools",
         )
-        return self._route(Loaded(row, TOOLS, state), events, umpire=self._umpire(await self.store.live_game(channel)))
+        # the commitment is shown, not logged: the log holds what replaying the stream re-derives
+        return opened + self._route(Loaded(row, TOOLS, state), events, umpire=self._umpire(await self.store.live_game(channel)))
+
+    async def _tools_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """Publish the seed of the channel's table-tools stream, re-derive every roll and card from
+        it, and start a new committed stream, so a table can audit its dice as a game can at its end.
+        Refused while the seed would give away something still secret."""
+        row = await self.store.tools(channel)
+        if row is None:
+            raise IllegalOrder("This channel has no table-tools stream yet: nothing to verify.",
+                               hint="Its first /roll, /deck or /seal starts one and shows its commitment.")
+        if not await self.store.orders(row.id):
+            raise IllegalOrder(f"Nothing has been drawn from this channel's stream (commitment `{row.commitment}`) yet.",
+                               hint="Verify it after some rolls or draws.")
+        state: ToolsState = self._decode(row).state
+        secrets = TOOLS.seed_would_reveal(state)
+        if secrets:
+            raise IllegalOrder("Publishing this channel's seed now would give away " + "; ".join(secrets) + ".",
+                               hint="The seed re-derives every roll and card; verify once nothing is secret.")
+        carry = TOOLS.carry_over(state)
+        seed = self.seed_source()
+        rng = Rng(seed)
+        fresh = TOOLS.setup(TOOLS.id, carry, rng)
+        try:
+            new = await self.store.publish_stream(row, seed=seed, commitment=commitment(seed), options=carry,
+                                                  snapshot=TOOLS.encode(fresh), counter=rng.counter, creator=user.id)
+        except StaleVersion:
+            raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools verify again.") from None
+        published = dataclasses.replace(row, status="published")
+        data = await self._export(published)
+        report = verify_export(data)
+        piles = [name for name, deck in sorted(fresh.decks.items()) if deck.draw_pile]
+        reshuffled = (f"\nThe draw pile{'s' if len(piles) > 1 else ''} of {', '.join(f'**{n}**' for n in piles)} "
+                      "were shuffled again from the new stream (the published seed tells their old order)."
+                      if piles else "")
+        text = (f"<@{user.id}> published this channel's table-tools seed: `{row.seed.hex()}` (its SHA-256 is the "
+                f"commitment `{row.commitment}` shown at its first use).\n{report}{reshuffled}\n"
+                f"{_stream_opened(new.commitment)}")
+        blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
+        return [self._format(Output("message", text, channel=channel, file=(f"tools-{row.id}-{channel}.json", blob)))]
 
     async def _is_umpire(self, channel: str, user: User) -> bool:
         return self._umpire(await self.store.live_game(channel)) == user.id
@@ -1038,6 +1091,11 @@ class TableService:
         return outputs + await self._tools_apply(channel, user, f"seal text {text}")
 
 
+def _stream_opened(digest: str) -> str:
+    return (f"Table tools here draw from a new random stream. Seed commitment: `{digest}` (SHA-256 of its secret "
+            "seed; /tools verify publishes the seed and re-checks every roll and card).")
+
+
 def verify_export(data: dict[str, Any]) -> str:
     """Re-derive every roll and draw of an export from its seed and report any mismatch."""
     problems: list[str] = []
@@ -1054,8 +1112,8 @@ def verify_export(data: dict[str, Any]) -> str:
         problems.append("the seed does not match the commitment shown at the start")
     at = "set-up"
     try:
-        rules = get_ruleset(data["system"])
-        full = data.get("status") == "over"  # finished exports carry private events too
+        rules = ruleset_for(data["system"])
+        full = data.get("status") in FINISHED  # finished exports carry private events too
         live = [o for o in data["orders"] if not o["undone"]]
         checked = len(live)
         steps = fold(rules, seed, data["scenario"], data["options"], ((o["seat"], o["text"]) for o in live))
@@ -1076,4 +1134,4 @@ def verify_export(data: dict[str, Any]) -> str:
         return "**Verification FAILED**: " + "; ".join(problems[:10])
     private = " (checked by the bot with the still-secret seed)" if data.get("_private") else ""
     return (f"**Verified**{private}: seed matches commitment `{data['commitment'][:16]}…`; "
-            f"{checked} orders replayed, every roll and card identical.")
+            f"{checked} order{'' if checked == 1 else 's'} replayed, every roll and card identical.")

@@ -246,7 +246,7 @@ class Store:
     async def latest_game(self, channel: str) -> GameRow | None:
         """The channel's newest game (live or over), not counting its table tools."""
         rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status != 'tools' ORDER BY id DESC LIMIT 1",
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND system != 'tools' ORDER BY id DESC LIMIT 1",
             (channel,),
         )
         return _game(rows[0]) if rows else None
@@ -254,6 +254,28 @@ class Store:
     async def tools(self, channel: str) -> GameRow | None:
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'tools'", (channel,))
         return _game(rows[0]) if rows else None
+
+    async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
+                             snapshot: Any, counter: int, creator: str) -> GameRow:
+        """Retire a channel's table-tools stream (its seed is being published) and open the next one,
+        atomically: the channel is never left without its decks and hands' table, nor with two."""
+        now = time.time()
+        async with self._transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status = 'published', version = version + 1, updated = ? WHERE id = ? AND version = ?",
+                (now, tools.id, tools.version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(tools.id)
+            cur = await db.execute(
+                "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
+                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,'tools',0,?,?,'{}',?,?,?,?)",
+                (tools.channel, tools.system, tools.scenario, json.dumps(options), seed, commitment,
+                 json.dumps(snapshot), counter, creator, now, now, now),
+            )
+        game = await self.game_by_id(int(cur.lastrowid or 0))
+        assert game is not None
+        return game
 
     async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
         """Running games whose reminder is due at ``now`` (both its idle and repeat times passed),

@@ -12,10 +12,15 @@ front end turns into its mention format. Internal order notation (built by the t
     play CARD [NAME]
     seal open USER USER...              seal text TEXT...        seal reveal
     (``seal TEXT...`` without ``text`` is still read, for logs written before)
+
+A channel's stream can be published on request (``/tools verify``) once nothing secret depends on
+its seed; the next stream starts from the same table (``carry_over``), with every draw pile
+shuffled again from the new stream, since the published seed tells the order of the old piles.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from games.core.data import listing, load
@@ -101,7 +106,38 @@ class Tools(Ruleset[ToolsState]):
         return [ScenarioInfo("tools", "Table tools")]
 
     def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> ToolsState:
-        return ToolsState()
+        """An empty table, or (option ``carry``) the table a published stream left, whose draw piles
+        are shuffled from this new stream: the old seed, now public, tells their old order."""
+        if "carry" not in options:
+            return ToolsState()
+        state = self.decode(json.loads(options["carry"]))
+        for _, deck in sorted(state.decks.items()):
+            deck.shuffle(rng)
+        return state
+
+    # --- publishing a stream's seed -------------------------------------------------------------
+    def seed_would_reveal(self, state: ToolsState) -> list[str]:
+        """What publishing this stream's seed would give away now (empty: safe to publish): the
+        seed re-derives every unrevealed roll, every sealing nonce and every card dealt to a hand."""
+        problems: list[str] = []
+        hidden = [f"#{r.number}" for r in state.rolls if not r.revealed]
+        if hidden:
+            problems.append(f"unrevealed secret roll{'s' if len(hidden) > 1 else ''} {', '.join(hidden)}"
+                            " (reveal with /reveal roll:<n>)")
+        if state.seal_round is not None:
+            problems.append("the open sealed round (reveal it with /seal reveal)")
+        holding = sorted({_user(u) for deck in state.decks.values() for u, cards in deck.hands.items() if cards})
+        if holding:
+            problems.append(f"the cards in the hands of {', '.join(holding)} (play them with /play first)")
+        return problems
+
+    def carry_over(self, state: ToolsState) -> dict[str, str]:
+        """Set-up options for the next stream: this table with each draw pile in a canonical order
+        (sorted), so the published options show which cards are in a pile but not their order."""
+        carried = self.decode(self.encode(state))
+        for deck in carried.decks.values():
+            deck.draw_pile.sort()
+        return {"carry": json.dumps(self.encode(carried), separators=(",", ":"), sort_keys=True)}
 
     def seats(self, state: ToolsState) -> list[Seat]:
         return []

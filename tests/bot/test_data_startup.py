@@ -103,5 +103,8 @@ async def test_a_pack_broken_after_start_up_shows_no_server_path(broken_map_pack
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     shown = "\n".join(str(r.get("text", "")) for r in records)
     assert "data pack 'owner-pack': maps/iaf-open-sea.toml: not valid TOML" in shown
+    errors = [r for r in records if r["kind"] == "error"]
+    assert errors and errors[0]["text"].startswith("This server's game data is broken, so nothing was done")
+    assert "Internal error" not in shown
     assert str(tmp_path) not in out.getvalue() and str(broken_map_pack) not in out.getvalue()
     assert str(ROOT) not in out.getvalue()

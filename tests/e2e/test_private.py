@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 import pytest
@@ -68,4 +69,23 @@ async def test_hand_and_errors_are_ephemeral(fake: FakeDiscord, bot: TableBot) -
     assert hand.ephemeral() and not hand.public() and "**cards**" in hand.text()
     bad = await fake.run(alice, "roll", {"dice": "3d0"})
     assert bad.ephemeral() and not bad.public() and "`3d0`" in bad.text()
+    assert not fake.violations
+
+
+async def test_a_channels_dice_stream_is_committed_then_published_on_request(fake: FakeDiscord, bot: TableBot) -> None:
+    """The first tool use shows the stream's commitment; /tools verify posts the seed, the check
+    and the export file, and the next stream's commitment."""
+    alice = fake.add_user("alice")
+    first = await fake.run(alice, "roll", {"dice": "2d6"})
+    opened = re.search(r"Seed commitment: `([0-9a-f]{64})`", first.text())
+    assert opened is not None, first.text()
+    reply = await fake.run(alice, "tools verify", {})
+    seed = re.search(r"table-tools seed: `([0-9a-f]{64})`", reply.text())
+    assert seed is not None, reply.text()
+    assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == opened.group(1)
+    assert "**Verified**" in reply.text() and "1 order replayed" in reply.text()
+    [message] = reply.public()
+    assert [a.filename for a in message.attachments] == [f"tools-1-{message.channel_id}.json"]
+    renewed = re.findall(r"Seed commitment: `([0-9a-f]{64})`", reply.text())
+    assert len(renewed) == 1 and renewed[0] != opened.group(1)
     assert not fake.violations
