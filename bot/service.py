@@ -1011,15 +1011,14 @@ class TableService:
         dice = " ".join(opts.get("dice", "").split())
         if not dice:
             raise InvalidSyntax("Give dice to roll.", hint="e.g. /roll dice:2d6+1")
-        DiceParser(custom_dice()).parse(dice)  # reject bad dice with the user's own text quoted
-        dice = dice.replace(" ", "")
+        read = DiceParser(custom_dice()).read(dice)  # reject bad dice with the user's own text quoted
         flag = opts.get("secret", "false").lower()
         if flag not in ("true", "yes", "y", "on", "1", "false", "no", "n", "off", "0", ""):
             raise InvalidSyntax(f"secret:{quote(flag)} is neither true nor false.", hint="Write secret:true for a secret roll.")
         if flag in ("true", "yes", "y", "on", "1"):
-            purpose = opts.get("purpose", "").strip() or "unspecified purpose"
-            return await self._tools_apply(channel, user, f"secret {dice} {purpose}")
-        return await self._tools_apply(channel, user, f"roll {dice}")
+            purpose = ": ".join(p for p in (opts.get("purpose", "").strip(), read.label) if p) or "unspecified purpose"
+            return await self._tools_apply(channel, user, f"secret {read.text} {purpose}")
+        return await self._tools_apply(channel, user, f"roll {read.order_text}")
 
     async def _reveal(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         ref = opts.get("roll", "")

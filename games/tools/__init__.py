@@ -5,7 +5,7 @@ tools "game" per channel with its own seed, so every roll and draw comes from an
 and replays exactly. The acting "seat" is the user's id; events name users as ``<@id>``, which the
 front end turns into its mention format. Internal order notation (built by the table service)::
 
-    roll 2d6+1
+    roll 2d6+1 [# label words...]
     secret 2d6 purpose words...         reveal 3
     deck new NAME FROM                  deck shuffle NAME        deck reshuffle NAME
     deck draw NAME [hand]               deck deal NAME COUNT USER USER...
@@ -185,8 +185,8 @@ class Tools(Ruleset[ToolsState]):
     def apply(self, state: ToolsState, seat: str, order: Order, rng: Rng) -> list[Event]:
         words = list(order.args)
         head = words[0].lower()
-        if head == "roll" and len(words) == 2:
-            result = DiceParser(custom_dice()).roll(words[1], rng)
+        if head == "roll" and len(words) >= 2:  # roll EXPR [# label...]
+            result = DiceParser(custom_dice()).roll(" ".join(words[1:]), rng)
             return [public(f"{_user(seat)} rolls {result.describe()}", reveals=True)]
         if head == "secret" and len(words) >= 2:
             return self._secret(state, seat, words[1], " ".join(words[2:]) or "unspecified purpose", rng)
