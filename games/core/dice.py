@@ -306,12 +306,15 @@ class _Reader:
             sign = -1 if src[self.pos] == "-" else 1
             self.pos = _skip(src, self.pos + 1)
         start = self.pos
+        number = _NUMBER.match(src, start)
         m = _DICE.match(src, start)
+        if m and number and _ADV_WORD.match(src, number.end()):
+            m = None  # d20+5dis is 5 then dis, not five dice named "is"
         if m:
             self.pos = m.end()
             self.dice_term(sign, m)
             return
-        m = _NUMBER.match(src, start)
+        m = number
         if m:
             value = _bounded(m.group(), MAX_MODIFIER)
             if value > MAX_MODIFIER:
@@ -319,11 +322,11 @@ class _Reader:
             self.terms.append(Term(sign, 0, value=value))
             self.pos = m.end()
             return
-        raise self.unreadable(start)
+        raise self.unreadable(start, after_term=False)
 
-    def unreadable(self, at: int) -> InvalidSyntax:
+    def unreadable(self, at: int, *, after_term: bool = True) -> InvalidSyntax:
         rest = self.src[at:]
-        last = self.terms[-1] if self.terms else None
+        last = self.terms[-1] if self.terms and after_term else None
         before = last.notation if last else ""
         if _ADV.match(rest):
             hint = "Write adv or dis right after the die, e.g. d20adv+5."

@@ -65,6 +65,7 @@ def refused(text: str, parser: DiceParser | None = None) -> str:
         ("d20+5 adv", [Term(1, 2, sides=20, keep="kh", keep_n=1, advantage="adv"), Term(1, 0, value=5)]),
         ("d20 advantage", [Term(1, 2, sides=20, keep="kh", keep_n=1, advantage="adv")]),
         ("d20dis", [Term(1, 2, sides=20, keep="kl", keep_n=1, advantage="dis")]),
+        ("d20+5dis", [Term(1, 2, sides=20, keep="kl", keep_n=1, advantage="dis"), Term(1, 0, value=5)]),
         ("d20 disadvantage -1", [Term(1, 2, sides=20, keep="kl", keep_n=1, advantage="dis"), Term(-1, 0, value=1)]),
         ("d20disadv", [Term(1, 2, sides=20, keep="kl", keep_n=1, advantage="dis")]),
         ("d20+2d6 adv", [Term(1, 2, sides=20, keep="kh", keep_n=1, advantage="adv"), Term(1, 2, sides=6)]),
@@ -89,7 +90,8 @@ def test_parse_every_new_form(text: str, terms: list[Term]) -> None:
         ("4d6kh3 damage", "4d6kh3", "damage"),  # a word like d-amage is a label, not a die
         ("2d6 # 3rd volley", "2d6", "3rd volley"),
         ("2d6 #", "2d6", ""),
-        ("d20+2d6 adv", "1d20adv+2d6", ""),  # written so that it reads back the same without spaces
+        ("d20+2d6 adv", "1d20adv+2d6", ""),
+        ("d20+5 dis", "d20+5dis", ""),  # written so that it reads back the same without spaces
     ],
 )
 def test_labels_and_the_expression_an_order_carries(text: str, expression: str, label: str) -> None:
@@ -130,6 +132,7 @@ def test_labels_and_the_expression_an_order_carries(text: str, expression: str, 
         ("2d6 1d4", ["`2d6 1d4`", "join terms with + or -"]),
         ("2d6 d%", ["`2d6 d%`", "join terms with + or -"]),
         ("(2d6)", ["`(2d6)`", "Cannot read dice"]),
+        ("2d6+", ["`2d6+`", "at the end", "Write dice like"]),
         ("2doakkh1", ["`2doakkh1`", "named faces"]),
         ("2doak!", ["`2doak!`", "named faces"]),
         ("doak adv", ["`doak adv`", "one die"]),
@@ -411,3 +414,30 @@ def test_an_explosion_loop_is_bounded() -> None:
     result = roll("100d2!", rng)
     assert sum(len(d.faces) for d in result.terms[0].dice) <= MAX_DICE + MAX_EXPLOSIONS
     assert rng.counter <= 10 * (MAX_DICE + MAX_EXPLOSIONS)
+
+
+@FAST
+@given(text=new_expressions(), spaces=st.lists(st.sampled_from(["", " ", "  ", "\t"]), min_size=2, max_size=2))
+def test_spaced_out_dice_read_like_the_compact_form(text: str, spaces: list[str]) -> None:
+    a, b = spaces
+    spaced = re.sub(r"([+-])", rf"{a}\1{b}", text)  # (a spaced adv is only read when one die can take it)
+    read = DiceParser().read(spaced)
+    assert read.terms == DiceParser().read(text).terms
+    assert DiceParser().read(read.order_text) == read
+
+
+near_misses = st.text(alphabet=st.sampled_from(list("0123456789dD+- \t%!#khlKHLadvisxe@<>*")), max_size=24)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=near_misses | st.text(max_size=24))
+def test_any_text_rolls_or_gets_a_message(text: str) -> None:
+    rng = fresh()
+    try:
+        result = DiceParser({"oak": OAK}).roll(text, rng)
+    except InvalidSyntax as exc:
+        assert exc.text.strip() and rng.counter == 0
+        return
+    assert f"**{result.total}**" in result.describe() or result.faces
+    again = DiceParser({"oak": OAK}).read(DiceParser({"oak": OAK}).read(text).order_text)
+    assert again == DiceParser({"oak": OAK}).read(text)
