@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.store import ChannelTaken, GameRow, OrderRow, StaleVersion, Store
-from games.core.dice import DiceParser
+from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import (
     DataError,
     GameError,
@@ -1016,7 +1016,7 @@ class TableService:
         if flag not in ("true", "yes", "y", "on", "1", "false", "no", "n", "off", "0", ""):
             raise InvalidSyntax(f"secret:{quote(flag)} is neither true nor false.", hint="Write secret:true for a secret roll.")
         if flag in ("true", "yes", "y", "on", "1"):
-            purpose = ": ".join(p for p in (opts.get("purpose", "").strip(), read.label) if p) or "unspecified purpose"
+            purpose = ": ".join(p for p in (sanitise_label(opts.get("purpose", "")), read.label) if p) or "unspecified purpose"
             return await self._tools_apply(channel, user, f"secret {read.text} {purpose}")
         return await self._tools_apply(channel, user, f"roll {read.order_text}")
 

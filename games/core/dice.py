@@ -30,7 +30,8 @@ Limits: at most ``MAX_DICE`` dice (advantage counts two), ``MAX_SIDES`` sides, `
 terms, modifiers up to ``MAX_MODIFIER``, and ``MAX_EXPLOSIONS`` explosion rolls in one roll: past
 that a maximum no longer explodes and the result says so (a d2! cannot loop for ever). A label is
 at most ``MAX_LABEL`` characters and is sanitised (``sanitise_label``): it is shown, never
-evaluated or used as a format string.
+evaluated or used as a format string. An expression padded past ``MAX_EXPRESSION`` characters
+(leading zeros) is shown in its short form.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ MAX_TERMS = 10
 MAX_MODIFIER = 10_000
 MAX_EXPLOSIONS = 100  # extra dice from explosions in one roll, besides MAX_DICE
 MAX_LABEL = 100
+MAX_EXPRESSION = 200  # an expression written longer (leading zeros) is shown in its short form
 
 _FLAGS = re.IGNORECASE | re.ASCII
 _DICE = re.compile(r"(\d*)d(%+|\d+|[a-z][a-z0-9_]*)", _FLAGS)
@@ -222,13 +224,14 @@ class DiceParser:
         terms, end, label = _Reader(self, text).read()
         raw = text.strip()[:end]
         compact = re.sub(r"\s+", "", raw)
-        if compact != raw:  # spaced-out adv may attach differently once the spaces are gone
+        same = len(compact) <= MAX_EXPRESSION  # thousands of leading zeros are not echoed back
+        if same and compact != raw:  # spaced-out adv may attach differently once the spaces are gone
             try:
                 same = _Reader(self, compact).read()[0] == terms
             except InvalidSyntax:
                 same = False
-            if not same:
-                compact = "".join(("+" if i and t.sign > 0 else "") + t.notation for i, t in enumerate(terms))
+        if not same:
+            compact = "".join(("+" if i and t.sign > 0 else "") + t.notation for i, t in enumerate(terms))
         clean = sanitise_label(label)
         if len(clean.replace(_ZWSP, "")) > MAX_LABEL:
             raise InvalidSyntax(f"The label after {quote(compact)} is {len(clean.replace(_ZWSP, ''))} characters long; "

@@ -441,3 +441,9 @@ def test_any_text_rolls_or_gets_a_message(text: str) -> None:
     assert f"**{result.total}**" in result.describe() or result.faces
     again = DiceParser({"oak": OAK}).read(DiceParser({"oak": OAK}).read(text).order_text)
     assert again == DiceParser({"oak": OAK}).read(text)
+
+
+def test_an_expression_padded_with_zeros_is_shown_short() -> None:
+    result = roll("0" * 5000 + "2d6+" + "0" * 900 + "1 # x", fresh())
+    assert result.expression == "2d6+1" and result.describe().startswith("2d6+1 (x): 2d6 [")
+    assert roll("0002d0006+0001", fresh()).expression == "0002d0006+0001"  # short ones as written, as before

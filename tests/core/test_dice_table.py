@@ -82,3 +82,8 @@ async def test_a_secret_roll_label_becomes_its_purpose(svc: TableService) -> Non
     assert "= **" not in public
     out = await ok(svc, ALICE, "roll", dice="d20 # sneak", secret="true", purpose="night")
     assert "night: sneak" in public_text(out)
+
+
+async def test_a_secret_roll_purpose_cannot_ping_either(svc: TableService) -> None:
+    public = public_text(await ok(svc, ALICE, "roll", dice="1d6", secret="true", purpose="<@bob> **now** @everyone"))
+    assert "for *@\u200bbob now @\u200beveryone*" in public and "<@" not in public
