@@ -52,6 +52,12 @@ STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one ed
 # started together) never queues dozens of reads ahead of players' commands on the store's one lock.
 STATUS_CONCURRENCY = 2
 DMS_CLOSED = 50007
+# A user whose DMs were refused (closed) is not DMed again for this long: every refused DM counts
+# toward Discord's invalid-request ban, and people rarely change the setting within hours. They do
+# change it, though, so the mark is a pause, not a verdict: after it the next DM is tried again
+# (at most four refusals a day per such user), /game private tries at once, and any DM that goes
+# through clears the mark.
+DM_RETRY_SECONDS = 6 * 3600.0
 SPECTATOR_ID = "0"
 BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
 
@@ -63,6 +69,10 @@ READ_ONLY = frozenset(
 # Commands whose reply is usually private: a deferral for them is ephemeral.
 PRIVATE_HINT = frozenset({"game private", "hand", "game export", "game help", "help"})
 
+DMS_WORK_AGAIN = (
+    "Your DMs work again: I sent your private information there, and private things will come by direct "
+    "message from now on."
+)
 PRIVATE_HELP = (
     "I could not send you a direct message (your DMs from this server are closed). "
     "Use `/game private` here: it shows your private information only to you."
@@ -309,7 +319,8 @@ class TableBot(discord.Client):
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
-        self.dms_closed: set[str] = set()
+        self.dms_closed: dict[str, float] = {}  # user id -> when their DMs were found closed
+        self.clock: Callable[[], float] = time.time  # for the DM retry pause (tests move it on)
         self._pointed: set[tuple[str, str]] = set()  # (user, channel) told publicly where their private info is
         self._dm_channels: dict[str, discord.DMChannel] = {}
         self._status_locks: dict[str, asyncio.Lock] = {}
@@ -335,7 +346,7 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self.service_factory(self.db_path)
-        self.dms_closed |= set(await self.service.closed_dm_users())
+        self.dms_closed.update(await self.service.closed_dm_times())
         for command in build_commands():
             command.guild_only = True
             self.tree.add_command(command)
@@ -422,7 +433,21 @@ class TableBot(discord.Client):
             jobs.append(self._buttons_into(prepared, channel, user, command))
         if jobs:
             await asyncio.gather(*jobs)
+        if command == "game private" and user.id in self.dms_closed and all(o.kind != "error" for o in outputs):
+            prepared = await self._private_by_dm(prepared, user.id)
         return prepared
+
+    async def _private_by_dm(self, prepared: Prepared, user_id: str) -> Prepared:
+        """/game private from someone whose DMs were found closed: they may have opened them since,
+        so try their private information by DM now. If it goes through the mark is gone and the
+        reply says so; if not, the reply stays the ephemeral fallback it was."""
+        from bot.service import Output
+
+        for index in range(len(prepared.outputs)):
+            for content, files in self._pieces(prepared, index, DEFAULT_FILE_LIMIT):
+                if not await self.send_dm(user_id, content, files, retry=True):
+                    return prepared
+        return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
 
     async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None) -> None:
         """Draw one output's board; ``zoom`` is the service's validated (where, radius)."""
@@ -562,9 +587,14 @@ class TableBot(discord.Client):
                 return
 
     # ----- DMs with a fallback
-    async def send_dm(self, user_id: str, content: str, files: Sequence[discord.File] = ()) -> bool:
-        """Send a DM; False (and never again) when the user's DMs are closed."""
-        if user_id in self.dms_closed:
+    async def send_dm(
+        self, user_id: str, content: str, files: Sequence[discord.File] = (), *, retry: bool = False
+    ) -> bool:
+        """Send a DM; False when the user's DMs are closed. Once refused, a user is not tried again
+        for DM_RETRY_SECONDS unless ``retry`` (they asked, with /game private); a DM that goes
+        through clears the mark."""
+        closed_at = self.dms_closed.get(user_id)
+        if closed_at is not None and not retry and self.clock() - closed_at < DM_RETRY_SECONDS:
             return False
         try:
             channel = self._dm_channels.get(user_id)
@@ -574,7 +604,7 @@ class TableBot(discord.Client):
             await channel.send(content, files=list(files))
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
-                self.dms_closed.add(user_id)
+                self.dms_closed[user_id] = self.clock()  # the pause starts again from this refusal
                 try:
                     await self.service.dms_closed(user_id)
                 except Exception:
@@ -585,6 +615,12 @@ class TableBot(discord.Client):
         except discord.HTTPException:
             log.exception("DM to %s failed", user_id)
             return False
+        if self.dms_closed.pop(user_id, None) is not None:
+            self._pointed = {(who, where) for who, where in self._pointed if who != user_id}
+            try:
+                await self.service.dms_reopened(user_id)
+            except Exception:
+                log.exception("could not clear the closed-DM mark of %s", user_id)
         return True
 
     async def _send_dms(self, prepared: Prepared, indexes: Sequence[int], invoker: str, channel: str) -> list[str]:
@@ -829,8 +865,8 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     async def game_board(interaction: discord.Interaction[Any], zoom: str | None = None) -> None:
         await run(interaction, "game board", zoom=zoom)
 
-    @game.command(name="log", description="The game's log, page by page")
-    @app_commands.describe(page="Page number (1 = most recent)")
+    @game.command(name="log", description="The game's orders, newest first, page by page")
+    @app_commands.describe(page="Page number (1 = the newest orders)")
     async def game_log(
         interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 10_000] | None = None
     ) -> None:
@@ -840,7 +876,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     async def game_undo(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "game undo")
 
-    @game.command(name="end", description="End the game (umpire, all players, or a server manager)")
+    @game.command(name="end", description="End the game: umpire, creator or Manage Server at once; players: all must vote")
     async def game_end(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "game end")
 
@@ -856,7 +892,7 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
     async def game_verify(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "game verify")
 
-    @game.command(name="private", description="Show your private information (hand, secret rolls) only to you")
+    @game.command(name="private", description="Your private information (hand, secret rolls), only to you; retries closed DMs")
     async def game_private(interaction: discord.Interaction[Any]) -> None:
         await run(interaction, "game private")
 

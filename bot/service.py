@@ -50,6 +50,9 @@ FINISHED = ("over", "published")  # a game that ended; a table-tools stream whos
 TOOLS_RETRIES = 3
 CHANNEL_HAS_GAME = "This channel already has a game."
 CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
+END_RULE = ("Only the umpire, whoever created the game, or a member with Manage Server can end it at once; "
+            "otherwise it ends when every seated player has voted with /game end.")
+VOTES_LAPSE = "(An order, an undo or a seat change clears the votes.)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
@@ -337,6 +340,16 @@ class TableService:
         if self._closed_dms is None:
             self._closed_dms = await self.store.dms_closed_users()
         return self._closed_dms
+
+    async def dms_reopened(self, user_id: str) -> None:
+        """A DM to this user went through: forget that their DMs were closed."""
+        await self.store.set_dms_closed(user_id, False)
+        if self._closed_dms is not None:
+            self._closed_dms.discard(user_id)
+
+    async def closed_dm_times(self) -> dict[str, float]:
+        """User id -> when their DMs were last found closed (the adapter tries again a while after)."""
+        return await self.store.dms_closed_since()
 
     async def due_reminders(self, now: float | None = None) -> list[Output]:
         """Reminder pings for games whose seats to act have been idle too long. Only due games are
@@ -628,6 +641,11 @@ class TableService:
             users = self._users_to_act(loaded)
             if users:
                 lines.append(f"To act: {self._mentions(users)}")
+        if row.status in ("setup", "running"):
+            players, voted = self._players(row), await self.store.end_votes(row.id, row.version)
+            votes = [p for p in players if p in voted]
+            if votes:
+                lines.append(f"Votes to end: {self._mentions(votes)} ({len(votes)}/{len(players)} players).")
         outcome = loaded.rules.outcome(loaded.state)
         if outcome:
             lines.append(f"Result: {outcome.reason}")
@@ -651,13 +669,16 @@ class TableService:
             public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
             text = o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER
             lines.append(f"{o.seq}. [{o.seat}] {text}{mark} — {public_text}"[:400])
+        # Page 1 is the newest orders, newest first: in a long game that is what players look for.
+        lines.reverse()
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
-        page_text = opts.get("page", "") or str(pages)
+        page_text = opts.get("page", "") or "1"
         page = small_number(page_text) or 0
         if not 1 <= page <= pages:
-            raise InvalidSyntax(f"No log page {quote(page_text)}.", hint=f"Pages run 1 to {pages}.")
+            raise InvalidSyntax(f"No log page {quote(page_text)}.", hint=f"Pages run 1 (newest) to {pages} (oldest).")
         chunk = lines[(page - 1) * LOG_PAGE: page * LOG_PAGE] or ["(no orders yet)"]
-        return [Output("ephemeral", f"Log page {page}/{pages}:\n" + "\n".join(chunk), to=user.id)]
+        older = f" (/game log page:{page + 1} for older orders)" if page < pages else ""
+        return [Output("ephemeral", f"Log page {page} of {pages}, newest first{older}:\n" + "\n".join(chunk), to=user.id)]
 
     async def _game_undo(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._live(channel)
@@ -688,13 +709,36 @@ class TableService:
                        channel=channel, view=loaded.rules.view(state, None))]
 
     async def _game_end(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """The umpire, whoever created the game, or a Manage Server member end it at once; the seated
+        players end it together, each by voting. A vote is bookkeeping in the store, not an order:
+        it changes nothing in the game and counts only while the game stands as it was when cast
+        (an order, an undo or a seat change clears the votes: the game moved on, so ask again)."""
         loaded = await self._live(channel)
         row = loaded.row
-        allowed = user.manage_server or self._umpire(row) == user.id or user.id == row.creator
-        if not allowed:
-            raise NotAllowed("Only the umpire, whoever created the game, or a member with Manage Server can end it.")
-        await self.store.update_game(row, status="over")
-        return [Output("message", f"<@{user.id}> ended the game.\n{self._seed_reveal(row)}", channel=channel)]
+        if user.manage_server or self._umpire(row) == user.id or user.id == row.creator:
+            await self.store.update_game(row, status="over")
+            return [Output("message", f"<@{user.id}> ended the game.\n{self._seed_reveal(row)}", channel=channel)]
+        players = self._players(row)
+        if user.id not in players:
+            raise NotAllowed(f"You hold no seat in this game. {END_RULE}")
+        votes = await self.store.end_votes(row.id, row.version) & set(players)
+        if user.id in votes:
+            waiting = [p for p in players if p not in votes]
+            raise IllegalOrder(f"You have already voted to end the game ({len(votes)}/{len(players)} players).",
+                               hint=f"Waiting for {self._mentions(waiting)}.")
+        votes.add(user.id)
+        if len(votes) == len(players):
+            await self.store.update_game(row, status="over")  # refused if an order came in meanwhile
+            return [Output("message", f"<@{user.id}> votes to end too. All {len(players)} players agreed to end the "
+                                      f"game.\n{self._seed_reveal(row)}", channel=channel)]
+        await self.store.add_end_vote(row.id, user.id, row.version)
+        waiting = [p for p in players if p not in votes]
+        return [Output("message", f"<@{user.id}> votes to end the game ({len(votes)}/{len(players)} players); "
+                                  f"{self._mentions(waiting)}: /game end to agree. {VOTES_LAPSE}", channel=channel)]
+
+    def _players(self, row: GameRow) -> list[str]:
+        """The users holding a side's seat (the umpire seat is not a side), each once."""
+        return list(dict.fromkeys(w["user"] for s, w in row.seats.items() if s != UMPIRE))
 
     def _seed_reveal(self, row: GameRow) -> str:
         return (f"Seed: `{row.seed.hex()}` (its SHA-256 is the commitment `{row.commitment}` shown at the start). "
@@ -828,10 +872,11 @@ class TableService:
     async def _game_remind(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._live(channel)
         row = loaded.row
-        if self._umpire(row) not in (None, user.id) and not user.manage_server:
-            raise NotAllowed("Only the umpire (or a Manage Server member) can change reminders.")
-        if not self._user_seats(row, user.id) and not user.manage_server and self._umpire(row) != user.id:
-            raise NotAllowed("Only seated players can change this game's reminders.")
+        umpire = self._umpire(row)
+        if umpire != user.id and not user.manage_server:
+            who = f"the umpire (<@{umpire}>) or a member with Manage Server" if umpire else "a member with Manage Server"
+            raise NotAllowed(f"Only {who} can change this game's reminders.",
+                             hint="Reminders ping whoever must act; players cannot quieten them for each other.")
         try:
             after = float(opts.get("after", row.remind_after / 3600))
             every = float(opts.get("every", row.remind_every / 3600))

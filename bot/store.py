@@ -72,6 +72,16 @@ MIGRATIONS: list[str] = [
         CASE WHEN last_reminded > 0 THEN last_reminded + remind_every ELSE 0 END)) VIRTUAL;
     CREATE INDEX games_remind_due ON games(remind_due) WHERE status = 'running';
     """,
+    # 4: players' votes to end a game: bookkeeping beside the game, never part of its history
+    """
+    CREATE TABLE end_votes (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        user_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
 ]
 
 
@@ -376,3 +386,20 @@ class Store:
 
     async def dms_closed_users(self) -> set[str]:
         return {r[0] for r in await self._fetch("SELECT user_id FROM dm_closed")}
+
+    # --- votes to end a game, and when DMs were found closed (issue 13) -------------------------
+    async def add_end_vote(self, game_id: int, user_id: str, version: int) -> None:
+        """Record a player's vote to end the game as it stands at ``version``; votes cast at any other
+        version are dropped, since the game has changed under them."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM end_votes WHERE game_id = ? AND version != ?", (game_id, version))
+            await db.execute("INSERT OR REPLACE INTO end_votes VALUES (?, ?, ?, ?)", (game_id, user_id, version, time.time()))
+
+    async def end_votes(self, game_id: int, version: int) -> set[str]:
+        """Who voted to end the game while it stood at ``version`` (a vote does not bump the version)."""
+        rows = await self._fetch("SELECT user_id FROM end_votes WHERE game_id = ? AND version = ?", (game_id, version))
+        return {r[0] for r in rows}
+
+    async def dms_closed_since(self) -> dict[str, float]:
+        """User id -> when their DMs were last found closed, so a retry can wait a while after it."""
+        return {r[0]: float(r[1]) for r in await self._fetch("SELECT user_id, at FROM dm_closed")}

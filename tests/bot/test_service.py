@@ -285,7 +285,10 @@ async def test_reminders_ping_whoever_must_act_and_survive_restarts(tmp_path: Pa
     await ok(svc, ALICE, "game start")
     await ok(svc, ALICE, "order", text="pass")  # now South (bob) must act
     assert errors(await run(svc, CAROL, "game remind", after="1", every="2"))
-    await ok(svc, ALICE, "game remind", after="1", every="2")
+    # a seated player may not either: reminders are the umpire's or a server manager's to set
+    [refused] = errors(await run(svc, ALICE, "game remind", after="1", every="2"))
+    assert "Only a member with Manage Server" in refused
+    await ok(svc, ADMIN, "game remind", after="1", every="2")
     row = await store.live_game("c1")
     assert row is not None
     start = row.last_activity

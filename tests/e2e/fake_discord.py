@@ -313,6 +313,10 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
+    def set_dms(self, user: FakeUser, *, open: bool) -> None:
+        """The user opens or closes their DMs from the server (their privacy setting changes)."""
+        self.users[user.id].dms_open = open
+
     def add_channel(self, name: str) -> str:
         channel_id = snowflake()
         self.channels[channel_id] = {

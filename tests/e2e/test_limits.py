@@ -114,7 +114,7 @@ async def test_nobody_orders_for_anothers_seat(fake: FakeDiscord, bot: TableBot)
     assert "do not hold the seat" in error_text(await fake.run(chile, "order", {"text": "concede", "seat": "peru"}))
     assert "hold no seat" in error_text(await fake.run(carol, "order", {"text": "concede"}))
     assert "Only the umpire" in error_text(await fake.run(carol, "game assign", {"seat": "peru", "user": carol}))
-    assert "Only the umpire" in error_text(await fake.run(chile, "game end"))
+    assert "Only the umpire" in error_text(await fake.run(carol, "game end"))
     assert len(replies(fake)) == posted  # nothing public happened, nothing changed
     log = (await fake.run(carol, "game log")).text()
     assert "move Huascar d2" not in log and "concede" not in log
@@ -123,6 +123,9 @@ async def test_nobody_orders_for_anothers_seat(fake: FakeDiscord, bot: TableBot)
     moved = (await fake.run(fake.owner, "game assign", {"seat": "chile", "user": carol})).public()
     assert moved and f"{carol.mention} now holds the seat **Chile**" in moved[0].content
     assert (await fake.run(carol, "order", {"text": "place Esmeralda d8"})).public()
+    # a seated player's /game end is a vote, announced with whoever has still to agree
+    voted = (await fake.run(carol, "game end")).public()
+    assert voted and f"{carol.mention} votes to end the game (1/2 players); {peru.mention}: /game end to agree" in voted[0].content
     assert "ended the game" in (await fake.run(fake.owner, "game end")).public()[0].content
     assert not fake.violations
 

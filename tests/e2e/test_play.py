@@ -149,7 +149,9 @@ async def test_reminders_survive_a_restart(fake: FakeDiscord, runner: BotRunner)
     bot = await runner.start()
     first, second = fake.add_user("first"), fake.add_user("second")
     await ironclad_duel(fake, first, second)
-    said = only_public(await fake.run(second, "game remind", {"after": "1", "every": "2"}))
+    refused = await fake.run(second, "game remind", {"after": "1", "every": "2"})
+    assert not refused.public() and "Manage Server" in refused.text()  # players may not change them
+    said = only_public(await fake.run(fake.owner, "game remind", {"after": "1", "every": "2"}))
     assert "after 1 h" in said.content
     await runner.stop(bot)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 
 import pytest
 
-from bot.discord_app import PRIVATE_HELP, TableBot
-from tests.e2e.fake_discord import FakeDiscord
+from bot.discord_app import DM_RETRY_SECONDS, DMS_WORK_AGAIN, PRIVATE_HELP, TableBot
+from tests.e2e.conftest import BotRunner
+from tests.e2e.fake_discord import FakeDiscord, FakeUser, Recorded
 
 pytestmark = pytest.mark.e2e
 
@@ -51,13 +53,66 @@ async def test_closed_dms_fall_back_and_are_not_retried(fake: FakeDiscord, bot: 
     assert told and any(PRIVATE_HELP in m.content for m in fake.ephemeral_to(bob))
     assert not any("Your secret roll" in m.text() for m in fake.channel_messages())
 
+    assert len(dm_attempts(fake, bob)) == 1, "a closed DM must not be retried at every private event"
+
+    # /game private tries a DM once more; still closed, so the ephemeral fallback stays
     hand = await fake.run(bob, "game private")
     assert hand.ephemeral() and not hand.public() and "cards" in hand.text()
-
-    dm_channel = next(c for c, r in fake.dm_channels.items() if r == bob.id)
-    attempts = [r for r in fake.requests if r.method == "POST" and r.path == f"/channels/{dm_channel}/messages"]
-    assert len(attempts) == 1, "a closed DM must not be retried"
+    assert len(dm_attempts(fake, bob)) == 2 and not fake.dms(bob)
     assert bob.id in await bot.service.closed_dm_users()  # remembered across restarts by the service
+    assert not fake.violations
+
+
+def dm_attempts(fake: FakeDiscord, user: FakeUser) -> list[Recorded]:
+    """Every message the bot tried to send into ``user``'s DM channel, delivered or refused."""
+    paths = {f"/channels/{c}/messages" for c, r in fake.dm_channels.items() if r == user.id}
+    return [r for r in fake.requests if r.method == "POST" and r.path in paths]
+
+
+async def closed_and_dealt(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> None:
+    """A deck dealt to alice and bob while bob's DMs are closed: the bot marks them closed."""
+    await fake.run(alice, "deck new", {"name": "cards", "from": "standard54"})
+    await fake.run(alice, "deck deal", {"name": "cards", "count": 3, "to": f"{alice.mention} {bob.mention}"})
+    await fake.wait_for(lambda: len(dm_attempts(fake, bob)) == 1, 5.0, "the refused DM to bob")
+
+
+async def test_game_private_reopens_dms_that_work_again(fake: FakeDiscord, bot: TableBot) -> None:
+    alice, bob = fake.add_user("alice"), fake.add_user("bob", dms_open=False)
+    await closed_and_dealt(fake, alice, bob)
+    assert bob.id in await bot.service.closed_dm_users()
+    fake.set_dms(bob, open=True)  # bob changes his privacy settings, then asks for his cards
+
+    reply = await fake.run(bob, "game private")
+    assert reply.ephemeral() and not reply.public() and DMS_WORK_AGAIN in reply.text()
+    assert "cards" not in reply.text()  # it went by DM, where it belongs
+    dm = await fake.wait_for(lambda: fake.dms(bob), 5.0, "bob's private information by DM")
+    assert "cards" in dm[0].content
+    assert bob.id not in await bot.service.closed_dm_users()
+    assert bob.id not in await bot.service.store.dms_closed_since()  # the mark is gone from the store
+
+    await fake.run(alice, "deck deal", {"name": "cards", "count": 1, "to": bob.mention})
+    await fake.wait_for(lambda: len(fake.dms(bob)) == 2, 5.0, "the next deal straight to bob's DMs")
+    assert not fake.violations
+
+
+async def test_closed_dms_are_retried_after_a_while_even_across_a_restart(fake: FakeDiscord, runner: BotRunner) -> None:
+    bot = await runner.start()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob", dms_open=False)
+    await closed_and_dealt(fake, alice, bob)
+    await runner.stop(bot)
+    bot = await runner.start()  # the mark and when it was made come back from the store
+    fake.set_dms(bob, open=True)
+
+    await fake.run(alice, "deck deal", {"name": "cards", "count": 1, "to": bob.mention})
+    await fake.wait_for(lambda: any(f"{bob.mention}: I could not send" in m.content for m in fake.channel_messages()),
+                        5.0, "the public pointer for bob")
+    assert len(dm_attempts(fake, bob)) == 1, "not retried before DM_RETRY_SECONDS"
+
+    bot.clock = lambda: time.time() + DM_RETRY_SECONDS + 60  # a while later
+    await fake.run(alice, "deck deal", {"name": "cards", "count": 1, "to": bob.mention})
+    dm = await fake.wait_for(lambda: fake.dms(bob), 5.0, "the retried DM")
+    assert "dealt" in dm[0].content or "cards" in dm[0].content
+    assert bob.id not in await bot.service.store.dms_closed_since()
     assert not fake.violations
 
 
