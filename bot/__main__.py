@@ -3,9 +3,11 @@
     python -m bot                 # Discord with DISCORD_TOKEN, else the console
     python -m bot console [...]   # the console table (see bot/console.py for its options)
     python -m bot discord         # Discord; fails clearly without a token
+    python -m bot migrate --from var/wargame.db --to postgresql://user@host/db   # see bot/migrate.py
 
 Configuration (environment): DISCORD_TOKEN, DISCORD_GUILD_ID (a development guild for instant
-command sync), WARGAME_DB (default var/wargame.db), WARGAME_DATA_PACKS (extra data folders).
+command sync), WARGAME_DB (default var/wargame.db; a SQLite path, sqlite:///path or
+postgresql://user@host/db), WARGAME_DATA_PACKS (extra data folders).
 
 Every data file and pack is validated before serving; on a problem the bot prints each one and
 exits with status 3 (see games/core/schema.py).
@@ -24,6 +26,10 @@ def main(argv: list[str]) -> int:
 
     if argv and argv[0] == "console":
         return console.main(argv[1:])
+    if argv and argv[0] == "migrate":
+        from bot import migrate
+
+        return migrate.main(argv[1:])
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if argv and argv[0] == "discord" and not token:
         print("DISCORD_TOKEN is not set: cannot connect to Discord. See docs/deploy.md.", file=sys.stderr)
@@ -38,9 +44,15 @@ def main(argv: list[str]) -> int:
     if not console.data_ok():  # the console path checks in console.main
         return 3
     from bot.discord_app import run_discord
+    from bot.storage import check_store
 
+    db = os.environ.get("WARGAME_DB", "").strip() or DEFAULT_DB
+    problem = check_store(db)
+    if problem:
+        print(f"Not starting: WARGAME_DB: {problem}", file=sys.stderr)
+        return 2
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
-    run_discord(token, db_path=os.environ.get("WARGAME_DB", DEFAULT_DB), guild_id=int(guild) if guild else None)
+    run_discord(token, db_path=db, guild_id=int(guild) if guild else None)
     return 0
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Output, TableService, User
-from bot.store import Store
+from bot.storage import StoreUnavailable, open_store
 from games.core.rng import new_seed, seed_from_number
 
 OPTION = re.compile(r"(?:^|\s)([a-z_]+):")
@@ -181,8 +181,9 @@ class Console:
 
 
 async def _main(args: argparse.Namespace) -> int:
+    db_path: str | Path
     if args.db:
-        db_path = Path(args.db)
+        db_path = args.db
     elif args.script:
         db_path = Path(tempfile.mkdtemp(prefix="wargame-console-")) / "console.db"
     else:
@@ -192,7 +193,11 @@ async def _main(args: argparse.Namespace) -> int:
         images.mkdir(parents=True, exist_ok=True)
     counter = iter(range(1_000_000))
     seed_source = (lambda: seed_from_number(args.seed * 1_000_000 + next(counter))) if args.seed is not None else new_seed
-    store = await Store.open(db_path)
+    try:
+        store = await open_store(db_path)
+    except StoreUnavailable as exc:
+        print(f"Not starting: --db: {exc}", file=sys.stderr)
+        return 2
     service = TableService(store, mention=lambda uid: uid, seed_source=seed_source)
     console = Console(service, out=sys.stdout, as_json=args.json, images=images)
     try:
@@ -234,7 +239,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per output, and a done line per command")
     parser.add_argument("--seed", type=int, help="reproducible game seeds (testing and demos only)")
     parser.add_argument("--images", help="write every posted image (and exports) to this folder, numbered")
-    parser.add_argument("--db", help="SQLite database file (default: a fresh temporary one for --script, else var/console.db)")
+    parser.add_argument("--db", help="SQLite database file or postgresql:// URL (default: a fresh temporary file "
+                                     "for --script, else var/console.db)")
     args = parser.parse_args(argv)
     if not data_ok():
         return 3

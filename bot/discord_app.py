@@ -272,11 +272,11 @@ ServiceFactory = Callable[[str], Awaitable[tuple["TableService", Callable[[], Aw
 
 
 async def open_service(db_path: str) -> tuple[TableService, Callable[[], Awaitable[None]]]:
-    """The real table service on a SQLite file, and how to close it."""
+    """The real table service on WARGAME_DB (a SQLite file or PostgreSQL), and how to close it."""
     from bot.service import TableService
-    from bot.store import Store
+    from bot.storage import open_store
 
-    store = await Store.open(db_path)
+    store = await open_store(db_path)
     service = TableService(store, mention=lambda uid: f"<@{uid}>")
     return service, store.close
 

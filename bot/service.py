@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.store import ChannelTaken, GameRow, OrderRow, StaleVersion, Store
+from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import (
     DataError,
@@ -243,7 +243,7 @@ class TableService:
 
     def __init__(
         self,
-        store: Store,
+        store: Storage,
         *,
         mention: Callable[[str], str] = lambda uid: f"<@{uid}>",
         seed_source: Callable[[], bytes] = new_seed,
@@ -353,12 +353,12 @@ class TableService:
 
     async def due_reminders(self, now: float | None = None) -> list[Output]:
         """Reminder pings for games whose seats to act have been idle too long. Only due games are
-        read (an indexed query); each one read is marked as reminded at ``now`` even when nobody is
-        to act or its system no longer loads here, so it is not read again before ``remind_every``."""
+        read (an indexed query), each claimed and marked as reminded at ``now`` in the same statement,
+        so another process scanning at once gets none of them; a claimed game is not read again
+        before ``remind_every`` even when nobody is to act or its system no longer loads here."""
         now = self.clock() if now is None else now
         outputs: list[Output] = []
-        for row in await self.store.due_games(now):
-            await self.store.touch(row.id, last_reminded=now)
+        for row in await self.store.claim_due_games(now):
             try:
                 users = self._users_to_act(self._decode(row))
             except GameError:  # its system no longer loads here: skip it, keep reminding the others

@@ -3,7 +3,8 @@
 One transaction per order: the order row, the new snapshot and the bumped version commit together
 or not at all. ``save_order`` only applies when the stored version is still the one the caller
 loaded, so a stale command is rejected and never applied twice. The schema is versioned and
-migrated forward on open. A PostgreSQL backend would implement the same methods.
+migrated forward on open. ``bot/store_pg.py`` implements the same ``bot.storage.Backend`` on
+PostgreSQL; ``bot.storage.open_store`` picks one from WARGAME_DB.
 """
 
 from __future__ import annotations
@@ -15,11 +16,25 @@ import json
 import sqlite3
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
+
+from bot.storage import (
+    JSON_COLUMNS,
+    ChannelTaken,
+    CopyRefused,
+    Counts,
+    GameRow,
+    GameWithOrders,
+    OrderRow,
+    StaleVersion,
+    StoreUnavailable,
+    checked_columns,
+)
+
+__all__ = ["MIGRATIONS", "ChannelTaken", "GameRow", "OrderRow", "StaleVersion", "Store"]
 
 MIGRATIONS: list[str] = [
     # 1: games, orders, closed DMs
@@ -85,54 +100,21 @@ MIGRATIONS: list[str] = [
 ]
 
 
-class StaleVersion(Exception):
-    """The game changed since it was loaded; the command must be retried on fresh state."""
-
-
-class ChannelTaken(StaleVersion):
-    """Another connection (a second bot process, e.g. during a deploy overlap) created the channel's
-    live game or table tools between this one's check and its insert."""
-
-
-@dataclass
-class GameRow:
-    id: int
-    channel: str
-    system: str
-    scenario: str
-    options: dict[str, str]
-    seed: bytes
-    commitment: str
-    status: str
-    version: int
-    snapshot: Any
-    counter: int
-    seats: dict[str, dict[str, str]]  # seat id -> {"user": id, "name": display name}
-    creator: str
-    created: float
-    updated: float
-    remind_after: float = 86400.0
-    remind_every: float = 86400.0
-    last_activity: float = 0.0
-    last_reminded: float = 0.0
-    status_message: str = ""
-
-
-@dataclass
-class OrderRow:
-    seq: int
-    seat: str
-    user_id: str
-    text: str
-    events: list[dict[str, Any]]
-    undone: bool
-    at: float = field(default=0.0)
-
-
-_JSON_COLUMNS = frozenset({"options", "snapshot", "seats"})
 _GAME_COLUMNS = (
     "id, channel, system, scenario, options, seed, commitment, status, version, snapshot, counter, seats, "
     "creator, created, updated, remind_after, remind_every, last_activity, last_reminded, status_message"
+)
+
+
+# Claims due games and marks them in one statement; the subquery is the indexed due query.
+CLAIM_DUE = (
+    f"UPDATE games SET last_reminded = ? WHERE id IN (SELECT id FROM games WHERE status = 'running'"
+    f" AND remind_due <= ? ORDER BY remind_due LIMIT ?) RETURNING {_GAME_COLUMNS}"
+)
+
+COUNTS = (
+    "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM orders WHERE undone != 0),"
+    " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games)"
 )
 
 
@@ -181,21 +163,34 @@ class Store:
                 await self._db.rollback()
                 raise
 
-    async def _fetch(self, sql: str, params: tuple[Any, ...] = ()) -> list[aiosqlite.Row]:
+    async def _fetch(self, sql: str, params: tuple[Any, ...] = (), *, write: bool = False) -> list[aiosqlite.Row]:
+        """Every statement that returns rows goes through here (tests count them); ``write`` runs it
+        as its own committed transaction (UPDATE ... RETURNING)."""
+        if write:
+            async with self._transaction() as db, db.execute(sql, params) as cur:
+                return list(await cur.fetchall())
         async with self._lock, self._db.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path))
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db)
-        await store._migrate()
+        """Open (creating it and its folder if needed) and migrate; StoreUnavailable if it cannot."""
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(str(path))
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreUnavailable(f"cannot open the SQLite database {str(path)!r}: {exc}") from None
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            store = cls(db)
+            await store._migrate()
+        except sqlite3.Error as exc:
+            await db.close()
+            raise StoreUnavailable(f"cannot use the SQLite database {str(path)!r}: {exc}") from None
         return store
 
     async def close(self) -> None:
@@ -287,6 +282,12 @@ class Store:
         assert game is not None
         return game
 
+    async def claim_due_games(self, now: float, limit: int = 500) -> list[GameRow]:
+        """Due running games, marked reminded at ``now`` by the same UPDATE ... RETURNING (SQLite >=
+        3.35): one statement, one write transaction, so a second process's claim sees them marked."""
+        rows = await self._fetch(CLAIM_DUE, (now, now, limit), write=True)
+        return [_game(r) for r in rows]
+
     async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
         """Running games whose reminder is due at ``now`` (both its idle and repeat times passed),
         oldest first: one query on the partial index, however many games are running."""
@@ -302,7 +303,8 @@ class Store:
 
     async def update_game(self, game: GameRow, **changes: Any) -> GameRow:
         """Change columns of a game if its version is unchanged; bumps the version."""
-        encoded = {k: json.dumps(v) if k in _JSON_COLUMNS else v for k, v in changes.items()}
+        checked_columns(changes)
+        encoded = {k: json.dumps(v) if k in JSON_COLUMNS else v for k, v in changes.items()}
         sets = ", ".join(f"{k} = ?" for k in encoded)
         now = time.time()
         async with self._transaction() as db:
@@ -312,11 +314,12 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(game.id)
-        stored = {k: json.loads(v) if k in _JSON_COLUMNS else v for k, v in encoded.items()}
+        stored: dict[str, Any] = {k: json.loads(v) if k in JSON_COLUMNS else v for k, v in encoded.items()}
         return dataclasses.replace(game, **stored, version=game.version + 1, updated=now)
 
     async def touch(self, game_id: int, **changes: Any) -> None:
         """Bookkeeping that is not part of the game's history (reminder times, status message id)."""
+        checked_columns(changes)
         sets = ", ".join(f"{k} = ?" for k in changes)
         async with self._transaction() as db:
             await db.execute(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
@@ -403,3 +406,65 @@ class Store:
     async def dms_closed_since(self) -> dict[str, float]:
         """User id -> when their DMs were last found closed, so a retry can wait a while after it."""
         return {r[0]: float(r[1]) for r in await self._fetch("SELECT user_id, at FROM dm_closed")}
+
+    # --- copying whole databases (python -m bot migrate) -----------------------------------
+    async def counts(self) -> Counts:
+        rows = await self._fetch(COUNTS)
+        return Counts(*(int(v) for v in rows[0]))
+
+    async def export_games(self, batch: int = 200) -> AsyncIterator[list[GameWithOrders]]:
+        """One read transaction over the whole export, so every batch sees the same database."""
+        async with self._lock:
+            await self._db.execute("BEGIN")
+            try:
+                last = 0
+                while True:
+                    async with self._db.execute(
+                        f"SELECT {_GAME_COLUMNS} FROM games WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
+                    ) as cur:
+                        games = [_game(r) for r in await cur.fetchall()]
+                    if not games:
+                        break
+                    logs: dict[int, list[OrderRow]] = {g.id: [] for g in games}
+                    async with self._db.execute(
+                        "SELECT game_id, seq, seat, user_id, text, events, undone, at FROM orders"
+                        " WHERE game_id > ? AND game_id <= ? ORDER BY game_id, seq", (last, games[-1].id)
+                    ) as cur:
+                        for r in await cur.fetchall():
+                            logs[r[0]].append(OrderRow(r[1], r[2], r[3], r[4], json.loads(r[5]), bool(r[6]), r[7]))
+                    yield [(g, logs[g.id]) for g in games]
+                    last = games[-1].id
+            finally:
+                await self._db.rollback()
+
+    async def dm_closed_rows(self) -> list[tuple[str, float]]:
+        return [(r[0], r[1]) for r in await self._fetch("SELECT user_id, at FROM dm_closed ORDER BY user_id")]
+
+    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], dm_closed: list[tuple[str, float]],
+                          expected: Counts) -> Counts:
+        async with self._transaction() as db:
+            async with db.execute("SELECT (SELECT COUNT(*) FROM games) + (SELECT COUNT(*) FROM dm_closed)") as cur:
+                row = await cur.fetchone()
+            if row is None or row[0]:
+                raise CopyRefused("the target database is not empty; refusing to copy into it, nothing was written")
+            async for batch in games:
+                await db.executemany(
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+                    [(g.id, g.channel, g.system, g.scenario, json.dumps(g.options), g.seed, g.commitment, g.status,
+                      g.version, json.dumps(g.snapshot), g.counter, json.dumps(g.seats), g.creator, g.created,
+                      g.updated, g.remind_after, g.remind_every, g.last_activity, g.last_reminded, g.status_message)
+                     for g, _ in batch],
+                )
+                await db.executemany(
+                    "INSERT INTO orders (game_id, seq, seat, user_id, text, events, undone, at) VALUES (?,?,?,?,?,?,?,?)",
+                    [(g.id, o.seq, o.seat, o.user_id, o.text, json.dumps(o.events), int(o.undone), o.at)
+                     for g, log in batch for o in log],
+                )
+            await db.executemany("INSERT INTO dm_closed (user_id, at) VALUES (?, ?)", dm_closed)
+            async with db.execute(COUNTS) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            got = Counts(*(int(v) for v in row))
+            if got != expected:
+                raise CopyRefused(f"the copy does not match its source ({got} != {expected}), so nothing was written")
+        return got

@@ -1,4 +1,5 @@
-"""Shared helpers for table-service tests: a service on a real SQLite file and a command runner."""
+"""Shared helpers for table-service tests: a service on a real database (a SQLite file, or a
+PostgreSQL URL from the ``pg_url`` fixture) and a command runner."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bot.service import Output, TableService, User
-from bot.store import Store
+from bot.storage import open_store
 from games.core.rng import seed_from_number
 
 ALICE = User("alice", "Alice")
@@ -20,9 +21,9 @@ def seeds(start: int = 0) -> Iterator[bytes]:
     return (seed_from_number(n) for n in itertools.count(start))
 
 
-async def make_service(path: Path, seed_start: int = 0) -> TableService:
+async def make_service(path: Path | str, seed_start: int = 0) -> TableService:
     it = seeds(seed_start)
-    return TableService(await Store.open(path), mention=lambda uid: f"@{uid}", seed_source=lambda: next(it))
+    return TableService(await open_store(path), mention=lambda uid: f"@{uid}", seed_source=lambda: next(it))
 
 
 async def run(svc: TableService, user: User, command: str, channel: str = "c1", **options: str) -> list[Output]:

@@ -1,4 +1,6 @@
-"""Storage on a real SQLite file: schema, atomic orders, stale versions, resuming in a new process."""
+"""Storage on both backends (a real SQLite file and a real PostgreSQL server, see tests/conftest.py):
+schema, atomic orders, stale versions, one live game per channel, resuming in a new process,
+reminders claimed once across connections."""
 
 from __future__ import annotations
 
@@ -7,31 +9,45 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
 
 import tests.bot.duel  # noqa: F401
-from bot.store import MIGRATIONS, ChannelTaken, StaleVersion, Store
+from bot import store as sqlite_store
+from bot import store_pg
+from bot.storage import ChannelTaken, StaleVersion, StoreUnavailable, open_store
 from tests.bot.helpers import ALICE, BOB, CAROL, make_service, ok
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_schema_is_migrated_and_wal(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "s.db")
-    assert await store.schema_version() == len(MIGRATIONS)
-    await store.close()
+async def test_schema_is_migrated_once(store_url: str, backend: str) -> None:
+    migrations = sqlite_store.MIGRATIONS if backend == "sqlite" else store_pg.MIGRATIONS
+    first = await open_store(store_url)
+    assert await first.schema_version() == len(migrations)
+    await first.close()
+    again = await open_store(store_url)  # reopening does not migrate twice
+    assert await again.schema_version() == len(migrations)
+    await again.close()
+
+
+async def test_both_backends_have_the_same_migrations() -> None:
+    """Numbered alike, so "schema 3" means the same tables whichever backend a community runs."""
+    assert len(sqlite_store.MIGRATIONS) == len(store_pg.MIGRATIONS)
+
+
+async def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    opened = await open_store(tmp_path / "s.db")
+    await opened.close()
     async with aiosqlite.connect(tmp_path / "s.db") as db, db.execute("PRAGMA journal_mode") as cur:
         row = await cur.fetchone()
     assert row is not None and row[0] == "wal"
-    store = await Store.open(tmp_path / "s.db")  # reopening does not migrate twice
-    assert await store.schema_version() == len(MIGRATIONS)
-    await store.close()
 
 
-async def test_stale_version_is_rejected_and_not_applied(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "s.db")
+async def test_stale_version_is_rejected_and_not_applied(store_url: str) -> None:
+    store = await open_store(store_url)
     game = await store.create_game(channel="c", system="test-duel", scenario="race", options={}, seed=b"x" * 32,
                                    commitment="c", status="running", snapshot={"a": 1}, counter=0, creator="u")
     fresh = await store.save_order(game, seat="north", user_id="u", text="roll", events=[], snapshot={"a": 2},
@@ -46,8 +62,8 @@ async def test_stale_version_is_rejected_and_not_applied(tmp_path: Path) -> None
     await store.close()
 
 
-async def test_one_live_game_per_channel_is_enforced_by_the_schema(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "s.db")
+async def test_one_live_game_per_channel_is_enforced_by_the_schema(store_url: str) -> None:
+    store = await open_store(store_url)
     kwargs = dict(channel="c", system="test-duel", scenario="race", options={}, seed=b"x" * 32, commitment="c",
                   status="setup", snapshot={}, counter=0, creator="u")
     await store.create_game(**kwargs)  # type: ignore[arg-type]
@@ -56,8 +72,8 @@ async def test_one_live_game_per_channel_is_enforced_by_the_schema(tmp_path: Pat
     await store.close()
 
 
-async def test_resume_in_a_new_process(tmp_path: Path) -> None:
-    db = tmp_path / "resume.db"
+async def test_resume_in_a_new_process(store_url: str) -> None:
+    db = store_url
     svc = await make_service(db)
     await ok(svc, ALICE, "game new", system="test-duel", scenario="race")
     await ok(svc, ALICE, "game join", seat="north")
@@ -92,11 +108,11 @@ async def test_resume_in_a_new_process(tmp_path: Path) -> None:
     assert "error" not in data["kinds"] and data["turn"] == 3
 
 
-async def test_transactions_of_many_channels_never_interleave(tmp_path: Path) -> None:
+async def test_transactions_of_many_channels_never_interleave(store_url: str) -> None:
     """Stale writes (rolled back) racing good ones in other channels leave every game consistent."""
     import asyncio
 
-    store = await Store.open(tmp_path / "many.db")
+    store = await open_store(store_url)
     games = [
         await store.create_game(channel=f"c{i}", system="test-duel", scenario="race", options={}, seed=b"x" * 32,
                                 commitment="c", status="running", snapshot={"n": 0}, counter=0, creator="u")
@@ -123,8 +139,8 @@ async def test_transactions_of_many_channels_never_interleave(tmp_path: Path) ->
     await store.close()
 
 
-async def test_rows_returned_by_writes_equal_the_stored_rows(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "r.db")
+async def test_rows_returned_by_writes_equal_the_stored_rows(store_url: str) -> None:
+    store = await open_store(store_url)
     game = await store.create_game(channel="c", system="test-duel", scenario="race", options={"a": "1"},
                                    seed=b"x" * 32, commitment="c", status="setup", snapshot={"n": 0}, counter=0,
                                    creator="u")
@@ -136,3 +152,81 @@ async def test_rows_returned_by_writes_equal_the_stored_rows(tmp_path: Path) -> 
     game = await store.mark_undone(game, 1, snapshot={"n": 0}, counter=0)
     assert game == await store.game_by_id(game.id)
     await store.close()
+
+
+async def _due_game(store: Any, channel: str) -> int:
+    game = await store.create_game(channel=channel, system="test-duel", scenario="race", options={}, seed=bytes(32),
+                                   commitment="c", status="running", snapshot={}, counter=0, creator="u")
+    await store.touch(game.id, last_activity=1000.0, remind_after=3600.0, remind_every=7200.0)
+    return int(game.id)
+
+
+async def test_a_due_game_is_claimed_by_one_connection_only(store_url: str) -> None:
+    """Two processes scanning at once: the first claim marks the game, the second gets nothing
+    (reading with due_games and marking afterwards gave both of them the game)."""
+    first, second = await open_store(store_url), await open_store(store_url)
+    game_id = await _due_game(first, "c")
+    assert [g.id for g in await second.due_games(5000.0)] == [game_id]  # due for both to see
+    claimed = await first.claim_due_games(5000.0)
+    assert [g.id for g in claimed] == [game_id] and claimed[0].last_reminded == 5000.0
+    assert await second.claim_due_games(5000.0) == []
+    assert await first.claim_due_games(5000.0 + 7199) == []  # marked: next one `every` later
+    assert [g.id for g in await second.claim_due_games(5000.0 + 7200)] == [game_id]
+    await first.close()
+    await second.close()
+
+
+async def test_concurrent_claims_share_the_due_games_without_overlap(store_url: str) -> None:
+    import asyncio
+
+    stores = [await open_store(store_url) for _ in range(3)]
+    ids = {await _due_game(stores[0], f"c{i}") for i in range(30)}
+    claims = await asyncio.gather(*(s.claim_due_games(5000.0, limit=12) for s in stores for _ in range(2)))
+    claimed = [g.id for claim in claims for g in claim]
+    assert sorted(claimed) == sorted(ids)  # every due game once, none twice
+    for s in stores:
+        await s.close()
+
+
+async def test_postgres_claim_skips_rows_another_transaction_holds(backend: str, store_url: str) -> None:
+    """FOR UPDATE SKIP LOCKED: a game another process is claiming right now is neither waited for
+    nor claimed again; it is claimable once that transaction ends."""
+    if backend != "postgresql":
+        pytest.skip("SKIP LOCKED is PostgreSQL's; SQLite serialises writers on the file")
+    import asyncio
+
+    import asyncpg
+
+    store = await open_store(store_url)
+    held, free = await _due_game(store, "held"), await _due_game(store, "free")
+    con = await asyncpg.connect(store_url)
+    tx = con.transaction()
+    await tx.start()
+    await con.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", held)
+    claimed = await asyncio.wait_for(store.claim_due_games(5000.0), timeout=60)  # a hang guard, not a timing
+    assert [g.id for g in claimed] == [free]
+    await tx.rollback()
+    assert [g.id for g in await store.claim_due_games(5000.0)] == [held]
+    await con.close()
+    await store.close()
+
+
+async def test_only_game_columns_can_be_written(store_url: str) -> None:
+    store = await open_store(store_url)
+    game_id = await _due_game(store, "c")
+    with pytest.raises(ValueError, match="writable"):
+        await store.touch(game_id, **{"id = 0, status": "x"})
+    await store.close()
+
+
+@pytest.mark.parametrize("url, says", [
+    ("mysql://db/x", "unknown database URL scheme 'mysql'"),
+    ("sqlite://host/x.db", "names a host"),
+    ("postgresql://nobody@/nodb?host=/nonexistent-socket-dir", "cannot connect to PostgreSQL at postgresql://"),
+    ("postgresql://u:secret@/nodb?host=/nonexistent-socket-dir", "postgresql://u:***@/nodb"),
+])
+async def test_an_unusable_database_url_is_one_clear_line(url: str, says: str) -> None:
+    with pytest.raises(StoreUnavailable) as caught:
+        await open_store(url)
+    text = str(caught.value)
+    assert says in text and "\n" not in text and "secret" not in text

@@ -1,24 +1,26 @@
-"""Two bot processes on one database (a deploy overlap): each is a service with its own connection
-to the same SQLite file. Racing /game new or a channel's first /roll must never crash with an
-IntegrityError: the loser gets the message one process gives, or its roll lands on the winner's stream."""
+"""Two bot processes on one database (a deploy overlap, or several processes on PostgreSQL): each is
+a service with its own connection to the same SQLite file or PostgreSQL database. Racing /game new
+or a channel's first /roll must never crash with an IntegrityError: the loser gets the message one
+process gives, or its roll lands on the winner's stream. Reminder scans racing each other ping each
+due game once."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+import tests.bot.duel  # noqa: F401
 from bot.service import TableService
 from tests.bot.helpers import ALICE, BOB, errors, make_service, run
 
 
 @pytest.fixture
-async def pair(tmp_path: Path) -> AsyncIterator[tuple[TableService, TableService]]:
-    first = await make_service(tmp_path / "shared.db")
-    second = await make_service(tmp_path / "shared.db", seed_start=1000)
+async def pair(store_url: str) -> AsyncIterator[tuple[TableService, TableService]]:
+    first = await make_service(store_url)
+    second = await make_service(store_url, seed_start=1000)
     yield first, second
     await first.store.close()
     await second.store.close()
@@ -75,3 +77,18 @@ async def test_concurrent_races_in_many_channels_never_crash(pair: tuple[TableSe
         assert not errors(roll_a) and not errors(roll_b), ch
         tools = await first.store.tools(ch)
         assert tools is not None and len(await first.store.orders(tools.id)) == 2
+
+
+async def test_racing_reminder_scans_ping_each_due_game_once(pair: tuple[TableService, TableService]) -> None:
+    """Both processes scan at the same moment: every due game is pinged by exactly one of them (the
+    scan used to read due games and mark them afterwards, so both read and pinged them all)."""
+    first, second = pair
+    channels = [f"due{i}" for i in range(10)]
+    for ch in channels:
+        assert not errors(await run(first, ALICE, "game new", ch, system="test-duel", scenario="race"))
+        assert not errors(await run(first, ALICE, "game join", ch, seat="north"))
+        assert not errors(await run(first, BOB, "game join", ch, seat="south"))
+        assert not errors(await run(first, ALICE, "game start", ch))
+    later = max(row.last_activity for row in [await first.store.live_game(ch) for ch in channels] if row) + 2 * 86400
+    pings = await asyncio.gather(*(svc.due_reminders(later) for svc in (first, second, first, second)))
+    assert sorted(out.channel or "" for scan in pings for out in scan) == sorted(channels)

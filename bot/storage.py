@@ -1,0 +1,242 @@
+"""The storage interface the table service and both front ends depend on, and ``open_store``.
+
+Two backends implement it: embedded SQLite (``bot/store.py``, the default: a path or
+``sqlite:///path``) and PostgreSQL (``bot/store_pg.py``, ``postgresql://...``) for communities
+that run several bot processes on one database. Both guarantee the same things: one transaction
+per order with the version checked in SQL (a stale write raises ``StaleVersion``, never applies
+twice), at most one live game and one table-tools stream per channel (``ChannelTaken``), and
+reminders claimed atomically so two processes never remind the same game twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+
+class StaleVersion(Exception):
+    """The game changed since it was loaded; the command must be retried on fresh state."""
+
+
+class ChannelTaken(StaleVersion):
+    """Another connection (a second bot process, e.g. during a deploy overlap) created the channel's
+    live game or table tools between this one's check and its insert."""
+
+
+class StoreUnavailable(Exception):
+    """The database named by WARGAME_DB (or --db) cannot be used: a bad URL, an unreachable server,
+    a refused login. The message is one line meant for whoever starts the bot."""
+
+
+@dataclass
+class GameRow:
+    id: int
+    channel: str
+    system: str
+    scenario: str
+    options: dict[str, str]
+    seed: bytes
+    commitment: str
+    status: str
+    version: int
+    snapshot: Any
+    counter: int
+    seats: dict[str, dict[str, str]]  # seat id -> {"user": id, "name": display name}
+    creator: str
+    created: float
+    updated: float
+    remind_after: float = 86400.0
+    remind_every: float = 86400.0
+    last_activity: float = 0.0
+    last_reminded: float = 0.0
+    status_message: str = ""
+
+
+@dataclass
+class OrderRow:
+    seq: int
+    seat: str
+    user_id: str
+    text: str
+    events: list[dict[str, Any]]
+    undone: bool
+    at: float = field(default=0.0)
+
+
+# Columns update_game / touch may set (names are spliced into SQL, so they are checked against this).
+WRITABLE_COLUMNS = frozenset({
+    "options", "snapshot", "seats", "status", "counter", "creator", "remind_after", "remind_every",
+    "last_activity", "last_reminded", "status_message",
+})
+JSON_COLUMNS = frozenset({"options", "snapshot", "seats"})
+
+
+def checked_columns(changes: dict[str, Any]) -> None:
+    unknown = sorted(set(changes) - WRITABLE_COLUMNS)
+    if unknown or not changes:
+        raise ValueError(f"not a writable games column: {unknown or 'none given'}")
+
+
+class Storage(Protocol):
+    """What the service, the console and the Discord adapter use of a store; nothing else."""
+
+    async def close(self) -> None: ...
+
+    async def create_game(self, *, channel: str, system: str, scenario: str, options: dict[str, str], seed: bytes,
+                          commitment: str, status: str, snapshot: Any, counter: int, creator: str) -> GameRow:
+        """Insert a game; ChannelTaken when the channel already has a live game (or tools)."""
+        ...
+
+    async def live_game(self, channel: str) -> GameRow | None:
+        """The channel's game in set-up or running, if any."""
+        ...
+
+    async def latest_game(self, channel: str) -> GameRow | None:
+        """The channel's newest game (live or over), not counting its table tools."""
+        ...
+
+    async def tools(self, channel: str) -> GameRow | None:
+        """The channel's current table-tools stream."""
+        ...
+
+    async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
+                             snapshot: Any, counter: int, creator: str) -> GameRow:
+        """Retire a tools stream and open the next one in one transaction; StaleVersion if raced."""
+        ...
+
+    async def claim_due_games(self, now: float, limit: int = 500) -> list[GameRow]:
+        """Due running games, marked reminded at ``now`` in the same statement, so that of two
+        processes scanning at once each game goes to exactly one."""
+        ...
+
+    async def update_game(self, game: GameRow, **changes: Any) -> GameRow:
+        """Change columns if the version is unchanged (else StaleVersion); bumps the version."""
+        ...
+
+    async def touch(self, game_id: int, **changes: Any) -> None:
+        """Bookkeeping outside the game's history (reminder times, status message id)."""
+        ...
+
+    async def save_order(self, game: GameRow, *, seat: str, user_id: str, text: str, events: list[dict[str, Any]],
+                         snapshot: Any, counter: int, status: str) -> GameRow:
+        """Append an order with its snapshot and version bump atomically; StaleVersion if raced."""
+        ...
+
+    async def orders(self, game_id: int, *, include_undone: bool = True) -> list[OrderRow]: ...
+
+    async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
+        """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""
+        ...
+
+    async def set_dms_closed(self, user_id: str, closed: bool) -> None: ...
+
+    async def dms_closed_users(self) -> set[str]: ...
+
+    async def dms_closed_since(self) -> dict[str, float]:
+        """User id -> when their DMs were last found closed."""
+        ...
+
+    async def add_end_vote(self, game_id: int, user_id: str, version: int) -> None:
+        """A player's vote to end the game as it stands at ``version`` (votes at other versions lapse)."""
+        ...
+
+    async def end_votes(self, game_id: int, version: int) -> set[str]: ...
+
+
+@dataclass(frozen=True)
+class Counts:
+    """What a copy between databases must preserve, compared before the copy commits."""
+
+    games: int
+    orders: int
+    undone: int
+    dm_closed: int
+    versions: int  # the sum of every game's version: a row copied at another version shows here
+
+
+GameWithOrders = tuple[GameRow, list[OrderRow]]
+
+
+class Backend(Storage, Protocol):
+    """A whole backend: the service's Storage plus what tests, benchmarks and ``python -m bot
+    migrate`` need (reads by id, the read-only due query, copying whole databases)."""
+
+    async def schema_version(self) -> int: ...
+
+    async def game_by_id(self, game_id: int) -> GameRow | None: ...
+
+    async def count_games(self) -> int: ...
+
+    async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
+        """Running games whose reminder is due at ``now``, oldest first (read only, nothing marked)."""
+        ...
+
+    async def counts(self) -> Counts: ...
+
+    def export_games(self, batch: int = 200) -> AsyncIterator[list[GameWithOrders]]:
+        """Every game (tools streams too) with its whole order log, by id, in batches."""
+        ...
+
+    async def dm_closed_rows(self) -> list[tuple[str, float]]: ...
+
+    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], dm_closed: list[tuple[str, float]],
+                          expected: Counts) -> Counts:
+        """Write a copy into this empty database in one transaction, keeping ids, versions and
+        timestamps; refuses a non-empty database; rolls back unless the counts equal ``expected``."""
+        ...
+
+
+class CopyRefused(Exception):
+    """A copy that must not happen (a non-empty target) or did not match (rolled back)."""
+
+
+def is_postgres(url: str | Path) -> bool:
+    return isinstance(url, str) and url.split(":", 1)[0].lower() in ("postgresql", "postgres")
+
+
+def sqlite_path(url: str | Path) -> str:
+    """The file a SQLite WARGAME_DB names: a plain path, or ``sqlite:///relative`` / ``sqlite:////absolute``."""
+    text = str(url)
+    if "://" not in text:
+        return text
+    parts = urlsplit(text)
+    if parts.scheme.lower() != "sqlite":
+        raise StoreUnavailable(f"unknown database URL scheme {parts.scheme!r}: "
+                               "use a file path, sqlite:///path or postgresql://user@host/db")
+    if parts.netloc:
+        raise StoreUnavailable(f"{text!r} names a host; a SQLite URL is sqlite:///path (three slashes)")
+    path = parts.path[1:] if parts.path.startswith("/") else parts.path
+    if not path:
+        raise StoreUnavailable(f"{text!r} names no file")
+    return path
+
+
+def check_store(url: str | Path) -> str | None:
+    """Open (and migrate) the database once before serving: None if it works, else the one-line
+    reason, so a bad WARGAME_DB stops the start with a message instead of a traceback later."""
+    import asyncio
+
+    async def attempt() -> None:
+        store = await open_store(url)
+        await store.close()
+
+    try:
+        asyncio.run(attempt())
+    except StoreUnavailable as exc:
+        return str(exc)
+    return None
+
+
+async def open_store(url: str | Path) -> Backend:
+    """The one way the bot opens its database: PostgreSQL for ``postgresql://...``, else SQLite.
+    Migrates the schema forward; raises StoreUnavailable with a one-line reason when it cannot."""
+    if is_postgres(url):
+        from bot.store_pg import PgStore
+
+        return await PgStore.open(str(url))
+    from bot.store import Store
+
+    return await Store.open(sqlite_path(url))
