@@ -2,7 +2,7 @@
 """The two Quickstart commands, each bootstrapping its own environment.
 
     python3 tasks.py run    # start the bot (Discord with DISCORD_TOKEN, else the console table)
-    python3 tasks.py test   # ruff, mypy --strict on games/ and render/, then pytest
+    python3 tasks.py test   # ruff, mypy --strict on games/, render/ and bot/, then pytest
 
 The first call creates ``.venv`` and installs ``requirements.lock`` (every version pinned);
 later calls reinstall only when the lock file changes. Uses only the standard library.

@@ -4,9 +4,9 @@
 
 Every game (finished ones and table-tools streams too) is copied with its ids, versions, seeds,
 snapshots, timestamps and whole order log (undone orders stay marked), along with the reminder
-bookkeeping and who has closed DMs. The copy is one transaction on the target: it is refused when
+bookkeeping, pending votes to end a game and who has closed DMs. The copy is one transaction on the target: it is refused when
 the target already holds anything, and it is rolled back unless the target's counts (games, orders,
-undone orders, closed DMs, the sum of versions) equal the source's; they are read again after the
+undone orders, closed DMs, votes, the sum of versions) equal the source's; they are read again after the
 commit. Either side may be SQLite or PostgreSQL (so the way back is the same command). Stop the bot
 first: a source that changes during the copy fails the check and nothing is written.
 """
@@ -32,7 +32,7 @@ async def copy_database(source: str, target: str) -> Counts:
         dst = await open_store(target)
         try:
             expected = await src.counts()
-            await dst.import_copy(src.export_games(), await src.dm_closed_rows(), expected)
+            await dst.import_copy(src.export_games(), await src.bookkeeping(), expected)
             stored = await dst.counts()  # read again after the commit, by a new statement
             if stored != expected:
                 raise CopyRefused(f"the copy was written, but the target now holds {stored} and the source {expected}: "
@@ -61,6 +61,7 @@ def main(argv: list[str]) -> int:
     except CopyRefused as exc:
         print(f"migrate: {exc}", file=sys.stderr)
         return 1
-    print(f"Copied {counts.games} games ({counts.orders} orders, {counts.undone} of them undone) and "
-          f"{counts.dm_closed} closed-DM marks; the target's counts equal the source's.")
+    print(f"Copied {counts.games} games ({counts.orders} orders, {counts.undone} of them undone), "
+          f"{counts.end_votes} pending votes to end a game and {counts.dm_closed} closed-DM marks; "
+          "the target's counts equal the source's.")
     return 0

@@ -155,6 +155,15 @@ class Counts:
     undone: int
     dm_closed: int
     versions: int  # the sum of every game's version: a row copied at another version shows here
+    end_votes: int
+
+
+@dataclass(frozen=True)
+class Bookkeeping:
+    """The rows beside the games that a copy keeps: closed DMs, pending votes to end a game."""
+
+    dm_closed: list[tuple[str, float]]  # user id, when found closed
+    end_votes: list[tuple[int, str, int, float]]  # game id, user id, the game's version voted on, when
 
 
 GameWithOrders = tuple[GameRow, list[OrderRow]]
@@ -180,9 +189,9 @@ class Backend(Storage, Protocol):
         """Every game (tools streams too) with its whole order log, by id, in batches."""
         ...
 
-    async def dm_closed_rows(self) -> list[tuple[str, float]]: ...
+    async def bookkeeping(self) -> Bookkeeping: ...
 
-    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], dm_closed: list[tuple[str, float]],
+    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], bookkeeping: Bookkeeping,
                           expected: Counts) -> Counts:
         """Write a copy into this empty database in one transaction, keeping ids, versions and
         timestamps; refuses a non-empty database; rolls back unless the counts equal ``expected``."""

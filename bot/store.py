@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot.storage import (
     JSON_COLUMNS,
+    Bookkeeping,
     ChannelTaken,
     CopyRefused,
     Counts,
@@ -114,7 +115,7 @@ CLAIM_DUE = (
 
 COUNTS = (
     "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM orders WHERE undone != 0),"
-    " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games)"
+    " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games), (SELECT COUNT(*) FROM end_votes)"
 )
 
 
@@ -437,10 +438,12 @@ class Store:
             finally:
                 await self._db.rollback()
 
-    async def dm_closed_rows(self) -> list[tuple[str, float]]:
-        return [(r[0], r[1]) for r in await self._fetch("SELECT user_id, at FROM dm_closed ORDER BY user_id")]
+    async def bookkeeping(self) -> Bookkeeping:
+        dms = await self._fetch("SELECT user_id, at FROM dm_closed ORDER BY user_id")
+        votes = await self._fetch("SELECT game_id, user_id, version, at FROM end_votes ORDER BY game_id, user_id")
+        return Bookkeeping([(r[0], r[1]) for r in dms], [(r[0], r[1], r[2], r[3]) for r in votes])
 
-    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], dm_closed: list[tuple[str, float]],
+    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], bookkeeping: Bookkeeping,
                           expected: Counts) -> Counts:
         async with self._transaction() as db:
             async with db.execute("SELECT (SELECT COUNT(*) FROM games) + (SELECT COUNT(*) FROM dm_closed)") as cur:
@@ -460,7 +463,9 @@ class Store:
                     [(g.id, o.seq, o.seat, o.user_id, o.text, json.dumps(o.events), int(o.undone), o.at)
                      for g, log in batch for o in log],
                 )
-            await db.executemany("INSERT INTO dm_closed (user_id, at) VALUES (?, ?)", dm_closed)
+            await db.executemany("INSERT INTO dm_closed (user_id, at) VALUES (?, ?)", bookkeeping.dm_closed)
+            await db.executemany("INSERT INTO end_votes (game_id, user_id, version, at) VALUES (?, ?, ?, ?)",
+                                 bookkeeping.end_votes)
             async with db.execute(COUNTS) as cur:
                 row = await cur.fetchone()
             assert row is not None

@@ -24,6 +24,7 @@ import asyncpg
 
 from bot.storage import (
     JSON_COLUMNS,
+    Bookkeeping,
     ChannelTaken,
     CopyRefused,
     Counts,
@@ -125,7 +126,7 @@ CLAIM_DUE = (
 DUE = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' AND remind_due <= $1 ORDER BY remind_due LIMIT $2"
 COUNTS = (
     "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM orders WHERE undone),"
-    " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games)"
+    " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games), (SELECT COUNT(*) FROM end_votes)"
 )
 
 
@@ -386,14 +387,16 @@ class PgStore:
                 yield [(g, logs[g.id]) for g in games]
                 last = games[-1].id
 
-    async def dm_closed_rows(self) -> list[tuple[str, float]]:
-        return [(r[0], r[1]) for r in await self._fetch("SELECT user_id, at FROM dm_closed ORDER BY user_id")]
+    async def bookkeeping(self) -> Bookkeeping:
+        dms = await self._fetch("SELECT user_id, at FROM dm_closed ORDER BY user_id")
+        votes = await self._fetch("SELECT game_id, user_id, version, at FROM end_votes ORDER BY game_id, user_id")
+        return Bookkeeping([(r[0], r[1]) for r in dms], [(r[0], r[1], r[2], r[3]) for r in votes])
 
-    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], dm_closed: list[tuple[str, float]],
+    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], bookkeeping: Bookkeeping,
                           expected: Counts) -> Counts:
         async with self._pool.acquire() as con, con.transaction():
             # nobody writes while the copy runs; a bot already on this database would make it non-empty anyway
-            await con.execute("LOCK TABLE games, orders, dm_closed IN EXCLUSIVE MODE")
+            await con.execute("LOCK TABLE games, orders, dm_closed, end_votes IN EXCLUSIVE MODE")
             if await con.fetchval("SELECT EXISTS (SELECT 1 FROM games) OR EXISTS (SELECT 1 FROM dm_closed)"):
                 raise CopyRefused("the target database is not empty; refusing to copy into it, nothing was written")
             async for batch in games:
@@ -407,8 +410,11 @@ class PgStore:
                         "orders", columns=("game_id", "seq", "seat", "user_id", "text", "events", "undone", "at"),
                         records=orders,
                     )
-            if dm_closed:
-                await con.copy_records_to_table("dm_closed", columns=("user_id", "at"), records=dm_closed)
+            if bookkeeping.dm_closed:
+                await con.copy_records_to_table("dm_closed", columns=("user_id", "at"), records=bookkeeping.dm_closed)
+            if bookkeeping.end_votes:
+                await con.copy_records_to_table("end_votes", columns=("game_id", "user_id", "version", "at"),
+                                                records=bookkeeping.end_votes)
             # new games continue after the copied ids
             await con.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 0) + 1, false)"
                               " FROM games")

@@ -5,6 +5,7 @@ exactly as they would have on the SQLite file."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -96,6 +97,11 @@ async def build_source(db: Path) -> TableService:
     await ok(svc, BOB, "deck new", "c3", name="d", **{"from": "standard52"})
     await ok(svc, ADMIN, "tools verify", "c3")  # publishes the stream, opens the next
     await ok(svc, BOB, "roll", "c3", dice="1d20")
+    await ok(svc, CAROL, "game new", "c5", system="test-duel", scenario="race")  # carol could end it at once
+    await ok(svc, ALICE, "game join", "c5", seat="north")
+    await ok(svc, BOB, "game join", "c5", seat="south")
+    await ok(svc, CAROL, "game start", "c5")
+    await ok(svc, BOB, "game end", "c5")  # a vote: the game ends when alice votes too
     await svc.dms_closed("bob")
     return svc
 
@@ -103,6 +109,7 @@ async def build_source(db: Path) -> TableService:
 async def go_on(svc: TableService) -> list[Output]:
     """What happens next, identically on either copy."""
     out: list[Output] = []
+    out += await ok(svc, ALICE, "game end", "c5")  # bob's vote was copied: this ends it
     out += await ok(svc, BOB, "order", "c2", text="roll")
     out += await ok(svc, ALICE, "order", "c2", text="spend")
     out += await ok(svc, ALICE, "roll", "c3", dice="3d6")
@@ -120,7 +127,7 @@ async def test_migrate_copies_a_sqlite_database_and_the_games_go_on_equally(pg_u
     source_db = tmp_path / "wargame.db"
     source = await build_source(source_db)
     expected = await source.store.counts()  # type: ignore[attr-defined]
-    assert expected.undone == 2 and expected.dm_closed == 1
+    assert expected.undone == 2 and expected.dm_closed == 1 and expected.end_votes == 1
     await source.store.close()
 
     copied = await copy_database(str(source_db), pg_url)
@@ -131,13 +138,14 @@ async def test_migrate_copies_a_sqlite_database_and_the_games_go_on_equally(pg_u
         for game, log in batch:
             assert await target_store.game_by_id(game.id) == game  # every column, ids and timestamps kept
             assert await target_store.orders(game.id) == log
-    assert await target_store.dm_closed_rows() == await source_store.dm_closed_rows()
+    assert await target_store.bookkeeping() == await source_store.bookkeeping()
     await source_store.close()
     await target_store.close()
 
     on_sqlite, on_postgres = await make_service(source_db, seed_start=500), await make_service(pg_url, seed_start=500)
     assert await on_postgres.closed_dm_users() == {"bob"}
     assert comparable(await go_on(on_postgres)) == comparable(await go_on(on_sqlite))
+    assert (await on_postgres.channel_state("c5"))[0] == "over"  # alice's vote completed bob's copied one
     for svc in (on_sqlite, on_postgres):
         await svc.store.close()
 
@@ -153,7 +161,7 @@ async def test_migrate_command_refuses_a_target_that_is_not_empty(pg_url: str, t
     await svc.store.close()
     first = migrate_cli("--from", str(source_db), "--to", pg_url)
     assert first.returncode == 0, first.stderr
-    assert "Copied 4 games (17 orders, 2 of them undone)" in first.stdout and "counts equal" in first.stdout
+    assert "Copied 5 games (17 orders, 2 of them undone), 1 pending votes" in first.stdout and "counts equal" in first.stdout
     target = await open_store(pg_url)
     before = await target.counts()
     again = migrate_cli("--from", str(source_db), "--to", pg_url)
@@ -170,10 +178,10 @@ async def test_a_copy_that_does_not_match_its_source_is_rolled_back(store_url: s
     source = svc.store
     right = await source.counts()  # type: ignore[attr-defined]
     target = await open_store(store_url)
-    wrong = Counts(right.games, right.orders + 1, right.undone, right.dm_closed, right.versions)
+    wrong = dataclasses.replace(right, orders=right.orders + 1)
     with pytest.raises(CopyRefused, match="does not match"):
-        await target.import_copy(source.export_games(), await source.dm_closed_rows(), wrong)  # type: ignore[attr-defined]
-    assert await target.counts() == Counts(0, 0, 0, 0, 0)
+        await target.import_copy(source.export_games(), await source.bookkeeping(), wrong)  # type: ignore[attr-defined]
+    assert await target.counts() == Counts(0, 0, 0, 0, 0, 0)
     await target.close()
     await source.close()
 
