@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from pathlib import Path
 
@@ -32,7 +33,9 @@ async def copy_database(source: str, target: str) -> Counts:
         dst = await open_store(target)
         try:
             expected = await src.counts()
-            await dst.import_copy(src.export_games(), await src.bookkeeping(), expected)
+            # closed as soon as the import ends, so the source's read transaction never outlives it
+            async with contextlib.aclosing(src.export_games()) as games:
+                await dst.import_copy(games, await src.bookkeeping(), expected)
             stored = await dst.counts()  # read again after the commit, by a new statement
             if stored != expected:
                 raise CopyRefused(f"the copy was written, but the target now holds {stored} and the source {expected}: "

@@ -10,7 +10,7 @@ reminders claimed atomically so two processes never remind the same game twice.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -185,7 +185,7 @@ class Backend(Storage, Protocol):
 
     async def counts(self) -> Counts: ...
 
-    def export_games(self, batch: int = 200) -> AsyncIterator[list[GameWithOrders]]:
+    def export_games(self, batch: int = 200) -> AsyncGenerator[list[GameWithOrders], None]:
         """Every game (tools streams too) with its whole order log, by id, in batches."""
         ...
 

@@ -15,7 +15,7 @@ import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -413,7 +413,7 @@ class Store:
         rows = await self._fetch(COUNTS)
         return Counts(*(int(v) for v in rows[0]))
 
-    async def export_games(self, batch: int = 200) -> AsyncIterator[list[GameWithOrders]]:
+    async def export_games(self, batch: int = 200) -> AsyncGenerator[list[GameWithOrders], None]:
         """One read transaction over the whole export, so every batch sees the same database."""
         async with self._lock:
             await self._db.execute("BEGIN")

@@ -16,7 +16,7 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -369,7 +369,7 @@ class PgStore:
         row = (await self._fetch(COUNTS))[0]
         return Counts(*(int(v) for v in row))
 
-    async def export_games(self, batch: int = 200) -> AsyncIterator[list[GameWithOrders]]:
+    async def export_games(self, batch: int = 200) -> AsyncGenerator[list[GameWithOrders], None]:
         """One repeatable-read transaction over the whole export, so every batch sees one database."""
         async with self._pool.acquire() as con, con.transaction(isolation="repeatable_read", readonly=True):
             last = 0

@@ -8,6 +8,7 @@ one, else ``nobody``. Without binaries ``find_binaries`` returns None and caller
 
 from __future__ import annotations
 
+import atexit
 import glob
 import itertools
 import os
@@ -66,8 +67,10 @@ class PgServer:
         options = (f"-c listen_addresses='' -c unix_socket_directories='{self.root}' -c fsync=off"
                    " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "server.log"), "-o", options, "-w", "start")
+        atexit.register(self.stop)  # also when the run ends without its fixture teardown (Ctrl-C)
 
     def stop(self) -> None:
+        """Stop the server and remove its folder (twice is harmless)."""
         try:
             if (self.data / "postmaster.pid").exists():
                 self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
