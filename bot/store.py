@@ -119,6 +119,18 @@ COUNTS = (
 )
 
 
+def _statements(script: str) -> list[str]:
+    """A migration script cut into its statements (executescript would commit our transaction)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    assert not pending.strip(), f"unterminated statement in a migration: {pending!r}"
+    return statements
+
+
 def _game(row: aiosqlite.Row) -> GameRow:
     return GameRow(
         id=row[0],
@@ -183,10 +195,10 @@ class Store:
         except (OSError, sqlite3.Error) as exc:
             raise StoreUnavailable(f"cannot open the SQLite database {str(path)!r}: {exc}") from None
         try:
+            await db.execute("PRAGMA busy_timeout=5000")  # first: processes opening a new file together wait
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
             store = cls(db)
             await store._migrate()
         except sqlite3.Error as exc:
@@ -202,11 +214,24 @@ class Store:
         return int(rows[0][0]) if rows else 0
 
     async def _migrate(self) -> None:
-        current = await self.schema_version()
+        """Each step in a write transaction taken before the version is read again (BEGIN IMMEDIATE),
+        so processes opening a new file together migrate it once (they used to all find version 0 and
+        fail on 'table games already exists')."""
         for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= current:
+            if number <= await self.schema_version():
                 continue
-            await self._db.executescript(f"BEGIN;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self._db.execute("PRAGMA user_version") as cur:
+                    row = await cur.fetchone()
+                if row is not None and int(row[0]) < number:
+                    for statement in _statements(script):
+                        await self._db.execute(statement)
+                    await self._db.execute(f"PRAGMA user_version = {number}")
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
 
     # --- games -----------------------------------------------------------------------------
     async def create_game(

@@ -230,3 +230,14 @@ async def test_an_unusable_database_url_is_one_clear_line(url: str, says: str) -
         await open_store(url)
     text = str(caught.value)
     assert says in text and "\n" not in text and "secret" not in text
+
+
+async def test_processes_starting_together_migrate_once(store_url: str, backend: str) -> None:
+    """Several bot processes started at once on a new database: one migrates, the others find it done."""
+    import asyncio
+
+    migrations = sqlite_store.MIGRATIONS if backend == "sqlite" else store_pg.MIGRATIONS
+    stores = await asyncio.gather(*(open_store(store_url) for _ in range(4)))
+    assert [await s.schema_version() for s in stores] == [len(migrations)] * 4
+    for s in stores:
+        await s.close()
