@@ -195,3 +195,27 @@ async def test_the_bot_refuses_a_bad_database_before_serving() -> None:
     assert result.returncode == 2
     assert result.stderr.strip().startswith("Not starting: WARGAME_DB: cannot connect to PostgreSQL at postgresql://bot:***@")
     assert len(result.stderr.strip().splitlines()) == 1 and "hunter2" not in result.stderr
+
+
+async def tools_flow(svc: TableService) -> list[Output]:
+    """Table tools in a channel without a game: a published stream (publish_stream) and the next one."""
+    out: list[Output] = []
+    out += await ok(svc, ALICE, "roll", "t", dice="2d6")
+    out += await ok(svc, BOB, "deck new", "t", name="d", **{"from": "standard52"})
+    out += await ok(svc, BOB, "deck draw", "t", name="d")
+    out += await ok(svc, ADMIN, "tools verify", "t")
+    out += await ok(svc, ALICE, "roll", "t", dice="1d20")
+    out += await ok(svc, BOB, "deck draw", "t", name="d")
+    out += await ok(svc, ADMIN, "tools verify", "t")
+    return out
+
+
+async def test_table_tools_streams_are_published_the_same_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    on_postgres = await make_service(pg_url)
+    on_sqlite = await make_service(tmp_path / "tools.db")
+    assert comparable(await tools_flow(on_postgres)) == comparable(await tools_flow(on_sqlite))
+    current = await on_postgres.store.tools("t")
+    assert current is not None and current.status == "tools"
+    assert await on_postgres.store.count_games() == 3  # type: ignore[attr-defined]  # two published, one open
+    for svc in (on_postgres, on_sqlite):
+        await svc.store.close()
