@@ -241,3 +241,12 @@ async def test_processes_starting_together_migrate_once(store_url: str, backend:
     assert [await s.schema_version() for s in stores] == [len(migrations)] * 4
     for s in stores:
         await s.close()
+
+
+async def test_sqlite_urls_name_files_as_paths_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """sqlite:///relative/path and sqlite:////absolute/path, like other tools' database URLs."""
+    monkeypatch.chdir(tmp_path)
+    for url, file in (("sqlite:///rel/a.db", tmp_path / "rel" / "a.db"), (f"sqlite:///{tmp_path}/b.db", tmp_path / "b.db")):
+        opened = await open_store(url)
+        await opened.close()
+        assert file.is_file(), url
