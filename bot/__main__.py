@@ -41,9 +41,12 @@ def main(argv: list[str]) -> int:
         print("DISCORD_TOKEN is not set, so the bot is not connecting to Discord.\n"
               "Opening the local console table instead (the same games, rules and commands).", file=sys.stderr)
         return console.main([])
+    from bot.discord_app import StopSignals, run_discord
+
+    stop = StopSignals()
+    stop.install()  # a SIGINT or SIGTERM from here on lets the start-up checks end, then exits cleanly
     if not console.data_ok():  # the console path checks in console.main
         return 3
-    from bot.discord_app import run_discord
     from bot.storage import check_store
 
     db = os.environ.get("WARGAME_DB", "").strip() or DEFAULT_DB
@@ -52,7 +55,7 @@ def main(argv: list[str]) -> int:
         print(f"Not starting: WARGAME_DB: {problem}", file=sys.stderr)
         return 2
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
-    run_discord(token, db_path=db, guild_id=int(guild) if guild else None)
+    run_discord(token, db_path=db, guild_id=int(guild) if guild else None, stop=stop)
     return 0
 
 

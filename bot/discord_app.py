@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import faulthandler
 import functools
 import io
 import logging
 import os
 import re
+import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +51,11 @@ RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer 
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
 DRAW_THREADS = 1  # see TableBot.__init__: more drawing threads fight the event loop for the GIL
 STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one edit of its status message
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, systemctl stop, docker stop
+# A stop ends the process within this many seconds (WARGAME_STOP_SECONDS), whatever is stuck: past
+# it, every thread's stack goes to stderr and the exit status is 1. Two thirds of it are for closing
+# (pending status edits, Discord, the store), the rest for the event loop and threads to wind down.
+STOP_SECONDS = 15.0
 # Status refreshes are background work: at most this many at a time, so a burst of them (many games
 # started together) never queues dozens of reads ahead of players' commands on the store's one lock.
 STATUS_CONCURRENCY = 2
@@ -328,6 +336,8 @@ class TableBot(discord.Client):
         self._status_slots = asyncio.Semaphore(STATUS_CONCURRENCY)
         self._background: set[asyncio.Task[Any]] = set()
         self._reminder_task: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
+        self._opening: asyncio.Future[tuple[TableService, Callable[[], Awaitable[None]]]] | None = None
         self.synced = asyncio.Event()
         # Drawing runs off the event loop in ONE thread. Most of a drawing holds the GIL, so two
         # drawing threads draw no faster, and together they starve the event loop and the SQLite
@@ -345,7 +355,7 @@ class TableBot(discord.Client):
 
     # ----- lifecycle
     async def setup_hook(self) -> None:
-        self._service, self._close_service = await self.service_factory(self.db_path)
+        self._service, self._close_service = await self._open_service()
         self.dms_closed.update(await self.service.closed_dm_times())
         for command in build_commands():
             command.guild_only = True
@@ -360,18 +370,40 @@ class TableBot(discord.Client):
         self.synced.set()
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
 
+    async def _open_service(self) -> tuple[TableService, Callable[[], Awaitable[None]]]:
+        """The service from ``service_factory``, opened in a task of its own: a stop while it opens
+        cancels setup_hook but not the opening, and ``release`` then closes what it opened (an
+        open store's SQLite thread would keep the process from exiting)."""
+        self._opening = asyncio.ensure_future(self.service_factory(self.db_path))
+        return await asyncio.shield(self._opening)
+
     async def close(self) -> None:
-        if self._reminder_task is not None:
-            self._reminder_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reminder_task
-        if self._background:
-            await asyncio.wait(self._background, timeout=5)
-        await super().close()
-        if self._close_service is not None:
-            await self._close_service()
-            self._close_service = None
-        self._draw_pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the reminders, finish pending status edits (now, without their delay), close the
+        connection to Discord, then the store and the drawing thread (those even if closing fails)."""
+        self._closing.set()
+        try:
+            if self._reminder_task is not None:
+                self._reminder_task.cancel()
+                # wait() rather than suppress(CancelledError): a cancellation of close() itself must not be lost
+                await asyncio.wait({self._reminder_task})
+            if self._background:
+                await asyncio.wait(self._background, timeout=5)
+            await super().close()
+        finally:
+            await self.release()
+
+    async def release(self) -> None:
+        """Close the store and stop the drawing thread; closing again does nothing."""
+        close_service, self._close_service = self._close_service, None
+        opening, self._opening = self._opening, None
+        try:
+            if close_service is None and opening is not None:  # stopped while the store was opening
+                with contextlib.suppress(Exception):
+                    _, close_service = await opening
+            if close_service is not None:
+                await close_service()
+        finally:
+            self._draw_pool.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -664,7 +696,10 @@ class TableBot(discord.Client):
         from bot.service import User
 
         lock = self._status_locks.setdefault(channel, asyncio.Lock())
-        await asyncio.sleep(self.status_delay)  # let a burst of activations settle into one edit
+        # Let a burst of activations settle into one edit; when the bot is closing, edit at once.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.status_delay):
+                await self._closing.wait()
         async with lock, self._status_slots:  # while waiting for a slot, more requests still coalesce
             self._status_pending.discard(channel)
             try:
@@ -1022,13 +1057,133 @@ def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.
 # --------------------------------------------------------------------------------------------
 # Entry point
 # --------------------------------------------------------------------------------------------
-def run_discord(token: str, *, db_path: str | Path, guild_id: int | str | None = None) -> None:
-    """Run the bot until interrupted (blocking). ``DISCORD_GUILD_ID`` syncs commands to one server at once."""
+class StopSignals:
+    """SIGINT and SIGTERM stop the bot in every phase, within a deadline, and say why if they cannot.
+
+    discord.py's ``Client.run`` left stopping to ``asyncio.run``, which on SIGINT cancels the main
+    task once. That one attempt was lost (the bot then ran on for good) when SIGINT was inherited
+    ignored, as by any background job of a non-interactive shell (``pytest ... &``; asyncio.run then
+    installs no handler at all), and when it came as the gateway handshake completed (Python 3.11's
+    ``asyncio.wait_for`` in ``Client.connect`` then returns the result and drops the cancellation);
+    SIGTERM (``systemctl stop``) was not handled at all. Here ``install()`` makes both signals record
+    a stop request from before the event loop starts, ``serve`` then takes them in the loop and
+    keeps cancelling the client until it ends, and the first request arms a watchdog: after
+    ``deadline`` seconds, or at a second signal, every thread's stack is written to stderr and the
+    process exits with status 1 (an open SQLite thread or a drawing in progress would otherwise
+    keep it alive).
+    """
+
+    def __init__(self, deadline: float | None = None) -> None:
+        self.deadline = float(os.environ.get("WARGAME_STOP_SECONDS", STOP_SECONDS)) if deadline is None else deadline
+        self.requested = threading.Event()
+        self.on_request: Callable[[], None] | None = None  # serve(): wake the event loop
+        self._watchdog: threading.Timer | None = None
+
+    def install(self) -> None:
+        """From now on SIGINT and SIGTERM ask for a stop (whatever their inherited disposition)."""
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self._handle)
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.request(signum)
+
+    def request(self, signum: int) -> None:
+        name = signal.Signals(signum).name
+        if self.requested.is_set():
+            force_exit(f"{name} again while stopping")
+        self.requested.set()
+        log.info("%s: stopping (at most %g s)", name, self.deadline)
+        self.arm()
+        if self.on_request is not None:
+            self.on_request()
+
+    def arm(self) -> None:
+        """Start the deadline (once)."""
+        if self._watchdog is None:
+            reason = f"still running {self.deadline:g} s after the stop began"
+            self._watchdog = threading.Timer(self.deadline, force_exit, args=(reason,))
+            self._watchdog.daemon = True
+            self._watchdog.start()
+
+
+def force_exit(reason: str) -> None:
+    """End the process now with status 1, after writing every thread's stack to stderr."""
+    with contextlib.suppress(OSError):
+        os.write(2, f"\n{reason}: exiting with status 1. Every thread's stack:\n".encode())
+        faulthandler.dump_traceback(file=2, all_threads=True)
+    os._exit(1)
+
+
+async def serve(bot: TableBot, token: str, stopper: StopSignals) -> None:
+    """Run the client until it ends or a stop is requested, then close everything (see StopSignals)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def wake() -> None:
+        loop.call_soon_threadsafe(stop.set)
+
+    stopper.on_request = wake
+    for signum in STOP_SIGNALS:
+        # In the loop: a signal wakes it at once (wakeup fd) and the handler runs between callbacks.
+        loop.add_signal_handler(signum, stopper.request, signum)
+    client: asyncio.Task[None] | None = None
+    try:
+        if not stopper.requested.is_set():  # not asked to stop while starting
+            client = asyncio.create_task(bot.start(token), name="discord-client")
+            stopping = asyncio.create_task(stop.wait(), name="stop-request")
+            await asyncio.wait({client, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+        stopper.arm()  # from here on the stop is bounded, whatever ended the client
+        await _shut_down(bot, client, grace=stopper.deadline * 2 / 3)
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+        stopper.on_request = None
+        stopper.requested.set()  # a signal while the loop and threads wind down: exit at once
+        stopper.install()
+    error = client.exception() if client is not None and client.done() and not client.cancelled() else None
+    if error is not None:
+        raise error  # e.g. a refused token: the process exits with the error
+
+
+async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: float) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + grace
+    # The client may be logging in, in setup_hook, in the gateway handshake or polling: cancel it,
+    # and again while it runs on (a cancellation can be dropped, see StopSignals).
+    while client is not None and not client.done() and loop.time() < end:
+        client.cancel()
+        await asyncio.wait({client}, timeout=0.25)
+    if client is not None and not client.done():
+        log.error("the Discord client did not stop within %g s; closing anyway", grace)
+    try:
+        async with asyncio.timeout(max(end - loop.time(), 0.5)):
+            await bot.close()
+    except TimeoutError:
+        log.error("closing took longer than %g s; the store is closed anyway", grace)
+    await bot.release()  # no-op unless close() was cut short
+
+
+def run_discord(
+    token: str, *, db_path: str | Path, guild_id: int | str | None = None, stop: StopSignals | None = None
+) -> None:
+    """Run the bot until SIGINT or SIGTERM (blocking); see StopSignals for how it stops.
+
+    ``stop``: the StopSignals installed since the start-up began (a stop requested meanwhile means
+    the bot does not connect at all). ``DISCORD_GUILD_ID`` syncs commands to one server at once;
+    ``WARGAME_STOP_SECONDS`` bounds a stop. ``kill -USR1 <pid>`` writes every thread's stack to
+    stderr (the log) without stopping the bot.
+    """
+    stopper = stop or StopSignals()
+    stopper.install()
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     guild = guild_id if guild_id not in (None, "") else os.environ.get("DISCORD_GUILD_ID") or None
     reminder_seconds = float(os.environ.get("REMINDER_CHECK_SECONDS", "60"))
+    discord.utils.setup_logging(level=logging.INFO, root=True)  # our own "bot.*" logs go to discord.py's handler
     bot = TableBot(
         db_path=str(db_path),
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
     )
-    bot.run(token, log_level=logging.INFO, root_logger=True)  # our own "bot.*" logs go to the same handler
+    asyncio.run(serve(bot, token, stopper))
