@@ -26,13 +26,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from bot.service import TableService, User  # noqa: E402
 from bot.store import Store  # noqa: E402
-from games.core.rng import seed_from_number  # noqa: E402
+from games.core.rng import Rng, seed_from_number  # noqa: E402
 from games.core.ruleset import UMPIRE, get_ruleset  # noqa: E402
 
 TARGET_MB = 250
@@ -53,7 +54,8 @@ async def _service(db: Path) -> TableService:
 
 async def build(case: str, orders: int, db: Path) -> int:
     """Play ``orders`` orders into ``db``: random legal ones (umpire seat), a filler order when a
-    system offers none that keeps the game going. Returns how many were given."""
+    system offers none that keeps the game going; an order that would end the game is passed over,
+    so the game reaches its length. Returns how many were given."""
     system, scenario, options = CASES[case]
     svc = await _service(db)
     umpire = User("ump", "Umpire")
@@ -88,6 +90,9 @@ async def build(case: str, orders: int, db: Path) -> int:
             if not legal:
                 break
             text = chooser.choice(legal)
+            if ends_game(rules, row, seat, text):  # a ship leaving the map...: keep the game going
+                failures += 1
+                continue
         out = await svc.handle("c", umpire, "order", {"text": text, "seat": seat})
         if any(o.kind == "error" for o in out):
             failures += 1
@@ -97,6 +102,16 @@ async def build(case: str, orders: int, db: Path) -> int:
             given += 1
     await svc.store.close()
     return given
+
+
+def ends_game(rules: Any, row: Any, seat: str, text: str) -> bool:
+    """Whether ``text`` would end the game, tried on a scratch copy of the state and stream."""
+    state = rules.decode(row.snapshot)
+    try:
+        rules.apply(state, seat, rules.parse_order(state, seat, text), Rng(row.seed, row.counter))
+    except Exception:  # refused: the real order will be refused too and counted as a failure
+        return False
+    return rules.outcome(state) is not None
 
 
 def _status(field: str) -> int:

@@ -204,6 +204,9 @@ class Store:
         except sqlite3.Error as exc:
             await db.close()
             raise StoreUnavailable(f"cannot use the SQLite database {str(path)!r}: {exc}") from None
+        except BaseException:  # a cancellation (a stop signal) mid-open: its worker thread must not outlive us
+            await asyncio.shield(db.close())
+            raise
         return store
 
     async def close(self) -> None:

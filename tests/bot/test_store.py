@@ -250,3 +250,32 @@ async def test_sqlite_urls_name_files_as_paths_do(tmp_path: Path, monkeypatch: p
         opened = await open_store(url)
         await opened.close()
         assert file.is_file(), url
+
+
+async def test_a_store_cancelled_while_opening_leaves_no_database_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop signal can cancel start-up while the store migrates; the connection's worker thread is
+    not a daemon, so a leaked one would keep the process alive after everything else has stopped."""
+    import asyncio
+    import threading
+
+    entered = asyncio.Event()
+    held: list[sqlite_store.Store] = []  # as a traceback or a log record would hold it
+
+    async def slow_migrate(self: sqlite_store.Store) -> None:
+        held.append(self)
+        entered.set()
+        await asyncio.Event().wait()  # never returns: only cancellation ends it
+
+    monkeypatch.setattr(sqlite_store.Store, "_migrate", slow_migrate)
+    before = set(threading.enumerate())
+    opening = asyncio.create_task(sqlite_store.Store.open(tmp_path / "cancelled.db"))
+    await entered.wait()
+    opening.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    for _ in range(100):  # the closed connection's thread ends promptly
+        left = [t for t in set(threading.enumerate()) - before if t.is_alive()]
+        if not left:
+            break
+        await asyncio.sleep(0.02)
+    assert not left, left
