@@ -7,7 +7,8 @@
 
 Configuration (environment): DISCORD_TOKEN, DISCORD_GUILD_ID (a development guild for instant
 command sync), WARGAME_DB (default var/wargame.db; a SQLite path, sqlite:///path or
-postgresql://user@host/db), WARGAME_DATA_PACKS (extra data folders).
+postgresql://user@host/db), WARGAME_DATA_PACKS (extra data folders), WARGAME_SHARDS and
+WARGAME_SHARD_COUNT (which of Discord's shards this process connects; see docs/deploy.md).
 
 Every data file and pack is validated before serving; on a problem the bot prints each one and
 exits with status 3 (see games/core/schema.py).
@@ -47,7 +48,14 @@ def main(argv: list[str]) -> int:
     stop.install()  # a SIGINT or SIGTERM from here on lets the start-up checks end, then exits cleanly
     if not console.data_ok():  # the console path checks in console.main
         return 3
+    from bot.discord_app import ShardConfigError, shards_from_env
     from bot.storage import check_store
+
+    try:
+        shards = shards_from_env()
+    except ShardConfigError as bad:
+        print(f"Not starting: {bad}", file=sys.stderr)
+        return 2
 
     db = os.environ.get("WARGAME_DB", "").strip() or DEFAULT_DB
     problem = check_store(db)
@@ -55,7 +63,7 @@ def main(argv: list[str]) -> int:
         print(f"Not starting: WARGAME_DB: {problem}", file=sys.stderr)
         return 2
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
-    run_discord(token, db_path=db, guild_id=int(guild) if guild else None, stop=stop)
+    run_discord(token, db_path=db, guild_id=int(guild) if guild else None, stop=stop, shards=shards)
     return 0
 
 

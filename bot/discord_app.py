@@ -10,6 +10,12 @@ so the 3-second rule holds however slow the board drawing is.
 Besides commands the bot keeps one status message per game channel (pinned when it may pin),
 posts reminders the service says are due, and offers buttons for short choices (joining a seat,
 orders when only a few are legal).
+
+Sharding (``WARGAME_SHARDS``, ``WARGAME_SHARD_COUNT``; see ``ShardPlan``): a process connects only
+some of Discord's shards, and Discord delivers a guild's events to one shard only, so each game is
+served by the one process holding its guild's shard. Its background work follows: status messages
+are refreshed only after commands it answered, and it claims reminders only for channels of its
+own guilds.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -274,6 +280,72 @@ def button_view(buttons: Sequence[tuple[str, str]]) -> discord.ui.View | None:
 
 
 # --------------------------------------------------------------------------------------------
+# Shards
+# --------------------------------------------------------------------------------------------
+class ShardConfigError(ValueError):
+    """WARGAME_SHARDS / WARGAME_SHARD_COUNT cannot be used; the message is one line for the log."""
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """The shards ``ids`` (out of ``count`` over all processes) that this process connects.
+
+    Discord sends a guild's events only to shard ``(guild_id >> 22) % count``, so every process must
+    be given the same ``count`` and the processes' ``ids`` must cover 0..count-1 between them.
+    """
+
+    ids: tuple[int, ...]
+    count: int
+
+    def owns(self, guild_id: int) -> bool:
+        return (guild_id >> 22) % self.count in self.ids
+
+
+def parse_shards(shards: str | None, count: str | None) -> ShardPlan | None:
+    """WARGAME_SHARDS (``0,1`` or ``0-3,8``; empty: all) and WARGAME_SHARD_COUNT as a ShardPlan;
+    None when neither is set (one unsharded connection). Raises ShardConfigError on anything a
+    process could misroute with: the count is what places guilds on shards, so it is never guessed."""
+    shards, count = (shards or "").strip(), (count or "").strip()
+    if not shards and not count:
+        return None
+    if not count:
+        raise ShardConfigError(
+            f"WARGAME_SHARDS={shards} needs WARGAME_SHARD_COUNT, the total number of shards over all processes"
+        )
+    try:
+        total = int(count)
+    except ValueError:
+        raise ShardConfigError(f"WARGAME_SHARD_COUNT={count!r} is not a whole number") from None
+    if total < 1:
+        raise ShardConfigError(f"WARGAME_SHARD_COUNT={total} must be at least 1")
+    if not shards:
+        return ShardPlan(tuple(range(total)), total)
+    ids: list[int] = []
+    for item in shards.split(","):
+        first, dash, last = item.strip().partition("-")
+        try:
+            span = range(int(first), int(last) + 1) if dash else [int(first)]
+        except ValueError:
+            raise ShardConfigError(f"WARGAME_SHARDS={shards!r}: {item.strip()!r} is not a shard id or a range a-b") from None
+        if not span:
+            raise ShardConfigError(f"WARGAME_SHARDS={shards!r}: the range {item.strip()!r} is empty")
+        for shard in span:
+            if not 0 <= shard < total:
+                raise ShardConfigError(
+                    f"WARGAME_SHARDS={shards!r}: shard {shard} is outside 0..{total - 1} (WARGAME_SHARD_COUNT={total})"
+                )
+            if shard in ids:
+                raise ShardConfigError(f"WARGAME_SHARDS={shards!r}: shard {shard} is listed twice")
+            ids.append(shard)
+    return ShardPlan(tuple(ids), total)
+
+
+def shards_from_env(environ: Mapping[str, str] | None = None) -> ShardPlan | None:
+    env = os.environ if environ is None else environ
+    return parse_shards(env.get("WARGAME_SHARDS"), env.get("WARGAME_SHARD_COUNT"))
+
+
+# --------------------------------------------------------------------------------------------
 # The bot
 # --------------------------------------------------------------------------------------------
 ServiceFactory = Callable[[str], Awaitable[tuple["TableService", Callable[[], Awaitable[None]]]]]
@@ -303,6 +375,7 @@ class TableBot(discord.Client):
         service_factory: ServiceFactory = open_service,
         renderer: Renderer | None = None,
         load_renderer: bool = True,
+        shard_plan: ShardPlan | None = None,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -315,6 +388,8 @@ class TableBot(discord.Client):
         )
         self.db_path = db_path
         self.guild_id = guild_id
+        self.shard_plan = shard_plan  # None: one connection that receives every guild
+        self._served_channels: set[str] = set()  # channels whose commands reached this process
         self.reminder_seconds = reminder_seconds
         self.response_budget = response_budget
         self.status_delay = status_delay
@@ -432,6 +507,8 @@ class TableBot(discord.Client):
         """Hand the command to the service, then answer: directly if quick, after a deferral if not."""
         user = self.user_of(interaction)
         channel = str(interaction.channel_id)
+        if self.shard_plan is not None and interaction.guild_id is not None:
+            self._served_channels.add(channel)  # e.g. a thread not in the guild cache
         work = asyncio.create_task(self._prepare(channel, user, command, options_text(options)))
         deferred = False
         done, _ = await asyncio.wait({work}, timeout=self.response_budget)
@@ -744,8 +821,28 @@ class TableBot(discord.Client):
                 log.exception("sending reminders failed")
             await asyncio.sleep(self.reminder_seconds)
 
+    def served_channels(self) -> set[str] | None:
+        """The channels of the guilds on this process's shards (None when unsharded: all of them).
+
+        Reminders are claimed in the store for these only, so each guild is reminded by the process
+        that answers its commands and holds its cache: while that process is down its guilds'
+        reminders stay due (nobody would answer the pinged players) instead of another process
+        claiming them. Work is not duplicated either way: each claim is atomic. Known from the guild cache (GUILD_CREATE lists a guild's channels and active threads) and
+        from the commands this process answered."""
+        if self.shard_plan is None:
+            return None
+        served = set(self._served_channels)
+        for guild in self.guilds:
+            if self.shard_plan.owns(guild.id):
+                served.update(str(channel.id) for channel in guild.channels)
+                served.update(str(thread.id) for thread in guild.threads)
+        return served
+
     async def send_reminders(self, now: float) -> None:
-        outputs = list(await self.service.due_reminders(now))
+        channels = self.served_channels()
+        if channels is not None and not channels:
+            return  # no guild on our shards (yet): claim nothing
+        outputs = list(await self.service.due_reminders(now, channels=channels))
         prepared = Prepared(outputs)
         for index, output in enumerate(outputs):
             if output.kind == "message" and output.channel:
@@ -759,6 +856,22 @@ class TableBot(discord.Client):
     ) -> None:
         log.error("unhandled error in /%s", interaction.command and interaction.command.qualified_name, exc_info=error)
         await self._reply_failure(interaction, interaction.response.is_done())
+
+
+class ShardedTableBot(TableBot, discord.AutoShardedClient):
+    """A TableBot on some of Discord's shards: one gateway connection per shard in ``shard_plan``."""
+
+    def __init__(self, *, shard_plan: ShardPlan, **options: Any) -> None:
+        super().__init__(
+            shard_plan=shard_plan, shard_ids=list(shard_plan.ids), shard_count=shard_plan.count, **options
+        )
+
+
+def make_bot(*, shard_plan: ShardPlan | None = None, **options: Any) -> TableBot:
+    """A plain one-connection TableBot, or a ShardedTableBot when a shard plan is given."""
+    if shard_plan is None:
+        return TableBot(**options)
+    return ShardedTableBot(shard_plan=shard_plan, **options)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1165,15 +1278,22 @@ async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: fl
 
 
 def run_discord(
-    token: str, *, db_path: str | Path, guild_id: int | str | None = None, stop: StopSignals | None = None
+    token: str,
+    *,
+    db_path: str | Path,
+    guild_id: int | str | None = None,
+    stop: StopSignals | None = None,
+    shards: ShardPlan | str | None = "env",
 ) -> None:
     """Run the bot until SIGINT or SIGTERM (blocking); see StopSignals for how it stops.
 
     ``stop``: the StopSignals installed since the start-up began (a stop requested meanwhile means
     the bot does not connect at all). ``DISCORD_GUILD_ID`` syncs commands to one server at once;
     ``WARGAME_STOP_SECONDS`` bounds a stop. ``kill -USR1 <pid>`` writes every thread's stack to
-    stderr (the log) without stopping the bot.
+    stderr (the log) without stopping the bot. ``shards``: a ShardPlan, None (unsharded), or
+    "env" to read WARGAME_SHARDS / WARGAME_SHARD_COUNT (ShardConfigError if they are unusable).
     """
+    plan = shards_from_env() if isinstance(shards, str) else shards
     stopper = stop or StopSignals()
     stopper.install()
     if hasattr(signal, "SIGUSR1"):
@@ -1181,9 +1301,12 @@ def run_discord(
     guild = guild_id if guild_id not in (None, "") else os.environ.get("DISCORD_GUILD_ID") or None
     reminder_seconds = float(os.environ.get("REMINDER_CHECK_SECONDS", "60"))
     discord.utils.setup_logging(level=logging.INFO, root=True)  # our own "bot.*" logs go to discord.py's handler
-    bot = TableBot(
+    bot = make_bot(
+        shard_plan=plan,
         db_path=str(db_path),
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
     )
+    if plan is not None:
+        log.info("connecting shards %s of %d", ",".join(map(str, plan.ids)), plan.count)
     asyncio.run(serve(bot, token, stopper))

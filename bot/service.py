@@ -17,7 +17,7 @@ import json
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -351,14 +351,15 @@ class TableService:
         """User id -> when their DMs were last found closed (the adapter tries again a while after)."""
         return await self.store.dms_closed_since()
 
-    async def due_reminders(self, now: float | None = None) -> list[Output]:
+    async def due_reminders(self, now: float | None = None, channels: Collection[str] | None = None) -> list[Output]:
         """Reminder pings for games whose seats to act have been idle too long. Only due games are
         read (an indexed query), each claimed and marked as reminded at ``now`` in the same statement,
         so another process scanning at once gets none of them; a claimed game is not read again
-        before ``remind_every`` even when nobody is to act or its system no longer loads here."""
+        before ``remind_every`` even when nobody is to act or its system no longer loads here.
+        ``channels``: only games in these channels (a sharded bot's own guilds'); None: all."""
         now = self.clock() if now is None else now
         outputs: list[Output] = []
-        for row in await self.store.claim_due_games(now):
+        for row in await self.store.claim_due_games(now, channels=channels):
             try:
                 users = self._users_to_act(self._decode(row))
             except GameError:  # its system no longer loads here: skip it, keep reminding the others

@@ -10,7 +10,7 @@ reminders claimed atomically so two processes never remind the same game twice.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -107,9 +107,13 @@ class Storage(Protocol):
         """Retire a tools stream and open the next one in one transaction; StaleVersion if raced."""
         ...
 
-    async def claim_due_games(self, now: float, limit: int = 500) -> list[GameRow]:
+    async def claim_due_games(
+        self, now: float, limit: int = 500, channels: Collection[str] | None = None
+    ) -> list[GameRow]:
         """Due running games, marked reminded at ``now`` in the same statement, so that of two
-        processes scanning at once each game goes to exactly one."""
+        processes scanning at once each game goes to exactly one. ``channels`` (None: every
+        channel) limits the claim to the channels a sharded process serves, so each guild is reminded
+        by the process that answers its commands; games elsewhere stay due for their own process."""
         ...
 
     async def update_game(self, game: GameRow, **changes: Any) -> GameRow:

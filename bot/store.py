@@ -15,7 +15,7 @@ import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Collection
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +111,12 @@ _GAME_COLUMNS = (
 CLAIM_DUE = (
     f"UPDATE games SET last_reminded = ? WHERE id IN (SELECT id FROM games WHERE status = 'running'"
     f" AND remind_due <= ? ORDER BY remind_due LIMIT ?) RETURNING {_GAME_COLUMNS}"
+)
+# The same, among the channels given as a JSON array (a sharded process claims only its own guilds').
+CLAIM_DUE_IN = (
+    f"UPDATE games SET last_reminded = ? WHERE id IN (SELECT id FROM games WHERE status = 'running'"
+    f" AND remind_due <= ? AND channel IN (SELECT value FROM json_each(?)) ORDER BY remind_due LIMIT ?)"
+    f" RETURNING {_GAME_COLUMNS}"
 )
 
 COUNTS = (
@@ -311,10 +317,16 @@ class Store:
         assert game is not None
         return game
 
-    async def claim_due_games(self, now: float, limit: int = 500) -> list[GameRow]:
+    async def claim_due_games(
+        self, now: float, limit: int = 500, channels: Collection[str] | None = None
+    ) -> list[GameRow]:
         """Due running games, marked reminded at ``now`` by the same UPDATE ... RETURNING (SQLite >=
-        3.35): one statement, one write transaction, so a second process's claim sees them marked."""
-        rows = await self._fetch(CLAIM_DUE, (now, now, limit), write=True)
+        3.35): one statement, one write transaction, so a second process's claim sees them marked.
+        ``channels``: only games in these channels (None: all)."""
+        if channels is None:
+            rows = await self._fetch(CLAIM_DUE, (now, now, limit), write=True)
+        else:
+            rows = await self._fetch(CLAIM_DUE_IN, (now, now, json.dumps(sorted(channels)), limit), write=True)
         return [_game(r) for r in rows]
 
     async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:

@@ -16,7 +16,7 @@ import dataclasses
 import json
 import re
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Collection, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -119,6 +119,13 @@ _INSERT_GAME = (
 # and a row it has just marked no longer matches when re-checked, so no game is claimed twice.
 CLAIM_DUE = (
     "WITH due AS (SELECT id FROM games WHERE status = 'running' AND remind_due <= $2"
+    " ORDER BY remind_due LIMIT $3 FOR UPDATE SKIP LOCKED)"
+    " UPDATE games AS g SET last_reminded = $1 FROM due WHERE g.id = due.id"
+    f" RETURNING {', '.join('g.' + c for c in _COLUMNS)}"
+)
+# The same, among the given channels (a sharded process claims only its own guilds').
+CLAIM_DUE_IN = (
+    "WITH due AS (SELECT id FROM games WHERE status = 'running' AND remind_due <= $2 AND channel = ANY($4::text[])"
     " ORDER BY remind_due LIMIT $3 FOR UPDATE SKIP LOCKED)"
     " UPDATE games AS g SET last_reminded = $1 FROM due WHERE g.id = due.id"
     f" RETURNING {', '.join('g.' + c for c in _COLUMNS)}"
@@ -265,8 +272,13 @@ class PgStore:
     async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
         return [_game(r) for r in await self._fetch(DUE, (now, limit))]
 
-    async def claim_due_games(self, now: float, limit: int = 500) -> list[GameRow]:
-        rows = await self._fetch(CLAIM_DUE, (now, now, limit), write=True)
+    async def claim_due_games(
+        self, now: float, limit: int = 500, channels: Collection[str] | None = None
+    ) -> list[GameRow]:
+        if channels is None:
+            rows = await self._fetch(CLAIM_DUE, (now, now, limit), write=True)
+        else:
+            rows = await self._fetch(CLAIM_DUE_IN, (now, now, limit, sorted(channels)), write=True)
         return [_game(r) for r in rows]
 
     async def count_games(self) -> int:

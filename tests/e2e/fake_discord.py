@@ -8,6 +8,12 @@ happened even when the bot swallowed the HTTP error.
 
 Tests act as Discord users with ``slash``, ``autocomplete`` and ``click``, then wait (always with a
 timeout) on what the bot sent back.
+
+Sharding as Discord does it: IDENTIFY may carry ``shard: [id, count]``; a connection is sent READY
+and GUILD_CREATE for the guilds it owns (``(guild_id >> 22) % count == id``) and only those guilds'
+events, so with several bot processes each guild's commands reach exactly one of them. A shard id
+outside 0..count-1 is closed with 4010 (Invalid shard), a shard holding more guilds than
+``guilds_per_shard`` with 4011 (Sharding required). ``GET /gateway/bot`` recommends ``shard_count``.
 """
 
 from __future__ import annotations
@@ -252,12 +258,17 @@ class FakeDiscord:
         bot_can_pin: bool = True,
         first_response_seconds: float = FIRST_RESPONSE_SECONDS,
         attachment_limit: int = DEFAULT_FILE_LIMIT,
+        shard_count: int = 1,
+        guilds_per_shard: int | None = None,
     ) -> None:
+        self.shard_count = shard_count  # what GET /gateway/bot recommends
+        self.guilds_per_shard = guilds_per_shard  # more on one connection: close 4011
         self.first_response_seconds = first_response_seconds
         self.attachment_limit = attachment_limit
         self.app_id = snowflake()
         self.bot_user = FakeUser(snowflake(), "Wargame Table", bot=True)
         self.guild_id = snowflake()
+        self.guilds: dict[str, str] = {self.guild_id: "Wargames"}  # id -> name; the first is the default guild
         self.owner = FakeUser(snowflake(), "owner", manage_guild=True)
         self.users: dict[str, FakeUser] = {self.bot_user.id: self.bot_user, self.owner.id: self.owner}
         self.channels: dict[str, dict[str, Any]] = {}
@@ -278,6 +289,11 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._socket_seqs: dict[int, itertools.count[int]] = {}
+        self._socket_shards: dict[int, tuple[int, int]] = {}  # id(ws) -> (shard id, count) once identified
+        self._session_shards: dict[str, tuple[int, int]] = {}  # a resumed session keeps its shard
+        self.identifies: list[list[int] | None] = []  # the shard array of every IDENTIFY
+        self.closed_with: list[int] = []  # close codes the gateway sent
+        self.undelivered: list[tuple[str, str]] = []  # (event, guild) no connected shard owned
         self.add_channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -317,12 +333,30 @@ class FakeDiscord:
         """The user opens or closes their DMs from the server (their privacy setting changes)."""
         self.users[user.id].dms_open = open
 
-    def add_channel(self, name: str) -> str:
+    def add_guild(self, name: str, *, shard: int | None = None, of: int | None = None) -> str:
+        """A new guild (before the bot connects: it is announced at IDENTIFY); with ``shard``, its id
+        is chosen so that Discord's formula puts it on that shard of ``of`` (default shard_count)."""
+        count = of or self.shard_count
+        stamp = (int(snowflake()) >> 22) + 1
+        while shard is not None and stamp % count != shard:
+            stamp += 1
+        guild_id = str((stamp << 22) | (len(self.guilds) & 0x3FFFFF))
+        while guild_id in self.guilds:  # two guilds in one millisecond
+            stamp += count
+            guild_id = str((stamp << 22) | (len(self.guilds) & 0x3FFFFF))
+        self.guilds[guild_id] = name
+        return guild_id
+
+    @staticmethod
+    def shard_of(guild_id: str, count: int) -> int:
+        return (int(guild_id) >> 22) % count
+
+    def add_channel(self, name: str, *, guild: str | None = None) -> str:
         channel_id = snowflake()
         self.channels[channel_id] = {
             "id": channel_id,
             "type": 0,
-            "guild_id": self.guild_id,
+            "guild_id": guild or self.guild_id,
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -355,25 +389,43 @@ class FakeDiscord:
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
                 elif op == 2:
+                    shard = data["d"].get("shard")
+                    self.identifies.append(shard)
+                    shard_id, count = (0, 1) if shard is None else (shard[0], shard[1])
+                    if not (isinstance(shard_id, int) and isinstance(count, int) and 0 <= shard_id < count):
+                        self.closed_with.append(4010)
+                        await ws.close(code=4010, message=b"Invalid shard.")
+                        break
+                    owned = [g for g in self.guilds if self.shard_of(g, count) == shard_id]
+                    if self.guilds_per_shard is not None and len(owned) > self.guilds_per_shard:
+                        self.closed_with.append(4011)
+                        await ws.close(code=4011, message=b"Sharding required.")
+                        break
+                    self._socket_shards[id(ws)] = (shard_id, count)
                     session = snowflake()
                     self.sessions.add(session)
+                    self._session_shards[session] = (shard_id, count)
                     ready = {
                         "v": 10,
                         "user": self.bot_user.payload(),
-                        "guilds": [{"id": self.guild_id, "unavailable": True}],
+                        "guilds": [{"id": g, "unavailable": True} for g in owned],
                         "session_id": session,
                         "resume_gateway_url": str(self.gateway_url),
                         "application": {"id": self.app_id, "flags": 0},
                         "private_channels": [],
                         "relationships": [],
                     }
+                    if shard is not None:
+                        ready["shard"] = [shard_id, count]
                     await self._dispatch(ws, seq, "READY", ready)
-                    await self._dispatch(ws, seq, "GUILD_CREATE", self.guild_payload())
+                    for guild in owned:
+                        await self._dispatch(ws, seq, "GUILD_CREATE", self.guild_payload(guild))
                     self.identified.set()
                     async with self.changed:
                         self.changed.notify_all()
                 elif op == 6:
                     if data["d"].get("session_id") in self.sessions:
+                        self._socket_shards[id(ws)] = self._session_shards[data["d"]["session_id"]]
                         self.resumed += 1
                         await self._dispatch(ws, seq, "RESUMED", {})
                         async with self.changed:
@@ -384,16 +436,37 @@ class FakeDiscord:
             if ws in self.sockets:
                 self.sockets.remove(ws)
             self._socket_seqs.pop(id(ws), None)
+            self._socket_shards.pop(id(ws), None)
         return ws
 
     async def _dispatch(self, ws: web.WebSocketResponse, seq: itertools.count[int], event: str, data: Any) -> None:
         self._socket_seqs[id(ws)] = seq
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
 
-    async def dispatch(self, event: str, data: Any) -> None:
+    def socket_for(self, guild_id: str) -> web.WebSocketResponse | None:
+        """The (newest) identified connection whose shard owns the guild, as Discord routes events."""
+        for ws in reversed(self.sockets):
+            shard = self._socket_shards.get(id(ws))
+            if shard is not None and self.shard_of(guild_id, shard[1]) == shard[0]:
+                return ws
+        return None
+
+    def connected_shards(self) -> list[tuple[int, int]]:
+        return [s for ws in self.sockets if (s := self._socket_shards.get(id(ws))) is not None]
+
+    async def dispatch(self, event: str, data: Any, *, guild: str | None = None) -> None:
+        """Send an event: to the connection holding ``guild``'s shard (none: it is not delivered,
+        as on Discord, and noted in ``undelivered``), or without a guild to the newest connection."""
         if not self.sockets:
             raise RuntimeError("no bot is connected to the fake gateway")
-        ws = self.sockets[-1]
+        if guild is not None:
+            owner = self.socket_for(guild)
+            if owner is None:
+                self.undelivered.append((event, guild))
+                return
+            ws = owner
+        else:
+            ws = self.sockets[-1]
         seq = self._socket_seqs.setdefault(id(ws), itertools.count(1))
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
 
@@ -403,11 +476,12 @@ class FakeDiscord:
             raise RuntimeError("no bot is connected to the fake gateway")
         await self.sockets[-1].send_str(json.dumps({"op": 7, "d": None, "s": None, "t": None}))
 
-    def guild_payload(self) -> dict[str, Any]:
+    def guild_payload(self, guild_id: str | None = None) -> dict[str, Any]:
         everyone = MEMBER_PERMISSIONS | ((1 << 13) if self.bot_can_pin else 0)  # manage messages lets it pin
+        guild_id = guild_id or self.guild_id
         return {
-            "id": self.guild_id,
-            "name": "Wargames",
+            "id": guild_id,
+            "name": self.guilds[guild_id],
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -421,7 +495,7 @@ class FakeDiscord:
             "explicit_content_filter": 0,
             "roles": [
                 {
-                    "id": self.guild_id,
+                    "id": guild_id,
                     "name": "@everyone",
                     "permissions": str(everyone),
                     "position": 0,
@@ -453,7 +527,7 @@ class FakeDiscord:
             "unavailable": False,
             "member_count": len(self.users),
             "members": [self.bot_user.member_payload()],
-            "channels": list(self.channels.values()),
+            "channels": [c for c in self.channels.values() if c["guild_id"] == guild_id],
             "threads": [],
             "presences": [],
             "voice_states": [],
@@ -506,7 +580,7 @@ class FakeDiscord:
                 return json_response(
                     {
                         "url": str(self.gateway_url),
-                        "shards": 1,
+                        "shards": self.shard_count,
                         "session_start_limit": {
                             "total": 1000,
                             "remaining": 999,
@@ -830,7 +904,7 @@ class FakeDiscord:
         return None
 
     def message_payload(self, message: FakeMessage) -> dict[str, Any]:
-        guild = None if message.channel_id in self.dm_channels else self.guild_id
+        guild = None if message.channel_id in self.dm_channels else self.channels.get(message.channel_id, {}).get("guild_id", self.guild_id)
         return message.payload(self.bot_user.payload(), guild)
 
     def _open_dm(self, recipient_id: str) -> web.Response:
@@ -924,6 +998,7 @@ class FakeDiscord:
         )
         self.interactions[ix.id] = ix
         self.by_token[ix.token] = ix
+        guild_id = self.channels.get(channel_id, {}).get("guild_id", self.guild_id)
         payload: dict[str, Any] = {
             "id": ix.id,
             "application_id": self.app_id,
@@ -932,21 +1007,21 @@ class FakeDiscord:
             "version": 1,
             "attachment_size_limit": ix.file_limit,
             "data": data,
-            "guild_id": self.guild_id,
+            "guild_id": guild_id,
             "channel_id": channel_id,
-            "channel": self.channels.get(channel_id, {"id": channel_id, "type": 0, "guild_id": self.guild_id}),
+            "channel": self.channels.get(channel_id, {"id": channel_id, "type": 0, "guild_id": guild_id}),
             "member": user.member_payload(with_permissions=True),
             "app_permissions": str(MEMBER_PERMISSIONS | ((1 << 13) if self.bot_can_pin else 0)),
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": self.guild_id},
+            "authorizing_integration_owners": {"0": guild_id},
             "context": 0,
         }
         if message is not None:
             payload["message"] = self.message_payload(message)
             data["message_id"] = message.id
-        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.dispatch("INTERACTION_CREATE", payload, guild=guild_id)
         return ix
 
     async def slash(
