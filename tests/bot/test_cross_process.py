@@ -37,6 +37,7 @@ import pytest
 import tests.bot.duel  # noqa: F401
 from bot.service import FINISHED, fold, ruleset_for
 from bot.storage import Backend, GameRow, is_postgres, open_store
+from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
 from tests.bot.helpers import ALICE, BOB, errors, make_service, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -264,6 +265,7 @@ async def test_racing_rolls_are_each_logged_once(store_url: str, procs: Callable
         assert set(logged) == acked  # every acknowledged roll, and no refused one
         assert len(acked) + refused == 2 * (len(channels) + 15 * len(channels))
         assert await store.count_games() == len(channels)  # the forced first rolls made one stream each
+        print(f"{len(acked)} rolls acknowledged and logged once, {refused} refused politely")
     finally:
         await store.close()
 
@@ -381,6 +383,42 @@ async def test_kill_9_loses_no_acknowledged_order(store_url: str, procs: Callabl
     assert all(r["ok"] for r in results), results
     last.finish()
     await check_round(store_url, games, acked_orders, acked_rolls | {"after"})
+
+
+async def test_kill_9_while_opening_a_new_database(backend: str, request: pytest.FixtureRequest, tmp_path: Path,
+                                                   procs: Callable[..., Proc]) -> None:
+    """A process killed while it starts (imports, connects, creates and migrates the schema of a new
+    database) leaves nothing that stops the next one: it opens the database at the latest schema, and
+    two processes starting on it together then play as usual."""
+    server = request.getfixturevalue("pg_server") if backend == "postgresql" else None
+    killed_before_ready = 0
+    delays = (0.02, 0.09, 0.16, 0.23, 0.3)  # across imports, connecting, migrating, serving (~0.15-0.3 s to ready)
+    for rnd, delay in enumerate(delays):
+        url = str(tmp_path / f"open{rnd}.db") if server is None else await server.new_database()
+        try:
+            victim = procs("serve", "--db", url, "--name", "victim")
+            time.sleep(delay)
+            victim.kill()
+            killed_before_ready += not any("ready" in line for line in victim.drain())
+            if server is None:
+                sqlite_unlocked(url)
+            first, second = pair(procs, url)
+            results = run_batch((first, second), 1, [["c", "alice", "game new", NEW], ["d", "bob", "roll", {"dice": "1d6"}]])
+            for p in (first, second):
+                p.finish()
+            assert sorted(r[0]["ok"] for r in results) == [False, True] and all(r[1]["ok"] for r in results)
+            store = await open_store(url)
+            try:
+                assert await store.schema_version() == len(SQLITE_MIGRATIONS)
+                tools = await store.tools("d")
+                assert tools is not None and len(await check_log(store, tools)) == 2
+            finally:
+                await store.close()
+        finally:
+            if server is not None:
+                await server.drop_database(url)
+    assert killed_before_ready  # 20 ms is less than a Python start: at least that one died starting
+    print(f"killed while starting: {killed_before_ready} of {len(delays)} before it was ready")
 
 
 SEATS = {"alice": "north", "bob": "south"}
