@@ -1,41 +1,83 @@
 #!/usr/bin/env python3
-"""The two Quickstart commands, each bootstrapping its own environment.
+"""The Quickstart commands, each bootstrapping its own environment.
 
     python3 tasks.py run    # start the bot (Discord with DISCORD_TOKEN, else the console table)
     python3 tasks.py test   # ruff, mypy --strict on games/, render/ and bot/, then pytest
+    python3 tasks.py setup  # only create or update .venv-run (a deployment's environment)
+    python3 tasks.py lock   # maintainers: regenerate both lock files from pyproject.toml
 
-The first call creates ``.venv`` and installs ``requirements.lock`` (every version pinned);
-later calls reinstall only when the lock file changes. Uses only the standard library.
+Two environments, so the bot never runs with the development tools installed:
+
+- ``.venv-run``: the runtime lock ``requirements.lock`` only (what ``run``, ``setup`` and a
+  deployment use);
+- ``.venv``: ``requirements.lock`` plus ``requirements-dev.lock`` (pytest, ruff, mypy, stubs),
+  what ``test`` uses.
+
+Both are installed with ``pip install --require-hashes --no-deps``: every package, dependencies
+included, is pinned with the SHA-256 of its files, so nothing unlisted or altered can be
+installed. A stamp in each environment remembers the locks it was built from; later calls
+reinstall only when a lock changes. Uses only the standard library.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
+# The Python versions this project supports: pyproject's requires-python says the same
+# (tests/test_packaging.py checks that they agree). The upper bound is the newest minor version
+# the test suite has been run on.
+PYTHON_MIN = (3, 11)
+PYTHON_BELOW = (3, 14)
+
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
 LOCK = ROOT / "requirements.lock"
-STAMP = VENV / ".lock-sha256"
-PY = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+DEV_LOCK = ROOT / "requirements-dev.lock"
+RUN_VENV = ROOT / ".venv-run"
+TEST_VENV = ROOT / ".venv"
+LOCKS = {RUN_VENV: [LOCK], TEST_VENV: [LOCK, DEV_LOCK]}
 
 
-def ensure_env() -> None:
-    want = hashlib.sha256(LOCK.read_bytes()).hexdigest()
-    if PY.exists() and STAMP.exists() and STAMP.read_text().strip() == want:
-        return
-    if sys.version_info < (3, 11):  # noqa: UP036  (tasks.py may be run by an older python3)
-        sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}.")
-    print("Setting up .venv (first run, or requirements.lock changed)...", file=sys.stderr, flush=True)
-    if not PY.exists():
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    quiet = ["--quiet", "--disable-pip-version-check"]
-    subprocess.run([str(PY), "-m", "pip", "install", *quiet, "-r", str(LOCK)], check=True)
-    STAMP.write_text(want)
+def python_problem(version: tuple[int, ...]) -> str | None:
+    """Why this Python cannot run the project, or None when it can."""
+    if PYTHON_MIN <= tuple(version[:2]) < PYTHON_BELOW:
+        return None
+    have = ".".join(str(n) for n in version[:3])
+    low, high = ".".join(map(str, PYTHON_MIN)), ".".join(map(str, PYTHON_BELOW))
+    return (f"This project needs Python >={low},<{high} (pyproject.toml requires-python); this is "
+            f"Python {have} ({sys.executable}). Run tasks.py with a supported python, e.g. python3.11.")
+
+
+def python_in(env: Path) -> Path:
+    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_env(env: Path) -> Path:
+    """Create ``env`` (or bring it up to date) from its locks; return its python."""
+    locks = LOCKS[env]
+    py, stamp = python_in(env), env / ".lock-sha256"
+    digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
+    for lock in locks:
+        digest.update(lock.name.encode() + b"\0" + lock.read_bytes())
+    want = digest.hexdigest()
+    if py.exists() and stamp.exists() and stamp.read_text().strip() == want:
+        return py
+    names = " + ".join(lock.name for lock in locks)
+    print(f"Setting up {env.name} from {names} (first run, or a lock changed)...", file=sys.stderr, flush=True)
+    if not py.exists():
+        venv.EnvBuilder(with_pip=True).create(env)
+    pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+           "--require-hashes", "--no-deps"]
+    for lock in locks:
+        pip += ["-r", str(lock)]
+    subprocess.run(pip, check=True)
+    stamp.write_text(want)
+    return py
 
 
 def run(cmd: list[str]) -> int:
@@ -43,19 +85,67 @@ def run(cmd: list[str]) -> int:
     return subprocess.call(cmd, cwd=ROOT)
 
 
+def lock() -> int:
+    """Regenerate requirements.lock and requirements-dev.lock with pip-tools (needs the index).
+
+    The runtime lock is compiled from pyproject's dependencies; the dev lock from its ``dev``
+    extra constrained by the runtime lock, keeping only what the runtime lock does not already
+    pin, so installing both never pins one package twice. Every file of every release is hashed,
+    so the locks install on any platform and on every supported Python.
+    """
+    tools = ROOT / ".venv-lock"
+    py = python_in(tools)
+    if not py.exists():
+        venv.EnvBuilder(with_pip=True).create(tools)
+        subprocess.run([str(py), "-m", "pip", "install", "--quiet", "pip-tools==7.6.2"], check=True)
+    compile_ = [str(py), "-m", "piptools", "compile", "--quiet", "--generate-hashes", "--no-reuse-hashes", "--strip-extras",
+                "--no-emit-index-url", "--no-emit-find-links", "--no-header", "pyproject.toml"]
+    header = ("# {what}: generated by `python3 tasks.py lock` from pyproject.toml; do not edit by hand.\n"
+              "# Installed with `pip install --require-hashes --no-deps -r {name}`{extra}.\n")
+    # Compiling into the lock files themselves keeps their current pins (pip-compile's preference):
+    # only what pyproject changed moves.
+    subprocess.run([*compile_, "--output-file", LOCK.name], cwd=ROOT, check=True)
+    body = LOCK.read_text()
+    LOCK.write_text(header.format(what="Runtime dependencies (the bot)", name=LOCK.name, extra="") + body)
+    subprocess.run([*compile_, "--extra", "dev", "--constraint", LOCK.name, "--output-file", DEV_LOCK.name],
+                   cwd=ROOT, check=True)
+    runtime = {m.group(1).lower() for m in re.finditer(r"^([A-Za-z0-9_.-]+)==", body, re.M)}
+    kept, keep = [], True
+    for line in DEV_LOCK.read_text().splitlines(keepends=True):
+        start = re.match(r"([A-Za-z0-9_.-]+)==", line)
+        if start:
+            keep = start.group(1).lower() not in runtime
+        if keep:
+            kept.append(line)
+    DEV_LOCK.write_text(header.format(what="Development tools (tests and checks)", name=DEV_LOCK.name,
+                                      extra=f", together with {LOCK.name}") + "".join(kept))
+    print(f"wrote {LOCK.name} and {DEV_LOCK.name}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("run", "test"):
+    if not argv or argv[0] not in ("run", "test", "setup", "lock"):
         print(__doc__)
         return 2
-    ensure_env()
+    problem = python_problem(tuple(sys.version_info[:3]))
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    if argv[0] == "lock":
+        return lock()
+    if argv[0] == "setup":
+        print(ensure_env(RUN_VENV))
+        return 0
     os.environ["PYTHONPATH"] = str(ROOT)
     if argv[0] == "run":
+        py = ensure_env(RUN_VENV)
         os.chdir(ROOT)
-        os.execv(str(PY), [str(PY), "-m", "bot", *argv[1:]])
+        os.execv(str(py), [str(py), "-m", "bot", *argv[1:]])
+    py = ensure_env(TEST_VENV)
     steps = [
-        [str(PY), "-m", "ruff", "check", "."],
-        [str(PY), "-m", "mypy"],
-        [str(PY), "-m", "pytest", *argv[1:]],
+        [str(py), "-m", "ruff", "check", "."],
+        [str(py), "-m", "mypy"],
+        [str(py), "-m", "pytest", *argv[1:]],
     ]
     failed = [" ".join(s[2:4]) for s in steps if run(s) != 0]
     if failed:
