@@ -1041,9 +1041,10 @@ class TableService:
         data = await self._export(published)
         report = verify_export(data)
         piles = [name for name, deck in sorted(fresh.decks.items()) if deck.draw_pile]
-        reshuffled = (f"\nThe draw pile{'s' if len(piles) > 1 else ''} of {', '.join(f'**{n}**' for n in piles)} "
-                      "were shuffled again from the new stream (the published seed tells their old order)."
-                      if piles else "")
+        several = len(piles) > 1
+        reshuffled = (f"\nThe draw pile{'s' if several else ''} of {', '.join(f'**{n}**' for n in piles)} "
+                      f"{'were' if several else 'was'} shuffled again from the new stream (the published seed "
+                      f"tells {'their' if several else 'its'} old order)." if piles else "")
         text = (f"<@{user.id}> published this channel's table-tools seed: `{row.seed.hex()}` (its SHA-256 is the "
                 f"commitment `{row.commitment}` shown at its first use).\n{report}{reshuffled}\n"
                 f"{_stream_opened(new.commitment)}")
