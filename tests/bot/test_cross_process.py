@@ -166,15 +166,17 @@ def run_batch(procs: tuple[Proc, ...], batch: int, jobs: Jobs | list[Jobs], *, g
 
 async def check_log(store: Backend, row: GameRow, *, setup_versions: int = 0) -> list[Any]:
     """What must hold of any game or tools stream after any race or crash: seq 1..n without gaps or
-    repeats, the version bumped once per order (plus the set-up's joins and start), and a replay of the
-    log from the seed giving every logged event and exactly the stored snapshot and stream counter."""
+    repeats, the version bumped once per order and once per undo (plus the set-up's joins and start),
+    and a replay of the orders still standing, from the seed, giving every logged event and exactly the
+    stored snapshot and stream counter. Returns the whole log."""
     orders = await store.orders(row.id)
     assert [o.seq for o in orders] == list(range(1, len(orders) + 1)), [o.seq for o in orders]
-    assert row.version == setup_versions + len(orders), (row.version, len(orders))
+    standing = [o for o in orders if not o.undone]
+    assert row.version == setup_versions + 2 * len(orders) - len(standing), (row.version, len(orders), len(standing))
     rules = ruleset_for(row.system)
-    steps = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))
+    steps = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in standing))
     state, rng, _ = next(steps)
-    for o in orders:
+    for o in standing:
         state, rng, events = next(steps)
         assert [e.text for e in events] == [e["text"] for e in o.events], o.seq
     assert rules.encode(state) == row.snapshot
@@ -312,6 +314,42 @@ async def test_the_same_order_from_two_processes_is_applied_once(store_url: str,
         await check_log(store, over, setup_versions=3)
     finally:
         await store.close()
+
+
+async def test_an_undo_racing_the_next_order_is_applied_or_refused_whole(store_url: str,
+                                                                         procs: Callable[..., Proc]) -> None:
+    """Alice takes back her last order in one process while Bob gives the next order in the other, both
+    on the same version (held at mark_undone and save_order): exactly one goes through, so an undo never
+    removes an order Bob already answered and Bob never answers an order that is gone."""
+    await running_duel(store_url, "undo")
+    first, second = pair(procs, store_url)
+    undo_wins, rounds = 0, 8
+    for rnd in range(rounds):
+        undoer, orderer = (first, second) if rnd % 2 == 0 else (second, first)
+        for p in (first, second):
+            p.send(op="gate", methods=[])
+        (passed,) = run_batch((undoer,), 2 * rnd, [["undo", "alice", "order", {"text": "pass"}]])[0]
+        assert passed["ok"], passed
+        undoer.send(op="gate", methods=["mark_undone"])
+        orderer.send(op="gate", methods=["save_order"])
+        jobs = {undoer: [["undo", "alice", "game undo", {}]], orderer: [["undo", "bob", "order", {"text": "pass"}]]}
+        undo, order = (r[0] for r in run_batch((undoer, orderer), 2 * rnd + 1, [jobs[undoer], jobs[orderer]], gated=1))
+        assert sorted([undo["ok"], order["ok"]]) == [False, True], (rnd, undo, order)
+        assert (undo["errors"] or order["errors"]) == [STALE]
+        undo_wins += undo["ok"]
+    for p in (first, second):
+        p.finish()
+    store = await open_store(store_url)
+    try:
+        row = await store.live_game("undo")
+        assert row is not None
+        orders = await check_log(store, row, setup_versions=3)
+        assert sum(o.undone for o in orders) == undo_wins
+        assert len(orders) == rounds + (rounds - undo_wins)
+        assert [o.seat for o in orders if not o.undone] == ["north", "south"] * (rounds - undo_wins)
+    finally:
+        await store.close()
+    print(f"{rounds} undo/order races: the undo won {undo_wins}")
 
 
 def sqlite_unlocked(path: str) -> None:

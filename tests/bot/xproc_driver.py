@@ -145,7 +145,7 @@ async def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     store = await open_store(args.db)
     gates = Gates()
-    for method in ("create_game", "save_order"):
+    for method in ("create_game", "save_order", "mark_undone", "update_game"):
         setattr(store, method, gates.wrap(method, getattr(store, method)))
     it = seeds(args.seed_start)
     service = TableService(store, mention=lambda uid: f"@{uid}", seed_source=lambda: next(it))
