@@ -2,6 +2,14 @@
 
     PYTHONPATH=. .venv/bin/python benchmarks/e2e.py                 # 100 games, 1,000 stored
     PYTHONPATH=. .venv/bin/python benchmarks/e2e.py --games 20 --stored 100 --seconds 10
+    PYTHONPATH=. .venv/bin/python benchmarks/e2e.py --compare   # 1,000 games: SQLite, PostgreSQL x1, x2 sharded
+
+``--compare`` plays the same load (default 1,000 concurrent games) three times in one run and prints
+each one's p50/p99 and throughput beside its own same-run baseline: SQLite with one bot process (the
+default setup), PostgreSQL with one process, and PostgreSQL with two processes each on half of the
+shards (WARGAME_SHARDS 0 and 1 of WARGAME_SHARD_COUNT 2; the fake Discord routes each guild to its
+shard's connection, and the games are spread over guilds on both shards). PostgreSQL is a throwaway
+server on a Unix socket started as tests/pg.py does (skipped, saying so, without its binaries).
 
 The bot runs in its own process (real discord.py client, real table service, a real SQLite file
 already holding ``--stored`` games) so its peak memory is its own. This process runs the fake
@@ -31,12 +39,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import gc
 import json
 import os
 import random
 import re
 import resource
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -95,7 +105,7 @@ def run_bot(args: argparse.Namespace) -> None:
     import discord
     import yarl
 
-    from bot.discord_app import TableBot
+    from bot.discord_app import ShardPlan, TableBot
     from render import render_png
 
     discord.http.Route.BASE = args.api
@@ -167,7 +177,9 @@ def run_bot(args: argparse.Namespace) -> None:
 
         async def setup_hook(self) -> None:
             await super().setup_hook()
-            handle, commit = self.service.handle, self.service.store._db.commit
+            handle = self.service.handle
+            store: Any = self.service.store
+            sqlite = hasattr(store, "_db")  # commit and lock tracing are SQLite's; PostgreSQL has a pool
 
             async def traced_handle(*a: Any, **k: Any) -> Any:
                 mark("service_start")
@@ -176,16 +188,18 @@ def run_bot(args: argparse.Namespace) -> None:
                 finally:
                     mark("service_end")
 
-            async def traced_commit() -> None:
-                began = time.monotonic()
-                await commit()
-                if time.monotonic() - began > 0.01:
-                    commits.append((began, time.monotonic() - began))
-
             self.service.handle = traced_handle  # type: ignore[method-assign]
-            self.service.store._db.commit = traced_commit  # type: ignore[method-assign]
-            store = self.service.store
-            store._lock = TracedLock("wait_store_lock")
+            if sqlite:
+                commit = store._db.commit
+
+                async def traced_commit() -> None:
+                    began = time.monotonic()
+                    await commit()
+                    if time.monotonic() - began > 0.01:
+                        commits.append((began, time.monotonic() - began))
+
+                store._db.commit = traced_commit
+                store._lock = TracedLock("wait_store_lock")
             self.service._locks = TracedLocks()
             for name in ("live_game", "latest_game", "game_by_id", "save_order", "touch", "orders", "update_game"):
                 setattr(store, name, timed_store_call(name, getattr(store, name)))
@@ -235,14 +249,25 @@ def run_bot(args: argparse.Namespace) -> None:
 
     discord.webhook.async_.AsyncWebhookAdapter.request = traced_webhook_request  # type: ignore[method-assign]
 
+    class TracedShardedBot(TracedBot, discord.AutoShardedClient):
+        """The same traced bot on some shards, exactly as bot.discord_app.ShardedTableBot is made."""
+
+        def __init__(self, *, shard_plan: ShardPlan, **options: Any) -> None:
+            super().__init__(
+                shard_plan=shard_plan, shard_ids=list(shard_plan.ids), shard_count=shard_plan.count, **options
+            )
+
     async def main() -> None:
-        bot = TracedBot(
-            db_path=args.db,
-            guild_id=int(args.guild),
-            renderer=render_png,
-            reminder_seconds=3600,
+        options: dict[str, Any] = dict(
+            db_path=args.db, guild_id=int(args.guild), renderer=render_png, reminder_seconds=3600,
             guild_ready_timeout=0.05,
-        )
+        )  # fmt: skip
+        bot: TableBot
+        if args.shard_count:
+            plan = ShardPlan(tuple(int(x) for x in args.shards.split(",")), args.shard_count)
+            bot = TracedShardedBot(shard_plan=plan, **options)
+        else:
+            bot = TracedBot(**options)
         watch_gc(collections)
         watcher = asyncio.create_task(watch_loop(stalls))
         task = asyncio.create_task(bot.start("benchmark-token"))
@@ -276,9 +301,9 @@ def run_bot(args: argparse.Namespace) -> None:
 async def store_games(db: str, count: int) -> None:
     """Fill the database with finished-looking and running games, as a busy server would have."""
     from bot.service import TableService, User
-    from bot.store import Store
+    from bot.storage import open_store
 
-    store = await Store.open(db)
+    store = await open_store(db)
     service = TableService(store)
     a, b = User("1", "stored-a"), User("2", "stored-b")
     for i in range(count):
@@ -307,17 +332,23 @@ class Phase:
     started: float = 0.0
     until: float = 0.0
     ready: asyncio.Event = field(default_factory=asyncio.Event)
-    bot_pid: int = 0
+    bot_pids: list[int] = field(default_factory=list)
     cpu_at_start: tuple[float, float] | None = None
+    setup_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(SETUP_CONCURRENCY))
 
     def start(self) -> None:
         self.started = time.monotonic()
         self.until = self.started + self.seconds
-        self.cpu_at_start = cpu_seconds(self.bot_pid)
+        self.cpu_at_start = cpu_seconds(self.bot_pids)
         self.ready.set()
 
 
-def cpu_seconds(bot_pid: int) -> tuple[float, float] | None:
+# Games are set up this many at a time before the timed phase: 1,000 games created at once would
+# queue thousands of interactions behind each other past Discord's 3-second first response.
+SETUP_CONCURRENCY = 25
+
+
+def cpu_seconds(bot_pids: list[int]) -> tuple[float, float] | None:
     """(CPU seconds the whole machine has been busy, CPU seconds of this benchmark's two processes), Linux only.
 
     The difference over the timed phase is what OTHER programs took from the same CPUs: the tail moves
@@ -330,7 +361,7 @@ def cpu_seconds(bot_pid: int) -> tuple[float, float] | None:
             fields = [int(x) for x in f.readline().split()[1:]]
         busy = sum(fields) - fields[3] - fields[4]  # all but idle and iowait
         ours = 0
-        for pid in ("self", str(bot_pid)):
+        for pid in ("self", *map(str, bot_pids)):
             with open(f"/proc/{pid}/stat") as f:
                 stat = f.read().rsplit(")", 1)[1].split()
             ours += int(stat[11]) + int(stat[12])  # utime, stime
@@ -380,7 +411,8 @@ async def play(fake: Any, channel: str, users: list[Any], results: Results, thin
         await fake.run(users[1], "game join", {"seat": seats[1]}, channel=channel, timeout=30)
         return await fake.run(users[0], "game start", channel=channel, timeout=30)
 
-    last = await setup()
+    async with phase.setup_slots:
+        last = await setup()
     phase.set_up += 1
     if phase.set_up == phase.games:
         phase.start()
@@ -522,36 +554,92 @@ def breakdown(
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
-    import discord  # noqa: F401 - imported so the fake's yarl/aiohttp versions match the bot's
+    """Today's run: one bot process on a SQLite file already holding ``--stored`` games."""
+    workdir = Path(tempfile.mkdtemp(prefix="wargame-e2e-bench-"))
+    db = str(workdir / "bench.db")
+    began = time.perf_counter()
+    await store_games(db, args.stored)
+    stored_seconds = time.perf_counter() - began
+    result = await run_config(args, db, processes=1)
+    result["storing_seconds"] = round(stored_seconds, 1)
+    return result
 
-    from tests.e2e.fake_discord import FakeDiscord
+
+async def compare(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The same load on SQLite x1, PostgreSQL x1 and PostgreSQL x2 (sharded), one after the other."""
+    from bot.migrate import copy_database
+    from tests.pg import SKIP_REASON, PgServer, find_binaries
 
     workdir = Path(tempfile.mkdtemp(prefix="wargame-e2e-bench-"))
     db = str(workdir / "bench.db")
     began = time.perf_counter()
     await store_games(db, args.stored)
     stored_seconds = time.perf_counter() - began
+    pristine = str(workdir / "stored.db")  # the stored games as they were, for the PostgreSQL runs
+    with contextlib.closing(sqlite3.connect(db)) as source, contextlib.closing(sqlite3.connect(pristine)) as copy:
+        source.backup(copy)
+    results = [await run_config(args, db, processes=1, label="SQLite, 1 process")]
+    results[0]["storing_seconds"] = round(stored_seconds, 1)
+    bindir = find_binaries()
+    if bindir is None:
+        print(f"PostgreSQL runs skipped: {SKIP_REASON}", file=sys.stderr)
+        return results
+    server = PgServer(bindir)
+    server.start()
+    try:
+        for processes in (1, 2):
+            # the same stored games on each: copied from the SQLite database as it was before its run
+            url = await server.new_database()
+            await copy_database(pristine, url)
+            label = f"PostgreSQL, {processes} process{'es' if processes > 1 else ''}"
+            results.append(await run_config(args, url, processes=processes, label=label + (", sharded" if processes > 1 else "")))
+            await server.drop_database(url)
+    finally:
+        server.stop()
+    return results
 
-    fake = FakeDiscord()
+
+SHARD_COUNT = 2  # the guilds in every run are spread over two shards; --compare's 2 processes hold one each
+
+
+async def run_config(args: argparse.Namespace, db: str, *, processes: int, label: str = "") -> dict[str, Any]:
+    """Play ``args.games`` games against ``processes`` bot processes on ``db`` and measure them.
+
+    The game channels are spread over two guilds, one on each of two shards. One process connects
+    without sharding (it receives every guild, as today); two processes hold shard 0 and shard 1.
+    """
+    import discord  # noqa: F401 - imported so the fake's yarl/aiohttp versions match the bot's
+
+    from tests.e2e.fake_discord import FakeDiscord
+
+    fake = FakeDiscord(shard_count=SHARD_COUNT)
+    guilds = [fake.guild_id if fake.shard_of(fake.guild_id, SHARD_COUNT) == shard else fake.add_guild(
+        f"shard-{shard}", shard=shard) for shard in range(SHARD_COUNT)]  # fmt: skip
     await fake.start()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--bot", "--api", fake.api_base, "--gateway", str(fake.gateway_url),
-        "--guild", fake.guild_id, "--db", db, *(["--profile", args.profile] if args.profile else []),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
-    )  # fmt: skip
+    children = []
+    for index in range(processes):
+        sharding = ["--shards", str(index), "--shard-count", str(SHARD_COUNT)] if processes > 1 else []
+        children.append(await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--bot", "--api", fake.api_base, "--gateway", str(fake.gateway_url),
+            "--guild", fake.guild_id, "--db", db, *sharding,
+            *(["--profile", f"{args.profile}.{index}"] if args.profile else []),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
+        ))  # fmt: skip
     try:
-        await fake.wait_for(lambda: fake.identified.is_set() and fake.commands, 30, "the bot to connect and sync")
+        await fake.wait_for(
+            lambda: len(fake.connected_shards()) == processes and fake.commands, 60, "the bots to connect and sync"
+        )
         await asyncio.sleep(0.2)
         fake_stalls: list[tuple[float, float]] = []
         fake_gc: list[tuple[float, float, int]] = []
         watch_gc(fake_gc)
         watcher = asyncio.create_task(watch_loop(fake_stalls))
-        channels = [fake.add_channel(f"game-{i}") for i in range(args.games)]
+        channels = [fake.add_channel(f"game-{i}", guild=guilds[i % len(guilds)]) for i in range(args.games)]
         players = [[fake.add_user(f"g{i}-a"), fake.add_user(f"g{i}-b")] for i in range(args.games)]
         results = Results()
         fake.requests.clear()
-        phase = Phase(args.games, args.seconds, bot_pid=child.pid)
+        phase = Phase(args.games, args.seconds, bot_pids=[c.pid for c in children])
         if not args.generator_gc:
             # This process is the measuring instrument (fake Discord + 200 players), not the system under
             # test: its garbage collector, scanning every message and request it keeps for inspection,
@@ -565,21 +653,32 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             *(play(fake, c, p, results, args.think, phase) for c, p in zip(channels, players, strict=True)),
         )
         elapsed = time.monotonic() - phase.started
-        cpu_at_end = cpu_seconds(child.pid)
+        cpu_at_end = cpu_seconds(phase.bot_pids)
         gc.enable()
         gc.unfreeze()
         watcher.cancel()
     finally:
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(b"stop\n")
-        await child.stdin.drain()
-        out = await asyncio.wait_for(child.stdout.read(), 60)
-        await child.wait()
+        outs = []
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write(b"stop\n")
+            await child.stdin.drain()
+        for child in children:
+            assert child.stdout is not None
+            outs.append(await asyncio.wait_for(child.stdout.read(), 60))
+            await child.wait()
         await fake.stop()
-    bot = json.loads(out.decode().strip().splitlines()[-1])
+    reports = [json.loads(out.decode().strip().splitlines()[-1]) for out in outs]
+    bot: dict[str, Any] = {"marks": {}}
+    for report in reports:  # interaction ids are unique, so the processes' marks merge as one
+        bot["marks"].update(report["marks"])
+        for key in ("draw_seconds", "commits", "stalls", "gc", "store_lock_holds", "store_lock_queue"):
+            bot.setdefault(key, []).extend(report[key])
     lat = sorted(results.latencies)
     drawing = bot["draw_seconds"]
     return {
+        "label": label or "SQLite, 1 process",
+        "processes": processes,
         "games": args.games,
         "stored_games": args.stored,
         "think_seconds": args.think,
@@ -605,22 +704,54 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "draw_share_of_latency": round(statistics.median(drawing) / statistics.median(lat), 2)
         if lat and drawing
         else None,
-        "bot_peak_rss_mb": round(bot["peak_rss_mb"], 1),
+        "bot_peak_rss_mb": round(max(r["peak_rss_mb"] for r in reports), 1),
         "games_finished": results.games_finished,
         "without_image": results.without_image,
         "violations": len(fake.violations),
+        "undelivered": len(fake.undelivered),
         "errors": results.errors[:5],
-        "storing_seconds": round(stored_seconds, 1),
+        "storing_seconds": None,
         "breakdown": breakdown(results.timed, bot, fake_stalls, fake_gc, (phase.started, phase.until)),
     }
 
 
+def verdict(value: float | None, target: float) -> str:
+    return "n/a" if value is None else ("PASS" if value < target else "MISS")
+
+
+def print_comparison(results: list[dict[str, Any]]) -> None:
+    """One line per setup, each beside its own same-run baseline and the other programs' CPU."""
+    first = results[0]
+    print(f"{first['games']} concurrent games, {first['stored_games']} stored, think {first['think_seconds']} s mean, "
+          f"{first['seconds']} s timed each; targets p50 < 60 ms, p99 < 250 ms (issue 6, set for 100 games)")  # fmt: skip
+    print(f"  {'setup':<34} {'orders':>7} {'per s':>6} {'p50 ms':>8} {'p99 ms':>8} {'':>9} "
+          f"{'baseline p50/p99 ms':>20} {'peak MB':>8} {'other CPU s':>12}")  # fmt: skip
+    for r in results:
+        base = r["baseline"]
+        print(f"  {r['label']:<34} {r['activations']:>7} {r['throughput_per_s']:>6} {r['p50_ms']!s:>8} "
+              f"{r['p99_ms']!s:>8} {verdict(r['p50_ms'], 60)}/{verdict(r['p99_ms'], 250):<4} "
+              f"{str(base['p50_ms']) + ' / ' + str(base['p99_ms']):>20} {r['bot_peak_rss_mb']:>8} "
+              f"{r['cpu_seconds_other_programs']!s:>12}")  # fmt: skip
+    for r in results:
+        problems = {k: r[k] for k in ("without_image", "violations", "undelivered") if r[k]}
+        if problems or r["errors"]:
+            print(f"  {r['label']}: {problems} {r['errors']}")
+    print(f"  (other programs' CPU is what the rest of the machine took from its {first['cpus']} CPUs during each "
+          "timed phase: compare setups only when it is alike; peak MB is the largest bot process)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
+    parser.add_argument("--games", type=int, default=0, help="concurrent games (default 100; 1,000 with --compare)")
     parser.add_argument("--stored", type=int, default=1000, help="games already in the database (default 1000)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long to play (default 30)")
-    parser.add_argument("--think", type=float, default=4.0, help="mean seconds between a reply and the next order")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=None,
+        help="mean seconds between a reply and the next order (default 4; 40 with --compare: 1,000 games then "
+        "offer the same 25 orders/s as 100 games at 4 s)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
     parser.add_argument(
         "--generator-gc",
@@ -628,16 +759,34 @@ def main() -> None:
         help="leave the garbage collector on in the fake Discord + players process during the timed phase",
     )
     parser.add_argument("--profile", default="", help="write a cProfile of the bot process to this file")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="run SQLite x1, PostgreSQL x1 and PostgreSQL x2 (sharded) in turn (default then: --games 1000)",
+    )
     parser.add_argument("--bot", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--api", help=argparse.SUPPRESS)
     parser.add_argument("--gateway", help=argparse.SUPPRESS)
     parser.add_argument("--guild", help=argparse.SUPPRESS)
     parser.add_argument("--db", help=argparse.SUPPRESS)
+    parser.add_argument("--shards", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--shard-count", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bot:
         run_bot(args)
         return
     random.seed(1)
+    if args.compare:
+        args.games = args.games or 1000
+        args.think = 40.0 if args.think is None else args.think
+        compared = asyncio.run(compare(args))
+        if args.json:
+            print(json.dumps(compared))
+        else:
+            print_comparison(compared)
+        return
+    args.games = args.games or 100
+    args.think = 4.0 if args.think is None else args.think
     result = asyncio.run(benchmark(args))
     if args.json:
         print(json.dumps(result))
