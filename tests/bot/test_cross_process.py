@@ -201,8 +201,8 @@ async def test_racing_game_new_makes_one_game_per_channel(store_url: str, procs:
     held before the insert) and free-running; exactly one game per channel, the loser told politely."""
     first, second = pair(procs, store_url)
     forced = [f"forced{i}" for i in range(6)]
-    first.send(op="gate", methods=["create_game"])
-    second.send(op="gate", methods=["create_game"])
+    for p in (first, second):
+        p.send(op="gate", methods=["create_game"], times=len(forced))
     results = run_batch((first, second), 1, [[ch, "alice", "game new", NEW] for ch in forced], gated=len(forced))
     first.send(op="gate", methods=[])
     second.send(op="gate", methods=[])
@@ -237,7 +237,7 @@ async def test_racing_rolls_are_each_logged_once(store_url: str, procs: Callable
     firsts: list[Jobs] = [[[ch, "alice", "roll", {"dice": f"1d6 # p{p}-first-{ch}"}] for ch in channels] for p in (0, 1)]
     many: list[Jobs] = [[[ch, "bob", "roll", {"dice": f"2d6 # p{p}-{ch}-{k}"}] for k in range(15) for ch in channels] for p in (0, 1)]
     for p in (first, second):
-        p.send(op="gate", methods=["create_game"])
+        p.send(op="gate", methods=["create_game"], times=len(channels))
     first_results = run_batch((first, second), 1, firsts, gated=len(channels))
     for p in (first, second):
         p.send(op="gate", methods=[])
@@ -278,12 +278,12 @@ async def test_the_same_order_from_two_processes_is_applied_once(store_url: str,
     order per turn, and the game replays to its snapshot; then a third process finishes the game."""
     await running_duel(store_url, "duel")
     first, second = pair(procs, store_url)
-    for p in (first, second):
-        p.send(op="gate", methods=["save_order"])
     wins = [0, 0]
     turns = 24
     for turn in range(turns):
         user = ("alice", "bob")[turn % 2]
+        for p in (first, second):
+            p.send(op="gate", methods=["save_order"])
         a, b = (r[0] for r in run_batch((first, second), turn, [["duel", user, "order", {"text": "hide"}]], gated=1))
         assert sorted([a["ok"], b["ok"]]) == [False, True], (turn, a, b)
         assert (a["errors"] or b["errors"]) == [STALE]
@@ -350,6 +350,44 @@ async def test_an_undo_racing_the_next_order_is_applied_or_refused_whole(store_u
     finally:
         await store.close()
     print(f"{rounds} undo/order races: the undo won {undo_wins}")
+
+
+async def test_tools_verify_racing_a_roll_keeps_every_roll_on_one_stream(store_url: str,
+                                                                         procs: Callable[..., Proc]) -> None:
+    """/tools verify (publish the seed, open a new stream) in one process against a /roll in the other,
+    both on the same version: the roll lands on exactly one stream, before or after the publication,
+    and a verify that lost says so; every stream, published or not, replays to its snapshot."""
+    first, second = pair(procs, store_url)
+    verify_wins, rounds = 0, 6
+    for rnd in range(rounds):
+        for p in (first, second):
+            p.send(op="gate", methods=[])
+        (pre,) = run_batch((first,), 2 * rnd, [["v", "alice", "roll", {"dice": f"1d6 # pre{rnd}"}]])[0]
+        assert pre["ok"], pre  # the stream has something to verify
+        verifier, roller = (first, second) if rnd % 2 == 0 else (second, first)
+        verifier.send(op="gate", methods=["publish_stream"])
+        roller.send(op="gate", methods=["save_order"])
+        jobs = {verifier: [["v", "alice", "tools verify", {}]], roller: [["v", "bob", "roll", {"dice": f"1d6 # r{rnd}"}]]}
+        verify, roll = (r[0] for r in run_batch((verifier, roller), 2 * rnd + 1, [jobs[verifier], jobs[roller]],
+                                                gated=1))
+        assert roll["ok"], roll  # a roll that lost to the publication is rolled again on the new stream
+        if verify["ok"]:
+            verify_wins += 1
+        else:
+            assert verify["errors"][0].startswith("Someone used the table tools here at the same moment."), verify
+    for p in (first, second):
+        p.finish()
+    store = await open_store(store_url)
+    try:
+        streams = [g for batch in [b async for b in store.export_games()] for g, _ in batch if g.channel == "v"]
+        assert [g.status for g in streams] == ["published"] * verify_wins + ["tools"]
+        labels: list[str] = []
+        for g in streams:
+            labels += [o.text.split("# ", 1)[1] for o in await check_log(store, g, setup_versions=g.status == "published")]
+        assert sorted(labels) == sorted(f"{kind}{rnd}" for rnd in range(rounds) for kind in ("pre", "r"))
+    finally:
+        await store.close()
+    print(f"{rounds} /tools verify against /roll races: the verify won {verify_wins}")
 
 
 def sqlite_unlocked(path: str) -> None:

@@ -47,15 +47,20 @@ async def stdin_lines() -> asyncio.StreamReader:
 
 
 class Gates:
-    """Store methods held until the test releases them (every call waiting at that moment goes on)."""
+    """Store methods held until the test releases them (every call waiting at that moment goes on).
+    Each armed method holds its next ``times`` calls only, so a retry after a lost race runs free."""
 
     def __init__(self) -> None:
-        self.names: set[str] = set()
+        self.left: dict[str, int] = {}
         self.event = asyncio.Event()
+
+    def arm(self, methods: list[str], times: int) -> None:
+        self.left = dict.fromkeys(methods, times)
 
     def wrap(self, name: str, real: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def call(*args: Any, **kwargs: Any) -> Any:
-            if name in self.names:
+            if self.left.get(name, 0) > 0:
+                self.left[name] -= 1
                 event = self.event
                 emit({"gate": name})
                 await event.wait()
@@ -87,7 +92,7 @@ async def serve(service: TableService, gates: Gates) -> None:
             batches.add(task)
             task.add_done_callback(batches.discard)
         elif request["op"] == "gate":
-            gates.names = set(request["methods"])
+            gates.arm(request["methods"], request.get("times", 1))
         elif request["op"] == "release":
             gates.release()
         elif request["op"] == "quit":
@@ -145,7 +150,7 @@ async def main(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     store = await open_store(args.db)
     gates = Gates()
-    for method in ("create_game", "save_order", "mark_undone", "update_game"):
+    for method in ("create_game", "save_order", "mark_undone", "update_game", "publish_stream"):
         setattr(store, method, gates.wrap(method, getattr(store, method)))
     it = seeds(args.seed_start)
     service = TableService(store, mention=lambda uid: f"@{uid}", seed_source=lambda: next(it))
