@@ -38,6 +38,7 @@ import tests.bot.duel  # noqa: F401
 from bot.service import FINISHED, fold, ruleset_for
 from bot.storage import Backend, GameRow, is_postgres, open_store
 from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
+from games.tools import TOOLS
 from tests.bot.helpers import ALICE, BOB, errors, make_service, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -352,25 +353,30 @@ async def test_an_undo_racing_the_next_order_is_applied_or_refused_whole(store_u
     print(f"{rounds} undo/order races: the undo won {undo_wins}")
 
 
-async def test_tools_verify_racing_a_roll_keeps_every_roll_on_one_stream(store_url: str,
+async def test_tools_verify_racing_a_draw_keeps_every_card_on_one_stream(store_url: str,
                                                                          procs: Callable[..., Proc]) -> None:
-    """/tools verify (publish the seed, open a new stream) in one process against a /roll in the other,
-    both on the same version: the roll lands on exactly one stream, before or after the publication,
-    and a verify that lost says so; every stream, published or not, replays to its snapshot."""
+    """/tools verify (publish the seed, open a new stream carrying the table over) in one process
+    against a /deck draw in the other, both on the same version: the draw lands on exactly one stream,
+    before or after the publication, a verify that lost says so, every stream replays, and each new
+    stream carries over exactly the table its predecessor ended with (without publish_stream's version
+    check a draw committed after the verify read the table would be published with the old stream yet
+    missing from the new one: the card back in the draw pile)."""
     first, second = pair(procs, store_url)
+    (deck,) = run_batch((first,), 0, [["v", "alice", "deck new", {"name": "d", "from": "standard52"}]])[0]
+    assert deck["ok"], deck
     verify_wins, rounds = 0, 6
     for rnd in range(rounds):
         for p in (first, second):
             p.send(op="gate", methods=[])
-        (pre,) = run_batch((first,), 2 * rnd, [["v", "alice", "roll", {"dice": f"1d6 # pre{rnd}"}]])[0]
+        (pre,) = run_batch((first,), 2 * rnd + 1, [["v", "alice", "roll", {"dice": f"1d6 # pre{rnd}"}]])[0]
         assert pre["ok"], pre  # the stream has something to verify
-        verifier, roller = (first, second) if rnd % 2 == 0 else (second, first)
+        verifier, drawer = (first, second) if rnd % 2 == 0 else (second, first)
         verifier.send(op="gate", methods=["publish_stream"])
-        roller.send(op="gate", methods=["save_order"])
-        jobs = {verifier: [["v", "alice", "tools verify", {}]], roller: [["v", "bob", "roll", {"dice": f"1d6 # r{rnd}"}]]}
-        verify, roll = (r[0] for r in run_batch((verifier, roller), 2 * rnd + 1, [jobs[verifier], jobs[roller]],
+        drawer.send(op="gate", methods=["save_order"])
+        jobs = {verifier: [["v", "alice", "tools verify", {}]], drawer: [["v", "bob", "deck draw", {"name": "d"}]]}
+        verify, draw = (r[0] for r in run_batch((verifier, drawer), 2 * rnd + 2, [jobs[verifier], jobs[drawer]],
                                                 gated=1))
-        assert roll["ok"], roll  # a roll that lost to the publication is rolled again on the new stream
+        assert draw["ok"], draw  # a draw that lost to the publication is drawn again on the new stream
         if verify["ok"]:
             verify_wins += 1
         else:
@@ -381,13 +387,18 @@ async def test_tools_verify_racing_a_roll_keeps_every_roll_on_one_stream(store_u
     try:
         streams = [g for batch in [b async for b in store.export_games()] for g, _ in batch if g.channel == "v"]
         assert [g.status for g in streams] == ["published"] * verify_wins + ["tools"]
-        labels: list[str] = []
-        for g in streams:
-            labels += [o.text.split("# ", 1)[1] for o in await check_log(store, g, setup_versions=g.status == "published")]
-        assert sorted(labels) == sorted(f"{kind}{rnd}" for rnd in range(rounds) for kind in ("pre", "r"))
+        texts: list[str] = []
+        for g, successor in zip(streams, [*streams[1:], None], strict=True):
+            log = await check_log(store, g, setup_versions=g.status == "published")
+            texts += [o.text for o in log]
+            if successor is not None:
+                *_, (final, _, _) = fold(TOOLS, g.seed, g.scenario, g.options, ((o.seat, o.text) for o in log))
+                assert successor.options == TOOLS.carry_over(final), f"stream {successor.id} lost part of the table"
+        assert sorted(texts) == sorted(["deck new d standard52", *(f"roll 1d6 # pre{rnd}" for rnd in range(rounds)),
+                                        *["deck draw d"] * rounds])
     finally:
         await store.close()
-    print(f"{rounds} /tools verify against /roll races: the verify won {verify_wins}")
+    print(f"{rounds} /tools verify against /deck draw races: the verify won {verify_wins}")
 
 
 def sqlite_unlocked(path: str) -> None:
