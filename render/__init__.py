@@ -12,6 +12,18 @@ board is about 1000 px wide so labels survive Discord's ~550 px preview. ``zoom=
 draws a window ``radius`` hexes/squares/inches around ``where`` (a position, or a printed hex
 number like ``"1205"`` / square like ``"c4"``) at a larger scale.
 
+Chat size: Discord shows a board about 500 px high, so every counter name is at least
+``Frame.text_px`` (10.5 px there, ~11 px tall, scaled by the whole picture's height) and a name
+that does not fit the room its neighbours leave goes on two lines, then is cut with an ellipsis;
+on a table a ship's name moves under its base when it would run into another. The strip starts
+with a key of the sides' colours, since colour is what tells the sides apart at that size.
+
+The highlight ring (yellow; on a table a yellow outline of the base) has one meaning in every
+system: **this counter acts now**, i.e. the next order is for it (the ship whose activation is
+under way, or the ships still to act in this phase). The last activation itself is shown by the
+overlays (path, fire, ram), never by the ring. A rule system's ``view()`` sets
+``Counter.highlight`` accordingly.
+
 What a viewer may see is decided by the rule system's ``view()``; this package draws exactly what
 the View holds. A face-down counter is drawn as a grey "?" using only its position (and
 highlight): its label, side, facing, damage and markers are never read (``counters.look_of``).

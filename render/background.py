@@ -310,7 +310,7 @@ def _table_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
             y = frame.unit_px(0, j)[1]
             draw.text((x0 - m / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
             draw.text((x1 + m / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
-    lf = font(max(11.0, min(18.0, frame.scale * 0.5)), bold=True)
+    lf = font(max(frame.text_px, min(18.0, frame.scale * 0.5)), bold=True)  # readable at chat size
     for t in board.table_terrain:
         text = t.label or t.kind
         cx, cy, _ = _terrain_extent(frame, t)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import math
 import threading
@@ -14,10 +15,10 @@ from PIL import Image, ImageDraw
 from games.core.view import Board, Pos, View
 from render import theme
 from render.background import draw_background
-from render.counters import TABLE_VESSELS, Sprite, highlight_sprite, look_of, make_sprite
+from render.counters import TABLE_VESSELS, Look, Sprite, free_room, highlight_sprite, look_of, make_sprite
 from render.fonts import UNCACHED
-from render.frame import Frame, full_frame, zoom_frame
-from render.overlays import draw_labels, draw_overlays
+from render.frame import Frame, chat_text_px, full_frame, zoom_frame
+from render.overlays import draw_labels, draw_overlays, play_area
 from render.palette import build_palette
 from render.strip import draw_strip
 from render.zones import draw_zones
@@ -103,6 +104,68 @@ class Renderer:
         finally:
             UNCACHED.reset(token)
 
+    def _sprite(self, look: Look) -> Sprite:
+        sprite: Sprite = self._get(self.sprites, look, lambda: make_sprite(look))
+        return sprite
+
+    def _looks(self, view: View, frame: Frame, colours: dict[str, theme.RGB], text_px: float) -> dict[str, tuple[Look, tuple[float, float]]]:
+        """Each visible counter's look and pixel position. On a table a ship's name row goes above
+        its base unless it would run into a name already placed or another base; then below, then
+        a row further up or down (top ships first), so names in a line of ships never run together."""
+        out: dict[str, tuple[Look, tuple[float, float]]] = {}
+        kind = view.board.kind
+        pad = frame.scale * 2
+        for c in view.counters:
+            x, y = frame.px(c.pos)
+            if not (math.isfinite(x) and math.isfinite(y) and frame.visible(x, y, pad)):
+                continue
+            # a face-down counter's side is not even looked up: look_of draws it from position alone
+            colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)
+            out[c.id] = (look_of(c, colour, kind, frame.scale, flat=frame.flat, text_px=text_px), (x, y))
+        if kind != "table":
+            return self._roomy(out, frame)
+        ships = [(cid, look, xy) for cid, (look, xy) in out.items() if look.kind in TABLE_VESSELS and not look.face_down]
+        hulls = []  # every base's rough box: a name should not cover a ship either
+        for _, look, (x, y) in ships:
+            half = max(look.size[0] if look.size[0] > 0 else 2.0, 1.0) * frame.scale / 2
+            hulls.append((x - half, y - half, x + half, y + half))
+        placed: list[tuple[float, float, float, float]] = []
+        ax0, ay0, ax1, ay1 = play_area(frame)  # the mat: names stay off the rulers
+        inside = (float(ax0), float(ay0), float(ax1), float(ay1))
+        for i, (cid, look, (x, y)) in sorted(enumerate(ships), key=lambda e: (e[1][2][1], e[1][2][0])):
+            best: tuple[float, Look, tuple[float, float, float, float]] | None = None
+            for tier in range(4):
+                cand = dataclasses.replace(look, tier=tier)
+                box = self._sprite(cand).label_box
+                if box is None:
+                    break
+                at = (x + box[0], y + box[1], x + box[2], y + box[3])
+                cost = sum(_overlap(at, p) for p in placed) + sum(_overlap(at, h) for j, h in enumerate(hulls) if j != i) * 0.5
+                cost += (at[2] - at[0]) * (at[3] - at[1]) - _overlap(at, inside)  # off the picture
+                if best is None or cost < best[0]:
+                    best = (cost, cand, at)
+                if cost == 0:
+                    break
+            if best is not None:
+                out[cid] = (best[1], (x, y))
+                placed.append(best[2])
+        return out
+
+    @staticmethod
+    def _roomy(looks: dict[str, tuple[Look, tuple[float, float]]], frame: Frame) -> dict[str, tuple[Look, tuple[float, float]]]:
+        """Hex and square names: as wide as the nearest counter on the same row leaves room for."""
+        named = [(cid, xy) for cid, (look, xy) in looks.items() if look.kind not in ("wake", "landing")]
+        rows = frame.scale * (1.0 if frame.board_kind == "hex" else 0.6)  # a name block's height
+        out = {}
+        for cid, (look, (x, y)) in looks.items():
+            if look.kind in ("wake", "landing") or look.face_down:
+                out[cid] = (look, (x, y))
+                continue
+            gaps = [abs(ox - x) for oid, (ox, oy) in named if oid != cid and abs(oy - y) < rows and abs(ox - x) > 1]
+            room = free_room(frame.board_kind, frame.scale, frame.flat, min(gaps) if gaps else None)
+            out[cid] = (dataclasses.replace(look, room=room), (x, y))
+        return out
+
     def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:
         board = view.board
         frame = self.frame(view, scale=scale, zoom=zoom)
@@ -117,22 +180,19 @@ class Renderer:
         strip = draw_strip(view, frame.width, fresh=UNCACHED.get())
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))
-        aid_labels, result_labels = draw_overlays(img, view.overlays, frame, colours)
+        aid_labels, result_labels = draw_overlays(img, view.overlays, frame, colours, frozenset(c.label for c in view.counters if not c.face_down))
         aid_boxes = draw_labels(img, aid_labels, frame)
         # markers (wakes, mines, flags) first, then ships, highlighted counters last: the things a
         # player must read are never hidden under a neighbour
-        pad = frame.scale * 2
+        looks = self._looks(view, frame, colours, chat_text_px(frame, strip.height))
         for c in sorted(view.counters, key=lambda c: (c.highlight, c.face_down or c.kind in TABLE_VESSELS)):
-            x, y = frame.px(c.pos)
-            if not (math.isfinite(x) and math.isfinite(y) and frame.visible(x, y, pad)):
+            if c.id not in looks:
                 continue
-            # a face-down counter's side is not even looked up: look_of draws it from position alone
-            colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)
-            look = look_of(c, colour, board.kind, frame.scale, flat=frame.flat)
+            look, (x, y) = looks[c.id]
             if c.highlight and board.kind != "table":
                 ring: Sprite = self._get(self.sprites, ("highlight", board.kind, frame.scale), lambda: highlight_sprite(board.kind, frame.scale))
                 img.paste(ring.image, (round(x) - ring.ax, round(y) - ring.ay), ring.image)
-            sprite: Sprite = self._get(self.sprites, look, lambda look=look: make_sprite(look))  # type: ignore[misc]
+            sprite = self._sprite(look)
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
         draw_labels(img, result_labels, frame, aid_boxes)
         if zoom is not None:
@@ -140,6 +200,11 @@ class Renderer:
             d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=(210, 220, 230), width=2)
         img.paste(strip, (0, frame.height))
         return img, palette
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes share (0 when apart)."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def encode_png(img: Image.Image, *, palette: Image.Image | None = None, compress_level: int = 2) -> bytes:

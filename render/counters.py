@@ -41,6 +41,8 @@ class Look:
     highlight: bool
     size: tuple[float, float]
     room: float = 0.0  # how wide a name may be before it shrinks (px); 0 = the token's own width
+    text_px: float = 11.0  # smallest name size that stays readable at chat size (``Frame.text_px``)
+    tier: int = 0  # table ships' name row: 0 above the base, 1 below, 2 a row higher, 3 a row lower
 
 
 def label_room(board_kind: str, scale: float, flat: bool) -> float:
@@ -49,12 +51,36 @@ def label_room(board_kind: str, scale: float, flat: bool) -> float:
     On a flat-topped map the nearest counters on the same row are two columns (3 radii) away and
     diagonal neighbours sit half a hex lower, so a name may be wider than its hex; on a
     pointy-topped map the next hex on the row is only 1.73 radii away."""
+    if board_kind == "square":
+        return scale * 0.9  # a gap short of the next square's name
     if board_kind != "hex":
         return 0.0
     return scale * (2.6 if flat else 1.55)
 
 
-def look_of(counter: Counter, colour: theme.RGB, board_kind: str, scale: float, *, flat: bool = True) -> Look:
+def free_room(board_kind: str, scale: float, flat: bool, gap_px: float | None) -> float:
+    """Width a name may take given the nearest counter beside it (``gap_px`` between their
+    centres, None when nothing stands on its row): never less than ``label_room``, and up to about
+    two cells when the neighbouring cells are empty, so a long name is not cut for nothing."""
+    base = label_room(board_kind, scale, flat)
+    if board_kind not in ("hex", "square"):
+        return base
+    cap = scale * (4.2 if board_kind == "hex" else 2.0)
+    free = cap if gap_px is None else min(cap, gap_px - scale * 0.15)
+    return round(max(base, free), 1)
+
+
+def look_of(
+    counter: Counter,
+    colour: theme.RGB,
+    board_kind: str,
+    scale: float,
+    *,
+    flat: bool = True,
+    text_px: float = 11.0,
+    tier: int = 0,
+    room: float | None = None,
+) -> Look:
     if counter.face_down:
         # only position and highlight survive: the "?" counter is the same for every hidden thing
         highlight = counter.highlight and board_kind == "table"
@@ -76,7 +102,9 @@ def look_of(counter: Counter, colour: theme.RGB, board_kind: str, scale: float, 
         # highlight moving from counter to counter does not redraw either counter
         counter.highlight and board_kind == "table",
         counter.size if board_kind == "table" else (0.0, 0.0),
-        label_room(board_kind, scale, flat),
+        label_room(board_kind, scale, flat) if room is None else room,
+        text_px,
+        tier if board_kind == "table" else 0,
     )
 
 
@@ -85,6 +113,9 @@ class Sprite:
     image: Image.Image
     ax: int  # where the counter's position falls inside the image
     ay: int
+    # the name row's box relative to the counter's position (x0, y0, x1, y1), for placing names
+    # clear of each other; None when the name is drawn inside the counter
+    label_box: tuple[float, float, float, float] | None = None
 
 
 def token_radius(board_kind: str, scale: float) -> float:
@@ -142,16 +173,13 @@ def _two_lines(text: str) -> tuple[str, str] | None:
 
 
 def _fit_lines(text: str, start: float, low: float, width: float) -> tuple[tuple[str, ...], float]:
-    """Like ``_fit_label``, but before truncating a name it tries one font step smaller, then two
+    """Like ``_fit_label``, but before truncating a name it tries two
     lines (at the largest size from ``start`` down to ``low`` that fits): the full name stays
     readable in a chat preview, where the board is shown at about half size."""
     one, size = _fit_label(text, start, low, width)
     if one == text:
         return (text,), size
     limit = width * 1.25
-    smaller = max(10.0, low - 1)
-    if font(smaller, bold=True).getlength(text) <= limit:
-        return (text,), smaller
     pair = _two_lines(text)
     if pair is not None:
         size = start
@@ -283,13 +311,13 @@ def _badge_size(r: float) -> float:
 def _token_sprite(look: Look) -> Sprite:
     r = token_radius(look.board_kind, look.scale)
     badge = _badge_size(r)
-    if look.room:  # hex maps: names as large as the neighbours allow, so they survive a preview
-        start = max(11.0, min(24.0, look.scale * 0.42))
-        label, label_size = _fit_label(look.label, start, max(10.0, look.scale * 0.3), look.room)
-        lines: tuple[str, ...] = (label,)
-    else:
-        start = max(11.0, min(22.0, r * 0.56))
-        lines, label_size = _fit_lines(look.label, start, max(10.0, r * 0.44), 2.3 * r)
+    low = look.text_px  # never smaller than what a chat preview can still read
+    # a name may spill over its cell but stops a gap short of the next counter's name (``room``),
+    # so ships on every other square never read as one word ("PortogalloAffondatore"); when it
+    # is too long it goes on two lines, then is cut with an ellipsis
+    start = max(low, min(24.0, look.scale * 0.42) if look.board_kind == "hex" else min(22.0, r * 0.56))
+    room = look.room or 2.3 * r * 1.25
+    lines, label_size = _fit_lines(look.label, start, low, room / 1.25)
     if look.face_down:
         lines, label_size = ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6
     label_w = max(font(label_size, bold=True).getlength(line) for line in lines)
@@ -350,8 +378,8 @@ def _token_sprite(look: Look) -> Sprite:
         ink, halo = (255, 255, 255), theme.OUTLINE
     spills = label_w > 1.8 * r  # over the sea: a firmer halo
     step = label_size * 1.05
-    if len(lines) > 1:  # two lines: the pair is centred a little higher, clear of the damage text
-        label_y -= r * 0.12
+    if len(lines) > 1:  # two lines: the pair sits higher, its lower line clear of the damage text
+        label_y = c - (r * 0.5 if has_second_line else r * 0.12)
     for i, line in enumerate(lines):
         y = label_y + (i - (len(lines) - 1) / 2) * step
         paste_text(img, (c, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
@@ -413,7 +441,7 @@ def _table_sprite(look: Look) -> Sprite:
     extent = math.hypot(lp, bp) / 2 + 4
     # ships carry a bold name above the base; wakes, landing parties and other markers a small
     # plain one below, so a marker next to a ship never hides the ship's name
-    label_size = max(11.0, min(18.0, s * 0.5)) * (1.0 if vessel else 0.75)
+    label_size = max(look.text_px, min(18.0, s * 0.5)) * (1.0 if vessel else 0.75)
     lf = font(label_size, bold=vessel)
     label = look.label
     label_w = lf.getlength(label) if label else 0.0
@@ -426,7 +454,7 @@ def _table_sprite(look: Look) -> Sprite:
     half_w = max(extent, row_w / 2 + 4)
     text_h = label_size + 6
     w = math.ceil(2 * half_w)
-    h = math.ceil(2 * (extent + text_h + 2))
+    h = math.ceil(2 * (extent + text_h * (2 if look.tier >= 2 else 1) + 2))
     c = (w / 2, h / 2)
     k = 3
     big = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
@@ -449,7 +477,13 @@ def _table_sprite(look: Look) -> Sprite:
             d.line([hull[0], hull[2]], fill=(20, 20, 20), width=2 * k)
             d.line([hull[4], hull[2]], fill=(20, 20, 20), width=2 * k)
     # the text row (label, damage pips or text, marker badges) sits above a ship, below a marker
-    row_y = c[1] - extent - text_h / 2 + 2 if vessel else c[1] + extent + text_h / 2 - 2
+    # (a ship's row moves below, or a row further out, when a neighbour's name is in the way)
+    above = vessel and look.tier in (0, 2)
+    out = text_h if look.tier >= 2 else 0.0
+    row_y = c[1] - extent - out - text_h / 2 + 2 if above else c[1] + extent + out + text_h / 2 - 2
+    if look.tier >= 2 and vessel and not look.face_down:  # a leader from the far row to its ship
+        end = row_y + (text_h / 2 if above else -text_h / 2)
+        d.line([(cx, end * k), (cx, (c[1] + (-1 if above else 1) * bp / 2) * k)], fill=(235, 240, 245, 200), width=max(1, round(s / 24)) * k)
     x = c[0] - row_w / 2
     pip_xs: list[float] = []
     label_x = x
@@ -480,4 +514,7 @@ def _table_sprite(look: Look) -> Sprite:
     if extra:
         paste_text(img, (extra_x, row_y), extra, small.size, bold=True, fill=(255, 235, 200), anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
     _badge_text(img, [((bx, row_y), st) for bx, st in zip(badge_xs, styles, strict=True)], badge)
-    return Sprite(img, round(c[0]), round(c[1]))
+    box = None
+    if label and vessel and not look.face_down:
+        box = (-row_w / 2 - 2, row_y - c[1] - text_h / 2, row_w / 2 + 2, row_y - c[1] + text_h / 2)
+    return Sprite(img, round(c[0]), round(c[1]), box)

@@ -19,6 +19,11 @@ SQRT3 = math.sqrt(3.0)
 TARGET_WIDTH = 1000.0
 ZOOM_WIDTH = 900.0
 MIN_WIDTH = 560  # a tiny board still gets a status strip wide enough to read
+# Discord shows a board about 500 px high; a label must be >= ~11 px tall there (10.5 px em size:
+# DejaVu Bold's line is ~1.1 em). The status strip under the board is about this tall.
+CHAT_HEIGHT = 500.0
+CHAT_TEXT_PX = 10.5
+STRIP_ALLOWANCE = 260.0
 
 
 @dataclass(frozen=True)
@@ -59,8 +64,22 @@ class Frame:
         return -pad <= x <= self.width + pad and -pad <= y <= self.height + pad
 
     @property
+    def text_px(self) -> float:
+        """The smallest label size (px) that stays readable once the picture (board plus a
+        typical strip) is shrunk to chat size; ``chat_text_px`` when the strip is known."""
+        return chat_text_px(self, STRIP_ALLOWANCE)
+
+    @property
     def key(self) -> tuple[str, float, float, float, int, int, bool]:
         return (self.board_kind, round(self.scale, 3), round(self.ox, 2), round(self.oy, 2), self.width, self.height, self.zoomed)
+
+
+def chat_text_px(frame: Frame, strip_height: float) -> float:
+    """The smallest label size (px) that stays readable once the whole picture (board plus its
+    status strip) is shrunk to chat height. Whole pixels, so a strip a line longer or shorter
+    seldom changes the size (every counter sprite is cached per size)."""
+    shown = frame.height + strip_height
+    return float(max(11, math.ceil(CHAT_TEXT_PX * shown / CHAT_HEIGHT)))
 
 
 def _unit_bounds(board: Board) -> tuple[float, float, float, float]:

@@ -164,9 +164,13 @@ def _width(frame: Frame) -> float:
     return max(3.0, min(9.0, unit * 0.09))
 
 
-def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame, colours: dict[str, theme.RGB]) -> tuple[list[Label], list[Label]]:
+def draw_overlays(
+    img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame, colours: dict[str, theme.RGB], names: frozenset[str] = frozenset()
+) -> tuple[list[Label], list[Label]]:
     """Draw the overlays' shapes; return their labels: measuring aids' names (rings, arcs, paths)
-    to draw under the counters, so no ship's name is hidden, and results (fire, ram) to draw over."""
+    to draw under the counters, so no ship's name is hidden, and results (fire, ram) to draw over.
+    A path whose text is a counter's name (``names``) gets no label: the ship at its end already
+    carries that name, and the same name twice on a board reads as two ships."""
     pen = Pen(img, clip=play_area(frame))
     w = _width(frame)
     labels: list[Label] = []  # measuring aids: under the counters
@@ -178,7 +182,7 @@ def draw_overlays(img: Image.Image, overlays: tuple[Overlay, ...], frame: Frame,
         side = colours.get(o.side, (245, 245, 245))
         if o.kind == "path":
             _path(pen, pts, theme.mix(side, (255, 255, 255), 0.3), w * 1.3)
-            if o.text:
+            if o.text and o.text not in names:
                 # at the start, where the mover was: its end is under the counter that moved
                 labels.append((pts[0], o.text, (245, 245, 245), (pts[-1],)))
         elif o.kind == "fire" and len(pts) >= 2:

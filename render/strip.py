@@ -132,6 +132,38 @@ def marker_key(view: View) -> str:
     return "   ".join(parts)
 
 
+LEGEND_SIZE = 20
+
+
+@lru_cache(maxsize=64)
+def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int) -> Image.Image:
+    """The side colour key: a swatch in each side's colour and its name (wrapping to more rows on
+    a narrow picture). Bold and large: this row is what tells the sides apart in a chat preview.
+    (The highlight ring is not keyed here while the systems still give it different meanings; see
+    the ``render`` package docstring.)"""
+    f = font(LEGEND_SIZE, bold=True)
+    sw = LEGEND_SIZE
+    items = [(c, name) for name, c in sides]
+    rows: list[list[tuple[theme.RGB, str, float]]] = [[]]
+    x = 0.0
+    for colour, name in items:
+        w = sw + 8 + f.getlength(name) + 24
+        if rows[-1] and x + w > width:
+            rows.append([])
+            x = 0.0
+        rows[-1].append((colour, name, x))
+        x += w
+    line = round(LEGEND_SIZE * 1.45)
+    img = Image.new("RGBA", (max(1, width), line * len(rows)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for i, row in enumerate(rows):
+        y = i * line + (line - sw) / 2
+        for colour, name, x0 in row:
+            d.rounded_rectangle((x0, y, x0 + sw, y + sw), radius=4, fill=colour, outline=(235, 240, 245), width=2)
+            d.text((x0 + sw + 8, y + sw / 2), name, font=f, fill=theme.mix(colour, (255, 255, 255), 0.6), anchor="lm")
+    return img
+
+
 def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
     """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline)."""
     items = _items(view, fresh)
@@ -147,6 +179,10 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
         rows.extend((line, TITLE_SIZE, True, theme.TITLE_TEXT) for line in wrap(title, TITLE_SIZE, text_w, bold=True))
     for status in view.status:
         rows.extend((line, LINE_SIZE, False, theme.STRIP_TEXT) for line in wrap(status, LINE_SIZE, text_w))
+    legend: Image.Image | None = None
+    if view.sides:
+        sides = tuple((side.name, theme.hex_to_rgb(side.colour)) for side in view.sides)
+        legend = (legend_image.__wrapped__ if fresh else legend_image)(sides, round(text_w))
     key = marker_key(view)
     if key:
         rows.extend((line, SMALL_SIZE, False, theme.STRIP_DIM) for line in wrap(f"Markers: {key}", SMALL_SIZE, text_w))
@@ -155,7 +191,8 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
         rows.append((f"Private to {who}:", SMALL_SIZE, True, theme.PRIVATE_TEXT))
         for line in view.private_text:
             rows.extend((w, LINE_SIZE, False, theme.PRIVATE_TEXT) for w in wrap(line, LINE_SIZE, text_w))
-    text_h = sum(round(size * 1.35) for _, size, _, _ in rows)
+    text_h = sum(round(size * 1.35) for _, size, _, _ in rows) + (legend.height + 4 if legend else 0)
+    title_rows = sum(1 for row in rows if row[1] == TITLE_SIZE)  # the key goes under the title
     height = (ITEM + text_h if stacked else max(text_h, ITEM if items else 0)) + 2 * PAD
     img = Image.new("RGB", (width, height), theme.STRIP)
     d = ImageDraw.Draw(img)
@@ -164,10 +201,15 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
         img.paste(item, (PAD + i * ITEM, PAD // 2 if stacked else (height - ITEM) // 2), item)
     y = top
     draw_text = text_image.__wrapped__ if fresh else text_image
-    for line, size, bold, colour in rows:
+    for i, (line, size, bold, colour) in enumerate(rows):
+        if legend is not None and i == title_rows:
+            img.paste(legend, (left, y), legend)
+            y += legend.height + 4
         text = draw_text(line, size, bold, colour)
         img.paste(text, (left, y), text)
         y += round(size * 1.35)
+    if legend is not None and title_rows == len(rows):
+        img.paste(legend, (left, y), legend)
     return img
 
 

@@ -42,7 +42,7 @@ def draw_zones(base: Image.Image, board: Board, frame: Frame, zones: tuple[Zone,
     out.alpha_composite(layer.reduce(SS))
     img = out.convert("RGB")
     t = ImageDraw.Draw(img)
-    f = font(max(12.0, min(20.0, frame.scale * 0.38)), bold=True)
+    f = font(max(frame.text_px, min(20.0, frame.scale * 0.38)), bold=True)  # readable at chat size
     for x, y, name, colour in labels:
         half = f.getlength(name) / 2 + 4
         x = min(max(x, half), frame.width - half)  # keep the name inside the picture

@@ -88,12 +88,12 @@ def test_a_name_breaks_at_a_space_or_between_syllables() -> None:
     assert _two_lines("Huascar") is None  # too short to hyphenate
 
 
-def test_long_square_names_shrink_a_step_or_wrap_before_they_are_cut() -> None:
+def test_long_square_names_wrap_before_they_are_cut() -> None:
     r = token_radius("square", 108.0)  # the 8 x 8 board's default scale
     start, low, width = max(11.0, min(22.0, r * 0.56)), max(10.0, r * 0.44), 2.3 * r
-    # one line, one step smaller than the old floor, instead of "Affondato..."
+    # two lines, never below the floor (the chat-size minimum), instead of "Affondato..."
     lines, size = _fit_lines("Affondatore", start, low, width)
-    assert lines == ("Affondatore",) and low - 1 <= size < low
+    assert lines == ("Affon-", "datore") and size >= low
     lines, size = _fit_lines("Almirante Cochrane", start, low, width)
     assert lines == ("Almirante", "Cochrane") and size >= low
     lines, _ = _fit_lines("Erzherzog Ferdinand Max", start, low, width)

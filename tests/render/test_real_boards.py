@@ -1,0 +1,57 @@
+"""Goldens of real scenario boards (each system's set-up, as posted to the channel), full size and
+as Discord shows them (~500 px high), and the chat-size legibility rules checked on each."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from render import Renderer
+from render.counters import Look
+from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
+from tests.render.golden import check_golden
+from tests.render.real_boards import BOARDS, real_view
+
+MAX_BOARD_BYTES = 300_000
+
+
+def chat_png(png: bytes) -> bytes:
+    """The board shrunk to chat height the way a viewer sees it (Lanczos, like a browser)."""
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    small = img.resize((round(img.width * CHAT_HEIGHT / img.height), round(CHAT_HEIGHT)), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    small.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(buf, "PNG", compress_level=9)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_real_board_golden(name: str) -> None:
+    png = Renderer().render_png(real_view(name))
+    assert len(png) < MAX_BOARD_BYTES
+    check_golden(f"real-{name}", png)
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_real_board_at_chat_size_golden(name: str) -> None:
+    check_golden(f"real-{name}-chat", chat_png(Renderer().render_png(real_view(name))))
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_names_stay_readable_at_chat_size(name: str) -> None:
+    """Every name the board drew, shrunk with the whole picture to chat height, is >= 10.5 px."""
+    renderer = Renderer()
+    img = renderer.render_board(real_view(name))
+    looks = [key for key in renderer.sprites._data if isinstance(key, Look) and key.label and not key.face_down]
+    assert looks or name == "days-of-iron"  # its miniatures are on a real table, not the board
+    for look in looks:
+        assert look.text_px * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (look.label, look.text_px, img.height)
+
+
+def test_every_board_has_a_side_key() -> None:
+    """The strip names every side in its colour: at chat size colour is what tells sides apart."""
+    view = real_view("hex-ironclads")
+    plain = Renderer().render_board(view)
+    no_sides = Renderer().render_board(type(view)(**{**view.__dict__, "sides": ()}))
+    assert plain.height > no_sides.height  # the key's row
