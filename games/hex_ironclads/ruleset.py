@@ -461,7 +461,7 @@ class HexIronclads(Ruleset[HexIroncladsState]):
         if result.exits:
             ship.status = SAVED
             return [public(f"{ship.name} (broken off) steers {shown} and leaves by the {state.side(ship.side).home_edge} edge: saved.")]
-        return [public(f"{ship.name} (broken off) steers for home: {shown}, {start} -> {layout.label(result.end)}.")]
+        return [public(f"{ship.name} (broken off) steers for home: {shown}, {start} -> {layout.label(result.end)}. Facing {game_map(state).compass[result.facing % 6]}.")]
 
     def _move(self, state: HexIroncladsState, seat: str, order: Order, rng: Rng) -> list[Event]:
         ship = state.ship(order.args[1])
@@ -493,6 +493,8 @@ class HexIronclads(Ruleset[HexIroncladsState]):
             text = f"{ship.name} moves {' '.join(steps)}: {start} -> {layout.label(result.end)}."
         else:
             text = f"{ship.name} stays at {start}."
+        # the facing decides the next turn's fire and moves: say it, in the map's printed compass
+        text += f" Facing {game_map(state).compass[result.facing % 6]}."
         events = [public(text)]
         if result.rams:
             target = state.ship(result.rams)
