@@ -155,7 +155,10 @@ class Renderer:
     def _roomy(looks: dict[str, tuple[Look, tuple[float, float]]], frame: Frame) -> dict[str, tuple[Look, tuple[float, float]]]:
         """Hex and square names: as wide as the nearest counter on the same row leaves room for."""
         named = [(cid, xy) for cid, (look, xy) in looks.items() if look.kind not in ("wake", "landing")]
-        rows = frame.scale * (1.0 if frame.board_kind == "hex" else 0.6)  # a name block's height
+        # counters whose one-line names would meet: on a hex map the next column's hexes sit half a
+        # hex up or down, clear of a one-line name; on squares, the same rank
+        text_px = next(iter(looks.values()))[0].text_px if looks else 11.0
+        rows = text_px if frame.board_kind == "hex" else frame.scale * 0.6
         out = {}
         for cid, (look, (x, y)) in looks.items():
             if look.kind in ("wake", "landing") or look.face_down:
@@ -177,7 +180,7 @@ class Renderer:
         if view.zones:
             base = self._get(self.zoned, (board_key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
         palette = self._get(self.palettes, (board_key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
-        strip = draw_strip(view, frame.width, fresh=UNCACHED.get())
+        strip = draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=frame.text_px)
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))
         aid_labels, result_labels = draw_overlays(img, view.overlays, frame, colours, frozenset(c.label for c in view.counters if not c.face_down))

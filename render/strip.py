@@ -136,13 +136,13 @@ LEGEND_SIZE = 20
 
 
 @lru_cache(maxsize=64)
-def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int) -> Image.Image:
+def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: float = LEGEND_SIZE) -> Image.Image:
     """The side colour key: a swatch in each side's colour and its name (wrapping to more rows on
     a narrow picture). Bold and large: this row is what tells the sides apart in a chat preview.
     (The highlight ring is not keyed here while the systems still give it different meanings; see
     the ``render`` package docstring.)"""
-    f = font(LEGEND_SIZE, bold=True)
-    sw = LEGEND_SIZE
+    f = font(size, bold=True)
+    sw = round(size)
     items = [(c, name) for name, c in sides]
     rows: list[list[tuple[theme.RGB, str, float]]] = [[]]
     x = 0.0
@@ -153,7 +153,7 @@ def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int) -> Image.
             x = 0.0
         rows[-1].append((colour, name, x))
         x += w
-    line = round(LEGEND_SIZE * 1.45)
+    line = round(size * 1.45)
     img = Image.new("RGBA", (max(1, width), line * len(rows)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     for i, row in enumerate(rows):
@@ -164,8 +164,10 @@ def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int) -> Image.
     return img
 
 
-def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
-    """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline)."""
+def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 0.0) -> Image.Image:
+    """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline).
+    The title and the side key are at least ``text_px`` (readable at chat size); the status
+    lines stay smaller, since the bot posts the same news as message text."""
     items = _items(view, fresh)
     items_w = len(items) * ITEM
     # beside the text when there is room, else a row of their own above it (narrow zoom windows)
@@ -176,13 +178,14 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
     rows: list[tuple[str, float, bool, theme.RGB]] = []
     title = view.title or view.board.name
     if title:
-        rows.extend((line, TITLE_SIZE, True, theme.TITLE_TEXT) for line in wrap(title, TITLE_SIZE, text_w, bold=True))
+        title_size = max(TITLE_SIZE, round(text_px))
+        rows.extend((line, title_size, True, theme.TITLE_TEXT) for line in wrap(title, title_size, text_w, bold=True))
     for status in view.status:
         rows.extend((line, LINE_SIZE, False, theme.STRIP_TEXT) for line in wrap(status, LINE_SIZE, text_w))
     legend: Image.Image | None = None
     if view.sides:
         sides = tuple((side.name, theme.hex_to_rgb(side.colour)) for side in view.sides)
-        legend = (legend_image.__wrapped__ if fresh else legend_image)(sides, round(text_w))
+        legend = (legend_image.__wrapped__ if fresh else legend_image)(sides, round(text_w), max(LEGEND_SIZE, round(text_px)))
     key = marker_key(view)
     if key:
         rows.extend((line, SMALL_SIZE, False, theme.STRIP_DIM) for line in wrap(f"Markers: {key}", SMALL_SIZE, text_w))
@@ -192,7 +195,7 @@ def draw_strip(view: View, width: int, *, fresh: bool = False) -> Image.Image:
         for line in view.private_text:
             rows.extend((w, LINE_SIZE, False, theme.PRIVATE_TEXT) for w in wrap(line, LINE_SIZE, text_w))
     text_h = sum(round(size * 1.35) for _, size, _, _ in rows) + (legend.height + 4 if legend else 0)
-    title_rows = sum(1 for row in rows if row[1] == TITLE_SIZE)  # the key goes under the title
+    title_rows = sum(1 for row in rows if row[2] and row[3] == theme.TITLE_TEXT)  # the key goes under the title
     height = (ITEM + text_h if stacked else max(text_h, ITEM if items else 0)) + 2 * PAD
     img = Image.new("RGB", (width, height), theme.STRIP)
     d = ImageDraw.Draw(img)
