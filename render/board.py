@@ -15,7 +15,16 @@ from PIL import Image, ImageDraw
 from games.core.view import Board, Pos, View
 from render import theme
 from render.background import draw_background
-from render.counters import TABLE_VESSELS, Look, Sprite, free_room, highlight_sprite, look_of, make_sprite
+from render.counters import (
+    TABLE_VESSELS,
+    Look,
+    Sprite,
+    free_room,
+    highlight_sprite,
+    look_of,
+    make_sprite,
+    table_label_box,
+)
 from render.fonts import UNCACHED
 from render.frame import Frame, chat_text_px, full_frame, zoom_frame
 from render.overlays import draw_labels, draw_overlays, play_area
@@ -136,7 +145,7 @@ class Renderer:
             best: tuple[float, Look, tuple[float, float, float, float]] | None = None
             for tier in range(4):
                 cand = dataclasses.replace(look, tier=tier)
-                box = self._sprite(cand).label_box
+                box = table_label_box(cand)
                 if box is None:
                     break
                 at = (x + box[0], y + box[1], x + box[2], y + box[3])

@@ -430,6 +430,33 @@ def _hull(length: float, beam: float, facing: float, cx: float, cy: float, *, po
     return [(cx + u * fx + v * sx, cy + u * fy + v * sy) for u, v in local]
 
 
+def table_label_box(look: Look) -> tuple[float, float, float, float] | None:
+    """Where a table ship's name row falls around its position (the sprite's ``label_box``),
+    worked out without drawing: the renderer tries a few places per ship and draws only one."""
+    if look.board_kind != "table" or look.kind not in TABLE_VESSELS or look.face_down or not look.label:
+        return None
+    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7)
+    extent = math.hypot(max(14.0, length * look.scale), max(6.0, beam * look.scale)) / 2 + 4
+    label_size, row_w = _table_row(look, True)
+    text_h = label_size + 6
+    out = text_h if look.tier >= 2 else 0.0
+    row_y = -extent - out - text_h / 2 + 2 if look.tier in (0, 2) else extent + out + text_h / 2 - 2
+    return (-row_w / 2 - 2, row_y - text_h / 2, row_w / 2 + 2, row_y + text_h / 2)
+
+
+def _table_row(look: Look, vessel: bool) -> tuple[float, float]:
+    """A table counter's name size and the width of its row (name, pips or text, badges)."""
+    label_size = max(look.text_px, min(18.0, look.scale * 0.5)) * (1.0 if vessel else 0.75)
+    label_w = font(label_size, bold=vessel).getlength(look.label) if look.label else 0.0
+    pips = look.damage_max if 0 < look.damage_max <= 10 and not look.damage_text else 0
+    pr = max(2.2, label_size * 0.2)
+    extra = look.damage_text or (f"{look.damage}/{look.damage_max}" if look.damage_max > 10 else "")
+    small = font(max(10.0, label_size * 0.8), bold=True)
+    badge = max(7.0, label_size * 0.55)
+    row_w = label_w + (pips * pr * 2.7 + 6 if pips else 0) + (small.getlength(extra) + 6 if extra else 0) + len(look.markers) * (2 * badge + 2)
+    return label_size, row_w
+
+
 def _table_sprite(look: Look) -> Sprite:
     s = look.scale
     vessel = look.kind in TABLE_VESSELS
@@ -441,7 +468,7 @@ def _table_sprite(look: Look) -> Sprite:
     extent = math.hypot(lp, bp) / 2 + 4
     # ships carry a bold name above the base; wakes, landing parties and other markers a small
     # plain one below, so a marker next to a ship never hides the ship's name
-    label_size = max(look.text_px, min(18.0, s * 0.5)) * (1.0 if vessel else 0.75)
+    label_size, row_w = _table_row(look, vessel)
     lf = font(label_size, bold=vessel)
     label = look.label
     label_w = lf.getlength(label) if label else 0.0
@@ -450,7 +477,6 @@ def _table_sprite(look: Look) -> Sprite:
     extra = look.damage_text or (f"{look.damage}/{look.damage_max}" if look.damage_max > 10 else "")
     small = font(max(10.0, label_size * 0.8), bold=True)
     badge = max(7.0, label_size * 0.55)
-    row_w = label_w + (pips * pr * 2.7 + 6 if pips else 0) + (small.getlength(extra) + 6 if extra else 0) + len(look.markers) * (2 * badge + 2)
     half_w = max(extent, row_w / 2 + 4)
     text_h = label_size + 6
     w = math.ceil(2 * half_w)

@@ -3,13 +3,14 @@ as Discord shows them (~500 px high), and the chat-size legibility rules checked
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
 from PIL import Image
 
 from render import Renderer
-from render.counters import Look
+from render.counters import Look, make_sprite, table_label_box
 from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
 from tests.render.golden import check_golden
 from tests.render.real_boards import BOARDS, real_view
@@ -55,3 +56,18 @@ def test_every_board_has_a_side_key() -> None:
     plain = Renderer().render_board(view)
     no_sides = Renderer().render_board(type(view)(**{**view.__dict__, "sides": ()}))
     assert plain.height > no_sides.height  # the key's row
+
+
+def test_table_name_boxes_match_what_is_drawn() -> None:
+    """The renderer places table names by ``table_label_box`` without drawing them: the box must be
+    where the sprite really puts the name, in every one of the four places it tries."""
+    renderer = Renderer()
+    renderer.render_board(real_view("oak-and-iron"))
+    ships = [key for key in renderer.sprites._data if isinstance(key, Look) and key.kind == "ship"]
+    assert ships
+    for look in ships:
+        for tier in range(4):
+            moved = dataclasses.replace(look, tier=tier)
+            computed, drawn = table_label_box(moved), make_sprite(moved).label_box
+            assert computed is not None and drawn is not None
+            assert max(abs(a - b) for a, b in zip(computed, drawn, strict=True)) < 1.0
