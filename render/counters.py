@@ -321,7 +321,7 @@ def _token_sprite(look: Look) -> Sprite:
     if look.face_down:
         lines, label_size = ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6
     label_w = max(font(label_size, bold=True).getlength(line) for line in lines)
-    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 * 1.1 + 4) + 3
+    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 + r * 0.7 + 4) + 3  # room for a bow pointer
     side = math.ceil(2 * half)
     c = side / 2
     k = supersampling(r)
@@ -383,12 +383,41 @@ def _token_sprite(look: Look) -> Sprite:
     for i, line in enumerate(lines):
         y = label_y + (i - (len(lines) - 1) / 2) * step
         paste_text(img, (c, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
+    if look.facing is not None and look.kind not in ("battery", "fort", "mine", "marker") and not look.face_down:
+        tip = _bearing_pt(c, c, r * 1.5, look.facing)
+        text_top = label_y - (len(lines) / 2) * step
+        box = (c - label_w / 2 - 2, text_top - 2, c + label_w / 2 + 2, text_top + len(lines) * step + 2)
+        if box[0] < tip[0] < box[2] and box[1] < tip[1] < box[3]:  # a wide name hides the bow point
+            base = r * 1.3
+            while base < half and box[0] < _bearing_pt(c, c, base, look.facing)[0] < box[2] and box[1] < _bearing_pt(c, c, base, look.facing)[1] < box[3]:
+                base += 1.0
+            _bow_pointer(img, c, r, base, look.facing, look.colour)
     if look.damage_text:
         paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
     if look.damage_max > 8 and not look.damage_text:
         paste_text(img, (c, c + r * 0.5), f"{look.damage}/{look.damage_max}", max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
     _badge_text(img, badges, badge)
     return Sprite(img, round(c), round(c))
+
+
+def _bow_pointer(img: Image.Image, c: float, r: float, base: float, facing: float, colour: theme.RGB) -> None:
+    """An arrowhead just beyond the end of the name, pointing the way the ship faces: at chat size
+    a facing must show even when a wide name covers the teardrop's point (ships facing along a
+    row of hexes)."""
+    k = 4
+    spread = math.degrees(math.atan2(r * 0.26, base))  # the same width at any distance
+    pts = [_bearing_pt(c, c, base + r * 0.55, facing), _bearing_pt(c, c, base, facing - spread), _bearing_pt(c, c, base, facing + spread)]
+    # drawn in a small patch around the arrowhead, supersampled, then laid over the sprite
+    x0, y0 = math.floor(min(p[0] for p in pts)) - 2, math.floor(min(p[1] for p in pts)) - 2
+    x1, y1 = math.ceil(max(p[0] for p in pts)) + 2, math.ceil(max(p[1] for p in pts)) + 2
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(img.width, x1), min(img.height, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    layer = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
+    ImageDraw.Draw(layer).polygon(
+        [((x - x0) * k, (y - y0) * k) for x, y in pts], fill=colour, outline=(245, 245, 245), width=max(1, round(r / 12)) * k
+    )
+    img.alpha_composite(layer.reduce(k), (x0, y0))
 
 
 def _badge_positions(
