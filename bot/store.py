@@ -259,18 +259,20 @@ class Store:
     ) -> GameRow:
         now = time.time()
         try:
-            async with self._transaction() as db:
-                cur = await db.execute(
-                    "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-                    " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)",
-                    (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
-                     counter, creator, now, now, now),
-                )
+            # the row as inserted (RETURNING, before the commit): read back after the commit it could
+            # already hold another process's order, and the caller would save its own on top of that
+            async with self._transaction() as db, db.execute(
+                "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
+                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)"
+                f" RETURNING {_GAME_COLUMNS}",
+                (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
+                 counter, creator, now, now, now),
+            ) as cur:
+                row = await cur.fetchone()
         except sqlite3.IntegrityError:  # the unique live-game / tools index: someone else was first
             raise ChannelTaken(channel) from None
-        game = await self.game_by_id(int(cur.lastrowid or 0))
-        assert game is not None
-        return game
+        assert row is not None
+        return _game(row)
 
     async def game_by_id(self, game_id: int) -> GameRow | None:
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -307,15 +309,16 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise StaleVersion(tools.id)
-            cur = await db.execute(
+            async with db.execute(  # the new stream as inserted, as in create_game
                 "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,'tools',0,?,?,'{}',?,?,?,?)",
+                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,'tools',0,?,?,'{}',?,?,?,?)"
+                f" RETURNING {_GAME_COLUMNS}",
                 (tools.channel, tools.system, tools.scenario, json.dumps(options), seed, commitment,
                  json.dumps(snapshot), counter, creator, now, now, now),
-            )
-        game = await self.game_by_id(int(cur.lastrowid or 0))
-        assert game is not None
-        return game
+            ) as inserted:
+                row = await inserted.fetchone()
+        assert row is not None
+        return _game(row)
 
     async def claim_due_games(
         self, now: float, limit: int = 500, channels: Collection[str] | None = None

@@ -38,6 +38,7 @@ import tests.bot.duel  # noqa: F401
 from bot.service import FINISHED, fold, ruleset_for
 from bot.storage import Backend, GameRow, is_postgres, open_store
 from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
+from bot.store import Store
 from games.tools import TOOLS
 from tests.bot.helpers import ALICE, BOB, errors, make_service, run
 
@@ -271,6 +272,40 @@ async def test_racing_rolls_are_each_logged_once(store_url: str, procs: Callable
         print(f"{len(acked)} rolls acknowledged and logged once, {refused} refused politely")
     finally:
         await store.close()
+
+
+async def test_a_roll_on_a_stream_just_created_is_not_overwritten_by_its_creator(tmp_path: Path) -> None:
+    """Found by test_racing_rolls_are_each_logged_once[sqlite] (about one run in four): SQLite's
+    create_game read the new row back after its commit, so when another process rolled on the new
+    stream in that gap the creator got the row at version 1 and saved its own first roll, computed on
+    the empty stream, on top of it: the same dice twice and the other roll gone from the snapshot.
+    Here the other process's roll is put exactly in that gap (when there is one: the row now comes
+    back from the INSERT itself). PostgreSQL's INSERT ... RETURNING never had the gap."""
+    url = str(tmp_path / "gap.db")
+    creator, other = await make_service(url), await make_service(url, seed_start=1000)
+    store = creator.store
+    assert isinstance(store, Store)
+    real = store.game_by_id
+    in_gap = False
+
+    async def read_back(game_id: int) -> GameRow | None:
+        nonlocal in_gap
+        setattr(store, "game_by_id", real)  # noqa: B010 (undo the patch of a method)
+        in_gap = True
+        assert not errors(await run(other, BOB, "roll", dice="1d6 # other"))
+        return await real(game_id)
+
+    setattr(store, "game_by_id", read_back)  # noqa: B010
+    try:
+        assert not errors(await run(creator, ALICE, "roll", dice="1d6 # creator"))
+        if not in_gap:
+            assert not errors(await run(other, BOB, "roll", dice="1d6 # other"))
+        tools = await store.tools("c1")
+        assert tools is not None
+        assert sorted(o.text for o in await check_log(store, tools)) == ["roll 1d6 # creator", "roll 1d6 # other"]
+    finally:
+        await store.close()
+        await other.store.close()
 
 
 async def test_the_same_order_from_two_processes_is_applied_once(store_url: str, procs: Callable[..., Proc]) -> None:
