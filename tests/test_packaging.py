@@ -13,11 +13,11 @@ import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
-from typing import cast
+from typing import NamedTuple, cast
 from urllib.parse import urlsplit
 
 import pytest
-from packaging.markers import default_environment
+from packaging.markers import Marker, default_environment
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -37,23 +37,32 @@ def load_tasks() -> ModuleType:
     return module
 
 
-def read_lock(name: str) -> dict[str, tuple[str, list[str]]]:
-    """{canonical name: (version, [sha256 hashes])} of a pip requirements file with hashes."""
+class Pin(NamedTuple):
+    version: str
+    hashes: list[str]
+    marker: Marker | None  # where only some Pythons or platforms need the package
+
+
+def read_lock(name: str) -> dict[str, Pin]:
+    """{canonical name: Pin} of a pip requirements file with hashes."""
     text = (ROOT / name).read_text().replace("\\\n", " ")
-    pins: dict[str, tuple[str, list[str]]] = {}
+    pins: dict[str, Pin] = {}
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        words = line.split()
-        match = re.fullmatch(r"([A-Za-z0-9._-]+)==([A-Za-z0-9.+!-]+)", words[0])
-        assert match, f"{name}: not an exact pin: {line!r}"
-        hashes = [w.removeprefix("--hash=sha256:") for w in words[1:] if w.startswith("--hash=sha256:")]
-        assert len(hashes) == len(words) - 1, f"{name}: only --hash=sha256 options may follow a pin: {line!r}"
-        assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), f"{name}: {words[0]} has no hash"
-        key = canonicalize_name(match.group(1))
+        requirement, _, options = line.partition(" --")
+        options = "--" + options if options else ""
+        req = Requirement(requirement)
+        (spec,) = req.specifier
+        assert spec.operator == "==" and not req.extras and not req.url, f"{name}: not an exact pin: {line!r}"
+        words = options.split()
+        hashes = [w.removeprefix("--hash=sha256:") for w in words if w.startswith("--hash=sha256:")]
+        assert len(hashes) == len(words), f"{name}: only --hash=sha256 options may follow a pin: {line!r}"
+        assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), f"{name}: {req.name} has no hash"
+        key = canonicalize_name(req.name)
         assert key not in pins, f"{name}: {key} pinned twice"
-        pins[key] = (match.group(2), hashes)
+        pins[key] = Pin(spec.version, hashes, req.marker)
     return pins
 
 
@@ -85,8 +94,19 @@ def test_the_runtime_lock_pins_every_pyproject_dependency_and_no_dev_tool() -> N
     assert not set(RUNTIME) & set(DEV), "the dev lock must only add to the runtime lock, never re-pin"
 
 
-def dependencies(dist: importlib.metadata.Distribution) -> set[str]:
-    env: dict[str, str] = {**cast(dict[str, str], default_environment()), "extra": ""}
+def supported_pythons() -> list[dict[str, str]]:
+    """Marker environments of this platform for every minor Python that requires-python allows."""
+    spec = SpecifierSet(PYPROJECT["project"]["requires-python"])
+    here: dict[str, str] = cast(dict[str, str], default_environment())
+    return [{**here, "python_version": f"3.{m}", "python_full_version": f"3.{m}.0", "extra": ""}
+            for m in range(0, 30) if spec.contains(f"3.{m}.0")]
+
+
+def wanted(pin: Pin, env: dict[str, str]) -> bool:
+    return pin.marker is None or pin.marker.evaluate(env)
+
+
+def dependencies(dist: importlib.metadata.Distribution, env: dict[str, str]) -> set[str]:
     names: set[str] = set()
     for text in dist.requires or []:
         req = Requirement(text)
@@ -95,14 +115,23 @@ def dependencies(dist: importlib.metadata.Distribution) -> set[str]:
     return names
 
 
-def test_each_lock_is_closed_and_this_environment_was_installed_from_them() -> None:
-    # Installing with --no-deps means a dependency missing from a lock would simply be absent.
-    for lock, allowed in ((RUNTIME, set(RUNTIME)), (DEV, set(RUNTIME) | set(DEV))):
-        for name, (version, _) in lock.items():
-            dist = importlib.metadata.distribution(name)
-            assert dist.version == version, f"{name} {dist.version} is installed, the lock says {version}"
-            missing = dependencies(dist) - allowed
-            assert not missing, f"{name} needs {sorted(missing)}, which its lock does not pin"
+def test_each_lock_is_closed_on_every_supported_python_and_this_environment_matches_them() -> None:
+    # Installing with --no-deps means a dependency missing from a lock would simply be absent: on
+    # Python 3.13 discord.py needs audioop-lts, which no 3.11 resolution would list.
+    envs = supported_pythons()
+    assert len(envs) >= 2 and f"{sys.version_info[0]}.{sys.version_info[1]}" in [e["python_version"] for e in envs]
+    here = {**cast(dict[str, str], default_environment()), "extra": ""}
+    for env in envs:
+        runtime = {name for name, pin in RUNTIME.items() if wanted(pin, env)}
+        dev = {name for name, pin in DEV.items() if wanted(pin, env)}
+        for lock, allowed in ((RUNTIME, runtime), (DEV, runtime | dev)):
+            for name, pin in lock.items():
+                if not (wanted(pin, env) and wanted(pin, here)):
+                    continue  # not installed here, so no metadata to read
+                dist = importlib.metadata.distribution(name)
+                assert dist.version == pin.version, f"{name} {dist.version} is installed, the lock says {pin.version}"
+                missing = dependencies(dist, env) - allowed
+                assert not missing, f"on Python {env['python_version']} {name} needs {sorted(missing)}, unpinned"
 
 
 def test_tasks_installs_the_runtime_lock_alone_for_run_and_both_for_test_with_hashes() -> None:
