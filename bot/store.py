@@ -162,6 +162,21 @@ def _game(row: aiosqlite.Row) -> GameRow:
     )
 
 
+async def _switch_to_wal(db: aiosqlite.Connection) -> None:
+    """Put the file in WAL mode, waiting (as busy_timeout would, up to 5 s) while another connection
+    holds it: of two connections switching a new file at once SQLite tells one 'database is locked'
+    at once instead of calling the busy handler (a lock deadlock it breaks), and that process failed
+    to start. Once the other switched it, the file is in WAL already and this one goes through."""
+    for attempt in range(50):
+        try:
+            await db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 49:
+                raise
+            await asyncio.sleep(0.1)
+
+
 class Store:
     """The repository the table service talks to (embedded SQLite by default)."""
 
@@ -202,7 +217,7 @@ class Store:
             raise StoreUnavailable(f"cannot open the SQLite database {str(path)!r}: {exc}") from None
         try:
             await db.execute("PRAGMA busy_timeout=5000")  # first: processes opening a new file together wait
-            await db.execute("PRAGMA journal_mode=WAL")
+            await _switch_to_wal(db)
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             store = cls(db)
