@@ -5,14 +5,15 @@ test_two_processes.py races two services inside one process; here each service i
 process (tests/bot/xproc_driver.py) with its own connection, so SQLite file locks, WAL recovery,
 PostgreSQL row locks and a connection dropped mid-transaction are the real thing. The races are
 forced rather than hoped for: both processes are held at a gate just before the store write
-(create_game or save_order) until both have read the same state, then released together.
+(create_game, save_order, mark_undone, publish_stream) until both have read the same state, then
+released together.
 
-Why these tests can fail: without the version check in save_order both held writers would apply
-their order on the same version (two orders for one turn in the log, or a duplicate seq crashing a
-process with an IntegrityError), which ``check_log`` and the "exactly one acknowledged" counts
-catch; without the unique live-game index both /game new would succeed; an acknowledgement printed
-before the commit, or a commit that a kill can undo, shows up as an acknowledged order missing from
-the log after a kill.
+Why these tests can fail (each checked on a mutated copy of the tree): with save_order's version
+check gone both held writers apply their order on the same version and the "exactly one
+acknowledged" counts and the log replay fail; so do the undo race without mark_undone's check and
+the /tools verify race without publish_stream's (the raced card returns to the new stream's draw
+pile); without the unique live-game index both /game new succeed; a writer acknowledging before
+handle() returned is caught by the kill test as an acknowledged order missing from the log.
 """
 
 from __future__ import annotations
