@@ -74,6 +74,9 @@ async def closed_and_dealt(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) ->
     await fake.run(alice, "deck new", {"name": "cards", "from": "standard54"})
     await fake.run(alice, "deck deal", {"name": "cards", "count": 3, "to": f"{alice.mention} {bob.mention}"})
     await fake.wait_for(lambda: len(dm_attempts(fake, bob)) == 1, 5.0, "the refused DM to bob")
+    # the bot stores the mark before it posts the pointer: wait for that, not just for the refusal
+    await fake.wait_for(lambda: any(f"{bob.mention}: I could not send" in m.content for m in fake.channel_messages()),
+                        5.0, "the public pointer for bob, posted once the mark is stored")
 
 
 async def test_game_private_reopens_dms_that_work_again(fake: FakeDiscord, bot: TableBot) -> None:
