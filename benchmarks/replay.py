@@ -92,6 +92,8 @@ async def build(case: str, orders: int, db: Path) -> int:
             text = chooser.choice(legal)
             if ends_game(rules, row, seat, text):  # a ship leaving the map...: keep the game going
                 failures += 1
+                if failures > 1000:  # every order left would end it: stop here and report the length
+                    break
                 continue
         out = await svc.handle("c", umpire, "order", {"text": text, "seat": seat})
         if any(o.kind == "error" for o in out):
