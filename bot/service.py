@@ -902,7 +902,9 @@ class TableService:
                 text += f"\nOptions (defaults): {opts_text}"
         else:
             text = ("Commands: " + ", ".join("/" + c for c in self.commands) +
-                    f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation.")
+                    f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation."
+                    "\nBoards: a yellow ring marks the counters that act now; the last move, shot or ram is drawn "
+                    "as a line in its side's colour.")
         return [Output("ephemeral", c, to=user.id) for c in split_text(text)]
 
     # --- orders ----------------------------------------------------------------------------

@@ -21,11 +21,10 @@ with a key of the sides' colours, since colour is what tells the sides apart at 
 The highlight ring (yellow; on a table a yellow outline of the base) has one meaning in every
 system: **this counter acts now**, i.e. the next order is for it (the ship whose activation is
 under way, or the ships still to act in this phase). The last activation itself is shown by the
-overlays (path, fire, ram), never by the ring. A rule system's ``view()`` sets
-``Counter.highlight`` accordingly: ironclad-draughts (the active ship), oak-and-iron (the
-activated ship) and hex-ironclads (ships still to move) do; iron-and-fire (units already activated
-on the current card) and the free table (the piece moved last) do not yet, so the strip's key does
-not name the ring until they do.
+overlays (path, fire, ram), never by the ring. Every rule system's ``view()`` sets
+``Counter.highlight`` so: ironclad-draughts (the active ship), oak-and-iron (the activated ship),
+hex-ironclads (ships still to move), iron-and-fire (units the card in play may still activate);
+the free table has no turns, so no ring, and its last move is drawn as a path.
 
 What a viewer may see is decided by the rule system's ``view()``; this package draws exactly what
 the View holds. A face-down counter is drawn as a grey "?" using only its position (and

@@ -139,8 +139,8 @@ LEGEND_SIZE = 20
 def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: float = LEGEND_SIZE) -> Image.Image:
     """The side colour key: a swatch in each side's colour and its name (wrapping to more rows on
     a narrow picture). Bold and large: this row is what tells the sides apart in a chat preview.
-    (The highlight ring is not keyed here while the systems still give it different meanings; see
-    the ``render`` package docstring.)"""
+    (The highlight ring, "acts now" in every system, is explained in /help rather than keyed here,
+    so the row stays one line of side names at chat size.)"""
     f = font(size, bold=True)
     sw = round(size)
     items = [(c, name) for name, c in sides]

@@ -566,6 +566,7 @@ class IronAndFire(Ruleset[State]):
         layout = hexmap.layout
         umpire = seat == UMPIRE
         counters: list[Counter] = []
+        acting = state.phase == "activations" and bool(state.card)  # the ring: who may act now
         for u in state.units:
             if not u.afloat:
                 continue
@@ -594,7 +595,7 @@ class IronAndFire(Ruleset[State]):
                     damage_max=damage_max,
                     damage_text=f"{u.hits}H" if u.hits else "",
                     markers=tuple(markers),
-                    highlight=u.id in state.used,
+                    highlight=acting and game.can_activate(u),  # still free to act on this card (4.2)
                     kind="battery" if u.battery else "ship",
                 )
             )

@@ -22,7 +22,7 @@ from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownNa
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, public, register
 from games.core.squaregrid import HEADING_NAMES, Square, SquareBoard, parse_heading
-from games.core.view import Board, Counter, SideInfo, View
+from games.core.view import Board, Counter, Overlay, SideInfo, View
 
 PALETTE = ("#c0392b", "#2c6fbb", "#2e8b57", "#d68910", "#7d3c98", "#5d6d7e")
 MAX_PIECES = 200
@@ -46,7 +46,7 @@ class TableState:
     height: int
     pieces: list[Piece] = field(default_factory=list)
     conceded: list[str] = field(default_factory=list)
-    last_moved: str = ""
+    last_move: list[int] = field(default_factory=list)  # x0, y0, x1, y1 of the last move, drawn as its path
 
 
 def _options(options: dict[str, str]) -> tuple[list[str], int, int]:
@@ -138,16 +138,16 @@ class FreeTable(Ruleset[TableState]):
                 if occupant:
                     raise IllegalOrder(f"{quote(words[2])} is occupied by {occupant.label}.")
                 state.pieces.append(Piece(words[1], seat, square, heading))
-                state.last_moved = words[1]
+                state.last_move = []
                 return [public(f"{who} places {words[1]} on {words[2].lower()}.")]
             piece = self._piece(state, words[1])
             if piece.side != seat and seat != UMPIRE:
                 raise NotAllowed(f"{piece.label} is not yours to move.")
             if occupant and occupant is not piece:
                 raise IllegalOrder(f"{quote(words[2])} is occupied by {occupant.label}.")
+            state.last_move = [piece.square.x, piece.square.y, square.x, square.y]
             piece.square = square
             piece.heading = heading if heading is not None else piece.heading
-            state.last_moved = piece.label
             facing = f" heading {HEADING_NAMES[piece.heading]}" if piece.heading is not None else ""
             return [public(f"{who} moves {piece.label} to {words[2].lower()}{facing}.")]
         if verb == "remove" and len(words) == 2:
@@ -155,6 +155,7 @@ class FreeTable(Ruleset[TableState]):
             if piece.side != seat and seat != UMPIRE:
                 raise NotAllowed(f"{piece.label} is not yours to remove.")
             state.pieces.remove(piece)
+            state.last_move = []
             return [public(f"{who} removes {piece.label}.")]
         if verb == "concede" and len(words) == 1:
             if seat == UMPIRE:
@@ -175,12 +176,16 @@ class FreeTable(Ruleset[TableState]):
                 side=p.side,
                 pos=(p.square.x, p.square.y),
                 facing=None if p.heading is None else 45.0 * p.heading,
-                highlight=p.label == state.last_moved,
             )
             for p in state.pieces
         )
+        # a free table has no turn, so no ring ("acts now"); the last move shows as a path, as elsewhere
+        moved = state.last_move
+        mover = next((p.side for p in state.pieces if moved[2:] == [p.square.x, p.square.y]), "") if moved else ""
+        overlays = (Overlay("path", ((moved[0], moved[1]), (moved[2], moved[3])), side=mover),) if len(moved) == 4 else ()
         status = (f"Free table: {', '.join(state.sides)}", f"{len(state.pieces)} pieces on the board")
-        return View(board=board, viewer=seat, sides=sides, counters=counters, status=status, title="Free table")
+        return View(board=board, viewer=seat, sides=sides, counters=counters, overlays=overlays, status=status,
+                    title="Free table")
 
     def outcome(self, state: TableState) -> Outcome | None:
         standing = [s for s in state.sides if s.lower() not in state.conceded]
