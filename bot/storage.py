@@ -175,17 +175,13 @@ GameWithOrders = tuple[GameRow, list[OrderRow]]
 
 class Backend(Storage, Protocol):
     """A whole backend: the service's Storage plus what tests, benchmarks and ``python -m bot
-    migrate`` need (reads by id, the read-only due query, copying whole databases)."""
+    migrate`` need (reads by id, counts, copying whole databases)."""
 
     async def schema_version(self) -> int: ...
 
     async def game_by_id(self, game_id: int) -> GameRow | None: ...
 
     async def count_games(self) -> int: ...
-
-    async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
-        """Running games whose reminder is due at ``now``, oldest first (read only, nothing marked)."""
-        ...
 
     async def counts(self) -> Counts: ...
 

@@ -347,15 +347,6 @@ class Store:
             rows = await self._fetch(CLAIM_DUE_IN, (now, now, json.dumps(sorted(channels)), limit), write=True)
         return [_game(r) for r in rows]
 
-    async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
-        """Running games whose reminder is due at ``now`` (both its idle and repeat times passed),
-        oldest first: one query on the partial index, however many games are running."""
-        rows = await self._fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' AND remind_due <= ? ORDER BY remind_due LIMIT ?",
-            (now, limit),
-        )
-        return [_game(r) for r in rows]
-
     async def count_games(self) -> int:
         rows = await self._fetch("SELECT COUNT(*) FROM games")
         return int(rows[0][0]) if rows else 0

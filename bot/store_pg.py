@@ -130,7 +130,6 @@ CLAIM_DUE_IN = (
     " UPDATE games AS g SET last_reminded = $1 FROM due WHERE g.id = due.id"
     f" RETURNING {', '.join('g.' + c for c in _COLUMNS)}"
 )
-DUE = f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running' AND remind_due <= $1 ORDER BY remind_due LIMIT $2"
 COUNTS = (
     "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM orders WHERE undone),"
     " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games), (SELECT COUNT(*) FROM end_votes)"
@@ -268,9 +267,6 @@ class PgStore:
                 raise ChannelTaken(tools.channel) from None
         assert row is not None
         return _game(row)
-
-    async def due_games(self, now: float, limit: int = 500) -> list[GameRow]:
-        return [_game(r) for r in await self._fetch(DUE, (now, limit))]
 
     async def claim_due_games(
         self, now: float, limit: int = 500, channels: Collection[str] | None = None

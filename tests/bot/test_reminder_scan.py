@@ -92,11 +92,12 @@ async def test_the_due_time_follows_the_reminder_columns_on_every_write(store_ur
     game = await store.create_game(channel="c", system="test-duel", scenario="race", options={}, seed=bytes(32),
                                    commitment="c", status="running", snapshot={}, counter=0, creator="u")
     await store.touch(game.id, last_activity=1000.0, remind_after=3600.0, remind_every=7200.0)
-    assert [g.id for g in await store.due_games(4600.0)] == [game.id]
-    assert await store.due_games(4599.0) == []
-    await store.touch(game.id, last_reminded=4600.0)  # reminded: next one `every` later
-    assert await store.due_games(11_799.0) == []
-    assert [g.id for g in await store.due_games(11_800.0)] == [game.id]
+    assert await store.claim_due_games(4599.0) == []
+    assert [g.id for g in await store.claim_due_games(4600.0)] == [game.id]  # reminded: next one `every` later
+    assert await store.claim_due_games(11_799.0) == []
+    await store.touch(game.id, last_activity=11_000.0)  # an order: idle time counts from it
+    assert await store.claim_due_games(14_599.0) == []
+    assert [g.id for g in await store.claim_due_games(14_600.0)] == [game.id]
     await store.touch(game.id, status="over")
-    assert await store.due_games(1e12) == []  # only running games are reminded
+    assert await store.claim_due_games(1e12) == []  # only running games are reminded
     await store.close()
