@@ -17,9 +17,9 @@ from tests.e2e.fake_discord import FakeDiscord
 START_TIMEOUT = 10.0
 
 
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
+@contextlib.asynccontextmanager
+async def serving(server: FakeDiscord) -> AsyncIterator[FakeDiscord]:
+    """Start ``server`` and point discord.py's REST and gateway addresses at it, until the end."""
     await server.start()
     saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     discord.http.Route.BASE = server.api_base
@@ -29,6 +29,12 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     finally:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
         await server.stop()
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with serving(FakeDiscord()) as server:
+        yield server
 
 
 class BotRunner:

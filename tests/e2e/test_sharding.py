@@ -22,6 +22,7 @@ import discord
 import pytest
 
 from bot.discord_app import ShardConfigError, ShardedTableBot, ShardPlan, TableBot, make_bot, parse_shards
+from tests.e2e.conftest import serving
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 
 pytestmark = pytest.mark.e2e
@@ -96,16 +97,8 @@ def test_bad_shard_settings_stop_the_start_with_one_line(tmp_path: Path) -> None
 # ---------------------------------------------------------------------------- the fake's gateway
 @pytest.fixture
 async def sharded_fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord(shard_count=SHARDS)
-    await server.start()
-    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE = server.api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = server.gateway_url
-    try:
+    async with serving(FakeDiscord(shard_count=SHARDS)) as server:
         yield server
-    finally:
-        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
-        await server.stop()
 
 
 async def _no_identify_pause(shard_id: int | None, *, initial: bool = False) -> None:
@@ -124,18 +117,14 @@ async def test_the_fake_closes_an_invalid_shard_with_4010(sharded_fake: FakeDisc
 async def test_the_fake_requires_sharding_past_its_guild_limit() -> None:
     fake = FakeDiscord(guilds_per_shard=1)
     fake.add_guild("second")
-    await fake.start()
-    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
-    discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = fake.api_base, fake.gateway_url
-    client = discord.Client(intents=discord.Intents.none())
-    try:
-        with pytest.raises(discord.ConnectionClosed) as closed:
-            await asyncio.wait_for(client.start("fake-token"), START_TIMEOUT)
-        assert closed.value.code == 4011 and fake.closed_with == [4011]
-    finally:
-        await client.close()
-        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
-        await fake.stop()
+    async with serving(fake):
+        client = discord.Client(intents=discord.Intents.none())
+        try:
+            with pytest.raises(discord.ConnectionClosed) as closed:
+                await asyncio.wait_for(client.start("fake-token"), START_TIMEOUT)
+            assert closed.value.code == 4011 and fake.closed_with == [4011]
+        finally:
+            await client.close()
 
 
 # ---------------------------------------------------------------------------- two processes
