@@ -149,6 +149,18 @@ class Storage(Protocol):
 
     async def end_votes(self, game_id: int, version: int) -> set[str]: ...
 
+    async def setting(self, key: str) -> str | None:
+        """A deployment fact (not game history: never exported or migrated), e.g. the synced commands' hash."""
+        ...
+
+    async def set_setting(self, key: str, value: str | None) -> None:
+        """Record (or with None forget) a deployment fact."""
+        ...
+
+    async def settings_like(self, prefix: str) -> dict[str, str]:
+        """Every deployment fact whose key starts with ``prefix``."""
+        ...
+
 
 @dataclass(frozen=True)
 class Counts:

@@ -98,6 +98,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 5: the deployment's own small facts (e.g. the hash of the slash commands last synced per scope)
+    """
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, at REAL NOT NULL);
+    """,
 ]
 
 
@@ -452,6 +456,21 @@ class Store:
         """Who voted to end the game while it stood at ``version`` (a vote does not bump the version)."""
         rows = await self._fetch("SELECT user_id FROM end_votes WHERE game_id = ? AND version = ?", (game_id, version))
         return {r[0] for r in rows}
+
+    async def setting(self, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM settings WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_setting(self, key: str, value: str | None) -> None:
+        async with self._transaction() as db:
+            if value is None:
+                await db.execute("DELETE FROM settings WHERE key = ?", (key,))
+            else:
+                await db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?, ?)", (key, value, time.time()))
+
+    async def settings_like(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetch("SELECT key, value FROM settings WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+        return {str(k): str(v) for k, v in rows}
 
     async def dms_closed_since(self) -> dict[str, float]:
         """User id -> when their DMs were last found closed, so a retry can wait a while after it."""

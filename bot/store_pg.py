@@ -102,6 +102,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 5: the deployment's own small facts (e.g. the hash of the slash commands last synced per scope)
+    """
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
+    """,
 ]
 
 _COLUMNS = (
@@ -371,6 +375,24 @@ class PgStore:
     async def end_votes(self, game_id: int, version: int) -> set[str]:
         rows = await self._fetch("SELECT user_id FROM end_votes WHERE game_id = $1 AND version = $2", (game_id, version))
         return {r[0] for r in rows}
+
+    async def setting(self, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM settings WHERE key = $1", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_setting(self, key: str, value: str | None) -> None:
+        async with self._pool.acquire() as con:
+            if value is None:
+                await con.execute("DELETE FROM settings WHERE key = $1", key)
+            else:
+                await con.execute(
+                    "INSERT INTO settings VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE"
+                    " SET value = EXCLUDED.value, at = EXCLUDED.at", key, value, time.time(),
+                )
+
+    async def settings_like(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetch("SELECT key, value FROM settings WHERE left(key, $1) = $2", (len(prefix), prefix))
+        return {str(k): str(v) for k, v in rows}
 
     # --- copying whole databases (python -m bot migrate) -----------------------------------
     async def counts(self) -> Counts:

@@ -278,3 +278,20 @@ async def test_a_store_cancelled_while_opening_leaves_no_database_thread(tmp_pat
             break
         await asyncio.sleep(0.02)
     assert not left, left
+
+
+async def test_settings_are_kept_replaced_and_forgotten(store_url: str) -> None:
+    """Deployment facts (e.g. the hash of the slash commands last synced) survive a reopen, on both backends."""
+    store = await open_store(store_url)
+    assert await store.setting("commands:1:global") is None
+    await store.set_setting("commands:1:global", "aaa")
+    await store.set_setting("commands:1:global", "bbb")
+    await store.set_setting("commands:1:guild:5", "ccc")
+    await store.set_setting("other", "x")
+    await store.close()
+    store = await open_store(store_url)
+    assert await store.setting("commands:1:global") == "bbb"
+    assert await store.settings_like("commands:1:") == {"commands:1:global": "bbb", "commands:1:guild:5": "ccc"}
+    await store.set_setting("commands:1:guild:5", None)
+    assert await store.settings_like("commands:") == {"commands:1:global": "bbb"}
+    await store.close()
