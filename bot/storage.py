@@ -53,6 +53,7 @@ class GameRow:
     last_activity: float = 0.0
     last_reminded: float = 0.0
     status_message: str = ""
+    guild: str = ""  # the Discord server's id ("" for the console, and for games made before schema 6 until filled)
 
 
 @dataclass
@@ -86,8 +87,17 @@ class Storage(Protocol):
     async def close(self) -> None: ...
 
     async def create_game(self, *, channel: str, system: str, scenario: str, options: dict[str, str], seed: bytes,
-                          commitment: str, status: str, snapshot: Any, counter: int, creator: str) -> GameRow:
+                          commitment: str, status: str, snapshot: Any, counter: int, creator: str,
+                          guild: str = "") -> GameRow:
         """Insert a game; ChannelTaken when the channel already has a live game (or tools)."""
+        ...
+
+    async def guild_games(self, guild: str, *, limit: int, offset: int = 0) -> list[GameRow]:
+        """The server's games (not table-tools streams), the most recently changed first."""
+        ...
+
+    async def fill_guild(self, channel: str, guild: str) -> None:
+        """Record the server of a channel's games that have none yet (made before schema 6)."""
         ...
 
     async def live_game(self, channel: str) -> GameRow | None:

@@ -102,12 +102,17 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, at REAL NOT NULL);
     """,
+    # 6: the Discord server a game belongs to, for /game list (older games get it lazily: fill_guild)
+    """
+    ALTER TABLE games ADD COLUMN guild TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_guild ON games(guild, updated);
+    """,
 ]
 
 
 _GAME_COLUMNS = (
     "id, channel, system, scenario, options, seed, commitment, status, version, snapshot, counter, seats, "
-    "creator, created, updated, remind_after, remind_every, last_activity, last_reminded, status_message"
+    "creator, created, updated, remind_after, remind_every, last_activity, last_reminded, status_message, guild"
 )
 
 
@@ -163,6 +168,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         last_activity=row[17],
         last_reminded=row[18],
         status_message=row[19],
+        guild=row[20],
     )
 
 
@@ -275,6 +281,7 @@ class Store:
         snapshot: Any,
         counter: int,
         creator: str,
+        guild: str = "",
     ) -> GameRow:
         now = time.time()
         try:
@@ -282,10 +289,11 @@ class Store:
             # already hold another process's order, and the caller would save its own on top of that
             async with self._transaction() as db, db.execute(
                 "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?)"
+                " counter, seats, creator, created, updated, last_activity, guild)"
+                " VALUES (?,?,?,?,?,?,?,0,?,?,'{}',?,?,?,?,?)"
                 f" RETURNING {_GAME_COLUMNS}",
                 (channel, system, scenario, json.dumps(options), seed, commitment, status, json.dumps(snapshot),
-                 counter, creator, now, now, now),
+                 counter, creator, now, now, now, guild),
             ) as cur:
                 row = await cur.fetchone()
         except sqlite3.IntegrityError:  # the unique live-game / tools index: someone else was first
@@ -316,6 +324,21 @@ class Store:
         rows = await self._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE channel = ? AND status = 'tools'", (channel,))
         return _game(rows[0]) if rows else None
 
+    async def guild_games(self, guild: str, *, limit: int, offset: int = 0) -> list[GameRow]:
+        """The server's games (not table-tools streams), the most recently changed first."""
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild = ? AND system != 'tools'"
+            " ORDER BY updated DESC, id DESC LIMIT ? OFFSET ?",
+            (guild, limit, offset),
+        )
+        return [_game(r) for r in rows]
+
+    async def fill_guild(self, channel: str, guild: str) -> None:
+        """Bookkeeping, no version bump: games made before schema 6 learn their server when their
+        channel is next used."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE games SET guild = ? WHERE channel = ? AND guild = ''", (guild, channel))
+
     async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
                              snapshot: Any, counter: int, creator: str) -> GameRow:
         """Retire a channel's table-tools stream (its seed is being published) and open the next one,
@@ -330,10 +353,11 @@ class Store:
                 raise StaleVersion(tools.id)
             async with db.execute(  # the new stream as inserted, as in create_game
                 "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-                " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,'tools',0,?,?,'{}',?,?,?,?)"
+                " counter, seats, creator, created, updated, last_activity, guild)"
+                " VALUES (?,?,?,?,?,?,'tools',0,?,?,'{}',?,?,?,?,?)"
                 f" RETURNING {_GAME_COLUMNS}",
                 (tools.channel, tools.system, tools.scenario, json.dumps(options), seed, commitment,
-                 json.dumps(snapshot), counter, creator, now, now, now),
+                 json.dumps(snapshot), counter, creator, now, now, now, tools.guild),
             ) as inserted:
                 row = await inserted.fetchone()
         assert row is not None
@@ -520,10 +544,11 @@ class Store:
                 raise CopyRefused("the target database is not empty; refusing to copy into it, nothing was written")
             async for batch in games:
                 await db.executemany(
-                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 20)})",
+                    f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 21)})",
                     [(g.id, g.channel, g.system, g.scenario, json.dumps(g.options), g.seed, g.commitment, g.status,
                       g.version, json.dumps(g.snapshot), g.counter, json.dumps(g.seats), g.creator, g.created,
-                      g.updated, g.remind_after, g.remind_every, g.last_activity, g.last_reminded, g.status_message)
+                      g.updated, g.remind_after, g.remind_every, g.last_activity, g.last_reminded, g.status_message,
+                      g.guild)
                      for g, _ in batch],
                 )
                 await db.executemany(

@@ -106,17 +106,23 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, at DOUBLE PRECISION NOT NULL);
     """,
+    # 6: the Discord server a game belongs to, for /game list (older games get it lazily: fill_guild)
+    """
+    ALTER TABLE games ADD COLUMN guild TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_guild ON games(guild, updated);
+    """,
 ]
 
 _COLUMNS = (
     "id", "channel", "system", "scenario", "options", "seed", "commitment", "status", "version", "snapshot",
     "counter", "seats", "creator", "created", "updated", "remind_after", "remind_every", "last_activity",
-    "last_reminded", "status_message",
+    "last_reminded", "status_message", "guild",
 )
 _GAME_COLUMNS = ", ".join(_COLUMNS)
 _INSERT_GAME = (
     "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot, counter,"
-    " seats, creator, created, updated, last_activity) VALUES ($1,$2,$3,$4,$5,$6,$7,0,$8,$9,'{}',$10,$11,$11,$11)"
+    " seats, creator, created, updated, last_activity, guild)"
+    " VALUES ($1,$2,$3,$4,$5,$6,$7,0,$8,$9,'{}',$10,$11,$11,$11,$12)"
     f" RETURNING {_GAME_COLUMNS}"
 )
 # The due games are locked and marked in one statement; rows another process holds are skipped,
@@ -145,7 +151,7 @@ def _game(row: asyncpg.Record) -> GameRow:
         id=row[0], channel=row[1], system=row[2], scenario=row[3], options=json.loads(row[4]), seed=bytes(row[5]),
         commitment=row[6], status=row[7], version=row[8], snapshot=json.loads(row[9]), counter=row[10],
         seats=json.loads(row[11]), creator=row[12], created=row[13], updated=row[14], remind_after=row[15],
-        remind_every=row[16], last_activity=row[17], last_reminded=row[18], status_message=row[19],
+        remind_every=row[16], last_activity=row[17], last_reminded=row[18], status_message=row[19], guild=row[20],
     )
 
 
@@ -223,10 +229,11 @@ class PgStore:
 
     # --- games -----------------------------------------------------------------------------
     async def create_game(self, *, channel: str, system: str, scenario: str, options: dict[str, str], seed: bytes,
-                          commitment: str, status: str, snapshot: Any, counter: int, creator: str) -> GameRow:
+                          commitment: str, status: str, snapshot: Any, counter: int, creator: str,
+                          guild: str = "") -> GameRow:
         try:
             rows = await self._fetch(_INSERT_GAME, (channel, system, scenario, json.dumps(options), seed, commitment,
-                                                    status, json.dumps(snapshot), counter, creator, time.time()),
+                                                    status, json.dumps(snapshot), counter, creator, time.time(), guild),
                                      write=True)
         except asyncpg.UniqueViolationError:  # the unique live-game / tools index: someone else was first
             raise ChannelTaken(channel) from None
@@ -254,6 +261,18 @@ class PgStore:
                                  (channel,))
         return _game(rows[0]) if rows else None
 
+    async def guild_games(self, guild: str, *, limit: int, offset: int = 0) -> list[GameRow]:
+        rows = await self._fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild = $1 AND system != 'tools'"
+            " ORDER BY updated DESC, id DESC LIMIT $2 OFFSET $3",
+            (guild, limit, offset),
+        )
+        return [_game(r) for r in rows]
+
+    async def fill_guild(self, channel: str, guild: str) -> None:
+        async with self._pool.acquire() as con:
+            await con.execute("UPDATE games SET guild = $1 WHERE channel = $2 AND guild = ''", guild, channel)
+
     async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
                              snapshot: Any, counter: int, creator: str) -> GameRow:
         now = time.time()
@@ -266,7 +285,8 @@ class PgStore:
                 raise StaleVersion(tools.id)
             try:
                 row = await con.fetchrow(_INSERT_GAME, tools.channel, tools.system, tools.scenario, json.dumps(options),
-                                         seed, commitment, "tools", json.dumps(snapshot), counter, creator, now)
+                                         seed, commitment, "tools", json.dumps(snapshot), counter, creator, now,
+                                         tools.guild)
             except asyncpg.UniqueViolationError:
                 raise ChannelTaken(tools.channel) from None
         assert row is not None
@@ -457,4 +477,4 @@ class PgStore:
 def _game_record(g: GameRow) -> tuple[Any, ...]:
     return (g.id, g.channel, g.system, g.scenario, json.dumps(g.options), g.seed, g.commitment, g.status, g.version,
             json.dumps(g.snapshot), g.counter, json.dumps(g.seats), g.creator, g.created, g.updated, g.remind_after,
-            g.remind_every, g.last_activity, g.last_reminded, g.status_message)
+            g.remind_every, g.last_activity, g.last_reminded, g.status_message, g.guild)
