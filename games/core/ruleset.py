@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from games.core.codec import from_json, to_json
@@ -79,20 +79,56 @@ class ScenarioInfo:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A game option; ``choices`` empty means free text (validated by the system)."""
+    """A game option, checked by ``games.core.options.check_options``: one of ``choices``, or a
+    whole number within ``between``, else free text (validated by the system). A default of ""
+    means "unset", and "" may then be given."""
 
     key: str
     description: str
     default: str
     choices: tuple[str, ...] = ()
+    between: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
 class Order:
-    """A parsed order. Systems may subclass it; ``text`` is its canonical notation."""
+    """A parsed order; ``text`` is its canonical notation, the line the game's log stores.
 
-    text: str
-    args: tuple[str, ...] = field(default=())
+    Typed orders (frozen dataclasses declared with ``games.core.notation``) subclass it and work
+    ``text`` out from their fields. ``Order(text, args)`` is the untyped form that systems not yet
+    converted to the notation still build (issue 14 retires it): a value, compared by both parts.
+    """
+
+    __slots__ = ("_args", "_text")
+    _text: str
+    _args: tuple[str, ...]
+
+    def __init__(self, text: str, args: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "_text", text)
+        object.__setattr__(self, "_args", tuple(args))
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def args(self) -> tuple[str, ...]:
+        """The untyped order's words by position (typed orders have fields instead)."""
+        return self._args
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an order is frozen: cannot set {name}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Order)
+        return (self.text, self.args) == (other.text, other.args)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.args))
+
+    def __repr__(self) -> str:
+        return f"Order({self.text!r}, {self.args!r})"
 
     def __str__(self) -> str:
         return self.text
