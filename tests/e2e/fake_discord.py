@@ -21,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +31,8 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
+from tests.e2e.discord_spec.validate import discord_spec
+
 API = "/api/v10"
 EPHEMERAL = 64
 LOADING = 128
@@ -36,6 +40,14 @@ DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
 FIRST_RESPONSE_SECONDS = 3.0
 TOKEN_LIFETIME_SECONDS = 15 * 60
 MANAGE_GUILD = 1 << 5
+MAX_ROWS = 5  # action rows in a message (without the components-v2 flag)
+MAX_ROW_ITEMS = 5  # buttons in one action row; a select menu fills a row by itself
+MAX_CUSTOM_ID = 100
+MAX_BUTTON_LABEL = 80
+MAX_SELECT_OPTIONS = 25
+MAX_ATTACHMENTS = 10
+COMPONENTS_V2 = 1 << 15
+INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
 MEMBER_PERMISSIONS = (
     (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31)
 )  # view, send, embed, attach, history, use app cmds
@@ -50,13 +62,66 @@ def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S.000000+00:00", time.gmtime())
 
 
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # discord.py compares the content type for equality: no charset suffix.
-    return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    # discord.py compares the content type for equality: no charset suffix. Discord's answers come
+    # through Google's front end with "Via: 1.1 google"; discord.py treats a 429 without it as a
+    # Cloudflare ban and gives up instead of waiting.
+    return web.Response(
+        status=status,
+        body=json.dumps(data).encode(),
+        headers={"Content-Type": "application/json", "Via": "1.1 google", **(headers or {})},
+    )
 
 
-def discord_error(status: int, code: int, message: str) -> web.Response:
-    return json_response({"code": code, "message": message}, status)
+def no_content() -> web.Response:
+    return web.Response(status=204, headers={"Via": "1.1 google"})
+
+
+def discord_error(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
+    data: dict[str, Any] = {"code": code, "message": message}
+    if errors:
+        data["errors"] = errors
+    return json_response(data, status)
+
+
+def form_errors(problems: list[str]) -> dict[str, Any]:
+    """Discord's ``errors`` object for a 50035 Invalid Form Body, one list for the whole form (the
+    spec's InnerErrors; it types each code as an integer)."""
+    return {"_errors": [{"code": 50035, "message": p} for p in problems]}
+
+
+def with_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as Discord stores them: each numbered (``id``, 1 up, in order) unless the sender set one."""
+    numbers = itertools.count(1)
+
+    def number(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for item in items:
+            copy = {**item, "id": item.get("id") or next(numbers)}
+            if "components" in item:
+                copy["components"] = number(item["components"])
+            out.append(copy)
+        return out
+
+    return number(components)
+
+
+@dataclass
+class RateLimit:
+    """Answer matching requests with 429 ``times`` times (see ``FakeDiscord.rate_limit``)."""
+
+    route: re.Pattern[str]
+    method: str | None
+    times: int
+    retry_after: float
+    is_global: bool
+
+    def matches(self, method: str, path: str) -> bool:
+        if self.times <= 0 or (self.method is not None and self.method != method):
+            return False
+        if self.is_global and path.startswith(INTERACTION_ROUTES):
+            return False  # interaction endpoints are not bound to the global rate limit
+        return bool(self.route.search(path))
 
 
 @dataclass
@@ -77,7 +142,12 @@ class FakeUser:
             "public_flags": 0,
             "flags": 0,
             "bot": self.bot,
+            "primary_guild": None,
         }
+
+    def own_payload(self) -> dict[str, Any]:
+        """What ``GET /users/@me`` shows the user themself (Discord's UserPIIResponse)."""
+        return {**self.payload(), "mfa_enabled": False, "locale": "en-US"}
 
     def member_payload(self, *, with_permissions: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -279,6 +349,10 @@ class FakeDiscord:
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # guild id (None = global) -> definitions
         self.requests: list[Recorded] = []
         self.violations: list[str] = []
+        self.violations_expected = False  # set by tests that break limits on purpose (serving() checks)
+        self.spec = discord_spec()
+        self.validated: list[tuple[str, str, int]] = []  # (method, spec path, status) checked against the spec
+        self.rate_limits: list[RateLimit] = []
         self.bot_can_pin = bot_can_pin
         self.sessions: set[str] = set()
         self.resumed = 0
@@ -537,13 +611,64 @@ class FakeDiscord:
         }
 
     # ------------------------------------------------------------------ REST
+    def rate_limit(
+        self,
+        route: str = "",
+        *,
+        method: str | None = None,
+        times: int = 1,
+        retry_after: float = 0.25,
+        is_global: bool = False,
+    ) -> RateLimit:
+        """Answer the next ``times`` requests whose path (under /api/v10) matches the regex ``route``
+        (and ``method``, if given) with 429 and ``retry_after``, as Discord does. ``is_global``: the
+        bot's global limit, which interaction callbacks and webhook follow-ups are not bound by."""
+        limit = RateLimit(re.compile(route), method, times, retry_after, is_global)
+        self.rate_limits.append(limit)
+        return limit
+
+    def _rate_limited(self, method: str, path: str) -> web.Response | None:
+        limit = next((r for r in self.rate_limits if r.matches(method, path)), None)
+        if limit is None:
+            return None
+        limit.times -= 1
+        headers = {
+            "Retry-After": str(math.ceil(limit.retry_after)),
+            "X-RateLimit-Scope": "global" if limit.is_global else "user",
+        }
+        if limit.is_global:
+            headers["X-RateLimit-Global"] = "true"
+        else:
+            headers |= {
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset": f"{time.time() + limit.retry_after:.3f}",
+                "X-RateLimit-Reset-After": f"{limit.retry_after:.3f}",
+                "X-RateLimit-Bucket": f"fake-{limit.route.pattern or 'all'}",
+            }
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": limit.retry_after,
+            "global": limit.is_global,
+            "code": 0,
+        }
+        return json_response(body, 429, headers)
+
     async def rest(self, request: web.Request) -> web.StreamResponse:
         arrived = time.monotonic()
         path = "/" + request.match_info["tail"]
-        body, files = await self._read_body(request)
+        body, files, fields = await self._read_body(request)
         if any(a.filename.endswith(".png") for a in files):
             self._note_image(path, arrived)
-        response = await self._route(request.method, path, request.query, body, files)
+        response = self._rate_limited(request.method, path)
+        if response is None:
+            problems = self.spec.check_request(request.method, path, request.content_type, body, fields)
+            if problems:
+                self.violations += [f"spec: {p}" for p in problems]
+                response = discord_error(400, 50035, "Invalid Form Body", form_errors(problems))
+            else:
+                response = await self._route(request.method, path, request.query, body, files)
+        self._check_response(request.method, path, response)
         record = Recorded(request.method, path, response.status, time.monotonic(), body, [a.filename for a in files])
         self.requests.append(record)
         if self.on_request is not None:
@@ -552,28 +677,43 @@ class FakeDiscord:
             self.changed.notify_all()
         return response
 
-    async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment]]:
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment], list[str]]:
+        """The JSON body (or a multipart form's ``payload_json``), the files, and the files' form field names."""
         if request.content_type.startswith("multipart/"):
             reader = await request.multipart()
             payload: Any = None
             files: list[Attachment] = []
+            fields: list[str] = []
             while (part := await reader.next()) is not None:
                 if part.name == "payload_json":  # type: ignore[union-attr]
                     payload = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     data = await part.read()  # type: ignore[union-attr]
+                    fields.append(part.name or "")  # type: ignore[union-attr]
                     files.append(
                         Attachment(part.filename or "file", bytes(data), part.headers.get("Content-Type", ""))  # type: ignore[union-attr]
                     )
-            return payload, files
+            return payload, files, fields
         raw = await request.read()
-        return (json.loads(raw) if raw else None), []
+        return (json.loads(raw) if raw else None), [], []
+
+    def _check_response(self, method: str, path: str, response: web.Response) -> None:
+        """Hold the fake's own answer to Discord's spec: a fake that answers differently from Discord
+        would let the bot pass tests against answers it never gets."""
+        raw = response.body
+        body = json.loads(raw) if isinstance(raw, bytes) and raw else None
+        headers = {k.lower(): v for k, v in response.headers.items()}
+        problems = self.spec.check_response(method, path, response.status, body, headers)
+        self.violations += [f"fake answered off-spec: {p}" for p in problems]
+        op = self.spec.operation(method, path)
+        if op is not None:
+            self.validated.append((method, op.template, response.status))
 
     async def _route(self, method: str, path: str, query: Any, body: Any, files: list[Attachment]) -> web.Response:
         parts = path.strip("/").split("/")
         match (method, parts):
             case ("GET", ["users", "@me"]):
-                return json_response(self.bot_user.payload())
+                return json_response(self.bot_user.own_payload())
             case ("GET", ["oauth2", "applications", "@me"]):
                 return json_response(self.application_payload())
             case ("GET", ["gateway"]) | ("GET", ["gateway", "bot"]):
@@ -613,7 +753,7 @@ class FakeDiscord:
                 if found is None:
                     return discord_error(404, 10008, "Unknown Message")
                 found.deleted = True
-                return web.Response(status=204)
+                return no_content()
             case ("POST", ["users", "@me", "channels"]):
                 return self._open_dm(str(body["recipient_id"]))
             case ("POST", ["channels", channel_id, "messages"]):
@@ -634,7 +774,7 @@ class FakeDiscord:
                 if message is None or message.channel_id != channel_id:
                     return discord_error(404, 10008, "Unknown Message")
                 message.pinned = True
-                return web.Response(status=204)
+                return no_content()
             case ("GET", ["channels", channel_id]):
                 if channel_id in self.channels:
                     return json_response(self.channels[channel_id])
@@ -664,8 +804,18 @@ class FakeDiscord:
             "owner": self.owner.payload(),
             "verify_key": "0" * 64,
             "flags": 0,
-            "summary": "",
+            "flags_new": "0",
+            "type": None,
+            "bot": self.bot_user.payload(),
             "rpc_origins": [],
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "role_connections_verification_url": None,
+            "approximate_guild_count": len(self.guilds),
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": [],
             "team": None,
         }
 
@@ -677,12 +827,28 @@ class FakeDiscord:
         stored = []
         for command in body or []:
             self._check_command(command, problems, depth=0)
-            stored.append({**command, "id": snowflake(), "application_id": self.app_id, "version": snowflake()})
+            stored.append(self._command_response(command, guild))
         if problems:
             self.violations += [f"command definition: {p}" for p in problems]
             return discord_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         self.commands[guild] = stored
         return json_response(stored)
+
+    def _command_response(self, command: dict[str, Any], guild: str | None) -> dict[str, Any]:
+        """The definition as Discord echoes it: with id, version and its defaults filled in."""
+        stored = {
+            **command,
+            "id": snowflake(),
+            "application_id": self.app_id,
+            "version": snowflake(),
+            "type": command.get("type") or 1,
+            "default_member_permissions": command.get("default_member_permissions"),
+            "integration_types": command.get("integration_types") or [0],
+            "nsfw": bool(command.get("nsfw")),
+        }
+        if guild is not None:
+            stored["guild_id"] = guild
+        return stored
 
     def _check_command(self, command: dict[str, Any], problems: list[str], depth: int) -> None:
         import re
@@ -764,18 +930,17 @@ class FakeDiscord:
             return discord_error(400, 50035, f"unsupported callback type {kind}")
         ix.response_type = kind
         ix.responded_at = now
-        result: dict[str, Any] = {
-            "interaction": {
-                "id": ix.id,
-                "type": ix.type,
-                "response_message_id": ix.original.id if ix.original else None,
-                "response_message_loading": kind == 5,
-                "response_message_ephemeral": bool(ix.original and ix.original.ephemeral),
-            },
-            "resource": {"type": kind},
-        }
-        if ix.original is not None and kind in (4, 5):
-            result["resource"]["message"] = self.message_payload(ix.original)
+        interaction: dict[str, Any] = {"id": ix.id, "type": ix.type}
+        if ix.original is not None:
+            interaction["response_message_id"] = ix.original.id
+            interaction["response_message_loading"] = kind == 5
+            interaction["response_message_ephemeral"] = ix.original.ephemeral
+        result: dict[str, Any] = {"interaction": interaction}
+        # The spec's resource is a message sent (4) or updated (7); a deferral has none yet.
+        if kind == 4 and ix.original is not None:
+            result["resource"] = {"type": kind, "message": self.message_payload(ix.original)}
+        elif kind == 7 and (source := self.messages.get(str(ix.data.get("message_id", "")))) is not None:
+            result["resource"] = {"type": kind, "message": self.message_payload(source)}
         return json_response(result)
 
     def _token_check(self, token: str) -> tuple[FakeInteraction | None, web.Response | None]:
@@ -873,7 +1038,7 @@ class FakeDiscord:
             flags=int(data.get("flags") or 0),
             embeds=list(data.get("embeds") or []),
             attachments=list(files),
-            components=list(data.get("components") or []),
+            components=with_ids(data.get("components") or []),
         )
         self.messages[message.id] = message
         return message
@@ -896,7 +1061,7 @@ class FakeDiscord:
         if "embeds" in data:
             message.embeds = list(data["embeds"] or [])
         if "components" in data:
-            message.components = list(data["components"] or [])
+            message.components = with_ids(data["components"] or [])
         if "attachments" in data or files:
             message.attachments = kept + files
         message.flags &= ~LOADING
@@ -904,7 +1069,11 @@ class FakeDiscord:
         return None
 
     def message_payload(self, message: FakeMessage) -> dict[str, Any]:
-        guild = None if message.channel_id in self.dm_channels else self.channels.get(message.channel_id, {}).get("guild_id", self.guild_id)
+        guild = (
+            None
+            if message.channel_id in self.dm_channels
+            else self.channels.get(message.channel_id, {}).get("guild_id", self.guild_id)
+        )
         return message.payload(self.bot_user.payload(), guild)
 
     def _open_dm(self, recipient_id: str) -> web.Response:
@@ -915,7 +1084,9 @@ class FakeDiscord:
         if channel_id is None:
             channel_id = snowflake()
             self.dm_channels[channel_id] = recipient_id
-        return json_response({"id": channel_id, "type": 1, "recipients": [user.payload()], "last_message_id": None})
+        return json_response(
+            {"id": channel_id, "type": 1, "flags": 0, "recipients": [user.payload()], "last_message_id": None}
+        )
 
     def _channel_message(self, channel_id: str, body: Any, files: list[Attachment]) -> web.Response:
         recipient = self.dm_channels.get(channel_id)

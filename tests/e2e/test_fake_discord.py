@@ -60,6 +60,7 @@ class Careless:
 @pytest.fixture
 async def careless(fake: FakeDiscord) -> AsyncIterator[Careless]:
     bot = Careless(fake)
+    fake.violations_expected = True  # each test here breaks a limit on purpose and checks it was caught
     guild = discord.Object(int(fake.guild_id))
     bot.tree.copy_global_to(guild=guild)
     task = asyncio.create_task(bot.client.start("token"))
@@ -77,7 +78,7 @@ async def careless(fake: FakeDiscord) -> AsyncIterator[Careless]:
 async def test_more_than_25_choices_are_refused(fake: FakeDiscord, careless: Careless) -> None:
     with pytest.raises(AssertionError, match="timed out"):
         await fake.autocomplete(fake.owner, "act", {"text": ""}, "text", timeout=1.0)
-    assert any("30 choices" in v for v in fake.violations)
+    assert any("choices: 30 items" in v for v in fake.violations)
 
 
 async def test_a_second_initial_response_is_refused(fake: FakeDiscord, careless: Careless) -> None:
