@@ -4,6 +4,8 @@
     python -m bot console [...]   # the console table (see bot/console.py for its options)
     python -m bot discord         # Discord; fails clearly without a token
     python -m bot migrate --from var/wargame.db --to postgresql://user@host/db   # see bot/migrate.py
+    python -m bot commands sync            # send the slash commands now (they are sent at start only when changed)
+    python -m bot commands clear-guild ID  # remove the bot's commands from a guild used for testing
 
 Configuration (environment): DISCORD_TOKEN, DISCORD_GUILD_ID (a development guild for instant
 command sync), WARGAME_DB (default var/wargame.db; a SQLite path, sqlite:///path or
@@ -32,9 +34,17 @@ def main(argv: list[str]) -> int:
 
         return migrate.main(argv[1:])
     token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if argv and argv[0] == "discord" and not token:
+    if argv and argv[0] in ("discord", "commands") and not token:
         print("DISCORD_TOKEN is not set: cannot connect to Discord. See docs/deploy.md.", file=sys.stderr)
         return 2
+    if argv and argv[0] == "commands":
+        import asyncio
+
+        from bot.discord_app import manage_commands
+
+        guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
+        db = os.environ.get("WARGAME_DB", "").strip() or DEFAULT_DB
+        return asyncio.run(manage_commands(token, db, argv[1:], int(guild) if guild else None))
     if argv and argv[0] not in ("discord",):
         print(__doc__, file=sys.stderr)
         return 2

@@ -24,14 +24,19 @@ import asyncio
 import contextlib
 import faulthandler
 import functools
+import hashlib
+import inspect
 import io
+import json
+import keyword
 import logging
 import os
 import re
 import signal
+import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +44,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
+
+from bot.commands import COMMAND_LIST, COMMANDS, Command, Param
 
 if TYPE_CHECKING:
     from bot.service import Output, TableService, User
@@ -75,13 +82,10 @@ DM_RETRY_SECONDS = 6 * 3600.0
 SPECTATOR_ID = "0"
 BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
 
-# Commands that never change a game: no status refresh and no buttons after them.
-READ_ONLY = frozenset(
-    {"game status", "game board", "game log", "game export", "game replay", "game verify", "game private", "game help",
-     "help", "hand"}
-)
-# Commands whose reply is usually private: a deferral for them is ephemeral.
-PRIVATE_HINT = frozenset({"game private", "hand", "game export", "game help", "help"})
+# Commands that never change a game (no status refresh and no buttons after them), and those whose
+# reply is usually private (a deferral for them is ephemeral): both declared in bot/commands.py.
+READ_ONLY = frozenset(c.name for c in COMMAND_LIST if c.read_only)
+PRIVATE_HINT = frozenset(c.name for c in COMMAND_LIST if c.private)
 
 DMS_WORK_AGAIN = (
     "Your DMs work again: I sent your private information there, and private things will come by direct "
@@ -163,6 +167,11 @@ def autocomplete_choices(names: Sequence[str]) -> list[app_commands.Choice[str]]
         if len(choices) == AUTOCOMPLETE_LIMIT:
             break
     return choices
+
+
+def commands_hash(definitions: list[dict[str, Any]]) -> str:
+    """A stable digest of slash command definitions: equal exactly when Discord would get the same."""
+    return hashlib.sha256(json.dumps(definitions, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def options_text(options: dict[str, Any]) -> dict[str, str]:
@@ -432,18 +441,49 @@ class TableBot(discord.Client):
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self._open_service()
         self.dms_closed.update(await self.service.closed_dm_times())
+        self.install_commands()
+        self.add_dynamic_items(JoinButton, OrderButton)
+        await self.sync_commands()
+        self.synced.set()
+        self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
+
+    def install_commands(self) -> None:
         for command in build_commands():
             command.guild_only = True
             self.tree.add_command(command)
-        self.add_dynamic_items(JoinButton, OrderButton)
-        if self.guild_id is not None:
-            guild = discord.Object(self.guild_id)
+
+    def _scope_key(self, guild_id: int | None) -> str:
+        return f"commands:{self.application_id}:" + (f"guild:{guild_id}" if guild_id is not None else "global")
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Send the slash commands to Discord only when their definitions changed since this
+        application last synced this scope (their hash is kept in the store), so restarts cost no
+        sync and no rate limit. Run globally (no DISCORD_GUILD_ID), it also clears the commands of
+        any development guild this database synced before: they would show twice there."""
+        store = self.service.store
+        guild = discord.Object(self.guild_id) if self.guild_id is not None else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        digest = commands_hash([c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)])
+        key = self._scope_key(self.guild_id)
+        changed = force or await store.setting(key) != digest
+        if changed:
             await self.tree.sync(guild=guild)
+            await store.set_setting(key, digest)
+            log.info("slash commands synced (%s)", key)
         else:
-            await self.tree.sync()
-        self.synced.set()
-        self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
+            log.info("slash commands unchanged since the last sync (%s): not syncing", key)
+        if guild is None:
+            for old in await store.settings_like(f"commands:{self.application_id}:guild:"):
+                await self.clear_guild_commands(int(old.rpartition(":")[2]))
+        return changed
+
+    async def clear_guild_commands(self, guild_id: int) -> None:
+        """Remove this application's commands from one guild (left over from guild-scoped testing)."""
+        guild = discord.Object(guild_id)
+        await self.http.bulk_upsert_guild_commands(self.application_id or 0, guild.id, [])
+        await self.service.store.set_setting(self._scope_key(guild_id), None)
+        log.info("cleared the slash commands of guild %s", guild_id)
 
     async def _open_service(self) -> tuple[TableService, Callable[[], Awaitable[None]]]:
         """The service from ``service_factory``, opened in a task of its own: a stop while it opens
@@ -874,6 +914,43 @@ def make_bot(*, shard_plan: ShardPlan | None = None, **options: Any) -> TableBot
     return ShardedTableBot(shard_plan=shard_plan, **options)
 
 
+COMMANDS_USAGE = """python -m bot commands sync              send the slash commands now (DISCORD_GUILD_ID's guild, else global)
+python -m bot commands clear-guild ID    remove this bot's slash commands from guild ID (after guild testing)"""
+
+
+class CommandsClient(TableBot):
+    """A TableBot that only logs in over REST to manage commands: no reminders, no sync at login."""
+
+    async def setup_hook(self) -> None:
+        self._service, self._close_service = await self._open_service()
+        self.install_commands()
+
+
+async def manage_commands(token: str, db_path: str, argv: Sequence[str], guild_id: int | None = None) -> int:
+    """``python -m bot commands ...``: sync or clear slash commands over REST alone (no gateway), and
+    record it in the store so the next start knows what Discord has."""
+    action = argv[0] if argv else ""
+    if action not in ("sync", "clear-guild") or (action == "clear-guild") != (len(argv) == 2) or len(argv) > 2:
+        print(COMMANDS_USAGE, file=sys.stderr)
+        return 2
+    if action == "clear-guild" and not argv[1].isdigit():
+        print(f"clear-guild: {argv[1]!r} is not a guild id (a number; Developer Mode, right-click the server, Copy ID).",
+              file=sys.stderr)
+        return 2
+    bot = CommandsClient(db_path=db_path, guild_id=guild_id, load_renderer=False)
+    try:
+        await bot.login(token)  # runs CommandsClient.setup_hook
+        if action == "sync":
+            await bot.sync_commands(force=True)
+            print(f"Slash commands sent ({'guild ' + str(guild_id) if guild_id is not None else 'global'}).")
+        else:
+            await bot.clear_guild_commands(int(argv[1]))
+            print(f"Slash commands of guild {argv[1]} removed.")
+    finally:
+        await bot.close()
+    return 0
+
+
 # --------------------------------------------------------------------------------------------
 # Slash commands
 # --------------------------------------------------------------------------------------------
@@ -886,285 +963,116 @@ def _bot(interaction: discord.Interaction[Any]) -> TableBot:
 async def _service_choices(
     interaction: discord.Interaction[Any], command: str, option: str, current: str
 ) -> list[app_commands.Choice[str]]:
+    """Every autocomplete goes through ``TableService.choice_pairs``, told the options typed so far."""
     bot = _bot(interaction)
+    spec = COMMANDS[command]
+    given = {p.name: str(getattr(interaction.namespace, _py_name(p.name), None) or "")
+             for p in spec.params if p.name != option}
     try:
-        names = await asyncio.wait_for(
-            bot.service.choices(str(interaction.channel_id), bot.user_of(interaction), command, option, current),
+        pairs = await asyncio.wait_for(
+            bot.service.choice_pairs(str(interaction.channel_id), bot.user_of(interaction), command, option, current,
+                                     {k: v for k, v in given.items() if v}),
             AUTOCOMPLETE_BUDGET_SECONDS,
         )
     except Exception:
         log.exception("autocomplete for /%s %s failed", command, option)
         return []
-    return autocomplete_choices(list(names))
+    return [app_commands.Choice(name=clip(label, CHOICE_TEXT_LIMIT), value=value)
+            for label, value in pairs if len(value) <= CHOICE_TEXT_LIMIT][:AUTOCOMPLETE_LIMIT]
 
 
-def _system_choices() -> list[app_commands.Choice[str]]:
-    from games.core.ruleset import get_ruleset, system_ids
-
-    try:
-        ids = system_ids()
-    except Exception:  # a broken rule package must not keep the bot from starting
-        log.exception("could not list the rule systems; offering the built-in ids")
-        ids = list(BUILTIN_SYSTEMS)
-    choices = []
-    for system_id in ids[:AUTOCOMPLETE_LIMIT]:
-        try:
-            name = f"{get_ruleset(system_id).name} ({system_id})"
-        except Exception:
-            name = system_id
-        choices.append(app_commands.Choice(name=clip(name, CHOICE_TEXT_LIMIT), value=system_id))
-    return choices
+_KINDS: dict[str, Any] = {"text": str, "bool": bool, "user": discord.Member | discord.User}
 
 
-async def _scenario_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    from games.core.ruleset import get_ruleset
-
-    system = getattr(interaction.namespace, "system", None)
-    if not system:
-        return []
-    try:
-        scenarios = get_ruleset(str(system)).scenarios()
-    except Exception:
-        return []
-    needle = current.lower()
-    choices = []
-    for scenario in scenarios:
-        label = clip(f"{scenario.name} ({scenario.id})", CHOICE_TEXT_LIMIT)
-        if needle in scenario.id.lower() or needle in scenario.name.lower():
-            choices.append(app_commands.Choice(name=label, value=scenario.id[:CHOICE_TEXT_LIMIT]))
-    return choices[:AUTOCOMPLETE_LIMIT]
+def _py_name(name: str) -> str:
+    """A Python parameter name for an option ("from" is a keyword): discord.py reads the callback's signature."""
+    return f"{name}_" if keyword.iskeyword(name) else name
 
 
-async def _option_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-    """Suggest ``key=value`` completions for the last item of a comma-separated options string."""
-    from games.core.ruleset import get_ruleset
+def _annotation(param: Param) -> Any:
+    if param.kind == "int":
+        return app_commands.Range[int, param.low, param.high] if param.low is not None else int
+    return _KINDS[param.kind]
 
-    system = getattr(interaction.namespace, "system", None)
-    if not system:
-        return []
-    try:
-        specs = get_ruleset(str(system)).options()
-    except Exception:
-        return []
-    done, _, last = current.rpartition(",")
-    prefix = f"{done}," if done else ""
-    used = {item.split("=", 1)[0].strip() for item in done.split(",") if item.strip()}
-    names: list[str] = []
-    for spec in specs:
-        if spec.key in used:
-            continue
-        values = spec.choices or (spec.default,)
-        for value in values:
-            candidate = f"{spec.key}={value}"
-            if candidate.startswith(last.strip()) or not last.strip():
-                names.append(prefix + candidate)
-    if current and current not in names:
-        names.insert(0, current)
-    return autocomplete_choices(names)
+
+def _option_values(spec: Command, values: dict[str, Any]) -> dict[str, Any]:
+    """Slash option values as the service names them; a user option is a mention (plus a name)."""
+    options: dict[str, Any] = {}
+    for param in spec.params:
+        value = values.get(_py_name(param.name))
+        if param.kind == "user":
+            options[param.name] = "none" if value is None else f"<@{value.id}>"
+            if value is not None and param.name_to:
+                options[param.name_to] = value.display_name
+        else:
+            options[param.name] = value
+    return options
+
+
+def _slash_command(spec: Command, name: str) -> app_commands.Command[Any, Any, Any]:
+    """One slash command made from its entry in bot/commands.py."""
+    params = [p for p in spec.params if p.front_end]
+
+    async def callback(interaction: discord.Interaction[Any], /, **values: Any) -> None:
+        await _bot(interaction).run_command(interaction, spec.name, _option_values(spec, values))
+
+    ordered = sorted(params, key=lambda p: not p.required)  # Discord wants required options first
+    callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
+        + [inspect.Parameter(_py_name(p.name), inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(p),
+                             default=inspect.Parameter.empty if p.required else None) for p in ordered]
+    )
+    callback.__name__ = callback.__qualname__ = name
+    if params:
+        app_commands.describe(**{_py_name(p.name): p.description for p in params})(callback)
+        renames = {_py_name(p.name): p.name for p in params if _py_name(p.name) != p.name}
+        if renames:
+            app_commands.rename(**renames)(callback)
+        fixed = {_py_name(p.name): [app_commands.Choice(name=c, value=c) for c in p.choices] for p in params if p.choices}
+        if fixed:
+            app_commands.choices(**fixed)(callback)
+    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
+        name=name, description=spec.description, callback=callback
+    )
+    for param in params:
+        if param.complete:
+            command.autocomplete(_py_name(param.name))(_completer(spec.name, param.name))
+    return command
+
+
+def _completer(
+    command: str, option: str
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
+    async def complete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return await _service_choices(interaction, command, option, current)
+
+    return complete
+
+
+GROUP_DESCRIPTIONS = {
+    "game": "Set up, follow and finish the game in this channel",
+    "deck": "Card decks for any game at this table",
+    "tools": "This channel's dice and cards stream",
+}
 
 
 def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    """The slash surface, grouped: /game ..., /order, /roll, /reveal, /deck ..., /tools ..., /hand, /play, /seal."""
-    game = app_commands.Group(name="game", description="Set up, follow and finish the game in this channel")
-    deck = app_commands.Group(name="deck", description="Card decks for any game at this table")
-    tools = app_commands.Group(name="tools", description="This channel's dice and cards stream")
-    system_choices = _system_choices()
-
-    async def run(interaction: discord.Interaction[Any], command: str, **options: Any) -> None:
-        await _bot(interaction).run_command(interaction, command, options)
-
-    # ---- /game
-    @game.command(name="new", description="Start a new game in this channel")
-    @app_commands.describe(
-        system="Rule system", scenario="Scenario to play", options="Game options as key=value,key=value"
-    )
-    @app_commands.choices(system=system_choices)
-    async def game_new(
-        interaction: discord.Interaction[Any], system: str, scenario: str, options: str | None = None
-    ) -> None:
-        await run(interaction, "game new", system=system, scenario=scenario, options=options)
-
-    game_new.autocomplete("scenario")(_scenario_choices)
-    game_new.autocomplete("options")(_option_choices)
-
-    @game.command(name="join", description="Take a seat in this channel's game")
-    @app_commands.describe(seat="The side, ship or umpire seat to take")
-    async def game_join(interaction: discord.Interaction[Any], seat: str) -> None:
-        await run(interaction, "game join", seat=seat)
-
-    @game_join.autocomplete("seat")
-    async def _seat_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, "game join", "seat", current)
-
-    @game.command(name="leave", description="Give up your seat")
-    async def game_leave(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game leave")
-
-    @game.command(name="start", description="Start play once the seats are filled")
-    async def game_start(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game start")
-
-    @game.command(name="status", description="Whose turn it is and how the game stands")
-    async def game_status(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game status")
-
-    @game.command(name="board", description="Show the board (your own view if you are seated)")
-    @app_commands.describe(zoom="Where to zoom in: a hex, square or unit")
-    async def game_board(interaction: discord.Interaction[Any], zoom: str | None = None) -> None:
-        await run(interaction, "game board", zoom=zoom)
-
-    @game.command(name="log", description="The game's orders, newest first, page by page")
-    @app_commands.describe(page="Page number (1 = the newest orders)")
-    async def game_log(
-        interaction: discord.Interaction[Any], page: app_commands.Range[int, 1, 10_000] | None = None
-    ) -> None:
-        await run(interaction, "game log", page=page)
-
-    @game.command(name="undo", description="Take back your last order (if nothing was revealed since)")
-    async def game_undo(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game undo")
-
-    @game.command(name="end", description="End the game: umpire, creator or Manage Server at once; players: all must vote")
-    async def game_end(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game end")
-
-    @game.command(name="export", description="Download the game record as JSON")
-    async def game_export(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game export")
-
-    @game.command(name="replay", description="An animated replay of the game so far (only you see it)")
-    async def game_replay(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game replay")
-
-    @game.command(name="verify", description="Check every roll and shuffle against the published seed")
-    async def game_verify(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game verify")
-
-    @game.command(name="private", description="Your private information (hand, secret rolls), only to you; retries closed DMs")
-    async def game_private(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "game private")
-
-    @game.command(name="remind", description="Set when to remind whoever must act (umpire or Manage Server)")
-    @app_commands.describe(
-        after="Hours without an order before the first reminder, e.g. 12",
-        every="Hours between reminders after that, e.g. 24",
-    )
-    async def game_remind(
-        interaction: discord.Interaction[Any], after: str | None = None, every: str | None = None
-    ) -> None:
-        await run(interaction, "game remind", after=after, every=every)
-
-    @game.command(name="assign", description="Umpire: give a seat to someone, or empty it so play can move on")
-    @app_commands.describe(seat="The seat", user="Who takes it (leave out to empty the seat)")
-    async def game_assign(
-        interaction: discord.Interaction[Any], seat: str, user: discord.Member | discord.User | None = None
-    ) -> None:
-        options: dict[str, Any] = {"seat": seat, "user": "none" if user is None else f"<@{user.id}>"}
-        if user is not None:
-            options["name"] = user.display_name
-        await run(interaction, "game assign", **options)
-
-    @game.command(name="help", description="How to play: order notation and where each rule is in the book")
-    @app_commands.describe(system="Rule system (default: this channel's game)")
-    @app_commands.choices(system=system_choices)
-    async def game_help(interaction: discord.Interaction[Any], system: str | None = None) -> None:
-        await run(interaction, "game help", system=system)
-
-    @app_commands.command(name="help", description="How to play: commands, systems, each system's order notation")
-    @app_commands.describe(system="Rule system to explain")
-    @app_commands.choices(system=system_choices)
-    async def help_command(interaction: discord.Interaction[Any], system: str | None = None) -> None:
-        await run(interaction, "help", system=system)
-
-    # ---- /order
-    @app_commands.command(name="order", description="Give an order for your seat (suggestions come from the rules)")
-    @app_commands.describe(
-        text="The order, e.g. 'Huascar move F F P F' or 'pass'", seat="Which of your seats (if you hold several)"
-    )
-    async def order(interaction: discord.Interaction[Any], text: str, seat: str | None = None) -> None:
-        await run(interaction, "order", text=text, seat=seat)
-
-    @order.autocomplete("text")
-    async def _order_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, "order", "text", current)
-
-    # ---- table tools
-    @app_commands.command(name="roll", description="Roll dice, openly or in secret")
-    @app_commands.describe(dice="Dice, e.g. 2d6+1", secret="Roll in secret (reveal later)", purpose="What it is for")
-    async def roll(
-        interaction: discord.Interaction[Any], dice: str, secret: bool | None = None, purpose: str | None = None
-    ) -> None:
-        await run(interaction, "roll", dice=dice, secret=secret, purpose=purpose)
-
-    @app_commands.command(name="reveal", description="Reveal one of your secret rolls")
-    @app_commands.describe(roll="The secret roll's id")
-    async def reveal(interaction: discord.Interaction[Any], roll: str) -> None:
-        await run(interaction, "reveal", roll=roll)
-
-    @deck.command(name="new", description="Make a deck at this table from a deck definition")
-    @app_commands.describe(name="One-word name for this deck", source="Deck to copy, e.g. standard54")
-    @app_commands.rename(source="from")
-    async def deck_new(interaction: discord.Interaction[Any], name: str, source: str) -> None:
-        await run(interaction, "deck new", name=name, **{"from": source})
-
-    @deck_new.autocomplete("source")
-    async def _deck_source_ac(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, "deck new", "from", current)
-
-    @deck.command(name="shuffle", description="Shuffle a deck (discards go back in)")
-    async def deck_shuffle(interaction: discord.Interaction[Any], name: str) -> None:
-        await run(interaction, "deck shuffle", name=name)
-
-    @deck.command(name="reshuffle", description="Gather the discards back into a deck and shuffle it")
-    async def deck_reshuffle(interaction: discord.Interaction[Any], name: str) -> None:
-        await run(interaction, "deck reshuffle", name=name)
-
-    @deck.command(name="draw", description="Draw a card, face up or into your hand")
-    @app_commands.describe(to="'hand' to draw privately into your hand")
-    async def deck_draw(interaction: discord.Interaction[Any], name: str, to: str | None = None) -> None:
-        await run(interaction, "deck draw", name=name, to=to)
-
-    @deck.command(name="deal", description="Deal cards privately to players")
-    @app_commands.describe(count="Cards each", to="Players, e.g. @alice @bob")
-    async def deck_deal(
-        interaction: discord.Interaction[Any], name: str, count: app_commands.Range[int, 1, 100], to: str
-    ) -> None:
-        await run(interaction, "deck deal", name=name, count=count, to=to)
-
-    @tools.command(name="verify", description="Publish this channel's dice seed, re-check every roll, start anew")
-    async def tools_verify(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "tools verify")
-
-    @app_commands.command(name="hand", description="Show your hand only to you")
-    async def hand(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "hand")
-
-    @app_commands.command(name="play", description="Play a card from your hand face up")
-    @app_commands.describe(card="The card, e.g. A♥ (see /hand)", deck="The deck it belongs to, if several")
-    async def play(interaction: discord.Interaction[Any], card: str, deck: str | None = None) -> None:
-        await run(interaction, "play", card=card, deck=deck)
-
-    @app_commands.command(name="seal", description="Sealed orders: seal yours, open a round, or reveal them all")
-    @app_commands.describe(
-        text="Your order to seal (hidden until everyone has sealed)",
-        action="open: start a sealed round for the players in 'who'; reveal: reveal the sealed orders",
-        who="For action:open, the players, e.g. @alice @bob",
-    )
-    @app_commands.choices(
-        action=[app_commands.Choice(name="open", value="open"), app_commands.Choice(name="reveal", value="reveal")]
-    )
-    async def seal(
-        interaction: discord.Interaction[Any],
-        text: str | None = None,
-        action: str | None = None,
-        who: str | None = None,
-    ) -> None:
-        if action:
-            await run(interaction, f"seal {action}", who=who)
-        else:
-            await run(interaction, "seal", text=text)
-
-    return [game, order, roll, reveal, deck, tools, hand, play, seal, help_command]
+    """The slash surface, generated from bot/commands.py: "game new" becomes /game new, "order" /order."""
+    groups: dict[str, app_commands.Group] = {}
+    top: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
+    for spec in COMMAND_LIST:
+        if not spec.slash:
+            continue
+        group_name, _, leaf = spec.name.rpartition(" ")
+        command = _slash_command(spec, leaf)
+        if not group_name:
+            top.append(command)
+            continue
+        if group_name not in groups:
+            groups[group_name] = app_commands.Group(name=group_name, description=GROUP_DESCRIPTIONS[group_name])
+            top.append(groups[group_name])
+        groups[group_name].add_command(command)
+    return top
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.commands import COMMANDS
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import (
@@ -34,9 +35,10 @@ from games.core.errors import (
     WrongPhase,
     quote,
 )
+from games.core.hexgrid import Hex
 from games.core.rng import Rng, commitment, new_seed
 from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, read_order, system_ids
-from games.core.squaregrid import SquareBoard
+from games.core.squaregrid import Square, SquareBoard
 from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
 
@@ -57,41 +59,8 @@ USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
 
-# Every command: the method that handles it and the options it takes (anything else is refused).
-COMMANDS: dict[str, tuple[str, str]] = {
-    "game new": ("_game_new", "system scenario options"),
-    "game join": ("_game_join", "seat"),
-    "game leave": ("_game_leave", ""),
-    "game start": ("_game_start", ""),
-    "game status": ("_game_status", ""),
-    "game board": ("_game_board", "zoom"),
-    "game log": ("_game_log", "page"),
-    "game undo": ("_game_undo", ""),
-    "game end": ("_game_end", ""),
-    "game export": ("_game_export", ""),
-    "game replay": ("_game_replay", ""),
-    "game verify": ("_game_verify", "export"),
-    "game private": ("_game_private", ""),
-    "game remind": ("_game_remind", "after every"),
-    "game assign": ("_game_assign", "seat user name"),
-    "game help": ("_help", "system"),
-    "help": ("_help", "system"),
-    "order": ("_order", "text seat"),
-    "roll": ("_roll", "dice secret purpose"),
-    "reveal": ("_reveal", "roll"),
-    "deck new": ("_deck", "name from"),
-    "deck shuffle": ("_deck", "name"),
-    "deck reshuffle": ("_deck", "name"),
-    "deck draw": ("_deck", "name to"),
-    "deck deal": ("_deck", "name count to"),
-    "hand": ("_hand", ""),
-    "play": ("_play", "card deck"),
-    "seal": ("_seal", "text who"),
-    "seal open": ("_seal", "who"),
-    "seal reveal": ("_seal", ""),
-    "tools verify": ("_tools_verify", ""),
-}
-COMMAND_OPTIONS = {command: frozenset(names.split()) for command, (_, names) in COMMANDS.items()}
+# The options each command takes (anything else is refused); the commands are in bot/commands.py.
+COMMAND_OPTIONS = {name: command.option_names for name, command in COMMANDS.items()}
 
 
 @dataclass(frozen=True)
@@ -140,6 +109,15 @@ def parse_options(text: str) -> dict[str, str]:
         out[key] = value
         last = key
     return out
+
+
+def _place(view: View, pos: tuple[float, float]) -> str:
+    """A counter's position as /game board zoom: reads it: hex label, square, or x,y inches."""
+    if view.board.kind == "hex" and view.board.hex_layout is not None:
+        return view.board.hex_layout.label(Hex(int(pos[0]), int(pos[1])))
+    if view.board.kind == "square":
+        return SquareBoard(int(view.board.width), int(view.board.height)).label(Square(int(pos[0]), int(pos[1])))
+    return f"{pos[0]:g},{pos[1]:g}"
 
 
 ZOOM_RADIUS = {"hex": 3.0, "square": 2.0, "table": 6.0}
@@ -258,7 +236,7 @@ class TableService:
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
         self._replay_lock = asyncio.Lock()
         self._handlers: dict[str, Callable[[str, User, dict[str, str]], Awaitable[list[Output]]]] = {
-            command: getattr(self, method) for command, (method, _) in COMMANDS.items()
+            name: getattr(self, command.handler) for name, command in COMMANDS.items()
         }
 
     @property
@@ -293,30 +271,118 @@ class TableService:
                                              "A server admin should check its data packs.")]
         return [self._format(o) for o in outputs]
 
-    async def choices(self, channel: str, user: User, command: str, option: str, current: str) -> list[str]:
-        """Autocomplete candidates (uncapped; front ends cut to their limit)."""
-        current_l = current.strip().lower()
-        found: list[str] = []
-        try:
-            if command == "order" and option == "text":
-                loaded = await self._live(channel)
-                for seat in self._user_seats(loaded.row, user.id) or []:
-                    found += loaded.rules.legal_orders(loaded.state, seat)
-            elif command == "game join" and option == "seat":
-                loaded = await self._live(channel)
-                found = [s.id for s in loaded.rules.seats(loaded.state) if s.id not in loaded.row.seats]
-            elif command == "game new" and option == "system":
-                found = system_ids()
-            elif command == "game new" and option == "scenario":
-                found = [s.id for sid in system_ids() for s in get_ruleset(sid).scenarios()]
-            elif command in ("deck new",) and option == "from":
-                from games.tools import deck_sources
+    async def choices(self, channel: str, user: User, command: str, option: str, current: str,
+                      given: dict[str, str] | None = None) -> list[str]:
+        """Autocomplete values (uncapped; front ends cut to their limit)."""
+        return [value for _, value in await self.choice_pairs(channel, user, command, option, current, given)]
 
-                found = sorted(deck_sources())
-        except GameError:
+    async def choice_pairs(self, channel: str, user: User, command: str, option: str, current: str,
+                           given: dict[str, str] | None = None) -> list[tuple[str, str]]:
+        """Autocomplete candidates as (label, value), for the option's ``complete`` list in
+        bot/commands.py; ``given`` holds the command's other options typed so far. Only what this
+        user may see is offered: their own seats' orders, hand, secret rolls and view of the board."""
+        spec = COMMANDS.get(" ".join(command.split()).lower())
+        param = next((p for p in spec.params if p.name == option), None) if spec else None
+        if param is None or not param.complete:
             return []
-        unique = list(dict.fromkeys(found))
-        return [c for c in unique if current_l in c.lower()]
+        completer: Callable[[str, User, dict[str, str], str], Awaitable[list[tuple[str, str]]]] = getattr(
+            self, f"_complete_{param.complete}")
+        try:
+            found = await completer(channel, user, given or {}, current)
+        except (GameError, DataError):
+            return []
+        needle = current.strip().lower()
+        unique = dict((value, label) for label, value in reversed(found))  # the first label of a value wins
+        return [(label, value) for value, label in reversed(unique.items())
+                if needle in value.lower() or needle in label.lower() or param.complete == "options"]
+
+    async def _complete_systems(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        pairs = []
+        for system_id in system_ids():
+            try:
+                pairs.append((f"{get_ruleset(system_id).name} ({system_id})", system_id))
+            except GameError:  # listed but broken on this server: offer the id, /game new explains
+                pairs.append((system_id, system_id))
+        return pairs
+
+    async def _complete_scenarios(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        systems = [given["system"]] if given.get("system") else system_ids()
+        return [(f"{s.name} ({s.id})", s.id) for sid in systems for s in get_ruleset(sid).scenarios()]
+
+    async def _complete_options(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        """``key=value`` completions for the last item of a comma-separated options string."""
+        if not given.get("system"):
+            return []
+        done, _, last = current.rpartition(",")
+        prefix = f"{done}," if done else ""
+        used = {item.split("=", 1)[0].strip() for item in done.split(",") if item.strip()}
+        names = [prefix + f"{spec.key}={value}" for spec in get_ruleset(given["system"]).options() if spec.key not in used
+                 for value in (spec.choices or (spec.default,)) if f"{spec.key}={value}".startswith(last.strip())]
+        if current and current not in names:
+            names.insert(0, current)
+        return [(name, name) for name in names]
+
+    async def _complete_seats_free(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        loaded = await self._live(channel)
+        return [(f"{s.label} ({s.id})" if s.label != s.id else s.id, s.id)
+                for s in loaded.rules.seats(loaded.state) if s.id not in loaded.row.seats]
+
+    async def _complete_seats(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        loaded = await self._live(channel)
+        held = {seat: who.get("name", who["user"]) for seat, who in loaded.row.seats.items()}
+        return [(f"{s.label} ({s.id}) - {'held by ' + held[s.id] if s.id in held else 'empty'}", s.id)
+                for s in loaded.rules.seats(loaded.state)]
+
+    async def _complete_my_seats(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        loaded = await self._live(channel)
+        mine = set(self._user_seats(loaded.row, user.id))
+        return [(s.label, s.id) for s in loaded.rules.seats(loaded.state) if s.id in mine]
+
+    async def _complete_orders(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        loaded = await self._live(channel)
+        seats = self._user_seats(loaded.row, user.id)
+        if given.get("seat"):
+            wanted = given["seat"].lower()
+            seats = [s for s in seats if s.lower() == wanted] or seats
+        return [(text, text) for seat in seats for text in loaded.rules.legal_orders(loaded.state, seat)]
+
+    async def _complete_zoom(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        """The places of the units this user can see, named: where /game board zoom: most often goes."""
+        loaded = await self._latest(channel)
+        seats = self._user_seats(loaded.row, user.id)
+        view = loaded.rules.view(loaded.state, UMPIRE if UMPIRE in seats else (seats[0] if seats else None))
+        pairs = []
+        for counter in view.counters:
+            if counter.face_down or counter.kind in ("wake", "marker"):
+                continue
+            where = _place(view, counter.pos)
+            pairs.append((f"{counter.label} ({where})", where))
+        return pairs
+
+    async def _complete_deck_sources(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        from games.tools import deck_sources
+
+        return [(name, name) for name in sorted(deck_sources())]
+
+    async def _tools_state(self, channel: str) -> ToolsState:
+        row = await self.store.tools(channel)
+        return TOOLS.decode(row.snapshot) if row else ToolsState()
+
+    async def _complete_decks(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        state = await self._tools_state(channel)
+        return [(f"{name} ({len(deck.draw_pile)} to draw)", name) for name, deck in sorted(state.decks.items())]
+
+    async def _complete_hand_cards(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        state = await self._tools_state(channel)
+        decks = [given["deck"]] if given.get("deck") in state.decks else sorted(state.decks)
+        return [(f"{card} ({name})" if len(decks) > 1 else card, card)
+                for name in decks for card in state.decks[name].hands.get(user.id, [])]
+
+    async def _complete_my_rolls(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
+        state = await self._tools_state(channel)
+        umpire = await self._is_umpire(channel, user)
+        return [(f"#{r.number} {r.purpose}".strip() + ("" if r.roller == user.id else f" (by {self.mention(r.roller)})"),
+                 str(r.number)) for r in state.rolls if not r.revealed and (r.roller == user.id or umpire)]
 
     async def channel_state(self, channel: str) -> tuple[str, list[str]]:
         """("none" | "setup" | "running" | "over", user ids who must act now)."""
@@ -1113,9 +1179,12 @@ class TableService:
         return await self._tools_apply(channel, user, f"play {card} {deck}".strip())
 
     async def _seal(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        if opts.get("_verb") == "reveal":
+        verb = opts.get("action", "").lower() or opts["_verb"]
+        if verb not in ("seal", "open", "reveal"):
+            raise InvalidSyntax(f"action:{quote(verb)} is not a sealed-order action.", hint="Use action:open or action:reveal.")
+        if verb == "reveal":
             return await self._tools_apply(channel, user, "seal reveal", as_umpire=await self._is_umpire(channel, user))
-        if opts.get("_verb") == "open" or "who" in opts:
+        if verb == "open" or "who" in opts:
             who = mentioned_users(opts.get("who", ""))
             return await self._tools_apply(channel, user, "seal open " + " ".join(who))
         text = " ".join(opts.get("text", "").split())

@@ -50,7 +50,8 @@ class BotRunner:
         options.setdefault("reminder_seconds", 0.2)
         options.setdefault("guild_ready_timeout", 0.05)
         options.setdefault("status_delay", 0.05)
-        bot = TableBot(db_path=str(self.db_path), guild_id=int(self.fake.guild_id), **options)
+        options.setdefault("guild_id", int(self.fake.guild_id))  # guild_id=None: a global bot
+        bot = TableBot(db_path=str(self.db_path), **options)
         task = asyncio.create_task(bot.start("fake-token"), name="bot")
         self.running.append((bot, task))
         waiting = asyncio.gather(bot.synced.wait(), self.fake.identified.wait(), bot.wait_until_ready())

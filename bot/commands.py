@@ -1,0 +1,150 @@
+"""Every table command, declared once.
+
+The table service dispatches on this table (handler, accepted options), the Discord adapter
+generates its slash commands from it (descriptions, option types, autocomplete), and the console
+lists it. Adding a command is one entry here plus its handler in ``bot/service.py``.
+
+Option values always reach the service as text. ``complete`` names the candidate list
+``TableService.choice_pairs`` offers for the option (autocomplete on Discord, ``?`` on the console);
+a front end never computes candidates itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ParamKind = Literal["text", "int", "bool", "user"]
+Completer = Literal[
+    "", "systems", "scenarios", "options", "seats_free", "seats", "my_seats", "orders", "zoom",
+    "deck_sources", "decks", "hand_cards", "my_rolls",
+]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option of a command, as the service names it."""
+
+    name: str
+    description: str
+    kind: ParamKind = "text"
+    required: bool = False
+    complete: Completer = ""
+    choices: tuple[str, ...] = ()  # a fixed short list (Discord shows a menu)
+    low: int | None = None  # bounds of an int option
+    high: int | None = None
+    name_to: str = ""  # a user option also passes the user's display name as this option
+    front_end: bool = True  # False: filled by the front end, never asked of the user
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command: ``name`` is what players type after the slash ("game new", "order")."""
+
+    name: str
+    handler: str  # TableService method
+    description: str
+    params: tuple[Param, ...] = ()
+    read_only: bool = False  # never changes a game: no status refresh, no buttons after it
+    private: bool = False  # its reply is usually only for the asker (a deferral is ephemeral)
+    slash: bool = True  # offered as a slash command (False: a console spelling of another command)
+
+    @property
+    def option_names(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.params) | frozenset(p.name_to for p in self.params if p.name_to)
+
+
+COMMAND_LIST: tuple[Command, ...] = (
+    Command("game new", "_game_new", "Start a new game in this channel", (
+        Param("system", "Rule system", required=True, complete="systems"),
+        Param("scenario", "Scenario to play", required=True, complete="scenarios"),
+        Param("options", "Game options as key=value,key=value", complete="options"),
+    )),
+    Command("game join", "_game_join", "Take a seat in this channel's game", (
+        Param("seat", "The side, ship or umpire seat to take", required=True, complete="seats_free"),
+    )),
+    Command("game leave", "_game_leave", "Give up your seat"),
+    Command("game start", "_game_start", "Start play once the seats are filled"),
+    Command("game status", "_game_status", "Whose turn it is and how the game stands", read_only=True),
+    Command("game board", "_game_board", "Show the board (your own view if you are seated)", (
+        Param("zoom", "Where to zoom in: a hex, square, point or unit", complete="zoom"),
+    ), read_only=True),
+    Command("game log", "_game_log", "The game's orders, newest first, page by page", (
+        Param("page", "Page number (1 = the newest orders)", kind="int", low=1, high=10_000),
+    ), read_only=True),
+    Command("game undo", "_game_undo", "Take back your last order (if nothing was revealed since)"),
+    Command("game end", "_game_end",
+            "End the game: umpire, creator or Manage Server at once; players: all must vote"),
+    Command("game export", "_game_export", "Download the game record as JSON", read_only=True, private=True),
+    Command("game replay", "_game_replay", "An animated replay of the game so far (only you see it)",
+            read_only=True),
+    Command("game verify", "_game_verify", "Check every roll and shuffle against the published seed", (
+        Param("export", "A game export to check instead of this channel's game", front_end=False),
+    ), read_only=True),
+    Command("game private", "_game_private",
+            "Your private information (hand, secret rolls), only to you; retries closed DMs",
+            read_only=True, private=True),
+    Command("game remind", "_game_remind", "Set when to remind whoever must act (umpire or Manage Server)", (
+        Param("after", "Hours without an order before the first reminder, e.g. 12"),
+        Param("every", "Hours between reminders after that, e.g. 24"),
+    )),
+    Command("game assign", "_game_assign", "Umpire: give a seat to someone, or empty it so play can move on", (
+        Param("seat", "The seat", required=True, complete="seats"),
+        Param("user", "Who takes it (leave out to empty the seat)", kind="user", name_to="name"),
+    )),
+    Command("game help", "_help", "How to play: order notation and where each rule is in the book", (
+        Param("system", "Rule system (default: this channel's game)", complete="systems"),
+    ), read_only=True, private=True),
+    Command("help", "_help", "How to play: commands, systems, each system's order notation", (
+        Param("system", "Rule system to explain", complete="systems"),
+    ), read_only=True, private=True),
+    Command("order", "_order", "Give an order for your seat (suggestions come from the rules)", (
+        Param("text", "The order, e.g. 'Huascar move F F P F' or 'pass'", required=True, complete="orders"),
+        Param("seat", "Which of your seats (if you hold several)", complete="my_seats"),
+    )),
+    Command("roll", "_roll", "Roll dice, openly or in secret", (
+        Param("dice", "Dice, e.g. 2d6+1, 4d6kh3, d%, 3d6!, adv", required=True),
+        Param("secret", "Roll in secret (reveal later)", kind="bool"),
+        Param("purpose", "What it is for"),
+    )),
+    Command("reveal", "_reveal", "Reveal one of your secret rolls", (
+        Param("roll", "The secret roll's number", required=True, complete="my_rolls"),
+    )),
+    Command("deck new", "_deck", "Make a deck at this table from a deck definition", (
+        Param("name", "One-word name for this deck", required=True),
+        Param("from", "Deck to copy, e.g. standard54", required=True, complete="deck_sources"),
+    )),
+    Command("deck shuffle", "_deck", "Shuffle a deck (discards go back in)", (
+        Param("name", "The deck", required=True, complete="decks"),
+    )),
+    Command("deck reshuffle", "_deck", "Gather the discards back into a deck and shuffle it", (
+        Param("name", "The deck", required=True, complete="decks"),
+    )),
+    Command("deck draw", "_deck", "Draw a card, face up or into your hand", (
+        Param("name", "The deck", required=True, complete="decks"),
+        Param("to", "'hand' to draw privately into your hand", choices=("hand",)),
+    )),
+    Command("deck deal", "_deck", "Deal cards privately to players", (
+        Param("name", "The deck", required=True, complete="decks"),
+        Param("count", "Cards each", kind="int", required=True, low=1, high=100),
+        Param("to", "Players, e.g. @alice @bob", required=True),
+    )),
+    Command("tools verify", "_tools_verify", "Publish this channel's dice seed, re-check every roll, start anew"),
+    Command("hand", "_hand", "Show your hand only to you", read_only=True, private=True),
+    Command("play", "_play", "Play a card from your hand face up", (
+        Param("card", "The card, e.g. A♥ (see /hand)", required=True, complete="hand_cards"),
+        Param("deck", "The deck it belongs to, if several", complete="decks"),
+    )),
+    Command("seal", "_seal", "Sealed orders: seal yours, open a round, or reveal them all", (
+        Param("text", "Your order to seal (hidden until everyone has sealed)"),
+        Param("action", "open: start a sealed round for the players in 'who'; reveal: reveal the sealed orders",
+              choices=("open", "reveal")),
+        Param("who", "For action:open, the players, e.g. @alice @bob"),
+    )),
+    Command("seal open", "_seal", "Open a sealed round for these players", (
+        Param("who", "The players, e.g. @alice @bob", required=True),
+    ), slash=False),
+    Command("seal reveal", "_seal", "Reveal the sealed orders", slash=False),
+)
+
+COMMANDS: dict[str, Command] = {c.name: c for c in COMMAND_LIST}
