@@ -441,6 +441,10 @@ class Typed(Order):
     PATTERN: ClassVar[str] = ""
     ALIASES: ClassVar[tuple[str, ...]] = ()
 
+    def __init__(self) -> None:
+        """Never runs: each order class is a dataclass with its own ``__init__``. (Declared so that
+        type checkers see ``Seal()`` for an order without fields, not ``Order(text, args)``.)"""
+
     @property
     def text(self) -> str:
         shape = _shape(type(self))

@@ -49,5 +49,5 @@ def _checked(spec: OptionSpec, value: str) -> str:
         if not (value.isascii() and value.isdigit() and len(value) <= 6 and lo <= int(value) <= hi):
             raise InvalidSyntax(f"Option {spec.key}={quote(value)} is not allowed.",
                                 hint=f"Give a whole number from {lo} to {hi}.")
-        return str(int(value))
+        return value  # as given: stored games replay with exactly the text they were created with
     return value

@@ -35,7 +35,7 @@ class ShipType:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Tables:
     """The firing die (face name per rolled value), hits per face, ram dice, terrain rulings."""
 
     faces: tuple[str, ...]
@@ -77,13 +77,13 @@ class Scenario:
     house: bool
 
 
-def rules() -> Rules:
-    """The firing die and fixed numbers (cached per set of data packs)."""
-    return _rules(data_packs())
+def tables() -> Tables:
+    """The firing die and fixed numbers from ``rules.toml`` (cached per set of data packs)."""
+    return _tables(data_packs())
 
 
 @lru_cache(maxsize=4)
-def _rules(packs: tuple[Path, ...]) -> Rules:
+def _tables(packs: tuple[Path, ...]) -> Tables:
     rec = load(f"{FOLDER}/rules.toml")
     faces = tuple(rec.str_list("faces"))
     if len(faces) != 6:
@@ -92,7 +92,7 @@ def _rules(packs: tuple[Path, ...]) -> Rules:
     hits = {face: hits_rec.int(face, 0, 20) for face in sorted(set(faces))}
     ramming = rec.table("ramming")
     terrain = rec.table("terrain")
-    return Rules(
+    return Tables(
         faces=faces,
         hits=hits,
         ram_dice=ramming.int("with_ram", 0, 20),
@@ -157,7 +157,7 @@ def _load_scenario(scenario_id: str, packs: tuple[Path, ...]) -> Scenario:
         raise DataError(f"{rec.file}: key 'sides': expected two sides with different ids")
     side_ids = {s.id for s in sides}
     types = ship_types()
-    impassable = rules().impassable
+    impassable = tables().impassable
     ships: list[ShipSpec] = []
     for s in rec.tables("ships"):
         ship_type = s.str("type", tuple(types))

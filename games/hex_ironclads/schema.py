@@ -74,7 +74,7 @@ class ScenarioFile(Sourced, kw_only=True):
 def _load_all() -> None:
     from games.hex_ironclads import data
 
-    data.rules()
+    data.tables()
     data.ship_types()
     for scenario_id in data.scenario_ids():
         data.load_scenario(scenario_id)

@@ -1,12 +1,17 @@
-"""The game state: plain dataclasses that round-trip through ``games.core.codec``.
+"""The game state, ``State``: plain dataclasses that round-trip through ``games.core.codec``.
 
 Sealed fire orders (and their nonces) live here in the clear, like everything else the bot keeps;
-only ``HexIronclads.view`` and the events decide who may read them.
+only ``view.py`` and the events decide who may read them. ``new_state`` sets a scenario out.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+
+from games.core.hexgrid import Hex
+from games.core.maps import HexMap, load_map
+from games.hex_ironclads.data import Scenario, ship_types, ship_types_are_house, tables
 
 FIGHTING = "fighting"
 BROKEN_OFF = "broken-off"
@@ -50,6 +55,10 @@ class Ship:
         """Still on the map (fighting or breaking off): it can be seen, fired at, rammed."""
         return self.status in (FIGHTING, BROKEN_OFF)
 
+    @property
+    def hex(self) -> Hex:
+        return Hex(self.q, self.r)
+
 
 @dataclass
 class Side:
@@ -85,7 +94,9 @@ class Ram:
 
 
 @dataclass
-class HexIroncladsState:
+class State:
+    """One game of hex ironclads: the scenario's ships and sides, the turn, the phase, the marks."""
+
     scenario: str
     map_id: str
     turn_limit: int
@@ -119,3 +130,33 @@ class HexIroncladsState:
 
     def mover(self) -> str:
         return self.move_order[self.moving] if self.phase == MOVE and self.move_order else ""
+
+
+def game_map(state: State) -> HexMap:
+    return load_map(state.map_id)
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")
+
+
+def new_state(scenario: Scenario, options: dict[str, str]) -> State:
+    """The scenario set out: ship type values copied onto each ship, options as checked."""
+    layout = load_map(scenario.map_id).layout
+    types = ship_types()
+    ships = []
+    for spec in scenario.ships:
+        t = types[spec.type]
+        h = layout.parse(spec.hex)
+        ships.append(Ship(id=slug(spec.name), name=spec.name, side=spec.side, type=t.id, q=h.q, r=h.r,
+                          facing=spec.facing, dice=t.dice, move=t.move, flotation=t.flotation,
+                          critical=t.critical, ram=t.ram, all_round=t.all_round))
+    return State(
+        scenario=scenario.id,
+        map_id=scenario.map_id,
+        turn_limit=int(options["turns"]) if options.get("turns") else scenario.turn_limit,
+        options=options,
+        sides=[Side(s.id, s.name, s.colour, s.home_edge) for s in scenario.sides],
+        ships=ships,
+        house=scenario.house or ship_types_are_house() or tables().house,
+    )

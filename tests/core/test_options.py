@@ -16,7 +16,7 @@ SPECS = (
 
 
 def test_good_options_come_back_spelled_as_declared() -> None:
-    assert check_options(SPECS, {"Ships-Block-Sight": "NO", "turns": "07", "squadron": "a+b"}, system="Hex") == {
+    assert check_options(SPECS, {"Ships-Block-Sight": "NO", "turns": "7", "squadron": "a+b"}, system="Hex") == {
         "ships-block-sight": "no", "turns": "7", "squadron": "a+b"}
     assert check_options(SPECS, {"turns": ""}, system="Hex") == {"turns": ""}
     assert with_defaults(SPECS, {"turns": "5"}) == {"ships-block-sight": "yes", "turns": "5", "squadron": ""}

@@ -12,7 +12,7 @@ from games.core.errors import GameError
 from games.core.maps import load_map
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE
-from games.hex_ironclads.data import load_scenario, rules, ship_types
+from games.hex_ironclads.data import load_scenario, ship_types, tables
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
     new_game,
@@ -43,7 +43,7 @@ def test_scenarios_include_a_river_action_and_the_war_of_the_pacific() -> None:
 
 
 def test_firing_die_and_ram_dice_come_from_data() -> None:
-    r = rules()
+    r = tables()
     assert r.faces == ("Miss", "Miss", "Miss", "Minor", "Minor", "Major")
     assert r.hits == {"Major": 2, "Minor": 1, "Miss": 0}
     assert (r.ram_dice, r.no_ram_dice) == (4, 2)

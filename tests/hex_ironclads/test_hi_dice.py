@@ -9,7 +9,7 @@ from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.hexgrid import Hex
 from games.core.maps import load_map
 from games.hex_ironclads.data import ship_types
-from games.hex_ironclads.rules import arc_of, dice_for, max_range
+from games.hex_ironclads.rules.firing_dice_2 import arc_of, dice_for, max_range
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
     keep_only,
@@ -171,5 +171,5 @@ def test_option_ahead_arc_60_reads_sixty_degrees_either_side_of_the_keel_line() 
     assert arc_of(layout, cochrane, layout.neighbour(layout.neighbour(centre, 3), 4), half_width=60.0) == "astern"
     place_hex(state, "Huascar", on_30, 3)
     assert "(range 2, ahead, 2 dice)" in order(state, "chile", "Cochrane fire Huascar")[0].text
-    with pytest.raises(InvalidSyntax, match="Option `ahead-arc` cannot be `45`"):
+    with pytest.raises(InvalidSyntax, match=r"Option ahead-arc=`45` is not allowed\. Choose one of 30, 60\."):
         new_game("angamos", {"ahead-arc": "45"})

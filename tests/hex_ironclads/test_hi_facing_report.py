@@ -3,7 +3,7 @@ and a reader of the channel should not need the board image to know it."""
 
 from __future__ import annotations
 
-from games.hex_ironclads.rules import game_map
+from games.hex_ironclads.state import game_map
 from tests.hex_ironclads.helpers import keep_only, new_game, order, place, texts, to_move_phase
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
-from games.hex_ironclads.state import HexIroncladsState
+from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
     keep_only,
@@ -20,7 +20,7 @@ from tests.hex_ironclads.helpers import (
 )
 
 
-def duel_at_point_blank() -> HexIroncladsState:
+def duel_at_point_blank() -> State:
     state = new_game("duel")
     place(state, "Monitor", "0705", 1)  # facing E
     place(state, "Virginia", "0805", 0)  # facing NE: Monitor lies abeam
@@ -72,7 +72,7 @@ def test_both_sunk_in_the_same_volley_is_a_draw() -> None:
     assert outcome is not None and outcome.winner is None and "draw" in outcome.reason
 
 
-def breakoff_game() -> HexIroncladsState:
+def breakoff_game() -> State:
     state = new_game("hampton-roads")
     keep_only(state, "Monitor", "Virginia", "Teaser")
     place(state, "Monitor", "1208", 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotAllowed, NotYourTurn, WrongPhase
-from games.hex_ironclads.state import HexIroncladsState
+from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
     keep_only,
@@ -21,7 +21,7 @@ from tests.hex_ironclads.helpers import (
 )
 
 
-def roads() -> HexIroncladsState:
+def roads() -> State:
     state = new_game("hampton-roads")
     keep_only(state, "Monitor", "Minnesota", "Virginia", "Teaser")
     place(state, "Monitor", "0705", 1)  # facing E
@@ -199,8 +199,8 @@ def test_legal_moves_are_all_legal_and_distinct() -> None:
     assert len(ends) == len([t for t in legal if t.startswith("Monitor move")])
 
 
-def snapshot_state(state: HexIroncladsState) -> HexIroncladsState:
-    decoded: HexIroncladsState = ruleset().decode(snapshot(state))
+def snapshot_state(state: State) -> State:
+    decoded: State = ruleset().decode(snapshot(state))
     return decoded
 
 

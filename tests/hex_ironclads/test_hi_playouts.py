@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE
-from games.hex_ironclads.state import FIRE, HexIroncladsState
+from games.hex_ironclads.state import FIRE, State
 from tests.hex_ironclads.helpers import ruleset
 
 SCENARIOS = [s.id for s in ruleset().scenarios()]
 MAX_ORDERS = 3000
 
 
-def play(scenario: str, seed: int, choose: st.DataObject | None, log: list[tuple[str, str]] | None = None) -> tuple[HexIroncladsState, list[tuple[str, str]], list[str]]:
+def play(scenario: str, seed: int, choose: st.DataObject | None, log: list[tuple[str, str]] | None = None) -> tuple[State, list[tuple[str, str]], list[str]]:
     """Play from the given order log (replay) or by drawing orders (playout)."""
     rs = ruleset()
     state = rs.setup(scenario, {}, Rng(seed_from_number(seed)))
@@ -51,7 +51,7 @@ def play(scenario: str, seed: int, choose: st.DataObject | None, log: list[tuple
     return state, played, events_seen
 
 
-def check_no_leak(state: HexIroncladsState, public_texts: list[str]) -> None:
+def check_no_leak(state: State, public_texts: list[str]) -> None:
     """While fire orders are sealed, neither they nor their nonces show to the public or the foe."""
     if state.phase != FIRE:
         return

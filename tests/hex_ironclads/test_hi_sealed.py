@@ -10,7 +10,7 @@ import pytest
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase
 from games.core.rng import check_seal
 from games.core.ruleset import UMPIRE, Event
-from games.hex_ironclads.state import HexIroncladsState
+from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
     keep_only,
@@ -23,7 +23,7 @@ from tests.hex_ironclads.helpers import (
 )
 
 
-def close_action() -> HexIroncladsState:
+def close_action() -> State:
     state = new_game("hampton-roads")
     keep_only(state, "Monitor", "Minnesota", "Virginia", "Teaser")
     place(state, "Monitor", "0705", 1)
@@ -33,7 +33,7 @@ def close_action() -> HexIroncladsState:
     return state
 
 
-def seen_by(state: HexIroncladsState, seat: str | None) -> str:
+def seen_by(state: State, seat: str | None) -> str:
     """Everything a seat (or a spectator) can read from the view, as one string."""
     return repr(ruleset().view(state, seat)) + "\n".join(ruleset().summary(state))
 
@@ -150,7 +150,7 @@ def test_bad_fire_orders_say_what_is_wrong() -> None:
         order(state, "union", "Monitor sail away")
     with pytest.raises(InvalidSyntax, match="`X` is not a movement step"):
         order(state, "union", "Monitor move F X")
-    with pytest.raises(InvalidSyntax, match="fire at which ship"):
+    with pytest.raises(InvalidSyntax, match=r"`Monitor fire`: give the target \(ship\)"):
         order(state, "union", "Monitor fire")
     with pytest.raises(WrongPhase, match="ships move after the fire orders are revealed"):
         order(state, "union", "Monitor move F")
