@@ -19,7 +19,8 @@ START_TIMEOUT = 10.0
 
 @contextlib.asynccontextmanager
 async def serving(server: FakeDiscord) -> AsyncIterator[FakeDiscord]:
-    """Start ``server`` and point discord.py's REST and gateway addresses at it, until the end."""
+    """Start ``server`` and point discord.py's REST and gateway addresses at it, until the end;
+    then fail the test if the fake saw a breach of Discord's limits or API spec (``violations``)."""
     await server.start()
     saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
     discord.http.Route.BASE = server.api_base
@@ -29,6 +30,9 @@ async def serving(server: FakeDiscord) -> AsyncIterator[FakeDiscord]:
     finally:
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
         await server.stop()
+    # Every e2e test holds its traffic to Discord's limits and to Discord's API spec (requests the
+    # bot sent, answers the fake gave); tests that break limits on purpose set violations_expected.
+    assert server.violations_expected or not server.violations, "\n".join(server.violations)
 
 
 @pytest.fixture

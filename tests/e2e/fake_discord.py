@@ -106,6 +106,39 @@ def with_ids(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return number(components)
 
 
+def component_problems(rows: list[dict[str, Any]], flags: int = 0) -> list[str]:
+    """Discord's limits on a message's buttons and menus (``components``): at most 5 action rows
+    (without the components-v2 flag), 5 buttons or one select menu a row, custom ids of at most 100
+    characters and unique in the message, button labels of at most 80, 25 options a menu."""
+    problems: list[str] = []
+    if not flags & COMPONENTS_V2 and len(rows) > MAX_ROWS:
+        problems.append(f"{len(rows)} action rows (limit {MAX_ROWS})")
+    seen: set[str] = set()
+
+    def check(item: dict[str, Any], where: str) -> None:
+        custom_id = item.get("custom_id")
+        if custom_id is not None:
+            if not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+                problems.append(f"{where}: custom_id of {len(custom_id)} characters (1-{MAX_CUSTOM_ID})")
+            if custom_id in seen:
+                problems.append(f"{where}: custom_id {custom_id!r} used twice in one message")
+            seen.add(custom_id)
+        if item.get("type") == 2 and len(item.get("label") or "") > MAX_BUTTON_LABEL:
+            problems.append(f"{where}: button label of {len(item['label'])} characters (limit {MAX_BUTTON_LABEL})")
+        if item.get("type") == 3 and len(item.get("options") or []) > MAX_SELECT_OPTIONS:
+            problems.append(f"{where}: select menu with {len(item['options'])} options (limit {MAX_SELECT_OPTIONS})")
+
+    for r, row in enumerate(rows):
+        items = row.get("components") or [] if row.get("type") == 1 else [row]
+        if row.get("type") == 1:
+            menus = sum(1 for i in items if i.get("type") in (3, 5, 6, 7, 8))
+            if len(items) > MAX_ROW_ITEMS or (menus and len(items) > 1):
+                problems.append(f"row {r + 1}: {len(items)} components (5 buttons, or one select menu, a row)")
+        for i, item in enumerate(items):
+            check(item, f"row {r + 1} item {i + 1}")
+    return problems
+
+
 @dataclass
 class RateLimit:
     """Answer matching requests with 429 ``times`` times (see ``FakeDiscord.rate_limit``)."""
@@ -260,6 +293,21 @@ class FakeMessage:
         return data
 
 
+def component(message: FakeMessage, custom_id: str) -> dict[str, Any] | None:
+    """The button or select menu with ``custom_id`` on ``message``, as the message stores it."""
+
+    def walk(items: list[dict[str, Any]]) -> dict[str, Any] | None:
+        for item in items:
+            if item.get("custom_id") == custom_id:
+                return item
+            found = walk(item.get("components", []))
+            if found is not None:
+                return found
+        return None
+
+    return walk(message.components)
+
+
 @dataclass
 class FakeInteraction:
     id: str
@@ -354,6 +402,7 @@ class FakeDiscord:
         self.validated: list[tuple[str, str, int]] = []  # (method, spec path, status) checked against the spec
         self.rate_limits: list[RateLimit] = []
         self.bot_can_pin = bot_can_pin
+        self.bot_can_start_threads = True  # Create Public Threads in the guild's channels
         self.sessions: set[str] = set()
         self.resumed = 0
         self.sockets: list[web.WebSocketResponse] = []
@@ -775,6 +824,8 @@ class FakeDiscord:
                     return discord_error(404, 10008, "Unknown Message")
                 message.pinned = True
                 return no_content()
+            case ("POST", ["channels", channel_id, "threads"]):
+                return self._start_thread(channel_id, body)
             case ("GET", ["channels", channel_id]):
                 if channel_id in self.channels:
                     return json_response(self.channels[channel_id])
@@ -1020,6 +1071,11 @@ class FakeDiscord:
             problems.append(f"embeds total {total} characters (limit 6000)")
         if not content and not embeds and not files and not data.get("components") and not data.get("attachments"):
             problems.append("empty message")
+        if len(files) > MAX_ATTACHMENTS or len(data.get("attachments") or []) > MAX_ATTACHMENTS:
+            problems.append(
+                f"{max(len(files), len(data.get('attachments') or []))} attachments (limit {MAX_ATTACHMENTS})"
+            )
+        problems += component_problems(data.get("components") or [], int(data.get("flags") or 0))
         if problems:
             self.violations += problems
             return discord_error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
@@ -1222,8 +1278,64 @@ class FakeDiscord:
         """Press a button that is on ``message`` (as in Discord, only buttons that exist can be pressed)."""
         if custom_id not in message.custom_ids():
             raise KeyError(f"message {message.id} has no button {custom_id!r} (has {message.custom_ids()})")
+        if (component(message, custom_id) or {}).get("disabled"):
+            raise KeyError(
+                f"the button {custom_id!r} on message {message.id} is disabled: Discord lets nobody press it"
+            )
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._send_interaction(3, user, message.channel_id, data, message=message)
+
+    async def choose(self, user: FakeUser, message: FakeMessage, custom_id: str, value: str) -> FakeInteraction:
+        """Pick ``value`` in a select menu on ``message`` (as in Discord, only an offered option of an
+        enabled menu)."""
+        menu = component(message, custom_id)
+        if menu is None or menu.get("type") != 3:
+            raise KeyError(f"message {message.id} has no select menu {custom_id!r} (has {message.custom_ids()})")
+        if menu.get("disabled"):
+            raise KeyError(f"the menu {custom_id!r} on message {message.id} is disabled")
+        offered = [o["value"] for o in menu.get("options", [])]
+        if value not in offered:
+            raise KeyError(f"menu {custom_id!r} offers no {value!r} (offers {offered})")
+        data = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+        return await self._send_interaction(3, user, message.channel_id, data, message=message)
+
+    # ----- threads: POST /channels/{id}/threads starts one without a message (a thread is a channel)
+    def _start_thread(self, parent_id: str, body: Any) -> web.Response:
+        parent = self.channels.get(parent_id)
+        if parent is None:
+            return discord_error(404, 10003, "Unknown Channel")
+        if parent["type"] not in (0, 5):  # threads start from text and announcement channels only
+            return discord_error(400, 50024, "Cannot execute action on this channel type")
+        if not self.bot_can_start_threads:
+            return discord_error(403, 50013, "Missing Permissions")
+        data = body or {}
+        thread_id = snowflake()
+        self.channels[thread_id] = {
+            "id": thread_id,
+            "type": data.get("type") or 12,  # Discord's default without a message: a private thread
+            "guild_id": parent["guild_id"],
+            "name": data["name"],
+            "parent_id": parent_id,
+            "owner_id": self.bot_user.id,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "thread_metadata": {
+                "archived": False,
+                "archive_timestamp": now_iso(),
+                "auto_archive_duration": data.get("auto_archive_duration") or 4320,
+                "locked": False,
+                "create_timestamp": now_iso(),
+            },
+        }
+        return json_response(self.channels[thread_id], 201)
+
+    def threads(self, parent_id: str | None = None) -> list[dict[str, Any]]:
+        """The threads started (in ``parent_id``, or anywhere)."""
+        return [c for c in self.channels.values() if c["type"] in (10, 11, 12) and parent_id in (None, c["parent_id"])]
 
     # ------------------------------------------------------------------ waiting and inspecting
     async def wait_for(self, predicate: Callable[[], Any], timeout: float, what: str = "condition") -> Any:
