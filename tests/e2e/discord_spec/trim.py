@@ -42,6 +42,7 @@ OPERATIONS = [
     ("patch", "/channels/{channel_id}/messages/{message_id}"),
     ("put", "/channels/{channel_id}/messages/pins/{message_id}"),
     ("put", "/channels/{channel_id}/pins/{message_id}"),
+    ("post", "/channels/{channel_id}/threads"),  # /game new thread:true
 ]
 
 
