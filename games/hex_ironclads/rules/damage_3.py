@@ -7,6 +7,7 @@ from games.hex_ironclads.state import BROKEN_OFF, FIGHTING, SAVED, SUNK, Ship, S
 
 
 def points(n: int) -> str:
+    """``1 flotation point``, ``2 flotation points``: for the reports."""
     return f"{n} flotation point{'' if n == 1 else 's'}"
 
 

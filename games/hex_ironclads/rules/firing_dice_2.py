@@ -23,6 +23,7 @@ ARC_EPSILON = 1e-6
 
 
 def dice_word(n: int) -> str:
+    """``1 die``, ``3 dice``: for the reports."""
     return f"{n} {'die' if n == 1 else 'dice'}"
 
 
@@ -64,6 +65,7 @@ def dice_for(ship_dice: int, arc: str, rng_hexes: int) -> int:
 
 
 def max_range(ship_dice: int, arc: str) -> int:
+    """Section 2: the longest range at which the countdown still leaves a die."""
     r = 0
     while dice_for(ship_dice, arc, r + 1) > 0:
         r += 1
@@ -155,6 +157,7 @@ def roll_firing_dice(rng: Rng, count: int) -> list[tuple[int, str]]:
 
 
 def describe_roll(roll: list[tuple[int, str]]) -> str:
+    """A roll as the reports show it: ``[6 Major, 2 Miss]``."""
     return "[" + ", ".join(f"{v} {face}" for v, face in roll) + "]" if roll else "[no dice]"
 
 
