@@ -46,13 +46,13 @@ import discord
 from discord import app_commands
 
 from bot.commands import COMMAND_LIST, COMMANDS, Command, Param
+from bot.text import clip, split_text
 
 if TYPE_CHECKING:
     from bot.service import Output, TableService, User
 
 log = logging.getLogger("bot.discord")
 
-MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_TEXT_LIMIT = 100
@@ -114,36 +114,6 @@ def _load_renderer() -> Renderer | None:
 # --------------------------------------------------------------------------------------------
 # Pure helpers (tested without Discord)
 # --------------------------------------------------------------------------------------------
-def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Split ``text`` into chunks of at most ``limit`` characters, at line breaks where possible."""
-    if len(text) <= limit:
-        return [text]
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:  # a single over-long line: cut at a space if there is one
-            cut = line.rfind(" ", 0, limit)
-            cut = cut if cut > limit // 2 else limit
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:cut])
-            line = line[cut:].lstrip(" ")
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current:
-        chunks.append(current)
-    return [c for c in chunks if c] or [text[:limit]]
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 NEXT_LINE = re.compile(r"^(?:Next|To act): (.+)$", re.MULTILINE)
 MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -158,12 +128,13 @@ def next_actors(outputs: Sequence[Output]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def autocomplete_choices(names: Sequence[str]) -> list[app_commands.Choice[str]]:
-    """At most 25 choices whose names and values fit Discord's 100 characters (longer ones are skipped)."""
+def autocomplete_choices(pairs: Sequence[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+    """At most 25 (label, value) choices: a value longer than Discord's 100 characters is skipped
+    (it could not be sent back), a longer label is clipped."""
     choices: list[app_commands.Choice[str]] = []
-    for name in names:
-        if 0 < len(name) <= CHOICE_TEXT_LIMIT:
-            choices.append(app_commands.Choice(name=name, value=name))
+    for label, value in pairs:
+        if 0 < len(value) <= CHOICE_TEXT_LIMIT:
+            choices.append(app_commands.Choice(name=clip(label or value, CHOICE_TEXT_LIMIT), value=value))
         if len(choices) == AUTOCOMPLETE_LIMIT:
             break
     return choices
@@ -977,8 +948,7 @@ async def _service_choices(
     except Exception:
         log.exception("autocomplete for /%s %s failed", command, option)
         return []
-    return [app_commands.Choice(name=clip(label, CHOICE_TEXT_LIMIT), value=value)
-            for label, value in pairs if len(value) <= CHOICE_TEXT_LIMIT][:AUTOCOMPLETE_LIMIT]
+    return autocomplete_choices(pairs)
 
 
 _KINDS: dict[str, Any] = {"text": str, "bool": bool, "user": discord.Member | discord.User}

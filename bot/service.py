@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from bot.commands import COMMANDS
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
+from bot.text import split_text
 from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import (
     DataError,
@@ -45,7 +46,7 @@ from games.tools import TOOLS, ToolsState, custom_dice, small_number
 LOG_PAGE = 15
 MAX_REPLAY_FRAMES = 100  # a longer game is sampled: set-up, evenly spaced orders, the last
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
-MAX_MESSAGE = 1900
+MAX_MESSAGE = 1900  # the service leaves a front end room to add to a message (a ping, a note)
 MAX_INPUT = 6000  # characters in one option, as on Discord; a pasted export (/game verify export:) may be longer
 HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
 FINISHED = ("over", "published")  # a game that ended; a table-tools stream whose seed was published
@@ -192,28 +193,6 @@ def replay_steps(orders: int, cap: int) -> list[int]:
 
 def _event_json(e: Event) -> dict[str, Any]:
     return {"text": e.text, "to": sorted(e.to) if e.to is not None else None, "reveals": e.reveals}
-
-
-def split_text(text: str, limit: int = MAX_MESSAGE) -> list[str]:
-    """Split long text at line breaks into chunks that fit a Discord message."""
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current or not chunks:
-        chunks.append(current)
-    return chunks
 
 
 class TableService:
@@ -531,7 +510,7 @@ class TableService:
         outputs: list[Output] = []
         public_lines = [e.text for e in events if e.public]
         if public_lines:
-            for chunk in split_text("\n".join(public_lines)):
+            for chunk in split_text("\n".join(public_lines), MAX_MESSAGE):
                 outputs.append(Output("message", chunk, channel=row.channel))
         tools = row.system == TOOLS.id  # the tools' private events name users, not seats
         for e in events:
@@ -539,11 +518,11 @@ class TableService:
                 continue
             recipients = list(e.to) if tools else self._seat_users(row, e.to)
             for uid in recipients:
-                for chunk in split_text(e.text):
+                for chunk in split_text(e.text, MAX_MESSAGE):
                     outputs.append(Output("dm", chunk, to=uid, private_fallback=True))
             if umpire and umpire not in recipients:  # the umpire sees all, labelled with whose it is
                 whose = ", ".join(f"<@{u}>" if tools else self._seat_label(loaded, u) for u in sorted(e.to))
-                for chunk in split_text(f"[umpire copy, for {whose}] {e.text}"):
+                for chunk in split_text(f"[umpire copy, for {whose}] {e.text}", MAX_MESSAGE):
                     outputs.append(Output("dm", chunk, to=umpire, private_fallback=True))
         return outputs
 
@@ -934,7 +913,7 @@ class TableService:
             tools_state: ToolsState = TOOLS.decode(tools_row.snapshot)
             lines += TOOLS.private_text(tools_state, user.id)
         text = "\n".join(lines) or "You have nothing private in this channel."
-        return [Output("ephemeral", chunk, to=user.id, view=view if i == 0 else None) for i, chunk in enumerate(split_text(text))]
+        return [Output("ephemeral", chunk, to=user.id, view=view if i == 0 else None) for i, chunk in enumerate(split_text(text, MAX_MESSAGE))]
 
     async def _game_remind(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._live(channel)
@@ -971,7 +950,7 @@ class TableService:
                     f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation."
                     "\nBoards: a yellow ring marks the counters that act now; the last move, shot or ram is drawn "
                     "as a line in its side's colour.")
-        return [Output("ephemeral", c, to=user.id) for c in split_text(text)]
+        return [Output("ephemeral", c, to=user.id) for c in split_text(text, MAX_MESSAGE)]
 
     # --- orders ----------------------------------------------------------------------------
     async def _order(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
@@ -1016,7 +995,7 @@ class TableService:
         if outputs and outputs[0].kind == "message":
             first = outputs[0]
             merged = first.text + ("\n" + "\n".join(tail) if tail else "")
-            chunks = split_text(merged)
+            chunks = split_text(merged, MAX_MESSAGE)
             outputs[0] = Output("message", chunks[0], channel=channel, view=view)
             outputs[1:1] = [Output("message", c, channel=channel) for c in chunks[1:]]
         else:

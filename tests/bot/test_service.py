@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TableService, parse_options, split_text, verify_export
+from bot.service import MAX_MESSAGE, TableService, parse_options, verify_export
+from bot.text import split_text
 from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
 
 
@@ -309,8 +310,8 @@ def test_parse_options_and_split() -> None:
     assert parse_options("") == {}
     with pytest.raises(ValueError, match="no value"):
         parse_options("oops")
-    chunks = split_text("x" * 4500 + "\nshort")
-    assert all(len(c) <= 1900 for c in chunks) and "".join(chunks).replace("\n", "") == "x" * 4500 + "short"
+    chunks = split_text("x" * 4500 + "\nshort", MAX_MESSAGE)
+    assert all(len(c) <= MAX_MESSAGE for c in chunks) and "".join(chunks).replace("\n", "") == "x" * 4500 + "short"
 
 
 async def test_board_zoom_is_validated_and_passed_on(svc: TableService) -> None:

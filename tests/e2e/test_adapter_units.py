@@ -7,15 +7,14 @@ from hypothesis import strategies as st
 
 from bot.discord_app import (
     AUTOCOMPLETE_LIMIT,
-    MESSAGE_LIMIT,
     autocomplete_choices,
     button_view,
     next_actors,
     options_text,
     plan_outputs,
-    split_text,
 )
 from bot.service import Output
+from bot.text import MESSAGE_LIMIT, split_text
 
 lines = st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=2500), max_size=8)
 
@@ -35,11 +34,13 @@ def test_split_text_prefers_line_breaks() -> None:
     assert len(chunks) > 1 and all(c.startswith("line ") for c in chunks)
 
 
-def test_autocomplete_is_capped_and_skips_overlong_names() -> None:
-    names = ["x" * 101] + [f"order {i}" for i in range(40)]
-    choices = autocomplete_choices(names)
+def test_autocomplete_is_capped_and_skips_overlong_values() -> None:
+    pairs = [("long", "x" * 101)] + [(f"order {i}", f"order {i}") for i in range(40)]
+    choices = autocomplete_choices(pairs)
     assert len(choices) == AUTOCOMPLETE_LIMIT and choices[0].value == "order 0"
     assert autocomplete_choices([]) == []
+    clipped = autocomplete_choices([("y" * 150, "v")])
+    assert len(clipped[0].name) == 100 and clipped[0].value == "v"  # a long label is clipped, still offered
 
 
 def test_options_are_strings_as_typed() -> None:
