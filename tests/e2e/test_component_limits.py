@@ -22,7 +22,7 @@ from games.core.errors import IllegalOrder, quote
 from games.core.rng import Rng
 from games.core.ruleset import Event, Order, Outcome, Ruleset, ScenarioInfo, Seat, public, register
 from games.core.view import Board, SideInfo, View
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage, component_problems
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser, component_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -161,45 +161,85 @@ def within_limits(message: FakeMessage) -> None:
     assert len(message.attachments) <= 10
 
 
-async def play(fake: FakeDiscord, scenario: str) -> tuple[FakeMessage, FakeMessage]:
+def items(message: FakeMessage) -> list[dict[str, Any]]:
+    return [item for row in message.components for item in row.get("components", [])]
+
+
+def offered(message: FakeMessage, choices: list[str]) -> dict[str, tuple[str, str | None]]:
+    """Which of ``choices`` the message offers, each with how to pick it: a button's custom id (whose
+    end carries the whole choice), or a menu's custom id and the option's value."""
+    found: dict[str, tuple[str, str | None]] = {}
+    for item in items(message):
+        if item.get("type") == 2:
+            found |= {c: (item["custom_id"], None) for c in choices if item["custom_id"].endswith(f":{c}")}
+        elif item.get("type") == 3:
+            found |= {o["value"]: (item["custom_id"], o["value"]) for o in item["options"] if o["value"] in choices}
+    return found
+
+
+def offers_all_or_none(message: FakeMessage, choices: list[str]) -> dict[str, tuple[str, str | None]]:
+    """A partial offer would mislead (the missing choice looks illegal): all of them, or none."""
+    found = offered(message, choices)
+    assert not found or set(found) == set(choices), (sorted(found), choices)
+    return found
+
+
+async def pick(fake: FakeDiscord, user: FakeUser, message: FakeMessage, how: tuple[str, str | None]) -> FakeMessage:
+    custom_id, value = how
+    pressed = await (
+        fake.click(user, message, custom_id) if value is None else fake.choose(user, message, custom_id, value)
+    )
+    [reply] = (await fake.settled(pressed)).public()
+    return reply
+
+
+async def play(fake: FakeDiscord, user: FakeUser, scenario: str) -> tuple[FakeMessage, FakeMessage]:
     """Create, join the first seat, start: the creation message and the start message."""
-    alice = fake.add_user("alice")
-    [created] = (await fake.run(alice, "game new", {"system": "e2e-menu", "scenario": scenario})).public()
-    await fake.run(alice, "game join", {"seat": SCENARIOS[scenario][0][0]})
-    [started] = (await fake.run(alice, "game start")).public()
+    seats, orders = SCENARIOS[scenario]
+    [created] = (await fake.run(user, "game new", {"system": "e2e-menu", "scenario": scenario})).public()
+    await fake.run(user, "game join", {"seat": seats[0]})
+    [started] = (await fake.run(user, "game start")).public()
     for message in (created, started):
         within_limits(message)
+    offers_all_or_none(created, seats)
+    offers_all_or_none(started, list(dict.fromkeys(orders)))
     return created, started
 
 
-async def test_too_many_seats_and_orders_are_not_offered_as_buttons(
+async def test_seven_seats_and_thirty_orders_stay_within_the_limits(
     fake: FakeDiscord, bot: TableBot, menu_system: None
 ) -> None:
-    created, started = await play(fake, "crowd")
-    assert created.custom_ids() == [] and started.custom_ids() == []  # 7 seats, 30 orders: autocomplete instead
+    created, started = await play(fake, fake.add_user("alice"), "crowd")
+    assert len(items(created)) <= 1  # a menu at most: 7 seats are too many buttons
+    assert offered(started, SCENARIOS["crowd"][1]) == {}  # 30 orders: more than a menu holds; autocomplete
     assert not fake.violations
 
 
-async def test_long_orders_get_clipped_labels_and_full_custom_ids(
+async def test_long_and_repeated_orders_are_offered_whole_within_the_limits(
     fake: FakeDiscord, bot: TableBot, menu_system: None
 ) -> None:
-    created, started = await play(fake, "wordy")
-    assert created.custom_ids() == ["wg:join:first"]  # the 95-character seat's id would not fit
-    assert sorted(started.custom_ids()) == [f"wg:order:{o}" for o in WORDY]  # the duplicate offered once
-    labels = [b["label"] for r in started.components for b in r["components"]]
-    assert all(len(label) == 80 and label.endswith("…") for label in labels)
-    alice = next(u for u in fake.users.values() if u.name == "alice")
-    pressed = await fake.settled(await fake.click(alice, started, f"wg:order:{WORDY[3]}"))
-    [reply] = pressed.public()
+    alice = fake.add_user("alice")
+    created, started = await play(fake, alice, "wordy")
+    assert "first" in offered(created, ["first", LONG_SEAT])
+    choices = offered(started, WORDY)
+    assert set(choices) == set(WORDY)  # the repeated one once, none cut short
+    for item in items(started):
+        assert len(item.get("label") or "") <= 80 and len(item["custom_id"]) <= 100
+    reply = await pick(fake, alice, started, choices[WORDY[3]])  # a clipped label still gives the whole order
     assert f"chose {WORDY[3]}." in reply.content
     within_limits(reply)
     assert not fake.violations
 
 
-async def test_an_order_too_long_for_a_custom_id_means_no_order_buttons(
+async def test_an_order_too_long_for_a_custom_id_is_never_cut_short(
     fake: FakeDiscord, bot: TableBot, menu_system: None
 ) -> None:
-    created, started = await play(fake, "overlong")
-    assert created.custom_ids() == ["wg:join:first", "wg:join:second"]
-    assert started.custom_ids() == []  # all or nothing: a missing choice would mislead
+    alice = fake.add_user("alice")
+    created, started = await play(fake, alice, "overlong")
+    assert set(offered(created, ["first", "second"])) == {"first", "second"}
+    choices = offered(started, SCENARIOS["overlong"][1])
+    if choices:  # offered at all (in a menu, whose values hold 100 characters): then whole
+        reply = await pick(fake, alice, started, choices["x" * 95])
+        assert f"chose {'x' * 95}." in reply.content
+    assert not any("x" * 90 in c and "x" * 95 not in c for item in items(started) for c in [item["custom_id"]])
     assert not fake.violations

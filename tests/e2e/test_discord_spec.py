@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app import TableBot
-from tests.e2e.discord_spec.validate import UnsupportedKeyword, Validator, discord_spec
+from tests.e2e.discord_spec.validate import ANNOTATIONS, KEYWORDS, UnsupportedKeyword, Validator, discord_spec
 from tests.e2e.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
@@ -64,6 +64,33 @@ def test_unknown_routes_and_keywords_are_errors_not_passes() -> None:
     ]
     with pytest.raises(UnsupportedKeyword):
         Validator({}).errors("x", {"dependentRequired": {"a": ["b"]}})
+
+
+def schema_keywords(schema: Any) -> set[str]:
+    """Every keyword used in ``schema`` and the schemas inside it."""
+    if not isinstance(schema, dict):
+        return set()
+    found = set(schema)
+    for key, value in schema.items():
+        if key == "properties":
+            found |= {k for sub in value.values() for k in schema_keywords(sub)}
+        elif key in ("allOf", "anyOf", "oneOf"):
+            found |= {k for sub in value for k in schema_keywords(sub)}
+        elif key in ("items", "additionalProperties"):
+            found |= schema_keywords(value)
+    return found
+
+
+def test_the_validator_implements_every_keyword_the_vendored_spec_uses() -> None:
+    schemas = list(SPEC.document["components"]["schemas"].values())
+    for item in SPEC.document["paths"].values():
+        for method, op in item.items():
+            if method != "parameters":
+                body = op.get("requestBody", {}).get("content", {})
+                schemas += [c["schema"] for c in body.values()]
+                schemas += [c["schema"] for r in op["responses"].values() for c in r.get("content", {}).values()]
+    used = {k for schema in schemas for k in schema_keywords(schema)}
+    assert used <= KEYWORDS | ANNOTATIONS, used - KEYWORDS - ANNOTATIONS
 
 
 def test_responses_are_checked_strictly() -> None:

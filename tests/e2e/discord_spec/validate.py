@@ -18,6 +18,11 @@ from typing import Any
 
 SPEC_PATH = Path(__file__).with_name("openapi.json")
 ANNOTATIONS = {"description", "title", "x-discord-union", "contentEncoding", "default", "deprecated", "examples"}
+KEYWORDS = {  # what Validator._keyword implements
+    "$ref", "type", "enum", "const", "allOf", "anyOf", "oneOf", "properties", "required",
+    "additionalProperties", "maxProperties", "items", "minItems", "maxItems", "uniqueItems",
+    "minLength", "maxLength", "minimum", "maximum", "pattern", "format",
+}  # fmt: skip
 FORMAT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 SNOWFLAKE = re.compile(r"^(0|[1-9][0-9]*)$")
 
@@ -101,7 +106,15 @@ class Validator:
             case "allOf":
                 return [e for sub in rule for e in self.errors(value, sub, where)]
             case "anyOf" | "oneOf":
-                results = [self.errors(value, sub, where) for sub in rule]
+                if all(
+                    isinstance(sub, dict) and "const" in sub and sub.keys() <= ANNOTATIONS | {"const"} for sub in rule
+                ):
+                    # an enumeration written as constants (Discord's integer enums): one membership test
+                    passing = sum(_same(value, sub["const"]) for sub in rule)
+                    if (key == "anyOf" and passing >= 1) or passing == 1:
+                        return []
+                    return [f"{where}: {_describe(value)} not one of {[sub['const'] for sub in rule]}"]
+                results = [self._branch(value, sub, where) for sub in rule]
                 passing = sum(not r for r in results)
                 if (key == "anyOf" and passing >= 1) or (key == "oneOf" and passing == 1):
                     return []
@@ -190,6 +203,18 @@ class Validator:
                     return [f"{where}: {value} is not a finite double"]
                 return []
         raise UnsupportedKeyword(f"{key!r} at {where}")
+
+    def _branch(self, value: Any, branch: Any, where: str) -> list[str]:
+        """A union branch's errors; a branch whose ``type`` property cannot be this object's ``type``
+        fails at once (what the full check would find, without walking the rest of it)."""
+        if isinstance(value, dict) and "type" in value and isinstance(branch, dict):
+            target = self.resolve(branch["$ref"]) if set(branch) == {"$ref"} else branch
+            rule = target.get("properties", {}).get("type") if isinstance(target, dict) else None
+            if isinstance(rule, dict) and ("enum" in rule or "const" in rule):
+                allowed = rule["enum"] if "enum" in rule else [rule["const"]]
+                if not any(_same(value["type"], a) for a in allowed):
+                    return [f"{where}.type: {_describe(value['type'])} not one of {allowed}"]
+        return self.errors(value, branch, where)
 
 
 def _same(a: Any, b: Any) -> bool:
