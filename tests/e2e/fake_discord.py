@@ -3,8 +3,14 @@
 It answers what discord.py 2.7 asks for (see ``shared/docs/discord-notes.md``), records every request,
 and enforces the platform limits production would: the 3-second first response, one initial response
 per interaction, 25 autocomplete choices, 2,000 characters per message, the embed limits, attachment
-size, and closed DMs (403 / 50007). Every breach is kept in ``violations`` so a test can assert none
-happened even when the bot swallowed the HTTP error.
+size and count (10), the component limits (5 rows, 5 buttons or one menu a row, custom ids of 100
+characters unique in the message, labels of 80, 25 menu options), and closed DMs (403 / 50007).
+Every request body is checked against Discord's API spec (``tests/e2e/discord_spec``) and refused
+with 400 / 50035 when it does not fit, and every answer of the fake against the spec's response
+schema. Every breach is kept in ``violations`` so a test can assert none happened even when the bot
+swallowed the HTTP error (``serving()`` in conftest does, for every e2e test).
+
+``rate_limit`` makes it answer chosen requests with 429 as Discord does (per route, or global).
 
 Tests act as Discord users with ``slash``, ``autocomplete`` and ``click``, then wait (always with a
 timeout) on what the bot sent back.

@@ -162,3 +162,21 @@ async def test_the_429_answer_has_discords_shape(fake: FakeDiscord, bot: TableBo
             assert float(response.headers["X-RateLimit-Reset-After"]) == 1.5
         async with session.post(url, json={"content": "hi"}) as response:
             assert response.status == 200  # once only
+
+
+async def test_more_429s_than_discord_py_retries_leave_the_bot_running_and_say_so(
+    fake: FakeDiscord, runner: BotRunner
+) -> None:
+    """discord.py tries a request five times; a sixth 429 in a row reaches the bot as an error. The
+    reply that got through stays, the player is told something went wrong, and play goes on."""
+    await runner.start()
+    peru, chile = fake.add_user("peru"), fake.add_user("chile")
+    await table_game(fake, peru, chile)
+    fake.rate_limit(FOLLOW_UP, method="POST", times=5, retry_after=0.05)
+    said = await fake.run(peru, "order", {"text": " ".join(["signal"] * 330)})
+    note = await fake.wait_for(lambda: said.ephemeral(), 5.0, "the note that something went wrong")
+    assert "Something went wrong" in note[0].content
+    assert len(said.public()) == 1 and len(limited(fake)) == 5
+    assert alive(runner)
+    again = await fake.run(chile, "order", {"text": "place Esmeralda h8"})
+    assert again.public() and again.public()[0].has_image()
