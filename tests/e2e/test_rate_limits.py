@@ -164,11 +164,11 @@ async def test_the_429_answer_has_discords_shape(fake: FakeDiscord, bot: TableBo
             assert response.status == 200  # once only
 
 
-async def test_more_429s_than_discord_py_retries_leave_the_bot_running_and_say_so(
+async def test_as_many_429s_as_discord_py_tries_leave_the_bot_running_and_say_so(
     fake: FakeDiscord, runner: BotRunner
 ) -> None:
-    """discord.py tries a request five times; a sixth 429 in a row reaches the bot as an error. The
-    reply that got through stays, the player is told something went wrong, and play goes on."""
+    """discord.py tries a request five times; when all five are answered 429 the error reaches the
+    bot. The reply that got through stays, the player is told something went wrong, and play goes on."""
     await runner.start()
     peru, chile = fake.add_user("peru"), fake.add_user("chile")
     await table_game(fake, peru, chile)
