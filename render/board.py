@@ -117,6 +117,20 @@ class Renderer:
         sprite: Sprite = self._get(self.sprites, look, lambda: make_sprite(look))
         return sprite
 
+    def _strip(self, view: View, frame: Frame) -> Image.Image:
+        """The status strip, its chat-size text (title, side key, headline lines) sized for the
+        whole picture it ends up in: a strip taller than the allowance shrinks the picture more in
+        chat, so it is drawn again at the size that picture needs (at most twice more)."""
+        text_px = frame.text_px
+        strip = draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
+        for _ in range(2):
+            needed = chat_text_px(frame, strip.height)
+            if needed <= text_px:
+                break
+            text_px = needed
+            strip = draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
+        return strip
+
     def _looks(self, view: View, frame: Frame, colours: dict[str, theme.RGB], text_px: float) -> dict[str, tuple[Look, tuple[float, float]]]:
         """Each visible counter's look and pixel position. On a table a ship's name row goes above
         its base unless it would run into a name already placed or another base; then below, then
@@ -189,7 +203,7 @@ class Renderer:
         if view.zones:
             base = self._get(self.zoned, (board_key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
         palette = self._get(self.palettes, (board_key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
-        strip = draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=frame.text_px)
+        strip = self._strip(view, frame)
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
         img = base.crop((0, 0, frame.width, frame.height + strip.height))
         aid_labels, result_labels = draw_overlays(img, view.overlays, frame, colours, frozenset(c.label for c in view.counters if not c.face_down))

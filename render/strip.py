@@ -17,6 +17,9 @@ ITEM = 86  # width of one compass/arrow item
 TITLE_SIZE = 21
 LINE_SIZE = 17
 SMALL_SIZE = 14
+# A View's first ``headline`` status lines (turn, phase, who acts) are drawn at chat-readable size
+# like the title. The rest (each ship's state) stay smaller: they are read in the full-size picture,
+# the pinned status message and /game status, and at chat size they would push the board out.
 
 
 def wrap(text: str, size: float, width: float, *, bold: bool = False) -> list[str]:
@@ -166,8 +169,8 @@ def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: flo
 
 def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 0.0) -> Image.Image:
     """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline).
-    The title and the side key are at least ``text_px`` (readable at chat size); the status
-    lines stay smaller, since the bot posts the same news as message text."""
+    The title, the side key and the headline status lines are at least ``text_px`` (readable at
+    chat size); the other status lines stay smaller (``View.headline``)."""
     items = _items(view, fresh)
     items_w = len(items) * ITEM
     # beside the text when there is room, else a row of their own above it (narrow zoom windows)
@@ -180,8 +183,9 @@ def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 
     if title:
         title_size = max(TITLE_SIZE, round(text_px))
         rows.extend((line, title_size, True, theme.TITLE_TEXT) for line in wrap(title, title_size, text_w, bold=True))
-    for status in view.status:
-        rows.extend((line, LINE_SIZE, False, theme.STRIP_TEXT) for line in wrap(status, LINE_SIZE, text_w))
+    for i, status in enumerate(view.status):
+        line_size = max(LINE_SIZE, round(text_px)) if i < view.headline else LINE_SIZE
+        rows.extend((line, line_size, False, theme.STRIP_TEXT) for line in wrap(status, line_size, text_w))
     legend: Image.Image | None = None
     if view.sides:
         sides = tuple((side.name, theme.hex_to_rgb(side.colour)) for side in view.sides)

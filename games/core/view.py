@@ -146,5 +146,7 @@ class View:
     zones: tuple[Zone, ...] = ()
     arrows: tuple[Arrow, ...] = ()  # arrows that change in play (wind)
     status: tuple[str, ...] = ()  # the status strip, one line each
+    headline: int = 2  # the first status lines that say where the game stands (turn, phase, who acts):
+    # drawn readable at chat size; the rest (each unit's state) are for the full-size picture
     title: str = ""
     private_text: tuple[str, ...] = ()  # lines only this viewer may read (hand, secret values)

@@ -51,6 +51,7 @@ def view(state: State, seat: str | None) -> View:
         counters=tuple(counters),
         overlays=overlays,
         status=tuple(status(state)),
+        headline=1 + len(state.sides),  # the turn and phase, then each side's line
         title=f"{load_scenario(state.scenario).name}, turn {state.turn}",
         private_text=tuple(private_lines(state, seat)),
     )

@@ -26,7 +26,7 @@ def test_hex_zoom_golden() -> None:
 def test_goldens_stay_small() -> None:
     sizes = {p.name: p.stat().st_size for p in GOLDEN.glob("*.png")}
     assert sizes, "goldens missing"
-    assert all(size < 100_000 for size in sizes.values()), sizes
+    assert all(size < 120_000 for size in sizes.values()), sizes  # real boards with chat-size strip text: ~105 KB
 
 
 def test_table_kinds_golden() -> None:

@@ -71,3 +71,32 @@ def test_table_name_boxes_match_what_is_drawn() -> None:
             computed, drawn = table_label_box(moved), make_sprite(moved).label_box
             assert computed is not None and drawn is not None
             assert max(abs(a - b) for a, b in zip(computed, drawn, strict=True)) < 1.0
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strip lines that say where the game stands (title, turn, phase, who acts) are >= 10.5 px
+    once the whole picture is shrunk to chat height; the per-unit lines after them may be smaller."""
+    import render.board
+    import render.strip as strip
+
+    drawn: list[tuple[str, float]] = []
+    original = strip.text_image.__wrapped__
+
+    def recording(line: str, size: float, bold: bool, colour: tuple[int, int, int]) -> Image.Image:
+        drawn.append((line, size))
+        return original(line, size, bold, colour)
+
+    def draw_strip(*args: object, **kwargs: object) -> Image.Image:
+        drawn.clear()  # keep only the lines of the strip the picture ends up with
+        return strip.draw_strip(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(strip, "text_image", recording)
+    monkeypatch.setattr(render.board, "draw_strip", draw_strip)
+    view = real_view(name)
+    img = Renderer().render_board(view)
+    headline = [view.title or view.board.name, *view.status[: view.headline]]
+    for text in headline:
+        first_words = " ".join(text.split()[:2])
+        size = next(s for line, s in drawn if line.startswith(first_words))
+        assert size * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (text, size, img.height)
