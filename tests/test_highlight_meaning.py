@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import get_ruleset
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
+from games.iron_and_fire.rules import activations_4
 
 
 def test_iron_and_fire_rings_exactly_the_units_that_may_act_on_the_card() -> None:
@@ -24,7 +25,7 @@ def test_iron_and_fire_rings_exactly_the_units_that_may_act_on_the_card() -> Non
         seen_card = True
         game = Game(state)
         rung = {c.id for c in rules.view(state, None).counters if c.highlight}
-        assert rung == {u.id for u in state.units if u.afloat and game.can_activate(u)}
+        assert rung == {u.id for u in state.units if u.afloat and activations_4.can_activate(game, u)}
         assert all(u.controller == state.card_side for u in state.units if u.id in rung)
         seat = state.card_side
         orders = [o for o in rules.legal_orders(state, seat) if o.startswith(("Huáscar move", "Esmeralda move", "pass"))]

@@ -31,16 +31,26 @@ from games.core.ruleset import (
 )
 from games.core.view import Board, Counter, Overlay, SideInfo, View, Zone
 from games.iron_and_fire.data import SIDES, scenarios
-from games.iron_and_fire.engine import (
+from games.iron_and_fire.game import (
     OPTION_CHOICES,
     OPTION_DEFAULTS,
     SIDE_NAMES,
     Game,
-    new_state,
     other,
-    restore,
-    snapshot_of,
 )
+from games.iron_and_fire.rules import (
+    activations_4,
+    boarding_6_3,
+    damage_7,
+    firing_6_1,
+    fortunes_of_war_13_1,
+    mines_9,
+    movement_5,
+    repair_8,
+    scenarios_15,
+)
+from games.iron_and_fire.rules.fortunes_of_war_13_1 import restore, snapshot_of
+from games.iron_and_fire.rules.scenarios_15 import new_state
 from games.iron_and_fire.state import State, Unit
 
 ACTIVATION_VERBS = ("move", "ram", "fire", "bombard", "board", "repair", "unground", "cut", "prepare")
@@ -331,61 +341,61 @@ class IronAndFire(Ruleset[State]):
     def _activate(self, game: Game, side: str, args: tuple[str, ...]) -> None:
         verb, uid = args[0], args[1]
         if verb == "move":
-            game.move(side, uid, list(args[2]), args[4] or None, args[3] == "ram", args[5] == "fow")
+            movement_5.move(game, side, uid, list(args[2]), args[4] or None, args[3] == "ram", args[5] == "fow")
         elif verb == "fire":
-            game.fire(side, uid, args[2], args[3] == "fow")
+            firing_6_1.fire(game, side, uid, args[2], args[3] == "fow")
         elif verb == "bombard":
-            game.bombard(side, uid)
+            scenarios_15.bombard(game, side, uid)
         elif verb == "board":
-            game.board(side, uid, args[2] or None)
+            boarding_6_3.board(game, side, uid, args[2] or None)
         elif verb == "repair":
-            game.repair(side, uid)
+            repair_8.repair(game, side, uid)
         elif verb == "unground":
-            game.unground(side, uid)
+            movement_5.unground(game, side, uid)
         elif verb == "cut":
-            game.cut(side, uid)
+            scenarios_15.cut(game, side, uid)
         elif verb == "prepare":
-            game.prepare_prize(side, uid)
-        game.activation_done(game.unit(uid))
+            boarding_6_3.prepare_prize(game, side, uid)
+        activations_4.activation_done(game, game.unit(uid))
 
     def _other(self, game: Game, side: str, args: tuple[str, ...]) -> None:
         verb = args[0]
         layout = game.layout
         if verb == "done":
             if game.s.phase in ("setup", "arrive"):
-                game.setup_done(side)
+                scenarios_15.setup_done(game, side)
             else:
-                game.pass_card(side)
+                activations_4.pass_card(game, side)
         elif verb in ("continue", "break"):
-            game.boarding_decision(side, verb == "continue")
+            boarding_6_3.boarding_decision(game, side, verb == "continue")
         elif verb == "pass":
-            game.joker_decision(side, False)
+            fortunes_of_war_13_1.joker_decision(game, side, False)
         elif verb == "roll":
-            game.do_roll(side, args[1])
+            scenarios_15.do_roll(game, side, args[1])
         elif verb == "at":
-            game.place_unit(side, args[1], layout.parse(args[2]), int(args[3]) if args[3] else None)
+            scenarios_15.place_unit(game, side, args[1], layout.parse(args[2]), int(args[3]) if args[3] else None)
         elif verb == "mine":
-            game.place_mine(side, layout.parse(args[1]))
+            mines_9.place_mine(game, side, layout.parse(args[1]))
         elif verb == "battery":
-            game.place_battery(side, layout.parse(args[1]))
+            scenarios_15.place_battery(game, side, layout.parse(args[1]))
         elif verb == "cable":
             if args[1].startswith("@"):
                 u = game.unit(args[1][1:])
                 if not u.afloat:
                     raise IllegalOrder(f"Set up {u.name} before putting the buoy with it.")
-                game.place_cable(side, game.pos(u))
+                scenarios_15.place_cable(game, side, game.pos(u))
             else:
-                game.place_cable(side, layout.parse(args[1]))
+                scenarios_15.place_cable(game, side, layout.parse(args[1]))
         elif verb == "fow":
             what = args[1]
             if what == "extra":
-                game.fow_extra(side)
+                fortunes_of_war_13_1.fow_extra(game, side)
             elif what == "again":
-                game.fow_again(side, args[2])
+                fortunes_of_war_13_1.fow_again(game, side, args[2])
             elif what == "redraw":
-                game.fow_redraw(side)
+                fortunes_of_war_13_1.fow_redraw(game, side)
             elif what == "end":
-                game.joker_decision(side, True)
+                fortunes_of_war_13_1.joker_decision(game, side, True)
         else:  # pragma: no cover - parse_order only makes the verbs above
             raise InvalidSyntax(f"Unknown order {quote(verb)}.")
 
@@ -393,7 +403,7 @@ class IronAndFire(Ruleset[State]):
         """13.1 "immediately re-roll any die roll": the last activation is replayed with the
         chosen die rolled afresh and every other die as it fell (until the story diverges)."""
         game = Game(state, rng)
-        game.fow_check(side)
+        fortunes_of_war_13_1.fow_check(game, side)
         if not state.snapshot:
             raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
         dice = list(state.snapshot_dice)
@@ -445,7 +455,7 @@ class IronAndFire(Ruleset[State]):
         fow_ok = game.on("fow") and state.fow_holder == side and side not in state.fow_used_turn
         if state.card_side == side:
             for u in state.units:
-                if u.controller == side and game.can_activate(u):
+                if u.controller == side and activations_4.can_activate(game, u):
                     out.extend(self._unit_orders(game, u))
             if fow_ok:
                 out.append("fow extra")
@@ -496,7 +506,7 @@ class IronAndFire(Ruleset[State]):
             else:
                 cells = [h for h in hexes if not game.in_zone(cable.zone, h) and game.terrain(h) == "deep"]
                 out.extend(f"cable {game.label(h)}" for h in _spread(cells, 6))
-        if not game.setup_remaining(side):
+        if not scenarios_15.setup_remaining(game, side):
             out.append("done")
         return out
 
@@ -508,7 +518,7 @@ class IronAndFire(Ruleset[State]):
         out: list[str] = []
         enemies = [t for t in s.units if t.afloat and t.controller != u.controller]
         for t in enemies:
-            if not game.fire_problem(u, t):
+            if not firing_6_1.fire_problem(game, u, t):
                 out.append(f"{u.name} fire {t.name}")
         if u.battery:
             return out
@@ -522,7 +532,7 @@ class IronAndFire(Ruleset[State]):
             if not t.battery and distance(game.pos(u), game.pos(t)) == 1 and (fighting or (not u.captured and not u.boarding_with and locked_with_us)):
                 out.append(f"{u.name} board {t.name}")
         can_move = not u.grounded and not u.boarding_with and (not u.captured or (s.prize_ready.get(u.controller) == u.id and s.last_friendly.get(u.controller) == u.id))
-        mp = game.eff_mp(u)
+        mp = damage_7.eff_mp(game, u)
         if s.cable_slow and s.cable_ship == u.id:
             mp = min(mp, 1)
         if can_move and mp > 0:
@@ -535,7 +545,7 @@ class IronAndFire(Ruleset[State]):
                     continue
                 seen.add(seq)
                 try:
-                    entered, facing, leaves = game.plan_path(u, list(seq))
+                    entered, facing, leaves = movement_5.plan_path(game, u, list(seq))
                 except IllegalOrder:
                     continue
                 out.append(f"{u.name} move {' '.join(seq)}")
@@ -581,7 +591,7 @@ class IronAndFire(Ruleset[State]):
                 markers.append("captured")
             if u.boarding_with:
                 markers.append("boarding")
-            if game.crippled(u):
+            if damage_7.crippled(game, u):
                 markers.append("crippled")
             damage_max = 3 if u.battery else u.pf + 1
             counters.append(
@@ -595,7 +605,7 @@ class IronAndFire(Ruleset[State]):
                     damage_max=damage_max,
                     damage_text=f"{u.hits}H" if u.hits else "",
                     markers=tuple(markers),
-                    highlight=acting and game.can_activate(u),  # still free to act on this card (4.2)
+                    highlight=acting and activations_4.can_activate(game, u),  # still free to act on this card (4.2)
                     kind="battery" if u.battery else "ship",
                 )
             )
@@ -667,7 +677,7 @@ class IronAndFire(Ruleset[State]):
             lines.append(f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + ".")
             if s.card:
                 left = s.acts_left
-                lines.append(f"Card {game.card_name(s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
+                lines.append(f"Card {activations_4.card_name(game, s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
         if game.on("fow"):
             holder = SIDE_NAMES.get(s.fow_holder, "nobody")
             used = ", ".join(SIDE_NAMES[x] for x in s.fow_used_turn) or "nobody"
@@ -695,14 +705,14 @@ class IronAndFire(Ruleset[State]):
                     bits.append(f"hits {u.hits}/3, CF {sign_text(u.cf)}, PF {u.pf}")
                 else:
                     show_mp = not (u.id == "covadonga" and secret_steam and seat not in ("chile", UMPIRE))
-                    mp = f"MP {game.eff_mp(u)}, " if show_mp else ""
-                    bits.append(f"facing {game.printed(u.facing)}, hits {u.hits}/{u.pf}, {mp}CF {sign_text(game.eff_cf(u))}, PF {u.pf}")
+                    mp = f"MP {damage_7.eff_mp(game, u)}, " if show_mp else ""
+                    bits.append(f"facing {game.printed(u.facing)}, hits {u.hits}/{u.pf}, {mp}CF {sign_text(damage_7.eff_cf(game, u))}, PF {u.pf}")
                     extras = [c.title() for c in u.criticals]
                     if u.grounded:
                         extras.append("grounded")
                     if u.boarding_with:
                         extras.append(f"boarding {game.unit(u.boarding_with).name}")
-                    if game.crippled(u):
+                    if damage_7.crippled(game, u):
                         extras.append("crippled")
                     if extras:
                         bits.append(", ".join(extras))

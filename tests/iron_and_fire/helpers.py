@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from games.core.hexgrid import Hex
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event, get_ruleset
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
+from games.iron_and_fire.rules import activations_4
 from games.iron_and_fire.ruleset import IronAndFire
 from games.iron_and_fire.state import State, Unit
 
@@ -83,7 +84,7 @@ def in_play(state: State, side: str = "peru", card: str = "KH", deck: list[str] 
     state.turn = turn
     state.card = card
     state.card_side = side
-    state.acts_left = Game(state).acts_for(card)
+    state.acts_left = activations_4.acts_for(Game(state), card)
     state.used = []
     state.deck = deck if deck is not None else ["2S", "2H"] * 12
     return state

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
+from games.iron_and_fire.rules import critical_hits_10, damage_7, end_phase_11, victory_12
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
 
 
@@ -103,13 +104,13 @@ def test_damage_effects_section_7_1() -> None:
     expected = {0: (2, 1), 1: (2, 1), 2: (1, -1), 3: (0, -1)}
     for hits, (mp, cf) in expected.items():
         e.hits = hits
-        assert (g.eff_mp(e), g.eff_cf(e)) == (mp, cf), hits
-    assert g.crippled(e)
+        assert (damage_7.eff_mp(g, e), damage_7.eff_cf(g, e)) == (mp, cf), hits
+    assert damage_7.crippled(g, e)
     h = unit(st, "huascar")  # MF 3, CF 3, PF 7: half PF rounded up = 4
     for hits, (mp, cf) in {3: (3, 1), 4: (1, 0), 6: (1, 0), 7: (0, 0)}.items():
         h.hits = hits
-        assert (g.eff_mp(h), g.eff_cf(h)) == (mp, cf), hits
-    assert not g.crippled(h)  # CF 0 is not below 0
+        assert (damage_7.eff_mp(g, h), damage_7.eff_cf(g, h)) == (mp, cf), hits
+    assert not damage_7.crippled(g, h)  # CF 0 is not below 0
 
 
 def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
@@ -120,10 +121,10 @@ def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
     g = Game(st)
     e = unit(st, "esmeralda")  # MF 2, CF 1, PF 3
     e.hits = 2
-    assert g.eff_mp(e) == 0 and g.eff_cf(e) == -1 and not g.crippled(e)
-    assert g.vp("peru")[0] == 0
+    assert damage_7.eff_mp(g, e) == 0 and damage_7.eff_cf(g, e) == -1 and not damage_7.crippled(g, e)
+    assert victory_12.vp(g, "peru")[0] == 0
     e.hits = 3
-    assert g.crippled(e) and g.vp("peru")[0] == 3
+    assert damage_7.crippled(g, e) and victory_12.vp(g, "peru")[0] == 3
 
 
 def test_sinking_above_pf() -> None:
@@ -152,7 +153,7 @@ def run_end_phase(st, dice: list[int]) -> str:  # type: ignore[no-untyped-def]
     rng = ScriptedRng(dice)
     g = Game(st, rng)
     st.turns = st.turn  # the last turn: no new deck is shuffled
-    g.end_phase()
+    end_phase_11.end_phase(g)
     assert not rng.dice, rng.dice
     return "\n".join(e.text for e in g.events)
 
@@ -207,12 +208,12 @@ def test_critical_table() -> None:
     for die, kind in [(1, None), (2, "bridge"), (3, "fire"), (4, "fire"), (5, "propulsion"), (6, "steering")]:
         st = close()
         g = Game(st, ScriptedRng([die]))
-        g.critical(unit(st, "huascar"))
+        critical_hits_10.critical(g, unit(st, "huascar"))
         assert unit(st, "huascar").criticals == ([kind] if kind else [])
     st = close()
     g = Game(st, ScriptedRng([5]))
-    g.critical(unit(st, "huascar"))
-    assert g.eff_mp(unit(st, "huascar")) == 2
+    critical_hits_10.critical(g, unit(st, "huascar"))
+    assert damage_7.eff_mp(g, unit(st, "huascar")) == 2
 
 
 def test_save_the_captain_and_admiral() -> None:

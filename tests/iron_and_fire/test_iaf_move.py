@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
 from games.iron_and_fire.state import Mine
 from tests.iron_and_fire.helpers import hexof, in_play, new_game, order, place, ruleset, text, unit
 

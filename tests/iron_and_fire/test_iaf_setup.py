@@ -7,7 +7,8 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName
 from games.core.rng import Rng, check_seal, seed_from_number
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
+from games.iron_and_fire.rules import damage_7, sequence_3
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import new_game, ruleset, unit
 
@@ -76,7 +77,7 @@ def test_steam_is_revealed_when_raised() -> None:
     say(st, "peru", "Independencia at 1312 6")
     say(st, "peru", "done")
     g = Game(st, Rng(seed_from_number(9)))
-    g.begin_turn(st.steam_turns + 1)
+    sequence_3.begin_turn(g, st.steam_turns + 1)
     assert st.secrets[0].revealed
     assert any("Secret roll revealed" in e.text and st.secrets[0].nonce in e.text for e in g.events)
 
@@ -86,12 +87,12 @@ def test_covadonga_one_mp_while_raising_steam_and_damage_makes_it_drift() -> Non
     st.steam_turns, st.turn = 2, 1
     c = unit(st, "covadonga")
     g = Game(st)
-    assert g.eff_mp(c) == 1
+    assert damage_7.eff_mp(g, c) == 1
     c.hits = 1  # half PF 2 rounded up: "drops MP by one"
-    assert g.eff_mp(c) == 0
+    assert damage_7.eff_mp(g, c) == 0
     st.turn = 3
     c.hits = 0
-    assert g.eff_mp(c) == 2
+    assert damage_7.eff_mp(g, c) == 2
 
 
 def test_scenario_three_batteries_mines_and_cable_on_a_ship() -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
+from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, end_phase_11, movement_5, random_events_14
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import ScriptedRng, in_play, new_game, order, place, ruleset, text, unit
 
@@ -20,7 +21,7 @@ def s1(side: str = "peru", card: str = "KH", deck: list[str] | None = None, opti
 
 @pytest.mark.parametrize(("card", "acts"), [("AH", 1), ("3D", 1), ("9H", 1), ("2H", 2), ("8D", 2), ("10H", 2), ("JH", 3), ("QD", 3), ("KH", 3)])
 def test_activations_per_card(card: str, acts: int) -> None:
-    assert Game(s1()).acts_for(card) == acts
+    assert activations_4.acts_for(Game(s1()), card) == acts
 
 
 def test_red_cards_activate_peru_and_black_cards_chile() -> None:
@@ -90,7 +91,7 @@ def test_end_phase_order_victory_repairs_unground_drift() -> None:
     rng = ScriptedRng([2, 6])  # steering repaired; unground d10 6 < 7
     g = Game(st, rng)
     st.turns = st.turn  # the last turn: nothing is shuffled after the End Phase
-    g.end_phase()
+    end_phase_11.end_phase(g)
     log = "\n".join(ev.text for ev in g.events)
     assert log.index("Steering repair") < log.index("tries to unground") < log.index("drifts to")
     assert not h.grounded and h.criticals == []
@@ -121,10 +122,10 @@ def test_drift_blocked_and_off_the_map() -> None:
     e.hits = 3
     place(st, "huascar", "1507", 6)
     g = Game(st, ScriptedRng([]))
-    g.drift(e)
+    movement_5.drift(g, e)
     assert g.label(g.pos(e)) == "1606"  # the current's hex is occupied: stays
     place(st, "esmeralda", "1113", 3)
-    g.drift(e)
+    movement_5.drift(g, e)
     assert e.status == "sunk" and "eliminated" in g.events[-1].text
 
 
@@ -134,7 +135,7 @@ def test_drift_into_shallow_water_grounds_automatically() -> None:
     a = place(st, "abtao", find_drift_start(g, "shallow"), 3)
     a.hits = 4
     target = g.layout.neighbour(g.pos(a), g.dir_of(2))
-    g.drift(a)
+    movement_5.drift(g, a)
     assert a.grounded and (a.q, a.r) == (target.q, target.r)
 
 
@@ -143,7 +144,7 @@ def test_drift_onto_land_two_hits_and_grounded_in_place() -> None:
     start = find_drift_start(g, "land")
     a = place(g.s, "abtao", start, 3)
     a.hits = 1
-    g.drift(a)
+    movement_5.drift(g, a)
     assert a.grounded and a.hits == 3 and g.label(g.pos(a)) == start
 
 
@@ -158,7 +159,7 @@ def test_drift_onto_land_holding_a_battery_is_still_land() -> None:
     a.hits = 1
     land = g.layout.neighbour(g.pos(a), g.dir_of(2))
     add_battery(g.s, g.label(land))
-    g.drift(a)
+    movement_5.drift(g, a)
     assert a.grounded and a.hits == 3 and g.label(g.pos(a)) == start
 
 
@@ -171,7 +172,7 @@ def test_drift_onto_a_mine_attacks() -> None:
     g = Game(st, ScriptedRng([6, 6]))
     h = g.layout.neighbour(g.pos(e), g.dir_of(2))
     st.mines, st.mine_bag = [Mine(h.q, h.r)], ["0"]
-    g.drift(e)
+    movement_5.drift(g, e)
     assert e.status == "sunk"
 
 
@@ -181,7 +182,7 @@ def test_grounded_ships_do_not_drift() -> None:
     e.hits, e.grounded = 3, True
     st.turns = 1
     g = Game(st, ScriptedRng([1]))  # unground roll 1+1 (3 hits) +1 crippled = 3 >= 3: stays
-    g.end_phase()
+    end_phase_11.end_phase(g)
     assert g.label(g.pos(e)) == "1606"
 
 
@@ -202,7 +203,7 @@ def test_grounded_ships_do_not_drift() -> None:
 def test_random_events(dice: list[int], check) -> None:  # type: ignore[no-untyped-def]
     st = s1(options={"fow": "on"})
     g = Game(st, ScriptedRng(dice))
-    g.random_event()
+    random_events_14.random_event(g)
     assert check(st)
 
 
@@ -218,7 +219,7 @@ def test_order_confusion_costs_one_mp_on_the_next_activation_only() -> None:
 def test_random_events_can_be_switched_off() -> None:
     st = s1(options={"random_events": "off"})
     g = Game(st, ScriptedRng([]))
-    g.random_event()
+    random_events_14.random_event(g)
     assert "not in use" in g.events[0].text
 
 
@@ -371,12 +372,12 @@ def test_visibility_turns_4_to_6_roll_and_7_on_minus_one() -> None:
 def test_option_once_per_turn() -> None:
     st = s1(options={"once_per": "turn"})
     st.turn_used = ["huascar"]  # activated on an earlier card this turn
-    assert not Game(st).can_activate(unit(st, "huascar"))
+    assert not activations_4.can_activate(Game(st), unit(st, "huascar"))
     with pytest.raises(IllegalOrder, match="already activated this turn"):
         order(st, "peru", "Huascar move F")
     st2 = s1()
     st2.turn_used = ["huascar"]
-    assert Game(st2).can_activate(unit(st2, "huascar"))
+    assert activations_4.can_activate(Game(st2), unit(st2, "huascar"))
 
 
 def test_option_land_does_not_block() -> None:
@@ -405,7 +406,7 @@ def test_chilean_honor_boarding_penalty_and_ram_lifts_it() -> None:
     place(st, "blanco_encalada", "2005", 6)
     order(st, "chile", "Blanco ram", [5])
     assert unit(st, "blanco_encalada").honor_done
-    assert not Game(st).honor_bound(unit(st, "blanco_encalada"))
+    assert not chilean_honor_13_2.honor_bound(Game(st), unit(st, "blanco_encalada"))
 
 
 def test_fow_reroll_one_die_keeps_the_others() -> None:

@@ -3,17 +3,18 @@ victory-point fallback (ties to Peru)."""
 
 from __future__ import annotations
 
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
+from games.iron_and_fire.rules import scenarios_15, sequence_3, victory_12
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import ScriptedRng, add_battery, in_play, new_game, place, ruleset, unit
 
 
 def check(st: State, *, end_phase: bool = False) -> bool:
-    return Game(st, ScriptedRng([])).check_victory(end_phase=end_phase)
+    return victory_12.check_victory(Game(st, ScriptedRng([])), end_phase=end_phase)
 
 
 def final(st: State) -> None:
-    Game(st, ScriptedRng([])).final_result("the last turn is over")
+    victory_12.final_result(Game(st, ScriptedRng([])), "the last turn is over")
 
 
 def s1() -> State:
@@ -63,7 +64,7 @@ def test_vp_battery_surrender_counts_for_peru_only() -> None:
     b.status = "surrendered"
     in_play(st)
     g = Game(st)
-    assert g.vp("peru")[0] == 5 and g.vp("chile")[0] == 0
+    assert victory_12.vp(g, "peru")[0] == 5 and victory_12.vp(g, "chile")[0] == 0
 
 
 def s2(options: dict[str, str] | None = None) -> State:
@@ -140,12 +141,12 @@ def test_s3_cable_cut_after_a_whole_turn_atop_the_buoy() -> None:
     h = unit(st, "huascar")
     st.cable, st.cable_ship, st.cable_clean, st.cable_progress = (h.q, h.r), "huascar", True, 1
     g = Game(st, ScriptedRng([4]))  # second turn: d10 4 +1 = 5
-    g.cable_turn_check()
+    scenarios_15.cable_turn_check(g)
     assert st.cable_cut
     st = s3()
     h = unit(st, "huascar")
     st.cable, st.cable_ship, st.cable_clean = (h.q, h.r), "huascar", False
-    Game(st, ScriptedRng([])).cable_turn_check()
+    scenarios_15.cable_turn_check(Game(st, ScriptedRng([])))
     assert not st.cable_cut and st.cable_progress == 0
 
 
@@ -273,7 +274,7 @@ def test_s5_inshore_squadron_arrives() -> None:
         unit(st, uid).arrive_turn = 2
     g = Game(st, ScriptedRng([]))
     st.turn = 2
-    g.begin_arrivals()
+    sequence_3.begin_arrivals(g)
     assert st.phase == "arrive" and st.setup_side == "chile"
     assert ruleset().to_act(st) == ["chile"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.rng import Rng, seed_from_number
-from games.iron_and_fire.engine import Game
+from games.iron_and_fire.game import Game
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, round_trips, ruleset, unit
 
 

@@ -1,0 +1,165 @@
+"""Book section 4, Activations: card draws (4.1: red Peru, black Chile; odd 1 unit, even up to 2,
+face up to 3; the Jokers), one action per activated unit (4.2), and handing the turn on.
+"""
+
+from __future__ import annotations
+
+from games.core.decks import is_joker, is_red, rank_of
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.iron_and_fire.data import (
+    SIDES,
+)
+from games.iron_and_fire.game import (
+    SIDE_NAMES,
+    Game,
+)
+from games.iron_and_fire.rules import end_phase_11, firing_6_1, random_events_14, victory_12
+from games.iron_and_fire.state import Unit
+
+
+def acts_for(g: Game, card: str) -> int:
+    rank = rank_of(card)
+    if rank in ("J", "Q", "K"):
+        return 3
+    value = 1 if rank == "A" else int(rank)
+    return 1 if value % 2 else 2
+
+
+def advance(g: Game) -> None:
+    """Draw cards until a side has a choice to make (the bot draws for the players)."""
+    s = g.s
+    guard = 0
+    while s.phase == "activations" and not s.card:
+        guard += 1
+        if guard > 200:  # pragma: no cover - defensive
+            raise RuntimeError("card loop did not settle")
+        if s.extra_draws == 0 or not s.deck:
+            if not s.deck and s.extra_draws != 0:
+                g.say("The deck is exhausted.")
+            end_phase_11.end_phase(g)
+            continue
+        card = s.deck.pop()
+        s.discards.append(card)
+        if s.extra_draws > 0:
+            s.extra_draws -= 1
+        if is_joker(card):
+            s.jokers_drawn += 1
+            if s.jokers_drawn == 1:
+                if g.on("fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
+                    s.phase = "joker"
+                    s.decider = s.fow_holder
+                    g.say(f"First Joker drawn. {SIDE_NAMES[s.fow_holder]} holds the Fortunes of War: `fow end` to end the Activations Phase, or `pass` for a Random Event roll.")
+                    return
+                g.say("First Joker drawn.")
+                random_events_14.random_event(g)
+                continue
+            missing = [x for x in SIDES if x not in s.acted_sides and side_can_act(g, x)]
+            if missing and s.extra_draws < 0:
+                values, total = g.dice(2, 6)
+                s.extra_draws = total
+                g.say(f"Second Joker drawn, but {', '.join(SIDE_NAMES[x] for x in missing)} has not activated this turn (4.1): 2d6 [{values[0]}, {values[1]}] = **{total}** more card draws before the turn ends.")
+                continue
+            g.say("Second Joker drawn: the Activations Phase ends.")
+            end_phase_11.end_phase(g)
+            continue
+        side = "peru" if is_red(card) else "chile"
+        n = acts_for(g, card)
+        s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = card, side, n, [], ""
+        if not any(can_activate(g, u) for u in s.units if u.controller == side):
+            g.say(f"Card {card_name(g, card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
+            s.card, s.card_side, s.acts_left = "", "", 0
+            continue
+        g.say(f"Card {card_name(g, card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
+        return
+
+
+def card_name(g: Game, card: str) -> str:
+    from games.core.decks import card_name
+
+    return card_name(card)
+
+
+def finish_card(g: Game) -> None:
+    s = g.s
+    s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = "", "", 0, [], ""
+    advance(g)
+
+
+def side_can_act(g: Game, side: str) -> bool:
+    return any(u.afloat and u.controller == side for u in g.s.units)
+
+
+# ==========================================================================================
+# Activations (4.2)
+# ==========================================================================================
+def can_activate(g: Game, u: Unit) -> bool:
+    s = g.s
+    if not u.afloat or u.controller != s.card_side:
+        return False
+    if u.id in s.used and s.bonus_unit != u.id:
+        return False
+    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+        return False
+    if u.battery:
+        return any(firing_6_1.fire_problem(g, u, t) == "" for t in g.s.units if t.afloat and t.controller != u.controller)
+    return True
+
+
+def activation_guard(g: Game, side: str, uid: str) -> Unit:
+    s = g.s
+    if s.phase in ("setup", "arrive"):
+        raise WrongPhase("Set-up is not finished yet.", hint="Place your units and say `done`.")
+    if s.phase == "over":
+        raise WrongPhase("The game is over.")
+    if s.phase in ("joker", "boarding"):
+        raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
+    u = g.unit(uid)
+    if u.controller != side:
+        raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
+    if s.card_side != side:
+        raise NotYourTurn(f"The card in play ({card_name(g, s.card)}) activates {SIDE_NAMES.get(s.card_side, '?')}, not {SIDE_NAMES[side]}.")
+    if not u.afloat:
+        raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
+    if u.id in s.used and s.bonus_unit != u.id:
+        raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
+    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+        raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
+    return u
+
+
+def activation_done(g: Game, u: Unit) -> None:
+    s = g.s
+    side = u.controller
+    if u.id in s.used and s.bonus_unit == u.id:
+        s.bonus_unit = ""
+    s.used.append(u.id)
+    if u.id not in s.turn_used:
+        s.turn_used.append(u.id)
+    s.acts_left -= 1
+    u.mp_penalty = 0
+    if side not in s.acted_sides:
+        s.acted_sides.append(side)
+    if s.prize_ready.get(side) and s.prize_ready[side] != u.id:
+        del s.prize_ready[side]
+    s.last_friendly[side] = u.id
+    if victory_12.check_victory(g, end_phase=False):
+        return
+    if s.phase == "boarding":
+        return
+    continue_card(g)
+
+
+def continue_card(g: Game) -> None:
+    s = g.s
+    if s.phase != "activations":
+        return
+    if s.acts_left <= 0 or not any(can_activate(g, x) for x in s.units):
+        finish_card(g)
+
+
+def pass_card(g: Game, side: str) -> None:
+    s = g.s
+    if s.phase != "activations" or s.card_side != side:
+        raise NotYourTurn(f"There is no {SIDE_NAMES.get(side, side)} card in play to end.")
+    g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(g, s.card)}.")
+    finish_card(g)

@@ -1,0 +1,158 @@
+"""Book section 6.3, Boarding Combats: approach, rounds, breaking off, capture and prizes.
+"""
+
+from __future__ import annotations
+
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.hexgrid import distance
+from games.iron_and_fire.game import (
+    SIDE_NAMES,
+    Game,
+    describe_mods,
+)
+from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, damage_7, victory_12
+from games.iron_and_fire.state import LastAction, Unit
+
+
+def _unlock(g: Game, a: Unit, b: Unit) -> None:
+    """Remove the Boarding Combat markers between a and b (each may be locked elsewhere)."""
+    if a.boarding_with == b.id:
+        a.boarding_with = ""
+    if b.boarding_with == a.id:
+        b.boarding_with = ""
+    # a target still boarded by another ship stays locked with that one
+    for x in (a, b):
+        if not x.boarding_with:
+            partner = next((y for y in g.s.units if y.afloat and y.boarding_with == x.id), None)
+            if partner is not None:
+                x.boarding_with = partner.id
+
+
+def _break_boarding(g: Game, u: Unit) -> None:
+    """A ship leaves play: every Boarding Combat it was part of ends."""
+    partners = [y for y in g.s.units if y.id != u.id and (y.boarding_with == u.id or u.boarding_with == y.id)]
+    if partners or u.boarding_with:
+        for y in partners:
+            _unlock(g, u, y)
+        u.boarding_with = ""
+        if g.s.phase == "boarding" and u.id in g.s.boarding_pair:
+            g.s.phase = "activations"
+            g.s.decider = ""
+            g.s.boarding_pair = []
+
+
+# --- boarding (6.3) -----------------------------------------------------------------------
+def board(g: Game, side: str, uid: str, tid: str | None) -> None:
+    u = activations_4.activation_guard(g, side, uid)
+    if u.battery:
+        raise IllegalOrder("A land battery cannot board.")
+    if tid is None:
+        if not u.boarding_with:
+            raise IllegalOrder(f"Name the ship {u.name} boards.", hint=f"`{u.name} board <ship>`.")
+        tid = u.boarding_with
+    t = g.unit(tid)
+    if t.battery or not t.afloat or t.controller == side:
+        raise IllegalOrder(f"{u.name} can only board an enemy ship in play.")
+    if distance(g.pos(u), g.pos(t)) != 1:
+        raise IllegalOrder(f"{u.name} is not adjacent to {t.name}.")
+    s = g.s
+    if s.cable_ship in (u.id, t.id):
+        s.cable_clean = False
+    if u.boarding_with == t.id or t.boarding_with == u.id:
+        g.say(f"{u.name} fights on in the Boarding Combat with {t.name}.")
+        boarding_round(g, u, t)
+        return
+    if u.captured:
+        raise IllegalOrder(f"{u.name} is a captured ship: it never starts a Boarding Combat.")
+    if u.boarding_with:
+        raise IllegalOrder(f"{u.name} is already locked in a Boarding Combat with {g.unit(u.boarding_with).name}.")
+    if t.boarding_with and g.unit(t.boarding_with).controller != side:
+        raise IllegalOrder(f"{t.name} is already locked in a Boarding Combat with {g.unit(t.boarding_with).name}.")
+    # a second friendly ship may board the same target; the strengths never combine (6.3)
+    die = g.d(10)
+    head = f"{u.name} attempts to board {t.name}: d10 **{die}** vs PF {t.pf} (needs {t.pf} or less)"
+    s.last = LastAction("ram", side, [(u.q, u.r), (t.q, t.r)], "board")
+    if die > t.pf:
+        g.say(f"{head}: the Boarding Combat does not occur.")
+        return
+    u.boarding_with = t.id
+    if not t.boarding_with:
+        t.boarding_with = u.id
+    g.say(f"{head}: Boarding Combat! Markers on both ships.")
+    boarding_round(g, u, t)
+
+
+def _board_total(g: Game, u: Unit) -> tuple[int, int, str]:
+    die = g.d(6)
+    mods: list[tuple[str, int]] = [("PF", u.pf)]
+    if "fire" in u.criticals:
+        mods.append(("on fire", -1))
+    if chilean_honor_13_2.honor_bound(g, u):
+        mods.append(("Chilean Honor", -2))
+    total = die + sum(v for _, v in mods)
+    return die, total, f"{u.name} d6 **{die}**{describe_mods(mods)} = {total}"
+
+
+def boarding_round(g: Game, u: Unit, t: Unit) -> None:
+    du, tu, text_u = _board_total(g, u)
+    dt, tt, text_t = _board_total(g, t)
+    head = f"Boarding Combat: {text_u}; {text_t}"
+    s = g.s
+    if tu == tt:
+        if du % 2 and dt % 2:
+            g.say(f"{head}: tie with both dice odd: both ships take 1 hit.")
+            damage_7.hit(g, u, 1, "boarding")
+            damage_7.hit(g, t, 1, "boarding")
+        else:
+            g.say(f"{head}: tie, inconclusive.")
+        decider = "both"  # after a tie either player may declare the action over
+    else:
+        win, lose = (u, t) if tu > tt else (t, u)
+        if abs(tu - tt) >= 2:
+            g.say(f"{head}: {win.name} wins by {abs(tu - tt)}: **{lose.name} is captured**.")
+            for y in [y for y in s.units if y.boarding_with == lose.id or lose.boarding_with == y.id]:
+                _unlock(g, lose, y)
+            lose.boarding_with = ""
+            lose.controller = win.controller
+            if s.cable_ship == lose.id:
+                s.cable_ship = ""
+            damage_7.hit(g, lose, 1, "captured", win.id)
+            return
+        g.say(f"{head}: {win.name} wins by 1: 1 hit on {lose.name}.")
+        damage_7.hit(g, lose, 1, "boarding", win.id)
+        decider = win.controller
+    if u.afloat and t.afloat and (u.boarding_with == t.id or t.boarding_with == u.id):
+        s.phase = "boarding"
+        s.decider = decider
+        s.boarding_pair = [u.id, t.id]
+        who = "Either side" if decider == "both" else SIDE_NAMES[decider]
+        g.say(f"{who} decides: `continue` the Boarding Combat next activation, or `break off`.")
+
+
+def boarding_decision(g: Game, side: str, keep: bool) -> None:
+    s = g.s
+    if s.phase != "boarding":
+        raise WrongPhase("There is no Boarding Combat decision to make now.")
+    if s.decider not in (side, "both"):
+        raise NotYourTurn(f"{SIDE_NAMES[s.decider]} decides about the Boarding Combat.")
+    a, b = (g.unit(x) for x in s.boarding_pair)
+    s.phase = "activations"
+    s.decider = ""
+    s.boarding_pair = []
+    if keep:
+        g.say(f"{SIDE_NAMES[side]} continues the Boarding Combat between {a.name} and {b.name}: the markers stay.")
+    else:
+        _unlock(g, a, b)
+        g.say(f"{SIDE_NAMES[side]} breaks off the Boarding Combat between {a.name} and {b.name}: markers removed.")
+    if victory_12.check_victory(g, end_phase=False):
+        return
+    activations_4.continue_card(g)
+
+
+def prepare_prize(g: Game, side: str, uid: str) -> None:
+    u = activations_4.activation_guard(g, side, uid)
+    if not u.captured:
+        raise IllegalOrder(f"{u.name} is not a captured ship; it moves normally.")
+    g.s.prize_ready[side] = u.id
+    g.say(f"The prize crew readies {u.name} (first of two consecutive activations to move it).")
+    g.s.last = LastAction()

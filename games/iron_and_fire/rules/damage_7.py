@@ -1,0 +1,110 @@
+"""Book section 7, Damage Effects: hits against PF, the MP and CF caps of 7.1, crippled ships,
+land batteries (7.2), and the armour saves of 6.1.4.
+"""
+
+from __future__ import annotations
+
+import math
+
+from games.iron_and_fire.data import (
+    battery,
+)
+from games.iron_and_fire.game import (
+    SIDE_NAMES,
+    Game,
+    sign,
+)
+from games.iron_and_fire.rules import boarding_6_3
+from games.iron_and_fire.state import Unit
+
+
+# --- unit values (7.1) ---------------------------------------------------------------------
+def half_pf(g: Game, u: Unit) -> int:
+    return math.ceil(u.pf / 2)
+
+
+def steam_limited(g: Game, u: Unit) -> bool:
+    return u.id == "covadonga" and g.s.scenario == "s2" and g.s.turn <= g.s.steam_turns
+
+
+def eff_cf(g: Game, u: Unit) -> int:
+    cf = u.cf
+    if not u.battery:
+        if u.hits >= 2:
+            cf -= 2
+        if u.hits >= 4:
+            cf -= 1
+    return cf
+
+
+def base_mp(g: Game, u: Unit) -> int:
+    """MP from hits and criticals, without temporary penalties (section 7.1, 10.0)."""
+    if u.battery:
+        return 0
+    if u.hits >= u.pf:
+        return 0
+    mp = u.mf
+    if steam_limited(g, u):  # 15.3.2: 1 MP; any damage that drops MP by one makes it drift
+        mp = min(1, u.mf) - (1 if u.hits >= half_pf(g, u) else 0)
+    elif u.hits >= half_pf(g, u):
+        mp = min(mp, 1)
+    mp -= u.criticals.count("propulsion")
+    return max(0, mp)
+
+
+def mp_secret(g: Game, u: Unit) -> bool:
+    """The Covadonga's MP gives away the secret steam roll until it is revealed."""
+    return u.id == "covadonga" and any(sec.key == "steam" and not sec.revealed for sec in g.s.secrets)
+
+
+def eff_mp(g: Game, u: Unit) -> int:
+    return max(0, base_mp(g, u) - u.mp_penalty)
+
+
+def crippled(g: Game, u: Unit) -> bool:
+    """2.1/12.0: hits that take MP to 0 (hits equal to PF, 7.1) and CF below 0; critical
+    hits and raising steam do not cripple."""
+    return not u.battery and u.hits >= u.pf and eff_cf(g, u) < 0
+
+
+# --- damage (7.0, 10.0) -------------------------------------------------------------------
+def hit(g: Game, u: Unit, n: int, cause: str, by: str = "") -> None:
+    """Put ``n`` hits on a unit and carry out sinking, surrender and the random-event checks."""
+    if n <= 0 or not u.afloat:
+        return
+    u.hits += n
+    if u.battery:
+        limit = battery().surrender_hits
+        if u.hits >= limit:
+            u.status = "surrendered"
+            u.sunk_by = by
+            g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}) and surrenders ({u.hits} hits).")
+        else:
+            g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} of {limit}.")
+        return
+    if u.hits > u.pf:
+        u.status = "sunk"
+        u.sunk_by = by
+        boarding_6_3._break_boarding(g, u)
+        g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, more than PF {u.pf}: **sunk**.")
+        return
+    effects = [f"MP {eff_mp(g, u)}"] if not mp_secret(g, u) else []
+    effects.append(f"CF {sign(eff_cf(g, u))}")
+    if crippled(g, u):
+        effects.append("crippled")
+    g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, {', '.join(effects)}.")
+    if g.s.save_captain and u.side == "chile":
+        g.s.save_captain = False
+        _save_roll(g, u, "Save the Captain", "chile")
+    if g.s.save_admiral and u.id in ("huascar", "independencia"):
+        g.s.save_admiral = False
+        _save_roll(g, u, "Save the Admiral", "peru")
+
+
+def _save_roll(g: Game, u: Unit, what: str, side: str) -> None:
+    die = g.d(6)
+    if die == 6:
+        u.criticals.append("bridge")
+        g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **6**: {u.name} is marked with a Bridge critical hit.")
+    else:
+        g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **{die}**: no effect (needs 6).")

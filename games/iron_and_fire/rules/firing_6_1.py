@@ -1,0 +1,149 @@
+"""Book section 6.1, Firing: range, line of sight, arcs, the fire modifiers and the hit table.
+"""
+
+from __future__ import annotations
+
+from games.core.errors import IllegalOrder
+from games.core.hexgrid import distance
+from games.iron_and_fire.data import (
+    ships,
+)
+from games.iron_and_fire.game import (
+    Game,
+    describe_mods,
+)
+from games.iron_and_fire.rules import (
+    activations_4,
+    chilean_honor_13_2,
+    critical_hits_10,
+    damage_7,
+    fortunes_of_war_13_1,
+)
+from games.iron_and_fire.state import LastAction, Unit
+
+
+# --- firing (6.1) -------------------------------------------------------------------------
+def fixed_fire_mods(g: Game, u: Unit, t: Unit) -> list[tuple[str, int]]:
+    """6.1.2's modifiers that need no die and no choice: CF, range, target state, arcs."""
+    rng = distance(g.pos(u), g.pos(t))
+    mods: list[tuple[str, int]] = [("CF", damage_7.eff_cf(g, u))]
+    if rng == 1:
+        mods.append(("range 1", 1))
+    elif rng == 2:
+        mods.append(("range 2", -1))
+    else:
+        mods.append((f"range {rng}", -2))
+    if not t.battery:
+        if t.grounded:
+            mods.append(("target grounded", 2))
+        elif damage_7.eff_mp(g, t) == 0:
+            mods.append(("target MF 0", 1))
+        if t.type == "SSC" and (g.on_row(g.pos(t), t.facing, g.pos(u)) or g.on_row(g.pos(t), t.facing + 3, g.pos(u))):
+            mods.append(("raking fire", 1))
+    if not u.battery and ships()[u.id].broadside and (g.on_row(g.pos(u), u.facing, g.pos(t)) or g.on_row(g.pos(u), u.facing + 3, g.pos(t))):
+        mods.append(("broadside ship firing out of bow/stern", -1))
+    return mods
+
+
+def best_fire_total(g: Game, u: Unit, t: Unit, fow: bool) -> int:
+    """The highest total a fire attack could reach: a d10 of 10, every fixed modifier, the
+    Visibility d6 falling even, and the bonuses the firer holds (Lucky Shot, its FoW)."""
+    best = 10 + sum(v for _, v in fixed_fire_mods(g, u, t))
+    if g.on("visibility") and distance(g.pos(u), g.pos(t)) > 1 and g.s.turn >= 7:
+        best -= 1
+    if chilean_honor_13_2.honor_bound(g, u):
+        best -= 2
+    if u.controller in g.s.lucky_shot:
+        best += 1
+    if fow:
+        best += 2 if u.controller not in g.s.fow_used_ever else 1
+    return best
+
+
+def fire_problem(g: Game, u: Unit, t: Unit, fow: bool = False) -> str:
+    if u.type == "collier":
+        return f"{u.name} carries no guns"
+    if u.captured:
+        return f"{u.name} is a captured ship and never fires"
+    if u.boarding_with:
+        return f"{u.name} is locked in a Boarding Combat"
+    if not t.afloat:
+        return f"{t.name} is not in play"
+    if t.controller == u.controller:
+        return f"{t.name} is on your side"
+    rng = distance(g.pos(u), g.pos(t))
+    if rng > 4:
+        return f"{t.name} is {rng} hexes away (range 4)"
+    blocker = g.line_blocker(g.pos(u), g.pos(t))
+    if blocker:
+        return f"the line of sight to {t.name} is blocked by {blocker}"
+    best = best_fire_total(g, u, t, fow)
+    if best < t.pf:  # 6.1 / 7.1: a unit fires only while a hit is possible
+        return f"no hit is possible (the best total, a d10 of 10 with every modifier, is {best}; PF {t.pf})"
+    return ""
+
+
+def fire(g: Game, side: str, uid: str, tid: str, fow: bool) -> None:
+    u = activations_4.activation_guard(g, side, uid)
+    t = g.unit(tid)
+    problem = fire_problem(g, u, t, fow)
+    if problem:
+        raise IllegalOrder(f"{u.name} cannot fire at {t.name}: {problem}.")
+    if fow:
+        fortunes_of_war_13_1.fow_check(g, side)
+    s = g.s
+    if s.cable_ship == u.id:
+        s.cable_clean = False
+    rng = distance(g.pos(u), g.pos(t))
+    mods = fixed_fire_mods(g, u, t)
+    if g.on("visibility") and rng > 1:
+        if 4 <= s.turn <= 6:
+            vis = g.d(6)
+            if vis % 2:
+                mods.append((f"visibility (d6 {vis}, odd)", -1))
+            else:
+                g.say(f"Visibility check: d6 **{vis}**, even: no effect.")
+        elif s.turn >= 7:
+            mods.append(("reduced visibility", -1))
+    if chilean_honor_13_2.honor_bound(g, u):
+        mods.append(("Chilean Honor", -2))
+    if side in s.lucky_shot:
+        s.lucky_shot.remove(side)
+        mods.append(("Lucky Shot", 1))
+    if fow:
+        first = fortunes_of_war_13_1.fow_use(g, side, "a bonus on this fire attack")
+        mods.append(("Fortunes of War", 2 if first else 1))
+    die = g.d(10)
+    total = die + sum(v for _, v in mods)
+    pf = t.pf
+    head = f"{u.name} fires at {t.name} (range {rng}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {pf}"
+    s.last = LastAction("fire", side, [(u.q, u.r), (t.q, t.r)], "")
+    if t.id == "huascar":
+        s.fired_on_huascar.append(u.id)
+    hits = 2 if total >= 2 * pf else 1 if total >= pf else 0
+    if hits == 0:
+        g.say(f"{head}: no effect.")
+        s.last.text = "miss"
+        return
+    if t.type in ("TIC", "BIC", "CBIC") and g.on("ironclad_save") and die % 2 == 0:
+        g.say(f"{head}: {hits} hit{'s' if hits > 1 else ''}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
+        s.last.text = "saved"
+        return
+    if t.battery and g.on("battery_save") and rng >= 3 and die % 2 == 0:
+        g.say(f"{head}: {hits} hit{'s' if hits > 1 else ''}, but at range {rng} the raw d10 {die} is even: the battery ignores all hits (6.1.4).")
+        s.last.text = "saved"
+        return
+    s.last.text = f"{hits} hit{'s' if hits > 1 else ''}"
+    if hits == 2:
+        g.say(f"{head} (twice PF {2 * pf}): 2 hits and a critical-hit check.")
+        damage_7.hit(g, t, 2, f"fire from {u.name}", u.id)
+        if t.afloat and not t.battery:
+            die6 = g.d(6)
+            if die6 >= 5:
+                g.say(f"Critical-hit check: d6 **{die6}** (5 or 6 needed): critical hit!")
+                critical_hits_10.critical(g, t, u.id)
+            else:
+                g.say(f"Critical-hit check: d6 **{die6}** (5 or 6 needed): none.")
+    else:
+        g.say(f"{head}: 1 hit.")
+        damage_7.hit(g, t, 1, f"fire from {u.name}", u.id)

@@ -1,0 +1,99 @@
+"""Book section 13.1, Fortunes of War: the counter that passes between the sides (extra and
+second activations, a redraw, a re-roll, ending the Activations Phase on the first Joker).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+
+from games.core.codec import from_json, to_json
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.iron_and_fire.game import (
+    SIDE_NAMES,
+    Game,
+    other,
+)
+from games.iron_and_fire.rules import activations_4, end_phase_11, random_events_14
+from games.iron_and_fire.state import State
+
+
+# --- Fortunes of War (13.1) ---------------------------------------------------------------
+def fow_check(g: Game, side: str) -> None:
+    if not g.on("fow"):
+        raise IllegalOrder("Fortunes of War is not in use in this game.", hint="Start a game with options:fow=on.")
+    if g.s.fow_holder != side:
+        raise IllegalOrder(f"{SIDE_NAMES[side]} does not hold the Fortunes of War.")
+    if side in g.s.fow_used_turn:
+        raise IllegalOrder(f"{SIDE_NAMES[side]} has already used the Fortunes of War this turn.")
+
+
+def fow_use(g: Game, side: str, what: str) -> bool:
+    """Spend the counter; return True on the player's first use in the game."""
+    fow_check(g, side)
+    first = side not in g.s.fow_used_ever
+    g.s.fow_used_turn.append(side)
+    if first:
+        g.s.fow_used_ever.append(side)
+    g.s.fow_holder = other(side)
+    g.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: {what}. The counter passes to {SIDE_NAMES[other(side)]}.")
+    return first
+
+
+# ==========================================================================================
+# Fortunes of War orders and decisions
+# ==========================================================================================
+def fow_extra(g: Game, side: str) -> None:
+    s = g.s
+    if s.phase != "activations" or s.card_side != side:
+        raise IllegalOrder("Play `fow extra` on one of your own activation cards.")
+    fow_use(g, side, "+1 activation on this card")
+    s.acts_left += 1
+
+
+def fow_again(g: Game, side: str, uid: str) -> None:
+    s = g.s
+    u = g.unit(uid)
+    if s.phase != "activations" or s.card_side != side or u.controller != side or not u.afloat:
+        raise IllegalOrder("Play `fow again <unit>` on one of your own cards, for one of your units in play.")
+    fow_use(g, side, f"a second activation for {u.name}")
+    s.bonus_unit = u.id
+    s.acts_left += 1
+
+
+def fow_redraw(g: Game, side: str) -> None:
+    s = g.s
+    if s.phase != "activations" or not s.card or s.used:
+        raise IllegalOrder("`fow redraw` ignores a just-drawn card before anyone activates on it.")
+    fow_use(g, side, f"ignore {activations_4.card_name(g, s.card)} and draw another card")
+    s.card, s.card_side, s.acts_left = "", "", 0
+    activations_4.advance(g)
+
+
+def joker_decision(g: Game, side: str, end: bool) -> None:
+    s = g.s
+    if s.phase != "joker":
+        raise WrongPhase("There is no Joker decision to make now.")
+    if side != s.decider:
+        raise NotYourTurn(f"{SIDE_NAMES[s.decider]} decides at the first Joker.")
+    s.phase = "activations"
+    s.decider = ""
+    if end:
+        fow_use(g, side, "end the Activations Phase on the first Joker")
+        end_phase_11.end_phase(g)
+        return
+    g.say(f"{SIDE_NAMES[side]} does not play the Fortunes of War.")
+    random_events_14.random_event(g)
+    activations_4.advance(g)
+
+
+def snapshot_of(state: State) -> str:
+    data = to_json(state)
+    data["snapshot"] = ""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True)
+
+
+def restore(state: State, text: str) -> None:
+    restored: State = from_json(State, json.loads(text))
+    for f in fields(State):
+        setattr(state, f.name, getattr(restored, f.name))

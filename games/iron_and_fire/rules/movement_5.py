@@ -1,0 +1,273 @@
+"""Book section 5, Movement: F/P/S steps at 1 MP each (5.0), shoals and shallow water (5.1),
+grounding (5.2), ungrounding (5.3), drift (5.4) and prohibited movement (5.5).
+"""
+
+from __future__ import annotations
+
+from games.core.errors import IllegalOrder
+from games.core.hexgrid import Hex
+from games.iron_and_fire.game import (
+    LAND,
+    WATER_SHALLOW,
+    Game,
+    describe_mods,
+)
+from games.iron_and_fire.rules import (
+    activations_4,
+    boarding_6_3,
+    chilean_honor_13_2,
+    damage_7,
+    fortunes_of_war_13_1,
+    mines_9,
+    ramming_6_2,
+)
+from games.iron_and_fire.state import LastAction, Unit
+
+
+# --- grounding (5.1, 5.2, 15.3.3) ---------------------------------------------------------
+def grounding_check(g: Game, u: Unit, mp_used: int, why: str, hexes: int = 0) -> bool:
+    """Roll for grounding; return True if the ship grounds (and stops).
+
+    ``mp_used`` feeds 5.1's "+1 if the ship uses 2 MP"; ``hexes`` (hexes entered this
+    activation) feeds 15.3.3's "+1: ship moving two or more hexes".
+    """
+    if g.scn.shoal_table:
+        return _shoal_table(g, u, hexes, why)
+    die = g.d(10)
+    mods: list[tuple[str, int]] = []
+    if mp_used >= 2:
+        mods.append(("2nd MP", 1))
+    if u.hits >= 2:
+        mods.append((f"{u.hits} hits", u.hits // 2))
+    if u.criticals:
+        mods.append(("criticals", len(u.criticals)))
+    if g.on("visibility") and g.s.turn >= 7:
+        mods.append(("low visibility", 1))
+    total = die + sum(v for _, v in mods)
+    head = f"Grounding check for {u.name} ({why}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
+    if total < u.pf:
+        g.say(f"{head}: clear.")
+        return False
+    u.grounded = True
+    if total >= 2 * u.pf:
+        g.say(f"{head} (twice PF {2 * u.pf}): **grounded** and 1 hit.")
+        damage_7.hit(g, u, 1, "grounding")
+    else:
+        g.say(f"{head}: **grounded**.")
+    return True
+
+
+def _shoal_table(g: Game, u: Unit, hexes: int, why: str) -> bool:
+    die = g.d(6)
+    mods: list[tuple[str, int]] = []
+    if u.id == "independencia":
+        mods.append(("Independencia", 1))
+    if hexes >= 2:
+        mods.append(("moving two or more hexes", 1))
+    if "bridge" in u.criticals:
+        mods.append(("Bridge critical", 1))
+    if "steering" in u.criticals:
+        mods.append(("Rudder critical", 1))
+    total = die + sum(v for _, v in mods)
+    head = f"Shoals check for {u.name} ({why}, 15.3.3): d6 **{die}**{describe_mods(mods)} = {total} vs 5"
+    if total < 5:
+        g.say(f"{head}: clear.")
+        return False
+    u.grounded = True
+    n = sum(v for _, v in mods)
+    g.say(f"{head}: **aground**, {n} hit{'s' if n != 1 else ''} (one per modifier).")
+    damage_7.hit(g, u, n, "grounding on the shoals")
+    return True
+
+
+def unground_roll(g: Game, u: Unit, when: str) -> None:
+    """5.3: d10 + modifiers below PF frees the ship; twice PF adds a hit (ruling)."""
+    die = g.d(10)
+    mods: list[tuple[str, int]] = []
+    if u.hits >= 2:
+        mods.append((f"{u.hits} hits", u.hits // 2))
+    if u.criticals:
+        mods.append(("criticals", len(u.criticals)))
+    if damage_7.crippled(g, u):
+        mods.append(("crippled", 1))
+    total = die + sum(v for _, v in mods)
+    head = f"{u.name} tries to unground ({when}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
+    if total < u.pf:
+        u.grounded = False
+        g.say(f"{head}: **afloat** again.")
+    elif total >= 2 * u.pf:
+        g.say(f"{head} (twice PF {2 * u.pf}): stays grounded and takes 1 hit.")
+        damage_7.hit(g, u, 1, "grounding")
+    else:
+        g.say(f"{head}: stays grounded.")
+
+
+def drift(g: Game, u: Unit) -> None:
+    """5.4: one hex with the current, no facing change."""
+    direction = g.dir_of(g.scn.current)
+    target = g.layout.neighbour(g.pos(u), direction)
+    if not g.layout.on_map(target):
+        u.status = "sunk"  # eliminated (5.4): counts as lost, never as an exit
+        boarding_6_3._break_boarding(g, u)
+        g.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
+        return
+    terrain = g.terrain(target)
+    if g.unit_at(target) is not None and terrain not in LAND:  # a battery's hex is still land
+        g.say(f"{u.name} would drift into {g.label(target)} but it is occupied: stays put.")
+        return
+    if terrain in LAND:
+        u.grounded = True
+        g.say(f"{u.name} drifts onto the {terrain} at {g.label(target)}: grounded in its hex and 2 hits.")
+        damage_7.hit(g, u, 2, "drifting onto land")
+        return
+    u.q, u.r = target.q, target.r
+    g.say(f"{u.name} drifts to {g.label(target)}.")
+    if terrain in WATER_SHALLOW:
+        u.grounded = True
+        g.say(f"{u.name} drifts into {terrain} water: automatically grounded.")
+    mine = g.mine_at(target)
+    if mine is not None and u.afloat:
+        mines_9.mine_attack(g, u, mine, 0)
+
+
+# --- movement (5.0) -----------------------------------------------------------------------
+def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]:
+    """Validate a path without dice: returns (hexes entered, final facing, leaves map)."""
+    h, facing = g.pos(u), u.facing
+    entered: list[Hex] = []
+    for i, step in enumerate(steps):
+        if step == "P":
+            facing = (facing - 1) % 6
+        elif step == "S":
+            facing = (facing + 1) % 6
+        else:
+            nxt = g.layout.neighbour(h, facing)
+            if not g.layout.on_map(nxt):
+                if i != len(steps) - 1:
+                    raise IllegalOrder(f"{u.name} leaves the map at step {i + 1}; nothing can follow.", hint="End the order with the F that leaves the map.")
+                return entered, facing, True
+            if g.terrain(nxt) in LAND:
+                raise IllegalOrder(f"{u.name} cannot enter {g.label(nxt)}: it is {g.terrain(nxt)} (step {i + 1}).")
+            occupant = g.unit_at(nxt)
+            if occupant is not None:
+                raise IllegalOrder(f"{u.name} cannot enter {g.label(nxt)}: {occupant.name} is there (no stacking, step {i + 1}).")
+            h = nxt
+            entered.append(h)
+    return entered, facing, False
+
+
+def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None, ram: bool, fow: bool) -> None:
+    u = activations_4.activation_guard(g, side, uid)
+    s = g.s
+    if u.battery:
+        raise IllegalOrder(f"{u.name} is a land battery: it never moves.")
+    if u.boarding_with:
+        raise IllegalOrder(f"{u.name} is locked in a Boarding Combat: it cannot move or ram.")
+    if u.grounded:
+        raise IllegalOrder(f"{u.name} is grounded and cannot move.", hint=f"Try `{u.name} unground`.")
+    if u.captured and ram:
+        raise IllegalOrder(f"{u.name} is a captured ship: it never rams.")
+    if u.captured and not (s.prize_ready.get(side) == u.id and s.last_friendly.get(side) == u.id):
+        raise IllegalOrder(f"{u.name} is a prize: moving it needs two consecutive activations.", hint=f"First `{u.name} prepare`, then move it on your next activation.")
+    mp = damage_7.eff_mp(g, u)
+    slow = s.cable_slow and s.cable_ship == u.id
+    if slow:
+        mp = min(mp, 1)
+    need = len(steps) + (1 if ram else 0)
+    if need == 0:
+        raise IllegalOrder(f"{u.name}: the move has no steps.", hint="Steps are F (forward), P (port), S (starboard), e.g. `move F F P F`.")
+    if need > mp:
+        why = " (first move after cutting the cable)" if slow else ""
+        raise IllegalOrder(f"{u.name} has {mp} MP{why} this activation; that order needs {need}.")
+    entered, final_facing, leaves = plan_path(g, u, steps)
+    target: Unit | None = None
+    if ram:
+        if leaves:
+            raise IllegalOrder("A ship that leaves the map cannot ram.")
+        ahead = g.layout.neighbour(entered[-1] if entered else g.pos(u), final_facing)
+        target = g.unit_at(ahead)
+        if target is None or target.battery or target.controller == side:
+            raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({g.label(ahead) if g.layout.on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
+        if ram_target and target.id != ram_target:
+            raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {g.unit(ram_target).name}.")
+    if chilean_honor_13_2.honor_bound(g, u) and not ram:
+        chilean_honor_13_2.honor_check(g, u, entered)
+    if fow:
+        fortunes_of_war_13_1.fow_check(g, side)
+    # --- carry it out
+    if s.cable_ship == u.id:
+        s.cable_clean = False
+        if slow and steps:
+            s.cable_slow = False
+    if u.captured:
+        s.prize_ready.pop(side, None)
+    fow_mod = 0
+    if fow:
+        fow_mod = 2 if fortunes_of_war_13_1.fow_use(g, side, "a bonus on this movement's ram or mine attack") else 1
+    start = g.pos(u)
+    path: list[tuple[int, int]] = [(start.q, start.r)]
+    if "bridge" in u.criticals:
+        die = g.d(6)
+        if die % 2 == 0:
+            u.criticals.remove("bridge")
+            g.say(f"{u.name} (Bridge critical): d6 **{die}**, even: the Bridge hit is cleared; the ship moves normally.")
+        else:
+            g.say(f"{u.name} (Bridge critical): d6 **{die}**, odd: the ship cannot move. The activation is spent.")
+            s.last = LastAction("path", side, path, "bridge hit")
+            return
+    taken: list[str] = []
+    mp_used = 0
+    stopped = ""
+    for step in steps:
+        mp_used += 1
+        if step in ("P", "S"):
+            if "steering" in u.criticals:
+                die = g.d(6)
+                if die % 2:
+                    stopped = f"Steering critical: d6 **{die}**, odd: the turn fails and the activation is spent"
+                    break
+                g.say(f"{u.name} (Steering critical): d6 **{die}**, even: makes the turn.")
+            u.facing = (u.facing + (1 if step == "S" else -1)) % 6
+            taken.append(step)
+            continue
+        nxt = g.layout.neighbour(g.pos(u), u.facing)
+        taken.append(step)
+        if not g.layout.on_map(nxt):
+            u.status = "exited"
+            u.exit_hex = g.label(g.pos(u))
+            u.exit_edge = g.edge_of(nxt)
+            g.say(f"{u.name} moves {' '.join(taken)} and leaves the map by the {u.exit_edge} edge from {u.exit_hex}: out of play.")
+            s.last = LastAction("path", side, path, "exit")
+            return
+        u.q, u.r = nxt.q, nxt.r
+        path.append((nxt.q, nxt.r))
+        terrain = g.terrain(nxt)
+        if terrain in WATER_SHALLOW:
+            g.say(f"{u.name} enters {terrain} water at {g.label(nxt)}.")
+            if grounding_check(g, u, mp_used, f"entering {g.label(nxt)}", len(path) - 1):
+                stopped = "grounded"
+        mine = g.mine_at(nxt)
+        if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
+            mines_9.mine_attack(g, u, mine, fow_mod)
+        if not u.afloat:
+            stopped = "sunk"
+        if stopped:
+            break
+    dest = g.label(g.pos(u))
+    moved = " ".join(taken) if taken else "nothing"
+    if stopped and stopped.startswith("Steering"):
+        g.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {g.printed(u.facing)}.")
+    elif u.afloat and (steps or stopped):  # a ram from where it lies needs no move report
+        rest = f" (stopped: {stopped})" if stopped else ""
+        g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {g.printed(u.facing)}.")
+    s.last = LastAction("path", side, path, "")
+    if ram and not stopped and u.afloat and target is not None and target.afloat:
+        ramming_6_2.ram(g, u, target, mp_used + 1, fow_mod, len(path) - 1)
+
+
+def unground(g: Game, side: str, uid: str) -> None:
+    u = activations_4.activation_guard(g, side, uid)
+    if not u.grounded:
+        raise IllegalOrder(f"{u.name} is not grounded.")
+    unground_roll(g, u, "activation")
+    g.s.last = LastAction()

@@ -1,0 +1,55 @@
+"""Book section 6.2, Ramming: a ship that ends its move facing an enemy ship may ram it.
+"""
+
+from __future__ import annotations
+
+from games.iron_and_fire.game import (
+    WATER_SHALLOW,
+    Game,
+    describe_mods,
+)
+from games.iron_and_fire.rules import critical_hits_10, damage_7, movement_5
+from games.iron_and_fire.state import LastAction, Unit
+
+
+def ram(g: Game, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int = 0) -> None:
+    """6.2: shallow-water check first, then 1d10 against the target's PF."""
+    s = g.s
+    shallow = g.terrain(g.pos(target)) in WATER_SHALLOW
+    if shallow and movement_5.grounding_check(g, u, mp_used, f"ramming {target.name} in {g.terrain(g.pos(target))} water", hexes):
+        g.say(f"{u.name} grounds before the ram: no ram attack.")
+        return
+    die = g.d(10)
+    mods: list[tuple[str, int]] = []
+    if u.bow == "black":
+        mods.append(("black bow", 1))
+    if damage_7.eff_mp(g, target) == 0:
+        mods.append(("target MF 0", 2))
+    tpos = g.pos(target)
+    if g.layout.neighbour(tpos, target.facing) == g.pos(u):
+        mods.append(("through the bow", -2))
+    elif g.layout.neighbour(tpos, target.facing + 3) == g.pos(u):
+        mods.append(("through the stern", -1))
+    if fow_mod:
+        mods.append(("Fortunes of War", fow_mod))
+    total = die + sum(v for _, v in mods)
+    head = f"{u.name} rams {target.name}: d10 **{die}**{describe_mods(mods)} = {total} vs PF {target.pf}"
+    s.last = LastAction("ram", u.controller, [(u.q, u.r), (target.q, target.r)], "ram")
+    u.honor_done = True
+    if total >= 2 * target.pf:
+        g.say(f"{head} (twice PF {2 * target.pf}): 2 hits and a critical hit.")
+        damage_7.hit(g, target, 2, f"rammed by {u.name}", u.id)
+        critical_hits_10.critical(g, target, u.id)
+    elif total >= target.pf:
+        g.say(f"{head}: 1 hit.")
+        damage_7.hit(g, target, 1, f"rammed by {u.name}", u.id)
+    else:
+        g.say(f"{head}: the ram fails; the rammer takes 1 hit.")
+        damage_7.hit(g, u, 1, "failed ram")
+    if total < u.pf and u.afloat:
+        g.say(f"{total} is also below the rammer's PF {u.pf}: {u.name} takes 1 hit.")
+        damage_7.hit(g, u, 1, "ramming shock")
+
+
+def ram_order(g: Game, side: str, uid: str, target: str | None, fow: bool) -> None:
+    movement_5.move(g, side, uid, [], target, True, fow)

@@ -1,0 +1,319 @@
+"""Book section 15, Scenarios: set-up rolls and placement, the cable (Scenarios 3 and 4), the
+bombardment of Antofagasta (Scenario 4) and a fresh game's state.
+"""
+
+from __future__ import annotations
+
+from games.core.dice import roll
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase, quote
+from games.core.hexgrid import Hex, distance
+from games.core.rng import seal
+from games.iron_and_fire.data import (
+    RollSpec,
+    battery,
+    mine_mix,
+    scenarios,
+    ships,
+)
+from games.iron_and_fire.game import (
+    LAND,
+    SIDE_NAMES,
+    WATER_SHALLOW,
+    Game,
+    describe_mods,
+)
+from games.iron_and_fire.rules import activations_4, sequence_3
+from games.iron_and_fire.state import LastAction, Secret, State, Unit
+
+
+def setup_remaining(g: Game, side: str) -> list[str]:
+    """What ``side`` still has to do before ``done`` (empty when complete)."""
+    s = g.s
+    todo: list[str] = []
+    if s.phase == "arrive":
+        for u in s.units:
+            if u.controller == side and u.status == "waiting" and u.arrive_turn == s.turn:
+                todo.append(f"place {u.name}")
+        return todo
+    for r in g.rolls_for(side):
+        if r.key not in s.rolls_done:
+            todo.append(f"roll {r.key}")
+    for d in g.deploy_for(side, arriving=False):
+        if g.unit(d.ship).status == "waiting":
+            todo.append(f"place {g.unit(d.ship).name}")
+    if g.scn.mines is not None and g.scn.mines.side == side and s.mines_to_place:
+        todo.append(f"place {s.mines_to_place} more mine{'s' if s.mines_to_place > 1 else ''}")
+    if g.scn.batteries is not None and g.scn.batteries.side == side and s.batteries_to_place:
+        todo.append(f"place {s.batteries_to_place} more land batter{'ies' if s.batteries_to_place > 1 else 'y'}")
+    if g.scn.cable is not None and g.scn.cable.side == side and s.cable is None:
+        todo.append("place the cable buoy")
+    return todo
+
+
+def _setup_guard(g: Game, side: str) -> None:
+    if g.s.phase not in ("setup", "arrive"):
+        raise WrongPhase("Set-up is over.", hint="Give activation orders now.")
+    if side != g.s.setup_side:
+        raise NotYourTurn(f"{SIDE_NAMES[g.s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
+
+
+def do_roll(g: Game, side: str, key: str) -> None:
+    _setup_guard(g, side)
+    if g.s.phase != "setup":
+        raise WrongPhase("Set-up rolls are made before play.")
+    specs = {r.key: r for r in g.rolls_for(side)}
+    if key not in specs:
+        known = ", ".join(sorted(specs)) or "none"
+        raise IllegalOrder(f"{SIDE_NAMES[side]} has no set-up roll {quote(key)} in this scenario.", hint=f"Rolls: {known}.")
+    if key in g.s.rolls_done:
+        raise IllegalOrder(f"The {quote(key)} roll is already made.")
+    spec = specs[key]
+    dice = roll(spec.dice, g.rng)
+    value = dice.total
+    g.s.rolls_done[key] = value
+    meaning = _roll_effect(g, spec, value)
+    text = f"{spec.dice} = {value}: {meaning}"
+    if spec.secret:
+        nonce = g.rng.nonce()
+        digest = seal(text, nonce)
+        g.s.secrets.append(Secret(key, side, spec.purpose, value, text, nonce, digest))
+        g.say(f"{SIDE_NAMES[side]} makes a secret roll: {spec.purpose}. Commitment: `{digest}`.")
+        g.tell(side, f"Your secret roll ({spec.purpose}): {dice.describe()} → {meaning}. Nonce `{nonce}`.")
+    else:
+        g.say(f"{SIDE_NAMES[side]} rolls for {spec.purpose}: {dice.describe()} → {meaning}.")
+
+
+def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
+    s = g.s
+    if spec.key == "steam":
+        s.steam_turns = 1 if value <= 2 else 2 if value <= 4 else 3
+        return f"the Covadonga moves at 1 MP for {s.steam_turns} turn{'s' if s.steam_turns > 1 else ''}"
+    if spec.key == "arrival":
+        for d in g.scn.deploy:
+            if d.arrive_roll == "arrival":
+                g.unit(d.ship).arrive_turn = value
+        return f"the Unión arrives on turn {value}"
+    if spec.key == "inshore":
+        turn = 2 if value % 2 == 0 else 3
+        for d in g.scn.deploy:
+            if d.arrive_roll == "inshore":
+                g.unit(d.ship).arrive_turn = turn
+        return f"the Inshore Squadron enters on turn {turn}"
+    if spec.key == "cable":
+        return f"the cable is cut after {value} consecutive activations atop the buoy"
+    if spec.key == "mines":
+        s.mines_to_place = value
+        return f"{value} mine counters to place"
+    if spec.key == "batteries":
+        n = max(0, value) if s.scenario != "s4" else (2 if value % 2 == 0 else 3)
+        s.batteries_to_place = n
+        return f"{n} land batter{'ies' if n != 1 else 'y'}"
+    if spec.key == "damage":
+        u = g.unit("independencia")
+        hits = (1 if value % 2 else 2) if s.scenario == "s3" else (2 if value % 2 == 0 else 3)
+        u.hits = hits
+        return f"the Independencia starts with {hits} hits"
+    return str(value)
+
+
+def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None) -> None:
+    _setup_guard(g, side)
+    u = g.unit(uid)
+    if u.side != side:
+        raise NotYourTurn(f"{u.name} is not a {SIDE_NAMES[side]} ship.")
+    spec = g.spec_of(uid)
+    if spec is None:
+        raise IllegalOrder(f"{u.name} does not take part in this scenario.")
+    arriving = bool(spec.arrive_turn or spec.arrive_roll)
+    if g.s.phase == "setup" and arriving:
+        raise IllegalOrder(f"{u.name} is not set up now: it arrives later in the game.")
+    if g.s.phase == "arrive" and not (u.status == "waiting" and u.arrive_turn == g.s.turn):
+        raise IllegalOrder(f"{u.name} is not arriving now.")
+    why = g.in_zone(spec.zone, h)
+    if why:
+        raise IllegalOrder(f"{u.name} cannot set up in {quote(g.label(h) if g.layout.on_map(h) else '?')}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
+    if g.terrain(h) in LAND:
+        raise IllegalOrder(f"{u.name} cannot set up on {g.terrain(h)} ({g.label(h)}).")
+    occupant = g.unit_at(h)
+    if occupant is not None and occupant.id != uid:
+        raise IllegalOrder(f"{g.label(h)} is occupied by {occupant.name}: no stacking.")
+    if g.mine_at(h) is not None:
+        raise IllegalOrder(f"{g.label(h)} holds a mine counter; set up elsewhere.")
+    if printed_facing is None:
+        if spec.facings:
+            raise IllegalOrder(f"Give {u.name}'s facing: " + " or ".join(str(f) for f in spec.facings) + ".")
+        raise IllegalOrder(f"Give {u.name}'s facing, a compass number 1-6.")
+    if spec.facings and printed_facing not in spec.facings:
+        raise IllegalOrder(
+            f"{u.name} must face " + " or ".join(str(f) for f in spec.facings) + f", not {printed_facing}.",
+        )
+    if spec.group and spec.group_within:
+        for mate in g.s.units:
+            mspec = g.spec_of(mate.id)
+            if mate.id != uid and mate.afloat and mspec is not None and mspec.group == spec.group and distance(h, g.pos(mate)) > spec.group_within:
+                    raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({g.label(g.pos(mate))}).")
+    u.q, u.r = h.q, h.r
+    u.facing = g.dir_of(printed_facing)
+    u.status = "afloat"
+    g.say(f"{u.name} sets up in {g.label(h)} facing {printed_facing}.")
+    if g.s.scenario == "s3" and g.s.cable is not None and g.s.cable_ship == uid:
+        g.s.cable = (h.q, h.r)
+
+
+def place_battery(g: Game, side: str, h: Hex) -> None:
+    _setup_guard(g, side)
+    spec = g.scn.batteries
+    if spec is None or spec.side != side:
+        raise IllegalOrder(f"{SIDE_NAMES[side]} places no land batteries in this scenario.")
+    if "batteries" not in g.s.rolls_done:
+        raise IllegalOrder("Roll for the number of land batteries first.", hint="Order: roll batteries")
+    if g.s.batteries_to_place <= 0:
+        raise IllegalOrder("All land batteries are placed.")
+    if g.terrain(h) not in LAND:
+        raise IllegalOrder(f"A land battery goes on a land or town hex; {g.label(h)} is {g.terrain(h)}.")
+    why = g.in_zone(spec.zone, h)
+    if why:
+        raise IllegalOrder(f"No battery in {quote(g.label(h))}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
+    if g.unit_at(h) is not None:
+        raise IllegalOrder(f"{g.label(h)} already holds a battery: one per hex.")
+    b = battery()
+    n = sum(1 for u in g.s.units if u.battery) + 1
+    g.s.units.append(
+        Unit(id=f"battery{n}", name=f"{b.name} {n}", side=side, type="battery", mf=0, cf=b.cf, pf=b.pf, q=h.q, r=h.r, status="afloat", controller=side)
+    )
+    g.s.batteries_to_place -= 1
+    g.say(f"{SIDE_NAMES[side]} places {b.name} {n} in {g.label(h)}.")
+
+
+def place_cable(g: Game, side: str, h: Hex) -> None:
+    _setup_guard(g, side)
+    spec = g.scn.cable
+    if spec is None or spec.side != side:
+        raise IllegalOrder("There is no cable buoy for you to place in this scenario.")
+    if spec.on_ship:
+        ship = g.unit_at(h)
+        if ship is None or ship.side != side or ship.battery:
+            raise IllegalOrder(f"The buoy goes in the same hex as a {SIDE_NAMES[side]} ship; {g.label(h)} holds none.", hint="Set up the ship first, then: cable <ship>.")
+        g.s.cable_ship = ship.id
+    else:
+        why = g.in_zone(spec.zone, h)
+        if why or g.terrain(h) in (*LAND, *WATER_SHALLOW):
+            raise IllegalOrder(f"The buoy cannot go in {g.label(h)}: {why or 'it must be deep water'}.", hint=f"Zone: {spec.zone.describe()}, not land or shallow water.")
+    g.s.cable = (h.q, h.r)
+    g.say(f"{SIDE_NAMES[side]} places the Underwater Cable Buoy in {g.label(h)}.")
+
+
+def setup_done(g: Game, side: str) -> None:
+    _setup_guard(g, side)
+    todo = setup_remaining(g, side)
+    if todo:
+        raise IllegalOrder(f"{SIDE_NAMES[side]} is not finished setting up.", hint="Still to do: " + "; ".join(todo) + ".")
+    if g.s.phase == "arrive":
+        g.say(f"{SIDE_NAMES[side]}'s arrivals are in place.")
+        sequence_3.begin_activations(g)
+        return
+    g.say(f"{SIDE_NAMES[side]} has finished setting up.")
+    if side == "chile":
+        g.s.setup_side = "peru"
+    else:
+        sequence_3.begin_turn(g, 1)
+
+
+def cable_turn_check(g: Game) -> None:
+    """15.4.2: a whole turn atop the buoy without moving, firing, ramming or boarding."""
+    s = g.s
+    if not s.cable_ship or s.cable is None:
+        return
+    u = g.unit(s.cable_ship)
+    if not u.afloat or (u.q, u.r) != s.cable or not s.cable_clean or u.controller != "peru":
+        s.cable_progress = 0
+        return
+    s.cable_progress += 1
+    die = g.d(10)
+    mod = s.cable_progress - 1
+    total = die + mod
+    text = f"{u.name} works on the cable (turn {s.cable_progress} atop the buoy): d10 **{die}**{describe_mods([('turns after the first', mod)])} = {total} vs 5"
+    if total >= 5:
+        s.cable_cut = True
+        g.say(f"{text}: **the cable is cut**.")
+    else:
+        g.say(f"{text}: not yet.")
+
+
+def bombard(g: Game, side: str, uid: str) -> None:
+    """15.5.4: Huáscar fires on Antofagasta for bombardment points."""
+    u = activations_4.activation_guard(g, side, uid)
+    if g.scn.bombard_target <= 0:
+        raise IllegalOrder("There is no bombardment in this scenario.")
+    if u.id != "huascar":
+        raise IllegalOrder("Only the Huáscar bombards the town (15.5.4).")
+    if u.boarding_with:
+        raise IllegalOrder(f"{u.name} is locked in a Boarding Combat.")
+    towns = [h for h, t in g.map.terrain.items() if t == "town"]
+    in_range = [h for h in towns if distance(g.pos(u), h) <= 4 and not g.line_blocker(g.pos(u), h)]
+    if not in_range:
+        raise IllegalOrder(f"{u.name} has no Antofagasta hex within range 4 and line of sight.")
+    rng = min(distance(g.pos(u), h) for h in in_range)
+    die = g.d(6)
+    mods: list[tuple[str, int]] = []
+    if "abtao" in g.s.fired_on_huascar:
+        mods.append(("fired upon by the Abtao", -1))
+    if "magallanes" in g.s.fired_on_huascar:
+        mods.append(("fired upon by the Magallanes", -1))
+    if rng >= 3:
+        mods.append((f"range {rng}", -1))
+    total = max(0, die + sum(v for _, v in mods))
+    g.s.bombard_hits += total
+    g.s.last = LastAction("fire", side, [(u.q, u.r), (in_range[0].q, in_range[0].r)], f"bombard {total}")
+    g.say(f"{u.name} bombards Antofagasta: d6 **{die}**{describe_mods(mods)} = {total} bombardment hits (total {g.s.bombard_hits} of {g.scn.bombard_target}).")
+
+
+def cut(g: Game, side: str, uid: str) -> None:
+    u = activations_4.activation_guard(g, side, uid)
+    s = g.s
+    spec = g.scn.cable
+    if spec is None or spec.rule != "activations":
+        raise IllegalOrder("Cable cutting by activations is not part of this scenario.", hint="In Scenario 3 the ship just stays atop the buoy all turn.")
+    if s.cable_cut:
+        raise IllegalOrder("The cable is already cut.")
+    if s.cable is None or (u.q, u.r) != s.cable:
+        raise IllegalOrder(f"{u.name} is not atop the Underwater Cable Buoy.")
+    if u.boarding_with:
+        raise IllegalOrder(f"{u.name} is locked in a Boarding Combat.")
+    s.cable_ship = u.id
+    s.cable_slow = True
+    s.cable_progress += 1
+    need = g.secret_value("cable")
+    g.say(f"{u.name} spends an activation cutting the cable ({s.cable_progress} so far).")
+    g.tell(side, f"Cable cutting: {s.cable_progress} of {need} activations.")
+    if s.cable_progress >= need:
+        s.cable_cut = True
+        g.say("**The cable is cut.**")
+        g.reveal("cable")
+    s.last = LastAction()
+
+
+def new_state(scenario_id: str, options: dict[str, str]) -> State:
+    """A fresh state in the set-up phase (no dice yet: set-up rolls are orders)."""
+    scn = scenarios()[scenario_id]
+    state = State(scenario=scenario_id, options=dict(options))
+    state.turns = int(options["turns"]) if options.get("turns") else scn.turns
+    game = Game(state)
+    specs = ships()
+    for d in scn.deploy:
+        if not game.variant_ok(d.variant):
+            continue
+        sp = specs[d.ship]
+        u = Unit(id=sp.id, name=sp.name, side=sp.side, type=sp.type, mf=sp.mf, cf=sp.cf, pf=sp.pf, bow=sp.bow, controller=sp.side, arrive_turn=d.arrive_turn)
+        if d.arrive_roll:
+            u.arrive_turn = 99  # set by the secret roll
+        state.units.append(u)
+    if scenario_id == "s1" and game.opt("boilers") == "bad":
+        e = next(u for u in state.units if u.id == "esmeralda")
+        e.criticals.append("propulsion")
+        e.bad_boilers = True
+    state.mine_bag = list(mine_mix())
+    if game.on("fow"):
+        state.fow_holder = "peru"
+    state.setup_side = "chile"
+    return state

@@ -1,0 +1,169 @@
+"""Book section 12, Victory Points and Winning the Game: scenario objectives and victory points.
+"""
+
+from __future__ import annotations
+
+from games.iron_and_fire.data import (
+    SIDES,
+)
+from games.iron_and_fire.game import (
+    SIDE_NAMES,
+    Game,
+)
+from games.iron_and_fire.rules import activations_4, damage_7
+from games.iron_and_fire.state import Unit
+
+
+# ==========================================================================================
+# Victory (12.0, 15.x)
+# ==========================================================================================
+def lost(g: Game, side: str) -> list[Unit]:
+    """``side``'s own ships sunk or captured (exited ships are not lost)."""
+    return [u for u in g.s.units if u.side == side and not u.battery and (u.status == "sunk" or (u.status != "waiting" and u.captured))]
+
+
+def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
+    """The scenario's end-of-game conditions, else victory points (12.0).
+
+    ``turn_limit`` is False when the game ends because a side has nothing left in play.
+    Scenario 2 at its (house) turn limit goes to victory points by the rulings ("12 turns,
+    then victory points"); option ``s2_end=draw`` keeps 15.3.4's "any other result is a draw".
+    """
+    s = g.s
+    v = g.scn.victory
+    peru_lost, chile_lost = len(lost(g, "peru")), len(lost(g, "chile"))
+    if v == "s2" and (not turn_limit or g.opt("s2_end") == "draw"):
+        finish(g, None, f"Draw: {why} without either side achieving its objective.")
+        return
+    if v == "s3":
+        if chile_lost != peru_lost:
+            winner = "peru" if chile_lost > peru_lost else "chile"
+            finish(g, winner, f"{SIDE_NAMES[winner]} sank or captured more ships ({max(chile_lost, peru_lost)} to {min(chile_lost, peru_lost)}); {why}.")
+        elif s.cable_cut and peru_lost == 0:
+            finish(g, "peru", f"Peru cut the cable and lost no ships; {why}.")
+        else:
+            finish(g, None, f"Draw: {why}, ships lost {peru_lost} each side and no cable victory.")
+        return
+    if v == "s4" and peru_lost > chile_lost:
+        finish(g, "chile", f"Chile sank or captured more ships than it lost ({peru_lost} to {chile_lost}); {why}.")
+        return
+    victory_points(g, why)
+
+
+def vp(g: Game, side: str) -> tuple[int, list[str]]:
+    points = 0
+    lines: list[str] = []
+    for u in g.s.units:
+        if u.battery:
+            if side == "peru" and u.side == "chile" and u.status == "surrendered":
+                points += 5
+                lines.append(f"{u.name} surrendered: 5")
+            continue
+        if u.side == side or u.status == "waiting":
+            continue
+        mult = 3 if u.type in ("TIC", "BIC", "CBIC") else 2
+        if u.status == "sunk" or u.captured or (u.afloat and u.grounded):
+            state = "sunk" if u.status == "sunk" else "captured" if u.captured else "grounded"
+            points += mult * u.pf
+            lines.append(f"{u.name} {state}: {mult} x PF {u.pf} = {mult * u.pf}")
+        elif u.afloat and damage_7.crippled(g, u):
+            points += u.pf
+            lines.append(f"{u.name} crippled: PF {u.pf}")
+    return points, lines
+
+
+def victory_points(g: Game, why: str) -> None:
+    pv, plines = vp(g, "peru")
+    cv, clines = vp(g, "chile")
+    details = [f"Peru {pv} VP: " + ("; ".join(plines) or "none"), f"Chile {cv} VP: " + ("; ".join(clines) or "none")]
+    winner = "peru" if pv >= cv else "chile"
+    tie = " (a tie goes to Peru)" if pv == cv else ""
+    finish(g, winner, f"{why}: victory points Peru {pv}, Chile {cv}{tie}.", details)
+
+
+def finish(g: Game, winner: str | None, reason: str, details: list[str] | None = None) -> None:
+    s = g.s
+    s.phase = "over"
+    s.result_winner = winner or ""
+    s.result_reason = reason
+    s.result_details = list(details or [])
+    s.card, s.card_side, s.acts_left, s.decider = "", "", 0, ""
+    who = f"**{SIDE_NAMES[winner]} wins**" if winner else "**Draw**"
+    g.say(f"Game over. {who}: {reason}")
+    for detail in s.result_details:
+        g.say(detail)
+    for sec in s.secrets:
+        if not sec.revealed:
+            g.reveal(sec.key)
+
+
+def check_victory(g: Game, *, end_phase: bool) -> bool:
+    """Scenario conditions that can happen now; True if the game ended."""
+    s = g.s
+    if s.phase == "over":
+        return True
+    if s.phase in ("setup",):
+        return False
+    v = g.scn.victory
+    units = {u.id: u for u in s.units}
+
+    def gone(uid: str) -> bool:
+        x = units.get(uid)
+        return x is not None and (x.status == "sunk" or (x.status != "waiting" and x.captured))
+
+    if v == "s1":
+        for uid, winner in (("esmeralda", "peru"), ("huascar", "chile")):
+            if gone(uid):
+                finish(g, winner, f"the {units[uid].name} was {'sunk' if units[uid].status == 'sunk' else 'captured'}.")
+                return True
+        e = units["esmeralda"]
+        if e.status == "exited" and e.exit_edge != "drift":
+            winner = "chile" if e.exit_edge == "south" else "peru"
+            finish(g, winner, f"the Esmeralda left the map by the {e.exit_edge} edge.")
+            return True
+    elif v == "s2":
+        c, i = units["covadonga"], units["independencia"]
+        if gone("covadonga"):
+            finish(g, "peru", f"the Covadonga was {'sunk' if c.status == 'sunk' else 'captured'}.")
+            return True
+        if gone("independencia"):
+            finish(g, "chile", f"the Independencia was {'sunk' if i.status == 'sunk' else 'captured'}.")
+            return True
+        if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(g, c):
+            finish(g, "chile", f"the Covadonga escaped from {c.exit_hex}, not crippled.")
+            return True
+    elif v == "s4":
+        for u in s.units:
+            if u.side == "chile" and u.status == "exited":
+                finish(g, "peru", f"the {u.name} left the map.")
+                return True
+        if gone("huascar"):
+            finish(g, "chile", "the Huáscar was sunk or captured.")
+            return True
+        if end_phase and s.bombard_hits >= g.scn.bombard_target and len(lost(g, "chile")) > len(lost(g, "peru")) and not gone("huascar"):
+            finish(g, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
+            return True
+    elif v == "s5":
+        survives = g.opt("independencia") == "survives"
+        heroes = ["huascar", "independencia"] if survives else ["huascar"]
+        # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
+        # pre-empt "all ironclads sunk or captured" and the clause could never apply
+        ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and (u.status != "waiting")]
+        waiting_ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and u.status == "waiting" and u.arrive_turn]
+        if ironclads and not waiting_ironclads and all(gone(u.id) for u in ironclads):
+            finish(g, None, "all ironclads were sunk or captured.")
+            return True
+        if all(gone(h) for h in heroes):
+            finish(g, "chile", " and ".join(units[h].name for h in heroes) + (" were" if len(heroes) > 1 else " was") + " sunk or captured.")
+            return True
+        kills = sum(1 for u in s.units if u.side == "chile" and u.status == "sunk" and u.sunk_by in heroes)
+        need = 3 if survives else 2
+        if kills >= need and all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift" and not damage_7.crippled(g, units[h]) for h in heroes):
+            finish(g, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
+            return True
+    for side in SIDES:
+        waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
+        if not waiting and not activations_4.side_can_act(g, side):
+            final_result(g, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
+            return True
+    return False
