@@ -1,0 +1,1 @@
+"""The free table's rules, one module per section of its rules (``games.table.ruleset.RULES``)."""
