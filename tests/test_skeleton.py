@@ -30,9 +30,6 @@ SKELETON_FILES = ("__init__.py", "state.py", "orders.py", "ruleset.py", "view.py
 
 # "path:function" over MAX_COMPLEXITY; may only shrink.
 TOO_COMPLEX = {
-    "games/core/codec.py:from_json",
-    "games/core/dice.py:numeric_term",
-    "games/core/schema.py:_problem",
     "games/days_of_iron/rules.py:_parse_setup",
     "games/days_of_iron/rules.py:_parse_play",
     "games/days_of_iron/rules.py:legal_orders",

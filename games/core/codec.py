@@ -41,44 +41,18 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def from_json(tp: Any, data: JSON) -> Any:
+    """``data`` (as ``to_json`` wrote it) read back as type ``tp``; a mismatch is a TypeError or ValueError."""
     origin = get_origin(tp)
     if tp is Any:
         return data
     if origin in (Union, types.UnionType):
-        args = get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        last: Exception | None = None
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return from_json(arg, data)
-            except (TypeError, ValueError, KeyError) as exc:
-                last = exc
-        raise TypeError(f"no member of {tp} accepts {data!r}") from last
+        return _from_union(tp, data)
     if origin is typing.Literal:
         if data not in get_args(tp):
             raise ValueError(f"{data!r} is not one of {get_args(tp)}")
         return data
-    if origin in (list, tuple, set, frozenset) and not isinstance(data, list):
-        raise TypeError(f"expected a list, got {data!r}")
-    if origin in (list, typing.List):  # noqa: UP006
-        (arg,) = get_args(tp) or (Any,)
-        return [from_json(arg, v) for v in data]
-    if origin is tuple:
-        args = get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_json(args[0], v) for v in data)
-        return tuple(from_json(a, v) for a, v in zip(args, data, strict=True))
-    if origin in (set, frozenset):
-        (arg,) = get_args(tp)
-        return origin(from_json(arg, v) for v in data)
-    if origin is dict:
-        kt, vt = get_args(tp)
-        if isinstance(data, dict):
-            return {from_json(kt, k): from_json(vt, v) for k, v in data.items()}
-        return {from_json(kt, k): from_json(vt, v) for k, v in data}
+    if origin in (list, tuple, set, frozenset, dict):
+        return _from_container(tp, origin, data)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
             raise TypeError(f"{tp.__name__} expects an object, got {data!r}")
@@ -87,6 +61,44 @@ def from_json(tp: Any, data: JSON) -> Any:
         return tp(**kwargs)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
+    return _from_scalar(tp, data)
+
+
+def _from_union(tp: Any, data: JSON) -> Any:
+    """The first member of the union that accepts ``data`` (None for an Optional's null)."""
+    args = get_args(tp)
+    if data is None and type(None) in args:
+        return None
+    last: Exception | None = None
+    for arg in args:
+        if arg is type(None):
+            continue
+        try:
+            return from_json(arg, data)
+        except (TypeError, ValueError, KeyError) as exc:
+            last = exc
+    raise TypeError(f"no member of {tp} accepts {data!r}") from last
+
+
+def _from_container(tp: Any, origin: Any, data: JSON) -> Any:
+    """Lists, tuples, sets and dicts (a dict with non-string keys was stored as a list of pairs)."""
+    args = get_args(tp)
+    if origin is dict:
+        kt, vt = args
+        pairs = data.items() if isinstance(data, dict) else data
+        return {from_json(kt, k): from_json(vt, v) for k, v in pairs}
+    if not isinstance(data, list):
+        raise TypeError(f"expected a list, got {data!r}")
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_json(args[0], v) for v in data)
+        return tuple(from_json(a, v) for a, v in zip(args, data, strict=True))
+    (arg,) = args or (Any,)
+    items = [from_json(arg, v) for v in data]
+    return items if origin is list else origin(items)
+
+
+def _from_scalar(tp: Any, data: JSON) -> Any:
     if tp is float:
         if isinstance(data, bool) or not isinstance(data, (int, float)):
             raise TypeError(f"expected a number, got {data!r}")

@@ -368,17 +368,27 @@ class _Reader:
         self.terms.append(Term(sign, count, custom=key))
 
     def numeric_term(self, sign: int, count: int, sides_text: str) -> None:
-        src = self.src
-        percent = sides_text.startswith("%")
-        if percent:
+        sides, percent = self._sides(sides_text)
+        die = f"{count}d{'%' if percent else sides}"
+        keep, keep_n, explode, advantage = self._suffixes(die)
+        count, keep, keep_n = self._checked_keep(count, sides, die, keep, keep_n, advantage)
+        self.terms.append(Term(sign, count, sides=sides, keep=keep, keep_n=keep_n, explode=explode,
+                               advantage=advantage, percent=percent))
+
+    def _sides(self, sides_text: str) -> tuple[int, bool]:
+        """(sides, whether written d%)."""
+        if sides_text.startswith("%"):
             if len(sides_text) > 1:
                 raise self.fail("write d% (a d100) with one %.", hint="e.g. d% or 2d%+5.")
-            sides = 100
-        else:
-            sides = _bounded(sides_text, MAX_SIDES)
-            if not 2 <= sides <= MAX_SIDES:
-                raise self.fail(f"a die needs 2 to {MAX_SIDES} sides.")
-        die = f"{count}d{'%' if percent else sides}"
+            return 100, True
+        sides = _bounded(sides_text, MAX_SIDES)
+        if not 2 <= sides <= MAX_SIDES:
+            raise self.fail(f"a die needs 2 to {MAX_SIDES} sides.")
+        return sides, False
+
+    def _suffixes(self, die: str) -> tuple[str, int, bool, str]:
+        """What follows a die, in any order, each at most once: ``!``, ``adv``/``dis``, a keep or drop."""
+        src = self.src
         keep, keep_n, explode, advantage = "", 0, False, ""
         while self.pos < len(src):
             here = self.pos
@@ -388,41 +398,41 @@ class _Reader:
                                     hint=f"Write {die}!: each extra roll already adds to the die that rolled its maximum.")
                 explode = True
                 self.pos += 1
-                continue
-            m = _ADV.match(src, here)
-            if m:
+            elif m := _ADV.match(src, here):
                 word = _adv_name(m.group())
                 if advantage:
                     raise self.fail("advantage and disadvantage both given." if word != advantage else "write adv or dis once.")
                 advantage = word
                 self.pos = m.end()
-                continue
-            m = _KEEP.match(src, here)
-            if m:
+            elif m := _KEEP.match(src, here):
                 if keep:
                     raise self.fail("one keep or drop per term.", hint=f"e.g. {die}kh3 or {die}dl1.")
                 kind = m.group(1).lower()
                 keep = "kh" if kind == "k" else kind
                 keep_n = _bounded(m.group(2), MAX_DICE) if m.group(2) else 1
                 self.pos = m.end()
-                continue
-            break
+            else:
+                break
+        return keep, keep_n, explode, advantage
+
+    def _checked_keep(self, count: int, sides: int, die: str, keep: str, keep_n: int,
+                      advantage: str) -> tuple[int, str, int]:
+        """(count, keep, keep_n) with advantage turned into its keep, each checked against the dice."""
         if advantage:
             if keep:
                 raise self.fail(f"advantage already keeps the higher of two dice; write either d{sides}adv or 2d{sides}kh1.")
             if count != 1:
                 raise self.fail(f"advantage is one die rolled twice (d{sides}adv is 2d{sides}kh1).",
                                 hint=f"For the best of {count + 1} dice write {count + 1}d{sides}kh1.")
-            count, keep, keep_n = 2, ("kh" if advantage == "adv" else "kl"), 1
-        elif keep in ("kh", "kl") and not 1 <= keep_n <= count:
+            return 2, ("kh" if advantage == "adv" else "kl"), 1
+        if keep in ("kh", "kl") and not 1 <= keep_n <= count:
             raise self.fail(f"with {count} dice, keep between 1 and {count}.", hint=f"e.g. {die}kh{max(1, count - 1)}.")
-        elif keep in ("dh", "dl"):
+        if keep in ("dh", "dl"):
             if count == 1:
                 raise self.fail("with one die there is nothing to drop.", hint=f"e.g. 4d{die.split('d')[1]}dl1.")
             if not 1 <= keep_n < count:
                 raise self.fail(f"with {count} dice, drop between 1 and {count - 1}.", hint=f"e.g. {die}dl1.")
-        self.terms.append(Term(sign, count, sides=sides, keep=keep, keep_n=keep_n, explode=explode,
-                               advantage=advantage, percent=percent))
+        return count, keep, keep_n
 
     def after_term(self) -> tuple[int, str, bool]:
         """After a term: (end of the expression, label, whether another term follows)."""

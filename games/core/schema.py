@@ -164,18 +164,7 @@ def _problem(value: Any, tp: Any, where: str) -> str | None:
     msgspec writes a path through a table of named tables as ``$.ships[...]``; this walks down
     that path itself so the message can name ``ships.huascar.heigth``."""
     if isinstance(tp, Keyed):
-        fixed = set(_fields(tp.fixed))
-        problem = _problem({k: v for k, v in value.items() if k in fixed}, tp.fixed, where)
-        if problem:
-            return problem
-        for key, item in value.items():
-            if key not in fixed:
-                if not isinstance(item, dict):  # a stray value beside the named tables: a typo
-                    return f"key '{_join(where, key)}' is not allowed (unknown field)"
-                problem = _problem(item, tp.item, _join(where, key))
-                if problem:
-                    return problem
-        return None
+        return _keyed_problem(value, tp, where)
     try:
         msgspec.convert(value, tp)
         return None
@@ -191,15 +180,42 @@ def _problem(value: Any, tp: Any, where: str) -> str | None:
             key_type = typing.get_args(base)[0]
             return next(filter(None, (_key_problem(k, key_type, where) for k in value)), _describe(text, where, tp))
         return _describe(text, where, tp)
-    name, index = segment.group(1), segment.group(2)
     if origin in (typing.Union, types.UnionType):
-        member = _union_member(base, value)
-        if member is not None:
-            return _problem(value, member, where)
-        tags = [str(m.__struct_config__.tag) for m in typing.get_args(base) if getattr(m, "__struct_config__", None)]
-        if text.startswith("Invalid value") and all(tags):
-            return f"key '{_join(where, at.lstrip('.'))}': expected one of {', '.join(tags)}, got {text.split(' ', 2)[2]}"
-        return _describe(text, f"{where}{at}".lstrip("."), tp)
+        return _union_problem(value, tp, base, where, text, at)
+    deeper = _problem_below(value, base, origin, where, segment.group(1), segment.group(2))
+    return deeper or _describe(text, f"{where}{at}", tp)
+
+
+def _keyed_problem(value: Any, tp: Keyed, where: str) -> str | None:
+    """A table of fixed keys (``tp.fixed``) beside named tables (each a ``tp.item``)."""
+    fixed = set(_fields(tp.fixed))
+    problem = _problem({k: v for k, v in value.items() if k in fixed}, tp.fixed, where)
+    if problem:
+        return problem
+    for key, item in value.items():
+        if key in fixed:
+            continue
+        if not isinstance(item, dict):  # a stray value beside the named tables: a typo
+            return f"key '{_join(where, key)}' is not allowed (unknown field)"
+        problem = _problem(item, tp.item, _join(where, key))
+        if problem:
+            return problem
+    return None
+
+
+def _union_problem(value: Any, tp: Any, base: Any, where: str, text: str, at: str) -> str:
+    """A problem inside a union: in the member the value is meant to be, else the tags it may take."""
+    member = _union_member(base, value)
+    if member is not None:
+        return _problem(value, member, where) or _describe(text, f"{where}{at}".lstrip("."), tp)
+    tags = [str(m.__struct_config__.tag) for m in typing.get_args(base) if getattr(m, "__struct_config__", None)]
+    if text.startswith("Invalid value") and all(tags):
+        return f"key '{_join(where, at.lstrip('.'))}': expected one of {', '.join(tags)}, got {text.split(' ', 2)[2]}"
+    return _describe(text, f"{where}{at}".lstrip("."), tp)
+
+
+def _problem_below(value: Any, base: Any, origin: Any, where: str, name: str | None, index: str | None) -> str | None:
+    """The problem one step down msgspec's path (a Struct field, a dict value, a list item), if found."""
     if name is not None and isinstance(base, type) and issubclass(base, msgspec.Struct) and isinstance(value, dict):
         fields = _fields(base)
         if name in fields and name in value:
@@ -215,7 +231,7 @@ def _problem(value: Any, tp: Any, where: str) -> str | None:
         i = int(index)
         item_type = args[0] if origin is list or (len(args) == 2 and args[1] is Ellipsis) else args[i]
         return _problem(value[i], item_type, f"{where}[{i}]")
-    return _describe(text, f"{where}{at}", tp)
+    return None
 
 
 def _key_problem(key: str, key_type: Any, where: str) -> str | None:
