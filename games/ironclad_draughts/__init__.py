@@ -3,7 +3,7 @@
 Follows the book and the project's rulings (``shared/docs/rules-notes.md``). Where the book is
 silent the house choices are, in short:
 
-* an activation is one order (move, end turn and fire together; see ``rules.py`` for why);
+* an activation is one order (move, end turn and fire together; see ``rules/sequence_3.py`` for why);
 * a ship fires all its bearing guns at one enemy ship; friendly ships are never targets;
 * a ship may not pass through another (option ``pass_through=yes`` allows it);
 * leaving the board needs the word ``leave``; a move forced by damage leaves by itself;
@@ -28,17 +28,12 @@ silent the house choices are, in short:
   ram that sinks both), it is a draw;
 * option ``turn_limit`` (0 = none, as the book) ends the game with the side holding more
   flotation points on the board as winner.
+
+The package follows the common layout (``docs/adding-a-system.md``): ``state.py`` (``State``),
+``orders.py`` (typed orders), ``rules/`` (one module per book section), ``view.py``, ``ruleset.py``
+(the adapter, where it registers), ``data.py`` and ``schema.py`` (the TOML it reads).
 """
 
-from __future__ import annotations
+from games.ironclad_draughts.ruleset import IroncladDraughts
 
-from typing import Any
-
-from games.core.ruleset import Ruleset, register
-from games.ironclad_draughts.rules import IroncladDraughts
-
-
-@register("ironclad-draughts")
-def make_ruleset() -> Ruleset[Any]:
-    """The registry's factory for ``get_ruleset("ironclad-draughts")``."""
-    return IroncladDraughts()
+__all__ = ["IroncladDraughts"]

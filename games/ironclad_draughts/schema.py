@@ -1,4 +1,4 @@
-"""Schemas of ``data/ironclad_draughts`` (record sheets, arcs, scenarios) as ``records.py`` reads them.
+"""Schemas of ``data/ironclad_draughts`` (record sheets, arcs, scenarios) as ``data.py`` reads them.
 
 Checked at start-up by ``games.core.schema`` so an unknown key or a bad value is refused before play.
 """
@@ -69,7 +69,7 @@ class ScenariosFile(Sourced, kw_only=True):
 
 
 def _load_all() -> None:
-    from games.ironclad_draughts import records
+    from games.ironclad_draughts import data as records
 
     records.arcs()
     records.house_values()

@@ -2,37 +2,38 @@
 
 from __future__ import annotations
 
+from games.core.decks import rank_of
 from games.core.rng import Rng, seed_from_number
 from games.core.squaregrid import HEADING_NAMES
-from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.rules import IroncladDraughts
-from games.ironclad_draughts.state import KIND_OF_RANK, DamageCard, GameState, Ship
+from games.ironclad_draughts.rules.sequence_3 import resolve_ship
+from games.ironclad_draughts.ruleset import IroncladDraughts
+from games.ironclad_draughts.state import KIND_OF_RANK, DamageCard, Ship, State, ship_by_id
 
 RS = IroncladDraughts()
 
 
-def new_game(scenario: str = "standard", seed: int = 1, **options: str) -> GameState:
+def new_game(scenario: str = "standard", seed: int = 1, **options: str) -> State:
     return RS.setup(scenario, dict(options), Rng(seed_from_number(seed)))
 
 
-def ship(state: GameState, name: str) -> Ship:
-    return m.ship_by_id(state, RS._resolve_ship(state, name).id)
+def ship(state: State, name: str) -> Ship:
+    return ship_by_id(state, resolve_ship(state, name).id)
 
 
-def place(state: GameState, name: str, square: str, heading: str) -> Ship:
+def place(state: State, name: str, square: str, heading: str) -> Ship:
     s = ship(state, name)
     s.x, s.y = ord(square[0]) - ord("a"), int(square[1:]) - 1
     s.heading = HEADING_NAMES.index(heading)
     return s
 
 
-def park(state: GameState, *names: str) -> None:
+def park(state: State, *names: str) -> None:
     """Move ships out of the way: they are taken out of play as if they had left the board."""
     for name in names:
         ship(state, name).status = "off"
 
 
-def activate(state: GameState, name: str, card: str = "2H") -> Ship:
+def activate(state: State, name: str, card: str = "2H") -> Ship:
     """Make ``name`` the active ship with ``card``; every other ship has already acted."""
     s = ship(state, name)
     for other in state.ships:
@@ -43,23 +44,23 @@ def activate(state: GameState, name: str, card: str = "2H") -> Ship:
     return s
 
 
-def damage(state: GameState, name: str, *cards: str) -> Ship:
+def damage(state: State, name: str, *cards: str) -> Ship:
     """Put damage cards in force on a ship, taking them out of the damage pack."""
     s = ship(state, name)
     for card in cards:
         pull(state, card)
-        s.damage.append(DamageCard(card, KIND_OF_RANK[m.rank_of(card)]))
+        s.damage.append(DamageCard(card, KIND_OF_RANK[rank_of(card)]))
     return s
 
 
-def pull(state: GameState, card: str) -> None:
+def pull(state: State, card: str) -> None:
     deck = state.damage_deck
     for pile in (deck.draw_pile, deck.discards):
         if card in pile:
             pile.remove(card)
 
 
-def stack(state: GameState, *cards: str) -> None:
+def stack(state: State, *cards: str) -> None:
     """Put these damage cards on top of the pack, the first listed drawn first."""
     for card in cards:
         pull(state, card)
@@ -75,7 +76,7 @@ def rng_rolling(wanted: list[int], limit: int = 200_000) -> Rng:
     raise AssertionError(f"no seed rolls {wanted}")
 
 
-def order(state: GameState, seat: str, text: str, rng: Rng | None = None) -> str:
+def order(state: State, seat: str, text: str, rng: Rng | None = None) -> str:
     """Parse and apply, returning the single public event's text."""
     o = RS.parse_order(state, seat, text)
     events = RS.apply(state, seat, o, rng or Rng(seed_from_number(99)))

@@ -8,8 +8,12 @@ import pytest
 
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng, seed_from_number
-from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.state import CONNING, ENGINE, FIRE, STEERING, GameState, Ship
+from games.core.squaregrid import Square
+from games.ironclad_draughts.rules.damage_control_6 import damage_control
+from games.ironclad_draughts.rules.firing_5 import dice_for, draw_damage, guns_bearing, hit_damage
+from games.ironclad_draughts.rules.ramming_8 import ram_damage
+from games.ironclad_draughts.rules.sequence_3 import advance
+from games.ironclad_draughts.state import CONNING, ENGINE, FIRE, STEERING, Ship, State, label
 from tests.ironclad_draughts.helpers import (
     RS,
     activate,
@@ -23,7 +27,7 @@ from tests.ironclad_draughts.helpers import (
 )
 
 
-def duel(hu_sq: str, hu_head: str, co_sq: str, co_head: str) -> tuple[GameState, Ship, Ship]:
+def duel(hu_sq: str, hu_head: str, co_sq: str, co_head: str) -> tuple[State, Ship, Ship]:
     state = new_game("duel")
     hu = place(state, "Huascar", hu_sq, hu_head)
     co = place(state, "Cochrane", co_sq, co_head)
@@ -58,11 +62,11 @@ def test_broadside_guns_bear_only_abeam() -> None:
     state = new_game("duel")
     co = place(state, "Cochrane", "c3", "N")
     hu = place(state, "Huascar", "f3", "N")
-    assert len(m.guns_bearing(co, m.Square(2, 3), 0, m.Square(hu.x, hu.y))) == 2  # starboard beam
-    assert [g.arc for g in m.guns_bearing(co, m.Square(2, 3), 0, m.Square(2, 6))] == ["fore"]
-    assert m.guns_bearing(co, m.Square(2, 3), 0, m.Square(2, 0)) == []  # dead astern
+    assert len(guns_bearing(co, Square(2, 3), 0, Square(hu.x, hu.y))) == 2  # starboard beam
+    assert [g.arc for g in guns_bearing(co, Square(2, 3), 0, Square(2, 6))] == ["fore"]
+    assert guns_bearing(co, Square(2, 3), 0, Square(2, 0)) == []  # dead astern
     # exactly 45 degrees off the bow lies on both the fore and the starboard arcs
-    assert len(m.guns_bearing(co, m.Square(2, 3), 0, m.Square(4, 5))) == 3
+    assert len(guns_bearing(co, Square(2, 3), 0, Square(4, 5))) == 3
 
 
 def test_no_gun_bearing_is_refused() -> None:
@@ -105,7 +109,7 @@ def test_sixteen_inch_guns_roll_two_dice_each() -> None:
     inf = place(state, "Inflexible", "c3", "N")
     place(state, "Huascar", "c6", "S")
     activate(state, "Inflexible")
-    assert m.dice_for(inf.guns) == 4
+    assert dice_for(inf.guns) == 4
     text = order(state, "chile", "move 1 fire Huascar", rng_rolling([1, 2, 3, 4]))
     assert "4 dice 1 2 3 4: 0 hits" in text
 
@@ -114,7 +118,7 @@ def test_sixteen_inch_guns_roll_two_dice_each() -> None:
 def test_face_cards_stay_in_force(card: str, kind: str) -> None:
     state, _, co = duel("c3", "N", "c6", "S")
     lines: list[str] = []
-    m.hit_damage(state, co, card, lines)
+    hit_damage(state, co, card, lines)
     assert [(d.card, d.kind) for d in co.damage] == [(card, kind)]
     assert co.flotation == co.flotation_max
 
@@ -122,7 +126,7 @@ def test_face_cards_stay_in_force(card: str, kind: str) -> None:
 @pytest.mark.parametrize("card", ["2H", "5C", "9D", "JK1"])
 def test_low_cards_and_jokers_have_no_effect(card: str) -> None:
     state, _, co = duel("c3", "N", "c6", "S")
-    m.hit_damage(state, co, card, [])
+    hit_damage(state, co, card, [])
     assert not co.damage and co.flotation == co.flotation_max
     assert card in state.damage_deck.discards
 
@@ -139,10 +143,10 @@ def test_sinking_at_zero_flotation_stops_further_draws() -> None:
 # --- damage control --------------------------------------------------------------------------
 
 
-def control(state: GameState, s: Ship, card: str) -> str:
+def control(state: State, s: Ship, card: str) -> str:
     stack(state, card)
     lines: list[str] = []
-    m.damage_control(state, s, Rng(seed_from_number(0)), lines)
+    damage_control(state, s, Rng(seed_from_number(0)), lines)
     return "\n".join(lines)
 
 
@@ -161,7 +165,7 @@ def test_same_suit_repairs_the_most_serious_card() -> None:
 def test_no_draw_without_damage() -> None:
     state, hu, _ = duel("c3", "N", "c6", "S")
     before = len(state.damage_deck.draw_pile)
-    m.damage_control(state, hu, Rng(seed_from_number(0)), [])
+    damage_control(state, hu, Rng(seed_from_number(0)), [])
     assert len(state.damage_deck.draw_pile) == before
 
 
@@ -214,7 +218,7 @@ def test_blowing_up_at_activation_start_passes_to_the_next_ship() -> None:
     ship(state, "Habsburg").activated = False
     ship(state, "Habsburg").card = "3H"
     lines: list[str] = []
-    m.advance(state, Rng(seed_from_number(0)), lines)
+    advance(state, Rng(seed_from_number(0)), lines)
     assert kaiser.status == "sunk" and state.active == ship(state, "Habsburg").id
     assert "Kaiser Max blows up" in "\n".join(lines)
 
@@ -224,8 +228,8 @@ def test_damage_pack_reshuffles_its_discards_when_empty() -> None:
     deck = state.damage_deck
     deck.discards = deck.draw_pile[:-1]
     deck.draw_pile = deck.draw_pile[-1:]
-    m.draw_damage(state, Rng(seed_from_number(0)))
-    assert m.draw_damage(state, Rng(seed_from_number(0))) is not None
+    draw_damage(state, Rng(seed_from_number(0)))
+    assert draw_damage(state, Rng(seed_from_number(0))) is not None
     assert not deck.discards and len(deck.draw_pile) == 52
 
 
@@ -237,7 +241,7 @@ def test_ramming_an_enemy_uses_both_tables_and_the_rammer_stays_adjacent() -> No
     stack(state, "7H", "9C")  # rammer draws 7 (loses 4), rammed draws 9 (loses 9)
     text = order(state, "peru", "move 2")
     assert "Huascar rams Almirante Cochrane" in text
-    assert m.label(m.Square(hu.x, hu.y)) == "c4"
+    assert label(Square(hu.x, hu.y)) == "c4"
     assert hu.flotation == hu.flotation_max - 4 and co.flotation == co.flotation_max - 9
     assert state.marks[-1].kind == "ram"
 
@@ -261,7 +265,7 @@ def test_ramming_an_enemy_uses_both_tables_and_the_rammer_stays_adjacent() -> No
 def test_rammer_table(rammer_card: str, rammer_loss: int, rammer_kind: str | None) -> None:
     state = new_game("duel", squadron2="duilio")
     du = ship(state, "Duilio")
-    m.ram_damage(state, du, rammer_card, True, [])
+    ram_damage(state, du, rammer_card, True, [])
     assert du.flotation == du.flotation_max - rammer_loss
     assert [d.kind for d in du.damage] == ([rammer_kind] if rammer_kind else [])
 
@@ -282,7 +286,7 @@ def test_rammer_table(rammer_card: str, rammer_loss: int, rammer_kind: str | Non
 def test_rammed_table(card: str, loss: int, kind: str | None) -> None:
     state = new_game("duel", squadron2="duilio")
     du = ship(state, "Duilio")
-    m.ram_damage(state, du, card, False, [])
+    ram_damage(state, du, card, False, [])
     assert du.flotation == du.flotation_max - loss
     assert [d.kind for d in du.damage] == ([kind] if kind else [])
 
@@ -296,7 +300,7 @@ def test_a_ramming_ship_may_not_fire() -> None:
     assert "move 1" in RS.legal_orders(state, "peru")
 
 
-def friendly(card: str) -> tuple[GameState, Ship, Ship]:
+def friendly(card: str) -> tuple[State, Ship, Ship]:
     state = new_game("standard")
     hab = place(state, "Habsburg", "c3", "N")
     kai = place(state, "Kaiser Max", "c4", "N")

@@ -6,12 +6,14 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.rng import Rng, seed_from_number
-from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.state import GameState, Ship
+from games.core.squaregrid import Square
+from games.ironclad_draughts.rules.movement_4 import movement_mode
+from games.ironclad_draughts.rules.sequence_3 import advance
+from games.ironclad_draughts.state import Ship, State, label
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, ship, stack
 
 
-def duel_at(square: str, heading: str) -> tuple[GameState, Ship]:
+def duel_at(square: str, heading: str) -> tuple[State, Ship]:
     state = new_game("duel")
     place(state, "Cochrane", "a8", "S")
     s = place(state, "Huascar", square, heading)
@@ -20,7 +22,7 @@ def duel_at(square: str, heading: str) -> tuple[GameState, Ship]:
 
 
 def pos(s: Ship) -> str:
-    return m.label(m.Square(s.x, s.y))
+    return label(Square(s.x, s.y))
 
 
 @pytest.mark.parametrize(
@@ -123,7 +125,7 @@ def test_engine_hit_moves_one_square_then_the_ship_is_stopped() -> None:
     damage(state, "Huascar", "KC")
     order(state, "peru", "pass")
     assert pos(s) == "c4" and s.damage[0].spent
-    assert m.movement_mode(s) == "stopped"
+    assert movement_mode(s) == "stopped"
     activate(state, "Huascar", "3C")
     order(state, "peru", "pass")
     assert pos(s) == "c4"
@@ -152,7 +154,7 @@ def test_damage_control_runs_when_the_activation_starts() -> None:
     for other in state.ships:
         other.activated = other.id != s.id
     s.card = "KS"
-    m.advance(state, Rng(seed_from_number(5)), [])
+    advance(state, Rng(seed_from_number(5)), [])
     assert state.active == s.id and not s.damage
     assert "repaired" in " ".join(state.report)
     # repaired at the start of the activation, so the ship moves freely in the same activation

@@ -4,16 +4,33 @@ the same events as the recording made before the conversion (``order_texts.py``)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from tests.ironclad_draughts.order_texts import GAMES, compact, load_fixture, record
 
+# Texts with two faults, whose refusal now names the fault in the text (a name, a missing word)
+# before the one in the position (ship no longer in play, a move that stays on the board): the
+# grammar reads the whole order before the rules judge it. Still refused, with a different class.
+REPORTED_FIRST = re.compile(r"\|(move 2 leave fire X|adjust .* (flotation x|damage add|heading 7|heading))$")
+
+
+def refusals_as_one(found: dict[str, Any]) -> dict[str, Any]:
+    """The record with the REPORTED_FIRST refusals' classes merged into one (the seat and phase
+    checks, NotAllowed, NotYourTurn and WrongPhase, still come first and keep their class)."""
+    for steps in found["games"].values():
+        for step in steps:
+            for text, result in step.get("probes", {}).items():
+                if REPORTED_FIRST.search(text) and result[0] in ("IllegalOrder", "InvalidSyntax", "UnknownName"):
+                    step["probes"][text] = ["refused"]
+    return found
+
 
 @pytest.fixture(scope="module")
 def recorded() -> tuple[dict[str, Any], dict[str, Any]]:
-    return load_fixture(), compact(record())
+    return refusals_as_one(load_fixture()), refusals_as_one(compact(record()))
 
 
 def first_difference(before: Any, now: Any, where: str = "") -> str:
@@ -41,6 +58,12 @@ def test_playout_texts_events_and_views_are_unchanged(recorded: tuple[dict[str, 
     before, now = recorded
     game = next(k for k in before["games"] if k.startswith(key + "|"))
     assert before["games"][game] == now["games"][game], first_difference(before["games"][game], now["games"][game])
+
+
+def test_only_doubly_faulty_texts_are_merged(recorded: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    before, _ = recorded
+    probes = [r for steps in before["games"].values() for s in steps for r in s.get("probes", {}).values()]
+    assert 0 < sum(r == ["refused"] for r in probes) < len(probes) // 20
 
 
 def test_option_answers_are_unchanged(recorded: tuple[dict[str, Any], dict[str, Any]]) -> None:

@@ -8,8 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
-from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.state import GameState
+from games.ironclad_draughts.state import State, check_rules
 from tests.ironclad_draughts.helpers import RS
 
 ORDER_CAP = 400
@@ -17,7 +16,7 @@ ORDER_CAP = 400
 
 def play(
     scenario: str, seed: int, picks: list[int], options: dict[str, str], aggressive: bool = False
-) -> tuple[GameState, list[tuple[str, str]]]:
+) -> tuple[State, list[tuple[str, str]]]:
     """Pick legal orders by index until the game ends or the cap; return the state and the log."""
     rng = Rng(seed_from_number(seed))
     state = RS.setup(scenario, options, rng)
@@ -35,12 +34,12 @@ def play(
         assert RS.parse_order(state, seat, RS.format_order(order)).text == order.text
         events = RS.apply(state, seat, order, rng)
         assert len(events) == 1 and events[0].public and events[0].text
-        m.check_rules(state)
+        check_rules(state)
         log.append((seat, text))
     return state, log
 
 
-def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str]) -> GameState:
+def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str]) -> State:
     rng = Rng(seed_from_number(seed))
     state = RS.setup(scenario, options, rng)
     for seat, text in log:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import GameError
-from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.state import GameState
+from games.ironclad_draughts.rules.movement_4 import movement_mode
+from games.ironclad_draughts.state import State
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, stack
 
 
@@ -32,7 +32,7 @@ def test_deal_with_extra_words_when_a_deal_is_due_says_what_is_wrong() -> None:
     assert "`deal`" in message
 
 
-def _huascar_alone(square: str, heading: str, **options: str) -> GameState:
+def _huascar_alone(square: str, heading: str, **options: str) -> State:
     state = new_game("duel", **options)
     place(state, "Huascar", square, heading)
     place(state, "Cochrane", "f1", "N")
@@ -45,7 +45,7 @@ def test_engine_hit_option_ahead_moves_one_square_every_activation() -> None:
     state = _huascar_alone("c3", "N", engine_hit="ahead")
     hu = damage(state, "Huascar", "KC")
     order(state, "peru", "pass")
-    assert (hu.x, hu.y) == (2, 3) and m.movement_mode(hu) == "ahead"
+    assert (hu.x, hu.y) == (2, 3) and movement_mode(hu) == "ahead"
     activate(state, "Huascar", "3C")
     order(state, "peru", "pass")
     assert (hu.x, hu.y) == (2, 4)

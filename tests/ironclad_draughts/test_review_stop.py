@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.errors import GameError, IllegalOrder
-from games.ironclad_draughts.state import GameState
+from games.ironclad_draughts.state import State
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, rng_rolling, ship
 from tests.ironclad_draughts.test_playouts import play, replay
 
 
-def _huascar_alone(square: str, heading: str, **options: str) -> GameState:
+def _huascar_alone(square: str, heading: str, **options: str) -> State:
     state = new_game("duel", **options)
     place(state, "Huascar", square, heading)
     place(state, "Cochrane", "f1", "N")

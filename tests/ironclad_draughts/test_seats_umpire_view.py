@@ -9,11 +9,11 @@ import pytest
 from games.core.errors import AmbiguousName, GameError, IllegalOrder, NotAllowed, NotYourTurn, UnknownName
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Order
-from games.ironclad_draughts import mechanics as m
+from games.ironclad_draughts.state import State, check_rules
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, ship
 
 
-def lissa() -> m.GameState:
+def lissa() -> State:
     state = new_game("standard")
     place(state, "Habsburg", "c3", "N")
     activate(state, "Habsburg", "4H")
@@ -114,7 +114,7 @@ def test_umpire_adjustments_are_public_events() -> None:
     order(state, "umpire", "adjust Habsburg at f6")
     order(state, "umpire", "adjust Habsburg heading SW")
     assert (hab.x, hab.y, hab.heading) == (5, 5, 5)
-    m.check_rules(state)
+    check_rules(state)
 
 
 @pytest.mark.parametrize(

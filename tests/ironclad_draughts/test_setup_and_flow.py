@@ -7,8 +7,9 @@ import pytest
 from games.core.errors import GameError, InvalidSyntax, UnknownName
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import get_ruleset
-from games.ironclad_draughts import mechanics as m
-from games.ironclad_draughts.records import scenarios, ship_classes
+from games.ironclad_draughts.data import scenarios, ship_classes
+from games.ironclad_draughts.rules.movement_4 import update_manoeuvre
+from games.ironclad_draughts.rules.sequence_3 import activation_key, advance
 from tests.ironclad_draughts.helpers import RS, activate, new_game, order, park, place, ship
 
 
@@ -54,14 +55,14 @@ def test_deal_gives_each_ship_a_distinct_face_up_card_and_lowest_acts_first() ->
     state = new_game("fleet", seed=3)
     cards = [s.card for s in state.ships]
     assert len(set(cards)) == len(cards) == 12
-    first = min(state.ships, key=lambda s: m.activation_key(s.card))
+    first = min(state.ships, key=lambda s: activation_key(s.card))
     assert state.active == first.id and state.turn == 1
     assert len(state.activation_deck.draw_pile) == 52 - 12
 
 
 def test_activation_order_ace_low_then_hearts_clubs_diamonds_spades() -> None:
     cards = ["3C", "2D", "KH", "AS", "2C", "2S", "2H", "10D"]
-    assert sorted(cards, key=m.activation_key) == ["AS", "2H", "2C", "2D", "2S", "3C", "10D", "KH"]
+    assert sorted(cards, key=activation_key) == ["AS", "2H", "2C", "2D", "2S", "3C", "10D", "KH"]
 
 
 def test_next_ship_follows_cards_and_turn_ends_with_a_new_deal() -> None:
@@ -71,13 +72,13 @@ def test_next_ship_follows_cards_and_turn_ends_with_a_new_deal() -> None:
     a.activated = b.activated = False
     state.active = ""
     lines: list[str] = []
-    m.advance(state, Rng(seed_from_number(1)), lines)
+    advance(state, Rng(seed_from_number(1)), lines)
     assert state.active == b.id  # 5 of Hearts before 5 of Spades
     b.activated = True
-    m.advance(state, Rng(seed_from_number(1)), lines)
+    advance(state, Rng(seed_from_number(1)), lines)
     assert state.active == a.id
     a.activated = True
-    m.advance(state, Rng(seed_from_number(1)), lines)
+    advance(state, Rng(seed_from_number(1)), lines)
     assert state.turn == 2 and all(s.card for s in state.ships)
     assert "Turn 2: activation cards dealt" in "\n".join(lines)
     # all 52 activation cards were collected and reshuffled before the deal
@@ -177,10 +178,10 @@ def test_manoeuvre_tracking_through_far_edge_and_back() -> None:
     s = ship(state, "Huascar")
     assert (s.home_rank, s.far_rank) == (7, 0)
     s.y = 0
-    m.update_manoeuvre(s)
+    update_manoeuvre(s)
     assert s.reached_far and not s.returned
     s.y = 7
-    m.update_manoeuvre(s)
+    update_manoeuvre(s)
     assert s.returned
 
 
@@ -198,5 +199,5 @@ def test_each_turn_damage_shuffle_option_returns_discards_at_the_deal() -> None:
     state.damage_deck.discards.append(state.damage_deck.draw_pile.pop())
     for s in state.ships:
         s.activated = True
-    m.advance(state, Rng(seed_from_number(2)), [])
+    advance(state, Rng(seed_from_number(2)), [])
     assert not state.damage_deck.discards and len(state.damage_deck.draw_pile) == 54
