@@ -7,6 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.service import fold
 from games.core.rng import Rng, seed_from_number
 from games.ironclad_draughts.state import State, check_rules
 from tests.ironclad_draughts.helpers import RS
@@ -40,10 +41,9 @@ def play(
 
 
 def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str]) -> State:
-    rng = Rng(seed_from_number(seed))
-    state = RS.setup(scenario, options, rng)
-    for seat, text in log:
-        RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
+    """The game as the table service rebuilds a stored one: its fold over the logged order texts."""
+    steps = list(fold(RS, seed_from_number(seed), scenario, options, log))
+    state: State = steps[-1][0]
     return state
 
 
