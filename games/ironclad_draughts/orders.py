@@ -39,6 +39,7 @@ class Side(Slot):
     on, read as ``ahead`` and printed as nothing (an ahead move prints as ``move 2``)."""
 
     ahead: bool = False
+    after: str = ""  # the word it follows, for messages: "turn", "diag"
 
     def describe(self) -> str:
         return "port, starboard or ahead" if self.ahead else "port or starboard"
@@ -51,10 +52,8 @@ class Side(Slot):
             return "starboard"
         if self.ahead and word in AHEAD_WORDS:
             return "ahead"
-        if word == "fire":  # read here only when nothing follows it
-            raise InvalidSyntax(f"{quote(ctx.text)}: fire at which ship?", hint="Write `fire TARGET`.")
-        if word in ("turn", "diag", "diagonal"):
-            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(word)} needs `port` or `starboard`.")
+        if word in ("turn", "diag", "diagonal") or self.after:
+            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(self.after or word)} needs `port` or `starboard`.")
         raise InvalidSyntax(f"{quote(ctx.text)}: did not understand {quote(words[0])}.", hint=ACTIVATION_HINT)
 
     def show(self, value: Any) -> str:
@@ -116,10 +115,10 @@ class Move(Typed):
     )
     distance: Annotated[int, Squares(lo=0, what="number of squares")] = 1
     offset: Annotated[Literal["ahead", "port", "starboard"], Side(ahead=True)] = "ahead"
-    turn: Annotated[Helm | None, Side()] = None
+    turn: Annotated[Helm | None, Side(after="turn")] = None
     leave: bool = False
     target: Annotated[Ref | None, Name("ship")] = None
-    diagonal: Annotated[Helm | None, Side()] = None  # read only: ``move diag port`` is ``move 1 port``
+    diagonal: Annotated[Helm | None, Side(after="diag")] = None  # read only: ``move diag port`` is ``move 1 port``
 
     def __post_init__(self) -> None:
         if self.diagonal is not None:

@@ -103,3 +103,22 @@ def test_apply_matches_on_the_class_and_logs_the_canonical_text() -> None:
     assert [d.kind for d in ship(state, "Habsburg").damage] == ["steering"]
     events = RS.apply(state, "austria", Pass(), rng)
     assert "pass" in events[0].text.splitlines()[0] and "steering hit" in events[0].text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("move", "how many squares"),
+        ("move x", "how many squares"),
+        ("move 1 starboard fire", "fire at which ship"),
+        ("move 2 turn ahead", "`turn` needs `port` or `starboard`"),
+        ("move 2 turn", "`turn` needs `port` or `starboard`"),
+        ("move diag", "`diag` needs `port` or `starboard`"),
+        ("move diag ahead", "`diag` needs `port` or `starboard`"),
+        ("move 2 sideways", "did not understand `sideways`"),
+    ],
+)
+def test_syntax_errors_say_what_is_missing(text: str, message: str) -> None:
+    with pytest.raises(InvalidSyntax, match=message) as err:
+        RS.parse_order(lissa(), "austria", text)
+    assert f"`{text}`" in err.value.text

@@ -278,6 +278,10 @@ def read_activation(state: State, seat: str, text: str) -> Activation:
     rest = " ".join(words[idx:])
     if words[idx].casefold() == "pass" and len(words) > idx + 1:
         raise InvalidSyntax(f"{quote(text)}: `pass` takes nothing after it.")
+    if words[-1].casefold() == "move":
+        raise InvalidSyntax(f"{quote(text)}: how many squares?", hint="Write `move 1` or `move 2`.")
+    if words[-1].casefold() == "fire":
+        raise InvalidSyntax(f"{quote(text)}: fire at which ship?", hint="Write `fire TARGET`.")
     order = orders.ACTIVATION.parse(rest, orders.ship_names(state))
     if not isinstance(order, Move | Pass | Fire):
         raise AssertionError(order)  # the grammar holds only these
