@@ -36,42 +36,51 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from games.core.rng import Rng, seed_from_number  # noqa: E402
-from games.core.ruleset import Event, public  # noqa: E402
-from games.days_of_iron import records as rec  # noqa: E402
-from games.days_of_iron.rules import DaysOfIron, Parsed  # noqa: E402
-from games.days_of_iron.state import GONE, INITIATIVE, ON_TABLE, GameState, Unit  # noqa: E402
+from games.core.ruleset import Event, Order, public  # noqa: E402
+from games.days_of_iron import data as rec  # noqa: E402
+from games.days_of_iron.orders import Cancel, Promote  # noqa: E402
+from games.days_of_iron.ruleset import DaysOfIron  # noqa: E402
+from games.days_of_iron.state import INITIATIVE, ON_TABLE, State, Unit  # noqa: E402
 from render import render_png  # noqa: E402
 
 TARGET_RATIO = 1.5
-Script = Callable[[DaysOfIron, GameState], tuple[str, str]]  # the next (seat, order) from the state alone
+Script = Callable[[DaysOfIron, State], tuple[str, str]]  # the next (seat, order) from the state alone
 
 
 class BeforeIssue11(DaysOfIron):
-    """The baseline: field promotion and cancel as they were before issue 11, re-created here."""
+    """The baseline: field promotion and cancel carried out as they were before issue 11 (a
+    promotion appended a new successor unit each time, a cancelled record stayed in the state),
+    after today's checks."""
 
-    def _successor(self, state: GameState, command: Unit) -> Unit | None:
-        """Only a successor still in play blocked a promotion; lost ones piled up."""
-        return next((u for u in state.units if u.id.startswith(f"{command.id}-successor") and u.status not in GONE), None)
-
-    def _do_promote(self, state: GameState, seat: str, p: Parsed, rng: Rng) -> list[Event]:
-        lost = self._find(state, p.args[0])
-        roll = rng.die(6)
-        quality = next(q for q, faces in rec.rules().staff_table("promotion").items() if roll in faces)
-        n = sum(1 for u in state.units if u.id.startswith(f"{lost.id}-successor")) + 1
-        state.units.append(Unit(f"{lost.id}-successor" + (f"-{n}" if n > 1 else ""), f"{lost.name}'s successor",
-                                lost.side, lost.brigade, "general", rank=lost.rank, quality=quality, roll=roll,
-                                lost_turn=state.turn))
-        return [public(f"Field promotion (14.3) for {lost.name}: {roll} = {quality.capitalize()}.", reveals=True)]
-
-    def _do_cancel(self, state: GameState, seat: str, p: Parsed, rng: Rng) -> list[Event]:
-        record = next(r for r in state.sealed if r.number == int(p.args[0]))
-        record.cancelled = True
-        for uid in record.units:
-            self._find(state, uid).status = ON_TABLE
-        return [public(f"Record #{record.number} cancelled.")]
+    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+        checked = self.parse_order(state, seat, order.text)
+        match checked:
+            case Promote(unit=command_id):
+                return _promote_appending(state, state.unit(command_id), rng)
+            case Cancel(number=number):
+                return _cancel_keeping(state, number)
+        return super().apply(state, seat, checked, rng)
 
 
-def battle(rules: DaysOfIron, state: GameState) -> tuple[str, str]:
+def _promote_appending(state: State, lost: Unit, rng: Rng) -> list[Event]:
+    roll = rng.die(6)
+    quality = next(q for q, faces in rec.rules().staff_table("promotion").items() if roll in faces)
+    n = sum(1 for u in state.units if u.id.startswith(f"{lost.id}-successor")) + 1
+    state.units.append(Unit(f"{lost.id}-successor" + (f"-{n}" if n > 1 else ""), f"{lost.name}'s successor",
+                            lost.side, lost.brigade, "general", rank=lost.rank, quality=quality, roll=roll,
+                            lost_turn=state.turn))
+    return [public(f"Field promotion (14.3) for {lost.name}: {roll} = {quality.capitalize()}.", reveals=True)]
+
+
+def _cancel_keeping(state: State, number: int) -> list[Event]:
+    record = next(r for r in state.sealed if r.number == number)
+    record.cancelled = True
+    for uid in record.units:
+        state.unit(uid).status = ON_TABLE
+    return [public(f"Record #{record.number} cancelled.")]
+
+
+def battle(rules: DaysOfIron, state: State) -> tuple[str, str]:
     """The next order of the battle: staff, ready, then turns in which Doëns' command gets a new
     General by field promotion in the Morale phase (from turn 2) and loses him in the Shooting phase."""
     for side in state.sides:
@@ -88,7 +97,7 @@ def battle(rules: DaysOfIron, state: GameState) -> tuple[str, str]:
     return rules.to_act(state)[0], "next"
 
 
-def set_up(rules: DaysOfIron, state: GameState) -> tuple[str, str]:
+def set_up(rules: DaysOfIron, state: State) -> tuple[str, str]:
     """The next order of an endless set-up: hide a unit, or cancel its record."""
     live = [r for r in state.sealed if not r.cancelled]
     return ("french", f"cancel {live[-1].number}") if live else ("french", "hide 2e de Ligne at the wood")

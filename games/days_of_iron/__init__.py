@@ -2,17 +2,11 @@
 
 The game is played on a physical table with free measurement; the bot keeps the orders of
 battle, makes the book's rolls, seals hidden and off-board records, and scores the end.
+The common skeleton (``docs/adding-a-system.md``): ``state.py`` (``State``), ``orders.py`` (typed
+orders), ``rules/`` (one module per book section), ``view.py``, ``ruleset.py`` (the adapter, where
+it registers), ``data.py`` and ``schema.py`` (the TOML it reads).
 """
 
-from __future__ import annotations
+from games.days_of_iron.ruleset import DaysOfIron
 
-from typing import Any
-
-from games.core.ruleset import Ruleset, register
-from games.days_of_iron.rules import DaysOfIron
-
-
-@register("days-of-iron")
-def make_ruleset() -> Ruleset[Any]:
-    """The registry's factory for ``get_ruleset("days-of-iron")``."""
-    return DaysOfIron()
+__all__ = ["DaysOfIron"]

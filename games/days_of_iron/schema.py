@@ -1,6 +1,6 @@
 """Schemas of ``data/days_of_iron`` (book numbers, forces, scenarios, owners' reference sheets).
 
-They say what ``records.py`` and ``reference.py`` read, so ``games.core.schema`` can refuse an
+They say what ``data.py`` reads, so ``games.core.schema`` can refuse an
 unknown key or a bad value at start-up instead of when a game reaches it. Checks across keys
 (each die face once, modifiers and guns that exist) stay in the loaders, run at start-up too.
 """
@@ -107,7 +107,7 @@ class UnitSchema(Strict, kw_only=True):
     id: str
     name: str
     type: Literal["infantry", "cavalry", "artillery", "engineer"]
-    unit_class: int | None = msgspec.field(default=None, name="class")  # 1-4 for foot and horse: records.py
+    unit_class: int | None = msgspec.field(default=None, name="class")  # 1-4 for foot and horse: data.py
     stands: Annotated[int, msgspec.Meta(ge=1, le=60)] | None = None  # engineers have none
     modifiers: list[str] = msgspec.field(default_factory=list)
     gun: str = ""
@@ -182,7 +182,7 @@ class MoraleFile(Sourced, tag_field="kind", tag="morale", kw_only=True):
 
 
 class RowSchema(Strict, kw_only=True):
-    roll: tuple[int, int]  # inclusive; rows follow on without gaps: reference.py
+    roll: tuple[int, int]  # inclusive; rows follow on without gaps: data.py
     results: list[str]
 
 
@@ -195,14 +195,14 @@ class TableFile(Sourced, tag_field="kind", tag="table", kw_only=True):
 
 
 def _load_all() -> None:
-    from games.days_of_iron import records, reference
+    from games.days_of_iron import data
 
-    records.rules()
-    for force_id in records.force_ids():
-        records.force(force_id)
-    for scenario_id in records.scenario_ids():
-        records.scenario(scenario_id)
-    reference.reference()
+    data.rules()
+    for force_id in data.force_ids():
+        data.force(force_id)
+    for scenario_id in data.scenario_ids():
+        data.scenario(scenario_id)
+    data.reference()
 
 
 SCHEMAS = {

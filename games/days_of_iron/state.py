@@ -97,7 +97,7 @@ class SideState:
 
 
 @dataclass
-class GameState:
+class State:
     """Everything the rules read, and nothing that grows with the length of the game: the store
     keeps the order log and `/game log` shows the history, while the snapshot is decoded, applied
     to, re-encoded and drawn for every order (issue 11; tests/days_of_iron/test_state_size.py)."""
@@ -124,3 +124,24 @@ class GameState:
     records_made: int = 0  # records ever sealed: the next is numbered one more, numbers never reused
     winner: str = ""
     end_reason: str = ""
+
+    def unit(self, unit_id: str) -> Unit:
+        return next(u for u in self.units if u.id == unit_id)
+
+    def brigade(self, brigade_id: str) -> Brigade:
+        return next(b for b in self.brigades if b.id == brigade_id)
+
+    def side(self, side_id: str) -> SideState:
+        return next(s for s in self.sides if s.id == side_id)
+
+    def other(self, side_id: str) -> str:
+        """The enemy of a side."""
+        return next(s.id for s in self.sides if s.id != side_id)
+
+    def side_name(self, side_id: str) -> str:
+        """A side's name for messages; "nobody" for no side (an objective no one holds)."""
+        return self.side(side_id).name if side_id else "nobody"
+
+    def acting_side(self) -> str:
+        """The side acting in the current step of a turn: the initiative side's part comes first (17)."""
+        return self.initiative if self.step_side == 0 else self.other(self.initiative)

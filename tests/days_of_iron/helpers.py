@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from games.core.errors import resolve_name
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event
-from games.days_of_iron.rules import DaysOfIron
-from games.days_of_iron.state import GameState, Unit
+from games.days_of_iron.ruleset import DaysOfIron
+from games.days_of_iron.state import State, Unit
 
 RS = DaysOfIron()
 
@@ -25,21 +26,21 @@ class ScriptedRng(Rng):
         return super().below(n)
 
 
-def new_game(scenario: str = "meeting", seed: int = 1, **options: str) -> tuple[GameState, Rng]:
+def new_game(scenario: str = "meeting", seed: int = 1, **options: str) -> tuple[State, Rng]:
     rng = Rng(seed_from_number(seed))
     return RS.setup(scenario, dict(options), rng), rng
 
 
-def order(state: GameState, seat: str, text: str, rng: Rng) -> list[Event]:
+def order(state: State, seat: str, text: str, rng: Rng) -> list[Event]:
     return RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
 
 
-def unit(state: GameState, name: str) -> Unit:
-    uid = RS._unit(state, "umpire", name, name).id
+def unit(state: State, name: str) -> Unit:
+    uid = resolve_name(name, {u.id: u.name for u in state.units}, "unit")
     return next(u for u in state.units if u.id == uid)
 
 
-def ready_both(state: GameState, rng: Rng) -> list[Event]:
+def ready_both(state: State, rng: Rng) -> list[Event]:
     """Roll staff for both sides and finish the set-up; returns the last order's events."""
     events: list[Event] = []
     for side in state.sides:
@@ -51,13 +52,13 @@ def ready_both(state: GameState, rng: Rng) -> list[Event]:
     return events
 
 
-def start_turn(state: GameState, *, french_first: bool = True) -> None:
+def start_turn(state: State, *, french_first: bool = True) -> None:
     """Roll the initiative with scripted dice so the wanted side (first or second) holds it."""
     faces = [6, 1] if french_first else [1, 6]
     order(state, state.sides[0].id, "initiative", ScriptedRng(faces))
 
 
-def finish_turn(state: GameState, rng: Rng) -> list[Event]:
+def finish_turn(state: State, rng: Rng) -> list[Event]:
     events: list[Event] = []
     while state.phase == "turn":
         events = order(state, RS.to_act(state)[0], "next", rng)

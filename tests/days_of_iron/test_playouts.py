@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE
-from games.days_of_iron import records as rec
-from games.days_of_iron.state import GameState
+from games.days_of_iron import data as rec
+from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS
 
 ORDER_CAP = 400
@@ -19,7 +19,7 @@ WANDER = 80  # after this many orders only orders that move the game on are pick
 PROGRESS = ("staff", "ready", "initiative", "next", "end")
 
 
-def assert_sealed_texts_private(state: GameState, public_texts: list[str]) -> None:
+def assert_sealed_texts_private(state: State, public_texts: list[str]) -> None:
     spectator = RS.view(state, None)
     assert spectator.private_text == ()
     shown = "\n".join([*public_texts, *spectator.status, *RS.summary(state)])
@@ -30,7 +30,7 @@ def assert_sealed_texts_private(state: GameState, public_texts: list[str]) -> No
                 assert record.text not in shown
 
 
-def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) -> tuple[GameState, list[tuple[str, str]]]:
+def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) -> tuple[State, list[tuple[str, str]]]:
     rng = Rng(seed_from_number(seed))
     state = RS.setup(scenario, options, rng)
     log: list[tuple[str, str]] = []
@@ -61,7 +61,7 @@ def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) ->
     return state, log
 
 
-def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str]) -> GameState:
+def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str]) -> State:
     rng = Rng(seed_from_number(seed))
     state = RS.setup(scenario, options, rng)
     for seat, text in log:

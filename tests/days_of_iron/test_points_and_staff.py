@@ -6,8 +6,8 @@ import pytest
 
 from games.core.data import load
 from games.core.errors import IllegalOrder, WrongPhase
-from games.days_of_iron import records as rec
-from games.days_of_iron.scoring import side_points
+from games.days_of_iron import data as rec
+from games.days_of_iron.rules.points_5 import side_points, unit_points
 from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, start_turn, unit
 
 
@@ -21,12 +21,12 @@ def spec(**kw: object) -> rec.UnitSpec:
 def test_the_books_worked_example_and_point_values() -> None:
     rules = rec.rules()
     # 6.1: a rifle armed 8 stand Class 3 infantry unit: 8 x (3 + 1 Dreyse) = 32 points.
-    assert rec.unit_points(spec(cls=3, stands=8, modifiers=("dreyse",)), rules) == 32
-    assert rec.unit_points(spec(cls=2, stands=12, modifiers=("chassepot",)), rules) == 48
-    assert rec.unit_points(spec(type="cavalry", cls=4, stands=6, modifiers=("cuirassier",)), rules) == 72
-    assert rec.unit_points(spec(type="artillery", gun="breech", stands=2, modifiers=("horse-artillery",)), rules) == 120
-    assert rec.unit_points(spec(type="artillery", gun="muzzle", stands=3), rules) == 120
-    assert rec.unit_points(spec(type="engineer"), rules) == 30
+    assert unit_points(spec(cls=3, stands=8, modifiers=("dreyse",)), rules) == 32
+    assert unit_points(spec(cls=2, stands=12, modifiers=("chassepot",)), rules) == 48
+    assert unit_points(spec(type="cavalry", cls=4, stands=6, modifiers=("cuirassier",)), rules) == 72
+    assert unit_points(spec(type="artillery", gun="breech", stands=2, modifiers=("horse-artillery",)), rules) == 120
+    assert unit_points(spec(type="artillery", gun="muzzle", stands=3), rules) == 120
+    assert unit_points(spec(type="engineer"), rules) == 30
     assert rules.staff_points == {"army": 0, "corps": 40, "division": 40, "brigade": 30}
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from games.core import data
 from games.core.errors import DataError, IllegalOrder, UnknownName
-from games.days_of_iron.reference import reference
+from games.days_of_iron.data import reference
 from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn
 
 MORALE = """

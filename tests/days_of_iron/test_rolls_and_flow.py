@@ -89,7 +89,7 @@ def test_each_phase_the_initiative_side_acts_first() -> None:
     seen = []
     while state.phase == "turn":
         seat = RS.to_act(state)[0]
-        seen.append((RS._status(state)[0].split(":")[0], seat))
+        seen.append((RS.summary(state)[0].split(":")[0], seat))
         with pytest.raises(NotYourTurn):
             RS.parse_order(state, "french" if seat == "prussian" else "prussian", "next")
         order(state, seat, "next", rng)
@@ -205,7 +205,7 @@ def test_bad_play_orders_quote_the_input(seat: str, text: str, fragment: str) ->
 
 
 def test_options_are_validated() -> None:
-    with pytest.raises(UnknownName, match="No Days of Iron option `weather`"):
+    with pytest.raises(UnknownName, match="Days of Iron has no option `weather`"):
         new_game("meeting", weather="fog")
     with pytest.raises(InvalidSyntax, match="staff=`prussian`"):
         new_game("meeting", staff="prussian")

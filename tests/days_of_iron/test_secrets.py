@@ -10,13 +10,13 @@ import pytest
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase
 from games.core.rng import Rng, check_seal
 from games.core.ruleset import Event
-from games.days_of_iron.state import GameState
+from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 
 SECRET_WORDS = ("10e Chasseurs", "10e-chasseurs", "farm wall", "Rheinbaben cavalry brigade", "east road", "Hidden", "Off-board", "off board")
 
 
-def public_text(state: GameState, events: list[Event]) -> str:
+def public_text(state: State, events: list[Event]) -> str:
     """Everything a spectator can read: public events, the spectator view and the summary."""
     view = RS.view(state, None)
     assert view.private_text == ()
@@ -24,7 +24,7 @@ def public_text(state: GameState, events: list[Event]) -> str:
         RS.summary(state))
 
 
-def hide_and_offboard() -> tuple[GameState, Rng, list[Event]]:
+def hide_and_offboard() -> tuple[State, Rng, list[Event]]:
     state, rng = new_game("meeting")
     events = order(state, "french", "hide 10e Chasseurs at behind the farm wall, line facing east", rng)
     events += order(state, "prussian", "offboard Rheinbaben at east road", rng)

@@ -16,22 +16,22 @@ import pytest
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE
-from games.days_of_iron.state import GameState
+from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, unit
 
 EARLY, LATE = 100, 3000
 SLACK = 256  # bytes: turn numbers and record numbers gain digits; nothing else may grow
 
 
-def encoded_size(state: GameState) -> int:
+def encoded_size(state: State) -> int:
     return len(json.dumps(RS.encode(state)))
 
 
-def status_size(state: GameState) -> int:
+def status_size(state: State) -> int:
     return sum(len(line) for line in RS.view(state, UMPIRE).status + RS.view(state, UMPIRE).private_text)
 
 
-def sizes_at(state: GameState, rng: Rng, orders: Iterator[tuple[str, str]]) -> dict[int, tuple[int, int]]:
+def sizes_at(state: State, rng: Rng, orders: Iterator[tuple[str, str]]) -> dict[int, tuple[int, int]]:
     """Give orders until LATE; the encoded state and status sizes after EARLY and LATE orders."""
     out: dict[int, tuple[int, int]] = {}
     for given in range(1, LATE + 1):

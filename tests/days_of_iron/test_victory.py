@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from games.days_of_iron import records as rec
-from games.days_of_iron.scoring import lost_halves, margin, side_lost_halves
-from games.days_of_iron.state import GameState
+from games.days_of_iron import data as rec
+from games.days_of_iron.rules.victory_18 import lost_halves, margin, side_lost_halves
+from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 
 
-def playing(scenario: str = "meeting", french_first: bool = True, **options: str) -> GameState:
+def playing(scenario: str = "meeting", french_first: bool = True, **options: str) -> State:
     state, rng = new_game(scenario, **options)
     ready_both(state, rng)
     start_turn(state, french_first=french_first)

@@ -1,0 +1,468 @@
+"""The orders, as typed values: one short line each, starting with its verb (``staff``, ``hide 74th at
+the wood``, ``loss 2e de Ligne 3``, ``next``...; the help lists them all).
+
+Each class is a frozen dataclass whose ``PATTERN`` is its notation (``games.core.notation``). Names
+are read as players type them (a unit's name, a prefix, its id) and printed as ids, so the text the
+log stores replays exactly whatever the units are called. ``read`` turns text into an order; the
+rules modules then check it (``ruleset.py`` says which) and may make it canonical (the successor's
+command for ``promote``, backticks out of free text).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
+
+from games.core.errors import AmbiguousName, GameError, InvalidSyntax, NotAllowed, UnknownName, quote, resolve_name
+from games.core.notation import Free, Grammar, Number, Slot, Typed
+from games.core.ruleset import UMPIRE
+from games.days_of_iron.data import reference, rules
+from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, State, Unit
+
+MAX_TEXT = 200  # characters of free text (where a unit hides, what is disputed)
+EMPTY_HINT = "Try `initiative`, `next`, `loss UNIT 2` or see the help."
+VERBS = (
+    "staff", "hide", "offboard", "cancel", "scout", "ready", "initiative", "next", "reveal", "dust",
+    "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
+    "objective", "morale", "table", "dispute", "check", "end",
+)  # fmt: skip
+MODIFIER = re.compile(r"[+-]\d{1,3}")
+SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
+
+
+# --- slots: how a name, a record number or a modifier is read and printed -----------------------
+
+
+@dataclass(frozen=True)
+class Id(Slot):
+    """One or more words naming something of ``domain``, printed as its id. A name the seat's own
+    preferred things (``names[prefer]``) match wins a tie, so e.g. ``promote`` finds the lost
+    General; only the seat's own are preferred, so no answer depends on an enemy's secret status."""
+
+    domain: str
+    prefer: str = ""
+    max_words: ClassVar[int | None] = None
+
+    def describe(self) -> str:
+        return self.domain
+
+    def read(self, words: Sequence[str], ctx: Any) -> str:
+        text = " ".join(words)
+        if SHAPE in ctx.names:
+            return text
+        if self.prefer:
+            with contextlib.suppress(UnknownName, AmbiguousName):
+                return resolve_name(text, dict(ctx.names[self.prefer]), self.domain)
+        return resolve_name(text, dict(ctx.names[self.domain]), self.domain)
+
+
+@dataclass(frozen=True)
+class OneId(Id):
+    """A one-word name (a table, a check), printed as its id."""
+
+    max_words: ClassVar[int | None] = 1
+
+
+@dataclass(frozen=True)
+class Numbered(Slot):
+    """A record's number, ``3`` or ``#3``."""
+
+    what: str = "record number"
+
+    def read(self, words: Sequence[str], ctx: Any) -> int:
+        digits = words[0].lstrip("#")
+        if not digits.isdigit():
+            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(words[0])} is not a record number.")
+        return int(digits)
+
+
+@dataclass(frozen=True)
+class Holder(Slot):
+    """Who holds an objective: a side (one word), or ``none``/``nobody``, printed ``none``."""
+
+    what: str = "side or none"
+
+    def read(self, words: Sequence[str], ctx: Any) -> str:
+        if words[0].casefold() in ("none", "nobody"):
+            return "none"
+        if SHAPE in ctx.names:
+            return words[0]
+        return resolve_name(words[0], dict(ctx.names["side"]), "side")
+
+
+@dataclass(frozen=True)
+class TestName(Slot):
+    """A morale test's id (one word, as the reference sheets spell it)."""
+
+    what: str = "morale test"
+
+    def read(self, words: Sequence[str], ctx: Any) -> str:
+        word = words[0].casefold()
+        if word not in ctx.names["test"]:
+            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(words[0])} is not a morale test.")
+        return word
+
+
+@dataclass(frozen=True)
+class Factors(Slot):
+    """The factors a player names for a morale test, lower case, printed apart."""
+
+    what: str = "factors"
+    max_words: ClassVar[int | None] = None
+
+    def read(self, words: Sequence[str], ctx: Any) -> tuple[str, ...]:
+        return tuple(w.casefold() for w in words)
+
+    def show(self, value: Any) -> str:
+        return " ".join(value)
+
+
+@dataclass(frozen=True)
+class Column(Slot):
+    """A dice table's column, one or more words (not ending in a modifier: ``+2`` is the modifier)."""
+
+    what: str = "column"
+    max_words: ClassVar[int | None] = None
+
+    def read(self, words: Sequence[str], ctx: Any) -> str:
+        if MODIFIER.fullmatch(words[-1]):
+            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(words[-1])} is the modifier, not a column.")
+        return " ".join(words)
+
+
+@dataclass(frozen=True)
+class Modifier(Slot):
+    """A dice modifier written with its sign, ``+2`` or ``-1``."""
+
+    what: str = "modifier"
+
+    def read(self, words: Sequence[str], ctx: Any) -> int:
+        if not MODIFIER.fullmatch(words[0]):
+            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(words[0])} is not a modifier.")
+        return int(words[0])
+
+    def show(self, value: Any) -> str:
+        return f"{value:+d}"
+
+
+UnitId = Annotated[str, Id("unit", "preferred")]
+BrigadeId = Annotated[str, Id("brigade")]
+Text = Annotated[str, Free("text")]
+Words = Annotated[str, Free("side")]
+
+
+# --- the orders ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Staff(Typed):
+    """Roll the side's staff quality (14.1; 19.4 with staff=national). The umpire names the side."""
+
+    PATTERN: ClassVar[str] = "staff [{side}]"
+    side: Words | None = None
+
+
+@dataclass(frozen=True)
+class Ready(Typed):
+    """The side has finished its set-up (16). The umpire names the side."""
+
+    PATTERN: ClassVar[str] = "ready [{side}]"
+    side: Words | None = None
+
+
+@dataclass(frozen=True)
+class Hide(Typed):
+    """Record a hidden unit on the deployment map, sealed (16.4)."""
+
+    PATTERN: ClassVar[str] = "hide {unit} at {where}"
+    unit: UnitId
+    where: Text
+
+
+@dataclass(frozen=True)
+class Offboard(Typed):
+    """Hold a brigade off the table, sealed (16.5)."""
+
+    PATTERN: ClassVar[str] = "offboard {brigade} [at {where}]"
+    brigade: BrigadeId
+    where: Text | None = None
+
+
+@dataclass(frozen=True)
+class Cancel(Typed):
+    """Drop one of the side's own sealed records before the battle."""
+
+    PATTERN: ClassVar[str] = "cancel {number}"
+    number: Annotated[int, Numbered()]
+
+
+@dataclass(frozen=True)
+class Scout(Typed):
+    """Send light cavalry scouting, sealed until both sides are ready (19.1)."""
+
+    PATTERN: ClassVar[str] = "scout {unit}"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Initiative(Typed):
+    """Both sides roll for the initiative (17.1)."""
+
+    PATTERN: ClassVar[str] = "initiative"
+
+
+@dataclass(frozen=True)
+class Next(Typed):
+    """The acting side is done with its part of the phase (17)."""
+
+    PATTERN: ClassVar[str] = "next"
+
+
+@dataclass(frozen=True)
+class End(Typed):
+    """Propose (or, for the umpire, declare) the end of the battle (18)."""
+
+    PATTERN: ClassVar[str] = "end"
+
+
+@dataclass(frozen=True)
+class Reveal(Typed):
+    """Place a hidden unit, publishing its record (16.4)."""
+
+    PATTERN: ClassVar[str] = "reveal {unit}"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Dust(Typed):
+    """An off-board brigade arrives: "dust on the horizon" (16.5)."""
+
+    PATTERN: ClassVar[str] = "dust {brigade} [at {where}]"
+    brigade: BrigadeId
+    where: Text | None = None
+
+
+@dataclass(frozen=True)
+class Loss(Typed):
+    """A unit loses stands (or guns) (17.3, 17.5.2; shattered units 17.5.8)."""
+
+    PATTERN: ClassVar[str] = "loss {unit} {stands}"
+    unit: UnitId
+    stands: Annotated[int, Number(lo=0)]
+
+
+FateWord = Literal["rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed"]
+
+
+@dataclass(frozen=True)
+class Fate(Typed):
+    """What the table did to a unit or General: routs, rallies, is destroyed, routs off, surrenders,
+    is captured or killed."""
+
+    PATTERN: ClassVar[str] = "{fate} {unit}"
+    fate: FateWord
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Promote(Typed):
+    """Fill a lost General's command by field promotion (14.3)."""
+
+    PATTERN: ClassVar[str] = "promote {unit}"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Objective(Typed):
+    """Who holds an objective now (18.2)."""
+
+    PATTERN: ClassVar[str] = "objective {objective} {holder}"
+    objective: Annotated[str, Id("objective")]
+    holder: Annotated[str, Holder()]
+
+
+@dataclass(frozen=True)
+class Morale(Typed):
+    """A morale test from the owner's reference sheets (17.2)."""
+
+    PATTERN: ClassVar[str] = "morale {unit} {test} [{factors}]"
+    unit: UnitId
+    test: Annotated[str, TestName()]
+    factors: Annotated[tuple[str, ...], Factors()] = ()
+
+
+@dataclass(frozen=True)
+class Table(Typed):
+    """A roll on one of the owner's dice tables (a shooting chart...)."""
+
+    PATTERN: ClassVar[str] = "table {table} [{column}] [{modifier}]"
+    table: Annotated[str, OneId("table")]
+    column: Annotated[str, Column()] | None = None
+    modifier: Annotated[int, Modifier()] | None = None
+
+
+@dataclass(frozen=True)
+class Dispute(Typed):
+    """A disputed matter, decided by a die (3.4)."""
+
+    PATTERN: ClassVar[str] = "dispute {matter}"
+    matter: Text
+
+
+@dataclass(frozen=True)
+class Check(Typed):
+    """One of the book's simple d6 checks (a wood, a ford, a hit General...)."""
+
+    PATTERN: ClassVar[str] = "check {check} [about {about}]"
+    check: Annotated[str, OneId("check")]
+    about: Text | None = None
+
+
+DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
+            | Promote | Objective | Morale | Table | Dispute | Check)
+GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
+                  Objective, Morale, Table, Dispute, Check, Fate, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def in_play(state: State, unit: Unit) -> bool:
+    return unit.status in (ON_TABLE, ROUTING)
+
+
+def lost_holder(state: State, unit: Unit) -> bool:
+    """A lost General who held his command last: the one `promote NAME` should mean (14.3)."""
+    if unit.type != "general" or unit.status not in (KILLED, CAPTURED):
+        return False
+    successor = None if unit.replaces else successor_of(state, unit)
+    return successor is None or successor.status not in GONE
+
+
+def successor_of(state: State, command: Unit) -> Unit | None:
+    """The one successor record of a book General's command (14.3), if ever promoted."""
+    wanted = f"{command.id}-successor"
+    return next((u for u in state.units if u.id == wanted), None)
+
+
+PREFER: dict[str, Callable[[State, Unit], bool]] = {
+    "promote": lost_holder,
+    "reveal": lambda state, u: u.status == HIDDEN,
+    **{verb: in_play for verb in ("loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed")},
+}
+
+
+def names(state: State, seat: str, verb: str) -> dict[str, Mapping[str, str]]:
+    """What the slots resolve against: everything by id, and what the seat may name by preference."""
+    prefer = PREFER.get(verb)
+    ref = reference()
+    return {
+        "unit": {u.id: u.name for u in state.units},
+        "preferred": {u.id: u.name for u in state.units if prefer and seat in (UMPIRE, u.side) and prefer(state, u)},
+        "brigade": {b.id: b.name for b in state.brigades if seat in (UMPIRE, b.side)},
+        "side": {s.id: s.name for s in state.sides},
+        "objective": {o.name: o.name for o in state.objectives},
+        "check": {c: c for c in rules().checks},
+        "test": {t: t for t in ref.morale},
+        "table": {k: v.name for k, v in ref.tables.items()},
+    }
+
+
+def verb_of(text: str) -> str:
+    """The order's first word, refused unless it is one of the verbs."""
+    words = text.split()
+    if not words:
+        raise InvalidSyntax("Empty order.", hint=EMPTY_HINT)
+    verb = words[0].casefold()
+    if verb not in VERBS:
+        raise InvalidSyntax(f"{quote(text)} is not a Days of Iron order.", hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+    return verb
+
+
+def read(state: State, seat: str, text: str) -> DoiOrder:
+    """The text as an order of its verb's shape, names resolved. The shape is read first, names
+    unresolved, so a misshapen order is explained as its verb's usage (``usage``) rather than by
+    a name it happens to hold."""
+    verb = verb_of(text)
+    known = names(state, seat, verb)
+    words = text.split()[1:]
+    text = _without_bare_at(verb, text)
+    try:
+        GRAMMAR.parse(text, {**known, SHAPE: {}})
+        order = GRAMMAR.parse(text, known)
+    except InvalidSyntax:
+        raise usage(state, verb, words) from None
+    assert isinstance(order, DoiOrder)
+    return order
+
+
+def _without_bare_at(verb: str, text: str) -> str:
+    """``offboard X at`` (and ``dust``) with nothing after its only ``at`` reads as ``offboard X``."""
+    rest = text.split()[1:]
+    if verb in ("offboard", "dust") and len(rest) >= 2 and rest[-1].casefold() == "at" and not any(
+            w.casefold() == "at" for w in rest[1:-1]):
+        return " ".join(text.split()[:-1])
+    return text
+
+
+def free_text(value: str | None, what: str) -> str:
+    """Free text as stored: present, at most MAX_TEXT characters, no backticks (they break quoting)."""
+    value = (value or "").strip()
+    if not value:
+        raise InvalidSyntax(f"{what} is missing.")
+    if len(value) > MAX_TEXT:
+        raise InvalidSyntax(f"{what} is too long (at most {MAX_TEXT} characters).")
+    return value.replace("`", "'")
+
+
+def usage(state: State, verb: str, rest: list[str]) -> GameError:
+    """What is wrong with an order of ``verb`` that fits no shape, said as the verb's usage."""
+    if verb in ("staff", "ready", "initiative", "next", "end"):
+        return InvalidSyntax(f"`{verb}` takes nothing more.")
+    if verb == "dispute":
+        return InvalidSyntax("the matter in dispute is missing.")
+    if verb == "check":
+        return _check_usage(rest)
+    if verb == "table":
+        return InvalidSyntax("which table?", hint=f"Tables: {', '.join(reference().tables)}.")
+    if verb == "hide":
+        return InvalidSyntax("where is it hidden?", hint="Write `hide UNIT at WHERE` (location, formation and facing, 16.4).")
+    fixed = {
+        "cancel": "write `cancel N` with your record's number.",
+        "objective": "write `objective NAME SIDE` (or `none`).",
+        "loss": "write `loss UNIT N` (N stands or guns).",
+        "offboard": "which brigade?",
+        "dust": "which brigade?",
+    }
+    if verb == "morale":
+        return InvalidSyntax("write `morale UNIT TEST [FACTOR ...]`.", hint=f"Tests: {', '.join(reference().morale)}.")
+    return InvalidSyntax(fixed.get(verb, "which unit?"))
+
+
+def _check_usage(rest: list[str]) -> GameError:
+    checks = rules().checks
+    if not rest:
+        return InvalidSyntax("which check?", hint=f"Checks: {', '.join(checks)}.")
+    cid = resolve_name(rest[0], {c: c for c in checks}, "check")
+    if rest[1].casefold() != "about":
+        return InvalidSyntax(f"write `check {cid} about WHAT`.")
+    return InvalidSyntax("what the check is about is missing.")
+
+
+def quoting(text: str, err: GameError) -> GameError:
+    """Every refusal starts by quoting the whole order."""
+    if err.message.startswith(quote(text)) or not text.strip():
+        return err
+    return type(err)(f"{quote(text)}: {err.message}", hint=err.hint)
+
+
+def own_unit(state: State, seat: str, unit_id: str) -> Unit:
+    """A side records its own units; the owner records theirs (the umpire any)."""
+    unit = state.unit(unit_id)
+    if seat not in (UMPIRE, unit.side):
+        raise NotAllowed(f"{unit.name} belongs to the {state.side_name(unit.side)}.",
+                         hint="Record your own side's units; the owner records theirs.")
+    return unit

@@ -1,0 +1,208 @@
+"""Book section 16 (deployment): who deploys first (16.1), hidden units recorded on a map (16.4) and
+units held off the table (16.5), here as sealed records: only their side and the umpire read them;
+the channel sees a number and a SHA-256 commitment, checked when the record is opened."""
+
+from __future__ import annotations
+
+from games.core.errors import IllegalOrder, InvalidSyntax, UnknownName, WrongPhase, resolve_name
+from games.core.rng import Rng, check_seal, seal
+from games.core.ruleset import UMPIRE, Event, private, public
+from games.days_of_iron.data import rules
+from games.days_of_iron.orders import Cancel, Dust, Hide, Offboard, Ready, Staff, free_text, own_unit
+from games.days_of_iron.rules import initiative_17_1, scouting_19_1
+from games.days_of_iron.rules.points_5 import side_points
+from games.days_of_iron.state import HIDDEN, INITIATIVE, OFF_BOARD, ON_TABLE, STEPS, TURN, Sealed, State, Unit
+
+
+def check_side_order(state: State, seat: str, order: Staff | Ready) -> Staff | Ready:
+    """``staff``/``ready`` are for the seat's own side; the umpire names the side first. Staff
+    quality is rolled once, before the side is ready (16)."""
+    verb = order.text.split()[0]
+    words = order.side.split() if order.side else []
+    side = seat
+    if seat == UMPIRE:
+        side = _named_side(state, words, verb)
+        words = words[1:]
+    if words:
+        raise InvalidSyntax(f"`{verb}` takes nothing more.")
+    ss = state.side(side)
+    if ss.ready:
+        raise IllegalOrder(f"the {ss.name} are already ready.")
+    if isinstance(order, Staff) and ss.staff_rolled:
+        raise IllegalOrder(f"the {ss.name} have already rolled staff quality.")
+    if isinstance(order, Ready) and not ss.staff_rolled:
+        raise IllegalOrder(f"the {ss.name} must roll staff quality first.", hint="Order `staff`.")
+    named = side if seat == UMPIRE else None
+    return Staff(named) if isinstance(order, Staff) else Ready(named)
+
+
+def _named_side(state: State, words: list[str], verb: str) -> str:
+    if words:
+        try:
+            return resolve_name(words[0], {s.id: s.name for s in state.sides}, "side")
+        except UnknownName:
+            pass
+    raise InvalidSyntax("the umpire must name the side first.", hint=f"e.g. `{verb} {state.sides[0].id}`.")
+
+
+def check_hide(state: State, seat: str, order: Hide) -> Hide:
+    """A unit not already sealed may be hidden, where it stands written down (16.4)."""
+    unit = own_unit(state, seat, order.unit)
+    if unit.status != ON_TABLE:
+        raise IllegalOrder(f"{unit.name} already has a sealed record.", hint="`cancel N` it first.")
+    return Hide(unit.id, free_text(order.where, "where"))
+
+
+def check_offboard(state: State, order: Offboard) -> Offboard:
+    """A whole brigade goes off the table; at most the book's fraction of a side's points (16.5)."""
+    brigade = state.brigade(order.brigade)
+    members = [u for u in state.units if u.brigade == brigade.id]
+    if any(u.status != ON_TABLE for u in members):
+        raise IllegalOrder(f"{brigade.name} already has a sealed record.", hint="`cancel N` it first.")
+    already = sum(u.points for u in state.units if u.side == brigade.side and u.status == OFF_BOARD)
+    total = side_points(state, brigade.side)
+    num, den = rules().offboard_fraction
+    cost = sum(u.points for u in members)
+    if (already + cost) * den > total * num:
+        raise IllegalOrder(f"{brigade.name} ({cost} pts) would put {already + cost} of "
+                           f"{total} points off the table; at most {num}/{den} may be (16.5).")
+    return Offboard(brigade.id, free_text(order.where, "where") if order.where else None)
+
+
+def check_cancel(state: State, seat: str, order: Cancel) -> Cancel:
+    """A side cancels only its own live records (the umpire any)."""
+    record = next((r for r in state.sealed if r.number == order.number), None)
+    if record is None or record.cancelled or seat not in (UMPIRE, record.side):
+        mine = [str(r.number) for r in state.sealed if seat in (UMPIRE, r.side) and not r.cancelled]
+        raise UnknownName(f"you have no record #{order.number}.", hint=f"Your records: {', '.join(mine) or 'none'}.")
+    return order
+
+
+def check_reveal(unit: Unit) -> None:
+    """Only a hidden unit is revealed (16.4)."""
+    if unit.status != HIDDEN:
+        raise IllegalOrder(f"{unit.name} is not hidden.")
+
+
+def check_dust(state: State, order: Dust) -> Dust:
+    """Off-board troops are announced in the Morale phase (16.5)."""
+    brigade = state.brigade(order.brigade)
+    if state.phase != TURN or STEPS[state.step] != "Morale":
+        raise WrongPhase("off-board troops are announced in the Morale phase (16.5).")
+    if not any(u.brigade == brigade.id and u.status == OFF_BOARD for u in state.units):
+        raise IllegalOrder(f"{brigade.name} is not off the table.")
+    return Dust(brigade.id, free_text(order.where, "where") if order.where else None)
+
+
+def records_made(state: State) -> int:
+    """Records sealed so far (snapshots from before issue 11 kept every record, cancelled too,
+    and no count: there it is the list's length)."""
+    return max(state.records_made, len(state.sealed))
+
+
+def seal_record(state: State, side: str, kind: str, units: list[str], text: str, rng: Rng) -> list[Event]:
+    """Seal a secret record (16.4, 16.5, 19.1): the text to its side, the commitment to all."""
+    nonce = rng.nonce(text)
+    digest = seal(text, nonce)
+    number = records_made(state) + 1
+    state.records_made = number
+    state.sealed.append(Sealed(number, side, kind, units, text, nonce, digest))
+    name = state.side_name(side)
+    return [
+        public(f"The {name} seal record #{number} ({'scouting' if kind == 'scout' else 'a secret deployment'}); "
+               f"commitment `{digest}`."),
+        private(f"Sealed record #{number} for the {name}: {text}\nNonce `{nonce}` (published when revealed; "
+                f"check: SHA-256 of `nonce:text` equals the commitment).", side),
+    ]
+
+
+def hide(state: State, order: Hide, rng: Rng) -> list[Event]:
+    """Record a hidden unit (16.4), sealed."""
+    unit = state.unit(order.unit)
+    unit.status = HIDDEN
+    return seal_record(state, unit.side, "hidden", [unit.id], f"Hidden: {unit.name} at {order.where}", rng)
+
+
+def offboard(state: State, order: Offboard, rng: Rng) -> list[Event]:
+    """Hold a brigade off the table (16.5), sealed."""
+    brigade = state.brigade(order.brigade)
+    members = [u for u in state.units if u.brigade == brigade.id]
+    for u in members:
+        u.status = OFF_BOARD
+    where = f" ({order.where})" if order.where else ""
+    text = f"Off-board: {brigade.name}{where}: " + ", ".join(u.name for u in members)
+    return seal_record(state, brigade.side, "off-board", [u.id for u in members], text, rng)
+
+
+def cancel(state: State, order: Cancel) -> list[Event]:
+    """Drop a record: the state keeps live records only; the log keeps this one."""
+    record = next(r for r in state.sealed if r.number == order.number)
+    state.records_made = records_made(state)
+    state.sealed.remove(record)
+    if record.kind != "scout":
+        for uid in record.units:
+            state.unit(uid).status = ON_TABLE
+    return [public(f"The {state.side_name(record.side)} cancel sealed record #{record.number}.")]
+
+
+def scout(state: State, unit: Unit, rng: Rng) -> list[Event]:
+    """Send light cavalry scouting (19.1), sealed until both sides are ready."""
+    pts = scouting_19_1.scout_points(unit)
+    return seal_record(state, unit.side, "scout", [unit.id], f"Scouting: {unit.name} ({pts} scouting points)", rng)
+
+
+def ready(state: State, side: str, rng: Rng) -> list[Event]:
+    """A side is ready; when both are, scouting is scored and the deployment order rolled."""
+    ss = state.side(side)
+    ss.ready = True
+    lines = [f"The {ss.name} are ready."]
+    if all(s.ready for s in state.sides):
+        lines += start_battle(state, rng)
+        return [public("\n".join(lines), reveals=True)]
+    return [public("\n".join(lines))]
+
+
+def start_battle(state: State, rng: Rng) -> list[str]:
+    """Who deploys first: the side out-scouted (19.3), else the lower of a roll-off (16.1)."""
+    lines: list[str] = []
+    first = ""
+    if state.options.get("scouting") == "yes":
+        lines, first = scouting_19_1.score_scouting(state)
+    if not first:
+        rolls = initiative_17_1.roll_off(state, rng)
+        first = min(rolls[-1], key=lambda side: rolls[-1][side])
+        lines.append("Deployment roll (16.1): " + initiative_17_1.describe_rolls(state, rolls)
+                     + f"; the {state.side_name(first)} (lowest) place a brigade first, then alternate"
+                     " (cavalry, artillery, then infantry).")
+    state.deploys_first = first
+    state.phase = INITIATIVE
+    lines.append("Deploy on the table, then roll `initiative` for turn 1.")
+    return lines
+
+
+def reveal(state: State, unit: Unit) -> list[Event]:
+    """Place a hidden unit (16.4): its record and nonce are published and checked."""
+    unit.status = ON_TABLE
+    record = next(r for r in state.sealed if unit.id in r.units and r.kind == "hidden" and not r.cancelled
+                  and not r.revealed)
+    record.revealed = True
+    check = "matches" if check_seal(record.text, record.nonce, record.digest) else "DOES NOT match"
+    return [public(f"The {state.side_name(unit.side)} reveal {unit.name}: record #{record.number} "
+                   f"read \"{record.text}\" (nonce `{record.nonce}`; it {check} commitment "
+                   f"`{record.digest[:16]}…`). Place it on the table.", reveals=True)]
+
+
+def dust(state: State, order: Dust) -> list[Event]:
+    """An off-board brigade arrives (16.5): its record is published."""
+    brigade = state.brigade(order.brigade)
+    for u in state.units:
+        if u.brigade == brigade.id and u.status == OFF_BOARD:
+            u.status = ON_TABLE
+    record = next(r for r in state.sealed if r.kind == "off-board" and not r.cancelled and not r.revealed
+                  and any(state.unit(u).brigade == brigade.id for u in r.units))
+    record.revealed = True
+    edge = f" at {order.where}" if order.where else ""
+    return [public(f"**Dust on the horizon{edge}!** The {state.side_name(brigade.side)} bring "
+                   f"{brigade.name} on in this turn's Movement phase (16.5): record #{record.number} read "
+                   f"\"{record.text}\" (nonce `{record.nonce}`). It must arrive outside 25\" of visible "
+                   "enemy units that are not routing.", reveals=True)]

@@ -1,0 +1,193 @@
+"""Book section 17 (phases of play): set-up, then turns of Initiative (17.1), Morale (17.2), Shooting
+(17.3), Movement (17.4) and Close Assault (17.5); in each phase the initiative side acts first and
+says `next`, then the other. It says who acts now, guards who may give which order when (the one
+activation check), and lists the orders a seat may give."""
+
+from __future__ import annotations
+
+from games.core.errors import NotAllowed, NotYourTurn, WrongPhase, quote
+from games.core.ruleset import UMPIRE, Event, public
+from games.days_of_iron.orders import (
+    Cancel,
+    Check,
+    Dispute,
+    DoiOrder,
+    Dust,
+    End,
+    Fate,
+    Hide,
+    Initiative,
+    Loss,
+    Next,
+    Objective,
+    Offboard,
+    Promote,
+    Ready,
+    Reveal,
+    Scout,
+    Staff,
+)
+from games.days_of_iron.rules import morale_17_2, reference_sheets_17, scouting_19_1, victory_18
+from games.days_of_iron.state import (
+    CAPTURED,
+    HIDDEN,
+    INITIATIVE,
+    KILLED,
+    OFF_BOARD,
+    ON_TABLE,
+    OVER,
+    ROUTING,
+    SETUP,
+    STEPS,
+    TURN,
+    State,
+)
+
+SET_UP = ("staff", "hide", "offboard", "cancel", "scout", "ready")
+DEFAULT_WHERE = "as marked on the deployment map"
+
+
+def to_act(state: State) -> list[str]:
+    """Who must act: sides not yet ready in the set-up, both sides for the initiative, then the
+    side whose part of the phase it is."""
+    if state.phase == SETUP:
+        return [s.id for s in state.sides if not s.ready]
+    if state.phase == INITIATIVE:
+        return [s.id for s in state.sides]
+    if state.phase == TURN:
+        return [state.acting_side()]
+    return []
+
+
+def check_acting(state: State, seat: str) -> None:
+    """Rolls and records that concern both sides belong to whoever acts now (or the umpire)."""
+    acting = to_act(state)
+    if seat != UMPIRE and seat not in acting:
+        names = " and ".join(state.side_name(s) for s in acting)
+        raise NotYourTurn(f"the {names} act now.", hint="Raise it in your own part of the phase, or ask the umpire.")
+
+
+def guard(state: State, seat: str, verb: str, text: str) -> None:
+    """May this seat give an order of this verb now? Checked before the order is read, so a
+    refusal says what is wrong with the moment, not with the spelling."""
+    if state.phase == OVER:
+        raise WrongPhase("the game is over; nothing changes.")
+    if seat != UMPIRE and seat not in {s.id for s in state.sides}:
+        raise NotAllowed(f"seat {quote(seat)} is not in this game.")
+    if verb in ("dispute", "check"):
+        check_acting(state, seat)
+    elif verb in SET_UP:
+        if state.phase != SETUP:
+            raise WrongPhase(f"{quote(text)}: `{verb}` belongs to the set-up, which is over.")
+        if verb == "scout":
+            scouting_19_1.check_scouting_on(state)
+    elif state.phase == SETUP:
+        raise WrongPhase("the battle has not started.", hint="Finish the set-up: `staff`, then `ready` (both sides).")
+    else:
+        _guard_play(state, seat, verb, text.split()[1:])
+
+
+def _guard_play(state: State, seat: str, verb: str, rest: list[str]) -> None:
+    if verb == "initiative" and state.phase != INITIATIVE:
+        raise WrongPhase(f"initiative for turn {state.turn} is already rolled.", hint="Finish the turn's phases with `next`.")
+    if verb == "next":
+        if state.phase != TURN:
+            raise WrongPhase("roll `initiative` first.")
+        acting = state.acting_side()
+        if seat not in (UMPIRE, acting):
+            raise NotYourTurn(f"the {state.side_name(acting)} act now ({STEPS[state.step]} phase).")
+    if verb == "objective":
+        check_acting(state, seat)
+        if len(rest) >= 2:
+            victory_18.check_objectives_set(state)
+    if verb == "morale":
+        morale_17_2.check_tests_loaded()
+    if verb == "table":
+        reference_sheets_17.check_tables_loaded()
+
+
+def next_step(state: State) -> list[Event]:
+    """The acting side is done with its part of the phase: the other side's part, the next phase,
+    or the turn's end (and the game's, at the turn limit option)."""
+    done = state.side_name(state.acting_side())
+    step = STEPS[state.step]
+    if state.step_side == 0:
+        state.step_side = 1
+        return [public(f"Turn {state.turn}, {step} phase: the {done} are done; "
+                       f"the {state.side_name(state.acting_side())} act.")]
+    state.step_side = 0
+    state.step += 1
+    if state.step < len(STEPS):
+        return [public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
+                       f"{state.side_name(state.initiative)} act first.")]
+    state.phase = INITIATIVE
+    state.step = 0
+    limit = int(state.options.get("turns", "0"))
+    if limit and state.turn >= limit:
+        return victory_18.finish(state, f"The turn limit ({limit}) is reached.")
+    return [public(f"Turn {state.turn} is over. Roll `initiative` for turn {state.turn + 1}, "
+                   "or say `end` (both sides) to finish the battle.")]
+
+
+def candidates(state: State, seat: str) -> list[DoiOrder]:
+    """Orders worth offering this seat now, before each is checked as if typed (for autocomplete)."""
+    if state.phase == OVER:
+        return []
+    sides = [s.id for s in state.sides] if seat == UMPIRE else [seat]
+    out: list[DoiOrder] = []
+    if state.phase == SETUP:
+        for side in sides:
+            out += _set_up_candidates(state, seat, side)
+    elif state.phase == INITIATIVE:
+        out.append(Initiative())
+        if state.turn > 0 and (seat == UMPIRE or not state.side(seat).wants_end):
+            out.append(End())
+    else:
+        out += _turn_candidates(state, seat, sides)
+    out.append(Check("wood"))
+    out.append(Dispute("which terrain is light cover"))
+    return out
+
+
+def _set_up_candidates(state: State, seat: str, side: str) -> list[DoiOrder]:
+    ss = state.side(side)
+    if ss.ready:
+        return []
+    named = side if seat == UMPIRE else None
+    out: list[DoiOrder] = [Ready(named) if ss.staff_rolled else Staff(named)]
+    for u in state.units:
+        if u.side == side and u.status == ON_TABLE:
+            out.append(Hide(u.id, DEFAULT_WHERE))
+            if u.light and state.options.get("scouting") == "yes":
+                out.append(Scout(u.id))
+    out += [Offboard(b.id) for b in state.brigades if b.side == side]
+    out += [Cancel(r.number) for r in state.sealed if r.side == side and not r.cancelled]
+    return out
+
+
+def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder]:
+    out: list[DoiOrder] = []
+    if seat in (UMPIRE, state.acting_side()):
+        out.append(Next())
+    for u in state.units:
+        if u.side not in sides:
+            continue
+        if u.status == HIDDEN:
+            out.append(Reveal(u.id))
+        elif u.status in (ON_TABLE, ROUTING):
+            out.append(Loss(u.id, 1))
+            if u.type == "general":
+                out += [Fate("killed", u.id), Fate("captured", u.id)]
+            else:
+                out += [Fate("rally" if u.status == ROUTING else "rout", u.id), Fate("routed-off", u.id)]
+        elif u.status in (KILLED, CAPTURED) and u.rank != "army" and u.lost_turn < state.turn:
+            out.append(Promote(u.id))
+    if STEPS[state.step] == "Morale":
+        for b in state.brigades:
+            if b.side in sides and any(u.brigade == b.id and u.status == OFF_BOARD for u in state.units):
+                out.append(Dust(b.id))
+    for o in state.objectives:
+        for s in state.sides:
+            if o.held_by != s.id:
+                out.append(Objective(o.name, s.id))
+    return out

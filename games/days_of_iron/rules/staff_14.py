@@ -1,0 +1,89 @@
+"""Book section 14 (staff): staff quality (14.1, or the national ratings of 19.4), the effects of
+staff (14.2), replacing Generals killed or wounded by field promotion (14.3)."""
+
+from __future__ import annotations
+
+from games.core.errors import IllegalOrder
+from games.core.rng import Rng
+from games.core.ruleset import Event, public
+from games.days_of_iron.data import rules
+from games.days_of_iron.orders import Promote, successor_of
+from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, SideState, State, Unit
+
+
+def roll_staff(state: State, side: SideState, rng: Rng) -> list[Event]:
+    """Dice each General's quality (14.1; 19.4 with staff=national); the player's own General is
+    Capable and not diced."""
+    book = rules()
+    table_name, note = "standard", "14.1"
+    if state.options.get("staff") == "national":
+        if side.nation in book.staff_tables:
+            table_name, note = side.nation, f"19.4 {side.nation}"
+        else:
+            note = f"14.1 (no 19.4 row for {side.nation})"
+    table = book.staff_table(table_name)
+    parts = []
+    for u in state.units:
+        if u.side != side.id or u.type != "general":
+            continue
+        if u.rank == "army":
+            parts.append(f"{u.name}: Capable (the player's General, not diced)")
+            continue
+        u.roll = rng.die(6)
+        u.quality = next(q for q, faces in table.items() if u.roll in faces)
+        parts.append(f"{u.name}: {u.roll} = {u.quality.capitalize()}")
+    side.staff_rolled = True
+    return [public(f"**{side.name} staff quality** ({note}): " + "; ".join(parts) + ".", reveals=True)]
+
+
+def check_promote(state: State, unit: Unit) -> Promote:
+    """Only a killed or captured General other than the player's own is replaced, once per loss,
+    and a turn after he was lost (14.3). The order names the command (one text per command)."""
+    if unit.type != "general" or unit.status not in (KILLED, CAPTURED):
+        raise IllegalOrder("only a killed or captured General is replaced (14.3).")
+    if unit.rank == "army":
+        raise IllegalOrder("the player's own General is not replaced by promotion.")
+    command = state.unit(unit.replaces) if unit.replaces else unit
+    successor = successor_of(state, command)
+    if successor is not None and successor.status not in GONE:
+        raise IllegalOrder(f"{command.name} already has a successor.")
+    last = successor or command  # the General who held the command last
+    if last.lost_turn >= state.turn:
+        raise IllegalOrder("a field promotion may take place after 1 turn (14.3).",
+                           hint=f"{last.name} was lost in turn {last.lost_turn}.")
+    return Promote(command.id)
+
+
+def promote(state: State, order: Promote, rng: Rng) -> list[Event]:
+    """Fill a command by field promotion (14.3): the first time a successor record is made; after
+    that the same record is promoted again in place, so promotions never grow the state."""
+    command = state.unit(order.unit)
+    table = rules().staff_table("promotion")
+    roll = rng.die(6)
+    quality = next(q for q, faces in table.items() if roll in faces)
+    successor = successor_of(state, command)
+    if successor is None:
+        successor = Unit(f"{command.id}-successor", f"{command.name}'s successor", command.side,
+                         command.brigade, "general", rank=command.rank)
+        state.units.append(successor)
+        text = (f"Field promotion (14.3) for {command.name}: {roll} = {quality.capitalize()}. "
+                f"{successor.name} takes command.")
+    else:
+        text = (f"Field promotion (14.3) for {command.name}'s command, its General lost again: {roll} = "
+                f"{quality.capitalize()}. A new General takes command as {successor.name}.")
+    successor.quality, successor.roll, successor.replaces = quality, roll, command.id
+    successor.status, successor.stands, successor.lost_turn = ON_TABLE, successor.start_stands, state.turn
+    return [public(text, reveals=True)]
+
+
+def commander_quality(state: State, unit: Unit) -> str:
+    """The General whose quality counts for a unit (14.2): the brigade's own, else the senior
+    surviving one; "none" without one."""
+    generals = [u for u in state.units
+                if u.side == unit.side and u.type == "general" and u.status in (ON_TABLE, ROUTING, HIDDEN)]
+    own = [g for g in generals if g.brigade and g.brigade == unit.brigade]
+    if own:
+        return own[0].quality or "none"
+    order = {"division": 0, "corps": 1, "army": 2}
+    senior = sorted((g for g in generals if g.rank in order), key=lambda g: order[g.rank])
+    return (senior[0].quality or "none") if senior else "none"

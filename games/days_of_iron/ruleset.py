@@ -1,0 +1,295 @@
+"""Days of Iron as a ``Ruleset``: the thin adapter the table service calls, and where it registers.
+
+The miniatures stand on a real table and are measured with a tape; the bot never moves them. It
+keeps each side's order of battle, rolls what the book tells players to roll, keeps secret records
+sealed with a public commitment, tracks losses and objectives and scores the end. Each order is one
+short line (``orders.py``; see ``HELP``); canonical texts use unit ids so they replay exactly.
+Everything here hands over to the book's sections in ``rules/``: ``rules/phases_17.py`` guards who
+may give what when, and the two ``match``es below send each typed order to the rule that checks it
+and the rule that carries it out.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from games.core.errors import GameError, InvalidSyntax, quote, resolve_name
+from games.core.options import check_options, with_defaults
+from games.core.rng import Rng
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.view import View
+from games.days_of_iron import data, orders, view
+from games.days_of_iron.orders import (
+    Cancel,
+    Check,
+    Dispute,
+    DoiOrder,
+    Dust,
+    End,
+    Fate,
+    Hide,
+    Initiative,
+    Loss,
+    Morale,
+    Next,
+    Objective,
+    Offboard,
+    Promote,
+    Ready,
+    Reveal,
+    Scout,
+    Staff,
+    Table,
+    own_unit,
+)
+from games.days_of_iron.rules import (
+    checks_15,
+    deployment_16,
+    disputes_3_4,
+    initiative_17_1,
+    losses_17_5,
+    morale_17_2,
+    orders_of_battle_6,
+    phases_17,
+    reference_sheets_17,
+    scouting_19_1,
+    staff_14,
+    victory_18,
+)
+from games.days_of_iron.state import State
+
+SYSTEM_ID = view.SYSTEM_ID
+SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
+
+HELP = """\
+**Days of Iron** - table assistant for Franco-Prussian War miniatures (book: Days of Iron, A. Stone).
+The battle is fought on your real table with a tape measure: the bot does NOT move, measure,
+shoot or melee. It keeps both orders of battle (points from sections 5-6), rolls staff quality
+(14.1, or the national table of 19.4 with option staff=national), initiative (17.1) and disputed
+matters (3.4), keeps hidden (16.4) and off-board (16.5) units SEALED (only your side and the umpire
+read them; the channel sees a numbered record and its SHA-256 commitment, checked when revealed),
+runs scouting (19.1-19.3), tracks losses and objectives and scores the margin of victory (18.2).
+The book's reference sheets (movement, shooting, morale, close assault, casualties) are NOT in the
+text: the shipped game has NO reference tables. Owners can load theirs as a data pack
+(`days_of_iron/reference/*.toml`, format in data/days_of_iron/reference/README.md); then `morale`
+and `table` orders use them.
+
+Set-up (each side, then `ready`):
+- `staff` roll your Generals' quality (your own General is Capable, not diced)
+- `hide UNIT at WHERE` record a hidden unit (sealed); `offboard BRIGADE [at WHERE]` hold a
+  brigade off the table (sealed; at most a third of your points); `cancel N` drop your record N
+- `scout UNIT` send light cavalry scouting (sealed until both are ready; scouting option on)
+- `ready` finish set-up. When both are ready the bot scores scouting and says who deploys first.
+Each turn: `initiative` (both roll 1d6, draws re-rolled), then for Morale, Shooting, Movement and
+Close Assault the initiative side acts first and says `next`, then the other side says `next`.
+- `reveal UNIT` place a hidden unit (publishes the record and its nonce)
+- `dust BRIGADE [at WHERE]` (Morale phase) off-board brigade arrives (publishes the record)
+- `loss UNIT N` N stands (or guns) lost; infantry at 2 stands / cavalry at 1 are removed (17.5.8)
+- `rout UNIT`, `rally UNIT`, `destroyed UNIT`, `routed-off UNIT`, `surrender UNIT`,
+  `captured GENERAL`, `killed GENERAL`, `promote GENERAL` (field promotion a turn later, 14.3)
+- `objective NAME SIDE|none` who holds an objective now (in your own part of a phase)
+- `morale UNIT TEST [FACTOR ...]`, `table TABLE [COLUMN] [+N|-N]` (only with reference tables)
+In your own part of a phase (any time for the umpire): `dispute WHAT` (1-3 as the side asking
+wishes, 4-6 as the other), `check NAME [about TEXT]` for the book's simple d6 checks (wood, ford,
+demolish, general-hit, fire). Your own units' losses may be recorded at any time in the battle.
+`end` (in the Initiative phase, i.e. after a turn's Close Assault): both sides must say it; the
+umpire may end at once. Result: points lost (destroyed, shattered, surrendered, routed off, and
+killed or captured Generals: full; routing or under half strength: half), margin per 18.2 (option margin=scaled scales the 800-point
+bands), or objectives (option victory=objectives). Options: scouting, staff, victory, margin,
+turns (end after N turns), force1/force2 (order-of-battle ids). The umpire may give any order;
+`staff` and `ready` then name the side (`staff french`).
+Staff quality is public (the book does not make it secret). NOT done by the bot: positions,
+measuring, movement, formations, disorder/shaken markers, command radius, shooting, close
+assault and casualty results (no tables), wounded Generals' lost turns, fires and wind; surrender
+(18.1) and objectives are recorded when the players say so. Scouting counts 2 figures per cavalry
+stand (4.1). Victory bands: "0 to 150" is a draw, more than 150 a Minor Victory, and so on.
+"""
+
+OPTIONS = (
+    OptionSpec("scouting", "Use the optional scouting rules 19.1-19.3.", "scenario", ("scenario", "yes", "no")),
+    OptionSpec("staff", "Staff quality table: 14.1 or the national ratings of 19.4.", "scenario",
+               ("scenario", "standard", "national")),
+    OptionSpec("victory", "Decide the winner on points lost or on objectives (18.2).", "scenario",
+               ("scenario", "points", "objectives")),
+    OptionSpec("margin", "Victory bands as printed for 800 points (book) or scaled to the game size.", "scenario",
+               ("scenario", "book", "scaled")),
+    OptionSpec("turns", "End automatically after this many turns (0 = when the players agree).", "0", between=(0, 100)),
+    OptionSpec("force1", "Order of battle for the first side (a forces/ file id).", ""),
+    OptionSpec("force2", "Order of battle for the second side (a forces/ file id).", ""),
+)
+
+
+def game_options(given: dict[str, str], spec: data.ScenarioSpec) -> dict[str, str]:
+    """The options checked (games.core.options), "scenario" replaced by the scenario's own choice,
+    the turn limit as a plain number and forces by their file ids."""
+    out = with_defaults(OPTIONS, check_options(OPTIONS, given, system="Days of Iron"))
+    out["turns"] = str(int(out["turns"]))
+    defaults = {"scouting": "yes" if spec.scouting else "no", "staff": spec.staff, "victory": spec.victory,
+                "margin": spec.margin}
+    for key, value in defaults.items():
+        if out[key] == "scenario":
+            out[key] = value
+    for key in ("force1", "force2"):
+        if out[key]:
+            out[key] = resolve_name(out[key], {f: f for f in data.force_ids()}, "order of battle")
+    return out
+
+
+@register(SYSTEM_ID)
+class DaysOfIron(Ruleset[State]):
+    id: ClassVar[str] = SYSTEM_ID
+    name: ClassVar[str] = "Days of Iron"
+    state_type: ClassVar[type[State]] = State
+    book: ClassVar[str] = "002_7d78f51a4d90a881.txt"
+
+    def scenarios(self) -> list[ScenarioInfo]:
+        return [ScenarioInfo(s, data.scenario(s).name, data.scenario(s).description) for s in data.scenario_ids()]
+
+    def options(self) -> list[OptionSpec]:
+        return list(OPTIONS)
+
+    def help(self) -> str:
+        ref = data.reference()
+        loaded = ("Reference tables loaded from a data pack: " + ", ".join(ref.sources) + ".") if not ref.empty else (
+            "Reference tables loaded: none (the shipped game has no reference tables).")
+        return HELP + loaded
+
+    def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> State:
+        ids = data.scenario_ids()
+        spec = data.scenario(resolve_name(scenario or "meeting", {s: data.scenario(s).name for s in ids}, "scenario"))
+        return orders_of_battle_6.new_state(spec, game_options(options, spec))
+
+    def seats(self, state: State) -> list[Seat]:
+        return [Seat(s.id, s.name, s.id, "side") for s in state.sides] + [
+            Seat(UMPIRE, "Umpire", "", "umpire", optional=True)
+        ]
+
+    def to_act(self, state: State) -> list[str]:
+        return phases_17.to_act(state)
+
+    def parse_order(self, state: State, seat: str, text: str) -> DoiOrder:
+        """Read, guard and check an order; every refusal starts by quoting the whole order."""
+        try:
+            verb = orders.verb_of(text)
+            phases_17.guard(state, seat, verb, text)
+            return self._checked(state, seat, orders.read(state, seat, text))
+        except GameError as err:
+            raise orders.quoting(text, err) from None
+
+    def legal_orders(self, state: State, seat: str) -> list[str]:
+        out: list[str] = []
+        for candidate in phases_17.candidates(state, seat):
+            try:
+                out.append(self.parse_order(state, seat, candidate.text).text)
+            except ValueError:
+                continue
+        return list(dict.fromkeys(out))
+
+    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+        """Check the order again in this state (any seat's order comes through here), then carry it out."""
+        if isinstance(order, DoiOrder):
+            try:
+                phases_17.guard(state, seat, order.text.split()[0], order.text)
+                order = self._checked(state, seat, order)
+            except GameError as err:
+                raise orders.quoting(order.text, err) from None
+        else:
+            order = self.parse_order(state, seat, order.text)
+        if isinstance(order, SetUpOrder):
+            return self._set_up(state, seat, order, rng)
+        return self._play(state, seat, order, rng)
+
+    def _checked(self, state: State, seat: str, order: DoiOrder) -> DoiOrder:
+        """The order checked against the rules and made canonical (ids, the command promoted)."""
+        match order:
+            case Staff() | Ready():
+                return deployment_16.check_side_order(state, seat, order)
+            case Hide():
+                return deployment_16.check_hide(state, seat, order)
+            case Offboard():
+                return deployment_16.check_offboard(state, order)
+            case Cancel():
+                return deployment_16.check_cancel(state, seat, order)
+            case Scout():
+                scouting_19_1.check_scout(state, own_unit(state, seat, order.unit))
+            case Dust():
+                return deployment_16.check_dust(state, order)
+            case End():
+                victory_18.check_end(state, seat)
+            case _:
+                return self._checked_unit_order(state, seat, order)
+        return order
+
+    def _checked_unit_order(self, state: State, seat: str, order: DoiOrder) -> DoiOrder:
+        match order:
+            case Reveal():
+                deployment_16.check_reveal(own_unit(state, seat, order.unit))
+            case Loss():
+                losses_17_5.check_loss(own_unit(state, seat, order.unit), order.stands)
+            case Fate():
+                losses_17_5.check_fate(own_unit(state, seat, order.unit), order)
+            case Promote():
+                return staff_14.check_promote(state, own_unit(state, seat, order.unit))
+            case Morale():
+                morale_17_2.check_morale(own_unit(state, seat, order.unit), order)
+            case Table():
+                return reference_sheets_17.check_table(order)
+            case Dispute():
+                return disputes_3_4.check_dispute(order)
+            case Check():
+                return checks_15.check_check(order)
+        return order
+
+    def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
+        match order:
+            case Staff():
+                return staff_14.roll_staff(state, state.side(order.side or seat), rng)
+            case Ready():
+                return deployment_16.ready(state, order.side or seat, rng)
+            case Hide():
+                return deployment_16.hide(state, order, rng)
+            case Offboard():
+                return deployment_16.offboard(state, order, rng)
+            case Cancel():
+                return deployment_16.cancel(state, order)
+            case Scout():
+                return deployment_16.scout(state, state.unit(order.unit), rng)
+
+    def _play(self, state: State, seat: str, order: DoiOrder, rng: Rng) -> list[Event]:
+        match order:
+            case Initiative():
+                return initiative_17_1.initiative(state, rng)
+            case Next():
+                return phases_17.next_step(state)
+            case End():
+                return victory_18.end(state, seat)
+            case Reveal():
+                return deployment_16.reveal(state, state.unit(order.unit))
+            case Dust():
+                return deployment_16.dust(state, order)
+            case Loss():
+                return losses_17_5.loss(state, state.unit(order.unit), order.stands)
+            case Fate():
+                return losses_17_5.fate(state, state.unit(order.unit), order)
+            case Promote():
+                return staff_14.promote(state, order, rng)
+            case Objective():
+                return victory_18.objective(state, order)
+            case Morale():
+                return morale_17_2.morale_test(state, order, rng)
+            case Table():
+                return reference_sheets_17.roll_table(order, rng)
+            case Dispute():
+                return disputes_3_4.dispute(state, seat, order, rng)
+            case Check():
+                return checks_15.roll_check(state, order, rng)
+        raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
+
+    def view(self, state: State, seat: str | None) -> View:
+        return view.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return victory_18.outcome(state)
+
+    def summary(self, state: State) -> list[str]:
+        return view.status(state)
