@@ -10,7 +10,7 @@ from games.core.errors import IllegalOrder, quote
 from games.core.hexgrid import Hex, distance, line
 from games.core.maps import HexMap, load_map
 from games.core.rng import Rng
-from games.core.ruleset import Event, private, public
+from games.core.ruleset import Event, OptionSpec, private, public
 from games.iron_and_fire.data import (
     DeploySpec,
     RollSpec,
@@ -27,35 +27,22 @@ CRITICAL_NAMES = {"bridge": "Bridge", "fire": "Fire", "propulsion": "Propulsion"
 WATER_SHALLOW = ("shallow", "shoal")
 LAND = ("land", "town")
 
-OPTION_DEFAULTS: dict[str, str] = {
-    "fow": "off",
-    "honor": "off",
-    "visibility": "off",
-    "random_events": "on",
-    "ironclad_save": "on",
-    "battery_save": "on",
-    "boilers": "bad",
-    "mines": "off",
-    "independencia": "sunk",
-    "once_per": "card",
-    "land_blocks": "on",
-    "s2_end": "vp",
-    "turns": "",
-}
-OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "fow": ("off", "on"),
-    "honor": ("off", "on"),
-    "visibility": ("off", "on"),
-    "random_events": ("on", "off"),
-    "ironclad_save": ("on", "off"),
-    "battery_save": ("on", "off"),
-    "boilers": ("bad", "fixed"),
-    "mines": ("off", "on"),
-    "independencia": ("sunk", "survives"),
-    "once_per": ("card", "turn"),
-    "land_blocks": ("on", "off"),
-    "s2_end": ("vp", "draw"),
-}
+OPTIONS = (
+    OptionSpec("fow", "Advanced rule 13.1 Fortunes of War", "off", ("off", "on")),
+    OptionSpec("honor", "Advanced rule 13.2 Chilean Honor (needs fow=on)", "off", ("off", "on")),
+    OptionSpec("visibility", "Advanced rule 13.3 Visibility", "off", ("off", "on")),
+    OptionSpec("random_events", "Random Event table on the first Joker (14.0)", "on", ("on", "off")),
+    OptionSpec("ironclad_save", "Ironclad armour ignores hits on an even raw d10 (6.1.4)", "on", ("on", "off")),
+    OptionSpec("battery_save", "Land batteries ignore hits at range 3-4 on an even raw d10 (6.1.4)", "on", ("on", "off")),
+    OptionSpec("boilers", "Scenario 1: Bad Boilers (15.2.2) or Boilers Fixed (15.2.3)", "bad", ("bad", "fixed")),
+    OptionSpec("mines", "Scenario 1: 1d6+2 mines within 10 hexes of the east edge", "off", ("off", "on")),
+    OptionSpec("independencia", "Scenarios 3 and 5: the Independencia survives variant", "sunk", ("sunk", "survives")),
+    OptionSpec("once_per", "A unit activates once per card (ruling) or once per turn (3.0's 'usually')", "card", ("card", "turn")),
+    OptionSpec("land_blocks", "Land hexes block line of sight (ruling) or only units do", "on", ("on", "off")),
+    OptionSpec("s2_end", "Scenario 2 at its turn limit: victory points (ruling) or a draw (15.3.4 as printed)", "vp", ("vp", "draw")),
+    OptionSpec("turns", "Override the scenario's turn limit (a number)", "", between=(1, 99)),
+)
+OPTION_DEFAULTS: dict[str, str] = {o.key: o.default for o in OPTIONS}
 
 
 def other(side: str) -> str:

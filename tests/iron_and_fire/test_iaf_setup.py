@@ -8,6 +8,7 @@ import pytest
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName
 from games.core.rng import Rng, check_seal, seed_from_number
 from games.iron_and_fire.game import Game
+from games.iron_and_fire.orders import Place
 from games.iron_and_fire.rules import damage_7, sequence_3
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import new_game, ruleset, unit
@@ -187,13 +188,17 @@ def test_bad_options_and_names() -> None:
     rs = ruleset()
     with pytest.raises(InvalidSyntax):
         rs.setup("s1", {"fow": "maybe"}, Rng(seed_from_number(1)))
-    with pytest.raises(InvalidSyntax):
+    with pytest.raises(UnknownName, match="no option `colour`"):
         rs.setup("s1", {"colour": "red"}, Rng(seed_from_number(1)))
+    with pytest.raises(InvalidSyntax, match="from 1 to 99"):
+        rs.setup("s1", {"turns": "0"}, Rng(seed_from_number(1)))
+    assert rs.setup("s1", {"FOW": "On"}, Rng(seed_from_number(1))).options == {"fow": "on"}
     st = new_game("s5")
     with pytest.raises(UnknownName):
         rs.parse_order(st, "chile", "Bismarck move F")
     assert rs.parse_order(st, "chile", "ohig at 1712 2").text == "O'Higgins at 1712 2"
-    assert rs.parse_order(st, "chile", "Matias Cousino at 2801 3").args[1] == "matias_cousino"
+    placed = rs.parse_order(st, "chile", "Matias Cousino at 2801 3")
+    assert isinstance(placed, Place) and placed.unit.id == "matias_cousino" and placed.facing == 3
 
 
 def test_orders_that_roll_or_draw_are_marked_as_revealing() -> None:

