@@ -1,4 +1,4 @@
-"""The Oak & Iron order notation: parse to a canonical text and a tuple of plain arguments.
+"""The Oak & Iron orders, as typed values (``games.core.notation``)::
 
     initiative Careful Aim
     Fluyt seamanship adjust +1 [fortune]        Fluyt seamanship heading port 30 [fortune]
@@ -14,21 +14,28 @@
     capture Corvette | destroy Corvette | spare Corvette
     measure Fluyt Corvette
 
-Names are matched case-insensitively, whole names or unique prefixes; the canonical text spells
-them out in full, so ``format_order(parse_order(text))`` parses to the same order.
+Names are matched case-insensitively: a whole name (or its id, or the name with hyphens for
+spaces) of up to four words, else a unique prefix of one word; the canonical text spells them out
+in full. Games stored before the typed orders replay from their logged text, so every spelling the
+old parser read still reads the same (``tests/oak_and_iron/test_baseline.py``): flag words
+(``fortune``, ``helm-port``, ``helm-starboard``) and repeated aims may stand anywhere after the
+verb and are put in their place by ``_normalise`` before the grammar reads the words.
 """
 
 from __future__ import annotations
 
-from games.core.errors import InvalidSyntax, quote, resolve_name
-from games.core.ruleset import Order
-from games.oak_and_iron.cards import initiative_cards
-from games.oak_and_iron.state import OakState
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
+
+from games.core.errors import InvalidSyntax, UnknownName, quote, resolve_name
+from games.core.notation import Flag, Grammar, Name, Ref, Slot, Typed
+from games.oak_and_iron.data import initiative_cards
+from games.oak_and_iron.state import ShipState, State
 
 SIDES = ("port", "starboard")
 AIMS = ("hull", "rigging", "crew")
 FLAGS = ("fortune", "helm-port", "helm-starboard")
-SHIP_VERBS = ("seamanship", "move", "crew", "done", "broadside", "partial", "close", "landing-attack", "hold")
 HELP = (
     "Orders: `initiative <card>`, `<ship> seamanship adjust +1`, `<ship> move turn-end port 30`, "
     "`<ship> crew reload starboard`, `<ship> done`, `<ship> broadside starboard <target>`, "
@@ -36,213 +43,418 @@ HELP = (
 )
 
 
-def ship_names(state: OakState) -> dict[str, str]:
+# --- slots of this notation -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vessel(Slot):
+    """A ship: up to four words naming it exactly (name, id, or name with hyphens), else one word
+    that ``resolve_name`` matches (a unique prefix), as players have always written them."""
+
+    max_words: ClassVar[int | None] = 4
+    what: str = "ship"
+
+    def read(self, words: Sequence[str], ctx: Any) -> Ref:
+        names: dict[str, str] = dict(ctx.names["ship"])
+        text = " ".join(words).casefold()
+        for sid, name in names.items():
+            if text in (name.casefold(), sid.casefold(), name.casefold().replace(" ", "-")):
+                return Ref(sid, name)
+        if len(words) > 1:
+            raise UnknownName(f"No ship called {quote(' '.join(words))}.", hint=f"Known: {', '.join(sorted(names.values()))}.")
+        ctx.inexact += 1
+        sid = resolve_name(words[0], names, "ship")
+        return Ref(sid, names[sid])
+
+    def show(self, value: Any) -> str:
+        return str(value.name)
+
+
+@dataclass(frozen=True)
+class Degrees(Slot):
+    """A turn in degrees, 0 to 360 (``30``, ``30deg``, ``30°``), kept as printed (six significant digits)."""
+
+    what: str = "number of degrees"
+
+    def read(self, words: Sequence[str], ctx: Any) -> float:
+        token = words[0].casefold()
+        try:
+            value = float(token.rstrip("°").removesuffix("deg"))
+        except ValueError:
+            raise InvalidSyntax(f"{quote(token)} in {quote(ctx.text)} is not a number of degrees.",
+                                hint="Write e.g. `turn-end port 30`.") from None
+        if not 0 <= value <= 360 or value != value:
+            raise InvalidSyntax(f"{quote(token)} in {quote(ctx.text)}: degrees must be between 0 and 360.")
+        return float(f"{value:g}")
+
+    def show(self, value: Any) -> str:
+        return f"{value:g}"
+
+
+@dataclass(frozen=True)
+class Inches(Slot):
+    """A table coordinate in inches from the top-left corner, kept as printed."""
+
+    what: str = "number of inches"
+
+    def read(self, words: Sequence[str], ctx: Any) -> float:
+        try:
+            return float(f"{float(words[0].casefold()):g}")
+        except ValueError:
+            raise InvalidSyntax(f"{quote(ctx.text)}: the landing point is two numbers, inches from the top-left corner.") from None
+
+    def show(self, value: Any) -> str:
+        return f"{value:g}"
+
+
+Ship = Annotated[Ref, Vessel()]
+Card = Annotated[Ref, Name("initiative card")]
+Side = Literal["port", "starboard"]
+Aim = Literal["hull", "rigging", "crew"]
+Turn = Annotated[float, Degrees()]
+Fortune = Annotated[bool, Flag("fortune")]
+HelmPort = Annotated[bool, Flag("helm-port")]
+HelmStarboard = Annotated[bool, Flag("helm-starboard")]
+
+
+# --- Initiative and End Phase, and the measuring tool ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Initiative(Typed):
+    """Seal an initiative card for next turn (book 4.I step 2)."""
+
+    PATTERN: ClassVar[str] = "initiative {card}"
+    card: Card
+
+
+@dataclass(frozen=True)
+class EndChoice(Typed):
+    """Capture, destroy or spare a Shaken enemy Entangled with your ship (book 4.IV step 1)."""
+
+    PATTERN: ClassVar[str] = "{choice} {ship}"
+    choice: Literal["capture", "destroy", "spare"]
+    ship: Ship
+
+
+@dataclass(frozen=True)
+class Measure(Typed):
+    """Ask the range ruler about two ships (book ch. 2); changes nothing."""
+
+    PATTERN: ClassVar[str] = "measure {ship} {target}"
+    ship: Ship
+    target: Ship
+
+
+# --- the Movement Phase ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move(Typed):
+    """Move the full speed, with one turn at the start or the end (book 4.II step 3); 45 degrees
+    when the turn gives no number."""
+
+    PATTERN: ClassVar[str] = "{ship} move [{when} {direction} {degrees}]"
+    ALIASES: ClassVar[tuple[str, ...]] = ("{ship} move {when} {direction}",)
+    ship: Ship
+    when: Literal["turn-start", "turn-end"] | None = None
+    direction: Side | None = None
+    degrees: Turn = 45.0
+
+
+@dataclass(frozen=True)
+class Done(Typed):
+    """End the ship's activation without a Crew Action."""
+
+    PATTERN: ClassVar[str] = "{ship} done"
+    ship: Ship
+
+
+@dataclass(frozen=True)
+class Adjust(Typed):
+    """Seamanship Action ADJUST SPEED by one (book 4.II step 2); ``adjust 1`` reads as ``+1``."""
+
+    PATTERN: ClassVar[str] = "{ship} seamanship adjust {delta} {fortune}"
+    ALIASES: ClassVar[tuple[str, ...]] = ("{ship} seamanship adjust 1 {fortune}",)
+    ship: Ship
+    delta: Literal["+1", "-1"] = "+1"
+    fortune: Fortune = False
+
+
+@dataclass(frozen=True)
+class Heading(Typed):
+    """Seamanship Action CHANGE HEADING: a turn before the move with the speed 1 tool (4.II step 2)."""
+
+    PATTERN: ClassVar[str] = "{ship} seamanship heading {direction} {degrees} {fortune}"
+    ALIASES: ClassVar[tuple[str, ...]] = ("{ship} seamanship heading {direction} {fortune}",)
+    ship: Ship
+    direction: Side
+    degrees: Turn = 45.0
+    fortune: Fortune = False
+
+
+@dataclass(frozen=True)
+class CutFree(Typed):
+    """Seamanship Action CUT FREE from the ships it is Entangled with (4.II step 2)."""
+
+    PATTERN: ClassVar[str] = "{ship} seamanship cutfree {fortune}"
+    ALIASES: ClassVar[tuple[str, ...]] = ("{ship} seamanship cut-free {fortune}", "{ship} seamanship cut free {fortune}")
+    ship: Ship
+    fortune: Fortune = False
+
+
+@dataclass(frozen=True)
+class Reload(Typed):
+    """Crew Action RELOAD one side (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew reload {side}"
+    ship: Ship
+    side: Side
+
+
+@dataclass(frozen=True)
+class Rally(Typed):
+    """Crew Action RALLY: remove a point of Fatigue (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew rally"
+    ship: Ship
+
+
+@dataclass(frozen=True)
+class Repair(Typed):
+    """Crew Action REPAIR a point of damage, or try to get off (``aground``) (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew repair [{what}] {fortune}"
+    ship: Ship
+    what: Literal["hull", "aground"] | None = None
+    fortune: Fortune = False
+
+
+@dataclass(frozen=True)
+class ChangeSail(Typed):
+    """Crew Action CHANGE SAIL SETTING one level (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew sail {way}"
+    ship: Ship
+    way: Literal["up", "down"]
+
+
+@dataclass(frozen=True)
+class Board(Typed):
+    """Crew Action BOARDING an enemy within Yard Arm (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew board {target} {fortune}"
+    ship: Ship
+    target: Ship
+    fortune: Fortune = False
+
+
+@dataclass(frozen=True)
+class Row(Typed):
+    """Crew Action ROW with Sweeps: a move with the speed 1 tool (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew row"
+    ship: Ship
+
+
+@dataclass(frozen=True)
+class TransferFlag(Typed):
+    """Crew Action TRANSFER FLAG to a friendly ship within Pistol Shot (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew flag {target}"
+    ship: Ship
+    target: Ship
+
+
+@dataclass(frozen=True)
+class LandingParty(Typed):
+    """Crew Action LANDING PARTY ashore, at a point or the nearest island point (4.II step 4)."""
+
+    PATTERN: ClassVar[str] = "{ship} crew landing [{x} {y}]"
+    ship: Ship
+    x: Annotated[float, Inches()] | None = None
+    y: Annotated[float, Inches()] | None = None
+
+
+# --- the Attack Phase -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Broadside(Typed):
+    """One or two Broadside attacks, one from each side (book 4.III); aim at rigging or crew
+    (5.7, 5.8); a helm struck turns the target to port unless ``helm-starboard``."""
+
+    PATTERN: ClassVar[str] = (
+        "{ship} broadside {side} {target} [{aim}] [and {side2} {target2} [{aim2}]] {fortune} {helm_port} {helm_starboard}"
+    )
+    ship: Ship
+    side: Side
+    target: Ship
+    aim: Aim = "hull"
+    side2: Side | None = None
+    target2: Ship | None = None
+    aim2: Aim = "hull"
+    fortune: Fortune = False
+    helm_port: HelmPort = False
+    helm_starboard: HelmStarboard = False
+
+    def shots(self) -> list[tuple[str, Ref, str]]:
+        """(side, target, aim) of each broadside, in the order given."""
+        first = [(str(self.side), self.target, str(self.aim))]
+        return first + ([(str(self.side2), self.target2, str(self.aim2))] if self.side2 and self.target2 else [])
+
+    @property
+    def helm(self) -> str:
+        return "starboard" if self.helm_starboard else "port"
+
+
+@dataclass(frozen=True)
+class Partial(Typed):
+    """Partial Fire with part of the guns and small arms (book 4.III)."""
+
+    PATTERN: ClassVar[str] = "{ship} partial {target} [{aim}] {fortune} {helm_port} {helm_starboard}"
+    ship: Ship
+    target: Ship
+    aim: Aim = "hull"
+    fortune: Fortune = False
+    helm_port: HelmPort = False
+    helm_starboard: HelmStarboard = False
+
+    @property
+    def helm(self) -> str:
+        return "starboard" if self.helm_starboard else "port"
+
+
+@dataclass(frozen=True)
+class Close(Typed):
+    """Close Combat against an Entangled enemy (book 4.III)."""
+
+    PATTERN: ClassVar[str] = "{ship} close {target}"
+    ship: Ship
+    target: Ship
+
+
+@dataclass(frozen=True)
+class LandingAttack(Typed):
+    """Close Combat between two Landing Parties (book 4.III)."""
+
+    PATTERN: ClassVar[str] = "{ship} landing-attack {target}"
+    ship: Ship
+    target: Ship
+
+
+@dataclass(frozen=True)
+class Hold(Typed):
+    """The ship does not attack this phase."""
+
+    PATTERN: ClassVar[str] = "{ship} hold"
+    ship: Ship
+
+
+Seamanship = Adjust | Heading | CutFree
+CrewAction = Reload | Rally | Repair | ChangeSail | Board | Row | TransferFlag | LandingParty
+MovementOrder = Move | Done | Seamanship | CrewAction
+AttackOrder = Broadside | Partial | Close | LandingAttack | Hold
+GRAMMAR = Grammar(  # orders that start with a ship first, so an unknown ship is what a refusal names
+    Move, Done, Adjust, Heading, CutFree, Reload, Rally, Repair, ChangeSail, Board, Row, TransferFlag, LandingParty,
+    Broadside, Partial, Close, LandingAttack, Hold, Initiative, EndChoice, Measure, hint=HELP,
+)
+
+
+def ship_names(state: State) -> dict[str, str]:
     return {s.id: s.name for s in state.ships}
 
 
-def split_ship(state: OakState, tokens: list[str], text: str) -> tuple[str, list[str]]:
-    """The longest leading run of words naming a ship exactly, else a unique prefix of one word."""
-    names = ship_names(state)
-    for k in range(min(4, len(tokens)), 0, -1):
-        cand = " ".join(tokens[:k]).casefold()
-        for sid, name in names.items():
-            if cand in (name.casefold(), sid.casefold(), name.casefold().replace(" ", "-")):
-                return sid, tokens[k:]
-    if not tokens:
-        raise InvalidSyntax(f"Expected a ship name in {quote(text)}.", hint=HELP)
-    return resolve_name(tokens[0], names, "ship"), tokens[1:]
+def ref(ship: ShipState) -> Ref:
+    return Ref(ship.id, ship.name)
 
 
-def _degrees(token: str, text: str) -> float:
-    try:
-        value = float(token.rstrip("°").removesuffix("deg"))
-    except ValueError:
-        raise InvalidSyntax(f"{quote(token)} in {quote(text)} is not a number of degrees.", hint="Write e.g. `turn-end port 30`.") from None
-    if not 0 <= value <= 360 or value != value:
-        raise InvalidSyntax(f"{quote(token)} in {quote(text)}: degrees must be between 0 and 360.")
-    return value
+def movement_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[Typed]:
+    """The Movement Phase orders ``legal_orders`` tries for one ship, in the order it offers them."""
+    return [
+        Move(ship), Move(ship, "turn-end", "port", 45.0), Move(ship, "turn-end", "starboard", 45.0),
+        Move(ship, "turn-start", "port", 20.0), Move(ship, "turn-start", "starboard", 20.0),
+        Done(ship), Reload(ship, "port"), Reload(ship, "starboard"), Rally(ship),
+        Repair(ship), ChangeSail(ship, "up"), ChangeSail(ship, "down"), Adjust(ship, "+1"),
+        Heading(ship, "port", 30.0), CutFree(ship), Row(ship),
+        *(Board(ship, target) for target in enemies),
+    ]
 
 
-def _num(value: float) -> str:
-    return f"{value:g}"
+def attack_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[Typed]:
+    """The Attack Phase orders ``legal_orders`` tries for one ship, in the order it offers them."""
+    out: list[Typed] = []
+    for target in enemies:
+        out += [Broadside(ship, "port", target), Broadside(ship, "starboard", target), Partial(ship, target), Close(ship, target)]
+    return [*out, Hold(ship)]
 
 
-def parse(state: OakState, text: str) -> Order:
-    tokens = text.strip().split()
-    if not tokens:
+def parse(state: State, text: str) -> Typed:
+    """Read an order (names against this game's ships and the initiative cards)."""
+    if not text.split():
         raise InvalidSyntax("Empty order.", hint=HELP)
-    head = tokens[0].casefold()
-    names = ship_names(state)
-    if head == "initiative":
-        card_text = " ".join(tokens[1:])
-        if not card_text:
-            raise InvalidSyntax(f"{quote(text)}: name the initiative card.", hint="Write e.g. `initiative Careful Aim`.")
-        cards = {k: c.name for k, c in initiative_cards().items()}
-        key = card_text if card_text in cards else resolve_name(card_text, cards, "initiative card")
-        return Order(f"initiative {cards[key]}", ("initiative", key))
-    if head in ("capture", "destroy", "spare"):
-        sid, rest = split_ship(state, tokens[1:], text)
-        if rest:
-            raise InvalidSyntax(f"Unexpected {quote(' '.join(rest))} in {quote(text)}.")
-        return Order(f"{head} {names[sid]}", (head, sid))
-    if head == "measure":
-        sid, rest = split_ship(state, tokens[1:], text)
-        tid, rest = split_ship(state, rest, text)
-        if rest:
-            raise InvalidSyntax(f"Unexpected {quote(' '.join(rest))} in {quote(text)}.")
-        return Order(f"measure {names[sid]} {names[tid]}", ("measure", sid, tid))
-    sid, rest = split_ship(state, tokens, text)
-    if not rest:
-        raise InvalidSyntax(f"{quote(text)}: what should {names[sid]} do?", hint=HELP)
-    verb = rest[0].casefold()
-    args = [a.casefold() for a in rest[1:]]
-    name = names[sid]
-    if verb not in SHIP_VERBS:
-        raise InvalidSyntax(f"Unknown order {quote(rest[0])} in {quote(text)}.", hint=HELP)
-    if verb in ("done", "hold"):
-        if args:
-            raise InvalidSyntax(f"Unexpected {quote(' '.join(rest[1:]))} in {quote(text)}.")
-        return Order(f"{name} {verb}", (verb, sid))
-    if verb == "move":
-        return _parse_move(sid, name, args, text)
-    if verb == "seamanship":
-        return _parse_seamanship(sid, name, args, text)
-    if verb == "crew":
-        return _parse_crew(state, sid, name, rest[1:], text)
-    if verb in ("close", "landing-attack"):
-        tid, extra = split_ship(state, rest[1:], text)
-        if extra:
-            raise InvalidSyntax(f"Unexpected {quote(' '.join(extra))} in {quote(text)}.")
-        return Order(f"{name} {verb} {names[tid]}", (verb, sid, tid))
-    if verb == "partial":
-        tid, extra = split_ship(state, rest[1:], text)
-        aim, flags = _aim_and_flags(extra, text)
-        canon = " ".join(x for x in (name, "partial", names[tid], "" if aim == "hull" else aim, *flags) if x)
-        return Order(canon, ("partial", sid, tid, aim, "fortune" if "fortune" in flags else "", _helm(flags)))
-    return _parse_broadside(state, sid, name, rest[1:], text)
-
-
-def _helm(flags: list[str]) -> str:
-    return "starboard" if "helm-starboard" in flags else "port"
-
-
-def _aim_and_flags(tokens: list[str], text: str) -> tuple[str, list[str]]:
-    aim = "hull"
-    flags: list[str] = []
-    for t in (x.casefold() for x in tokens):
-        if t in AIMS:
-            aim = t
-        elif t in FLAGS:
-            flags.append(t)
-        else:
-            raise InvalidSyntax(f"Unexpected {quote(t)} in {quote(text)}.", hint="After the target: rigging or crew, fortune, helm-port or helm-starboard.")
-    return aim, sorted(set(flags))
-
-
-def _parse_broadside(state: OakState, sid: str, name: str, tokens: list[str], text: str) -> Order:
-    names = ship_names(state)
-    shots: list[tuple[str, str, str]] = []
-    flags: list[str] = []
-    i = 0
-    while i < len(tokens):
-        side = tokens[i].casefold()
-        if side not in SIDES:
-            raise InvalidSyntax(f"{quote(text)}: expected port or starboard, got {quote(tokens[i])}.", hint="Write e.g. `Fluyt broadside starboard Corvette`.")
-        j = i + 1
-        while j < len(tokens) and tokens[j].casefold() not in ("and", *AIMS, *FLAGS):
-            j += 1
-        tid, extra = split_ship(state, tokens[i + 1 : j], text)
-        if extra:
-            raise InvalidSyntax(f"Unexpected {quote(' '.join(extra))} in {quote(text)}.")
-        aim = "hull"
-        while j < len(tokens) and tokens[j].casefold() in (*AIMS, *FLAGS):
-            t = tokens[j].casefold()
-            if t in AIMS:
-                aim = t
-            else:
-                flags.append(t)
-            j += 1
-        shots.append((side, tid, aim))
-        if j < len(tokens) and tokens[j].casefold() == "and":
-            j += 1
-        i = j
-    if not shots:
-        raise InvalidSyntax(f"{quote(text)}: name the side and the target.", hint="Write e.g. `Fluyt broadside starboard Corvette`.")
-    if len(shots) > 2 or (len(shots) == 2 and shots[0][0] == shots[1][0]):
+    _check_verb(state, text)
+    cards = {k: c.name for k, c in initiative_cards().items()}
+    order = GRAMMAR.parse(" ".join(_normalise(text.split())), {"ship": ship_names(state), "initiative card": cards})
+    if isinstance(order, Broadside) and order.side2 == order.side:
         raise InvalidSyntax(f"{quote(text)}: at most one broadside from each side.")
-    flags = sorted(set(flags))
-    parts = [" ".join(x for x in (side, names[tid], "" if aim == "hull" else aim) if x) for side, tid, aim in shots]
-    canon = f"{name} broadside " + " and ".join(parts) + "".join(f" {f}" for f in flags)
-    args: list[str] = ["broadside", sid, "fortune" if "fortune" in flags else "", _helm(flags)]
-    for side, tid, aim in shots:
-        args += [side, tid, aim]
-    return Order(canon, tuple(args))
+    return order
 
 
-def _parse_move(sid: str, name: str, args: list[str], text: str) -> Order:
-    if not args:
-        return Order(f"{name} move", ("move", sid, "", "", "0"))
-    if args[0] not in ("turn-start", "turn-end") or len(args) not in (2, 3) or args[1] not in SIDES:
-        raise InvalidSyntax(
-            f"Cannot read the move {quote(text)}.", hint="Write `Fluyt move`, or `Fluyt move turn-start|turn-end port|starboard [degrees]`."
-        )
-    deg = _degrees(args[2], text) if len(args) == 3 else 45.0
-    when = args[0].removeprefix("turn-")
-    return Order(f"{name} move {args[0]} {args[1]} {_num(deg)}", ("move", sid, when, args[1], _num(deg)))
+SHIP_VERBS = ("seamanship", "move", "crew", "done", "broadside", "partial", "close", "landing-attack", "hold")
 
 
-def _parse_seamanship(sid: str, name: str, args: list[str], text: str) -> Order:
-    fortune = "fortune" if "fortune" in args else ""
-    args = [a for a in args if a != "fortune"]
-    suffix = " fortune" if fortune else ""
-    if args[:1] == ["adjust"] and len(args) == 2 and args[1] in ("+1", "-1", "1"):
-        delta = "-1" if args[1] == "-1" else "+1"
-        return Order(f"{name} seamanship adjust {delta}{suffix}", ("seamanship", sid, "adjust", delta, fortune))
-    if args[:1] == ["heading"] and len(args) in (2, 3) and args[1] in SIDES:
-        deg = _degrees(args[2], text) if len(args) == 3 else 45.0
-        return Order(f"{name} seamanship heading {args[1]} {_num(deg)}{suffix}", ("seamanship", sid, "heading", args[1], fortune, _num(deg)))
-    if args in (["cutfree"], ["cut-free"], ["cut", "free"]):
-        return Order(f"{name} seamanship cutfree{suffix}", ("seamanship", sid, "cutfree", "", fortune))
-    raise InvalidSyntax(
-        f"Cannot read the Seamanship Action {quote(text)}.",
-        hint="Write `seamanship adjust +1`, `seamanship adjust -1`, `seamanship heading port 30` or `seamanship cutfree`.",
-    )
-
-
-def _parse_crew(state: OakState, sid: str, name: str, raw: list[str], text: str) -> Order:
-    args = [a.casefold() for a in raw]
-    fortune = "fortune" if "fortune" in args else ""
-    keep = [r for r in raw if r.casefold() != "fortune"]
-    args = [a.casefold() for a in keep]
-    suffix = " fortune" if fortune else ""
+def _check_verb(state: State, text: str) -> None:
+    """An order for a ship names a known ship, then one of its verbs (refused in those words)."""
+    tokens = text.split()
+    if tokens[0].casefold() in ("initiative", "capture", "destroy", "spare", "measure"):
+        return
     names = ship_names(state)
-    if not args:
-        raise InvalidSyntax(f"{quote(text)}: which Crew Action?", hint="reload port|starboard, rally, repair, sail up|down, board <ship>, row, flag <ship>, landing.")
-    action = args[0]
-    if action == "reload" and len(args) == 2 and args[1] in SIDES:
-        return Order(f"{name} crew reload {args[1]}", ("crew", sid, "reload", args[1], "", ""))
-    if action in ("rally", "row") and len(args) == 1:
-        return Order(f"{name} crew {action}", ("crew", sid, action, "", "", ""))
-    if action == "repair" and len(args) <= 2 and (len(args) == 1 or args[1] in ("hull", "aground")):
-        what = args[1] if len(args) == 2 else ""
-        canon = " ".join(x for x in (name, "crew repair", what) if x) + suffix
-        return Order(canon, ("crew", sid, "repair", what, "", fortune))
-    if action == "sail" and len(args) == 2 and args[1] in ("up", "down"):
-        return Order(f"{name} crew sail {args[1]}", ("crew", sid, "sail", args[1], "", ""))
-    if action in ("board", "flag") and len(keep) >= 2:
-        tid, extra = split_ship(state, keep[1:], text)
-        if extra:
-            raise InvalidSyntax(f"Unexpected {quote(' '.join(extra))} in {quote(text)}.")
-        return Order(f"{name} crew {action} {names[tid]}{suffix if action == 'board' else ''}", ("crew", sid, action, tid, "", fortune))
-    if action == "landing" and len(args) in (1, 3):
-        if len(args) == 1:
-            return Order(f"{name} crew landing", ("crew", sid, "landing", "", "", ""))
-        try:
-            x, y = float(args[1]), float(args[2])
-        except ValueError:
-            raise InvalidSyntax(f"{quote(text)}: the landing point is two numbers, inches from the top-left corner.") from None
-        return Order(f"{name} crew landing {_num(x)} {_num(y)}", ("crew", sid, "landing", _num(x), _num(y), ""))
-    raise InvalidSyntax(
-        f"Cannot read the Crew Action {quote(text)}.",
-        hint="reload port|starboard, rally, repair [hull|aground], sail up|down, board <ship>, row, flag <ship>, landing [x y].",
-    )
+    exact = [k for k in range(min(4, len(tokens)), 0, -1) if _names_a_ship(" ".join(tokens[:k]), names)]
+    if not exact:
+        resolve_name(tokens[0], names, "ship")
+    rest = tokens[exact[0] if exact else 1 :]
+    if not rest:
+        raise InvalidSyntax(f"{quote(text)}: what should {' '.join(tokens)} do?", hint=HELP)
+    if rest[0].casefold() not in SHIP_VERBS:
+        raise InvalidSyntax(f"Unknown order {quote(rest[0])} in {quote(text)}.", hint=HELP)
+
+
+def _names_a_ship(text: str, names: dict[str, str]) -> bool:
+    run = text.casefold()
+    return any(run in (n.casefold(), sid.casefold(), n.casefold().replace(" ", "-")) for sid, n in names.items())
+
+
+def _normalise(words: list[str]) -> list[str]:
+    """Put the words the old parser read in any position where the grammar reads them: after the
+    verb of an attack, flags go to the end (sorted, once), a run of aims keeps its last, a trailing
+    ``and`` goes; ``fortune`` of a Seamanship or Crew Action goes to the end (kept only where it
+    means something: seamanship, crew repair and crew board)."""
+    folded = [w.casefold() for w in words]
+    if folded[0] in ("initiative", "measure", "capture", "destroy", "spare"):
+        return words
+    verb = next((i for i, w in enumerate(folded) if i > 0 and w in ("broadside", "partial", "seamanship", "crew")), None)
+    if verb is None:
+        return words
+    head, tail = words[: verb + 1], words[verb + 1 :]
+    if folded[verb] in ("seamanship", "crew"):
+        plain = [w for w in tail if w.casefold() != "fortune"]
+        keep = len(plain) < len(tail) and (folded[verb] == "seamanship" or (plain and plain[0].casefold() in ("repair", "board")))
+        return head + plain + (["fortune"] if keep else [])
+    flags: set[str] = set()
+    rest: list[str] = []
+    for i, w in enumerate(tail):
+        if w.casefold() in FLAGS and i > 0 and tail[i - 1].casefold() != "and":  # not where a side is due
+            flags.add(w.casefold())
+        else:
+            rest.append(w)
+    out: list[str] = []
+    for w in rest:
+        if out and w.casefold() in AIMS and out[-1].casefold() in AIMS:
+            out[-1] = w
+        else:
+            out.append(w)
+    if out and out[-1].casefold() == "and":
+        out.pop()
+    return head + out + sorted(flags)
+

@@ -1,307 +1,226 @@
-"""The Oak & Iron ruleset: seats, orders, views (a continuous table) and the outcome."""
+"""Oak & Iron as a ``Ruleset``: the thin adapter the table service calls, and where it registers.
+
+Everything here hands over to the book's sections in ``rules/`` (``rules/turn_4.py`` runs the
+turn); ``apply`` is the one place that matches the typed order (``orders.py``) to the rule that
+carries it out, and then lets the turn move on.
+"""
 
 from __future__ import annotations
 
 import copy
+from typing import ClassVar
 
+from games.core.data import load
 from games.core.errors import GameError, InvalidSyntax, WrongPhase, quote
-from games.core.geometry import add, scale
+from games.core.notation import Ref, Typed
+from games.core.options import check_options
 from games.core.rng import Rng
-from games.core.ruleset import (
-    UMPIRE,
-    Event,
-    OptionSpec,
-    Order,
-    Outcome,
-    Ruleset,
-    ScenarioInfo,
-    Seat,
-    register,
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.view import View
+from games.oak_and_iron import orders, view
+from games.oak_and_iron.data import initiative_cards, rules, scenario_files
+from games.oak_and_iron.measure import CORNER_CONTACT
+from games.oak_and_iron.orders import (
+    Adjust,
+    AttackOrder,
+    Board,
+    Broadside,
+    ChangeSail,
+    Close,
+    CutFree,
+    Done,
+    EndChoice,
+    Heading,
+    Hold,
+    Initiative,
+    LandingAttack,
+    LandingParty,
+    Measure,
+    Move,
+    MovementOrder,
+    Partial,
+    Rally,
+    Reload,
+    Repair,
+    Row,
+    TransferFlag,
 )
-from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, Terrain, View
-from games.oak_and_iron import engine as E
-from games.oak_and_iron import orders as O
-from games.oak_and_iron import play as P
-from games.oak_and_iron.cards import event_cards, initiative_cards, rules, scenario_files
-from games.oak_and_iron.measure import CORNER_CONTACT, WIND_BEARING, broadside_strip
-from games.oak_and_iron.setup import BUILT, new_game
-from games.oak_and_iron.state import SAIL_NAMES, OakState
+from games.oak_and_iron.rules import (
+    attack_4_3,
+    close_combat_4_3,
+    crew_actions_4_2,
+    end_phase_4_4,
+    initiative_4_1,
+    movement_4_2,
+    range_ruler_2,
+    seamanship_4_2,
+    turn_4,
+)
+from games.oak_and_iron.rules.activation_4 import attackers, movers, to_act
+from games.oak_and_iron.rules.starting_7 import BUILT, new_game
+from games.oak_and_iron.state import SAIL_NAMES, State
 
-PHASE_NAMES = {
-    "select": "Initiative Phase (sealing cards)",
-    "movement": "Movement Phase",
-    "attack": "Attack Phase",
-    "end": "End Phase",
-    "over": "Game over",
-}
+OPTIONS = (
+    OptionSpec("ships_block_sight", "Other ships' bases block Line of Sight (house ruling).", "yes", ("yes", "no")),
+    OptionSpec(
+        "lost_admiral",
+        "A Flagship Out of Action: spend a Fortune Point to transfer the flag when possible, or always appoint a new Flagship.",
+        "fortune",
+        ("fortune", "new"),
+    ),
+    OptionSpec(
+        "corner_contact",
+        "Close Combat when only a corner of the attacker touches: it counts as its Bow/Stern edge (end) "
+        "or as its side edge (side) (house ruling).",
+        "end",
+        CORNER_CONTACT,
+    ),
+    OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
+    OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
+    OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop (flagship first).", ""),
+    OptionSpec("fleet_b", "Squadron B in the same notation.", ""),
+    OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned.", "untested"),
+    OptionSpec("admiral_b", "Admiral of Squadron B.", "untested"),
+    OptionSpec("hand_a", "Initiative hand A, card keys separated by / (default: a legal hand).", ""),
+    OptionSpec("hand_b", "Initiative hand B.", ""),
+)
+DRY_RUN = b"legal-orders-dry-run-seed-000000"
 
 
 @register("oak-and-iron")
-class OakAndIron(Ruleset[OakState]):
-    id = "oak-and-iron"
-    name = "Oak & Iron"
-    state_type = OakState
-    book = "001_7f6407afdde9b010.txt"
+class OakAndIron(Ruleset[State]):
+    id: ClassVar[str] = "oak-and-iron"
+    name: ClassVar[str] = "Oak & Iron"
+    state_type: ClassVar[type[State]] = State
+    book: ClassVar[str] = "001_7f6407afdde9b010.txt"
 
     def scenarios(self) -> list[ScenarioInfo]:
-        from games.core.data import load
-
         out = []
         for key, path in sorted(scenario_files().items()):
             rec = load(path)
             out.append(ScenarioInfo(key, rec.str("name"), rec.opt_str("description", "")))
         for key in BUILT:
             size = rules().size(key)
-            out.append(
-                ScenarioInfo(
-                    key,
-                    f"{key.title()} ({size.points} points)",
-                    f"Squadrons of {size.min_ships}-{size.max_ships} ships bought with fleet_a/fleet_b options.",
-                )
-            )
+            about = f"Squadrons of {size.min_ships}-{size.max_ships} ships bought with fleet_a/fleet_b options."
+            out.append(ScenarioInfo(key, f"{key.title()} ({size.points} points)", about))
         return out
 
     def options(self) -> list[OptionSpec]:
-        return [
-            OptionSpec("ships_block_sight", "Other ships' bases block Line of Sight (house ruling).", "yes", ("yes", "no")),
-            OptionSpec(
-                "lost_admiral",
-                "A Flagship Out of Action: spend a Fortune Point to transfer the flag when possible, or always appoint a new Flagship.",
-                "fortune",
-                ("fortune", "new"),
-            ),
-            OptionSpec(
-                "corner_contact",
-                "Close Combat when only a corner of the attacker touches: it counts as its Bow/Stern edge (end) "
-                "or as its side edge (side) (house ruling).",
-                "end",
-                CORNER_CONTACT,
-            ),
-            OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
-            OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
-            OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop (flagship first).", ""),
-            OptionSpec("fleet_b", "Squadron B in the same notation.", ""),
-            OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned.", "untested"),
-            OptionSpec("admiral_b", "Admiral of Squadron B.", "untested"),
-            OptionSpec("hand_a", "Initiative hand A, card keys separated by / (default: a legal hand).", ""),
-            OptionSpec("hand_b", "Initiative hand B.", ""),
-        ]
+        return list(OPTIONS)
 
-    def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> OakState:
-        clean = {k: v for k, v in options.items() if v != ""}
-        for key, choices in (
-            ("ships_block_sight", ("yes", "no")),
-            ("lost_admiral", ("fortune", "new")),
-            ("corner_contact", CORNER_CONTACT),
-        ):
-            if key in clean and clean[key] not in choices:
-                raise InvalidSyntax(f"Option {key}={quote(clean[key])} must be one of {', '.join(choices)}.")
-        return new_game(scenario, clean, rng)
+    def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> State:
+        checked = check_options(OPTIONS, options, system=self.name)
+        return new_game(scenario, {k: v for k, v in checked.items() if v != ""}, rng)
 
-    def seats(self, state: OakState) -> list[Seat]:
+    def seats(self, state: State) -> list[Seat]:
         seats = [Seat(s.id, s.name, side=s.id, kind="side") for s in state.sides]
         return [*seats, Seat(UMPIRE, "Umpire", kind="umpire", optional=True)]
 
-    def to_act(self, state: OakState) -> list[str]:
-        return P.to_act(state)
+    def to_act(self, state: State) -> list[str]:
+        return to_act(state)
 
-    def parse_order(self, state: OakState, seat: str, text: str) -> Order:
-        return O.parse(state, text)
+    def parse_order(self, state: State, seat: str, text: str) -> Order:
+        return orders.parse(state, text)
 
-    def apply(self, state: OakState, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
         before = rng.counter
         events = self._apply(state, seat, order, rng)
         if rng.counter == before:  # nothing random and nothing hidden came out: the order may be undone
             events = [Event(e.text, e.to, False) for e in events]
         return events
 
-    def _apply(self, state: OakState, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def _apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
         if state.phase == "over":
             raise WrongPhase("The game is over.")
-        kind = order.args[0] if order.args else ""
-        if kind == "measure":
-            return P.order_measure(state, order)
-        if kind == "initiative":
-            return P.order_initiative(state, seat, order.args[1], rng)
+        match order:
+            case Measure(ship=ship, target=target):
+                return range_ruler_2.measure(state, ship.id, target.id)
+            case Initiative(card=card):
+                return initiative_4_1.seal_card(state, seat, card.id, rng) + turn_4.sealed(state, rng)
         if state.phase == "select":
-            raise WrongPhase(
-                f"{quote(order.text)}: the players are sealing initiative cards now.", hint="Write `initiative <card>`."
-            )
-        if kind in ("capture", "destroy", "spare"):
-            return P.order_capture(state, seat, order, rng)
-        events: list[Event] = []
-        handlers = {
-            "seamanship": P.order_seamanship,
-            "move": P.order_move,
-            "crew": P.order_crew,
-            "broadside": P.order_broadside,
-            "partial": P.order_partial,
-            "close": P.order_close,
-            "landing-attack": P.order_landing_attack,
-        }
-        if kind in handlers:
-            return events + handlers[kind](state, seat, order, rng)
-        if kind == "done":
-            return events + P.order_done(state, seat, order.args[1], rng)
-        if kind == "hold":
-            return events + P.order_hold(state, seat, order.args[1], rng)
-        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=O.HELP)
+            raise WrongPhase(f"{quote(order.text)}: the players are sealing initiative cards now.", hint="Write `initiative <card>`.")
+        match order:
+            case EndChoice(choice=choice, ship=ship):
+                return end_phase_4_4.capture(state, seat, choice, ship.id) + turn_4.after_end_choice(state, rng)
+            case Move() | Done() | Adjust() | Heading() | CutFree() | Reload() | Rally() | Repair() | ChangeSail() | Board() | Row() | TransferFlag() | LandingParty():
+                return self._movement(state, seat, order, rng) + turn_4.after_movement_order(state, rng)
+            case Broadside() | Partial() | Close() | LandingAttack() | Hold():
+                return self._attack(state, seat, order, rng) + turn_4.next_activation(state, rng)
+        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+
+    def _movement(self, state: State, seat: str, order: MovementOrder, rng: Rng) -> list[Event]:
+        match order:
+            case Move(ship=ship, when=when, direction=direction, degrees=degrees):
+                turn = (when or "").removeprefix("turn-")
+                return movement_4_2.move(state, seat, ship.id, turn, direction or "", degrees if when else 0.0, rng)
+            case Done(ship=ship):
+                return movement_4_2.done(state, seat, ship.id)
+            case Adjust(ship=ship, delta=delta, fortune=fortune):
+                return seamanship_4_2.seamanship(state, seat, ship.id, "adjust", rng, delta=int(delta), fortune=fortune)
+            case Heading(ship=ship, direction=direction, degrees=degrees, fortune=fortune):
+                return seamanship_4_2.seamanship(
+                    state, seat, ship.id, "heading", rng, direction=direction, degrees=degrees, fortune=fortune
+                )
+            case CutFree(ship=ship, fortune=fortune):
+                return seamanship_4_2.seamanship(state, seat, ship.id, "cutfree", rng, fortune=fortune)
+            case Reload() | Rally() | Repair() | ChangeSail() | Board() | Row() | TransferFlag() | LandingParty():
+                return crew_actions_4_2.crew_action(state, seat, order, rng)
+        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+
+    def _attack(self, state: State, seat: str, order: AttackOrder, rng: Rng) -> list[Event]:
+        match order:
+            case Broadside():
+                return attack_4_3.broadside(state, seat, order, rng)
+            case Partial():
+                return attack_4_3.partial_fire(state, seat, order, rng)
+            case Close(ship=ship, target=target):
+                return close_combat_4_3.close(state, seat, ship.id, target.id, rng)
+            case LandingAttack(ship=ship, target=target):
+                return close_combat_4_3.landing_attack(state, seat, ship.id, target.id, rng)
+            case Hold(ship=ship):
+                return attack_4_3.hold(state, seat, ship.id)
+        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
 
     # --- orders for autocomplete -----------------------------------------------------------------
 
-    def legal_orders(self, state: OakState, seat: str) -> list[str]:
-        if state.phase == "over" or (seat != UMPIRE and seat not in P.to_act(state)):
+    def legal_orders(self, state: State, seat: str) -> list[str]:
+        if state.phase == "over" or (seat != UMPIRE and seat not in to_act(state)):
             return []
-        side_id = P.to_act(state)[0] if seat == UMPIRE else seat
-        if state.phase == "select":
-            if seat == UMPIRE:
-                return []
-            return [f"initiative {initiative_cards()[k].name}" for k in state.side(side_id).hand]
-        if state.phase == "end":
-            p = state.pending[0]
-            name = state.ship(p.ship).name
-            return [f"capture {name}", f"destroy {name}", f"spare {name}"]
-        candidates: list[str] = []
-        if state.phase == "movement":
-            ships = [state.ship(state.activation.ship)] if state.activation.ship else P.movers(state, side_id)
-            for ship in ships:
-                n = ship.name
-                candidates += [f"{n} move", f"{n} move turn-end port 45", f"{n} move turn-end starboard 45"]
-                candidates += [f"{n} move turn-start port 20", f"{n} move turn-start starboard 20"]
-                candidates += [f"{n} done", f"{n} crew reload port", f"{n} crew reload starboard", f"{n} crew rally"]
-                candidates += [f"{n} crew repair", f"{n} crew sail up", f"{n} crew sail down", f"{n} seamanship adjust +1"]
-                candidates += [f"{n} seamanship heading port 30", f"{n} seamanship cutfree", f"{n} crew row"]
-                candidates += [f"{n} crew board {t.name}" for t in state.ships if t.controller != side_id and t.on_table]
-        else:
-            for ship in P.attackers(state, side_id):
-                n = ship.name
-                for t in state.ships:
-                    if t.controller == side_id or not t.on_table:
-                        continue
-                    candidates += [f"{n} broadside port {t.name}", f"{n} broadside starboard {t.name}", f"{n} partial {t.name}"]
-                    candidates += [f"{n} close {t.name}"]
-                candidates.append(f"{n} hold")
+        side_id = to_act(state)[0] if seat == UMPIRE else seat
+        candidates = [o.text for o in self._candidates(state, seat, side_id)]
         return [c for c in candidates if self._is_legal(state, seat, c)]
 
-    def _is_legal(self, state: OakState, seat: str, text: str) -> bool:
+    def _candidates(self, state: State, seat: str, side_id: str) -> list[Typed]:
+        if state.phase == "select":
+            cards = initiative_cards()
+            return [] if seat == UMPIRE else [Initiative(Ref(k, cards[k].name)) for k in state.side(side_id).hand]
+        if state.phase == "end":
+            ship = orders.ref(state.ship(state.pending[0].ship))
+            return [EndChoice("capture", ship), EndChoice("destroy", ship), EndChoice("spare", ship)]
+        if state.phase == "movement":
+            ships = [state.ship(state.activation.ship)] if state.activation.ship else movers(state, side_id)
+            enemies = [orders.ref(t) for t in state.ships if t.controller != side_id and t.on_table]
+            return [o for ship in ships for o in orders.movement_candidates(orders.ref(ship), enemies)]
+        enemies = [orders.ref(t) for t in state.ships if t.controller != side_id and t.on_table]
+        return [o for ship in attackers(state, side_id) for o in orders.attack_candidates(orders.ref(ship), enemies)]
+
+    def _is_legal(self, state: State, seat: str, text: str) -> bool:
         trial = copy.deepcopy(state)
         try:
-            self.apply(trial, seat, self.parse_order(trial, seat, text), Rng(b"legal-orders-dry-run-seed-000000"))
+            self.apply(trial, seat, self.parse_order(trial, seat, text), Rng(DRY_RUN))
         except GameError:
             return False
         return True
 
     # --- what each seat sees ---------------------------------------------------------------------
 
-    def view(self, state: OakState, seat: str | None) -> View:
-        r = rules()
-        terrain = tuple(Terrain(t.kind, tuple(t.points), label=t.label) for t in state.terrain)
-        wind = WIND_BEARING[state.weather_edge]
-        board = Board(
-            kind="table",
-            key=f"oak-and-iron:{state.scenario}:{state.table_width:g}x{state.table_height:g}",
-            name=state.scenario_name,
-            width=state.table_width,
-            height=state.table_height,
-            table_terrain=terrain,
-        )
-        counters: list[Counter] = []
-        for ship in state.ships:
-            if not ship.on_table:
-                continue
-            markers = []
-            if ship.reload_port or ship.reload_starboard:
-                markers.append("reload")
-            if ship.crippled:
-                markers.append("crippled")
-            if ship.shaken:
-                markers.append("shaken")
-            if ship.captured_by:
-                markers.append("captured")
-            if ship.aground:
-                markers.append("grounded")
-            if ship.entangled:
-                markers.append("boarding")
-            if ship.sail == "anchored":
-                markers.append("stopped")
-            if ship.flagship:
-                markers.append("flag")
-            reload = "".join(x for x, on in (("P", ship.reload_port), ("S", ship.reload_starboard)) if on)
-            counters.append(
-                Counter(
-                    id=ship.id,
-                    label=ship.name,
-                    side=ship.controller,
-                    pos=(ship.x, ship.y),
-                    facing=ship.heading,
-                    damage=ship.damage,
-                    damage_max=r.damage_max,
-                    damage_text=f"D{ship.damage} F{ship.fatigue}" + (f" R:{reload}" if reload else ""),
-                    markers=tuple(markers),
-                    highlight=ship.id in (state.focus, state.activation.ship),
-                    size=(ship.length, ship.beam),
-                )
-            )
-            if ship.moved and not ship.attacked and state.phase in ("movement", "attack"):
-                stern = add(ship.base.edge_midpoint("stern"), scale(ship.base.forward, -0.4))
-                counters.append(Counter(f"{ship.id}-wake", "wake", ship.controller, stern, ship.heading, kind="wake", size=(0.6, ship.beam)))
-            if ship.landing is not None:
-                counters.append(Counter(f"{ship.id}-landing", f"{ship.name} landing party", ship.controller, ship.landing, kind="landing"))
-        overlays: list[Overlay] = [Overlay("path" if m.kind == "path" else "fire", tuple(m.points), m.side, m.text) for m in state.marks]
-        focus = state.activation.ship or state.focus
-        if focus:
-            ship = state.ship(focus)
-            if ship.on_table:
-                for band in ("pistol_shot", "musket_shot", "cannon_shot"):
-                    overlays.append(
-                        Overlay("ring", ((ship.x, ship.y),), ship.controller, f"{r.distance(band):g}\"", radius=r.distance(band) + ship.beam / 2)
-                    )
-                for edge in ("port", "starboard"):
-                    strip = broadside_strip(ship.base, edge, r.distance("cannon_shot"))
-                    overlays.append(Overlay("arc", strip, ship.controller, f"{edge} broadside path"))
-        status = [f"Turn {state.turn}/{r.turn_limit} - {PHASE_NAMES.get(state.phase, state.phase)}"]
-        if state.initiative:
-            status.append(f"Initiative: {state.side(state.initiative).name}")
-        acting = P.to_act(state)
-        if acting:
-            status.append("To act: " + ", ".join(state.side(a).name for a in acting))
-        if state.activation.ship:
-            act = state.activation
-            status.append(f"Activating {state.ship(act.ship).name}: speed {act.speed}, {act.pos_text}")
-        for side in state.sides:
-            face = initiative_cards()[side.face_up].name if side.face_up else "-"
-            sealed = "card sealed" if side.sealed else "no card sealed"
-            status.append(
-                f"{side.name}: admiral {side.admiral_name} ({side.admiral_value}), fortune {side.fortune}, strike points {side.strike_points}, "
-                f"face-up {face}, {sealed}, {len(side.hand)} cards in hand"
-            )
-        if state.events_active:
-            status.append("Events: " + ", ".join(event_cards()[e].name for e in state.events_active))
-        for ship in state.ships:
-            status.append(E.describe_ship(ship) + ("" if ship.on_table else f" ({ship.status})"))
-        status.append(f"House values in use (data/oak_and_iron); wind blows from the {state.weather_edge} edge")
-        private_text: list[str] = []
-        for side in state.sides:
-            if seat in (side.id, UMPIRE):
-                private_text.append(P.hand_text(state, side.id))
-                if side.sealed:
-                    private_text.append(f"{side.name} sealed: {initiative_cards()[side.sealed].name} (nonce {side.sealed_nonce})")
-        return View(
-            board=board,
-            viewer=seat,
-            sides=tuple(SideInfo(s.id, s.name, s.colour) for s in state.sides),
-            counters=tuple(counters),
-            overlays=tuple(overlays),
-            arrows=(Arrow("wind", wind, "wind"),),
-            status=tuple(status),
-            title=f"Oak & Iron - {state.scenario_name} - turn {state.turn}",
-            private_text=tuple(private_text),
-        )
+    def view(self, state: State, seat: str | None) -> View:
+        return view.view(state, seat)
 
-    def outcome(self, state: OakState) -> Outcome | None:
+    def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
         return Outcome(state.winner, state.result, tuple(state.details))
 
     def help(self) -> str:
-        return f"{self.name}: {O.HELP} Sail settings: {', '.join(SAIL_NAMES.values())}."
+        return f"{self.name}: {orders.HELP} Sail settings: {', '.join(SAIL_NAMES.values())}."

@@ -1,5 +1,5 @@
-"""Schemas of ``data/oak_and_iron`` (rules, dice, cards, admirals, scenarios) as ``cards.py`` and
-``setup.py`` read them, so ``games.core.schema`` refuses an unknown key or a bad value at start-up.
+"""Schemas of ``data/oak_and_iron`` (rules, dice, cards, admirals, scenarios) as ``data.py`` and
+``rules/starting_7.py`` read them, so ``games.core.schema`` refuses an unknown key or a bad value at start-up.
 """
 
 from __future__ import annotations
@@ -201,7 +201,8 @@ def _cost_keys() -> None:
 
 
 def _load_all() -> None:
-    from games.oak_and_iron import cards, setup
+    from games.oak_and_iron import data as cards
+    from games.oak_and_iron.rules import starting_7 as setup
 
     _cost_keys()
     cards.rules()

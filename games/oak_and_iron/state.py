@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.core.geometry import Base
-from games.oak_and_iron.cards import rules
+from games.oak_and_iron.data import rules
 
 SAIL_SETTINGS = ("anchored", "minimal", "battle", "full")
 SAIL_NAMES = {"anchored": "Anchored", "minimal": "Minimal Sail", "battle": "Battle Sail", "full": "Full Sail"}
@@ -132,7 +132,9 @@ class Pending:
 
 
 @dataclass
-class OakState:
+class State:
+    """One Oak & Iron game: the table, both squadrons, the turn and phase, and the last marks drawn."""
+
     scenario: str
     scenario_name: str
     options: dict[str, str]

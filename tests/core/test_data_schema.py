@@ -247,7 +247,8 @@ def test_an_upgrade_price_no_ship_card_can_hold_is_refused(write_pack: WritePack
 
 
 def test_oak_and_iron_choices_match_the_loaders() -> None:
-    from games.oak_and_iron import cards, measure
+    from games.oak_and_iron import data as cards
+    from games.oak_and_iron import measure
     from games.oak_and_iron import schema as oak
 
     assert typing.get_args(oak.InitiativeEffect) == cards.INITIATIVE_EFFECTS

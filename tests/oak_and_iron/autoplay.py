@@ -13,15 +13,14 @@ from typing import Any
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
-from games.oak_and_iron.engine import base_distance
-from games.oak_and_iron.measure import in_broadside_path
+from games.oak_and_iron.measure import base_distance, in_broadside_path
 from games.oak_and_iron.ruleset import OakAndIron
-from games.oak_and_iron.state import OakState
+from games.oak_and_iron.state import State
 
 DRY = Rng(b"autoplay-dry-run-seed-0000000000")
 
 
-def _try(rs: Any, state: OakState, seat: str, text: str) -> OakState | None:
+def _try(rs: Any, state: State, seat: str, text: str) -> State | None:
     trial = copy.deepcopy(state)
     try:
         rs.apply(trial, seat, rs.parse_order(trial, seat, text), Rng(b"autoplay-dry-run-seed-0000000000"))
@@ -30,7 +29,7 @@ def _try(rs: Any, state: OakState, seat: str, text: str) -> OakState | None:
     return trial
 
 
-def _score(state: OakState, ship_id: str) -> float:
+def _score(state: State, ship_id: str) -> float:
     ship = state.ship(ship_id)
     if not ship.on_table:
         return -1000.0
@@ -52,7 +51,7 @@ def _score(state: OakState, ship_id: str) -> float:
     return score
 
 
-def choose(rs: Any, state: OakState, seat: str) -> str:
+def choose(rs: Any, state: State, seat: str) -> str:
     """The order this captain gives now."""
     legal = rs.legal_orders(state, seat)
     if not legal:
@@ -90,7 +89,7 @@ def choose(rs: Any, state: OakState, seat: str) -> str:
     return legal[0]
 
 
-def _attack(rs: Any, state: OakState, seat: str, legal: list[str]) -> str:
+def _attack(rs: Any, state: State, seat: str, legal: list[str]) -> str:
     broadsides = [o for o in legal if " broadside " in o]
     if broadsides:
         by_ship: dict[str, list[str]] = {}
@@ -111,13 +110,13 @@ def _attack(rs: Any, state: OakState, seat: str, legal: list[str]) -> str:
     return next(o for o in legal if o.endswith(" hold"))
 
 
-def play(scenario: str = "quickstart", seed: int = 1, options: dict[str, str] | None = None, max_orders: int = 1500) -> tuple[OakState, list[tuple[str, str]]]:
+def play(scenario: str = "quickstart", seed: int = 1, options: dict[str, str] | None = None, max_orders: int = 1500) -> tuple[State, list[tuple[str, str]]]:
     """Play a whole game; returns the final state and the (seat, order text) log."""
     state, log = play_with_probes(scenario, seed, options, max_orders, probes=False)
     return state, [(seat, text) for seat, text, _ in log]
 
 
-def bad_orders(rs: Any, state: OakState, seat: str) -> list[str]:
+def bad_orders(rs: Any, state: State, seat: str) -> list[str]:
     """Orders the book forbids right now, each shown to fail (for the script's ``!`` lines)."""
     out: list[str] = []
     if state.phase == "select":
@@ -150,7 +149,7 @@ def bad_orders(rs: Any, state: OakState, seat: str) -> list[str]:
 
 def play_with_probes(
     scenario: str, seed: int, options: dict[str, str] | None, max_orders: int, *, probes: bool
-) -> tuple[OakState, list[tuple[str, str, bool]]]:
+) -> tuple[State, list[tuple[str, str, bool]]]:
     rs = OakAndIron()
     rng = Rng(seed_from_number(seed))
     state = rs.setup(scenario, options or {}, rng)

@@ -6,25 +6,27 @@ from __future__ import annotations
 import copy
 
 from games.core.rng import Rng
-from games.oak_and_iron import engine as E
-from games.oak_and_iron.state import OakState, ShipState
+from games.oak_and_iron.rules import attack_4_3 as attack
+from games.oak_and_iron.rules import dice_2 as dice
+from games.oak_and_iron.rules import ship_status_4_2 as status
+from games.oak_and_iron.state import ShipState, State
 from tests.oak_and_iron.helpers import fails, order, park_others, place, started, texts
 
 
-def to_attack(seed: int = 1) -> tuple[OakState, Rng]:
+def to_attack(seed: int = 1) -> tuple[State, Rng]:
     """Attack Phase of turn 1 (B has the initiative), ships parked apart and unharmed."""
     state, stream = started(seed)
     for ship in state.ships:
         ship.moved = True
     state.activation.ship = ""
-    from games.oak_and_iron.play import begin_attack
+    from games.oak_and_iron.rules.turn_4 import begin_attack
 
     begin_attack(state, stream)
     park_others(state)
     return state, stream
 
 
-def duel(seed: int = 1, gap: float = 5.0, target_heading: float = 0.0) -> tuple[OakState, Rng, ShipState, ShipState]:
+def duel(seed: int = 1, gap: float = 5.0, target_heading: float = 0.0) -> tuple[State, Rng, ShipState, ShipState]:
     """The Corvette (B) facing north with the Sloop (A) abeam to starboard, ``gap`` inches apart."""
     state, stream = to_attack(seed)
     place(state, "corvette", 15.0, 18.0, 0.0)
@@ -40,7 +42,7 @@ def ahead(stream: Rng, draws: int) -> Rng:
 
 
 def predict(stream: Rng, n: int) -> list[str]:
-    return E.roll(copy.copy(stream), n)
+    return dice.roll(copy.copy(stream), n)
 
 
 def test_broadside_hits_by_band_damage_fatigue_and_reload_marker() -> None:
@@ -68,7 +70,7 @@ def test_critical_damage_rolls_one_die_per_skull() -> None:
         skulls = faces.count("Skull")
         if not skulls:
             continue
-        crit = E.roll(ahead(stream, 4), skulls)
+        crit = dice.roll(ahead(stream, 4), skulls)
         events = texts(order(state, "b", "Corvette broadside starboard Sloop", stream))
         assert f"critical check, {skulls} dice: {', '.join(crit)}" in events
         hits = sum(f in ("Skull", "Cannonball", "Crossed Swords") for f in faces)
@@ -115,10 +117,10 @@ def test_partial_fire_is_limited_to_musket_shot_and_leaves_no_reload_marker() ->
 def test_fatigue_reduces_broadside_dice_but_never_below_crew() -> None:
     state, _, corvette, _ = duel()
     corvette.fatigue = 1
-    assert E.attack_dice(state, corvette, partial=False)[0] == 3
+    assert attack.attack_dice(state, corvette, partial=False)[0] == 3
     corvette.fatigue = 5
-    assert E.attack_dice(state, corvette, partial=False)[0] == 2  # Crew 2
-    assert E.attack_dice(state, corvette, partial=True)[0] == 1  # at least one die
+    assert attack.attack_dice(state, corvette, partial=False)[0] == 2  # Crew 2
+    assert attack.attack_dice(state, corvette, partial=True)[0] == 1  # at least one die
 
 
 def test_raking_through_the_stern_counts_fortitude_one_and_extra_fatigue() -> None:
@@ -167,13 +169,13 @@ def test_close_combat_needs_entangled_ships_and_counts_by_contact_edge() -> None
 def test_damage_and_fatigue_tracks() -> None:
     _state, _, _, sloop = duel()
     notes: list[str] = []
-    E.add_damage(sloop, 6, notes)
+    status.add_damage(sloop, 6, notes)
     assert not sloop.crippled
-    E.add_damage(sloop, 1, notes)
+    status.add_damage(sloop, 1, notes)
     assert sloop.crippled and "Sloop is Crippled" in notes
-    E.add_damage(sloop, 2, notes)  # a Crippled ship takes Fatigue instead
+    status.add_damage(sloop, 2, notes)  # a Crippled ship takes Fatigue instead
     assert sloop.damage == 7 and sloop.fatigue == 2
-    E.add_fatigue(sloop, 10, notes)
+    status.add_fatigue(sloop, 10, notes)
     assert sloop.fatigue == 7 and sloop.shaken and sloop.out_of_action
     assert not sloop.can_act
 
@@ -188,10 +190,10 @@ def test_an_attack_is_one_per_ship_and_alternates() -> None:
 def test_ships_in_formation_with_the_flagship_roll_one_more_die() -> None:
     state, _, corvette, _ = duel()
     place(state, "fluyt", 15.0, 18.0 + 2.6 + 1.5, 0.0)  # 1.5" astern of the Corvette, in line ahead
-    dice, how = E.attack_dice(state, corvette, partial=False)
+    dice, how = attack.attack_dice(state, corvette, partial=False)
     assert dice == 5 and "Formation +1" in how
     place(state, "fluyt", 18.0, 18.0 + 2.6 + 1.5, 0.0)  # out of line: no bonus
-    assert E.attack_dice(state, corvette, partial=False)[0] == 4
+    assert attack.attack_dice(state, corvette, partial=False)[0] == 4
 
 
 def test_a_struck_helm_turns_the_ship_and_may_hit_the_admiral() -> None:
@@ -200,8 +202,8 @@ def test_a_struck_helm_turns_the_ship_and_may_hit_the_admiral() -> None:
     sloop.flagship = True
     notes: list[str] = []
     before = sloop.heading
-    officer = E.roll(ahead(stream, 0), 1)
-    E.apply_crew(state, stream, sloop, 2, "starboard", notes)
+    officer = dice.roll(ahead(stream, 0), 1)
+    attack.apply_crew(state, stream, sloop, 2, "starboard", notes)
     assert sloop.heading == (before + 45.0) % 360 and sloop.fatigue == 1
     assert "helm is struck" in "\n".join(notes)
     lost = officer[0] in ("Skull", "Helm")

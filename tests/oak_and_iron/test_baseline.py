@@ -18,10 +18,12 @@ BASELINE = json.loads(FIXTURE.read_text())
 
 
 def test_every_spelling_reads_as_it_did() -> None:
+    """A spelling read before reads to the same canonical text; one refused is still refused
+    (the typed grammar may name a different mistake: 'No ship called ...' for extra words)."""
     changed = {}
     for text, before in BASELINE["spellings"].items():
         now = read(text)
-        if now != before:
+        if now != before and not (before.startswith("!") and now.startswith("!")):
             changed[text] = (before, now)
     assert not changed
 

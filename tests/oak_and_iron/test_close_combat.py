@@ -33,9 +33,10 @@ from games.core.geometry import (
     sub,
 )
 from games.core.rng import Rng
-from games.oak_and_iron import engine as E
 from games.oak_and_iron.measure import edge_in_contact
-from games.oak_and_iron.state import OakState, ShipState
+from games.oak_and_iron.rules import crew_actions_4_2 as crew
+from games.oak_and_iron.rules import ship_status_4_2 as status
+from games.oak_and_iron.state import ShipState, State
 from tests.oak_and_iron.helpers import order, place, rng, ruleset, texts
 from tests.oak_and_iron.test_attack import predict, to_attack
 
@@ -45,7 +46,7 @@ SIDE_HITS = ("Skull", "Crossed Swords", "Cannonball")
 # --- through the rules: boarding, then Close Combat ----------------------------------------------
 
 
-def boarded(seed: int, corvette_heading: float, sloop_heading: float, sloop_bearing: float) -> tuple[OakState, Rng, ShipState, ShipState]:
+def boarded(seed: int, corvette_heading: float, sloop_heading: float, sloop_bearing: float) -> tuple[State, Rng, ShipState, ShipState]:
     """The Corvette (B) boards the Sloop (A), which lies 0.6" off on ``sloop_bearing``; the Corvette
     ends where the boarding order puts it (``boarding_pose``) and the two are Entangled."""
     state, stream = to_attack(seed)
@@ -56,10 +57,10 @@ def boarded(seed: int, corvette_heading: float, sloop_heading: float, sloop_bear
     x, y = 15.0 + far * out[0], 18.0 + far * out[1]
     place(state, "sloop", x, y, sloop_heading)
     assert polygon_distance(corvette.base.polygon(), sloop.base.polygon()) <= 1.0  # Yard Arm
-    pose, what = E.boarding_pose(state, corvette, sloop)
+    pose, what = crew.boarding_pose(state, corvette, sloop)
     assert pose is not None, what
     corvette.place(pose)
-    E.entangle(state, corvette, sloop, [])
+    status.entangle(state, corvette, sloop, [])
     corvette.skill = 0  # no re-rolls: the dice rolled are the dice counted
     sloop.fatigue_shield = False
     return state, stream, corvette, sloop
@@ -70,7 +71,7 @@ def half_extent(ship: ShipState, heading: float, bearing: float) -> float:
     return ship.length / 2 if angle_diff(heading, bearing) % 180.0 == 0.0 else ship.beam / 2
 
 
-def close_combat(state: OakState, stream: Rng, corvette: ShipState) -> tuple[list[str], str]:
+def close_combat(state: State, stream: Rng, corvette: ShipState) -> tuple[list[str], str]:
     faces = predict(stream, 5 + corvette.crew - corvette.fatigue)
     return faces, texts(order(state, "b", "Corvette close Sloop", stream))
 
@@ -80,7 +81,7 @@ def test_bow_boarding_against_a_side_counts_skulls_only() -> None:
     zero_where_side_would_score = False
     for seed in range(1, 16):
         state, stream, corvette, sloop = boarded(seed, 0.0, 90.0, 0.0)
-        assert E.nearest_edge(corvette.base, sloop.base.polygon()) == "bow"
+        assert crew.nearest_edge(corvette.base, sloop.base.polygon()) == "bow"
         faces, events = close_combat(state, stream, corvette)
         assert "(bow edge in contact)" in events
         skulls = faces.count("Skull")
@@ -112,12 +113,12 @@ def test_boarding_square_on_lays_the_stern_not_the_side() -> None:
     leading edge is the stern (the boarder does not pivot a quarter turn to lay its side)."""
     state, _, corvette, sloop = boarded(1, 180.0, 90.0, 0.0)
     assert corvette.heading == 180.0
-    assert E.nearest_edge(corvette.base, sloop.base.polygon()) == "stern"
+    assert crew.nearest_edge(corvette.base, sloop.base.polygon()) == "stern"
     # and the boarded ship's stern, square on to the boarder's bow, is the edge boarded
     place(state, "sloop", 15.0, 18.0 - 1.3 - 0.5 - 1.0, 0.0)
     place(state, "corvette", 15.0, 18.0, 0.0)
-    assert E.nearest_edge(sloop.base, corvette.base.polygon()) == "stern"
-    pose, what = E.boarding_pose(state, corvette, sloop)
+    assert crew.nearest_edge(sloop.base, corvette.base.polygon()) == "stern"
+    pose, what = crew.boarding_pose(state, corvette, sloop)
     assert pose is not None and what == "Corvette's bow edge against Sloop's stern edge"
     assert pose.heading == 0.0
 

@@ -7,9 +7,10 @@ import copy
 import json
 
 from games.core.rng import check_seal
-from games.oak_and_iron import engine as E
-from games.oak_and_iron import play as P
-from games.oak_and_iron.cards import initiative_cards
+from games.oak_and_iron.data import initiative_cards
+from games.oak_and_iron.rules import dice_2 as dice
+from games.oak_and_iron.rules import end_phase_4_4 as end
+from games.oak_and_iron.rules import turn_4 as turn
 from tests.oak_and_iron.helpers import fails, order, park_others, place, rng, ruleset, started, texts
 
 ALL_CARD_NAMES = [c.name for c in initiative_cards().values()]
@@ -75,7 +76,7 @@ def test_cards_in_force_and_returned_or_discarded_at_the_end_phase() -> None:
     assert "rolling-broadside" not in state.side("a").hand
     for ship in state.ships:
         ship.moved = ship.attacked = True
-    P.end_phase(state, stream)
+    turn.end_phase(state, stream)
     assert state.turn == 2
     assert "rolling-broadside" in state.side("a").discarded  # discarded after play
     assert state.side("a").face_up == "down"  # the card sealed for turn 2
@@ -85,13 +86,13 @@ def test_strike_points_and_withdrawal() -> None:
     state, stream = started()
     sloop, frigate = state.ship("sloop"), state.ship("petite-fregate")
     sloop.crippled = True
-    assert E.strike_points(state, "a") == 1
+    assert end.strike_points(state, "a") == 1
     frigate.crippled, frigate.fatigue = True, 7  # the Flagship Out of Action
-    assert E.strike_points(state, "a") == 4
-    assert E.ship_total(state, "a") == 1
+    assert end.strike_points(state, "a") == 4
+    assert end.ship_total(state, "a") == 1
     for ship in state.ships:
         ship.moved = ship.attacked = True
-    events = texts(P.end_phase(state, stream))
+    events = texts(turn.end_phase(state, stream))
     assert "Player A strikes and withdraws" in events
     outcome = ruleset().outcome(state)
     assert outcome is not None and outcome.winner == "b"
@@ -102,14 +103,14 @@ def test_turn_limit_fewer_strike_points_wins_and_a_tie_goes_to_the_defender() ->
     state.turn = 10
     for ship in state.ships:
         ship.moved = ship.attacked = True
-    events = texts(P.end_phase(state, stream))
+    events = texts(turn.end_phase(state, stream))
     assert "turn 10 ends level; the defender wins" in events and state.winner == state.defender == "b"
     state, stream = started()
     state.turn = 10
     state.ship("fluyt").crippled = True
     for ship in state.ships:
         ship.moved = ship.attacked = True
-    P.end_phase(state, stream)
+    turn.end_phase(state, stream)
     assert state.winner == "a"
 
 
@@ -122,12 +123,12 @@ def test_shaken_entangled_ship_may_be_captured_and_counts_for_the_captor() -> No
     sloop.fatigue = 7
     for ship in state.ships:
         ship.moved = ship.attacked = True
-    P.end_phase(state, stream)
+    turn.end_phase(state, stream)
     assert state.phase == "end" and ruleset().to_act(state) == ["b"]
     assert ruleset().legal_orders(state, "b") == ["capture Sloop", "destroy Sloop", "spare Sloop"]
     order(state, "b", "capture Sloop", stream)
-    assert sloop.captured_by == "b" and E.ship_total(state, "b") == 3
-    assert E.strike_points(state, "a") == 2
+    assert sloop.captured_by == "b" and end.ship_total(state, "b") == 3
+    assert end.strike_points(state, "a") == 2
 
 
 def test_out_of_action_ships_roll_for_sinking() -> None:
@@ -136,8 +137,8 @@ def test_out_of_action_ships_roll_for_sinking() -> None:
         fluyt = state.ship("corvette")
         fluyt.crippled, fluyt.fatigue = True, 7
         state.ship("fluyt").x = 30.0  # keep B's flag safe
-        predicted = E.roll(copy.copy(stream), 1)
-        events = texts(P.end_rolls(state, stream))
+        predicted = dice.roll(copy.copy(stream), 1)
+        events = texts(end.end_rolls(state, stream))
         assert f"Corvette is Out of Action: sinking roll {predicted[0]}" in events
         sank = "Corvette sinks" in events
         assert (fluyt.status == "sunk") == sank
@@ -148,7 +149,7 @@ def test_lost_admiral_transfers_with_a_fortune_point() -> None:
     flag = state.ship("fluyt")
     flag.crippled, flag.fatigue = True, 7
     state.ship("corvette").x = 24.85  # Pistol Shot ahead of the Fluyt, as set up
-    P.end_rolls(state, stream)
+    end.end_rolls(state, stream)
     assert state.ship("corvette").flagship and not flag.flagship
     if flag.status != "sunk":  # still on the table: the Admiral crosses over for a Fortune Point
         assert state.side("b").fortune == 2

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.geometry import Base
-from games.oak_and_iron.cards import rules
+from games.oak_and_iron.data import rules
 from games.oak_and_iron.measure import (
     band_of,
     base_distance,

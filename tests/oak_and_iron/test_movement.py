@@ -8,8 +8,9 @@ import math
 
 from games.core.geometry import Base, overlaps, polygon_distance
 from games.core.rng import Rng
-from games.oak_and_iron import engine as E
 from games.oak_and_iron.measure import base_distance
+from games.oak_and_iron.rules import dice_2 as dice
+from games.oak_and_iron.rules import movement_4_2 as movement
 from tests.oak_and_iron.helpers import add_terrain, fails, order, park_others, place, ruleset, started, texts
 
 
@@ -38,20 +39,20 @@ def test_quick_start_is_set_up_as_the_book_says() -> None:
 def test_speed_rating_from_point_of_sail_and_sail_setting() -> None:
     state, _ = started()
     corvette = state.ship("corvette")
-    assert E.speed_rating(state, corvette)[:2] == (4, "large")
+    assert movement.speed_rating(state, corvette)[:2] == (4, "large")
     corvette.heading = 60.0
-    assert E.speed_rating(state, corvette)[:2] == (3, "windward")
+    assert movement.speed_rating(state, corvette)[:2] == (3, "windward")
     corvette.sail = "full"
-    assert E.speed_rating(state, corvette)[0] == 4
+    assert movement.speed_rating(state, corvette)[0] == 4
     corvette.sail = "minimal"
-    assert E.speed_rating(state, corvette)[0] == 2
+    assert movement.speed_rating(state, corvette)[0] == 2
     corvette.sail = "anchored"
-    assert E.speed_rating(state, corvette)[0] == 0
+    assert movement.speed_rating(state, corvette)[0] == 0
     corvette.sail, corvette.crippled = "full", True
     corvette.heading = 180.0
-    assert E.speed_rating(state, corvette)[0] == 2  # Crippled: at most 2
+    assert movement.speed_rating(state, corvette)[0] == 2  # Crippled: at most 2
     corvette.heading = 0.0
-    assert E.speed_rating(state, corvette)[:2] == (0, "wind's eye")
+    assert movement.speed_rating(state, corvette)[:2] == (0, "wind's eye")
 
 
 def test_straight_move_goes_speed_inches_forward_and_reports_facts() -> None:
@@ -120,7 +121,7 @@ def test_collision_with_a_ship_stops_at_contact_then_rolls_speed_dice() -> None:
         park_others(state, "corvette", "sloop")
         place(state, "corvette", 20.0, 8.0, 180.0)
         place(state, "sloop", 20.0, 12.0, 90.0)  # lying across the Corvette's path
-        predicted = E.roll(copy.copy(stream), 4)
+        predicted = dice.roll(copy.copy(stream), 4)
         events = texts(order(state, "b", "Corvette move", stream))
         corvette, sloop = state.ship("corvette"), state.ship("sloop")
         assert "stopped on contact with sloop" in events
@@ -154,7 +155,7 @@ def test_crossing_a_shoal_rolls_fortitude_dice_for_striking_bottom() -> None:
         add_terrain(state, "shoal", [(18.0, 10.0), (22.0, 10.0), (22.0, 10.5), (18.0, 10.5)], "Sandbar")
         before = stream.counter
         events = texts(order(state, "b", "Corvette move", stream))
-        predicted = E.roll(rewound(stream, before), 2)  # Fortitude 2
+        predicted = dice.roll(rewound(stream, before), 2)  # Fortitude 2
         assert "Crossed Sandbar: 2 dice" in events
         assert state.ship("corvette").aground == any(f in ("Skull", "Cannonball") for f in predicted)
         assert state.ship("corvette").y == 12.0  # the move is completed first
@@ -175,7 +176,7 @@ def test_adjust_speed_uses_a_skill_test_from_the_stream() -> None:
         park_others(state, "corvette")
         place(state, "corvette", 20.0, 8.0, 180.0)
         # Fleet Manuever is in force for B: six dice
-        predicted = E.roll(copy.copy(stream), 6)
+        predicted = dice.roll(copy.copy(stream), 6)
         events = texts(order(state, "b", "Corvette seamanship adjust +1", stream))
         passed = any(f in ("Crossed Swords", "Helm") for f in predicted)
         assert f"Skill Test (6 dice): {', '.join(predicted)}" in events

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import GameError
-from games.oak_and_iron.cards import initiative_cards, rules, ship_cards
-from games.oak_and_iron.setup import squadron_points, validate_hand
+from games.oak_and_iron.data import initiative_cards, rules, ship_cards
+from games.oak_and_iron.rules.squadron_6 import squadron_points, validate_hand
 from tests.oak_and_iron.helpers import rng, ruleset
 
 

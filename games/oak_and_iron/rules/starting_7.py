@@ -1,29 +1,29 @@
-"""Building an Oak & Iron game: book scenarios from data, or squadrons bought by points.
+"""Book section 7 (Starting a Game), with the Quickstart Setup of section 3: book and house scenarios from
+``data/oak_and_iron/scenarios``, or two squadrons bought by points (``squadron_6``) deployed in
+line ahead along their own table edges (house deployment); the weather edge, the defender and the
+shuffled event deck. Scenario cards (setting, deployment, objectives, conditions) will be
+``scenario_cards_7.py``.
 
-Squadron options (for the ``patrol``, ``skirmish`` and ``engagement`` scenarios), written without
-commas so they survive ``options:k=v,k2=v2``:
-
-* ``fleet_a=petite-fregate+skill1/sloop/sloop`` ship cards separated by ``/``, upgrades after ``+``;
-  the first ship is the Flagship;
-* ``admiral_a=veteran``; ``hand_a=down/careful-aim/...`` (default: a legal hand picked in order);
-* ``weather=west`` the weather edge; ``defender=b``.
+Options: ``weather=west`` the weather edge; ``defender=b``; ``fleet_a``, ``admiral_a``, ``hand_a``
+(and ``_b``) for the Patrol, Skirmish and Engagement sizes.
 """
 
 from __future__ import annotations
 
 from games.core.data import Record, load
-from games.core.errors import GameError, InvalidSyntax, UnknownName, quote, resolve_name
+from games.core.errors import UnknownName, quote
 from games.core.rng import Rng
-from games.oak_and_iron.cards import (
-    admirals,
-    event_cards,
-    initiative_cards,
-    rules,
-    scenario_files,
-    ship_cards,
-)
+from games.oak_and_iron.data import admirals, event_cards, initiative_cards, rules, scenario_files, ship_cards
 from games.oak_and_iron.measure import WEATHER_EDGES
-from games.oak_and_iron.state import OakState, ShipState, SideState, TerrainPiece
+from games.oak_and_iron.rules.squadron_6 import (
+    SetupError,
+    default_hand,
+    make_ship,
+    parse_fleet,
+    resolve_card,
+    validate_hand,
+)
+from games.oak_and_iron.state import ShipState, SideState, State, TerrainPiece
 
 BUILT = ("patrol", "skirmish", "engagement")
 DEFAULT_FLEETS = {
@@ -36,82 +36,6 @@ DEFAULT_FLEETS = {
 }
 SIDE_NAMES = {"a": ("Player A", "#b03a2e"), "b": ("Player B", "#1f5fa8")}
 
-
-class SetupError(GameError):
-    kind = "bad game setup"
-
-
-def make_ship(ship_id: str, name: str, card_key: str, side: str, x: float, y: float, heading: float, upgrades: list[str]) -> ShipState:
-    card = ship_cards()[card_key]
-    length, beam = rules().base_size(card.size_class)
-    ship = ShipState(
-        id=ship_id,
-        name=name,
-        card=card_key,
-        side=side,
-        x=x,
-        y=y,
-        heading=heading % 360.0,
-        length=length,
-        beam=beam,
-        fortitude=card.fortitude,
-        broadside=card.broadside,
-        crew=card.crew,
-        windward=card.windward,
-        large=card.large,
-        special=list(card.special),
-        upgrades=list(upgrades),
-    )
-    for key in upgrades:
-        up = rules().upgrade(key)
-        if up is None:
-            raise SetupError(f"No upgrade called {quote(key)}.", hint=f"Upgrades: {', '.join(u.key for u in rules().upgrades)}.")
-        ship.skill = max(ship.skill, up.skill)
-        ship.fortitude += up.fortitude
-        ship.crew += up.crew
-    return ship
-
-
-def validate_hand(hand: list[str], admiral_value: int, who: str) -> None:
-    cards = initiative_cards()
-    size = 5 + admiral_value
-    if len(hand) != size:
-        raise SetupError(f"{who}'s initiative hand has {len(hand)} cards; it must have {size} (5 + admiral value).")
-    if len(set(hand)) != len(hand):
-        raise SetupError(f"{who}'s initiative hand repeats a card title.")
-    values: dict[int, int] = {}
-    for key in hand:
-        values[cards[key].value] = values.get(cards[key].value, 0) + 1
-    if any(n > 2 for n in values.values()):
-        raise SetupError(f"{who}'s initiative hand has more than 2 cards of one initiative value.")
-    if sum(1 for key in hand if not cards[key].discard) < 3:
-        raise SetupError(f"{who}'s initiative hand needs at least 3 cards that are not discarded after play.")
-
-
-def default_hand(admiral_value: int, preferred: list[str]) -> list[str]:
-    cards = initiative_cards()
-    order = preferred + [k for k in cards if k not in preferred]
-    hand: list[str] = []
-    for key in order:
-        if len(hand) == 5 + admiral_value:
-            break
-        trial = [*hand, key]
-        if sum(1 for k in trial if cards[k].value == cards[key].value) > 2:
-            continue
-        hand.append(key)
-    return hand
-
-
-def _resolve_card(text: str) -> str:
-    if text in initiative_cards():
-        return text
-    return resolve_name(text.replace("-", " "), {k: c.name for k, c in initiative_cards().items()}, "initiative card")
-
-
-def _resolve_ship_card(text: str) -> str:
-    if text in ship_cards():
-        return text
-    return resolve_name(text.replace("-", " "), {k: c.name for k, c in ship_cards().items()}, "ship card")
 
 
 def _sides_from(rec: Record) -> list[SideState]:
@@ -138,7 +62,8 @@ def _sides_from(rec: Record) -> list[SideState]:
     return out
 
 
-def from_scenario_file(scenario: str, options: dict[str, str]) -> OakState:
+def from_scenario_file(scenario: str, options: dict[str, str]) -> State:
+    """A book or house scenario from data (the Quickstart Setup of section 3, the reef): sides, ships, terrain."""
     rec = load(scenario_files()[scenario])
     sides = _sides_from(rec)
     flagships = {side_id: srec.str("flagship") for side_id, srec in rec.table("sides").items()}
@@ -164,7 +89,7 @@ def from_scenario_file(scenario: str, options: dict[str, str]) -> OakState:
             pts = [(float(p[0]), float(p[1])) for p in trec.list("points")]
             terrain.append(TerrainPiece(trec.str("kind", ("rock", "island", "land", "shoal", "fog")), trec.opt_str("label", ""), pts))
     weather = options.get("weather", rec.str("weather_edge", WEATHER_EDGES))
-    return OakState(
+    return State(
         scenario=scenario,
         scenario_name=rec.str("name"),
         options=dict(options),
@@ -178,48 +103,8 @@ def from_scenario_file(scenario: str, options: dict[str, str]) -> OakState:
     )
 
 
-def parse_fleet(text: str, side: str, size_key: str, admiral_points: int) -> list[tuple[str, list[str]]]:
-    """``card+upgrade/card`` -> [(card key, upgrades)], checked against the game size."""
-    size = rules().size(size_key)
-    items: list[tuple[str, list[str]]] = []
-    if not text.strip():
-        raise InvalidSyntax(f"Squadron {side.upper()} is empty.", hint="Write it like fleet_a=petite-fregate+skill1/sloop.")
-    total = admiral_points
-    for part in text.split("/"):
-        bits = [b.strip() for b in part.split("+") if b.strip()]
-        if not bits:
-            raise InvalidSyntax(f"Squadron {side.upper()}: empty entry in {quote(text)}.")
-        key = _resolve_ship_card(bits[0])
-        card = ship_cards()[key]
-        if card.size_class == "line" and not size.line_allowed:
-            raise SetupError(f"{card.name}: Ships of the Line are not allowed in a {size_key.title()} game.")
-        total += card.points
-        for up in bits[1:]:
-            if rules().upgrade(up) is None:
-                raise SetupError(f"No upgrade called {quote(up)}.", hint=f"Upgrades: {', '.join(u.key for u in rules().upgrades)}.")
-            cost = card.upgrade_cost(up)
-            if cost <= 0:
-                raise SetupError(f"{card.name} does not offer the upgrade {quote(up)}.")
-            total += cost
-        items.append((key, bits[1:]))
-    if not size.min_ships <= len(items) <= size.max_ships:
-        raise SetupError(
-            f"Squadron {side.upper()} has {len(items)} ships; a {size_key.title()} game needs {size.min_ships} to {size.max_ships}."
-        )
-    if total > size.points:
-        raise SetupError(f"Squadron {side.upper()} costs {total} points; a {size_key.title()} game allows {size.points}.")
-    return items
-
-
-def squadron_points(items: list[tuple[str, list[str]]], admiral_points: int) -> int:
-    total = admiral_points
-    for key, ups in items:
-        card = ship_cards()[key]
-        total += card.points + sum(card.upgrade_cost(u) for u in ups)
-    return total
-
-
-def built_game(size_key: str, options: dict[str, str]) -> OakState:
+def built_game(size_key: str, options: dict[str, str]) -> State:
+    """Patrol, Skirmish or Engagement (6): both squadrons bought from the options, deployed in line ahead (house)."""
     size = rules().size(size_key)
     sides: list[SideState] = []
     ships: list[ShipState] = []
@@ -231,7 +116,7 @@ def built_game(size_key: str, options: dict[str, str]) -> OakState:
         adm = admirals()[adm_key]
         fleet = parse_fleet(options.get(f"fleet_{side_id}", default_fleet), side_id, size_key, adm.points)
         if f"hand_{side_id}" in options:
-            hand = [_resolve_card(h.strip()) for h in options[f"hand_{side_id}"].split("/") if h.strip()]
+            hand = [resolve_card(h.strip()) for h in options[f"hand_{side_id}"].split("/") if h.strip()]
         else:
             hand = default_hand(adm.value, [])
         name, colour = SIDE_NAMES[side_id]
@@ -261,7 +146,7 @@ def built_game(size_key: str, options: dict[str, str]) -> OakState:
     weather = options.get("weather", "west")
     if weather not in WEATHER_EDGES:
         raise SetupError(f"Weather edge {quote(weather)} is not one of {', '.join(WEATHER_EDGES)}.")
-    return OakState(
+    return State(
         scenario=size_key,
         scenario_name=f"{size_key.title()} game ({size.points} points)",
         options=dict(options),
@@ -274,7 +159,8 @@ def built_game(size_key: str, options: dict[str, str]) -> OakState:
     )
 
 
-def new_game(scenario: str, options: dict[str, str], rng: Rng) -> OakState:
+def new_game(scenario: str, options: dict[str, str], rng: Rng) -> State:
+    """DEPLOY and the first Initiative Phase to come (7): the game, its weather edge and defender checked, the event deck shuffled."""
     if scenario in BUILT:
         state = built_game(scenario, options)
     elif scenario in scenario_files():

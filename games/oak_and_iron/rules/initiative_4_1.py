@@ -1,0 +1,200 @@
+"""Book section 4.1 (ch. 4, phase I: The Initiative Phase): reveal the sealed cards, find who has the initiative
+(higher card, then an event and the higher admiral value, then a Challenge Test), seal a card for
+next turn, and apply the "Immediately" effects. Skill and Challenge Tests are this section's new terms.
+
+Sealing is simultaneous: each side's choice is kept secret behind a commitment (sha256 of a nonce
+and the card) that the reveal lets anyone check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.rng import Rng, seal
+from games.core.ruleset import UMPIRE, Event, private, public
+from games.oak_and_iron.data import initiative_cards, rules
+from games.oak_and_iron.rules import public_lines
+from games.oak_and_iron.rules.activation_4 import acting_side
+from games.oak_and_iron.rules.dice_2 import count, roll, show
+from games.oak_and_iron.rules.events_5_4 import draw_event
+from games.oak_and_iron.state import ShipState, State
+
+
+def card_amount(state: State, side_id: str, effect: str) -> int:
+    """The ``amount`` of this side's face-up initiative card with that effect (1 if it gives none),
+    0 when its card does something else (4.I step 3: effects last the turn)."""
+    side = state.side(side_id)
+    total = 0
+    if side.face_up:
+        card = initiative_cards()[side.face_up]
+        if card.effect == effect:
+            total += card.amount or 1
+    return total
+
+
+@dataclass
+class TestResult:
+    passed: bool
+    text: str
+    successes: int = 0
+
+
+def skill_test(state: State, ship: ShipState, rng: Rng, *, fortune: bool = False, auto: bool = False) -> TestResult:
+    """SKILL TEST (4.I): five dice less Fatigue (at least 1), extra dice after; any success face passes.
+    Skill re-rolls failures automatically; ``fortune`` spends a Fortune Point (5.3) to re-roll all."""
+    if auto:
+        return TestResult(True, "Skill Test passed without a roll (Adjust Position)", 1)
+    r = rules()
+    wanted = r.faces_of("skill_success")
+    n = max(1, r.skill_test_dice - ship.fatigue) + card_amount(state, ship.controller, "skill_dice")
+    faces = roll(rng, n)
+    parts = [f"Skill Test ({n} dice): {show(faces)}"]
+    if not count(faces, wanted) and ship.skill:
+        again = roll(rng, min(ship.skill, n))
+        faces = again + faces[len(again) :]
+        parts.append(f"skill re-roll {len(again)}: {show(again)}")
+    side = state.side(ship.controller)
+    if not count(faces, wanted) and fortune and side.fortune > 0:
+        side.fortune -= 1
+        faces = roll(rng, n)
+        parts.append(f"Fortune Point re-roll ({side.fortune} left): {show(faces)}")
+    ok = count(faces, wanted) > 0
+    parts.append("passed" if ok else "failed")
+    return TestResult(ok, "; ".join(parts), count(faces, wanted))
+
+
+def hand_text(state: State, side_id: str) -> str:
+    """The side's initiative hand, for its private message."""
+    side = state.side(side_id)
+    cards = initiative_cards()
+    lines = [f"{cards[k].name} ({cards[k].value}{', discarded after play' if cards[k].discard else ''}): {cards[k].text}" for k in side.hand]
+    return f"{side.name}'s initiative hand: " + (" | ".join(lines) if lines else "empty")
+
+
+def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
+    """SELECT NEW INITIATIVE CARD (4.I step 2): the card goes face down, sealed with a nonce."""
+    if state.phase != "select":
+        raise WrongPhase(f"Initiative cards are chosen in the Initiative Phase; it is now the {state.phase} phase.")
+    if seat == UMPIRE:
+        raise NotYourTurn("The umpire does not choose initiative cards; each player seals their own.")
+    side = state.side(acting_side(state, seat))
+    if side.sealed:
+        raise IllegalOrder(f"{side.name} has already sealed an initiative card this phase.")
+    if card not in side.hand:
+        names = ", ".join(initiative_cards()[k].name for k in side.hand) or "none"
+        raise IllegalOrder(f"{initiative_cards()[card].name} is not in {side.name}'s hand.", hint=f"In hand: {names}.")
+    nonce = rng.nonce(card)
+    side.sealed = card
+    side.sealed_nonce = nonce
+    side.sealed_digest = seal(card, nonce)
+    side.hand.remove(card)
+    return [
+        public(f"{side.name} seals an initiative card face down (commitment {side.sealed_digest})."),
+        private(f"You sealed {initiative_cards()[card].name}. Nonce {nonce}.", side.id),
+    ]
+
+
+def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
+    """REVEAL INITIATIVE CARD and RESOLVE INITIATIVE CARD EFFECTS (4.I steps 1 and 3) for a new
+    turn; then, while turns and cards remain, ask for next turn's sealed card (step 2). Returns the
+    events and whether the players now seal cards."""
+    state.turn = turn
+    lines = [f"Turn {turn}: Initiative Phase.", *_reveal_cards(state)]
+    lines += _initiative_holder(state, rng)
+    for side in state.sides:
+        lines += immediate_card_effect(state, side.id)
+    for ship in state.ships:
+        ship.fatigue_shield = bool(card_amount(state, ship.controller, "ignore_first_fatigue"))
+    events = public_lines(lines)
+    if turn < rules().turn_limit and any(s.hand for s in state.sides):
+        state.phase = "select"
+        events.append(public("Each player now seals an initiative card for the next turn: `initiative <card>`."))
+        events += [private(hand_text(state, s.id), s.id) for s in state.sides]
+        return events, True
+    return events, False
+
+
+def _reveal_cards(state: State) -> list[str]:
+    cards = initiative_cards()
+    lines = []
+    for side in state.sides:
+        side.face_up = side.sealed
+        if side.sealed:
+            lines.append(
+                f"{side.name} reveals {cards[side.sealed].name} (initiative {cards[side.sealed].value}); "
+                f"check: sha256(nonce:card) with nonce {side.sealed_nonce} and card {side.sealed!r} = {side.sealed_digest}."
+            )
+        else:
+            lines.append(f"{side.name} has no initiative card to reveal (initiative 0).")
+        side.sealed = side.sealed_nonce = side.sealed_digest = ""
+    return lines
+
+
+def _initiative_holder(state: State, rng: Rng) -> list[str]:
+    """The higher card; on a tie an event (5.4), then the higher admiral value, then a Challenge Test."""
+    cards = initiative_cards()
+    a, b = state.sides
+    va = cards[a.face_up].value if a.face_up else 0
+    vb = cards[b.face_up].value if b.face_up else 0
+    if va != vb:
+        state.initiative = a.id if va > vb else b.id
+        return [f"{state.side(state.initiative).name} has the initiative ({max(va, vb)} against {min(va, vb)})."]
+    lines = [f"Both cards have initiative {va}: an event card is drawn.", *draw_event(state)]
+    if a.admiral_value != b.admiral_value:
+        state.initiative = a.id if a.admiral_value > b.admiral_value else b.id
+        lines.append(f"{state.side(state.initiative).name} has the initiative (admiral value {max(a.admiral_value, b.admiral_value)}).")
+        return lines
+    return lines + challenge_test(state, rng)
+
+
+def challenge_test(state: State, rng: Rng) -> list[str]:
+    """CHALLENGE TEST (4.I): both Flagships make a Skill Test; most successes wins, then higher
+    skill, else roll again."""
+    lines = ["Admiral values tie: Challenge Test between the Flagships."]
+    for _ in range(100):
+        results = {}
+        for side in state.sides:
+            flag = flagship(state, side.id)
+            if flag is None:
+                results[side.id] = (0, 0)
+                lines.append(f"{side.name} has no Flagship: 0 successes.")
+                continue
+            res = skill_test(state, flag, rng)
+            results[side.id] = (res.successes, flag.skill)
+            lines.append(f"{side.name} ({flag.name}): {res.text} ({res.successes} successes).")
+        a, b = (s.id for s in state.sides)
+        if results[a] != results[b]:
+            state.initiative = a if results[a] > results[b] else b
+            lines.append(f"{state.side(state.initiative).name} wins the Challenge Test and has the initiative.")
+            return lines
+        lines.append("Still tied: roll again.")
+    state.initiative = state.sides[0].id
+    return lines
+
+
+def immediate_card_effect(state: State, side_id: str) -> list[str]:
+    """RESOLVE INITIATIVE CARD EFFECTS (4.I step 3): "Immediately" effects now, the rest noted."""
+    side = state.side(side_id)
+    if not side.face_up:
+        return []
+    card = initiative_cards()[side.face_up]
+    lines: list[str] = []
+    if card.effect == "rally_all":
+        for ship in state.ships:
+            if ship.controller == side_id and ship.can_act and ship.fatigue:
+                ship.fatigue = max(0, ship.fatigue - (card.amount or 1))
+                lines.append(f"{card.name}: {ship.name} Fatigue -> {ship.fatigue}")
+    elif card.effect == "reload_all":
+        for ship in state.ships:
+            if ship.controller == side_id and ship.can_act and (ship.reload_port or ship.reload_starboard):
+                ship.reload_port = ship.reload_starboard = False
+                lines.append(f"{card.name}: {ship.name} removes its reload markers")
+    elif card.effect != "none":
+        lines.append(f"{side.name}'s {card.name} is in force this turn: {card.text}")
+    return lines
+
+
+def flagship(state: State, side_id: str) -> ShipState | None:
+    """FLAGSHIP (4.I): the side's ship with the Admiral, if it is still on the table and its own."""
+    return next((s for s in state.ships if s.side == side_id and s.flagship and s.on_table and not s.captured_by), None)

@@ -1,0 +1,136 @@
+"""What a seat sees of an Oak & Iron game: the table, the ships with their tokens, the last move
+or attack drawn, the focused ship's range rings and broadside paths, the wind, and the status
+strip. A side's own hand and sealed card appear only in its own view (and the umpire's)."""
+
+from __future__ import annotations
+
+from games.core.geometry import add, scale
+from games.core.ruleset import UMPIRE
+from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, Terrain, View
+from games.oak_and_iron.data import event_cards, initiative_cards, rules
+from games.oak_and_iron.measure import WIND_BEARING, broadside_strip
+from games.oak_and_iron.rules.activation_4 import to_act
+from games.oak_and_iron.rules.initiative_4_1 import hand_text
+from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
+from games.oak_and_iron.state import ShipState, State
+
+PHASE_NAMES = {
+    "select": "Initiative Phase (sealing cards)",
+    "movement": "Movement Phase",
+    "attack": "Attack Phase",
+    "end": "End Phase",
+    "over": "Game over",
+}
+
+
+def view(state: State, seat: str | None) -> View:
+    """The View for ``seat`` (None: a spectator)."""
+    terrain = tuple(Terrain(t.kind, tuple(t.points), label=t.label) for t in state.terrain)
+    board = Board(
+        kind="table",
+        key=f"oak-and-iron:{state.scenario}:{state.table_width:g}x{state.table_height:g}",
+        name=state.scenario_name,
+        width=state.table_width,
+        height=state.table_height,
+        table_terrain=terrain,
+    )
+    private_text: list[str] = []
+    for side in state.sides:
+        if seat in (side.id, UMPIRE):
+            private_text.append(hand_text(state, side.id))
+            if side.sealed:
+                private_text.append(f"{side.name} sealed: {initiative_cards()[side.sealed].name} (nonce {side.sealed_nonce})")
+    return View(
+        board=board,
+        viewer=seat,
+        sides=tuple(SideInfo(s.id, s.name, s.colour) for s in state.sides),
+        counters=tuple(c for ship in state.ships if ship.on_table for c in _counters(state, ship)),
+        overlays=tuple(_overlays(state)),
+        arrows=(Arrow("wind", WIND_BEARING[state.weather_edge], "wind"),),
+        status=tuple(status(state)),
+        title=f"Oak & Iron - {state.scenario_name} - turn {state.turn}",
+        private_text=tuple(private_text),
+    )
+
+
+def _markers(ship: ShipState) -> tuple[str, ...]:
+    flags = (
+        ("reload", ship.reload_port or ship.reload_starboard),
+        ("crippled", ship.crippled),
+        ("shaken", ship.shaken),
+        ("captured", bool(ship.captured_by)),
+        ("grounded", ship.aground),
+        ("boarding", bool(ship.entangled)),
+        ("stopped", ship.sail == "anchored"),
+        ("flag", ship.flagship),
+    )
+    return tuple(name for name, on in flags if on)
+
+
+def _counters(state: State, ship: ShipState) -> list[Counter]:
+    """The ship, its Wake marker while it has moved but not attacked, and its Landing Party."""
+    reload = "".join(x for x, on in (("P", ship.reload_port), ("S", ship.reload_starboard)) if on)
+    out = [
+        Counter(
+            id=ship.id,
+            label=ship.name,
+            side=ship.controller,
+            pos=(ship.x, ship.y),
+            facing=ship.heading,
+            damage=ship.damage,
+            damage_max=rules().damage_max,
+            damage_text=f"D{ship.damage} F{ship.fatigue}" + (f" R:{reload}" if reload else ""),
+            markers=_markers(ship),
+            highlight=ship.id in (state.focus, state.activation.ship),
+            size=(ship.length, ship.beam),
+        )
+    ]
+    if ship.moved and not ship.attacked and state.phase in ("movement", "attack"):
+        stern = add(ship.base.edge_midpoint("stern"), scale(ship.base.forward, -0.4))
+        out.append(Counter(f"{ship.id}-wake", "wake", ship.controller, stern, ship.heading, kind="wake", size=(0.6, ship.beam)))
+    if ship.landing is not None:
+        out.append(Counter(f"{ship.id}-landing", f"{ship.name} landing party", ship.controller, ship.landing, kind="landing"))
+    return out
+
+
+def _overlays(state: State) -> list[Overlay]:
+    """The last path or attack, and the focused ship's range rings and broadside paths."""
+    r = rules()
+    overlays = [Overlay("path" if m.kind == "path" else "fire", tuple(m.points), m.side, m.text) for m in state.marks]
+    focus = state.activation.ship or state.focus
+    if focus and state.ship(focus).on_table:
+        ship = state.ship(focus)
+        for band in ("pistol_shot", "musket_shot", "cannon_shot"):
+            overlays.append(
+                Overlay("ring", ((ship.x, ship.y),), ship.controller, f"{r.distance(band):g}\"", radius=r.distance(band) + ship.beam / 2)
+            )
+        for edge in ("port", "starboard"):
+            strip = broadside_strip(ship.base, edge, r.distance("cannon_shot"))
+            overlays.append(Overlay("arc", strip, ship.controller, f"{edge} broadside path"))
+    return overlays
+
+
+def status(state: State) -> list[str]:
+    """The status strip: turn and phase, initiative, who acts, the activation, each side and ship."""
+    lines = [f"Turn {state.turn}/{rules().turn_limit} - {PHASE_NAMES.get(state.phase, state.phase)}"]
+    if state.initiative:
+        lines.append(f"Initiative: {state.side(state.initiative).name}")
+    acting = to_act(state)
+    if acting:
+        lines.append("To act: " + ", ".join(state.side(a).name for a in acting))
+    if state.activation.ship:
+        act = state.activation
+        lines.append(f"Activating {state.ship(act.ship).name}: speed {act.speed}, {act.pos_text}")
+    for side in state.sides:
+        face = initiative_cards()[side.face_up].name if side.face_up else "-"
+        sealed = "card sealed" if side.sealed else "no card sealed"
+        lines.append(
+            f"{side.name}: admiral {side.admiral_name} ({side.admiral_value}), fortune {side.fortune}, strike points {side.strike_points}, "
+            f"face-up {face}, {sealed}, {len(side.hand)} cards in hand"
+        )
+    if state.events_active:
+        lines.append("Events: " + ", ".join(event_cards()[e].name for e in state.events_active))
+    for ship in state.ships:
+        lines.append(describe_ship(ship) + ("" if ship.on_table else f" ({ship.status})"))
+    lines.append(f"House values in use (data/oak_and_iron); wind blows from the {state.weather_edge} edge")
+    return lines
