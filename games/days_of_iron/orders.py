@@ -11,13 +11,14 @@ command for ``promote``, backticks out of free text).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
 from games.core.errors import AmbiguousName, GameError, InvalidSyntax, NotAllowed, UnknownName, quote, resolve_name
-from games.core.notation import Free, Grammar, Number, Slot, Typed
+from games.core.notation import MAX_WORDS, Free, Grammar, Number, Slot, Typed
 from games.core.ruleset import UMPIRE
 from games.days_of_iron.data import reference, rules
 from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, State, Unit
@@ -30,6 +31,7 @@ VERBS = (
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
 MODIFIER = re.compile(r"[+-]\d{1,3}")
+FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
 SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
 
 
@@ -389,14 +391,30 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
     verb = verb_of(text)
     known = names(state, seat, verb)
     words = text.split()[1:]
-    text = _without_bare_at(verb, text)
+    text = _folded(_without_bare_at(verb, text))
     try:
         GRAMMAR.parse(text, {**known, SHAPE: {}})
         order = GRAMMAR.parse(text, known)
     except InvalidSyntax:
         raise usage(state, verb, words) from None
     assert isinstance(order, DoiOrder)
-    return order
+    return _unfolded(order)
+
+
+def _folded(text: str) -> str:
+    """A text of more words than the notation reads at once, its tail (free text: the longest
+    is 200 characters) held together as one word, so every text that ever parsed still does."""
+    words = text.split()
+    if len(words) <= MAX_WORDS:
+        return text
+    return " ".join([*words[:MAX_WORDS - 1], FOLD.join(words[MAX_WORDS - 1:])])
+
+
+def _unfolded(order: DoiOrder) -> DoiOrder:
+    changed: dict[str, Any] = {f.name: value.replace(FOLD, " ") for f in dataclasses.fields(order)
+                               if isinstance(value := getattr(order, f.name), str) and FOLD in value}
+    original: Any = order
+    return dataclasses.replace(original, **changed) if changed else order
 
 
 def _without_bare_at(verb: str, text: str) -> str:
