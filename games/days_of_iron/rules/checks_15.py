@@ -11,7 +11,7 @@ from games.days_of_iron.state import State
 
 
 def check_check(order: Check) -> Check:
-    """What the check is about, if said, as stored."""
+    """What the check (15.x, 14.4) is about, if said, as stored."""
     if order.about is None:
         return order
     return Check(order.check, free_text(order.about, "what the check is about"))

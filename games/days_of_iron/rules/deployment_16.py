@@ -37,6 +37,7 @@ def check_side_order(state: State, seat: str, order: Staff | Ready) -> Staff | R
 
 
 def _named_side(state: State, words: list[str], verb: str) -> str:
+    """The side the umpire names first (only its first word is read)."""
     if words:
         try:
             return resolve_name(words[0], {s.id: s.name for s in state.sides}, "side")
@@ -70,7 +71,7 @@ def check_offboard(state: State, order: Offboard) -> Offboard:
 
 
 def check_cancel(state: State, seat: str, order: Cancel) -> Cancel:
-    """A side cancels only its own live records (the umpire any)."""
+    """A side cancels only its own live records of 16.4/16.5/19.1 (the umpire any), before the battle."""
     record = next((r for r in state.sealed if r.number == order.number), None)
     if record is None or record.cancelled or seat not in (UMPIRE, record.side):
         mine = [str(r.number) for r in state.sealed if seat in (UMPIRE, r.side) and not r.cancelled]
@@ -135,7 +136,7 @@ def offboard(state: State, order: Offboard, rng: Rng) -> list[Event]:
 
 
 def cancel(state: State, order: Cancel) -> list[Event]:
-    """Drop a record: the state keeps live records only; the log keeps this one."""
+    """Drop a record (16.4, 16.5, 19.1): the state keeps live records only; the log keeps this one."""
     record = next(r for r in state.sealed if r.number == order.number)
     state.records_made = records_made(state)
     state.sealed.remove(record)
@@ -152,7 +153,7 @@ def scout(state: State, unit: Unit, rng: Rng) -> list[Event]:
 
 
 def ready(state: State, side: str, rng: Rng) -> list[Event]:
-    """A side is ready; when both are, scouting is scored and the deployment order rolled."""
+    """A side is ready (16); when both are, scouting is scored (19.2) and the deployment order rolled (16.1)."""
     ss = state.side(side)
     ss.ready = True
     lines = [f"The {ss.name} are ready."]

@@ -10,7 +10,7 @@ from games.days_of_iron.state import State
 
 
 def check_dispute(order: Dispute) -> Dispute:
-    """The matter as stored: present, not too long, no backticks."""
+    """The matter in dispute (3.4) as stored: present, not too long, no backticks."""
     return Dispute(free_text(order.matter, "the matter in dispute"))
 
 

@@ -18,7 +18,7 @@ def roll_off(state: State, rng: Rng) -> list[dict[str, int]]:
 
 
 def describe_rolls(state: State, rounds: list[dict[str, int]]) -> str:
-    """The rounds of a roll-off as the log prints them."""
+    """The rounds of a roll-off (17.1, 16.1) as the log prints them."""
     parts = [", ".join(f"{state.side_name(side)} {v}" for side, v in r.items()) for r in rounds]
     return " / draw, re-roll: ".join(parts)
 

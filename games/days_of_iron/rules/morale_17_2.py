@@ -14,14 +14,14 @@ from games.days_of_iron.state import State, Unit
 
 
 def check_tests_loaded() -> None:
-    """Morale tests need the owner's sheets loaded as a data pack."""
+    """Morale tests (17.2) need the owner's sheets loaded as a data pack."""
     if not reference().morale:
         raise IllegalOrder("no morale table is loaded; the shipped game has none.",
                            hint="Load your reference sheets as a data pack (see the help).")
 
 
 def check_morale(unit: Unit, order: Morale) -> None:
-    """A unit in play takes the test; the factors named must be the test's own."""
+    """A unit in play takes the test (17.2); the factors named must be the test's own."""
     check_in_play(unit)
     test = reference().morale[order.test]
     for word in order.factors:

@@ -13,7 +13,7 @@ from games.days_of_iron.state import Brigade, Objective, SideState, State, Unit
 
 
 def slug(name: str) -> str:
-    """An ASCII id for a name (accents dropped: "François" -> "francois")."""
+    """An ASCII id for a name in an order of battle (6) (accents dropped: "François" -> "francois")."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", plain.casefold()).strip("-") or "unit"
 

@@ -48,7 +48,7 @@ DEFAULT_WHERE = "as marked on the deployment map"
 
 
 def to_act(state: State) -> list[str]:
-    """Who must act: sides not yet ready in the set-up, both sides for the initiative, then the
+    """Who must act (17): sides not yet ready in the set-up, both sides for the initiative, then the
     side whose part of the phase it is."""
     if state.phase == SETUP:
         return [s.id for s in state.sides if not s.ready]
@@ -60,7 +60,7 @@ def to_act(state: State) -> list[str]:
 
 
 def check_acting(state: State, seat: str) -> None:
-    """Rolls and records that concern both sides belong to whoever acts now (or the umpire)."""
+    """Rolls and records that concern both sides belong to whoever acts now in the phase (17), or the umpire."""
     acting = to_act(state)
     if seat != UMPIRE and seat not in acting:
         names = " and ".join(state.side_name(s) for s in acting)
@@ -68,7 +68,7 @@ def check_acting(state: State, seat: str) -> None:
 
 
 def guard(state: State, seat: str, verb: str, text: str) -> None:
-    """May this seat give an order of this verb now? Checked before the order is read, so a
+    """May this seat give an order of this verb now (16 set-up, 17 phases)? Checked before the order is read, so a
     refusal says what is wrong with the moment, not with the spelling."""
     if state.phase == OVER:
         raise WrongPhase("the game is over; nothing changes.")
@@ -88,6 +88,7 @@ def guard(state: State, seat: str, verb: str, text: str) -> None:
 
 
 def _guard_play(state: State, seat: str, verb: str, rest: list[str]) -> None:
+    """The turn's orders: initiative in its phase (17.1), `next` by the acting side (17)."""
     if verb == "initiative" and state.phase != INITIATIVE:
         raise WrongPhase(f"initiative for turn {state.turn} is already rolled.", hint="Finish the turn's phases with `next`.")
     if verb == "next":
@@ -107,7 +108,7 @@ def _guard_play(state: State, seat: str, verb: str, rest: list[str]) -> None:
 
 
 def next_step(state: State) -> list[Event]:
-    """The acting side is done with its part of the phase: the other side's part, the next phase,
+    """The acting side is done with its part of the phase (17): the other side's part, the next phase,
     or the turn's end (and the game's, at the turn limit option)."""
     done = state.side_name(state.acting_side())
     step = STEPS[state.step]
@@ -130,7 +131,7 @@ def next_step(state: State) -> list[Event]:
 
 
 def candidates(state: State, seat: str) -> list[DoiOrder]:
-    """Orders worth offering this seat now, before each is checked as if typed (for autocomplete)."""
+    """Orders worth offering this seat now (16 set-up, 17 phases), before each is checked as if typed (for autocomplete)."""
     if state.phase == OVER:
         return []
     sides = [s.id for s in state.sides] if seat == UMPIRE else [seat]

@@ -12,7 +12,7 @@ from games.days_of_iron.orders import Table
 
 
 def check_tables_loaded() -> None:
-    """Dice tables need the owner's sheets loaded as a data pack."""
+    """Dice tables (17.3, 17.5) need the owner's sheets loaded as a data pack."""
     if not reference().tables:
         raise IllegalOrder("no dice tables are loaded; the shipped game has none.",
                            hint="Load your reference sheets as a data pack (see the help).")
@@ -29,7 +29,7 @@ def check_table(order: Table) -> Table:
 
 
 def roll_table(order: Table, rng: Rng) -> list[Event]:
-    """Roll the table's dice, add the modifier, read the row in the column."""
+    """Roll the table's dice, add the modifier, read the row in the column (17.3, 17.5)."""
     table = reference().tables[order.table]
     column = table.columns.index(order.column or "")
     modifier = order.modifier or 0

@@ -68,13 +68,13 @@ def margin(state: State, book: Rules, scaled: bool) -> Margin:
 
 
 def objectives_achieved(state: State, side: str) -> bool:
-    """A side achieves its objectives when it holds every objective it was set (and has some)."""
+    """A side achieves its objectives (18.2) when it holds every objective it was set (and has some)."""
     wanted = [o for o in state.objectives if o.wanted_by == side]
     return bool(wanted) and all(o.held_by == side for o in wanted)
 
 
 def check_objectives_set(state: State) -> None:
-    """Objectives are recorded only where the scenario sets some."""
+    """Objectives (18.2) are recorded only where the scenario sets some."""
     if not state.objectives:
         raise IllegalOrder("this scenario sets no objectives.")
 
@@ -147,6 +147,7 @@ def result(state: State) -> Outcome:
 
 
 def _on_objectives(state: State) -> tuple[str | None, str]:
+    """The winner on objectives (18.2): the one side that achieved its own; else a draw."""
     got = [s.id for s in state.sides if objectives_achieved(state, s.id)]
     if len(got) == 1:
         return got[0], f"The {state.side_name(got[0])} took their objectives and denied the enemy theirs."
@@ -154,7 +155,7 @@ def _on_objectives(state: State) -> tuple[str | None, str]:
 
 
 def points_line(state: State, side: str) -> str:
-    """A side's losses for the result: the total and each unit that counts."""
+    """A side's losses for the result (18.2): the total and each unit that counts."""
     lost = side_lost_halves(state, side)
     units = [f"{u.name} {fmt_halves(lost_halves(u))}" for u in state.units if u.side == side and lost_halves(u)]
     return (f"{state.side_name(side)}: lost {fmt_halves(lost)} of {side_points(state, side)} points"
@@ -162,7 +163,7 @@ def points_line(state: State, side: str) -> str:
 
 
 def outcome(state: State) -> Outcome | None:
-    """None while the battle runs; else the result recorded when it ended."""
+    """None while the battle runs; else the result recorded when it ended (18, 18.2)."""
     if state.phase != OVER:
         return None
     return Outcome(state.winner or None, state.end_reason, result(state).details)
