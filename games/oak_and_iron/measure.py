@@ -1,4 +1,5 @@
-"""Oak & Iron measurements on the continuous table: point of sail, bands, sight, paths, raking, formation.
+"""Oak & Iron measurements on the continuous table: point of sail (4.2), bands (2), sight and broadside
+paths (4.3), raking (5.6), formation (5.5), Close Combat contact (4.3).
 
 Each function takes plain geometry (``Base`` rectangles and convex terrain polygons) so the rules
 engine and the tests measure exactly the same way, and every reply can quote the numbers.
@@ -33,7 +34,7 @@ ROUNDING = 1e-6  # measurements are compared after rounding away float noise
 
 
 def weather_distance(p: Point, edge: str, width: float, height: float) -> float:
-    """Distance of a point from the weather edge (the table edge the wind blows from)."""
+    """Distance of a point from the WEATHER EDGE (section 4.2: the table edge the wind blows from)."""
     if edge == "north":
         return p[1]
     if edge == "south":
@@ -45,7 +46,7 @@ def weather_distance(p: Point, edge: str, width: float, height: float) -> float:
 
 @dataclass(frozen=True)
 class PointOfSail:
-    """Which points of sail the ship may use (two when it lies exactly between them)."""
+    """Which POINTS OF SAIL (section 4.2) the ship may use (two when it lies exactly between them)."""
 
     options: tuple[str, ...]  # "large", "windward", "wind's eye"
     bow: float  # distance of the bow mid-point from the weather edge
@@ -60,7 +61,7 @@ class PointOfSail:
 
 
 def point_of_sail(base: Base, edge: str, width: float, height: float) -> PointOfSail:
-    """The book's definitions, measured from the weather edge.
+    """POINT OF SAIL (section 4.2): the book's definitions, measured from the weather edge.
 
     Large: stern closer than bow. Windward: bow closer than stern. In the Wind's Eye: the windward
     side's mid-point is farther from the weather edge than every point of the bow.
@@ -97,7 +98,8 @@ BAND_NAMES = {
 
 
 def band_of(dist: float, distances: dict[str, float]) -> str:
-    """The closest band whose distance is at least ``dist`` (band edges belong to the band)."""
+    """The range ruler's band (section 2): the closest band whose distance is at least ``dist``
+    (band edges belong to the band)."""
     d = round(dist / ROUNDING) * ROUNDING
     for band in BANDS:
         if d <= distances[band] + ROUNDING / 2:
@@ -106,6 +108,7 @@ def band_of(dist: float, distances: dict[str, float]) -> str:
 
 
 def base_distance(a: Base, b: Base) -> float:
+    """Distances are measured between the nearest points of two bases (section 2, RANGE RULER)."""
     return polygon_distance(a.polygon(), b.polygon())
 
 
@@ -115,6 +118,7 @@ def _points_of(base: Base) -> tuple[list[Point], list[Point]]:
 
 
 def line_clear(p: Point, q: Point, blockers: Sequence[Polygon]) -> bool:
+    """Nothing that blocks sight lies across the line from ``p`` to ``q`` (section 4.3)."""
     return not any(segment_crosses_polygon(p, q, poly) for poly in blockers)
 
 
@@ -124,7 +128,7 @@ def line_of_sight(
     blockers: Sequence[Polygon],
     edges: Sequence[str] = ("bow", "starboard", "stern", "port"),
 ) -> tuple[Point, Point] | None:
-    """The book: a clear line from the mid-point of a firing edge to the mid-point of any target edge
+    """LINE OF SIGHT (section 4.3): a clear line from the mid-point of a firing edge to the mid-point of any target edge
     and a clear line (from the same point) to at least one target corner. Returns the mid-point to
     mid-point line that proves sight, or None. Own and target bases never block."""
     own = [firer.polygon(), target.polygon()]
@@ -139,14 +143,15 @@ def line_of_sight(
 
 
 def broadside_strip(firer: Base, side: str, reach: float) -> Polygon:
-    """The broadside path of one side out to ``reach`` inches, as a polygon (for drawing)."""
+    """The BROADSIDE PATH (section 4.3) of one side out to ``reach`` inches, as a polygon (for drawing)."""
     a, b = firer.edge(side)
     n = scale(firer.normal(side), reach)
     return (a, b, add(b, n), add(a, n))
 
 
 def in_broadside_path(firer: Base, side: str, target: Base) -> bool:
-    """Any part of the target lies between the two lines square to the firing edge, outward."""
+    """BROADSIDE PATH (section 4.3): any part of the target lies between the two lines square to
+    the firing edge, outward."""
     a, b = firer.edge(side)
     along = sub(b, a)
     poly: Polygon = target.polygon()
@@ -157,7 +162,7 @@ def in_broadside_path(firer: Base, side: str, target: Base) -> bool:
 
 
 def raking(firer: Base, side: str, target: Base) -> str:
-    """'' if not raking, else 'bow' or 'stern': the line square to the firing edge from its centre
+    """RAKING SHOTS (section 5.6): '' if not raking, else 'bow' or 'stern': the line square to the firing edge from its centre
     passes through both the target's bow and stern edges; the named edge is where it enters."""
     origin = firer.edge_midpoint(side)
     direction = firer.normal(side)
@@ -195,7 +200,7 @@ def _clip_segment(seg: Sequence[Point], origin: Point, normal: Point) -> Polygon
 
 
 def formation_link(ahead: Base, behind: Base, musket: float, blockers: Sequence[Polygon]) -> bool:
-    """Two ships in line ahead: within Musket Shot, the follower's bow sees the leader's stern edge
+    """FORMATION (section 5.5): two ships in line ahead: within Musket Shot, the follower's bow sees the leader's stern edge
     square on and the leader's stern sees the follower's bow edge square on, with nothing between."""
     if base_distance(ahead, behind) > musket + ROUNDING:
         return False
@@ -209,7 +214,7 @@ def formation_link(ahead: Base, behind: Base, musket: float, blockers: Sequence[
 
 
 def formation_members(bases: dict[str, Base], flagship: str, musket: float, blockers: Sequence[Polygon]) -> set[str]:
-    """Ships in a line-ahead chain that includes the flagship (each ship links one ahead, one behind)."""
+    """FORMATION (section 5.5): ships in a line-ahead chain that includes the flagship (each ship links one ahead, one behind)."""
     if flagship not in bases:
         return set()
     ahead_of: dict[str, str] = {}  # follower -> leader
@@ -239,7 +244,7 @@ CORNER_CONTACT = ("end", "side")  # option ``corner_contact``: what a touching c
 
 @dataclass(frozen=True)
 class Contact:
-    """Which edge of one ship counts as in contact with another (book, Attack Phase, Close Combat).
+    """Which edge of one ship counts as in contact with another (book section 4.3, Close Combat).
 
     ``edge`` is bow, starboard, stern or port ('' when the bases do not touch); ``corner`` names the
     corner (e.g. 'bow-port') when only a corner touches and ``edge`` is the ruling's choice for it.
@@ -288,7 +293,7 @@ def _edge_touches(p: Point, q: Point, poly: Polygon, tolerance: float) -> bool:
 
 
 def close_contact(a: Base, b: Base, corner: str = "end", tolerance: float = TOUCH) -> Contact:
-    """Which edge of ``a`` is in contact with ``b`` for Close Combat (book, Attack Phase).
+    """Which edge of ``a`` is in contact with ``b`` for Close Combat (book section 4.3).
 
     An edge is in contact when a stretch of it, or a point of it other than its end corners, touches
     ``b``: a bow laid flush on a side is Bow contact, although the bow's corners (which are also the

@@ -122,7 +122,7 @@ HelmStarboard = Annotated[bool, Flag("helm-starboard")]
 
 @dataclass(frozen=True)
 class Initiative(Typed):
-    """Seal an initiative card for next turn (book 4.I step 2)."""
+    """Seal an initiative card for next turn (book 4.1 step 2)."""
 
     PATTERN: ClassVar[str] = "initiative {card}"
     card: Card
@@ -130,7 +130,7 @@ class Initiative(Typed):
 
 @dataclass(frozen=True)
 class EndChoice(Typed):
-    """Capture, destroy or spare a Shaken enemy Entangled with your ship (book 4.IV step 1)."""
+    """Capture, destroy or spare a Shaken enemy Entangled with your ship (book 4.4 step 1)."""
 
     PATTERN: ClassVar[str] = "{choice} {ship}"
     choice: Literal["capture", "destroy", "spare"]
@@ -151,7 +151,7 @@ class Measure(Typed):
 
 @dataclass(frozen=True)
 class Move(Typed):
-    """Move the full speed, with one turn at the start or the end (book 4.II step 3); 45 degrees
+    """Move the full speed, with one turn at the start or the end (book 4.2 step 3); 45 degrees
     when the turn gives no number."""
 
     PATTERN: ClassVar[str] = "{ship} move [{when} {direction} {degrees}]"
@@ -172,7 +172,7 @@ class Done(Typed):
 
 @dataclass(frozen=True)
 class Adjust(Typed):
-    """Seamanship Action ADJUST SPEED by one (book 4.II step 2); ``adjust 1`` reads as ``+1``."""
+    """Seamanship Action ADJUST SPEED by one (book 4.2 step 2); ``adjust 1`` reads as ``+1``."""
 
     PATTERN: ClassVar[str] = "{ship} seamanship adjust {delta} {fortune}"
     ALIASES: ClassVar[tuple[str, ...]] = ("{ship} seamanship adjust 1 {fortune}",)
@@ -183,7 +183,7 @@ class Adjust(Typed):
 
 @dataclass(frozen=True)
 class Heading(Typed):
-    """Seamanship Action CHANGE HEADING: a turn before the move with the speed 1 tool (4.II step 2)."""
+    """Seamanship Action CHANGE HEADING: a turn before the move with the speed 1 tool (4.2 step 2)."""
 
     PATTERN: ClassVar[str] = "{ship} seamanship heading {direction} {degrees} {fortune}"
     ALIASES: ClassVar[tuple[str, ...]] = ("{ship} seamanship heading {direction} {fortune}",)
@@ -195,7 +195,7 @@ class Heading(Typed):
 
 @dataclass(frozen=True)
 class CutFree(Typed):
-    """Seamanship Action CUT FREE from the ships it is Entangled with (4.II step 2)."""
+    """Seamanship Action CUT FREE from the ships it is Entangled with (4.2 step 2)."""
 
     PATTERN: ClassVar[str] = "{ship} seamanship cutfree {fortune}"
     ALIASES: ClassVar[tuple[str, ...]] = ("{ship} seamanship cut-free {fortune}", "{ship} seamanship cut free {fortune}")
@@ -205,7 +205,7 @@ class CutFree(Typed):
 
 @dataclass(frozen=True)
 class Reload(Typed):
-    """Crew Action RELOAD one side (4.II step 4)."""
+    """Crew Action RELOAD one side (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew reload {side}"
     ship: Ship
@@ -214,7 +214,7 @@ class Reload(Typed):
 
 @dataclass(frozen=True)
 class Rally(Typed):
-    """Crew Action RALLY: remove a point of Fatigue (4.II step 4)."""
+    """Crew Action RALLY: remove a point of Fatigue (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew rally"
     ship: Ship
@@ -222,7 +222,7 @@ class Rally(Typed):
 
 @dataclass(frozen=True)
 class Repair(Typed):
-    """Crew Action REPAIR a point of damage, or try to get off (``aground``) (4.II step 4)."""
+    """Crew Action REPAIR a point of damage, or try to get off (``aground``) (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew repair [{what}] {fortune}"
     ship: Ship
@@ -232,7 +232,7 @@ class Repair(Typed):
 
 @dataclass(frozen=True)
 class ChangeSail(Typed):
-    """Crew Action CHANGE SAIL SETTING one level (4.II step 4)."""
+    """Crew Action CHANGE SAIL SETTING one level (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew sail {way}"
     ship: Ship
@@ -241,7 +241,7 @@ class ChangeSail(Typed):
 
 @dataclass(frozen=True)
 class Board(Typed):
-    """Crew Action BOARDING an enemy within Yard Arm (4.II step 4)."""
+    """Crew Action BOARDING an enemy within Yard Arm (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew board {target} {fortune}"
     ship: Ship
@@ -251,7 +251,7 @@ class Board(Typed):
 
 @dataclass(frozen=True)
 class Row(Typed):
-    """Crew Action ROW with Sweeps: a move with the speed 1 tool (4.II step 4)."""
+    """Crew Action ROW with Sweeps: a move with the speed 1 tool (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew row"
     ship: Ship
@@ -259,7 +259,7 @@ class Row(Typed):
 
 @dataclass(frozen=True)
 class TransferFlag(Typed):
-    """Crew Action TRANSFER FLAG to a friendly ship within Pistol Shot (4.II step 4)."""
+    """Crew Action TRANSFER FLAG to a friendly ship within Pistol Shot (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew flag {target}"
     ship: Ship
@@ -268,7 +268,7 @@ class TransferFlag(Typed):
 
 @dataclass(frozen=True)
 class LandingParty(Typed):
-    """Crew Action LANDING PARTY ashore, at a point or the nearest island point (4.II step 4)."""
+    """Crew Action LANDING PARTY ashore, at a point or the nearest island point (4.2 step 4)."""
 
     PATTERN: ClassVar[str] = "{ship} crew landing [{x} {y}]"
     ship: Ship
@@ -279,9 +279,19 @@ class LandingParty(Typed):
 # --- the Attack Phase -----------------------------------------------------------------------------
 
 
+class _Helm:
+    """Which way a target's struck helm turns it: to port unless the order says ``helm-starboard``."""
+
+    helm_starboard: bool
+
+    @property
+    def helm(self) -> str:
+        return "starboard" if self.helm_starboard else "port"
+
+
 @dataclass(frozen=True)
-class Broadside(Typed):
-    """One or two Broadside attacks, one from each side (book 4.III); aim at rigging or crew
+class Broadside(_Helm, Typed):
+    """One or two Broadside attacks, one from each side (book 4.3); aim at rigging or crew
     (5.7, 5.8); a helm struck turns the target to port unless ``helm-starboard``."""
 
     PATTERN: ClassVar[str] = (
@@ -303,14 +313,10 @@ class Broadside(Typed):
         first = [(str(self.side), self.target, str(self.aim))]
         return first + ([(str(self.side2), self.target2, str(self.aim2))] if self.side2 and self.target2 else [])
 
-    @property
-    def helm(self) -> str:
-        return "starboard" if self.helm_starboard else "port"
-
 
 @dataclass(frozen=True)
-class Partial(Typed):
-    """Partial Fire with part of the guns and small arms (book 4.III)."""
+class Partial(_Helm, Typed):
+    """Partial Fire with part of the guns and small arms (book 4.3)."""
 
     PATTERN: ClassVar[str] = "{ship} partial {target} [{aim}] {fortune} {helm_port} {helm_starboard}"
     ship: Ship
@@ -320,14 +326,10 @@ class Partial(Typed):
     helm_port: HelmPort = False
     helm_starboard: HelmStarboard = False
 
-    @property
-    def helm(self) -> str:
-        return "starboard" if self.helm_starboard else "port"
-
 
 @dataclass(frozen=True)
 class Close(Typed):
-    """Close Combat against an Entangled enemy (book 4.III)."""
+    """Close Combat against an Entangled enemy (book 4.3)."""
 
     PATTERN: ClassVar[str] = "{ship} close {target}"
     ship: Ship
@@ -336,7 +338,7 @@ class Close(Typed):
 
 @dataclass(frozen=True)
 class LandingAttack(Typed):
-    """Close Combat between two Landing Parties (book 4.III)."""
+    """Close Combat between two Landing Parties (book 4.3)."""
 
     PATTERN: ClassVar[str] = "{ship} landing-attack {target}"
     ship: Ship

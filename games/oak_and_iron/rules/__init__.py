@@ -4,7 +4,7 @@ A module's name ends with its section: the chapter, then the part within it. Cha
 Game) numbers its phases I-IV, so ``initiative_4_1`` is the Initiative Phase, ``movement_4_2``,
 ``seamanship_4_2`` and ``crew_actions_4_2`` the Movement Phase (speed and move, Seamanship
 Actions, Crew Actions), ``ship_status_4_2`` its new terms (Fatigue, Damage, Shaken, Crippled,
-Entangled, Aground; Out of Action from 4.III), ``attack_4_3`` and ``close_combat_4_3`` the Attack
+Entangled, Aground; Out of Action from 4.3), ``attack_4_3`` and ``close_combat_4_3`` the Attack
 Phase and ``end_phase_4_4`` the End Phase; ``activation_4`` (who acts) and ``turn_4`` (the turn
 running through its phases) are the chapter's opening. Chapter 5 (Additional Rules) has unnumbered
 headings, numbered here in the book's order: 5.1 Collisions (``collisions_5_1``), 5.2 Moving off the

@@ -90,7 +90,7 @@ def _target_refusal(state: State, firer: ShipState, target: ShipState) -> str:
 
 
 def hit_faces(state: State, firer: ShipState, band: str, fog: bool) -> tuple[tuple[str, ...], str]:
-    """ROLL BROADSIDE DICE (4.III step 1): the faces that hit at this band, after fog (5.9, one band
+    """ROLL BROADSIDE DICE (4.3 step 1): the faces that hit at this band, after fog (5.9, one band
     farther) and Effective Fire (one band closer)."""
     order = ["yard_arm", "pistol_shot", "musket_shot", "cannon_shot"]
     idx = order.index(band)
@@ -148,7 +148,7 @@ def resolve_attack(state: State, rng: Rng, shot: Shot, dice: int, label: str) ->
 
 
 def _rerolls(state: State, rng: Rng, shot: Shot, faces: list[str], counted: tuple[str, ...], notes: list[str]) -> list[str]:
-    """RE-ROLL (4.III step 2): missed dice for Skill and cards, then all dice for a Fortune Point
+    """RE-ROLL (4.3 step 2): missed dice for Skill and cards, then all dice for a Fortune Point
     (5.3) when the hits fall short of what is needed."""
     firer, target, check = shot.firer, shot.target, shot.check
     rerolls = firer.skill + card_amount(state, firer.controller, "reroll_attack")
@@ -169,7 +169,7 @@ def _rerolls(state: State, rng: Rng, shot: Shot, faces: list[str], counted: tupl
 
 
 def _hull_hits(state: State, rng: Rng, shot: Shot, faces: list[str], wanted: tuple[str, ...], notes: list[str]) -> None:
-    """APPLY FATIGUE, INFLICT DAMAGE, CHECK FOR CRITICAL DAMAGE (4.III steps 3-5); a Raking Shot
+    """APPLY FATIGUE, INFLICT DAMAGE, CHECK FOR CRITICAL DAMAGE (4.3 steps 3-5); a Raking Shot
     (5.6) adds Fatigue, more critical triggers, and Fortitude 1 through the stern."""
     r = rules()
     target, check = shot.target, shot.check
@@ -197,7 +197,7 @@ def _hull_hits(state: State, rng: Rng, shot: Shot, faces: list[str], wanted: tup
 
 
 def apply_rigging(target: ShipState, sails: int, notes: list[str]) -> None:
-    """Critical Damage to rigging (4.III step 5): one Sail lowers the sail setting; two, a mast is
+    """Critical Damage to rigging (4.3 step 5): one Sail lowers the sail setting; two, a mast is
     lost (an Aground token)."""
     if sails >= 1:
         lower_sail(target, notes)
@@ -207,7 +207,7 @@ def apply_rigging(target: ShipState, sails: int, notes: list[str]) -> None:
 
 
 def apply_crew(state: State, rng: Rng, target: ShipState, helms: int, direction: str, notes: list[str]) -> None:
-    """Critical Damage to crew (4.III step 5): one Helm is a point of Fatigue; two, the helm is
+    """Critical Damage to crew (4.3 step 5): one Helm is a point of Fatigue; two, the helm is
     struck: a Full Turn with the speed 2 tool, and the Admiral of a Flagship may fall."""
     if helms >= 1:
         add_fatigue(target, 1, notes, from_attack=True)
@@ -277,7 +277,7 @@ def _crew_in_reach(check: FireCheck, target: ShipState, aim: str) -> None:
 
 
 def broadside(state: State, seat: str, order: Broadside, rng: Rng) -> list[Event]:
-    """BROADSIDE (4.III): every side's qualifications first, then each attack and its reload marker."""
+    """BROADSIDE (4.3): every side's qualifications first, then each attack and its reload marker."""
     ship = attacking_ship(state, seat, order.ship.id)
     checks = []
     for side, ref, aim in order.shots():
@@ -303,7 +303,7 @@ def broadside(state: State, seat: str, order: Broadside, rng: Rng) -> list[Event
 
 
 def partial_fire(state: State, seat: str, order: Partial, rng: Rng) -> list[Event]:
-    """PARTIAL FIRE (4.III): sight from any edge, Musket Shot at most, Crew dice, no reload marker."""
+    """PARTIAL FIRE (4.3): sight from any edge, Musket Shot at most, Crew dice, no reload marker."""
     ship = attacking_ship(state, seat, order.ship.id)
     target = state.ship(order.target.id)
     check = check_fire(state, ship, "", target, partial=True)

@@ -17,7 +17,7 @@ from games.oak_and_iron.state import ShipState, State
 
 
 def close_combat(state: State, rng: Rng, attacker: ShipState, target: ShipState) -> list[str]:
-    """CLOSE COMBAT (4.III): 5 + Crew dice; Fatigue for each Skull when the attacker's Bow or Stern
+    """CLOSE COMBAT (4.3): 5 + Crew dice; Fatigue for each Skull when the attacker's Bow or Stern
     edge is in contact, for each Skull, Crossed Swords and Cannonball when a side edge is
     (``measure.close_contact``; a lone touching corner follows option ``corner_contact``)."""
     r = rules()

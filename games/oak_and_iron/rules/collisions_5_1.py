@@ -45,7 +45,7 @@ def free_slide(state: State, ship: ShipState, vec: Point) -> float:
 
 
 def directly_away(state: State, ship: ShipState, away_from: Point, inches: float) -> tuple[Point, float]:
-    """DIRECTLY AWAY (4.II): the direction (away from the object, no pivot) that goes farthest,
+    """DIRECTLY AWAY (4.2): the direction (away from the object, no pivot) that goes farthest,
     searched in 15-degree steps either side of straight away; returns (vector, fraction)."""
     straight = bearing_of(sub(ship.base.centre, away_from))
     best: tuple[float, int, Point] = (-1.0, 0, (0.0, 0.0))

@@ -48,7 +48,7 @@ from games.oak_and_iron.state import SAIL_NAMES, SAIL_SETTINGS, Mark, ShipState,
 
 
 def crew_action(state: State, seat: str, order: CrewAction, rng: Rng) -> list[Event]:
-    """CREW ACTIONS (4.II step 4): once the ship has moved (if it must), one action, then the
+    """CREW ACTIONS (4.2 step 4): once the ship has moved (if it must), one action, then the
     activation ends."""
     ship, events = activate(state, seat, order.ship.id)
     if must_still_move(state, ship):

@@ -18,7 +18,7 @@ from games.oak_and_iron.state import Pending, State
 
 
 def begin(state: State) -> list[Event]:
-    """CAPTURE OR DESTROY SHAKEN SHIPS (4.IV step 1): each Shaken ship Entangled with an able enemy
+    """CAPTURE OR DESTROY SHAKEN SHIPS (4.4 step 1): each Shaken ship Entangled with an able enemy
     waits for that side's choice, one at a time."""
     state.phase = "end"
     state.active_side = ""
@@ -43,7 +43,7 @@ def _ask(state: State) -> Event:
 
 
 def capture(state: State, seat: str, choice: str, ship_id: str) -> list[Event]:
-    """The side's choice (4.IV step 1): a Captured ship counts for its captor; a Destroyed one is
+    """The side's choice (4.4 step 1): a Captured ship counts for its captor; a Destroyed one is
     Out of Action, and its captor cuts free (a free action) or the wreck is removed."""
     if state.phase != "end" or not state.pending:
         raise WrongPhase("Capturing and destroying Shaken ships happens in the End Phase, when one is Entangled with your ship.")
@@ -85,7 +85,7 @@ def ship_total(state: State, side_id: str) -> int:
 
 
 def strike_points(state: State, side_id: str) -> int:
-    """STRIKE POINTS (4.IV): 1 a Crippled ship; 2 one sunk, captured or Out of Action; 3 the Flagship."""
+    """STRIKE POINTS (4.4): 1 a Crippled ship; 2 one sunk, captured or Out of Action; 3 the Flagship."""
     r = rules()
     total = 0
     for s in state.ships:
@@ -101,7 +101,7 @@ def strike_points(state: State, side_id: str) -> int:
 
 
 def check_withdrawal(state: State) -> list[Event]:
-    """CHECK FOR WITHDRAWAL (4.IV step 2): a squadron with more Strike Points than ships strikes;
+    """CHECK FOR WITHDRAWAL (4.4 step 2): a squadron with more Strike Points than ships strikes;
     at the last turn fewer Strike Points win, a tie goes to the defender."""
     r = rules()
     totals = {s.id: ship_total(state, s.id) for s in state.sides}
@@ -126,7 +126,7 @@ def check_withdrawal(state: State) -> list[Event]:
 
 
 def end_rolls(state: State, rng: Rng) -> list[Event]:
-    """CHECK FOR SINKING SHIPS, LOST ADMIRALS, RETURN INITIATIVE CARDS (4.IV steps 3-5)."""
+    """CHECK FOR SINKING SHIPS, LOST ADMIRALS, RETURN INITIATIVE CARDS (4.4 steps 3-5)."""
     r = rules()
     lines: list[str] = []
     for ship in state.ships:
@@ -155,7 +155,7 @@ def end_rolls(state: State, rng: Rng) -> list[Event]:
 
 
 def lost_admiral(state: State, side_id: str) -> list[str]:
-    """LOST ADMIRALS (4.IV step 4): a Flagship Out of Action may pass the Admiral on for a Fortune
+    """LOST ADMIRALS (4.4 step 4): a Flagship Out of Action may pass the Admiral on for a Fortune
     Point (option ``lost_admiral``); else a new Flagship is named with admiral value 0."""
     side = state.side(side_id)
     flag = next((s for s in state.ships if s.side == side_id and s.flagship), None)

@@ -23,7 +23,7 @@ from games.oak_and_iron.state import ShipState, State
 
 def card_amount(state: State, side_id: str, effect: str) -> int:
     """The ``amount`` of this side's face-up initiative card with that effect (1 if it gives none),
-    0 when its card does something else (4.I step 3: effects last the turn)."""
+    0 when its card does something else (4.1 step 3: effects last the turn)."""
     side = state.side(side_id)
     total = 0
     if side.face_up:
@@ -41,7 +41,7 @@ class TestResult:
 
 
 def skill_test(state: State, ship: ShipState, rng: Rng, *, fortune: bool = False, auto: bool = False) -> TestResult:
-    """SKILL TEST (4.I): five dice less Fatigue (at least 1), extra dice after; any success face passes.
+    """SKILL TEST (4.1): five dice less Fatigue (at least 1), extra dice after; any success face passes.
     Skill re-rolls failures automatically; ``fortune`` spends a Fortune Point (5.3) to re-roll all."""
     if auto:
         return TestResult(True, "Skill Test passed without a roll (Adjust Position)", 1)
@@ -73,7 +73,7 @@ def hand_text(state: State, side_id: str) -> str:
 
 
 def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
-    """SELECT NEW INITIATIVE CARD (4.I step 2): the card goes face down, sealed with a nonce."""
+    """SELECT NEW INITIATIVE CARD (4.1 step 2): the card goes face down, sealed with a nonce."""
     if state.phase != "select":
         raise WrongPhase(f"Initiative cards are chosen in the Initiative Phase; it is now the {state.phase} phase.")
     if seat == UMPIRE:
@@ -96,7 +96,7 @@ def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
 
 
 def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
-    """REVEAL INITIATIVE CARD and RESOLVE INITIATIVE CARD EFFECTS (4.I steps 1 and 3) for a new
+    """REVEAL INITIATIVE CARD and RESOLVE INITIATIVE CARD EFFECTS (4.1 steps 1 and 3) for a new
     turn; then, while turns and cards remain, ask for next turn's sealed card (step 2). Returns the
     events and whether the players now seal cards."""
     state.turn = turn
@@ -149,7 +149,7 @@ def _initiative_holder(state: State, rng: Rng) -> list[str]:
 
 
 def challenge_test(state: State, rng: Rng) -> list[str]:
-    """CHALLENGE TEST (4.I): both Flagships make a Skill Test; most successes wins, then higher
+    """CHALLENGE TEST (4.1): both Flagships make a Skill Test; most successes wins, then higher
     skill, else roll again."""
     lines = ["Admiral values tie: Challenge Test between the Flagships."]
     for _ in range(100):
@@ -174,7 +174,7 @@ def challenge_test(state: State, rng: Rng) -> list[str]:
 
 
 def immediate_card_effect(state: State, side_id: str) -> list[str]:
-    """RESOLVE INITIATIVE CARD EFFECTS (4.I step 3): "Immediately" effects now, the rest noted."""
+    """RESOLVE INITIATIVE CARD EFFECTS (4.1 step 3): "Immediately" effects now, the rest noted."""
     side = state.side(side_id)
     if not side.face_up:
         return []
@@ -196,5 +196,5 @@ def immediate_card_effect(state: State, side_id: str) -> list[str]:
 
 
 def flagship(state: State, side_id: str) -> ShipState | None:
-    """FLAGSHIP (4.I): the side's ship with the Admiral, if it is still on the table and its own."""
+    """FLAGSHIP (4.1): the side's ship with the Admiral, if it is still on the table and its own."""
     return next((s for s in state.ships if s.side == side_id and s.flagship and s.on_table and not s.captured_by), None)

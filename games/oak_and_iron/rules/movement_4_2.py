@@ -32,7 +32,7 @@ from games.oak_and_iron.state import Activation, Mark, ShipState, State
 
 
 def speed_rating(state: State, ship: ShipState) -> tuple[int, str, str]:
-    """DETERMINE SPEED RATING (4.II step 1): (speed, point of sail used, how it was worked out)
+    """DETERMINE SPEED RATING (4.2 step 1): (speed, point of sail used, how it was worked out)
     from where the ship starts its activation; sail setting, cards and Crippled adjust it."""
     r = rules()
     pos = point_of_sail(ship.base, state.weather_edge, state.table_width, state.table_height)
@@ -81,7 +81,7 @@ def pivot_point(base: Base, direction: str) -> Point:
 
 
 def do_pivot(state: State, ship: ShipState, base: Base, direction: str, degrees: float, result: MoveResult) -> Base:
-    """MOVE (4.II step 3), the turn: pivot up to ``degrees``, stopping at the first contact."""
+    """MOVE (4.2 step 3), the turn: pivot up to ``degrees``, stopping at the first contact."""
     signed = degrees if direction == "starboard" else -degrees
     pivot = pivot_point(base, direction)
     best: tuple[float, Obstacle] | None = None
@@ -100,7 +100,7 @@ def do_pivot(state: State, ship: ShipState, base: Base, direction: str, degrees:
 
 
 def do_slide(state: State, ship: ShipState, base: Base, inches: float, result: MoveResult, direction: Point | None = None) -> Base:
-    """MOVE (4.II step 3), the slide along the tool, stopping at the first contact."""
+    """MOVE (4.2 step 3), the slide along the tool, stopping at the first contact."""
     vec = scale(direction if direction is not None else base.forward, inches)
     best: tuple[float, Obstacle] | None = None
     for ob in obstacles_for(state, ship.id):
@@ -149,7 +149,7 @@ def execute_move(
     degrees: float = 0.0,
     speed_for_collision: int,
 ) -> list[str]:
-    """MOVE (4.II step 3): an optional pivot at the start, the forward slide, an optional pivot at the end."""
+    """MOVE (4.2 step 3): an optional pivot at the start, the forward slide, an optional pivot at the end."""
     start = ship.base
     result = MoveResult(start, [start.centre])
     base = start
@@ -199,7 +199,7 @@ def activate(state: State, seat: str, ship_id: str) -> tuple[ShipState, list[Eve
 
 
 def cannot_move_reason(state: State, ship: ShipState) -> str:
-    """ENTANGLED, AGROUND (4.II) and ANCHORED ships do not move."""
+    """ENTANGLED, AGROUND (4.2) and ANCHORED ships do not move."""
     if ship.entangled:
         return f"{ship.name} is Entangled (with {', '.join(state.ship(e).name for e in ship.entangled)}) and will not move"
     if ship.aground:
@@ -210,7 +210,7 @@ def cannot_move_reason(state: State, ship: ShipState) -> str:
 
 
 def must_still_move(state: State, ship: ShipState) -> bool:
-    """A ship must always move the full distance (4.II step 3) before its Crew Action or ending."""
+    """A ship must always move the full distance (4.2 step 3) before its Crew Action or ending."""
     act = state.activation
     return act.step != "moved" and not cannot_move_reason(state, ship) and act.point_of_sail != "wind's eye" and act.speed > 0
 
@@ -224,7 +224,7 @@ def finish_activation(state: State, ship: ShipState, lines: list[str]) -> list[E
 
 
 def move(state: State, seat: str, ship_id: str, when: str, direction: str, degrees: float, rng: Rng) -> list[Event]:
-    """MOVE (4.II step 3): the full speed forward with one turn of at most the tool's turning edge
+    """MOVE (4.2 step 3): the full speed forward with one turn of at most the tool's turning edge
     at the start or end (``when``); In the Wind's Eye only the turn, with the speed 1 tool."""
     ship, events = activate(state, seat, ship_id)
     act = state.activation

@@ -20,7 +20,7 @@ def seamanship(
     state: State, seat: str, ship_id: str, action: str, rng: Rng, *,
     delta: int = 0, direction: str = "", degrees: float = 0.0, fortune: bool = False,
 ) -> list[Event]:
-    """SEAMANSHIP ACTION (4.II step 2): ``adjust`` (speed by ``delta``), ``heading`` (a turn before
+    """SEAMANSHIP ACTION (4.2 step 2): ``adjust`` (speed by ``delta``), ``heading`` (a turn before
     the move with the speed 1 tool) or ``cutfree``; a Fortune Point (5.3) may re-roll the test."""
     ship, events = activate(state, seat, ship_id)
     act = state.activation

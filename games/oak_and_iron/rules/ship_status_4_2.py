@@ -11,7 +11,7 @@ from games.oak_and_iron.state import SAIL_NAMES, SAIL_SETTINGS, ShipState, State
 
 
 def add_fatigue(ship: ShipState, n: int, notes: list[str], *, from_attack: bool = False) -> None:
-    """FATIGUE (4.II): ``n`` points, up to the track's end, where the ship is SHAKEN and its Landing
+    """FATIGUE (4.2): ``n`` points, up to the track's end, where the ship is SHAKEN and its Landing
     Party is withdrawn; "Down!" (initiative card) ignores the first point an attack causes."""
     if n <= 0:
         return
@@ -33,7 +33,7 @@ def add_fatigue(ship: ShipState, n: int, notes: list[str], *, from_attack: bool 
 
 
 def add_damage(ship: ShipState, n: int, notes: list[str]) -> None:
-    """DAMAGE (4.II, CRIPPLED): points on the track until Crippled, then Fatigue instead."""
+    """DAMAGE (4.2, CRIPPLED): points on the track until Crippled, then Fatigue instead."""
     for _ in range(max(0, n)):
         if ship.crippled:
             add_fatigue(ship, 1, notes)
@@ -45,7 +45,7 @@ def add_damage(ship: ShipState, n: int, notes: list[str]) -> None:
 
 
 def cripple(ship: ShipState, notes: list[str]) -> None:
-    """CRIPPLED (4.II): the damage track is full."""
+    """CRIPPLED (4.2): the damage track is full."""
     if ship.crippled:
         return
     ship.crippled = True
@@ -54,7 +54,7 @@ def cripple(ship: ShipState, notes: list[str]) -> None:
 
 
 def knock_out(ship: ShipState, notes: list[str]) -> None:
-    """OUT OF ACTION (4.III): Crippled and Shaken together."""
+    """OUT OF ACTION (4.3): Crippled and Shaken together."""
     cripple(ship, notes)
     if not ship.shaken:
         ship.fatigue = rules().fatigue_max
@@ -62,7 +62,7 @@ def knock_out(ship: ShipState, notes: list[str]) -> None:
 
 
 def lower_sail(ship: ShipState, notes: list[str]) -> None:
-    """SAIL SETTING (4.II): one level down, to a minimum of Anchored (rigging damage, 4.III)."""
+    """SAIL SETTING (4.2): one level down, to a minimum of Anchored (rigging damage, 4.3)."""
     idx = SAIL_SETTINGS.index(ship.sail)
     if idx > 0:
         ship.sail = SAIL_SETTINGS[idx - 1]
@@ -70,7 +70,7 @@ def lower_sail(ship: ShipState, notes: list[str]) -> None:
 
 
 def release(state: State, ship: ShipState) -> None:
-    """The ship leaves play or the table: no longer ENTANGLED (4.II), its Landing Party gone."""
+    """The ship leaves play or the table: no longer ENTANGLED (4.2), its Landing Party gone."""
     for other_id in ship.entangled:
         other = state.ship(other_id)
         if ship.id in other.entangled:
@@ -80,7 +80,7 @@ def release(state: State, ship: ShipState) -> None:
 
 
 def entangle(state: State, a: ShipState, b: ShipState, notes: list[str]) -> None:
-    """ENTANGLED (4.II): the two ships are stuck together; an own ship Entangled with a captured one
+    """ENTANGLED (4.2): the two ships are stuck together; an own ship Entangled with a captured one
     re-captures it (End Phase, CAPTURED)."""
     if b.id not in a.entangled:
         a.entangled.append(b.id)

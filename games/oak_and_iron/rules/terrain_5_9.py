@@ -1,5 +1,5 @@
 """Book section 5.9 (Additional Rules: Terrain and Weather): shoals,
-fog banks, rocks, islands and land masses; and what blocks Line of Sight (4.III)."""
+fog banks, rocks, islands and land masses; and what blocks Line of Sight (4.3)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def terrain_polys(state: State, kinds: Sequence[str]) -> list[Polygon]:
 
 
 def sight_blockers(state: State, *exclude: str) -> list[Polygon]:
-    """LINE OF SIGHT (4.III): islands and land block it; so do other ships' bases (house option
+    """LINE OF SIGHT (4.3): islands and land block it; so do other ships' bases (house option
     ``ships_block_sight``)."""
     blockers = terrain_polys(state, SIGHT_BLOCKING)
     if state.options.get("ships_block_sight", "yes") == "yes":

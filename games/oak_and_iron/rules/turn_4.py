@@ -15,7 +15,7 @@ from games.oak_and_iron.state import Activation, State
 
 
 def sealed(state: State, rng: Rng) -> list[Event]:
-    """After a card is sealed: once both are (4.I step 2), the first turn starts, or the Movement
+    """After a card is sealed: once both are (4.1 step 2), the first turn starts, or the Movement
     Phase of this one."""
     if to_act(state):
         return []
@@ -25,7 +25,7 @@ def sealed(state: State, rng: Rng) -> list[Event]:
 
 
 def start_turn(state: State, turn: int, rng: Rng) -> list[Event]:
-    """A new turn: the Initiative Phase (4.I), then, once next turn's cards are sealed (or none
+    """A new turn: the Initiative Phase (4.1), then, once next turn's cards are sealed (or none
     can be), the Movement Phase."""
     events, selecting = initiative_4_1.reveal(state, turn, rng)
     if not selecting or not to_act(state):
@@ -34,24 +34,25 @@ def start_turn(state: State, turn: int, rng: Rng) -> list[Event]:
 
 
 def begin_movement(state: State, rng: Rng) -> list[Event]:
-    """THE MOVEMENT PHASE (4.II): Wake markers cleared, the initiative side activates first."""
-    state.phase = "movement"
+    """THE MOVEMENT PHASE (4.2): Wake markers cleared, the initiative side activates first."""
     for s in state.ships:
         s.moved = False
-    state.activation = Activation()
-    state.active_side = state.initiative
-    events = [public(f"Turn {state.turn}: Movement Phase; {state.side(state.initiative).name} activates first.")]
-    return events + next_activation(state, rng, first=True)
+    return _begin(state, rng, "movement", "Movement Phase", "activates first")
 
 
 def begin_attack(state: State, rng: Rng) -> list[Event]:
-    """THE ATTACK PHASE (4.III): the initiative side attacks first."""
-    state.phase = "attack"
+    """THE ATTACK PHASE (4.3): the initiative side attacks first."""
     for s in state.ships:
         s.attacked = False
+    return _begin(state, rng, "attack", "Attack Phase", "attacks first")
+
+
+def _begin(state: State, rng: Rng, phase: str, title: str, first: str) -> list[Event]:
+    state.phase = phase
     state.activation = Activation()
     state.active_side = state.initiative
-    return [public(f"Turn {state.turn}: Attack Phase; {state.side(state.initiative).name} attacks first."), *next_activation(state, rng, first=True)]
+    events = [public(f"Turn {state.turn}: {title}; {state.side(state.initiative).name} {first}.")]
+    return events + next_activation(state, rng, first=True)
 
 
 def next_activation(state: State, rng: Rng, first: bool = False) -> list[Event]:
@@ -78,7 +79,7 @@ def after_movement_order(state: State, rng: Rng) -> list[Event]:
 
 
 def end_phase(state: State, rng: Rng) -> list[Event]:
-    """THE END PHASE (4.IV): the captures to choose, else straight on to withdrawal."""
+    """THE END PHASE (4.4): the captures to choose, else straight on to withdrawal."""
     events = end_phase_4_4.begin(state)
     return events if state.pending else events + finish_end(state, rng)
 
