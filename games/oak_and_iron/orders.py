@@ -130,11 +130,35 @@ class Initiative(Typed):
 
 @dataclass(frozen=True)
 class EndChoice(Typed):
-    """Capture, destroy or spare a Shaken enemy Entangled with your ship (book 4.4 step 1)."""
+    """Capture, destroy or spare a Shaken enemy Entangled with your ship (book 4.4 step 1); one
+    class a verb, so that a refusal names what is missing rather than a verb that is not there."""
 
-    PATTERN: ClassVar[str] = "{choice} {ship}"
-    choice: Literal["capture", "destroy", "spare"]
+    CHOICE: ClassVar[str] = ""
     ship: Ship
+
+
+@dataclass(frozen=True)
+class Capture(EndChoice):
+    """The Shaken ship is Captured: it counts for its captor."""
+
+    PATTERN: ClassVar[str] = "capture {ship}"
+    CHOICE: ClassVar[str] = "capture"
+
+
+@dataclass(frozen=True)
+class Destroy(EndChoice):
+    """The Shaken ship is Destroyed."""
+
+    PATTERN: ClassVar[str] = "destroy {ship}"
+    CHOICE: ClassVar[str] = "destroy"
+
+
+@dataclass(frozen=True)
+class Spare(EndChoice):
+    """The Shaken ship is left as it is."""
+
+    PATTERN: ClassVar[str] = "spare {ship}"
+    CHOICE: ClassVar[str] = "spare"
 
 
 @dataclass(frozen=True)
@@ -359,7 +383,7 @@ MovementOrder = Move | Done | Seamanship | CrewAction
 AttackOrder = Broadside | Partial | Close | LandingAttack | Hold
 GRAMMAR = Grammar(  # orders that start with a ship first, so an unknown ship is what a refusal names
     Move, Done, Adjust, Heading, CutFree, Reload, Rally, Repair, ChangeSail, Board, Row, TransferFlag, LandingParty,
-    Broadside, Partial, Close, LandingAttack, Hold, Initiative, EndChoice, Measure, hint=HELP,
+    Broadside, Partial, Close, LandingAttack, Hold, Initiative, Capture, Destroy, Spare, Measure, hint=HELP,
 )
 
 

@@ -25,9 +25,11 @@ from games.oak_and_iron.orders import (
     AttackOrder,
     Board,
     Broadside,
+    Capture,
     ChangeSail,
     Close,
     CutFree,
+    Destroy,
     Done,
     EndChoice,
     Heading,
@@ -43,6 +45,7 @@ from games.oak_and_iron.orders import (
     Reload,
     Repair,
     Row,
+    Spare,
     TransferFlag,
 )
 from games.oak_and_iron.rules import (
@@ -140,8 +143,8 @@ class OakAndIron(Ruleset[State]):
         if state.phase == "select":
             raise WrongPhase(f"{quote(order.text)}: the players are sealing initiative cards now.", hint="Write `initiative <card>`.")
         match order:
-            case EndChoice(choice=choice, ship=ship):
-                return end_phase_4_4.capture(state, seat, choice, ship.id) + turn_4.after_end_choice(state, rng)
+            case EndChoice(ship=ship):
+                return end_phase_4_4.capture(state, seat, order.CHOICE, ship.id) + turn_4.after_end_choice(state, rng)
             case Move() | Done() | Adjust() | Heading() | CutFree() | Reload() | Rally() | Repair() | ChangeSail() | Board() | Row() | TransferFlag() | LandingParty():
                 return self._movement(state, seat, order, rng) + turn_4.after_movement_order(state, rng)
             case Broadside() | Partial() | Close() | LandingAttack() | Hold():
@@ -196,7 +199,7 @@ class OakAndIron(Ruleset[State]):
             return [] if seat == UMPIRE else [Initiative(Ref(k, cards[k].name)) for k in state.side(side_id).hand]
         if state.phase == "end":
             ship = orders.ref(state.ship(state.pending[0].ship))
-            return [EndChoice("capture", ship), EndChoice("destroy", ship), EndChoice("spare", ship)]
+            return [Capture(ship), Destroy(ship), Spare(ship)]
         if state.phase == "movement":
             ships = [state.ship(state.activation.ship)] if state.activation.ship else movers(state, side_id)
             enemies = [orders.ref(t) for t in state.ships if t.controller != side_id and t.on_table]
