@@ -10,7 +10,7 @@ from games.core.ruleset import UMPIRE
 from games.core.view import Board, Counter, Overlay, SideInfo, View, Zone
 from games.iron_and_fire.game import SIDE_NAMES, Game
 from games.iron_and_fire.rules import activations_4, damage_7
-from games.iron_and_fire.state import State
+from games.iron_and_fire.state import State, Unit
 
 COLOURS = {"peru": "#c8102e", "chile": "#1f3a93"}
 
@@ -18,44 +18,7 @@ COLOURS = {"peru": "#c8102e", "chile": "#1f3a93"}
 def view(state: State, seat: str | None) -> View:
     """What ``seat`` (a side, the umpire, or None for spectators) may see: secret rolls only to their side."""
     game = Game(state)
-    hexmap = game.map
-    board: Board = hexmap.board()
-    layout = hexmap.layout
-    umpire = seat == UMPIRE
-    counters: list[Counter] = []
-    acting = state.phase == "activations" and bool(state.card)  # the ring: who may act now
-    for u in state.units:
-        if not u.afloat:
-            continue
-        markers: list[str] = []
-        if u.grounded:
-            markers.append("grounded")
-        if "fire" in u.criticals:
-            markers.append("fire")
-        if any(c != "fire" for c in u.criticals):
-            markers.append("critical")
-        if u.captured:
-            markers.append("captured")
-        if u.boarding_with:
-            markers.append("boarding")
-        if damage_7.crippled(game, u):
-            markers.append("crippled")
-        damage_max = 3 if u.battery else u.pf + 1
-        counters.append(
-            Counter(
-                id=u.id,
-                label=u.name,
-                side=u.side,
-                pos=(float(u.q), float(u.r)),
-                facing=None if u.battery else layout.bearing(u.facing),
-                damage=u.hits,
-                damage_max=damage_max,
-                damage_text=f"{u.hits}H" if u.hits else "",
-                markers=tuple(markers),
-                highlight=acting and activations_4.can_activate(game, u),  # still free to act on this card (4.2)
-                kind="battery" if u.battery else "ship",
-            )
-        )
+    counters = [_unit_counter(game, u) for u in state.units if u.afloat]
     for i, m in enumerate(state.mines):
         counters.append(
             Counter(
@@ -76,56 +39,77 @@ def view(state: State, seat: str | None) -> View:
     if last.kind in ("path", "fire", "ram") and last.points:
         kind: Any = last.kind
         overlays.append(Overlay(kind, tuple((float(q), float(r)) for q, r in last.points), last.side, last.text))
-    zones: list[Zone] = []
-    if state.phase in ("setup", "arrive"):
-        side = state.setup_side
-        pending = [u for u in state.units if u.side == side and u.status == "waiting" and ((state.phase == "setup" and not u.arrive_turn) or (state.phase == "arrive" and u.arrive_turn == state.turn))]
-        by_cells: dict[tuple[tuple[float, float], ...], list[str]] = {}
-        for u in pending:
-            spec = game.spec_of(u.id)
-            if spec is None:
-                continue
-            cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(spec.zone, h) and game.terrain(h) not in ("land", "town"))
-            by_cells.setdefault(cells, []).append(u.name)
-        # ships sharing a set-up zone share one outline and label (labels drawn apart overlap)
-        zones.extend(Zone(names[0] if len(names) == 1 else f"{len(names)} ships", side, cells) for cells, names in by_cells.items())
-        mines = game.scn.mines
-        if mines is not None and mines.side == side and state.mines_to_place:
-            cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(mines.zone, h) and game.terrain(h) not in ("land", "town"))
-            zones.append(Zone("Mines", side, cells))
-    private_text: list[str] = []
-    for sec in state.secrets:
-        if umpire or seat == sec.side:
-            private_text.append(f"Secret ({sec.purpose}): {sec.text}" + (" (revealed)" if sec.revealed else ""))
-    if (umpire or seat == "peru") and game.scn.cable is not None and game.scn.cable.rule == "activations":
-        private_text.append(f"Cable cutting: {state.cable_progress} of {game.secret_value('cable') or '?'} activations.")
+    board: Board = game.map.board()
     return View(
         board=board,
         viewer=seat,
         sides=(SideInfo("peru", "Peru", COLOURS["peru"]), SideInfo("chile", "Chile", COLOURS["chile"])),
         counters=tuple(counters),
         overlays=tuple(overlays),
-        zones=tuple(zones),
+        zones=tuple(_setup_zones(game) if state.phase in ("setup", "arrive") else ()),
         status=tuple(status(game, seat)),
         title=game.scn.name,
-        private_text=tuple(private_text),
+        private_text=tuple(_private_text(game, seat)),
     )
+
+
+def _unit_counter(game: Game, u: Unit) -> Counter:
+    """A ship or battery counter with its markers; ringed while it may still act on the card in play (4.2)."""
+    flags = (("grounded", u.grounded), ("fire", "fire" in u.criticals), ("critical", any(c != "fire" for c in u.criticals)),
+             ("captured", u.captured), ("boarding", bool(u.boarding_with)), ("crippled", damage_7.crippled(game, u)))
+    markers = [name for name, on in flags if on]
+    acting = game.s.phase == "activations" and bool(game.s.card)
+    return Counter(
+        id=u.id,
+        label=u.name,
+        side=u.side,
+        pos=(float(u.q), float(u.r)),
+        facing=None if u.battery else game.layout.bearing(u.facing),
+        damage=u.hits,
+        damage_max=3 if u.battery else u.pf + 1,
+        damage_text=f"{u.hits}H" if u.hits else "",
+        markers=tuple(markers),
+        highlight=acting and activations_4.can_activate(game, u),
+        kind="battery" if u.battery else "ship",
+    )
+
+
+def _setup_zones(game: Game) -> list[Zone]:
+    """The set-up zones of the side placing now; ships sharing a zone share one outline and label
+    (labels drawn apart overlap)."""
+    state, layout = game.s, game.layout
+    side = state.setup_side
+    pending = [u for u in state.units if u.side == side and u.status == "waiting" and ((state.phase == "setup" and not u.arrive_turn) or (state.phase == "arrive" and u.arrive_turn == state.turn))]
+    by_cells: dict[tuple[tuple[float, float], ...], list[str]] = {}
+    for u in pending:
+        spec = game.spec_of(u.id)
+        if spec is None:
+            continue
+        cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(spec.zone, h) and game.terrain(h) not in ("land", "town"))
+        by_cells.setdefault(cells, []).append(u.name)
+    zones = [Zone(names[0] if len(names) == 1 else f"{len(names)} ships", side, cells) for cells, names in by_cells.items()]
+    mines = game.scn.mines
+    if mines is not None and mines.side == side and state.mines_to_place:
+        cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(mines.zone, h) and game.terrain(h) not in ("land", "town"))
+        zones.append(Zone("Mines", side, cells))
+    return zones
+
+
+def _private_text(game: Game, seat: str | None) -> list[str]:
+    """Secret rolls for their side (and the umpire); Peru's count of cable-cutting activations."""
+    state = game.s
+    umpire = seat == UMPIRE
+    out = [f"Secret ({sec.purpose}): {sec.text}" + (" (revealed)" if sec.revealed else "")
+           for sec in state.secrets if umpire or seat == sec.side]
+    if (umpire or seat == "peru") and game.scn.cable is not None and game.scn.cable.rule == "activations":
+        out.append(f"Cable cutting: {state.cable_progress} of {game.secret_value('cable') or '?'} activations.")
+    return out
+
 
 def status(game: Game, seat: str | None) -> list[str]:
     """The status strip: phase, card in play, the advanced rules' state, each unit's condition."""
     s = game.s
-    lines: list[str] = []
-    if s.phase == "setup":
-        lines.append(f"Set-up: {SIDE_NAMES[s.setup_side]} is placing (Chile first, then Peru).")
-    elif s.phase == "over":
-        winner = SIDE_NAMES.get(s.result_winner, "Nobody (draw)")
-        lines.append(f"Game over after turn {s.turn}: {winner}. {s.result_reason}")
-    else:
-        phase = {"arrive": f"arrivals ({SIDE_NAMES[s.setup_side]} places)", "joker": f"first Joker ({SIDE_NAMES.get(s.decider, '')} decides)", "boarding": f"Boarding Combat ({SIDE_NAMES.get(s.decider, 'either side')} decides)"}.get(s.phase, "activations")
-        lines.append(f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + ".")
-        if s.card:
-            left = s.acts_left
-            lines.append(f"Card {activations_4.card_name(game, s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
+    lines = _phase_lines(game)
     if game.on("fow"):
         holder = SIDE_NAMES.get(s.fow_holder, "nobody")
         used = ", ".join(SIDE_NAMES[x] for x in s.fow_used_turn) or "nobody"
@@ -143,32 +127,49 @@ def status(game: Game, seat: str | None) -> list[str]:
         pending += ["Save the Admiral"] if s.save_admiral else []
         lines.append("Pending events: " + ", ".join(pending) + ".")
     secret_steam = any(sec.key == "steam" and not sec.revealed for sec in s.secrets)
-    for u in s.units:
-        if u.status == "waiting":
-            continue
-        where = game.label(game.pos(u)) if u.afloat else u.status
-        bits = [f"{u.name} ({SIDE_NAMES[u.side]}{', held by ' + SIDE_NAMES[u.controller] if u.captured else ''}): {where}"]
-        if u.afloat:
-            if u.battery:
-                bits.append(f"hits {u.hits}/3, CF {sign_text(u.cf)}, PF {u.pf}")
-            else:
-                show_mp = not (u.id == "covadonga" and secret_steam and seat not in ("chile", UMPIRE))
-                mp = f"MP {damage_7.eff_mp(game, u)}, " if show_mp else ""
-                bits.append(f"facing {game.printed(u.facing)}, hits {u.hits}/{u.pf}, {mp}CF {sign_text(damage_7.eff_cf(game, u))}, PF {u.pf}")
-                extras = [c.title() for c in u.criticals]
-                if u.grounded:
-                    extras.append("grounded")
-                if u.boarding_with:
-                    extras.append(f"boarding {game.unit(u.boarding_with).name}")
-                if damage_7.crippled(game, u):
-                    extras.append("crippled")
-                if extras:
-                    bits.append(", ".join(extras))
-        lines.append("; ".join(bits))
+    lines.extend(_unit_line(game, u, seat, secret_steam) for u in s.units if u.status != "waiting")
     lines.append("House values in use: ship stats, maps, mine mix" + (", turn limit" if game.scn.turns_source == "house" and not s.options.get("turns") else "") + ".")
     return lines
 
 
+def _phase_lines(game: Game) -> list[str]:
+    """Set-up, the result, or the turn, phase and card in play."""
+    s = game.s
+    if s.phase == "setup":
+        return [f"Set-up: {SIDE_NAMES[s.setup_side]} is placing (Chile first, then Peru)."]
+    if s.phase == "over":
+        winner = SIDE_NAMES.get(s.result_winner, "Nobody (draw)")
+        return [f"Game over after turn {s.turn}: {winner}. {s.result_reason}"]
+    phase = {"arrive": f"arrivals ({SIDE_NAMES[s.setup_side]} places)", "joker": f"first Joker ({SIDE_NAMES.get(s.decider, '')} decides)", "boarding": f"Boarding Combat ({SIDE_NAMES.get(s.decider, 'either side')} decides)"}.get(s.phase, "activations")
+    lines = [f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + "."]
+    if s.card:
+        left = s.acts_left
+        lines.append(f"Card {activations_4.card_name(game, s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
+    return lines
+
+
+def _unit_line(game: Game, u: Unit, seat: str | None, secret_steam: bool) -> str:
+    """One unit's place and condition; the Covadonga's MP stays hidden from Peru while its steam roll is secret (15.3)."""
+    where = game.label(game.pos(u)) if u.afloat else u.status
+    bits = [f"{u.name} ({SIDE_NAMES[u.side]}{', held by ' + SIDE_NAMES[u.controller] if u.captured else ''}): {where}"]
+    if u.afloat and u.battery:
+        bits.append(f"hits {u.hits}/3, CF {sign_text(u.cf)}, PF {u.pf}")
+    elif u.afloat:
+        show_mp = not (u.id == "covadonga" and secret_steam and seat not in ("chile", UMPIRE))
+        mp = f"MP {damage_7.eff_mp(game, u)}, " if show_mp else ""
+        bits.append(f"facing {game.printed(u.facing)}, hits {u.hits}/{u.pf}, {mp}CF {sign_text(damage_7.eff_cf(game, u))}, PF {u.pf}")
+        extras = [c.title() for c in u.criticals]
+        if u.grounded:
+            extras.append("grounded")
+        if u.boarding_with:
+            extras.append(f"boarding {game.unit(u.boarding_with).name}")
+        if damage_7.crippled(game, u):
+            extras.append("crippled")
+        if extras:
+            bits.append(", ".join(extras))
+    return "; ".join(bits)
+
 
 def sign_text(n: int) -> str:
+    """A CF as printed: +2, 0 → +0, -1."""
     return f"+{n}" if n >= 0 else str(n)

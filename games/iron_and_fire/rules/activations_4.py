@@ -43,6 +43,7 @@ from games.iron_and_fire.state import Unit
 
 
 def acts_for(g: Game, card: str) -> int:
+    """4.1: an odd card activates 1 unit, an even card up to 2, a face card up to 3."""
     rank = rank_of(card)
     if rank in ("J", "Q", "K"):
         return 3
@@ -99,18 +100,21 @@ def advance(g: Game) -> None:
 
 
 def card_name(g: Game, card: str) -> str:
+    """The card as players read it (``K♥``), for messages."""
     from games.core.decks import card_name
 
     return card_name(card)
 
 
 def finish_card(g: Game) -> None:
+    """4.1 "use it or lose it": the card's unused activations lapse and the next card is drawn."""
     s = g.s
     s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = "", "", 0, [], ""
     advance(g)
 
 
 def side_can_act(g: Game, side: str) -> bool:
+    """Whether ``side`` has any unit left in play (a card of a side with none is passed over)."""
     return any(u.afloat and u.controller == side for u in g.s.units)
 
 
@@ -118,6 +122,7 @@ def side_can_act(g: Game, side: str) -> bool:
 # Activations (4.2)
 # ==========================================================================================
 def can_activate(g: Game, u: Unit) -> bool:
+    """4.2: a unit acts once per card (once per turn with once_per=turn), unless the Fortunes of War gave it a second activation."""
     s = g.s
     if not u.afloat or u.controller != s.card_side:
         return False
@@ -131,6 +136,7 @@ def can_activate(g: Game, u: Unit) -> bool:
 
 
 def activation_guard(g: Game, side: str, uid: str) -> Unit:
+    """The unit an activation names, after the checks every action shares (4.2): play under way, the side's card, the side's own unit, one activation each."""
     s = g.s
     if s.phase in ("setup", "arrive"):
         raise WrongPhase("Set-up is not finished yet.", hint="Place your units and say `done`.")
@@ -153,6 +159,7 @@ def activation_guard(g: Game, side: str, uid: str) -> Unit:
 
 
 def activation_done(g: Game, u: Unit) -> None:
+    """Count a finished activation against the card (4.2) and draw the next card when none are left."""
     s = g.s
     side = u.controller
     if u.id in s.used and s.bonus_unit == u.id:
@@ -175,6 +182,7 @@ def activation_done(g: Game, u: Unit) -> None:
 
 
 def continue_card(g: Game) -> None:
+    """Draw the next card once the card in play has no activations left or no unit able to use them (4.1)."""
     s = g.s
     if s.phase != "activations":
         return
@@ -183,6 +191,7 @@ def continue_card(g: Game) -> None:
 
 
 def pass_card(g: Game, side: str) -> None:
+    """``done``: the acting side gives up the rest of its card's activations (4.1)."""
     s = g.s
     if s.phase != "activations" or s.card_side != side:
         raise NotYourTurn(f"There is no {SIDE_NAMES.get(side, side)} card in play to end.")

@@ -43,6 +43,7 @@ def _break_boarding(g: Game, u: Unit) -> None:
 
 # --- boarding (6.3) -----------------------------------------------------------------------
 def board(g: Game, side: str, uid: str, tid: str | None) -> None:
+    """6.3: start a Boarding Combat with an adjacent enemy ship (approach roll), or fight the next round of one."""
     u = activations_4.activation_guard(g, side, uid)
     if u.battery:
         raise IllegalOrder("A land battery cannot board.")
@@ -94,6 +95,7 @@ def _board_total(g: Game, u: Unit) -> tuple[int, int, str]:
 
 
 def boarding_round(g: Game, u: Unit, t: Unit) -> None:
+    """6.3: one round of Boarding Combat: each side's d6 plus modifiers; the loser takes a hit or is captured."""
     du, tu, text_u = _board_total(g, u)
     dt, tt, text_t = _board_total(g, t)
     head = f"Boarding Combat: {text_u}; {text_t}"
@@ -130,6 +132,7 @@ def boarding_round(g: Game, u: Unit, t: Unit) -> None:
 
 
 def boarding_decision(g: Game, side: str, keep: bool) -> None:
+    """6.3: after a round, ``continue`` fights on and ``break off`` ends the Boarding Combat."""
     s = g.s
     if s.phase != "boarding":
         raise WrongPhase("There is no Boarding Combat decision to make now.")
@@ -150,6 +153,7 @@ def boarding_decision(g: Game, side: str, keep: bool) -> None:
 
 
 def prepare_prize(g: Game, side: str, uid: str) -> None:
+    """6.3: a captured ship moves only on the second of two consecutive activations; this is the first."""
     u = activations_4.activation_guard(g, side, uid)
     if not u.captured:
         raise IllegalOrder(f"{u.name} is not a captured ship; it moves normally.")

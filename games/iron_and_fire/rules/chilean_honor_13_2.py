@@ -27,6 +27,7 @@ def _peruvian_ironclad(g: Game, p: Unit) -> bool:
 
 
 def nearest_ironclad(g: Game, h: Hex) -> int:
+    """13.2: the range from a hex to the nearest Peruvian ironclad in play (0 if none)."""
     return min(
         (distance(h, g.pos(p)) for p in g.s.units if _peruvian_ironclad(g, p)),
         default=0,

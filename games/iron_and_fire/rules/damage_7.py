@@ -20,14 +20,17 @@ from games.iron_and_fire.state import Unit
 
 # --- unit values (7.1) ---------------------------------------------------------------------
 def half_pf(g: Game, u: Unit) -> int:
+    """Half the PF, rounded up (the 7.1 thresholds)."""
     return math.ceil(u.pf / 2)
 
 
 def steam_limited(g: Game, u: Unit) -> bool:
+    """Scenario 2 (15.3): the Covadonga moves 1 MP for the secretly rolled number of turns."""
     return u.id == "covadonga" and g.s.scenario == "s2" and g.s.turn <= g.s.steam_turns
 
 
 def eff_cf(g: Game, u: Unit) -> int:
+    """7.1: a ship's CF less 2 at two hits and 1 more at four; a battery keeps its CF (7.2)."""
     cf = u.cf
     if not u.battery:
         if u.hits >= 2:
@@ -58,6 +61,7 @@ def mp_secret(g: Game, u: Unit) -> bool:
 
 
 def eff_mp(g: Game, u: Unit) -> int:
+    """The MP a ship has this activation: its 7.1 allowance less an Order Confusion penalty (14)."""
     return max(0, base_mp(g, u) - u.mp_penalty)
 
 

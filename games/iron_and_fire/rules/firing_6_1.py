@@ -61,6 +61,7 @@ def best_fire_total(g: Game, u: Unit, t: Unit, fow: bool) -> int:
 
 
 def fire_problem(g: Game, u: Unit, t: Unit, fow: bool = False) -> str:
+    """6.1: why ``u`` cannot fire at ``t`` now (guns, boarding, range, arc, line of sight, a possible hit), or ""."""
     if u.type == "collier":
         return f"{u.name} carries no guns"
     if u.captured:
@@ -84,6 +85,7 @@ def fire_problem(g: Game, u: Unit, t: Unit, fow: bool = False) -> str:
 
 
 def fire(g: Game, side: str, uid: str, tid: str, fow: bool) -> None:
+    """6.1: fire at an enemy ship or battery: d10 plus modifiers against the target's PF; hits, saves and criticals."""
     u = activations_4.activation_guard(g, side, uid)
     t = g.unit(tid)
     problem = fire_problem(g, u, t, fow)
@@ -95,7 +97,31 @@ def fire(g: Game, side: str, uid: str, tid: str, fow: bool) -> None:
     if s.cable_ship == u.id:
         s.cable_clean = False
     rng = distance(g.pos(u), g.pos(t))
-    mods = fixed_fire_mods(g, u, t)
+    mods = fixed_fire_mods(g, u, t) + _mods_of_this_attack(g, u, side, rng, fow)
+    die = g.d(10)
+    total = die + sum(v for _, v in mods)
+    pf = t.pf
+    head = f"{u.name} fires at {t.name} (range {rng}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {pf}"
+    s.last = LastAction("fire", side, [(u.q, u.r), (t.q, t.r)], "")
+    if t.id == "huascar":
+        s.fired_on_huascar.append(u.id)
+    hits = 2 if total >= 2 * pf else 1 if total >= pf else 0
+    if hits == 0:
+        g.say(f"{head}: no effect.")
+        s.last.text = "miss"
+        return
+    if _saved(g, t, head, hits, die, rng):
+        s.last.text = "saved"
+        return
+    s.last.text = f"{hits} hit{'s' if hits > 1 else ''}"
+    _hits(g, u, t, head, hits)
+
+
+def _mods_of_this_attack(g: Game, u: Unit, side: str, rng: int, fow: bool) -> list[tuple[str, int]]:
+    """The modifiers that roll or are spent: Visibility (13.3), Chilean Honor (13.2), a Lucky
+    Shot (14) and the Fortunes of War (13.1)."""
+    s = g.s
+    mods: list[tuple[str, int]] = []
     if g.on("visibility") and rng > 1:
         if 4 <= s.turn <= 6:
             vis = g.d(6)
@@ -113,27 +139,24 @@ def fire(g: Game, side: str, uid: str, tid: str, fow: bool) -> None:
     if fow:
         first = fortunes_of_war_13_1.fow_use(g, side, "a bonus on this fire attack")
         mods.append(("Fortunes of War", 2 if first else 1))
-    die = g.d(10)
-    total = die + sum(v for _, v in mods)
-    pf = t.pf
-    head = f"{u.name} fires at {t.name} (range {rng}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {pf}"
-    s.last = LastAction("fire", side, [(u.q, u.r), (t.q, t.r)], "")
-    if t.id == "huascar":
-        s.fired_on_huascar.append(u.id)
-    hits = 2 if total >= 2 * pf else 1 if total >= pf else 0
-    if hits == 0:
-        g.say(f"{head}: no effect.")
-        s.last.text = "miss"
-        return
+    return mods
+
+
+def _saved(g: Game, t: Unit, head: str, hits: int, die: int, rng: int) -> bool:
+    """6.1.4: ironclad armour, and land batteries at range 3-4, ignore all hits on an even raw d10."""
+    plural = "s" if hits > 1 else ""
     if t.type in ("TIC", "BIC", "CBIC") and g.on("ironclad_save") and die % 2 == 0:
-        g.say(f"{head}: {hits} hit{'s' if hits > 1 else ''}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
-        s.last.text = "saved"
-        return
+        g.say(f"{head}: {hits} hit{plural}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
+        return True
     if t.battery and g.on("battery_save") and rng >= 3 and die % 2 == 0:
-        g.say(f"{head}: {hits} hit{'s' if hits > 1 else ''}, but at range {rng} the raw d10 {die} is even: the battery ignores all hits (6.1.4).")
-        s.last.text = "saved"
-        return
-    s.last.text = f"{hits} hit{'s' if hits > 1 else ''}"
+        g.say(f"{head}: {hits} hit{plural}, but at range {rng} the raw d10 {die} is even: the battery ignores all hits (6.1.4).")
+        return True
+    return False
+
+
+def _hits(g: Game, u: Unit, t: Unit, head: str, hits: int) -> None:
+    """6.1: a total of the PF scores 1 hit; twice the PF 2 hits and a critical-hit check (d6 5-6, section 10)."""
+    pf = t.pf
     if hits == 2:
         g.say(f"{head} (twice PF {2 * pf}): 2 hits and a critical-hit check.")
         damage_7.hit(g, t, 2, f"fire from {u.name}", u.id)

@@ -21,6 +21,7 @@ from games.iron_and_fire.state import State
 
 # --- Fortunes of War (13.1) ---------------------------------------------------------------
 def fow_check(g: Game, side: str) -> None:
+    """13.1: the side holds the Fortunes of War, it is in use, and the side has not played it this turn."""
     if not g.on("fow"):
         raise IllegalOrder("Fortunes of War is not in use in this game.", hint="Start a game with options:fow=on.")
     if g.s.fow_holder != side:
@@ -45,6 +46,7 @@ def fow_use(g: Game, side: str, what: str) -> bool:
 # Fortunes of War orders and decisions
 # ==========================================================================================
 def fow_extra(g: Game, side: str) -> None:
+    """13.1: one more activation on the side's own card."""
     s = g.s
     if s.phase != "activations" or s.card_side != side:
         raise IllegalOrder("Play `fow extra` on one of your own activation cards.")
@@ -53,6 +55,7 @@ def fow_extra(g: Game, side: str) -> None:
 
 
 def fow_again(g: Game, side: str, uid: str) -> None:
+    """13.1: a unit of the side's own card activates a second time."""
     s = g.s
     u = g.unit(uid)
     if s.phase != "activations" or s.card_side != side or u.controller != side or not u.afloat:
@@ -63,6 +66,7 @@ def fow_again(g: Game, side: str, uid: str) -> None:
 
 
 def fow_redraw(g: Game, side: str) -> None:
+    """13.1: ignore the card just drawn, before anyone activates on it, and draw another."""
     s = g.s
     if s.phase != "activations" or not s.card or s.used:
         raise IllegalOrder("`fow redraw` ignores a just-drawn card before anyone activates on it.")
@@ -72,6 +76,7 @@ def fow_redraw(g: Game, side: str) -> None:
 
 
 def joker_decision(g: Game, side: str, end: bool) -> None:
+    """13.1 and 14: at the first Joker the holder ends the Activations Phase (``fow end``) or passes and the Random Event is rolled."""
     s = g.s
     if s.phase != "joker":
         raise WrongPhase("There is no Joker decision to make now.")
@@ -89,12 +94,14 @@ def joker_decision(g: Game, side: str, end: bool) -> None:
 
 
 def snapshot_of(state: State) -> str:
+    """13.1: the state before an activation, kept so that ``fow reroll`` can replay it (not a restore-on-error)."""
     data = to_json(state)
     data["snapshot"] = ""
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 
 def restore(state: State, text: str) -> None:
+    """13.1: put the state kept by ``snapshot_of`` back before replaying the activation with a re-rolled die."""
     restored: State = from_json(State, json.loads(text))
     for f in fields(State):
         setattr(state, f.name, getattr(restored, f.name))

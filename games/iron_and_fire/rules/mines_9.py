@@ -18,6 +18,7 @@ from games.iron_and_fire.state import Mine, Unit
 
 # --- mines (9.0) --------------------------------------------------------------------------
 def mine_attack(g: Game, u: Unit, mine: Mine, fow_mod: int) -> None:
+    """9.0: turn the Mine counter over; a number attacks with 2d6 plus the counter against the PF."""
     h = Hex(mine.q, mine.r)
     if not mine.value:
         bag = g.s.mine_bag
@@ -57,6 +58,7 @@ def mine_attack(g: Game, u: Unit, mine: Mine, fow_mod: int) -> None:
 
 
 def place_mine(g: Game, side: str, h: Hex) -> None:
+    """9.0 and the scenario's set-up: place one of the rolled number of Mine counters, face down."""
     scenarios_15._setup_guard(g, side)
     spec = g.scn.mines
     if spec is None or spec.side != side or (spec.option and not g.on(spec.option)):

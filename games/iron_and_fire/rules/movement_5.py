@@ -157,39 +157,13 @@ def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]
 
 
 def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None, ram: bool, fow: bool) -> None:
+    """5.0: move by F/P/S steps at 1 MP each, with the checks of 5.1-5.5, mines (9) and Chilean Honor (13.2); ``ram`` rams the ship ahead at the end (6.2)."""
     u = activations_4.activation_guard(g, side, uid)
     s = g.s
-    if u.battery:
-        raise IllegalOrder(f"{u.name} is a land battery: it never moves.")
-    if u.boarding_with:
-        raise IllegalOrder(f"{u.name} is locked in a Boarding Combat: it cannot move or ram.")
-    if u.grounded:
-        raise IllegalOrder(f"{u.name} is grounded and cannot move.", hint=f"Try `{u.name} unground`.")
-    if u.captured and ram:
-        raise IllegalOrder(f"{u.name} is a captured ship: it never rams.")
-    if u.captured and not (s.prize_ready.get(side) == u.id and s.last_friendly.get(side) == u.id):
-        raise IllegalOrder(f"{u.name} is a prize: moving it needs two consecutive activations.", hint=f"First `{u.name} prepare`, then move it on your next activation.")
-    mp = damage_7.eff_mp(g, u)
-    slow = s.cable_slow and s.cable_ship == u.id
-    if slow:
-        mp = min(mp, 1)
-    need = len(steps) + (1 if ram else 0)
-    if need == 0:
-        raise IllegalOrder(f"{u.name}: the move has no steps.", hint="Steps are F (forward), P (port), S (starboard), e.g. `move F F P F`.")
-    if need > mp:
-        why = " (first move after cutting the cable)" if slow else ""
-        raise IllegalOrder(f"{u.name} has {mp} MP{why} this activation; that order needs {need}.")
+    _refuse_to_move(g, u, side, ram)
+    slow = _check_mp(g, u, len(steps) + (1 if ram else 0))
     entered, final_facing, leaves = plan_path(g, u, steps)
-    target: Unit | None = None
-    if ram:
-        if leaves:
-            raise IllegalOrder("A ship that leaves the map cannot ram.")
-        ahead = g.layout.neighbour(entered[-1] if entered else g.pos(u), final_facing)
-        target = g.unit_at(ahead)
-        if target is None or target.battery or target.controller == side:
-            raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({g.label(ahead) if g.layout.on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
-        if ram_target and target.id != ram_target:
-            raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {g.unit(ram_target).name}.")
+    target = _ram_target(g, u, side, entered, final_facing, leaves, ram_target) if ram else None
     if chilean_honor_13_2.honor_bound(g, u) and not ram:
         chilean_honor_13_2.honor_check(g, u, entered)
     if fow:
@@ -206,66 +180,141 @@ def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None,
         fow_mod = 2 if fortunes_of_war_13_1.fow_use(g, side, "a bonus on this movement's ram or mine attack") else 1
     start = g.pos(u)
     path: list[tuple[int, int]] = [(start.q, start.r)]
-    if "bridge" in u.criticals:
-        die = g.d(6)
-        if die % 2 == 0:
-            u.criticals.remove("bridge")
-            g.say(f"{u.name} (Bridge critical): d6 **{die}**, even: the Bridge hit is cleared; the ship moves normally.")
-        else:
-            g.say(f"{u.name} (Bridge critical): d6 **{die}**, odd: the ship cannot move. The activation is spent.")
-            s.last = LastAction("path", side, path, "bridge hit")
-            return
+    if not _bridge_lets_it_move(g, u, side, path):
+        return
     taken: list[str] = []
     mp_used = 0
     stopped = ""
     for step in steps:
         mp_used += 1
         if step in ("P", "S"):
-            if "steering" in u.criticals:
-                die = g.d(6)
-                if die % 2:
-                    stopped = f"Steering critical: d6 **{die}**, odd: the turn fails and the activation is spent"
-                    break
-                g.say(f"{u.name} (Steering critical): d6 **{die}**, even: makes the turn.")
-            u.facing = (u.facing + (1 if step == "S" else -1)) % 6
+            stopped = _turn(g, u, step)
+            if stopped:
+                break
             taken.append(step)
             continue
-        nxt = g.layout.neighbour(g.pos(u), u.facing)
         taken.append(step)
-        if not g.layout.on_map(nxt):
-            u.status = "exited"
-            u.exit_hex = g.label(g.pos(u))
-            u.exit_edge = g.edge_of(nxt)
-            g.say(f"{u.name} moves {' '.join(taken)} and leaves the map by the {u.exit_edge} edge from {u.exit_hex}: out of play.")
-            s.last = LastAction("path", side, path, "exit")
+        stopped = _step_forward(g, u, side, taken, path, mp_used, fow_mod)
+        if stopped == "exit":
             return
-        u.q, u.r = nxt.q, nxt.r
-        path.append((nxt.q, nxt.r))
-        terrain = g.terrain(nxt)
-        if terrain in WATER_SHALLOW:
-            g.say(f"{u.name} enters {terrain} water at {g.label(nxt)}.")
-            if grounding_check(g, u, mp_used, f"entering {g.label(nxt)}", len(path) - 1):
-                stopped = "grounded"
-        mine = g.mine_at(nxt)
-        if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
-            mines_9.mine_attack(g, u, mine, fow_mod)
-        if not u.afloat:
-            stopped = "sunk"
         if stopped:
             break
-    dest = g.label(g.pos(u))
-    moved = " ".join(taken) if taken else "nothing"
-    if stopped and stopped.startswith("Steering"):
-        g.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {g.printed(u.facing)}.")
-    elif u.afloat and (steps or stopped):  # a ram from where it lies needs no move report
-        rest = f" (stopped: {stopped})" if stopped else ""
-        g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {g.printed(u.facing)}.")
+    _report(g, u, taken, bool(steps), stopped)
     s.last = LastAction("path", side, path, "")
     if ram and not stopped and u.afloat and target is not None and target.afloat:
         ramming_6_2.ram(g, u, target, mp_used + 1, fow_mod, len(path) - 1)
 
 
+def _refuse_to_move(g: Game, u: Unit, side: str, ram: bool) -> None:
+    """5.5 and 6.3: batteries, ships locked in a Boarding Combat, grounded ships and unprepared prizes do not move."""
+    s = g.s
+    if u.battery:
+        raise IllegalOrder(f"{u.name} is a land battery: it never moves.")
+    if u.boarding_with:
+        raise IllegalOrder(f"{u.name} is locked in a Boarding Combat: it cannot move or ram.")
+    if u.grounded:
+        raise IllegalOrder(f"{u.name} is grounded and cannot move.", hint=f"Try `{u.name} unground`.")
+    if u.captured and ram:
+        raise IllegalOrder(f"{u.name} is a captured ship: it never rams.")
+    if u.captured and not (s.prize_ready.get(side) == u.id and s.last_friendly.get(side) == u.id):
+        raise IllegalOrder(f"{u.name} is a prize: moving it needs two consecutive activations.", hint=f"First `{u.name} prepare`, then move it on your next activation.")
+
+
+def _check_mp(g: Game, u: Unit, need: int) -> bool:
+    """The order fits the ship's MP (7.1; 1 MP on the first move after cutting the cable in
+    Scenario 4). True when that cable limit applies."""
+    s = g.s
+    mp = damage_7.eff_mp(g, u)
+    slow = s.cable_slow and s.cable_ship == u.id
+    if slow:
+        mp = min(mp, 1)
+    if need == 0:
+        raise IllegalOrder(f"{u.name}: the move has no steps.", hint="Steps are F (forward), P (port), S (starboard), e.g. `move F F P F`.")
+    if need > mp:
+        why = " (first move after cutting the cable)" if slow else ""
+        raise IllegalOrder(f"{u.name} has {mp} MP{why} this activation; that order needs {need}.")
+    return slow
+
+
+def _ram_target(g: Game, u: Unit, side: str, entered: list[Hex], facing: int, leaves: bool, named: str | None) -> Unit:
+    """6.2: the enemy ship the bow will point at after the steps (the one named, if named)."""
+    if leaves:
+        raise IllegalOrder("A ship that leaves the map cannot ram.")
+    ahead = g.layout.neighbour(entered[-1] if entered else g.pos(u), facing)
+    target = g.unit_at(ahead)
+    if target is None or target.battery or target.controller == side:
+        raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({g.label(ahead) if g.layout.on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
+    if named and target.id != named:
+        raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {g.unit(named).name}.")
+    return target
+
+
+def _bridge_lets_it_move(g: Game, u: Unit, side: str, path: list[tuple[int, int]]) -> bool:
+    """10.0 Bridge Hit: a d6 on every movement action; even clears it, odd spends the activation."""
+    if "bridge" not in u.criticals:
+        return True
+    die = g.d(6)
+    if die % 2 == 0:
+        u.criticals.remove("bridge")
+        g.say(f"{u.name} (Bridge critical): d6 **{die}**, even: the Bridge hit is cleared; the ship moves normally.")
+        return True
+    g.say(f"{u.name} (Bridge critical): d6 **{die}**, odd: the ship cannot move. The activation is spent.")
+    g.s.last = LastAction("path", side, path, "bridge hit")
+    return False
+
+
+def _turn(g: Game, u: Unit, step: str) -> str:
+    """One P/S step (5.0); 10.0 Steering Hit: a d6 per turn, odd fails and ends the move (the reason)."""
+    if "steering" in u.criticals:
+        die = g.d(6)
+        if die % 2:
+            return f"Steering critical: d6 **{die}**, odd: the turn fails and the activation is spent"
+        g.say(f"{u.name} (Steering critical): d6 **{die}**, even: makes the turn.")
+    u.facing = (u.facing + (1 if step == "S" else -1)) % 6
+    return ""
+
+
+def _step_forward(g: Game, u: Unit, side: str, taken: list[str], path: list[tuple[int, int]], mp_used: int, fow_mod: int) -> str:
+    """One F step (5.0): off the map ("exit"), shallow water (5.1, 5.2: "grounded"), a Mine
+    counter (9.0: "sunk" if it sinks), else ""."""
+    s = g.s
+    nxt = g.layout.neighbour(g.pos(u), u.facing)
+    if not g.layout.on_map(nxt):
+        u.status = "exited"
+        u.exit_hex = g.label(g.pos(u))
+        u.exit_edge = g.edge_of(nxt)
+        g.say(f"{u.name} moves {' '.join(taken)} and leaves the map by the {u.exit_edge} edge from {u.exit_hex}: out of play.")
+        s.last = LastAction("path", side, path, "exit")
+        return "exit"
+    u.q, u.r = nxt.q, nxt.r
+    path.append((nxt.q, nxt.r))
+    stopped = ""
+    terrain = g.terrain(nxt)
+    if terrain in WATER_SHALLOW:
+        g.say(f"{u.name} enters {terrain} water at {g.label(nxt)}.")
+        if grounding_check(g, u, mp_used, f"entering {g.label(nxt)}", len(path) - 1):
+            stopped = "grounded"
+    mine = g.mine_at(nxt)
+    if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
+        mines_9.mine_attack(g, u, mine, fow_mod)
+    if not u.afloat:
+        stopped = "sunk"
+    return stopped
+
+
+def _report(g: Game, u: Unit, taken: list[str], had_steps: bool, stopped: str) -> None:
+    """Say where the move ended (a ram from where the ship lies needs no move report)."""
+    dest = g.label(g.pos(u))
+    moved = " ".join(taken) if taken else "nothing"
+    if stopped and stopped.startswith("Steering"):
+        g.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {g.printed(u.facing)}.")
+    elif u.afloat and (had_steps or stopped):
+        rest = f" (stopped: {stopped})" if stopped else ""
+        g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {g.printed(u.facing)}.")
+
+
 def unground(g: Game, side: str, uid: str) -> None:
+    """5.3: spend an activation on an ungrounding roll."""
     u = activations_4.activation_guard(g, side, uid)
     if not u.grounded:
         raise IllegalOrder(f"{u.name} is not grounded.")

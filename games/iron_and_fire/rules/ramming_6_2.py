@@ -49,7 +49,3 @@ def ram(g: Game, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int =
     if total < u.pf and u.afloat:
         g.say(f"{total} is also below the rammer's PF {u.pf}: {u.name} takes 1 hit.")
         damage_7.hit(g, u, 1, "ramming shock")
-
-
-def ram_order(g: Game, side: str, uid: str, target: str | None, fow: bool) -> None:
-    movement_5.move(g, side, uid, [], target, True, fow)

@@ -14,6 +14,7 @@ from games.iron_and_fire.game import (
 
 
 def random_event(g: Game) -> None:
+    """14: roll 2d6 on the Random Event table at the first Joker (if the option is on)."""
     if not g.on("random_events"):
         g.say("Random Events are not in use: no event.")
         return

@@ -13,6 +13,7 @@ from games.iron_and_fire.state import LastAction
 
 # --- repair, unground, cable, prize -------------------------------------------------------
 def repair(g: Game, side: str, uid: str) -> None:
+    """8.0: spend an activation rolling 1d10; at or below the PF one hit is removed."""
     u = activations_4.activation_guard(g, side, uid)
     if u.battery:
         raise IllegalOrder("Land batteries do not repair.")

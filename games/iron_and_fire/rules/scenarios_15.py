@@ -9,6 +9,7 @@ from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase, quote
 from games.core.hexgrid import Hex, distance
 from games.core.rng import seal
 from games.iron_and_fire.data import (
+    DeploySpec,
     RollSpec,
     Zone,
     battery,
@@ -60,6 +61,7 @@ def _setup_guard(g: Game, side: str) -> None:
 
 
 def do_roll(g: Game, side: str, key: str) -> None:
+    """The scenario's set-up rolls (15.x): steam, arrivals, inshore squadron, cable, mines, batteries, damage; secret ones sealed to their side."""
     _setup_guard(g, side)
     if g.s.phase != "setup":
         raise WrongPhase("Set-up rolls are made before play.")
@@ -119,6 +121,7 @@ def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
 
 
 def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None) -> None:
+    """Set a ship up in its scenario zone with a printed compass facing (15.x set-up), or bring an arrival on."""
     _setup_guard(g, side)
     u = g.unit(uid)
     if u.side != side:
@@ -141,19 +144,8 @@ def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None)
         raise IllegalOrder(f"{g.label(h)} is occupied by {occupant.name}: no stacking.")
     if g.mine_at(h) is not None:
         raise IllegalOrder(f"{g.label(h)} holds a mine counter; set up elsewhere.")
-    if printed_facing is None:
-        if spec.facings:
-            raise IllegalOrder(f"Give {u.name}'s facing: " + " or ".join(str(f) for f in spec.facings) + ".")
-        raise IllegalOrder(f"Give {u.name}'s facing, a compass number 1-6.")
-    if spec.facings and printed_facing not in spec.facings:
-        raise IllegalOrder(
-            f"{u.name} must face " + " or ".join(str(f) for f in spec.facings) + f", not {printed_facing}.",
-        )
-    if spec.group and spec.group_within:
-        for mate in g.s.units:
-            mspec = g.spec_of(mate.id)
-            if mate.id != uid and mate.afloat and mspec is not None and mspec.group == spec.group and distance(h, g.pos(mate)) > spec.group_within:
-                    raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({g.label(g.pos(mate))}).")
+    printed_facing = _checked_facing(u, spec, printed_facing)
+    _check_group(g, u, spec, h)
     u.q, u.r = h.q, h.r
     u.facing = g.dir_of(printed_facing)
     u.status = "afloat"
@@ -162,7 +154,31 @@ def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None)
         g.s.cable = (h.q, h.r)
 
 
+def _checked_facing(u: Unit, spec: DeploySpec, printed_facing: int | None) -> int:
+    """A set-up needs a facing, one of those the scenario allows if it lists any."""
+    if printed_facing is None:
+        if spec.facings:
+            raise IllegalOrder(f"Give {u.name}'s facing: " + " or ".join(str(f) for f in spec.facings) + ".")
+        raise IllegalOrder(f"Give {u.name}'s facing, a compass number 1-6.")
+    if spec.facings and printed_facing not in spec.facings:
+        raise IllegalOrder(
+            f"{u.name} must face " + " or ".join(str(f) for f in spec.facings) + f", not {printed_facing}.",
+        )
+    return printed_facing
+
+
+def _check_group(g: Game, u: Unit, spec: DeploySpec, h: Hex) -> None:
+    """Ships of one set-up group stay within the scenario's distance of each other."""
+    if not (spec.group and spec.group_within):
+        return
+    for mate in g.s.units:
+        mspec = g.spec_of(mate.id)
+        if mate.id != u.id and mate.afloat and mspec is not None and mspec.group == spec.group and distance(h, g.pos(mate)) > spec.group_within:
+            raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({g.label(g.pos(mate))}).")
+
+
 def place_battery(g: Game, side: str, h: Hex) -> None:
+    """7.2 and Scenario 4 set-up: place one of the rolled land batteries on a land hex of its zone."""
     _setup_guard(g, side)
     spec = g.scn.batteries
     if spec is None or spec.side != side:
@@ -188,6 +204,7 @@ def place_battery(g: Game, side: str, h: Hex) -> None:
 
 
 def place_cable(g: Game, side: str, h: Hex) -> None:
+    """Scenarios 3 and 4 (15.4, 15.5): place the cable buoy on a hex, or under a ship in Scenario 3."""
     _setup_guard(g, side)
     spec = g.scn.cable
     if spec is None or spec.side != side:
@@ -206,6 +223,7 @@ def place_cable(g: Game, side: str, h: Hex) -> None:
 
 
 def setup_done(g: Game, side: str) -> None:
+    """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done."""
     _setup_guard(g, side)
     todo = setup_remaining(g, side)
     if todo:
@@ -271,6 +289,7 @@ def bombard(g: Game, side: str, uid: str) -> None:
 
 
 def cut(g: Game, side: str, uid: str) -> None:
+    """Scenario 4 (15.5): an activation atop the buoy works on cutting the cable; the secret roll says how many it takes."""
     u = activations_4.activation_guard(g, side, uid)
     s = g.s
     spec = g.scn.cable

@@ -17,6 +17,7 @@ from games.iron_and_fire.rules import activations_4
 # Turn structure (3.0, 4.0, 11.0)
 # ==========================================================================================
 def begin_turn(g: Game, turn: int) -> None:
+    """3.1 Preparation: a new turn, a freshly shuffled deck with both Jokers; then arrivals and activations."""
     s = g.s
     s.turn = turn
     s.deck = standard_cards(jokers=2)
@@ -50,6 +51,7 @@ def begin_turn(g: Game, turn: int) -> None:
 
 
 def begin_arrivals(g: Game) -> None:
+    """The scenario's ships arriving this turn are set up, with their secret arrival rolls revealed, before the first card (15.x)."""
     s = g.s
     for side in ("chile", "peru"):
         if any(u.status == "waiting" and u.arrive_turn == s.turn and u.controller == side for u in s.units):
@@ -65,5 +67,6 @@ def begin_arrivals(g: Game) -> None:
 
 
 def begin_activations(g: Game) -> None:
+    """3.2: the Activations Phase begins with the first card draw."""
     g.s.phase = "activations"
     activations_4.advance(g)

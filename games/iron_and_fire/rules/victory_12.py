@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from games.iron_and_fire.data import (
     SIDES,
 )
@@ -51,6 +53,7 @@ def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
 
 
 def vp(g: Game, side: str) -> tuple[int, list[str]]:
+    """12.0: a side's victory points and the lines that explain them."""
     points = 0
     lines: list[str] = []
     for u in g.s.units:
@@ -73,6 +76,7 @@ def vp(g: Game, side: str) -> tuple[int, list[str]]:
 
 
 def victory_points(g: Game, why: str) -> None:
+    """12.0: at the last turn without a scenario winner, the side with more victory points wins (Peru on a tie)."""
     pv, plines = vp(g, "peru")
     cv, clines = vp(g, "chile")
     details = [f"Peru {pv} VP: " + ("; ".join(plines) or "none"), f"Chile {cv} VP: " + ("; ".join(clines) or "none")]
@@ -82,6 +86,7 @@ def victory_points(g: Game, why: str) -> None:
 
 
 def finish(g: Game, winner: str | None, reason: str, details: list[str] | None = None) -> None:
+    """End the game with a winner (or a draw), a reason and the details shown with the result."""
     s = g.s
     s.phase = "over"
     s.result_winner = winner or ""
@@ -98,72 +103,103 @@ def finish(g: Game, winner: str | None, reason: str, details: list[str] | None =
 
 
 def check_victory(g: Game, *, end_phase: bool) -> bool:
-    """Scenario conditions that can happen now; True if the game ended."""
+    """Scenario conditions that can happen now (15.x victory); True if the game ended."""
     s = g.s
     if s.phase == "over":
         return True
     if s.phase in ("setup",):
         return False
-    v = g.scn.victory
-    units = {u.id: u for u in s.units}
-
-    def gone(uid: str) -> bool:
-        x = units.get(uid)
-        return x is not None and (x.status == "sunk" or (x.status != "waiting" and x.captured))
-
-    if v == "s1":
-        for uid, winner in (("esmeralda", "peru"), ("huascar", "chile")):
-            if gone(uid):
-                finish(g, winner, f"the {units[uid].name} was {'sunk' if units[uid].status == 'sunk' else 'captured'}.")
-                return True
-        e = units["esmeralda"]
-        if e.status == "exited" and e.exit_edge != "drift":
-            winner = "chile" if e.exit_edge == "south" else "peru"
-            finish(g, winner, f"the Esmeralda left the map by the {e.exit_edge} edge.")
-            return True
-    elif v == "s2":
-        c, i = units["covadonga"], units["independencia"]
-        if gone("covadonga"):
-            finish(g, "peru", f"the Covadonga was {'sunk' if c.status == 'sunk' else 'captured'}.")
-            return True
-        if gone("independencia"):
-            finish(g, "chile", f"the Independencia was {'sunk' if i.status == 'sunk' else 'captured'}.")
-            return True
-        if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(g, c):
-            finish(g, "chile", f"the Covadonga escaped from {c.exit_hex}, not crippled.")
-            return True
-    elif v == "s4":
-        for u in s.units:
-            if u.side == "chile" and u.status == "exited":
-                finish(g, "peru", f"the {u.name} left the map.")
-                return True
-        if gone("huascar"):
-            finish(g, "chile", "the Huáscar was sunk or captured.")
-            return True
-        if end_phase and s.bombard_hits >= g.scn.bombard_target and len(lost(g, "chile")) > len(lost(g, "peru")) and not gone("huascar"):
-            finish(g, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
-            return True
-    elif v == "s5":
-        survives = g.opt("independencia") == "survives"
-        heroes = ["huascar", "independencia"] if survives else ["huascar"]
-        # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
-        # pre-empt "all ironclads sunk or captured" and the clause could never apply
-        ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and (u.status != "waiting")]
-        waiting_ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and u.status == "waiting" and u.arrive_turn]
-        if ironclads and not waiting_ironclads and all(gone(u.id) for u in ironclads):
-            finish(g, None, "all ironclads were sunk or captured.")
-            return True
-        if all(gone(h) for h in heroes):
-            finish(g, "chile", " and ".join(units[h].name for h in heroes) + (" were" if len(heroes) > 1 else " was") + " sunk or captured.")
-            return True
-        kills = sum(1 for u in s.units if u.side == "chile" and u.status == "sunk" and u.sunk_by in heroes)
-        need = 3 if survives else 2
-        if kills >= need and all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift" and not damage_7.crippled(g, units[h]) for h in heroes):
-            finish(g, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
-            return True
+    check = SCENARIO_CHECKS.get(g.scn.victory)
+    if check is not None and check(g, {u.id: u for u in s.units}, end_phase):
+        return True
     for side in SIDES:
         waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
         if not waiting and not activations_4.side_can_act(g, side):
             final_result(g, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
             return True
     return False
+
+
+def _gone(units: dict[str, Unit], uid: str) -> bool:
+    """Sunk, or captured once in play."""
+    x = units.get(uid)
+    return x is not None and (x.status == "sunk" or (x.status != "waiting" and x.captured))
+
+
+def _fate(u: Unit) -> str:
+    return "sunk" if u.status == "sunk" else "captured"
+
+
+def _s1_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+    """Scenario 1 (15.2): the Esmeralda or the Huáscar sunk or captured, or the Esmeralda's exit."""
+    for uid, winner in (("esmeralda", "peru"), ("huascar", "chile")):
+        if _gone(units, uid):
+            finish(g, winner, f"the {units[uid].name} was {_fate(units[uid])}.")
+            return True
+    e = units["esmeralda"]
+    if e.status == "exited" and e.exit_edge != "drift":
+        winner = "chile" if e.exit_edge == "south" else "peru"
+        finish(g, winner, f"the Esmeralda left the map by the {e.exit_edge} edge.")
+        return True
+    return False
+
+
+def _s2_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+    """Scenario 2 (15.3): either ship sunk or captured, or the Covadonga's escape, not crippled."""
+    c, i = units["covadonga"], units["independencia"]
+    if _gone(units, "covadonga"):
+        finish(g, "peru", f"the Covadonga was {_fate(c)}.")
+        return True
+    if _gone(units, "independencia"):
+        finish(g, "chile", f"the Independencia was {_fate(i)}.")
+        return True
+    if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(g, c):
+        finish(g, "chile", f"the Covadonga escaped from {c.exit_hex}, not crippled.")
+        return True
+    return False
+
+
+def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+    """Scenario 4 (15.5): a Chilean ship leaving, the Huáscar lost, or the bombardment achieved."""
+    s = g.s
+    for u in s.units:
+        if u.side == "chile" and u.status == "exited":
+            finish(g, "peru", f"the {u.name} left the map.")
+            return True
+    if _gone(units, "huascar"):
+        finish(g, "chile", "the Huáscar was sunk or captured.")
+        return True
+    if end_phase and s.bombard_hits >= g.scn.bombard_target and len(lost(g, "chile")) > len(lost(g, "peru")) and not _gone(units, "huascar"):
+        finish(g, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
+        return True
+    return False
+
+
+def _s5_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+    """Scenario 5 (15.6): all ironclads lost (a draw, checked first), the heroes lost, or their escape with enough kills."""
+    s = g.s
+    survives = g.opt("independencia") == "survives"
+    heroes = ["huascar", "independencia"] if survives else ["huascar"]
+    # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
+    # pre-empt "all ironclads sunk or captured" and the clause could never apply
+    ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and (u.status != "waiting")]
+    waiting_ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and u.status == "waiting" and u.arrive_turn]
+    if ironclads and not waiting_ironclads and all(_gone(units, u.id) for u in ironclads):
+        finish(g, None, "all ironclads were sunk or captured.")
+        return True
+    if all(_gone(units, h) for h in heroes):
+        finish(g, "chile", " and ".join(units[h].name for h in heroes) + (" were" if len(heroes) > 1 else " was") + " sunk or captured.")
+        return True
+    kills = sum(1 for u in s.units if u.side == "chile" and u.status == "sunk" and u.sunk_by in heroes)
+    need = 3 if survives else 2
+    escaped = all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift"
+                  and not damage_7.crippled(g, units[h]) for h in heroes)
+    if kills >= need and escaped:
+        finish(g, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
+        return True
+    return False
+
+
+SCENARIO_CHECKS: dict[str, Callable[[Game, dict[str, Unit], bool], bool]] = {
+    "s1": _s1_won, "s2": _s2_won, "s4": _s4_won, "s5": _s5_won,
+}
