@@ -69,11 +69,12 @@ class ScenariosFile(Sourced, kw_only=True):
 
 
 def _load_all() -> None:
-    from games.ironclad_draughts import data as records
+    """Read every file the way play reads it, so a value the schema cannot see is refused at start-up."""
+    from games.ironclad_draughts import data
 
-    records.arcs()
-    records.house_values()
-    records.scenarios()
+    data.arcs()
+    data.house_values()
+    data.scenarios()
 
 
 SCHEMAS = {"ironclad_draughts/ships.toml": ShipsFile, "ironclad_draughts/scenarios.toml": ScenariosFile}
