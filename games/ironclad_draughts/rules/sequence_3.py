@@ -11,7 +11,6 @@ comes (reported with the previous order), so the owner knows how the ship can mo
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from games.core.decks import SUITS, Deck, card_name, rank_value, suit_of
@@ -374,18 +373,15 @@ def _targets(state: State, ship: Ship, result: MoveResult) -> list[Ref]:
 
 def _free_moves(state: State, ship: Ship) -> list[Activation]:
     out: list[Activation] = []
-    for base in [Move(distance, side) for side in OFFSETS for distance in (1, 2)]:
-        offset = base.steps
-        if base.distance not in free_distances(ship.heading, offset):
-            continue
-        for turn in TURNS:
-            move = replace(base, turn=turn)
-            result = simulate_move(state, ship, offset, move.distance, move.turn_steps)
-            if result.blocked_by or (result.left and turn):
-                continue
-            out.append(replace(move, leave=result.left))
-            if not result.left and not result.rams:
-                out += [replace(move, target=t) for t in _targets(state, ship, result)]
+    for side, offset in zip(OFFSETS, (0, -1, 1), strict=True):
+        for distance in free_distances(ship.heading, offset):
+            for turn, turn_steps in zip(TURNS, (0, -2, 2), strict=True):
+                result = simulate_move(state, ship, offset, distance, turn_steps)
+                if result.blocked_by or (result.left and turn):
+                    continue
+                out.append(Move(distance, side, turn, result.left))
+                if not result.left and not result.rams:
+                    out += [Move(distance, side, turn, False, t) for t in _targets(state, ship, result)]
     return out
 
 
