@@ -98,9 +98,10 @@ COMMAND_LIST: tuple[Command, ...] = (
     Command("help", "_help", "How to play: commands, systems, each system's order notation", (
         Param("system", "Rule system to explain", complete="systems"),
     ), read_only=True, private=True),
-    Command("order", "_order", "Give an order for your seat (suggestions come from the rules)", (
+    Command("order", "_order_or_preview", "Give an order for your seat (suggestions come from the rules)", (
         Param("text", "The order, e.g. 'Huascar move F F P F' or 'pass'", required=True, complete="orders"),
         Param("seat", "Which of your seats (if you hold several)", complete="my_seats"),
+        Param("preview", "true: only show you where it would leave your pieces; nothing is ordered", kind="bool"),
     )),
     Command("roll", "_roll", "Roll dice, openly or in secret", (
         Param("dice", "Dice, e.g. 2d6+1, 4d6kh3, d%, 3d6!, adv", required=True),

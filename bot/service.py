@@ -37,7 +37,8 @@ from games.core.errors import (
     quote,
 )
 from games.core.hexgrid import Hex
-from games.core.rng import Rng, commitment, new_seed
+from games.core.preview import preview_view
+from games.core.rng import DrawRefused, NoDraws, Rng, commitment, new_seed
 from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, read_order, system_ids
 from games.core.squaregrid import Square, SquareBoard
 from games.core.view import View
@@ -1019,6 +1020,38 @@ class TableService:
         # Not this user's turn as far as to_act says; the rules refuse out-of-turn orders
         # themselves (with a message that can say more, e.g. "your orders are already sealed").
         return UMPIRE if UMPIRE in mine else mine[0]
+
+    async def _order_or_preview(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        if opts.get("preview", "").lower() in ("true", "yes"):
+            return await self._preview(channel, user, opts)
+        return await self._order(channel, user, opts)
+
+    async def _preview(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """/order preview:true: the order run on a copy that may not roll, drawn for the asker only
+        (games/core/preview.py says what is and is not shown). Nothing is stored."""
+        loaded = await self._live(channel)
+        if loaded.row.status != "running":
+            raise WrongPhase("The game has not started yet.", hint="Fill the seats and /game start.")
+        mine = self._user_seats(loaded.row, user.id)
+        if not mine:
+            raise NotAllowed("You hold no seat in this game, so there is nothing of yours to preview.")
+        seat = self._pick_seat(loaded, mine, opts.get("seat", ""))
+        text = opts.get("text", "")
+        if text in ("", "?"):
+            raise InvalidSyntax("Give the order to preview.", hint="e.g. /order text:<your order> preview:true")
+        working = copy.deepcopy(loaded.state)
+        order = read_order(loaded.rules, working, seat, text)
+        written = loaded.rules.format_order(order)
+        try:
+            loaded.rules.apply(working, seat, order, NoDraws())
+        except DrawRefused:
+            return [Output("ephemeral", f"{quote(written)} rolls dice, so it cannot be previewed: a preview never "
+                           "spends or shows the game's rolls. Moves and turns can be previewed.", to=user.id)]
+        view = preview_view(loaded.rules, loaded.state, working, seat, written)
+        moved = sum(1 for c in view.counters if c.ghost)
+        where = "where your pieces would end, translucent" if moved else "no piece of yours would move"
+        return [Output("ephemeral", f"Preview of {quote(written)}: {where}. Nothing has been ordered; "
+                       f"give it with /order text:{written}", to=user.id, view=view)]
 
     # --- table tools -----------------------------------------------------------------------
     async def _tools_apply(self, channel: str, user: User, text: str, *, as_umpire: bool = False) -> list[Output]:

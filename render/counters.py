@@ -8,6 +8,7 @@ What a face-down counter shows is decided here once: a grey "?" and nothing else
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -43,6 +44,7 @@ class Look:
     room: float = 0.0  # how wide a name may be before it shrinks (px); 0 = the token's own width
     text_px: float = 11.0  # smallest name size that stays readable at chat size (``Frame.text_px``)
     tier: int = 0  # table ships' name row: 0 above the base, 1 below, 2 a row higher, 3 a row lower
+    ghost: bool = False  # a previewed position: the same sprite, translucent
 
 
 def label_room(board_kind: str, scale: float, flat: bool) -> float:
@@ -105,6 +107,7 @@ def look_of(
         label_room(board_kind, scale, flat) if room is None else room,
         text_px,
         tier if board_kind == "table" else 0,
+        counter.ghost,
     )
 
 
@@ -209,7 +212,15 @@ def highlight_sprite(board_kind: str, scale: float) -> Sprite:
     return Sprite(big.reduce(k), side // 2, side // 2)
 
 
+GHOST_ALPHA = 0.45  # a previewed position: clearly there, clearly not (yet) real
+
+
 def make_sprite(look: Look) -> Sprite:
+    if look.ghost:
+        solid = make_sprite(dataclasses.replace(look, ghost=False))
+        faded = solid.image.copy()
+        faded.putalpha(faded.getchannel("A").point(lambda a: round(a * GHOST_ALPHA)))
+        return dataclasses.replace(solid, image=faded)
     if not look.face_down and look.kind == "wake":
         return _wake_sprite(look)
     if not look.face_down and look.kind == "landing":

@@ -111,6 +111,24 @@ class Rng:
         return hmac.new(self._seed, msg, hashlib.sha256).hexdigest()
 
 
+class DrawRefused(Exception):
+    """An order asked a ``NoDraws`` stream for a random number."""
+
+
+class NoDraws(Rng):
+    """A stream that refuses every draw. A preview runs an order on it, so no number of the game's
+    real stream is spent or shown ahead of time: an order that would roll cannot be previewed."""
+
+    def __init__(self) -> None:
+        super().__init__(b"\0" * 16)
+
+    def raw(self) -> int:
+        raise DrawRefused
+
+    def nonce(self, salt: str = "") -> str:
+        raise DrawRefused
+
+
 def seal(text: str, nonce: str) -> str:
     """Commitment to a hidden text (a secret roll's value, a sealed order)."""
     return hashlib.sha256(f"{nonce}:{text}".encode()).hexdigest()

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 from games.core.codec import from_json, to_json
 from games.core.errors import InvalidSyntax, UnknownName, quote
 from games.core.rng import Rng
-from games.core.view import View
+from games.core.view import Overlay, View
 
 S = TypeVar("S")
 SeatKind = Literal["side", "ship", "umpire", "player"]
@@ -181,6 +181,12 @@ class Ruleset(ABC, Generic[S]):
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def preview_overlays(self, state: S, seat: str, moved: frozenset[str]) -> list[Overlay]:
+        """Aiming aids for a preview (``games/core/preview.py``): e.g. range and arc lines from the
+        counters in ``moved`` (ids in ``view(state, seat)``), as they would stand after the order,
+        to targets this seat can see. Only what ``view(state, seat)`` already shows may be used."""
+        return []
 
     def help(self) -> str:
         return self.name

@@ -69,6 +69,7 @@ class Counter:
     highlight: bool = False
     size: tuple[float, float] = (0.0, 0.0)
     kind: str = "ship"  # ship, battery, mine, fort, marker, wake, landing, cable ...
+    ghost: bool = False  # where a previewed order would leave it: drawn translucent (previews only)
 
 
 @dataclass(frozen=True)
