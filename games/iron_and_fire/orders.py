@@ -24,6 +24,16 @@ STEP_HINT = "Steps: F (forward), P (port), S (starboard)."
 SYNTAX_HINT = ("Write `<ship> move F F P F`, `<ship> fire <target>`, `<ship> ram`, `<ship> board <target>`, "
                "`<ship> repair`, `<ship> unground`, or `done`.")
 
+# the hint for an unreadable order that starts with one of these words (else SYNTAX_HINT)
+HINTS = {
+    "fow": "Fortunes of War: `fow extra`, `fow again <unit>`, `fow redraw`, `fow reroll`, `fow end`, or add `fow` to a move/ram/fire order.",
+    "roll": "Write `roll <what>`, e.g. `roll mines`.",
+    "mine": "Write `mine <hex>`, e.g. `mine 2305`.",
+    "battery": "Write `battery <hex>`, e.g. `battery 1306`.",
+    "cable": "Write `cable <hex>` or `cable <ship>`.",
+    "break": "Write `break off` (or `continue`).",
+}
+
 UnitName = Annotated[Ref, Name("unit")]
 ShipName = Annotated[Ref, Name("ship")]
 TargetName = Annotated[Ref, Name("target")]
@@ -289,7 +299,13 @@ def parse(state: State, layout: HexLayout, text: str) -> IronOrder:
         raise InvalidSyntax("There is no `draw` order: the bot draws the activation cards itself.",
                             hint="Give your units' orders, or `done` to end the card in play.")
     names = {u.id: fold(u.name) for u in state.units}
-    order = cast(IronOrder, GRAMMAR.parse(" ".join(words), {"unit": names, "ship": names, "target": names}))
+    try:
+        order = cast(IronOrder, GRAMMAR.parse(" ".join(words), {"unit": names, "ship": names, "target": names}))
+    except InvalidSyntax as error:
+        hint = HINTS.get(words[0].casefold())
+        if hint and error.hint == GRAMMAR.hint:  # the grammar's list of every order: say what this one takes
+            raise InvalidSyntax(error.message, hint=hint) from None
+        raise
     return _spelled(state, layout, order)
 
 

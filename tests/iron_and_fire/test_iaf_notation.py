@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from games.core.errors import GameError
+from games.core.errors import GameError, InvalidSyntax
 from tests.iron_and_fire.helpers import add_battery, new_game, ruleset
 
 ROWS: list[list[Any]] = json.loads((Path(__file__).parent / "fixtures" / "order_texts.json").read_text(encoding="utf-8"))
@@ -49,3 +49,16 @@ def test_the_fixture_covers_every_kind_of_order() -> None:
 def test_every_recorded_text_parses_to_the_same_canonical_text_or_error(scenario: str) -> None:
     changed = [(row[3], row[4:], _parsed(row)) for row in ROWS if row[0] == scenario and not _same(row)]
     assert not changed, changed[:10]
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    ("fow bogus", "Fortunes of War: `fow extra`"),
+    ("fow", "Fortunes of War: `fow extra`"),
+    ("roll a b", "`roll <what>`"),
+    ("break on", "`break off`"),
+    ("Huascar moves F", "`<ship> move F F P F`"),
+])
+def test_an_unreadable_order_gets_the_hint_of_the_order_it_starts_like(text: str, hint: str) -> None:
+    with pytest.raises(InvalidSyntax) as caught:
+        ruleset().parse_order(new_game("s1"), "peru", text)
+    assert hint in caught.value.hint and text in caught.value.message
