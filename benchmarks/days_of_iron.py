@@ -38,7 +38,7 @@ sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resol
 from games.core.rng import Rng, seed_from_number  # noqa: E402
 from games.core.ruleset import Event, Order, public  # noqa: E402
 from games.days_of_iron import data as rec  # noqa: E402
-from games.days_of_iron.orders import Cancel, Promote  # noqa: E402
+from games.days_of_iron.orders import Cancel, DoiOrder, Promote  # noqa: E402
 from games.days_of_iron.ruleset import DaysOfIron  # noqa: E402
 from games.days_of_iron.state import INITIATIVE, ON_TABLE, State, Unit  # noqa: E402
 from render import render_png  # noqa: E402
@@ -48,18 +48,24 @@ Script = Callable[[DaysOfIron, State], tuple[str, str]]  # the next (seat, order
 
 
 class BeforeIssue11(DaysOfIron):
-    """The baseline: field promotion and cancel carried out as they were before issue 11 (a
-    promotion appended a new successor unit each time, a cancelled record stayed in the state),
-    after today's checks."""
+    """The baseline: field promotion and cancel as they were before issue 11 (a promotion appended
+    a new successor unit each time, and any command whose General was lost could be filled again;
+    a cancelled record stayed in the state)."""
+
+    def parse_order(self, state: State, seat: str, text: str) -> DoiOrder:
+        verb, _, command_id = text.partition(" ")
+        if verb == "promote":  # the script names the command by id; its checks were the old ones
+            return Promote(command_id)
+        return super().parse_order(state, seat, text)
 
     def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
-        checked = self.parse_order(state, seat, order.text)
-        match checked:
+        match order:
             case Promote(unit=command_id):
                 return _promote_appending(state, state.unit(command_id), rng)
             case Cancel(number=number):
+                self.parse_order(state, seat, order.text)
                 return _cancel_keeping(state, number)
-        return super().apply(state, seat, checked, rng)
+        return super().apply(state, seat, order, rng)
 
 
 def _promote_appending(state: State, lost: Unit, rng: Rng) -> list[Event]:
