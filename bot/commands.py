@@ -59,6 +59,8 @@ COMMAND_LIST: tuple[Command, ...] = (
         Param("system", "Rule system", required=True, complete="systems"),
         Param("scenario", "Scenario to play", required=True, complete="scenarios"),
         Param("options", "Game options as key=value,key=value", complete="options"),
+        Param("thread", "Play it in a new thread of this channel (its messages stay out of the channel)",
+              kind="bool"),
     )),
     Command("game join", "_game_join", "Take a seat in this channel's game", (
         Param("seat", "The side, ship or umpire seat to take", required=True, complete="seats_free"),
@@ -75,6 +77,13 @@ COMMAND_LIST: tuple[Command, ...] = (
     Command("game undo", "_game_undo", "Take back your last order (if nothing was revealed since)"),
     Command("game end", "_game_end",
             "End the game: umpire, creator or Manage Server at once; players: all must vote"),
+    Command("game concede", "_game_concede", "Give up for your side: the other side wins (asks you to confirm)", (
+        Param("confirm", "true to concede now (without it you are told what conceding would do)", kind="bool"),
+        Param("seat", "Which of your seats' sides concedes (if you hold several)", complete="my_seats"),
+    )),
+    Command("game list", "_game_list", "This server's games, most recent first, and whose turn it is", (
+        Param("page", "Page number (1 = the most recently active games)", kind="int", low=1, high=10_000),
+    ), read_only=True, private=True),
     Command("game export", "_game_export", "Download the game record as JSON", read_only=True, private=True),
     Command("game replay", "_game_replay", "An animated replay of the game so far (only you see it)",
             read_only=True),

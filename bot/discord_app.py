@@ -40,12 +40,23 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 from discord import app_commands
 
 from bot.commands import COMMAND_LIST, COMMANDS, Command, Param
+from bot.discord_choices import (
+    OUT_OF_DATE,
+    Expect,
+    JoinButton,
+    Offer,
+    OrderButton,
+    PickMenu,
+    disabled_copy,
+    make_offer,
+    offer_view,
+)
 from bot.text import clip, split_text
 
 if TYPE_CHECKING:
@@ -56,10 +67,10 @@ log = logging.getLogger("bot.discord")
 EMBED_DESCRIPTION_LIMIT = 4096
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_TEXT_LIMIT = 100
-BUTTON_LIMIT = 5  # offer buttons only when the choice is this short
-BUTTON_LABEL_LIMIT = 80
-CUSTOM_ID_LIMIT = 100
 DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
+THREAD_NAME_LIMIT = 100
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week without messages; a message in an archived thread reopens it
+SEAT_COMMANDS = frozenset({"game join", "game leave", "game assign"})  # seat offers stay open across these
 RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer first
 AUTOCOMPLETE_BUDGET_SECONDS = 2.0
 DRAW_THREADS = 1  # see TableBot.__init__: more drawing threads fight the event loop for the GIL
@@ -164,7 +175,8 @@ class Prepared:
 
     outputs: list[Output]
     images: dict[int, bytes] = field(default_factory=dict)  # index in outputs -> PNG
-    buttons: list[tuple[str, str]] = field(default_factory=list)  # (kind, value) for the public reply
+    offer: Offer | None = None  # seats or orders offered under the public reply (buttons or a menu)
+    offer_message: int | None = None  # the message the offer went out on, once sent
 
     def files_for(self, index: int) -> list[tuple[str, bytes]]:
         output = self.outputs[index]
@@ -207,56 +219,8 @@ def plan_outputs(outputs: Sequence[Output], channel: str, invoker: str) -> Plan:
 # --------------------------------------------------------------------------------------------
 # Buttons (persistent across restarts: the custom id carries everything)
 # --------------------------------------------------------------------------------------------
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button["discord.ui.View"]], template=r"wg:join:(?P<seat>.+)"):
-    def __init__(self, seat: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=clip(f"Join as {seat}", BUTTON_LABEL_LIMIT),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"wg:join:{seat}",
-            )
-        )
-        self.seat = seat
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> JoinButton:
-        return cls(match["seat"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TableBot = interaction.client
-        await bot.run_command(interaction, "game join", {"seat": self.seat})
-
-
-class OrderButton(discord.ui.DynamicItem[discord.ui.Button["discord.ui.View"]], template=r"wg:order:(?P<text>.+)"):
-    def __init__(self, text: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=clip(text, BUTTON_LABEL_LIMIT), style=discord.ButtonStyle.primary, custom_id=f"wg:order:{text}"
-            )
-        )
-        self.text = text
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OrderButton:
-        return cls(match["text"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: TableBot = interaction.client
-        await bot.run_command(interaction, "order", {"text": self.text})
-
-
-def button_view(buttons: Sequence[tuple[str, str]]) -> discord.ui.View | None:
-    if not buttons:
-        return None
-    view = discord.ui.View(timeout=None)
-    for kind, value in buttons:
-        view.add_item(JoinButton(value) if kind == "join" else OrderButton(value))
-    view.stop()  # the dynamic items answer clicks; a stopped view is not kept in memory per message
-    return view
+# JoinButton, OrderButton and PickMenu live in bot/discord_choices.py (imported above); the bot
+# registers them as dynamic items, so a click on any message since they were sent reaches them.
 
 
 # --------------------------------------------------------------------------------------------
@@ -385,6 +349,7 @@ class TableBot(discord.Client):
         self.dms_closed: dict[str, float] = {}  # user id -> when their DMs were found closed
         self.clock: Callable[[], float] = time.time  # for the DM retry pause (tests move it on)
         self._pointed: set[tuple[str, str]] = set()  # (user, channel) told publicly where their private info is
+        self._offers: dict[str, tuple[int, Offer]] = {}  # channel -> (message id, offer) of its newest choices
         self._dm_channels: dict[str, discord.DMChannel] = {}
         self._status_locks: dict[str, asyncio.Lock] = {}
         self._status_pending: set[str] = set()
@@ -413,7 +378,7 @@ class TableBot(discord.Client):
         self._service, self._close_service = await self._open_service()
         self.dms_closed.update(await self.service.closed_dm_times())
         self.install_commands()
-        self.add_dynamic_items(JoinButton, OrderButton)
+        self.add_dynamic_items(JoinButton, OrderButton, PickMenu)
         await self.sync_commands()
         self.synced.set()
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
@@ -514,13 +479,22 @@ class TableBot(discord.Client):
 
         return User(id=user_id, name=user_id)
 
-    async def run_command(self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any]) -> None:
-        """Hand the command to the service, then answer: directly if quick, after a deferral if not."""
+    async def run_command(
+        self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], *,
+        offered: Expect | None = None,
+    ) -> None:
+        """Hand the command to the service, then answer: directly if quick, after a deferral if not.
+        ``offered``: it comes from a button or menu offered for that (game, version)."""
         user = self.user_of(interaction)
         channel = str(interaction.channel_id)
+        guild = str(interaction.guild_id or "")
         if self.shard_plan is not None and interaction.guild_id is not None:
             self._served_channels.add(channel)  # e.g. a thread not in the guild cache
-        work = asyncio.create_task(self._prepare(channel, user, command, options_text(options)))
+        texts = options_text(options)
+        if command == "game new" and texts.pop("thread", "") == "true":
+            await self._new_game_in_thread(interaction, user, texts)
+            return
+        work = asyncio.create_task(self._prepare(channel, user, command, texts, guild=guild, offered=offered))
         deferred = False
         done, _ = await asyncio.wait({work}, timeout=self.response_budget)
         if not done:
@@ -542,9 +516,136 @@ class TableBot(discord.Client):
             return
         if command not in READ_ONLY and any(o.kind != "error" for o in prepared.outputs):
             self.refresh_status(channel)
+            self._offer_moved_on(channel, command, prepared)
 
-    async def _prepare(self, channel: str, user: User, command: str, options: dict[str, str]) -> Prepared:
-        outputs = list(await self.service.handle(channel, user, command, options))
+    async def run_choice(
+        self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], expect: Expect | None
+    ) -> None:
+        """A click on a button or menu offered for game ``expect`` = (id, version): if the game has
+        moved on since, nothing is applied; the click is answered "out of date" and that message's
+        components are greyed out. Ids without a stamp (sent before stamps) are run as they are."""
+        if expect is not None:
+            try:
+                current = await asyncio.wait_for(
+                    self.service.offer_is_current(str(interaction.channel_id), *expect), self.response_budget
+                )
+            except Exception:
+                log.exception("could not check whether a click is out of date; running it")
+                current = True
+            if not current:
+                await self._refuse_out_of_date(interaction)
+                return
+        await self.run_command(interaction, command, options, offered=expect)  # checked again under the lock
+
+    async def _refuse_out_of_date(self, interaction: discord.Interaction[Any]) -> None:
+        view = disabled_copy(interaction.message)
+        with contextlib.suppress(discord.HTTPException):
+            if view is None:
+                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+                return
+            await interaction.response.edit_message(view=view)  # the clicked message greys out
+            await interaction.followup.send(OUT_OF_DATE, ephemeral=True)
+
+    def _offer_moved_on(self, channel: str, command: str, prepared: Prepared) -> None:
+        """The game in ``channel`` changed: grey out the channel's previous offer, and remember the
+        new one. Seats stay on offer while players sit down (join, leave, assign); orders are good
+        for one state only. Kept in memory: after a restart the stamps in the ids still refuse
+        out-of-date clicks, they just are not greyed out until clicked."""
+        old = self._offers.pop(channel, None)
+        if old is not None and old[1].kind == "join" and command in SEAT_COMMANDS:
+            self._offers[channel] = old
+            return
+        if prepared.offer is not None and prepared.offer_message is not None:
+            self._offers[channel] = (prepared.offer_message, prepared.offer)
+        if old is not None and old[0] != prepared.offer_message:
+            self._spawn(self._disable_offer(channel, *old), f"offer-{channel}")
+
+    async def _disable_offer(self, channel: str, message_id: int, offer: Offer) -> None:
+        message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)
+        try:
+            await message.edit(view=offer_view(offer, disabled=True))
+        except discord.HTTPException as exc:  # deleted meanwhile, or no longer ours to edit
+            log.info("could not grey out the old choices in %s: %s", channel, exc)
+
+    async def _new_game_in_thread(self, interaction: discord.Interaction[Any], user: User, options: dict[str, str]) -> None:
+        """/game new thread:true: a new public thread of this channel becomes the game's channel (a
+        thread is a channel, so the table service needs nothing new); the reply here points to it.
+        The options are checked before the thread is made, so a typo leaves no empty thread."""
+        from games.core.errors import GameError
+
+        try:
+            title = self.service.new_game_title(options)
+        except GameError as exc:
+            await interaction.response.send_message(exc.text, ephemeral=True)
+            return
+        parent = interaction.channel
+        if not isinstance(parent, discord.TextChannel):
+            await interaction.response.send_message(
+                "thread:true starts a thread of a text channel, and this is not one (a thread cannot hold "
+                "threads). Run /game new here without thread:, or in a text channel.", ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        try:
+            thread = await parent.create_thread(
+                name=clip(title, THREAD_NAME_LIMIT), type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES, reason=f"/game new by {user.name}",
+            )
+        except discord.HTTPException as exc:
+            log.info("could not start a thread in %s: %s", parent.id, exc)
+            await interaction.edit_original_response(content=(
+                "I could not start a thread here: the bot needs the Create Public Threads and Send Messages "
+                "in Threads permissions in this channel. Ask an admin, or run /game new without thread:."))
+            return
+        channel = str(thread.id)
+        if self.shard_plan is not None:
+            self._served_channels.add(channel)
+        try:
+            prepared = await self._prepare(channel, user, "game new", options, guild=str(interaction.guild_id or ""))
+            await self._deliver_to_thread(interaction, thread, title, user.id, prepared)
+        except Exception:
+            log.exception("/game new in the new thread %s failed", channel)
+            await self._reply_failure(interaction, deferred=True)
+            return
+        if any(o.kind == "message" for o in prepared.outputs):
+            self.refresh_status(channel)
+            self._offer_moved_on(channel, "game new", prepared)
+
+    async def _deliver_to_thread(
+        self, interaction: discord.Interaction[Any], thread: discord.Thread, title: str, invoker: str,
+        prepared: Prepared,
+    ) -> None:
+        """The new game's messages go to the thread (its seats on offer under the last); the
+        command's reply in the channel says where the game is, or what went wrong."""
+        channel = str(thread.id)
+        plan = plan_outputs(prepared.outputs, channel, invoker)
+        pieces = [piece for index in plan.public for piece in self._pieces(prepared, index, DEFAULT_FILE_LIMIT)]
+        for number, (content, files) in enumerate(pieces):
+            view = offer_view(prepared.offer) if number == len(pieces) - 1 else None
+            message = await thread.send(content, files=files, view=view or discord.utils.MISSING)
+            if view is not None:
+                prepared.offer_message = message.id
+        private = [c for index in plan.to_invoker for c, _ in self._pieces(prepared, index, DEFAULT_FILE_LIMIT)]
+        if pieces:
+            await interaction.edit_original_response(
+                content=f"<@{invoker}> set up **{title}** in {thread.mention}: take a seat there.")
+        else:  # refused after all (e.g. someone else was quicker): say why here
+            await interaction.edit_original_response(content=private.pop(0) if private else "Nothing was set up.")
+        for text in private:
+            await interaction.followup.send(text, ephemeral=True)
+        if plan.dms:
+            for notice in await self._send_dms(prepared, plan.dms, invoker, channel):
+                await interaction.followup.send(notice, ephemeral=True)
+
+    async def _prepare(
+        self, channel: str, user: User, command: str, options: dict[str, str], *, guild: str = "",
+        offered: Expect | None = None,
+    ) -> Prepared:
+        if guild:
+            await self.service.note_guild(channel, guild)
+        if offered is None:
+            outputs = list(await self.service.handle(channel, user, command, options))
+        else:  # a click: the service refuses it if the game moved on since the offer
+            outputs = list(await self.service.handle(channel, user, command, options, offered=offered))
         prepared = Prepared(outputs)
         jobs: list[Awaitable[Any]] = [
             self._render_into(prepared, i, o.zoom) for i, o in enumerate(outputs) if o.view is not None
@@ -603,18 +704,21 @@ class TableBot(discord.Client):
         from bot.service import User
 
         try:
+            # the game as it stands before its choices are read: if it moves on in between, the
+            # offer carries the older version and is refused as out of date, never the reverse
+            row = await self.service.store.live_game(channel)
+            if row is None:
+                return
             if command == "game new":
                 seats = await self.service.choices(channel, user, "game join", "seat", "")
-                if 0 < len(seats) <= BUTTON_LIMIT:
-                    prepared.buttons = [("join", s) for s in seats if len(f"wg:join:{s}") <= CUSTOM_ID_LIMIT]
+                prepared.offer = make_offer("join", seats, row.id, row.version)
                 return
             to_act = next_actors(prepared.outputs)
             if len(to_act) != 1:
                 return
             actor = User(id=to_act[0], name=to_act[0])
             orders = await self.service.choices(channel, actor, "order", "text", "")
-            if 0 < len(orders) <= BUTTON_LIMIT and all(len(f"wg:order:{o}") <= CUSTOM_ID_LIMIT for o in orders):
-                prepared.buttons = [("order", o) for o in orders]
+            prepared.offer = make_offer("order", orders, row.id, row.version)
         except Exception:
             log.exception("working out buttons failed; the message goes without them")
 
@@ -649,8 +753,10 @@ class TableBot(discord.Client):
         plan = plan_outputs(prepared.outputs, channel, invoker)
         limit = interaction.filesize_limit or DEFAULT_FILE_LIMIT
         sends: list[Send] = [Send(c, f, False) for i in plan.public for c, f in self._pieces(prepared, i, limit)]
-        if sends:
-            sends[-1].view = button_view(prepared.buttons)
+        offered: Send | None = None
+        if sends and prepared.offer is not None:
+            offered = sends[-1]
+            offered.view = offer_view(prepared.offer)
         sends += [Send(c, f, True) for i in plan.to_invoker for c, f in self._pieces(prepared, i, limit)]
         if not sends:
             # Nothing to say here: send the DMs first so the reply can say how they went.
@@ -662,22 +768,33 @@ class TableBot(discord.Client):
 
         if not deferred:
             first = sends.pop(0)
-            await interaction.response.send_message(
+            sent = await interaction.response.send_message(
                 first.content, files=first.files, ephemeral=first.ephemeral, view=first.view or discord.utils.MISSING
             )
+            if first is offered:
+                prepared.offer_message = sent.message_id
         else:
             deferred_ephemeral = bool(interaction.extras.get("deferred_ephemeral"))
             match = next((s for s in sends if s.ephemeral == deferred_ephemeral), None)
             if match is not None:
                 # The deferral's placeholder becomes the first message of its own visibility.
                 sends.remove(match)
-                await interaction.edit_original_response(
+                edited = await interaction.edit_original_response(
                     content=match.content, attachments=match.files, view=match.view
                 )
+                if match is offered:
+                    prepared.offer_message = edited.id
             else:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()
         for send in sends:
+            if send is offered:  # wait for the message: its id is where the offer is greyed out later
+                message = await interaction.followup.send(
+                    send.content, files=send.files, ephemeral=send.ephemeral, view=send.view or discord.utils.MISSING,
+                    wait=True,
+                )
+                prepared.offer_message = message.id
+                continue
             await interaction.followup.send(
                 send.content, files=send.files, ephemeral=send.ephemeral, view=send.view or discord.utils.MISSING
             )

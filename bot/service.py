@@ -45,6 +45,7 @@ from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
 
 LOG_PAGE = 15
+LIST_PAGE = 10  # games per /game list page
 MAX_REPLAY_FRAMES = 100  # a longer game is sampled: set-up, evenly spaced orders, the last
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900  # the service leaves a front end room to add to a message (a ping, a note)
@@ -56,6 +57,7 @@ CHANNEL_HAS_GAME = "This channel already has a game."
 CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
 END_RULE = ("Only the umpire, whoever created the game, or a member with Manage Server can end it at once; "
             "otherwise it ends when every seated player has voted with /game end.")
+OUT_OF_DATE = "This choice is out of date: the game has moved on since it was offered, so nothing was done."
 VOTES_LAPSE = "(An order, an undo or a seat change clears the votes.)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
@@ -176,12 +178,44 @@ def fold(
     rules: Ruleset[Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]]
 ) -> Iterator[tuple[Any, Rng, list[Event]]]:
     """Replay a game: set-up, then each (seat, order text) in turn, yielding the state, the random
-    stream and that step's events after set-up and after every order (the same live objects)."""
+    stream and that step's events after set-up and after every order (the same live objects).
+    A concession (``CONCEDE_ORDER``, logged by /game concede) changes no state and draws nothing."""
     rng = Rng(seed)
     state = rules.setup(scenario, options, rng)
     yield state, rng, []
     for seat, text in orders:
+        if text == CONCEDE_ORDER:
+            yield state, rng, [concession_event(rules, state, seat)]
+            continue
         yield state, rng, rules.apply(state, seat, rules.parse_order(state, seat, text), rng)
+
+
+# /game concede is logged as an order with this text, for the conceding side's seat. No system's
+# notation starts with "/" (tests/bot/test_concede.py checks every system refuses it as an order),
+# so replay, export and verify tell it from a rules order without asking the rule system.
+CONCEDE_ORDER = "/concede"
+
+
+def side_of(seat: Seat) -> str:
+    """The side a seat plays for (a ship's seat belongs to its side; a side's seat is the side)."""
+    return seat.side or seat.id
+
+
+def side_labels(rules: Ruleset[Any], state: Any) -> dict[str, str]:
+    """Side id -> its label, in seat order (the umpire is no side)."""
+    labels: dict[str, str] = {}
+    for seat in rules.seats(state):
+        if seat.kind != "umpire" and seat.id != UMPIRE:
+            side = side_of(seat)
+            if side == seat.id or side not in labels:
+                labels[side] = seat.label if side == seat.id else side
+    return labels
+
+
+def concession_event(rules: Ruleset[Any], state: Any, seat_id: str) -> Event:
+    seat = next((s for s in rules.seats(state) if s.id == seat_id), None)
+    side = side_of(seat) if seat is not None else seat_id
+    return Event(f"{side_labels(rules, state).get(side, side)} concedes.")
 
 
 def replay_steps(orders: int, cap: int) -> list[int]:
@@ -215,6 +249,7 @@ class TableService:
         self._closed_dms: set[str] | None = None
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
         self._replay_lock = asyncio.Lock()
+        self._guilds: dict[str, str] = {}  # channel -> its Discord server, as the front end said (note_guild)
         self._handlers: dict[str, Callable[[str, User, dict[str, str]], Awaitable[list[Output]]]] = {
             name: getattr(self, command.handler) for name, command in COMMANDS.items()
         }
@@ -224,7 +259,12 @@ class TableService:
         return sorted(self._handlers)
 
     # --- entry points ----------------------------------------------------------------------
-    async def handle(self, channel: str, user: User, command: str, options: dict[str, str]) -> list[Output]:
+    async def handle(
+        self, channel: str, user: User, command: str, options: dict[str, str], *,
+        offered: tuple[int, int | None] | None = None,
+    ) -> list[Output]:
+        """``offered``: the command comes from a button or menu offered for (game id, version) (see
+        ``offer_is_current``); it is refused, under the channel's lock, if the game has moved on."""
         command = " ".join(command.split()).lower()
         handler = self._handlers.get(command)
         if handler is None:
@@ -241,6 +281,8 @@ class TableService:
                     if len(value) > MAX_INPUT and key != "export":
                         raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
                 opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
+                if offered is not None and not await self.offer_is_current(channel, *offered):
+                    raise WrongPhase(OUT_OF_DATE, hint="Use the newest message's buttons, or the slash command.")
                 outputs = await handler(channel, user, opts)
             except GameError as exc:
                 outputs = [self._error(user, exc.text)]
@@ -393,6 +435,30 @@ class TableService:
         if self._closed_dms is not None:
             self._closed_dms.discard(user_id)
 
+    async def note_guild(self, channel: str, guild: str) -> None:
+        """The front end says which Discord server a channel (or thread) is in: new games there record
+        it, /game list there lists that server's games, and the channel's games from before schema 6
+        (which have none) get it now, once per channel and process."""
+        if not guild or self._guilds.get(channel) == guild:
+            return
+        await self.store.fill_guild(channel, guild)
+        self._guilds[channel] = guild
+
+    async def offer_is_current(self, channel: str, game: int, version: int | None) -> bool:
+        """Whether a button or menu offered for ``game`` at ``version`` still fits the channel's game:
+        an order offer only at that very version, a seat offer (``version`` None) while it is set up."""
+        row = await self.store.live_game(channel)
+        if row is None or row.id != game:
+            return False
+        return row.status == "setup" if version is None else row.version == version
+
+    def new_game_title(self, options: dict[str, str]) -> str:
+        """What ``/game new`` with these options would set up ("Rules: Scenario"), or a GameError
+        saying what is wrong, without creating anything (e.g. before the front end makes a thread)."""
+        rules, _, scenario, _ = _new_game_spec(options)
+        name = next(s.name for s in rules.scenarios() if s.id == scenario)
+        return f"{rules.name}: {name}"
+
     async def closed_dm_times(self) -> dict[str, float]:
         """User id -> when their DMs were last found closed (the adapter tries again a while after)."""
         return await self.store.dms_closed_since()
@@ -529,28 +595,13 @@ class TableService:
 
     # --- lifecycle -------------------------------------------------------------------------
     async def _game_new(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        if opts.get("thread", "").lower() in ("true", "yes", "y", "on", "1"):  # the Discord adapter makes threads
+            raise InvalidSyntax("This table has no threads: thread:true works on Discord only.",
+                                hint="Leave out thread:, or open another channel.")
         if await self.store.live_game(channel):
             raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT)
-        system = opts.get("system", "")
-        if not system:
-            raise InvalidSyntax("Name a system.", hint=f"Systems: {', '.join(system_ids())}.")
-        system = system.lower()  # ids are lower case; "Table" means table
-        rules = get_ruleset(system)
+        rules, system, scenario, full = _new_game_spec(opts)
         scenarios = rules.scenarios()
-        wanted = opts.get("scenario") or scenarios[0].id
-        scenario = next((s.id for s in scenarios if s.id.lower() == wanted.lower()), wanted)
-        if scenario not in {s.id for s in scenarios}:
-            raise UnknownName(f"{rules.name} has no scenario {quote(scenario)}.",
-                              hint="Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in scenarios) + ".")
-        options = parse_options(opts.get("options", ""))
-        known = {o.key: o for o in rules.options()}
-        for key, value in options.items():
-            if key not in known:
-                raise UnknownName(f"{rules.name} has no option {quote(key)}.",
-                                  hint="Options: " + (", ".join(sorted(known)) or "none") + ".")
-            if known[key].choices and value not in known[key].choices:
-                raise InvalidSyntax(f"Option {key}={quote(value)} is not allowed.", hint=f"Choose one of {', '.join(known[key].choices)}.")
-        full = {o.key: o.default for o in known.values() if o.default != ""} | options  # "" = unset
         seed = self.seed_source()
         rng = Rng(seed)
         state = rules.setup(scenario, full, rng)
@@ -558,7 +609,7 @@ class TableService:
             row = await self.store.create_game(
                 channel=channel, system=system, scenario=scenario, options=full, seed=seed,
                 commitment=commitment(seed), status="setup", snapshot=rules.encode(state), counter=rng.counter,
-                creator=user.id,
+                creator=user.id, guild=self._guilds.get(channel, ""),
             )
         except ChannelTaken:
             raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT) from None
@@ -791,6 +842,103 @@ class TableService:
         return (f"Seed: `{row.seed.hex()}` (its SHA-256 is the commitment `{row.commitment}` shown at the start). "
                 "Anyone can now re-derive every roll and card: /game export, then /game verify.")
 
+    async def _game_concede(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """A seated player gives up for their side. It is logged as an order (``CONCEDE_ORDER``) so the
+        log, export, replay and verify show it; it changes nothing on the board. With two sides the
+        other side wins and the game ends. With more (the free table's sides= option) the conceding
+        side is out and the game ends once one side is left. The umpire plays no side, so cannot
+        concede; without ``confirm`` nothing happens but a reminder of what it would do."""
+        loaded = await self._live(channel)
+        row, rules = loaded.row, loaded.rules
+        if row.status != "running":
+            raise WrongPhase("The game has not started, so there is nothing to concede.",
+                             hint="Leave your seat with /game leave, or end the game with /game end.")
+        held = self._user_seats(row, user.id)
+        mine = [s for s in held if s != UMPIRE]
+        if not mine:
+            if UMPIRE in held:
+                raise NotAllowed("The umpire plays no side, so cannot concede for one.",
+                                 hint="A side's player concedes; the umpire can end the game with /game end.")
+            raise NotAllowed("You hold no seat in this game, so you have nothing to concede.")
+        seats = {s.id: s for s in rules.seats(loaded.state)}
+        if opts.get("seat"):
+            seat = self._resolve_seat(seats, opts["seat"])
+            if seat.id not in mine:
+                raise NotAllowed(f"You do not hold the seat {quote(opts['seat'])}.")
+        else:
+            sides = list(dict.fromkeys(side_of(seats[s]) for s in mine if s in seats))
+            if len(sides) > 1:
+                raise InvalidSyntax("You hold seats of several sides: say which one concedes.",
+                                    hint="e.g. /game concede seat:" + mine[0] + " confirm:true")
+            seat = seats[mine[0]]
+        side = side_of(seat)
+        labels = side_labels(rules, loaded.state)
+        orders = await self.store.orders(row.id, include_undone=False)
+        out = {side_of(seats[o.seat]) if o.seat in seats else o.seat for o in orders if o.text == CONCEDE_ORDER}
+        if side in out:
+            raise IllegalOrder(f"{labels.get(side, side)} has already conceded.")
+        standing = [s for s in labels if s not in out | {side}]
+        if opts.get("confirm", "").lower() not in ("true", "yes", "y", "on", "1"):
+            if len(standing) == 1:
+                effect = f"the game ends and {labels[standing[0]]} wins"
+            else:
+                effect = f"{labels.get(side, side)} is out; {', '.join(labels[s] for s in standing)} play on"
+            return [Output("ephemeral", f"Conceding for {labels.get(side, side)} cannot be taken back: {effect}. "
+                                        "To concede, run /game concede confirm:true.", to=user.id)]
+        event = concession_event(rules, loaded.state, seat.id)
+        over = len(standing) <= 1
+        row = await self.store.save_order(
+            row, seat=seat.id, user_id=user.id, text=CONCEDE_ORDER, events=[_event_json(event)],
+            snapshot=row.snapshot, counter=row.counter, status="over" if over else "running",
+        )
+        text = f"<@{user.id}>: {event.text}"
+        if over and standing:
+            text += (f"\n**Game over.** Winner: {standing[0]}. {labels.get(side, side)} conceded.\n"
+                     f"{self._seed_reveal(row)}")
+        elif over:
+            text += f"\n**Game over.** No side is left.\n{self._seed_reveal(row)}"
+        else:
+            text += f" Still playing: {', '.join(labels[s] for s in standing)}."
+        return [Output("message", text, channel=channel, view=rules.view(loaded.state, None))]
+
+    async def _game_list(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """This server's games, the most recently active first, with whose turn it is. Players are
+        named, not mentioned, so listing games pings nobody."""
+        page_text = opts.get("page", "") or "1"
+        page = small_number(page_text) or 0
+        if page < 1:
+            raise InvalidSyntax(f"No list page {quote(page_text)}.", hint="Pages start at 1 (the most recent games).")
+        rows = await self.store.guild_games(self._guilds.get(channel, ""), limit=LIST_PAGE + 1,
+                                            offset=(page - 1) * LIST_PAGE)
+        if not rows:
+            if page > 1:
+                raise InvalidSyntax(f"No list page {page}: the server's games fit on fewer pages.",
+                                    hint="Try /game list page:1.")
+            return [Output("ephemeral", "No games on this server yet. Start one with /game new.", to=user.id)]
+        lines = [f"Games on this server, most recent activity first (page {page}):"]
+        for number, row in enumerate(rows[:LIST_PAGE], start=(page - 1) * LIST_PAGE + 1):
+            lines.append(f"{number}. <#{row.channel}> {self._list_line(row)}")
+        if len(rows) > LIST_PAGE:
+            lines.append(f"More: /game list page:{page + 1}")
+        return [Output("ephemeral", chunk, to=user.id) for chunk in split_text("\n".join(lines), MAX_MESSAGE)]
+
+    def _list_line(self, row: GameRow) -> str:
+        try:
+            loaded = self._decode(row)
+        except GameError:  # its system no longer loads here
+            return f"**{row.system}** ({row.scenario}): {row.status}"
+        head = f"**{loaded.rules.name}** ({row.scenario})"
+        if row.status == "setup":
+            open_seats = [s.label for s in loaded.rules.seats(loaded.state) if not s.optional and s.id not in row.seats]
+            return f"{head}: setting up" + (f", open seats: {', '.join(open_seats)}" if open_seats else ", ready to start")
+        if row.status != "running":
+            return f"{head}: over"
+        waiting = []
+        for seat in loaded.rules.to_act(loaded.state):
+            who = row.seats.get(seat, {}).get("name") or "seat empty"
+            waiting.append(f"{self._seat_label(loaded, seat)} ({_plain(who)})")
+        return f"{head}: running" + (f", to act: {', '.join(waiting)}" if waiting else "")
+
     async def _game_export(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._latest(channel)
         data = await self._export(loaded.row)
@@ -971,6 +1119,8 @@ class TableService:
         working = copy.deepcopy(loaded.state)
         rng = Rng(row.seed, row.counter)
         order = read_order(loaded.rules, working, seat, text)
+        if loaded.rules.format_order(order) == CONCEDE_ORDER:  # the log's concession mark: /game concede
+            raise InvalidSyntax(f"{quote(text)} is not an order.", hint="To concede, use /game concede.")
         events = loaded.rules.apply(working, seat, order, rng)
         outcome = loaded.rules.outcome(working)
         status = "over" if outcome else "running"
@@ -1220,6 +1370,34 @@ class TableService:
         return outputs + await self._tools_apply(channel, user, f"seal text {text}")
 
 
+def _plain(name: str) -> str:
+    """A display name shown as text: nothing in it formats, mentions or links."""
+    return re.sub(r"([\\*_~`|>#<@\[\]()])", r"\\\1", name)
+
+
+def _new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any], str, str, dict[str, str]]:
+    """/game new's options checked: (rules, system id, scenario id, every option with defaults)."""
+    system = opts.get("system", "")
+    if not system:
+        raise InvalidSyntax("Name a system.", hint=f"Systems: {', '.join(system_ids())}.")
+    system = system.lower()  # ids are lower case; "Table" means table
+    rules = get_ruleset(system)
+    scenarios = rules.scenarios()
+    wanted = opts.get("scenario") or scenarios[0].id
+    scenario = next((s.id for s in scenarios if s.id.lower() == wanted.lower()), wanted)
+    if scenario not in {s.id for s in scenarios}:
+        raise UnknownName(f"{rules.name} has no scenario {quote(scenario)}.",
+                          hint="Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in scenarios) + ".")
+    options = parse_options(opts.get("options", ""))
+    known = {o.key: o for o in rules.options()}
+    for key, value in options.items():
+        if key not in known:
+            raise UnknownName(f"{rules.name} has no option {quote(key)}.",
+                              hint="Options: " + (", ".join(sorted(known)) or "none") + ".")
+        if known[key].choices and value not in known[key].choices:
+            raise InvalidSyntax(f"Option {key}={quote(value)} is not allowed.", hint=f"Choose one of {', '.join(known[key].choices)}.")
+    full = {o.key: o.default for o in known.values() if o.default != ""} | options  # "" = unset
+    return rules, system, scenario, full
 def _stream_opened(digest: str) -> str:
     return (f"Table tools here draw from a new random stream. Seed commitment: `{digest}` (SHA-256 of its secret "
             "seed; /tools verify publishes the seed and re-checks every roll and card).")

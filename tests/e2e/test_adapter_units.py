@@ -8,11 +8,11 @@ from hypothesis import strategies as st
 from bot.discord_app import (
     AUTOCOMPLETE_LIMIT,
     autocomplete_choices,
-    button_view,
     next_actors,
     options_text,
     plan_outputs,
 )
+from bot.discord_choices import make_offer, offer_view
 from bot.service import Output
 from bot.text import MESSAGE_LIMIT, split_text
 
@@ -71,9 +71,12 @@ def test_next_actors_come_from_the_ping_line() -> None:
     assert next_actors([Output("message", "The game begins!\nTo act: <@5>", channel="c")]) == ["5"]
 
 
-async def test_buttons_carry_their_order_in_the_custom_id() -> None:
-    view = button_view([("join", "peru"), ("order", "Huascar ram")])
-    assert view is not None and view.is_finished()  # not kept in memory; dynamic items answer clicks
-    ids = [c["custom_id"] for row in view.to_components() for c in row["components"]]
-    assert ids == ["wg:join:peru", "wg:order:Huascar ram"]
-    assert button_view([]) is None
+async def test_buttons_carry_their_choice_and_the_game_state_in_the_custom_id() -> None:
+    for offer, ids in (
+        (make_offer("join", ["peru", "chile"], 4, 0), ["wg:join:4:peru", "wg:join:4:chile"]),
+        (make_offer("order", ["Huascar ram"], 4, 9), ["wg:order:4.9:Huascar ram"]),
+    ):
+        view = offer_view(offer)
+        assert view is not None and view.is_finished()  # not kept in memory; dynamic items answer clicks
+        assert [c["custom_id"] for row in view.to_components() for c in row["components"]] == ids
+    assert offer_view(None) is None

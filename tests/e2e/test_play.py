@@ -48,9 +48,11 @@ async def test_free_table_game_to_the_end(fake: FakeDiscord, bot: TableBot) -> N
     new = await fake.run(alice, "game new", {"system": "table", "scenario": "free", "options": "sides=Peru,Chile"})
     created = only_public(new)
     assert "Free table" in created.content and alice.mention in created.content
-    assert created.custom_ids() == ["wg:join:peru", "wg:join:chile", "wg:join:umpire"]
+    game = await bot.service.store.live_game(fake.general)
+    assert game is not None
+    assert created.custom_ids() == [f"wg:join:{game.id}:{seat}" for seat in ("peru", "chile", "umpire")]
 
-    joined = await fake.settled(await fake.click(bob, created, "wg:join:peru"))  # the button, not the command
+    joined = await fake.settled(await fake.click(bob, created, f"wg:join:{game.id}:peru"))  # the button, not the command
     assert f"{bob.mention} takes the seat **Peru**" in only_public(joined).content
     await fake.run(alice, "game join", {"seat": "chile"})
     start = only_public(await fake.run(bob, "game start"))
@@ -174,7 +176,7 @@ async def test_old_buttons_still_work_after_a_restart(fake: FakeDiscord, runner:
     created = only_public(await fake.run(alice, "game new", {"system": "table", "scenario": "free"}))
     await runner.stop(bot)
     await runner.start()
-    joined = await fake.settled(await fake.click(alice, created, "wg:join:red"))
+    joined = await fake.settled(await fake.click(alice, created, created.custom_ids()[0]))
     assert "takes the seat **Red**" in only_public(joined).content
     assert not fake.violations
 
