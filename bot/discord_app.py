@@ -130,7 +130,9 @@ MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def next_actors(outputs: Sequence[Output]) -> list[str]:
-    """User ids pinged as acting next in the public messages (the service's "Next:" line)."""
+    """User ids pinged as acting next in the public messages (the service's "Next:" line, which
+    mentions only those whose turn it newly is: a player still busy with their turn is not offered
+    buttons again, and nobody is offered choices during a secret phase they are already in)."""
     found: list[str] = []
     for output in outputs:
         if output.kind == "message":
@@ -353,6 +355,7 @@ class TableBot(discord.Client):
         self._dm_channels: dict[str, discord.DMChannel] = {}
         self._status_locks: dict[str, asyncio.Lock] = {}
         self._status_pending: set[str] = set()
+        self._status_shown: dict[str, tuple[int, str, str]] = {}  # channel -> (game, message id, text) last put there
         self._status_slots = asyncio.Semaphore(STATUS_CONCURRENCY)
         self._background: set[asyncio.Task[Any]] = set()
         self._reminder_task: asyncio.Task[None] | None = None
@@ -914,8 +917,14 @@ class TableBot(discord.Client):
                 spectator = User(id=SPECTATOR_ID, name="status")
                 outputs = await self.service.handle(channel, spectator, "game status", {})
                 text = "\n".join(o.text for o in outputs if o.kind != "error") or f"Game: {row.status}"
-                embed = discord.Embed(title="Game status", description=clip(text, EMBED_DESCRIPTION_LIMIT))
+                description = clip(text, EMBED_DESCRIPTION_LIMIT)
+                if row.status_message and self._status_shown.get(channel) == (row.id, row.status_message, description):
+                    # Unchanged (e.g. after a sealed order): an edit would only tell the channel, by
+                    # its timing, that someone did something the rules keep secret.
+                    return
+                embed = discord.Embed(title="Game status", description=description)
                 message_id = await self._put_status(channel, row.status_message or None, embed)
+                self._status_shown[channel] = (row.id, message_id, description)
                 if message_id != row.status_message:
                     # The game row keeps its status message id, so a restart edits the same message.
                     await self.service.store.touch(row.id, status_message=message_id)

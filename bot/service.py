@@ -39,7 +39,7 @@ from games.core.errors import (
 from games.core.hexgrid import Hex
 from games.core.preview import preview_view
 from games.core.rng import DrawRefused, NoDraws, Rng, commitment, new_seed
-from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset, read_order, system_ids
+from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, Seat, get_ruleset, read_order, system_ids
 from games.core.squaregrid import Square, SquareBoard
 from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
@@ -537,10 +537,13 @@ class TableService:
         return row.seats[UMPIRE]["user"]
 
     def _users_to_act(self, loaded: Loaded) -> list[str]:
-        seats = loaded.rules.to_act(loaded.state)
-        users = self._seat_users(loaded.row, seats)
-        if seats and len(users) < len({s for s in seats}):
-            umpire = self._umpire(loaded.row)
+        return self._users_for(loaded.row, loaded.rules.to_act(loaded.state))
+
+    def _users_for(self, row: GameRow, seats: list[str]) -> list[str]:
+        """The users who act for these seats; an empty seat waits on the umpire, if there is one."""
+        users = self._seat_users(row, seats)
+        if any(s not in row.seats for s in seats):
+            umpire = self._umpire(row)
             if umpire and umpire not in users:
                 users.append(umpire)  # an empty seat waits on the umpire
         return users
@@ -1131,30 +1134,67 @@ class TableService:
         )
         self._states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
         after = Loaded(row, loaded.rules, working)
-        outputs = self._route(after, events, umpire=self._umpire(row))
-        tail: list[str] = []
-        if outcome:
-            winner = outcome.winner or "nobody (a draw)"
-            tail.append(f"**Game over.** Winner: {winner}. {outcome.reason}")
-            tail += list(outcome.details)
-            tail.append(self._seed_reveal(row))
+        return self._order_outputs(loaded, after, seat, user, loaded.rules.format_order(order), events)
+
+    def _order_outputs(
+        self, before: Loaded, after: Loaded, seat: str, user: User, order_text: str, events: list[Event]
+    ) -> list[Output]:
+        """What an order posts ("table manners" in docs/deploy.md). The channel hears of an order only
+        when something public changed: a public event, the public view, who is to act, or the end.
+        Otherwise (a sealed fire order) nothing is posted and the giver alone gets a note, so nobody
+        can count or time hidden orders. A board goes with the post only when the picture changed
+        (see ``_picture``) or the game ended; pings go to those whose turn it newly is."""
+        rules, row, channel = after.rules, after.row, after.row.channel
+        outcome = rules.outcome(after.state)
+        shown_before, shown_after = rules.view(before.state, None), rules.view(after.state, None)
+        acting_changed = set(rules.to_act(before.state)) != set(rules.to_act(after.state))
+        public_change = (outcome is not None or any(e.public for e in events) or acting_changed
+                         or shown_before != shown_after)
+        routed = _without_end_notice(events, outcome) if outcome else events
+        outputs = self._route(after, routed, umpire=self._umpire(row))
+        if not public_change:
+            outputs.insert(0, Output("ephemeral", f"Order noted for {self._seat_label(after, seat)}: {quote(order_text)}. "
+                                     "It changed nothing anyone else can see, so nothing was posted in the channel.",
+                                     to=user.id))
         else:
-            users = self._users_to_act(after)
-            if users:
-                tail.append(f"Next: {self._mentions(users)}")
-        view = loaded.rules.view(working, None)
-        if outputs and outputs[0].kind == "message":
-            first = outputs[0]
-            merged = first.text + ("\n" + "\n".join(tail) if tail else "")
-            chunks = split_text(merged, MAX_MESSAGE)
-            outputs[0] = Output("message", chunks[0], channel=channel, view=view)
-            outputs[1:1] = [Output("message", c, channel=channel) for c in chunks[1:]]
-        else:
-            outputs.insert(0, Output("message", "\n".join(tail) or f"Order received from {self._seat_label(after, seat)}.",
-                                     channel=channel, view=view))
+            tail = self._game_over_lines(outcome, row) if outcome else self._turn_lines(before, after, seat)
+            board = shown_after if outcome or _picture(shown_before) != _picture(shown_after) else None
+            if outputs and outputs[0].kind == "message":
+                merged = outputs[0].text + ("\n" + "\n".join(tail) if tail else "")
+                chunks = split_text(merged, MAX_MESSAGE)
+                outputs[0] = Output("message", chunks[0], channel=channel, view=board)
+                outputs[1:1] = [Output("message", c, channel=channel) for c in chunks[1:]]
+            else:
+                outputs.insert(0, Output("message", "\n".join(tail) or f"Order received from {self._seat_label(after, seat)}.",
+                                         channel=channel, view=board))
         private_seats = {s for e in events if e.to is not None for s in e.to}
         outputs += self._private_views(after, private_seats) if private_seats else []
         return outputs
+
+    def _turn_lines(self, before: Loaded, after: Loaded, seat: str) -> list[str]:
+        """Who acts now, after an order that changed something public. A user is pinged when a seat
+        of theirs is newly to act and they were not to act already (for another of their seats),
+        or is still to act after the umpire moved the game on (a reveal that ends a phase changes
+        what they must do; an adjustment that leaves the seats to act as they were does not).
+        Those not pinged are named (they were pinged when their turn began), and only when the
+        seats to act changed."""
+        was = set(before.rules.to_act(before.state))
+        now = after.rules.to_act(after.state)
+        moved_on = seat == UMPIRE and set(now) != was
+        fresh = [s for s in now if s not in was or (moved_on and s != UMPIRE)]
+        busy = set() if moved_on else set(self._users_for(before.row, sorted(was)))
+        pinged = [u for u in self._users_for(after.row, fresh) if u not in busy]
+        waiting = [self._seat_label(after, s) for s in now if not set(self._users_for(after.row, [s])) & set(pinged)]
+        if pinged:
+            return [f"Next: {self._mentions(pinged)}" + (f" (still to act: {', '.join(waiting)})" if waiting else "")]
+        if waiting and set(now) != was:
+            return [f"Waiting for {', '.join(waiting)}."]
+        return []
+
+    def _game_over_lines(self, outcome: Outcome, row: GameRow) -> list[str]:
+        """The one game-over block: result, the rules' final tallies, and the published seed."""
+        winner = outcome.winner or "nobody (a draw)"
+        return [f"**Game over.** Winner: {winner}. {outcome.reason}", *outcome.details, self._seed_reveal(row)]
 
     def _pick_seat(self, loaded: Loaded, mine: list[str], wanted: str) -> str:
         if wanted:
@@ -1398,6 +1438,47 @@ def _new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any], str, str, dict[s
             raise InvalidSyntax(f"Option {key}={quote(value)} is not allowed.", hint=f"Choose one of {', '.join(known[key].choices)}.")
     full = {o.key: o.default for o in known.values() if o.default != ""} | options  # "" = unset
     return rules, system, scenario, full
+
+
+def _picture(view: View) -> View:
+    """What a posted board shows that the message does not already say: the map, the counters, the
+    lines drawn on it and its title. The status strip under the picture only repeats news the
+    message text and the pinned status message carry, so a change there alone posts no board."""
+    return dataclasses.replace(view, status=(), private_text=())
+
+
+def _words(text: str) -> str:
+    return " ".join(text.replace("*", "").split()).casefold()
+
+
+def _announces_end(line: str, reason: str, details: set[str]) -> bool:
+    """Whether a line of the last order's public text is the rules' own announcement of the end
+    (it states the outcome's reason, e.g. "The battle is over: <reason>", or leads with a bold
+    phrase and then the reason's first part, "**The battle ends.** <why>") or repeats a detail."""
+    words = _words(line)
+    if not words:
+        return False
+    if words in details or (reason and reason in words):
+        return True
+    rest = _words(re.sub(r"^\s*\*\*[^*]+\*\*", "", line))
+    return len(rest) >= 20 and rest != words and rest in reason
+
+
+def _without_end_notice(events: list[Event], outcome: Outcome) -> list[Event]:
+    """The last order's events as posted: every system announces its own end, and the table adds
+    the game-over block (the seed must be published), so the rules' announcement is left out of
+    the channel message rather than said twice. The log keeps the events as they were."""
+    reason, details = _words(outcome.reason), {_words(d) for d in outcome.details}
+    kept: list[Event] = []
+    for e in events:
+        lines = e.text.split("\n") if e.public else [e.text]
+        if e.public:
+            lines = [line for line in lines if not _announces_end(line, reason, details)]
+        if lines:
+            kept.append(Event("\n".join(lines), e.to, e.reveals))
+    return kept
+
+
 def _stream_opened(digest: str) -> str:
     return (f"Table tools here draw from a new random stream. Seed commitment: `{digest}` (SHA-256 of its secret "
             "seed; /tools verify publishes the seed and re-checks every roll and card).")
