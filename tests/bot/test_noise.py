@@ -332,3 +332,30 @@ as @bob
     assert [o.to for o in alice_seals.outputs if o.kind == "dm"] == ["@alice"]
     revealed = "\n".join(o.text for o in channel_messages(bob_seals.outputs))
     assert "Sealed orders revealed" in revealed
+
+
+@pytest.mark.parametrize("how", ["creator", "vote", "concede"])
+async def test_every_way_to_end_says_so_once(how: str) -> None:
+    """/game end by whoever may end at once, the players' end vote and /game concede: one message
+    each, with the seed once; nothing else in the channel says the game is over."""
+    ending = {
+        "creator": ["as @carol", "/game end"],  # carol set the game up
+        "vote": ["as @bob", "/game end", "as @alice", "/game end"],
+        "concede": ["as @bob", "/game concede confirm:true"],
+    }[how]
+    lines = """
+as @carol
+/game new system:hex-ironclads scenario:duel
+as @alice
+/game join seat:union
+as @bob
+/game join seat:confederate
+/game start
+""".strip().splitlines()
+    steps = await play([*lines, *ending])
+    last = steps[-1]
+    assert last.after is not None and last.after.status == "over", [o.text for o in last.outputs]
+    (message,) = channel_messages(last.outputs)
+    posted = "\n".join(o.text for s in steps for o in channel_messages(s.outputs))
+    assert posted.count("Seed: `") == 1 and message.text.count("Seed: `") == 1
+    assert posted.lower().count("game over") <= 1
