@@ -16,7 +16,7 @@ from games.core.notation import Ref, Typed
 from games.core.options import check_options
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
-from games.core.view import View
+from games.core.view import Overlay, View
 from games.oak_and_iron import orders, view
 from games.oak_and_iron.data import initiative_cards, rules, scenario_files
 from games.oak_and_iron.measure import CORNER_CONTACT
@@ -216,6 +216,9 @@ class OakAndIron(Ruleset[State]):
         return True
 
     # --- what each seat sees ---------------------------------------------------------------------
+
+    def preview_overlays(self, state: State, seat: str, moved: frozenset[str]) -> list[Overlay]:
+        return view.preview_overlays(state, moved)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)

@@ -10,7 +10,9 @@ from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, Terrain, V
 from games.oak_and_iron.data import event_cards, initiative_cards, rules
 from games.oak_and_iron.measure import WIND_BEARING, broadside_strip
 from games.oak_and_iron.rules.activation_4 import to_act
+from games.oak_and_iron.rules.attack_4_3 import targets_in_reach
 from games.oak_and_iron.rules.initiative_4_1 import hand_text
+from games.oak_and_iron.rules.range_ruler_2 import band_text
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
 from games.oak_and_iron.state import ShipState, State
 
@@ -134,3 +136,19 @@ def status(state: State) -> list[str]:
         lines.append(describe_ship(ship) + ("" if ship.on_table else f" ({ship.status})"))
     lines.append(f"House values in use (data/oak_and_iron); wind blows from the {state.weather_edge} edge")
     return lines
+
+
+def preview_overlays(state: State, moved: frozenset[str]) -> list[Overlay]:
+    """Aiming aids for a previewed move: from each moved ship as it would stand, its range rings,
+    both broadside paths to Cannon Shot, and a line to each enemy ship a broadside could fire on
+    (all ships on the table are in plain sight: nothing here is hidden from the asker)."""
+    r = rules()
+    out: list[Overlay] = []
+    for ship in (s for s in state.ships if s.id in moved and s.on_table):
+        out += [Overlay("ring", ((ship.x, ship.y),), ship.controller, f"{r.distance(band):g}\"",
+                        radius=r.distance(band) + ship.beam / 2) for band in ("pistol_shot", "musket_shot", "cannon_shot")]
+        out += [Overlay("arc", broadside_strip(ship.base, edge, r.distance("cannon_shot")), ship.controller,
+                        f"{edge} broadside path") for edge in ("port", "starboard")]
+        out += [Overlay("fire", (ship.base.centre, target.base.centre), ship.controller, f"{side}: {band_text(check.distance)}")
+                for side, target, check in targets_in_reach(state, ship)]
+    return out

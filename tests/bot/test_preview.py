@@ -45,6 +45,10 @@ async def test_a_move_is_previewed_for_the_asker_only_and_nothing_is_stored(tmp_
     real = next(c for c in view.counters if c.id == "corvette" or (c.label == "Corvette" and not c.ghost))
     assert (real.pos, real.facing) != (ghosts[0].pos, ghosts[0].facing)  # the ghost stands where it would end
     assert any(o.kind == "path" for o in view.overlays)
+    # Oak & Iron adds its aiming aids from where the ship would stand: range rings, both broadside
+    # paths, and a line (with the measured distance) to each enemy ship a broadside could fire on
+    assert {o.kind for o in view.overlays} >= {"ring", "arc", "fire"}
+    assert [o.text for o in view.overlays if o.kind == "fire"] == ['starboard: 11.67" (Cannon Shot)']
     assert await stored(svc) == before  # no order, no version, not one number of the stream
     await ok(svc, BOB, "order", text="Corvette move turn-start starboard 15")  # and the real order still goes
     assert (await stored(svc))[0] == before[0] + 1

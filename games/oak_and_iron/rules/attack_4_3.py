@@ -322,3 +322,17 @@ def hold(state: State, seat: str, ship_id: str) -> list[Event]:
     """The ship does not attack this phase."""
     ship = attacking_ship(state, seat, ship_id)
     return finish_attack(ship, [f"{ship.name} holds its fire."])
+
+
+def targets_in_reach(state: State, firer: ShipState) -> list[tuple[str, ShipState, FireCheck]]:
+    """Section 4.3's qualifications, asked of every enemy ship for both broadsides: (side, target,
+    check) for each broadside the firer could give as it stands (previews draw these as lines)."""
+    found = []
+    for target in state.ships:
+        if not target.on_table or target.controller == firer.controller:
+            continue
+        for side in ("port", "starboard"):
+            check = check_fire(state, firer, side, target, partial=False)
+            if check.ok:
+                found.append((side, target, check))
+    return found
