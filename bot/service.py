@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.commands import COMMANDS
+from bot.commands import COMMAND_LIST, COMMANDS, Command
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from bot.text import split_text
 from games.core.dice import DiceParser, sanitise_label
@@ -1098,8 +1098,9 @@ class TableService:
             if opts_text:
                 text += f"\nOptions (defaults): {opts_text}"
         else:
-            text = ("Commands: " + ", ".join("/" + c for c in self.commands) +
+            text = ("Commands:\n" + "\n".join(_usage(c) for c in COMMAND_LIST if c.slash) +
                     f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation."
+                    "\nBefore you order, `/order text:<order> preview:true` shows only you where your pieces would end."
                     "\nBoards: a yellow ring marks the counters that act now; the last move, shot or ram is drawn "
                     "as a line in its side's colour.")
         return [Output("ephemeral", c, to=user.id) for c in split_text(text, MAX_MESSAGE)]
@@ -1438,6 +1439,14 @@ def _new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any], str, str, dict[s
             raise InvalidSyntax(f"Option {key}={quote(value)} is not allowed.", hint=f"Choose one of {', '.join(known[key].choices)}.")
     full = {o.key: o.default for o in known.values() if o.default != ""} | options  # "" = unset
     return rules, system, scenario, full
+
+
+def _usage(command: Command) -> str:
+    """``/order text:<text> [seat:<seat>] [preview:<true/false>]: Give an order ...``, for /help."""
+    shown = {"bool": "true/false", "int": "number", "user": "member"}
+    parts = [f"{p.name}:<{shown.get(p.kind, p.name)}>" if p.required else f"[{p.name}:<{shown.get(p.kind, p.name)}>]"
+             for p in command.params if p.front_end]
+    return f"`/{' '.join([command.name, *parts])}`: {command.description}"
 
 
 def _picture(view: View) -> View:
