@@ -116,9 +116,10 @@ def test_rules_are_split_by_book_section_and_cite_it(system: str) -> None:
         assert not bare, f"{path.name}: public functions without a docstring: {bare}"
 
 
-@pytest.mark.parametrize("system", sorted(CONVERTED))
+@pytest.mark.parametrize("system", sorted(CONVERTED | {"tools"}))
 def test_orders_are_typed(system: str) -> None:
-    """No untyped ``Order(text, args)`` built and no order read by position (``args[2]``)."""
+    """No untyped ``Order(text, args)`` built and no order read by position (``args[2]``), in every
+    system and in the table tools."""
     for path in (GAMES / system).rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"(?<![A-Za-z])Order\(", source), f"{_rel(path)} builds an untyped Order"

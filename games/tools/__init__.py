@@ -30,6 +30,24 @@ from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownNa
 from games.core.rng import Rng, seal
 from games.core.ruleset import UMPIRE, Event, Order, Outcome, Ruleset, ScenarioInfo, Seat, private, public
 from games.core.view import Board, View
+from games.tools import orders
+from games.tools.orders import (
+    DeckDeal,
+    DeckDraw,
+    DeckNew,
+    DeckReshuffle,
+    DeckShuffle,
+    Play,
+    Reveal,
+    Roll,
+    SealBare,
+    SealOpen,
+    SealReveal,
+    SealText,
+    Secret,
+)
+
+DeckOrder = DeckNew | DeckShuffle | DeckReshuffle | DeckDraw | DeckDeal
 
 MAX_DECKS = 20
 MAX_SEAL_TEXT = 1500
@@ -151,10 +169,7 @@ class Tools(Ruleset[ToolsState]):
         return []
 
     def parse_order(self, state: ToolsState, seat: str, text: str) -> Order:
-        words = text.split()
-        if not words:
-            raise InvalidSyntax("Empty table command.")
-        return Order(text.strip(), tuple(words))
+        return orders.parse(text)
 
     def view(self, state: ToolsState, seat: str | None) -> View:
         return View(board=Board(kind="square", key="tools", width=0, height=0), viewer=seat, sides=())
@@ -183,21 +198,24 @@ class Tools(Ruleset[ToolsState]):
 
     # --- apply ---------------------------------------------------------------------------------
     def apply(self, state: ToolsState, seat: str, order: Order, rng: Rng) -> list[Event]:
-        words = list(order.args)
-        head = words[0].lower()
-        if head == "roll" and len(words) >= 2:  # roll EXPR [# label...]
-            result = DiceParser(custom_dice()).roll(" ".join(words[1:]), rng)
-            return [public(f"{_user(seat)} rolls {result.describe()}", reveals=True)]
-        if head == "secret" and len(words) >= 2:
-            return self._secret(state, seat, words[1], " ".join(words[2:]) or "unspecified purpose", rng)
-        if head == "reveal" and len(words) <= 2:
-            return self._reveal(state, seat, words[1] if len(words) == 2 else "")
-        if head == "deck" and len(words) >= 3:
-            return self._deck(state, seat, words[1].lower(), words[2:], rng)
-        if head == "play" and len(words) >= 2:
-            return self._play(state, seat, words[1], words[2] if len(words) > 2 else "")
-        if head == "seal" and len(words) >= 2:
-            return self._seal(state, seat, words[1:], order.text.split(None, 1)[1], rng)
+        match order:
+            case Roll(dice=dice):
+                result = DiceParser(custom_dice()).roll(dice, rng)
+                return [public(f"{_user(seat)} rolls {result.describe()}", reveals=True)]
+            case Secret(dice=dice, purpose=purpose):
+                return self._secret(state, seat, dice, purpose or "unspecified purpose", rng)
+            case Reveal(roll=ref):
+                return self._reveal(state, seat, ref or "")
+            case DeckNew() | DeckShuffle() | DeckReshuffle() | DeckDraw() | DeckDeal():
+                return self._deck(state, seat, order, rng)
+            case Play(card=card, deck=deck):
+                return self._play(state, seat, card, deck or "")
+            case SealOpen(people=people):
+                return self._seal_open(state, seat, (people or "").split())
+            case SealReveal():
+                return self._seal_reveal(state, seat)
+            case SealText(words=text) | SealBare(words=text):
+                return self._seal(state, seat, text, rng)
         raise InvalidSyntax(f"Unknown table command {quote(order.text)}.")
 
     def _secret(self, state: ToolsState, seat: str, expr: str, purpose: str, rng: Rng) -> list[Event]:
@@ -233,52 +251,55 @@ class Tools(Ruleset[ToolsState]):
             )
         ]
 
-    def _deck(self, state: ToolsState, seat: str, verb: str, args: list[str], rng: Rng) -> list[Event]:
-        name = args[0]
-        if verb == "new":
-            if len(args) != 2:
-                raise InvalidSyntax("Write `/deck new name:<name> from:<deck>`.")
-            if name in state.decks:
-                raise IllegalOrder(f"A deck called {quote(name)} already exists here.", hint="Pick another name.")
-            if len(state.decks) >= MAX_DECKS:
-                raise IllegalOrder(f"This channel already has {MAX_DECKS} decks.")
-            sources = deck_sources()
-            if args[1] not in sources:
-                raise UnknownName(f"No deck to copy called {quote(args[1])}.", hint=f"Decks: {', '.join(sorted(sources))}.")
-            deck = Deck.of(name, sources[args[1]])
-            deck.shuffle(rng)
-            state.decks[name] = deck
-            return [public(f"{_user(seat)} made deck **{name}** from {args[1]} ({len(deck.draw_pile)} cards), shuffled.")]
+    def _deck(self, state: ToolsState, seat: str, order: DeckOrder, rng: Rng) -> list[Event]:
+        name = order.name
+        if isinstance(order, DeckNew):
+            return self._deck_new(state, seat, name, order.source, rng)
         deck = self._find_deck(state, name)
-        if verb == "shuffle":
-            deck.shuffle(rng)
-            return [public(f"{_user(seat)} shuffled **{name}** ({len(deck.draw_pile)} cards in the draw pile).")]
-        if verb == "reshuffle":
-            deck.reshuffle_discards(rng)
-            return [public(f"{_user(seat)} shuffled the discards back into **{name}** ({len(deck.draw_pile)} cards).")]
-        if verb == "draw":
-            if len(args) > 1 and args[1] == "hand":
+        match order:
+            case DeckShuffle():
+                deck.shuffle(rng)
+                return [public(f"{_user(seat)} shuffled **{name}** ({len(deck.draw_pile)} cards in the draw pile).")]
+            case DeckReshuffle():
+                deck.reshuffle_discards(rng)
+                return [public(f"{_user(seat)} shuffled the discards back into **{name}** ({len(deck.draw_pile)} cards).")]
+            case DeckDraw(hand=True):
                 card = deck.draw_to_hand(seat)
                 return [
                     public(f"{_user(seat)} drew a card from **{name}** into their hand ({len(deck.hands[seat])} held)."),
                     private(f"You drew **{card_name(card)}** from {name}.", seat),
                 ]
-            card = deck.draw()
-            deck.table.append(card)
-            return [public(f"{_user(seat)} drew **{card_name(card)}** from **{name}** face up.", reveals=True)]
-        if verb == "deal":
-            given = small_number(args[1]) if len(args) >= 3 else None
-            if given is None:
-                raise InvalidSyntax("Write `/deck deal name:<name> count:<k> to:<@a @b>` with a whole number k.")
-            count = given
-            holders = args[2:]
-            if not 1 <= count <= 52:
-                raise InvalidSyntax(f"Deal between 1 and 52 cards each, not {count}.")
-            dealt = deck.deal(holders, count)
-            events = [public(f"{_user(seat)} dealt {count} card(s) from **{name}** to {', '.join(_user(h) for h in holders)}.")]
-            events += [private(f"You were dealt from {name}: {', '.join(card_name(c) for c in cards)}", h) for h, cards in dealt.items()]
-            return events
-        raise InvalidSyntax(f"Unknown deck command {quote(verb)}.", hint="Use new, shuffle, draw, deal.")
+            case DeckDraw():
+                card = deck.draw()
+                deck.table.append(card)
+                return [public(f"{_user(seat)} drew **{card_name(card)}** from **{name}** face up.", reveals=True)]
+        assert isinstance(order, DeckDeal)
+        return self._deal(seat, deck, order)
+
+    def _deck_new(self, state: ToolsState, seat: str, name: str, source: str, rng: Rng) -> list[Event]:
+        if name in state.decks:
+            raise IllegalOrder(f"A deck called {quote(name)} already exists here.", hint="Pick another name.")
+        if len(state.decks) >= MAX_DECKS:
+            raise IllegalOrder(f"This channel already has {MAX_DECKS} decks.")
+        sources = deck_sources()
+        if source not in sources:
+            raise UnknownName(f"No deck to copy called {quote(source)}.", hint=f"Decks: {', '.join(sorted(sources))}.")
+        deck = Deck.of(name, sources[source])
+        deck.shuffle(rng)
+        state.decks[name] = deck
+        return [public(f"{_user(seat)} made deck **{name}** from {source} ({len(deck.draw_pile)} cards), shuffled.")]
+
+    def _deal(self, seat: str, deck: Deck, order: DeckDeal) -> list[Event]:
+        count = small_number(order.count) if order.holders else None
+        if count is None:
+            raise InvalidSyntax("Write `/deck deal name:<name> count:<k> to:<@a @b>` with a whole number k.")
+        holders = (order.holders or "").split()
+        if not 1 <= count <= 52:
+            raise InvalidSyntax(f"Deal between 1 and 52 cards each, not {count}.")
+        dealt = deck.deal(holders, count)
+        events = [public(f"{_user(seat)} dealt {count} card(s) from **{deck.name}** to {', '.join(_user(h) for h in holders)}.")]
+        events += [private(f"You were dealt from {deck.name}: {', '.join(card_name(c) for c in cards)}", h) for h, cards in dealt.items()]
+        return events
 
     def _find_deck(self, state: ToolsState, name: str) -> Deck:
         if name not in state.decks:
@@ -296,26 +317,25 @@ class Tools(Ruleset[ToolsState]):
         played = holding[0].play(seat, card)
         return [public(f"{_user(seat)} plays **{card_name(played)}** from **{holding[0].name}**.", reveals=True)]
 
-    def _seal(self, state: ToolsState, seat: str, words: list[str], rest: str, rng: Rng) -> list[Event]:
-        verb = words[0].lower()
-        if verb == "open":
-            if state.seal_round:
-                raise WrongPhase("A sealed round is already open here.", hint="Seal your text or reveal the round first.")
-            people = list(dict.fromkeys(words[1:]))
-            if len(people) < 2:
-                raise InvalidSyntax("Name at least two people to seal orders.", hint="`/seal open who:@a @b`")
-            state.seal_round = SealRound(seat, people)
-            return [public(f"{_user(seat)} opened sealed orders for {', '.join(_user(p) for p in people)}.")]
-        if verb == "reveal" and len(words) == 1:
-            sr = state.seal_round
-            if not sr:
-                raise WrongPhase("Nothing is sealed here.", hint="Seal a text first with /seal text:<orders>.")
-            # the opener or umpire may close a round nobody sealed in, or it would block the channel for good
-            if seat not in (sr.opener, UMPIRE):
-                raise NotAllowed("Only the umpire (or whoever opened the round) may reveal before everyone has sealed.")
-            return self._reveal_round(state)
-        if verb == "text" and len(words) > 1:  # "seal text ...": a sealed text may itself start with open or reveal
-            rest = rest.split(None, 1)[1]
+    def _seal_open(self, state: ToolsState, seat: str, who: list[str]) -> list[Event]:
+        if state.seal_round:
+            raise WrongPhase("A sealed round is already open here.", hint="Seal your text or reveal the round first.")
+        people = list(dict.fromkeys(who))
+        if len(people) < 2:
+            raise InvalidSyntax("Name at least two people to seal orders.", hint="`/seal open who:@a @b`")
+        state.seal_round = SealRound(seat, people)
+        return [public(f"{_user(seat)} opened sealed orders for {', '.join(_user(p) for p in people)}.")]
+
+    def _seal_reveal(self, state: ToolsState, seat: str) -> list[Event]:
+        sr = state.seal_round
+        if not sr:
+            raise WrongPhase("Nothing is sealed here.", hint="Seal a text first with /seal text:<orders>.")
+        # the opener or umpire may close a round nobody sealed in, or it would block the channel for good
+        if seat not in (sr.opener, UMPIRE):
+            raise NotAllowed("Only the umpire (or whoever opened the round) may reveal before everyone has sealed.")
+        return self._reveal_round(state)
+
+    def _seal(self, state: ToolsState, seat: str, rest: str, rng: Rng) -> list[Event]:
         sr = state.seal_round
         if sr is None:
             raise WrongPhase("No sealed round is open here.", hint="Open one with /seal open who:@a @b.")
