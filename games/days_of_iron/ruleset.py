@@ -16,8 +16,9 @@ from typing import ClassVar
 from games.core.errors import GameError, InvalidSyntax, quote, resolve_name
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
-from games.core.view import View
+from games.core.ruleset import Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.seats import side_seats
+from games.core.view import Overlay, View
 from games.days_of_iron import data, orders, view
 from games.days_of_iron.orders import (
     Cancel,
@@ -27,10 +28,13 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Fate,
+    Form,
     Hide,
     Initiative,
     Loss,
+    Measure,
     Morale,
+    Move,
     Next,
     Objective,
     Offboard,
@@ -49,6 +53,7 @@ from games.days_of_iron.rules import (
     initiative_17_1,
     losses_17_5,
     morale_17_2,
+    movement_17_4,
     orders_of_battle_6,
     phases_17,
     reference_sheets_17,
@@ -114,6 +119,8 @@ OPTIONS = (
     OptionSpec("margin", "Victory bands as printed for 800 points (book) or scaled to the game size.", "scenario",
                ("scenario", "book", "scaled")),
     OptionSpec("turns", "End automatically after this many turns (0 = when the players agree).", "0", between=(0, 100)),
+    OptionSpec("board", "measured: the bot keeps every unit's place on a measured table and moves it; "
+               "tape: you measure on your own table and the bot keeps the records.", "measured", ("measured", "tape")),
     OptionSpec("force1", "Order of battle for the first side (a forces/ file id).", ""),
     OptionSpec("force2", "Order of battle for the second side (a forces/ file id).", ""),
 )
@@ -160,9 +167,7 @@ class DaysOfIron(Ruleset[State]):
         return orders_of_battle_6.new_state(spec, game_options(options, spec))
 
     def seats(self, state: State) -> list[Seat]:
-        return [Seat(s.id, s.name, s.id, "side") for s in state.sides] + [
-            Seat(UMPIRE, "Umpire", "", "umpire", optional=True)
-        ]
+        return side_seats(state.sides)
 
     def to_act(self, state: State) -> list[str]:
         return phases_17.to_act(state)
@@ -177,6 +182,8 @@ class DaysOfIron(Ruleset[State]):
             raise orders.quoting(text, err) from None
 
     def legal_orders(self, state: State, seat: str) -> list[str]:
+        """The candidates of ``phases_17``, each kept only if its text passes as if typed, so the
+        list never offers what ``apply`` would refuse (nor names an enemy's hidden unit)."""
         out: list[str] = []
         for candidate in phases_17.candidates(state, seat):
             try:
@@ -189,7 +196,7 @@ class DaysOfIron(Ruleset[State]):
         """Check the order again in this state (any seat's order comes through here), then carry it out."""
         if isinstance(order, DoiOrder):
             try:
-                phases_17.guard(state, seat, order.text.split()[0], order.text)
+                phases_17.guard(state, seat, orders.verb_of(order.text), order.text)
                 order = self._checked(state, seat, order)
             except GameError as err:
                 raise orders.quoting(order.text, err) from None
@@ -238,6 +245,12 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.check_dispute(order)
             case Check():
                 return checks_15.check_check(order)
+            case Move():
+                return movement_17_4.check_move(state, seat, order)
+            case Form():
+                return movement_17_4.check_form(state, seat, order)
+            case Measure():
+                return movement_17_4.check_measure(state, seat, order)
         return order
 
     def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
@@ -283,10 +296,25 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
+            case Move() | Form() | Measure():
+                return self._table(state, seat, order)
         raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
+
+    def _table(self, state: State, seat: str, order: Move | Form | Measure) -> list[Event]:
+        """The measured table's orders (17.4 and ``measure``)."""
+        match order:
+            case Move():
+                return movement_17_4.move(state, order)
+            case Form():
+                return movement_17_4.form(state, order)
+            case Measure():
+                return movement_17_4.measure(state, seat, order)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)
+
+    def preview_overlays(self, state: State, seat: str, moved: frozenset[str]) -> list[Overlay]:
+        return view.preview_overlays(state, seat, moved)
 
     def outcome(self, state: State) -> Outcome | None:
         return victory_18.outcome(state)

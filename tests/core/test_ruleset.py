@@ -27,6 +27,7 @@ from games.core.ruleset import (
     register,
     system_ids,
 )
+from games.core.seats import side_seats
 from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, View, Zone
 
 
@@ -153,3 +154,17 @@ def test_view_is_plain_data_that_round_trips() -> None:
     )
     data: Any = json.loads(json.dumps(to_json(view)))
     assert from_json(View, data) == view
+
+
+def test_side_seats_are_the_sides_then_the_optional_umpire() -> None:
+    @dataclass
+    class Side:
+        id: str
+        name: str
+
+    seats = side_seats([Side("north", "Union"), Side("south", "Confederacy")])
+    assert [(s.id, s.label, s.side, s.kind, s.optional) for s in seats] == [
+        ("north", "Union", "north", "side", False),
+        ("south", "Confederacy", "south", "side", False),
+        (UMPIRE, "Umpire", "", "umpire", True),
+    ]
