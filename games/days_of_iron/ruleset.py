@@ -18,7 +18,7 @@ from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
 from games.core.seats import side_seats
-from games.core.view import Overlay, View
+from games.core.view import View
 from games.days_of_iron import data, orders, view
 from games.days_of_iron.orders import (
     Cancel,
@@ -28,13 +28,10 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Fate,
-    Form,
     Hide,
     Initiative,
     Loss,
-    Measure,
     Morale,
-    Move,
     Next,
     Objective,
     Offboard,
@@ -53,7 +50,6 @@ from games.days_of_iron.rules import (
     initiative_17_1,
     losses_17_5,
     morale_17_2,
-    movement_17_4,
     orders_of_battle_6,
     phases_17,
     reference_sheets_17,
@@ -119,8 +115,6 @@ OPTIONS = (
     OptionSpec("margin", "Victory bands as printed for 800 points (book) or scaled to the game size.", "scenario",
                ("scenario", "book", "scaled")),
     OptionSpec("turns", "End automatically after this many turns (0 = when the players agree).", "0", between=(0, 100)),
-    OptionSpec("board", "measured: the bot keeps every unit's place on a measured table and moves it; "
-               "tape: you measure on your own table and the bot keeps the records.", "measured", ("measured", "tape")),
     OptionSpec("force1", "Order of battle for the first side (a forces/ file id).", ""),
     OptionSpec("force2", "Order of battle for the second side (a forces/ file id).", ""),
 )
@@ -196,7 +190,7 @@ class DaysOfIron(Ruleset[State]):
         """Check the order again in this state (any seat's order comes through here), then carry it out."""
         if isinstance(order, DoiOrder):
             try:
-                phases_17.guard(state, seat, orders.verb_of(order.text), order.text)
+                phases_17.guard(state, seat, order.text.split()[0], order.text)
                 order = self._checked(state, seat, order)
             except GameError as err:
                 raise orders.quoting(order.text, err) from None
@@ -245,12 +239,6 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.check_dispute(order)
             case Check():
                 return checks_15.check_check(order)
-            case Move():
-                return movement_17_4.check_move(state, seat, order)
-            case Form():
-                return movement_17_4.check_form(state, seat, order)
-            case Measure():
-                return movement_17_4.check_measure(state, seat, order)
         return order
 
     def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
@@ -296,25 +284,10 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
-            case Move() | Form() | Measure():
-                return self._table(state, seat, order)
         raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
-
-    def _table(self, state: State, seat: str, order: Move | Form | Measure) -> list[Event]:
-        """The measured table's orders (17.4 and ``measure``)."""
-        match order:
-            case Move():
-                return movement_17_4.move(state, order)
-            case Form():
-                return movement_17_4.form(state, order)
-            case Measure():
-                return movement_17_4.measure(state, seat, order)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)
-
-    def preview_overlays(self, state: State, seat: str, moved: frozenset[str]) -> list[Overlay]:
-        return view.preview_overlays(state, seat, moved)
 
     def outcome(self, state: State) -> Outcome | None:
         return victory_18.outcome(state)
