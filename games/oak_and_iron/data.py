@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core.data import Record, listing, load
+from games.core.data import Record, listing, load, on_reload
 from games.core.errors import DataError
 
 ROOT = "oak_and_iron"
@@ -56,6 +56,7 @@ class InitiativeCard:
     amount: int
     text: str
     discard: bool
+    faction: str = ""
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,7 @@ def initiative_cards() -> dict[str, InitiativeCard]:
             r.opt_int("amount", 0),
             r.str("text"),
             r.bool("discard"),
+            r.opt_str("faction", ""),
         )
         for key, r in doc.table("cards").items()
     }
@@ -278,3 +280,79 @@ def admirals() -> dict[str, Admiral]:
 def scenario_files() -> dict[str, str]:
     """Scenario id -> relative data path."""
     return {path.rsplit("/", 1)[-1].removesuffix(".toml"): path for path in listing(f"{ROOT}/scenarios")}
+
+
+@dataclass(frozen=True)
+class CardChanges:
+    """A faction, upgrade or captain card (ch. 6, house contents): what it changes on a ship."""
+
+    key: str
+    name: str
+    text: str
+    points: int = 0
+    faction: str = ""  # the nationality symbol it carries ("" none); a faction's own key for a faction
+    broadside: int = 0
+    crew: int = 0
+    fortitude: int = 0
+    windward: int = 0
+    large: int = 0
+    skill: int = 0
+    special: tuple[str, ...] = ()
+    fortune: int = 0  # factions: extra Fortune Points
+    symbol: str = ""  # factions: the nationality symbol's name
+
+
+def _changes(key: str, r: Record, *, faction: str | None = None) -> CardChanges:
+    return CardChanges(
+        key=key,
+        name=r.str("name"),
+        text=r.str("text"),
+        points=r.opt_int("points", 0),
+        faction=faction if faction is not None else r.opt_str("faction", ""),
+        broadside=r.opt_int("broadside", 0),
+        crew=r.opt_int("crew", 0),
+        fortitude=r.opt_int("fortitude", 0),
+        windward=r.opt_int("windward", 0),
+        large=r.opt_int("large", 0),
+        skill=r.opt_int("skill", 0),
+        special=tuple(r.str_list("special")) if r.has("special") else (),
+        fortune=r.opt_int("fortune", 0),
+        symbol=r.opt_str("symbol", ""),
+    )
+
+
+@lru_cache(maxsize=1)
+def factions() -> dict[str, CardChanges]:
+    doc = load(f"{ROOT}/cards/factions.toml")
+    return {key: _changes(key, r, faction=key) for key, r in doc.table("factions").items()}
+
+
+@lru_cache(maxsize=1)
+def upgrade_cards() -> dict[str, CardChanges]:
+    doc = load(f"{ROOT}/cards/upgrades.toml")
+    return {key: _changes(key, r) for key, r in doc.table("upgrades").items()}
+
+
+@lru_cache(maxsize=1)
+def captain_cards() -> dict[str, CardChanges]:
+    doc = load(f"{ROOT}/cards/captains.toml")
+    return {key: _changes(key, r) for key, r in doc.table("captains").items()}
+
+
+def check_symbols() -> None:
+    """Every card's nationality symbol names a faction card (start-up check)."""
+    known = factions()
+    groups: list[tuple[str, dict[str, str]]] = [
+        ("initiative.toml", {k: c.faction for k, c in initiative_cards().items()}),
+        ("cards/upgrades.toml", {k: c.faction for k, c in upgrade_cards().items()}),
+        ("cards/captains.toml", {k: c.faction for k, c in captain_cards().items()}),
+    ]
+    for file, symbols in groups:
+        for key, faction in symbols.items():
+            if faction and faction not in known:
+                raise DataError(f"data/{ROOT}/{file}: card {key!r} carries the symbol of {faction!r}, which is no faction "
+                                f"(factions: {', '.join(known)})")
+
+
+for _cached in (rules, ship_cards, initiative_cards, event_cards, admirals, factions, upgrade_cards, captain_cards):
+    on_reload(_cached.cache_clear)  # an owner's data pack replaces the house cards at once

@@ -80,7 +80,11 @@ OPTIONS = (
     ),
     OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
     OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
-    OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop (flagship first).", ""),
+    OptionSpec("faction_a", "Patrol/Skirmish/Engagement: Squadron A's faction card (royal-navy, marine-royale, armada, "
+               "staatse-vloot, brethren; house cards), default none.", ""),
+    OptionSpec("faction_b", "Squadron B's faction card.", ""),
+    OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop+carronades+steady-captain "
+               "(flagship first; + a ship's upgrade option, an upgrade card or a captain card).", ""),
     OptionSpec("fleet_b", "Squadron B in the same notation.", ""),
     OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned.", "untested"),
     OptionSpec("admiral_b", "Admiral of Squadron B.", "untested"),

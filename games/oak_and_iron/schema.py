@@ -122,10 +122,54 @@ class InitiativeCardSchema(Strict, kw_only=True):
     amount: int = 0
     text: str
     discard: bool
+    faction: str = ""  # the nationality symbol it carries (a key of cards/factions.toml), none if empty
 
 
 class InitiativeFile(Sourced, kw_only=True):
     cards: dict[str, InitiativeCardSchema]
+
+
+class CardChanges(Strict, kw_only=True):
+    """What a faction, upgrade or captain card changes on each ship it applies to."""
+
+    broadside: int = 0
+    crew: int = 0
+    fortitude: int = 0
+    windward: int = 0
+    large: int = 0
+    skill: Natural = 0  # the ship's Skill is at least this
+    special: list[str] = msgspec.field(default_factory=list)
+    text: str
+
+
+class FactionSchema(CardChanges, kw_only=True):
+    name: str
+    symbol: str
+    fortune: Natural = 0  # extra Fortune Points for the Squadron
+
+
+class FactionsFile(Sourced, kw_only=True):
+    factions: dict[str, FactionSchema]
+
+
+class UpgradeCardSchema(CardChanges, kw_only=True):
+    name: str
+    points: Natural
+    faction: str = ""
+
+
+class UpgradeCardsFile(Sourced, kw_only=True):
+    upgrades: dict[str, UpgradeCardSchema]
+
+
+class CaptainSchema(CardChanges, kw_only=True):
+    name: str
+    points: Natural
+    faction: str = ""
+
+
+class CaptainsFile(Sourced, kw_only=True):
+    captains: dict[str, CaptainSchema]
 
 
 class EventCardSchema(Strict, kw_only=True):
@@ -210,6 +254,7 @@ def _load_all() -> None:
     cards.initiative_cards()
     cards.event_cards()
     cards.admirals()
+    cards.check_symbols()
     for scenario in cards.scenario_files():
         setup.from_scenario_file(scenario, {})
 
@@ -221,6 +266,9 @@ SCHEMAS = {
     "oak_and_iron/initiative.toml": InitiativeFile,
     "oak_and_iron/events.toml": EventsFile,
     "oak_and_iron/admirals.toml": AdmiralsFile,
+    "oak_and_iron/cards/factions.toml": FactionsFile,
+    "oak_and_iron/cards/upgrades.toml": UpgradeCardsFile,
+    "oak_and_iron/cards/captains.toml": CaptainsFile,
     "oak_and_iron/scenarios/*.toml": ScenarioFile,
 }
 CHECKS = [_load_all]

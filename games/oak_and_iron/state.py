@@ -45,6 +45,7 @@ class ShipState:
     attacked: bool = False
     fatigue_shield: bool = False  # "Down!": the first attack Fatigue this turn is ignored
     landing: tuple[float, float] | None = None
+    captain: str = ""  # the captain card (house, ch. 6); face down while the Admiral is aboard
 
     @property
     def base(self) -> Base:

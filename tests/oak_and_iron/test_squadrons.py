@@ -67,6 +67,6 @@ def test_hand_rules() -> None:
         discards = [k for k, c in cards.items() if c.discard]
         keep = [k for k, c in cards.items() if not c.discard][:2]
         validate_hand([*discards[:3], *keep], 0, "A")
-    # every initiative value is printed on at most two house cards, so no legal hand breaks that limit
+    # the full pool prints some values on three or more cards, so the limit of 2 is a real one
     values = [c.value for c in cards.values()]
-    assert all(values.count(v) <= 2 for v in values)
+    assert any(values.count(v) > 2 for v in values)

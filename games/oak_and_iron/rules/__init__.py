@@ -15,8 +15,9 @@ Components) gives the die (``dice_2``) and the range ruler (``range_ruler_2``, t
 order); chapter 6 Creating a Squadron (``squadron_6``); chapter 7 Starting a Game and chapter 3's
 quick start (``starting_7``).
 
-Room to grow: the card game (faction, upgrade and captain cards, ch. 2 and 6) adds
-``factions_6.py``, ``upgrades_6.py`` and ``captains_6.py`` beside ``squadron_6``; scenario cards
+The card game (faction, upgrade and captain cards, ch. 2 and 6, house contents): building with
+them and their limits are in ``squadron_6``; ``captains_6`` has the captain in play (face down
+under the Admiral, lost to a struck helm). Room to grow: scenario cards
 (setting, deployment, objectives, conditions, ch. 7) add ``scenario_cards_7.py``; Fleet Battles
 (ch. 9) ``fleet_battles_9.py``. Rulings where the book is silent are in
 ``shared/docs/rules-notes.md`` and ``data/oak_and_iron/RULINGS.md``.

@@ -27,6 +27,7 @@ from games.oak_and_iron.measure import (
 from games.oak_and_iron.orders import Broadside, Partial
 from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import own_ship
+from games.oak_and_iron.rules.captains_6 import captain_hit
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.events_5_4 import event_amount
 from games.oak_and_iron.rules.formation_5_5 import formation
@@ -218,6 +219,7 @@ def apply_crew(state: State, rng: Rng, target: ShipState, helms: int, direction:
             state, target, rng, forward=0.0, turn_when="start", direction=direction, degrees=r.turn_angle,
             speed_for_collision=r.helm_full_turn_speed,
         )
+        captain_hit(state, rng, target, notes)
         side = state.side(target.side)
         if target.flagship and side.admiral_name != "none":
             faces = roll(rng, 1)

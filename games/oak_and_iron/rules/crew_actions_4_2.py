@@ -38,6 +38,7 @@ from games.oak_and_iron.orders import (
     Row,
     TransferFlag,
 )
+from games.oak_and_iron.rules.captains_6 import flag_moved
 from games.oak_and_iron.rules.collisions_5_1 import obstacles_for
 from games.oak_and_iron.rules.initiative_4_1 import skill_test
 from games.oak_and_iron.rules.movement_4_2 import activate, execute_move, finish_activation, must_still_move
@@ -72,6 +73,7 @@ def crew_action(state: State, seat: str, order: CrewAction, rng: Rng) -> list[Ev
             lines = row(state, ship, rng)
         case TransferFlag(target=target):
             lines = transfer_flag(ship, state.ship(target.id))
+            lines += flag_moved(state, ship, state.ship(target.id))
         case LandingParty(x=x, y=y):
             lines = landing_party(state, ship, None if x is None or y is None else (x, y))
     return events + finish_activation(state, ship, lines)

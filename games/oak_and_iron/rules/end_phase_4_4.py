@@ -11,6 +11,7 @@ from games.oak_and_iron.data import initiative_cards, rules
 from games.oak_and_iron.measure import base_distance
 from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
+from games.oak_and_iron.rules.captains_6 import flag_moved
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.seamanship_4_2 import cut_free_direction
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship, knock_out, release
@@ -174,13 +175,14 @@ def lost_admiral(state: State, side_id: str) -> list[str]:
             side.fortune -= 1
             flag.flagship = False
             near[0].flagship = True
-            return [f"{side.name} spends a Fortune Point: the Admiral transfers from {flag.name} to {near[0].name}."]
+            moved = [f"{side.name} spends a Fortune Point: the Admiral transfers from {flag.name} to {near[0].name}."]
+            return moved + flag_moved(state, flag, near[0])
     if flag is not None:
         flag.flagship = False
     new = max(candidates, key=lambda s: (s.broadside, s.id))
     new.flagship = True
     side.admiral_name, side.admiral_value = "none", 0
-    lines = [f"{side.name}'s Admiral is lost: {new.name} is the new Flagship (admiral value 0)."]
+    lines = [f"{side.name}'s Admiral is lost: {new.name} is the new Flagship (admiral value 0).", *flag_moved(state, new)]
     if len(side.hand) > 5:
         dropped = side.hand[5:]
         side.hand = side.hand[:5]

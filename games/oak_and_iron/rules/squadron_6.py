@@ -3,15 +3,25 @@ Flagship and its Admiral, and the initiative hand (5 + admiral value cards, at m
 value, at least 3 kept after play).
 
 Squadrons are written without commas so they survive ``options:k=v,k2=v2``:
-``fleet_a=petite-fregate+skill1/sloop/sloop`` ship cards separated by ``/``, upgrades after ``+``,
-the first ship the Flagship. Faction cards and upgrade cards (the card game) will sit beside this
-module as ``factions_6.py`` and ``upgrades_6.py``.
+``fleet_a=petite-fregate+skill1/sloop+carronades+steady-captain/sloop`` ship cards separated by
+``/``; after ``+`` a ship card's own upgrade option (``skill1``), an upgrade card (at most 2) or a
+captain card (at most 1, never on the Flagship, whose commander is the admiral card); the first
+ship is the Flagship. The faction card (``faction_a``) and the cards' symbols are
+``factions_6.py``; the upgrade and captain cards ``upgrades_6.py`` and ``captains_6.py``.
 """
 
 from __future__ import annotations
 
 from games.core.errors import GameError, InvalidSyntax, quote, resolve_name
-from games.oak_and_iron.data import initiative_cards, rules, ship_cards
+from games.oak_and_iron.data import (
+    CardChanges,
+    captain_cards,
+    factions,
+    initiative_cards,
+    rules,
+    ship_cards,
+    upgrade_cards,
+)
 from games.oak_and_iron.state import ShipState
 
 
@@ -21,8 +31,12 @@ class SetupError(GameError):
     kind = "bad game setup"
 
 
-def make_ship(ship_id: str, name: str, card_key: str, side: str, x: float, y: float, heading: float, upgrades: list[str]) -> ShipState:
-    """A ship from its card (ch. 2, Ship Card Breakdown) with its upgrades applied (ch. 6): skill, Fortitude, Crew."""
+def make_ship(
+    ship_id: str, name: str, card_key: str, side: str, x: float, y: float, heading: float, upgrades: list[str],
+    *, faction: str = "", captain: str = "",
+) -> ShipState:
+    """A ship from its card (ch. 2, Ship Card Breakdown) with its upgrades applied (ch. 6): skill,
+    Fortitude, Crew; then its upgrade cards, its faction's rule and its captain (house cards)."""
     card = ship_cards()[card_key]
     length, beam = rules().base_size(card.size_class)
     ship = ShipState(
@@ -43,19 +57,64 @@ def make_ship(ship_id: str, name: str, card_key: str, side: str, x: float, y: fl
         special=list(card.special),
         upgrades=list(upgrades),
     )
-    for key in upgrades:
-        up = rules().upgrade(key)
-        if up is None:
-            raise SetupError(f"No upgrade called {quote(key)}.", hint=f"Upgrades: {', '.join(u.key for u in rules().upgrades)}.")
-        ship.skill = max(ship.skill, up.skill)
-        ship.fortitude += up.fortitude
-        ship.crew += up.crew
+    ship.captain = captain
+    refresh(ship, faction)
     return ship
 
 
-def validate_hand(hand: list[str], admiral_value: int, who: str) -> None:
-    """INITIATIVE HAND (6): 5 + admiral value cards, different titles, at most 2 of one value, at least 3 not discarded."""
+def refresh(ship: ShipState, faction: str, admiral_aboard: bool | None = None) -> None:
+    """Set the ship's values from its card and every card on it: its own upgrade options, upgrade
+    cards, the faction card and its captain unless the captain is face down (the Admiral aboard,
+    4.2 TRANSFER FLAG) or lost."""
+    card = ship_cards()[ship.card]
+    ship.fortitude, ship.broadside, ship.crew = card.fortitude, card.broadside, card.crew
+    ship.windward, ship.large, ship.skill = card.windward, card.large, 0
+    ship.special = list(card.special)
+    changes: list[CardChanges] = []
+    for key in ship.upgrades:
+        up = rules().upgrade(key)
+        if up is not None:
+            ship.skill = max(ship.skill, up.skill)
+            ship.fortitude += up.fortitude
+            ship.crew += up.crew
+        elif key in upgrade_cards():
+            changes.append(upgrade_cards()[key])
+        else:
+            raise SetupError(f"No upgrade called {quote(key)}.", hint=f"Upgrades: {', '.join(upgrade_names())}.")
+    if faction:
+        changes.append(factions()[faction])
+    if ship.captain and not (ship.flagship if admiral_aboard is None else admiral_aboard):
+        changes.append(captain_cards()[ship.captain])
+    for c in changes:
+        ship.broadside += c.broadside
+        ship.crew += c.crew
+        ship.fortitude += c.fortitude
+        ship.windward += c.windward
+        ship.large += c.large
+        ship.skill = max(ship.skill, c.skill)
+        ship.special += [sp for sp in c.special if sp not in ship.special]
+
+
+def upgrade_names() -> list[str]:
+    """Every upgrade a fleet may name: the ship cards' options and the upgrade cards."""
+    return [u.key for u in rules().upgrades] + list(upgrade_cards())
+
+
+def check_symbol(what: str, name: str, symbol: str, faction: str, who: str) -> None:
+    """FACTIONS & SHIPS (6): "All other cards chosen for this force must include the symbol of the
+    chosen nationality card or have no symbol"."""
+    if symbol and symbol != faction:
+        need = factions()[symbol].name
+        have = factions()[faction].name if faction else "no faction card"
+        raise SetupError(f"{who}: the {what} {name} carries the symbol of the {need}; the Squadron has {have}.")
+
+
+def validate_hand(hand: list[str], admiral_value: int, who: str, faction: str = "") -> None:
+    """INITIATIVE HAND (6): 5 + admiral value cards, different titles, at most 2 of one value, at
+    least 3 not discarded, and only cards with the faction's symbol or none."""
     cards = initiative_cards()
+    for key in hand:
+        check_symbol("initiative card", cards[key].name, cards[key].faction, faction, who)
     size = 5 + admiral_value
     if len(hand) != size:
         raise SetupError(f"{who}'s initiative hand has {len(hand)} cards; it must have {size} (5 + admiral value).")
@@ -65,21 +124,29 @@ def validate_hand(hand: list[str], admiral_value: int, who: str) -> None:
     for key in hand:
         values[cards[key].value] = values.get(cards[key].value, 0) + 1
     if any(n > 2 for n in values.values()):
-        raise SetupError(f"{who}'s initiative hand has more than 2 cards of one initiative value.")
+        value = next(v for v, n in values.items() if n > 2)
+        raise SetupError(f"{who}'s initiative hand has {values[value]} cards of initiative value {value}; at most 2 may share a value.")
     if sum(1 for key in hand if not cards[key].discard) < 3:
         raise SetupError(f"{who}'s initiative hand needs at least 3 cards that are not discarded after play.")
 
 
-def default_hand(admiral_value: int, preferred: list[str]) -> list[str]:
-    """A legal hand when the players give none: the preferred cards first, then the rest in data order."""
+def default_hand(admiral_value: int, preferred: list[str], faction: str = "") -> list[str]:
+    """A legal hand when the players give none: the preferred cards first, then the rest in data
+    order (only cards the faction may take), skipping a card that would break a limit."""
     cards = initiative_cards()
     order = preferred + [k for k in cards if k not in preferred]
+    size = 5 + admiral_value
     hand: list[str] = []
     for key in order:
-        if len(hand) == 5 + admiral_value:
+        if len(hand) == size:
             break
+        if cards[key].faction not in ("", faction):
+            continue
         trial = [*hand, key]
         if sum(1 for k in trial if cards[k].value == cards[key].value) > 2:
+            continue
+        kept = sum(1 for k in trial if not cards[k].discard)
+        if size - len(trial) < 3 - kept:  # room is still left for 3 cards kept after play
             continue
         hand.append(key)
     return hand
@@ -98,14 +165,15 @@ def _resolve_ship_card(text: str) -> str:
     return resolve_name(text.replace("-", " "), {k: c.name for k, c in ship_cards().items()}, "ship card")
 
 
-def parse_fleet(text: str, side: str, size_key: str, admiral_points: int) -> list[tuple[str, list[str]]]:
-    """``card+upgrade/card`` -> [(card key, upgrades)], checked against the game size."""
+def parse_fleet(text: str, side: str, size_key: str, admiral_points: int, faction: str = "") -> list[tuple[str, list[str]]]:
+    """``card+upgrade/card`` -> [(card key, upgrades and captain)], checked against the game size,
+    the card limits (2 upgrade cards and 1 commander a ship, 6) and the faction's symbol."""
     size = rules().size(size_key)
     items: list[tuple[str, list[str]]] = []
     if not text.strip():
         raise InvalidSyntax(f"Squadron {side.upper()} is empty.", hint="Write it like fleet_a=petite-fregate+skill1/sloop.")
-    total = admiral_points
-    for part in text.split("/"):
+    who = f"Squadron {side.upper()}"
+    for n, part in enumerate(text.split("/")):
         bits = [b.strip() for b in part.split("+") if b.strip()]
         if not bits:
             raise InvalidSyntax(f"Squadron {side.upper()}: empty entry in {quote(text)}.")
@@ -113,22 +181,39 @@ def parse_fleet(text: str, side: str, size_key: str, admiral_points: int) -> lis
         card = ship_cards()[key]
         if card.size_class == "line" and not size.line_allowed:
             raise SetupError(f"{card.name}: Ships of the Line are not allowed in a {size_key.title()} game.")
-        total += card.points
-        for up in bits[1:]:
-            if rules().upgrade(up) is None:
-                raise SetupError(f"No upgrade called {quote(up)}.", hint=f"Upgrades: {', '.join(u.key for u in rules().upgrades)}.")
-            cost = card.upgrade_cost(up)
-            if cost <= 0:
+        ups = bits[1:]
+        for up in ups:
+            if up in captain_cards():
+                check_symbol("captain card", captain_cards()[up].name, captain_cards()[up].faction, faction, who)
+                if n == 0:
+                    raise SetupError(f"{card.name} is the Flagship: its commander card is the admiral card, so it takes no captain.")
+            elif up in upgrade_cards():
+                check_symbol("upgrade card", upgrade_cards()[up].name, upgrade_cards()[up].faction, faction, who)
+            elif rules().upgrade(up) is None:
+                raise SetupError(f"No upgrade or captain called {quote(up)}.",
+                                 hint=f"Upgrades: {', '.join(upgrade_names())}. Captains: {', '.join(captain_cards())}.")
+            elif card.upgrade_cost(up) <= 0:
                 raise SetupError(f"{card.name} does not offer the upgrade {quote(up)}.")
-            total += cost
-        items.append((key, bits[1:]))
+        if len(set(ups)) != len(ups):
+            raise SetupError(f"{card.name} names an upgrade twice in {quote(part)}.")
+        if sum(1 for u in ups if u in upgrade_cards()) > 2:
+            raise SetupError(f"{card.name} has more than 2 upgrade cards; a ship may carry at most 2.")
+        if sum(1 for u in ups if u in captain_cards()) > 1:
+            raise SetupError(f"{card.name} has more than 1 captain card; a ship may carry 1 commander card.")
+        items.append((key, ups))
     if not size.min_ships <= len(items) <= size.max_ships:
         raise SetupError(
             f"Squadron {side.upper()} has {len(items)} ships; a {size_key.title()} game needs {size.min_ships} to {size.max_ships}."
         )
+    total = squadron_points(items, admiral_points)
     if total > size.points:
         raise SetupError(f"Squadron {side.upper()} costs {total} points; a {size_key.title()} game allows {size.points}.")
     return items
+
+
+def captain_of(ups: list[str]) -> str:
+    """The captain card among a ship's ``+`` entries ("" none)."""
+    return next((u for u in ups if u in captain_cards()), "")
 
 
 def squadron_points(items: list[tuple[str, list[str]]], admiral_points: int) -> int:
@@ -136,5 +221,8 @@ def squadron_points(items: list[tuple[str, list[str]]], admiral_points: int) -> 
     total = admiral_points
     for key, ups in items:
         card = ship_cards()[key]
-        total += card.points + sum(card.upgrade_cost(u) for u in ups)
+        total += card.points
+        for u in ups:
+            found = upgrade_cards().get(u) or captain_cards().get(u)
+            total += found.points if found is not None else card.upgrade_cost(u)
     return total

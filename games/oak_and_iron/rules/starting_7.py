@@ -4,8 +4,8 @@ line ahead along their own table edges (house deployment); the weather edge, the
 shuffled event deck. Scenario cards (setting, deployment, objectives, conditions) will be
 ``scenario_cards_7.py``.
 
-Options: ``weather=west`` the weather edge; ``defender=b``; ``fleet_a``, ``admiral_a``, ``hand_a``
-(and ``_b``) for the Patrol, Skirmish and Engagement sizes.
+Options: ``weather=west`` the weather edge; ``defender=b``; ``faction_a``, ``fleet_a``, ``admiral_a``,
+``hand_a`` (and ``_b``) for the Patrol, Skirmish and Engagement sizes.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from __future__ import annotations
 from games.core.data import Record, load
 from games.core.errors import UnknownName, quote
 from games.core.rng import Rng
-from games.oak_and_iron.data import admirals, event_cards, initiative_cards, rules, scenario_files, ship_cards
+from games.oak_and_iron.data import admirals, event_cards, factions, initiative_cards, rules, scenario_files, ship_cards
 from games.oak_and_iron.measure import WEATHER_EDGES
 from games.oak_and_iron.rules.squadron_6 import (
     SetupError,
+    captain_of,
     default_hand,
     make_ship,
     parse_fleet,
@@ -103,6 +104,14 @@ def from_scenario_file(scenario: str, options: dict[str, str]) -> State:
     )
 
 
+def faction_option(options: dict[str, str], side_id: str) -> str:
+    """FACTIONS & SHIPS (6): the faction card a Squadron chose (option ``faction_a``), "" for none."""
+    key = options.get(f"faction_{side_id}", "")
+    if key and key not in factions():
+        raise UnknownName(f"No faction called {quote(key)}.", hint=f"Factions: {', '.join(factions())}.")
+    return key
+
+
 def built_game(size_key: str, options: dict[str, str]) -> State:
     """Patrol, Skirmish or Engagement (6): both squadrons bought from the options, deployed in line ahead (house)."""
     size = rules().size(size_key)
@@ -114,14 +123,16 @@ def built_game(size_key: str, options: dict[str, str]) -> State:
         if adm_key not in admirals():
             raise UnknownName(f"No admiral called {quote(adm_key)}.", hint=f"Admirals: {', '.join(admirals())}.")
         adm = admirals()[adm_key]
-        fleet = parse_fleet(options.get(f"fleet_{side_id}", default_fleet), side_id, size_key, adm.points)
+        faction = faction_option(options, side_id)
+        fleet = parse_fleet(options.get(f"fleet_{side_id}", default_fleet), side_id, size_key, adm.points, faction)
         if f"hand_{side_id}" in options:
             hand = [resolve_card(h.strip()) for h in options[f"hand_{side_id}"].split("/") if h.strip()]
         else:
-            hand = default_hand(adm.value, [])
+            hand = default_hand(adm.value, [], faction)
         name, colour = SIDE_NAMES[side_id]
-        validate_hand(hand, adm.value, name)
-        sides.append(SideState(side_id, name, colour, adm.key, adm.name, adm.value, hand, fortune=rules().fortune_points))
+        validate_hand(hand, adm.value, name, faction)
+        fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
+        sides.append(SideState(side_id, name, colour, adm.key, adm.name, adm.value, hand, fortune=fortune))
         # deployment (house): line ahead along the side's own edge, sailing east
         y = 4.0 if side_id == "a" else size.table_height - 4.0
         x = 3.0
@@ -132,7 +143,9 @@ def built_game(size_key: str, options: dict[str, str]) -> State:
             n = names_used[card.name]
             label = card.name if n == 1 else f"{card.name} {n}"
             x += length / 2
-            ship = make_ship(f"{side_id}{i + 1}-{key}", label, key, side_id, x, y, 90.0, ups)
+            captain = captain_of(ups)
+            plain = [u for u in ups if u != captain]
+            ship = make_ship(f"{side_id}{i + 1}-{key}", label, key, side_id, x, y, 90.0, plain, faction=faction, captain=captain)
             ship.flagship = i == 0
             ships.append(ship)
             x += length / 2 + 1.5

@@ -1,0 +1,54 @@
+"""Captain cards in play (ch. 6 commander cards, house contents in ``data/oak_and_iron/cards``):
+a captain is turned face down and ignored while the Admiral is aboard (4.2 TRANSFER FLAG), and a
+struck helm may remove it from the game (4.3 Critical Damage, "the captain or admiral card
+assigned to that ship"). The ship's values follow at once (``squadron_6.refresh``)."""
+
+from __future__ import annotations
+
+from games.core.rng import Rng
+from games.oak_and_iron.data import captain_cards, rules
+from games.oak_and_iron.rules.dice_2 import count, roll, show
+from games.oak_and_iron.rules.squadron_6 import refresh
+from games.oak_and_iron.state import ShipState, State
+
+
+def faction_of(state: State, side_id: str) -> str:
+    """The faction card the Squadron chose (the ``faction_a`` option), "" for none."""
+    return state.options.get(f"faction_{side_id}", "")
+
+
+def admiral_aboard(state: State, ship: ShipState) -> bool:
+    """The ship carries the admiral card (a Flagship named after the Admiral was lost has none)."""
+    return ship.flagship and state.side(ship.side).admiral_name != "none"
+
+
+def captain_face_up(state: State, ship: ShipState) -> bool:
+    return bool(ship.captain) and not admiral_aboard(state, ship)
+
+
+def flag_moved(state: State, *ships: ShipState) -> list[str]:
+    """After the Admiral moves: a captain where the Admiral now is goes face down, one the Admiral
+    left comes face up again; only ships with a captain change (their values are recomputed)."""
+    lines = []
+    for ship in ships:
+        if not ship.captain:
+            continue
+        aboard = admiral_aboard(state, ship)
+        refresh(ship, faction_of(state, ship.side), aboard)
+        name = captain_cards()[ship.captain].name
+        lines.append(f"{ship.name}'s captain ({name}) is " + ("face down while the Admiral is aboard" if aboard else "face up"))
+    return lines
+
+
+def captain_hit(state: State, rng: Rng, ship: ShipState, notes: list[str]) -> None:
+    """A struck helm (4.3): a die for a face-up captain; on an officer-hit face it is removed."""
+    if not captain_face_up(state, ship):
+        return
+    faces = roll(rng, 1)
+    hit = count(faces, rules().faces_of("officer_hit")) > 0
+    name = captain_cards()[ship.captain].name
+    notes.append(f"officer check for {ship.name}'s captain ({name}): {show(faces)}" + (" - hit" if hit else ""))
+    if hit:
+        ship.captain = ""
+        refresh(ship, faction_of(state, ship.side), admiral_aboard(state, ship))
+        notes.append(f"{ship.name}'s captain is lost (Skill {ship.skill}, Crew {ship.crew})")
