@@ -13,6 +13,7 @@ from games.core.errors import InvalidSyntax, NotAllowed, WrongPhase, quote
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.seats import side_seats
 from games.core.view import View
 from games.hex_ironclads import orders, view
 from games.hex_ironclads.data import load_scenario, scenario_ids
@@ -99,9 +100,7 @@ class HexIronclads(Ruleset[State]):
         return new_state(load_scenario(scenario), chosen)
 
     def seats(self, state: State) -> list[Seat]:
-        return [Seat(s.id, s.name, s.id, "side") for s in state.sides] + [
-            Seat(UMPIRE, "Umpire", "", "umpire", optional=True)
-        ]
+        return side_seats(state.sides)
 
     def to_act(self, state: State) -> list[str]:
         return turn_sequence_1.to_act(state)
