@@ -6,8 +6,7 @@ and scenarios, and the slot for the owners' reference sheets.
 broken data pack names its file and key instead of failing mid-game.
 
 The book's reference sheets are not in its text. Owners of the printed sheets drop TOML files into
-``days_of_iron/reference/`` of a data pack (the shipped folder holds only a README). Two kinds are
-understood:
+``days_of_iron/reference/`` of a data pack (none ship). Two kinds are understood:
 
 * ``kind = "morale"``: the morale tests of 17.2. Each test adds its factors (the unit's class,
   its commanding General's quality, and the factors the player names) and rolls 1d6; the unit
@@ -16,6 +15,11 @@ understood:
   add a modifier, read the row whose range holds the total in the named column.
 
 The format is documented in ``data/days_of_iron/reference/README.md``.
+
+The measured table (option board=measured) reads its own sheets from ``reference/sheets/``:
+movement rates and stand sizes, terrain effects and dice charts (small arms, artillery, morale,
+close assault, damage to artillery, casualties to staff). HOUSE values ship there, each file
+tagged ``source = "house"``; an owner's pack replaces them file by file (``house()``).
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ FORCES_DIR = "days_of_iron/forces"
 SCENARIOS_DIR = "days_of_iron/scenarios"
 REFERENCE_DIR = "days_of_iron/reference"
 KINDS = ("morale", "table")
+SHEETS_DIR = "days_of_iron/reference/sheets"  # the measured table's sheets (house values ship)
+SHEET_KINDS = ("movement", "terrain", "chart")
+ARMS = ("infantry", "cavalry", "artillery", "engineer", "general")
+FORMATIONS = ("column", "line", "skirmish")
 QUALITIES = ("inept", "capable", "exceptional")
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "engineer")
 RANKS = ("army", "corps", "division", "brigade")
@@ -402,3 +410,114 @@ def reference() -> Reference:
 
 
 on_reload(reference.cache_clear)
+
+
+# --- the measured table's sheets (house values ship; an owner's sheets replace them) ------------
+
+
+@dataclass(frozen=True)
+class Movement:
+    """The movement sheet (17.4): rates by arm and starting formation, costs, stand sizes (4.1)."""
+
+    rates: dict[str, dict[str, float]]  # arm -> formation -> inches
+    wheel_factor: float
+    formation_change: float
+    forced_march_bonus: float
+    enemy_clearance: float
+    stands: dict[str, tuple[float, float]]  # arm -> (width, depth) inches
+    column_width: dict[str, int]
+    skirmish_gap: float
+    source: str
+
+
+@dataclass(frozen=True)
+class TerrainType:
+    id: str
+    name: str
+    move: float
+    cover: str
+    blocks_sight: bool
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A house (or owner's) dice chart the measured-table rules roll on, e.g. small arms by range."""
+
+    table: DiceTable
+    ranges: tuple[float, ...]  # farthest inches per column, empty when not read by range
+    source: str
+
+    def column_for(self, inches: float) -> int | None:
+        """The range band's column for a distance (None: out of range)."""
+        return next((i for i, r in enumerate(self.ranges) if inches <= r + 1e-9), None)
+
+
+@dataclass(frozen=True)
+class House:
+    movement: Movement
+    terrain: dict[str, TerrainType]
+    charts: dict[str, Chart]
+    sources: dict[str, str]  # file name -> source ("house", "owner"...)
+
+
+HOUSE_CHARTS = ("small-arms", "artillery", "morale", "close-assault", "artillery-damage", "staff-casualties")
+
+
+def _movement(doc: Record) -> Movement:
+    rates = {arm: {f: doc.table("rates").table(arm).float(f) for f in FORMATIONS} for arm in doc.table("rates")}
+    stands: dict[str, tuple[float, float]] = {}
+    for arm in doc.table("stands"):
+        size = doc.table("stands").list(arm)
+        stands[arm] = (float(size[0]), float(size[1]))
+    missing = [a for a in ARMS if a not in rates or a not in stands]
+    if missing:
+        raise DataError(f"{doc.file}: rates and stands are needed for every arm; missing {', '.join(missing)}")
+    costs = doc.table("costs")
+    forms = doc.table("formations")
+    widths = forms.table("column_width")
+    return Movement(
+        rates=rates,
+        wheel_factor=costs.float("wheel_factor"),
+        formation_change=costs.float("formation_change"),
+        forced_march_bonus=costs.float("forced_march_bonus"),
+        enemy_clearance=costs.float("enemy_clearance"),
+        stands=stands,
+        column_width={a: widths.int(a) for a in widths},
+        skirmish_gap=forms.float("skirmish_gap"),
+        source=doc.str("source"),
+    )
+
+
+@lru_cache(maxsize=1)
+def house() -> House:
+    """The movement, terrain and chart sheets of the measured table: the shipped house values
+    (data/days_of_iron/reference/README.md says which), each replaced file by file by a pack's."""
+    movement: Movement | None = None
+    terrain: dict[str, TerrainType] = {}
+    charts: dict[str, Chart] = {}
+    sources: dict[str, str] = {}
+    for path in listing(SHEETS_DIR):
+        doc = load(path)
+        kind = doc.str("kind", SHEET_KINDS)
+        sources[path.rsplit("/", 1)[1]] = doc.str("source")
+        if kind == "movement":
+            movement = _movement(doc)
+        elif kind == "terrain":
+            for tid, rec in doc.table("types").items():
+                terrain[tid] = TerrainType(tid, rec.str("name"), rec.float("move"), rec.str("cover"),
+                                           rec.opt_bool("blocks_sight", False))
+        else:
+            table = _table(doc, doc.str("id"))
+            ranges = tuple(float(v) for v in doc.list("ranges")) if doc.has("ranges") else ()
+            if ranges and len(ranges) != len(table.columns):
+                raise DataError(f"{doc.file}: key 'ranges': expected one range per column ({len(table.columns)})")
+            charts[table.id] = Chart(table, ranges, doc.str("source"))
+    if movement is None:
+        raise DataError(f"{SHEETS_DIR}: no movement sheet (kind = \"movement\")")
+    missing = [c for c in HOUSE_CHARTS if c not in charts]
+    if missing:
+        raise DataError(f"{SHEETS_DIR}: charts missing: {', '.join(missing)}")
+    return House(movement, terrain, charts, sources)
+
+
+on_reload(house.cache_clear)

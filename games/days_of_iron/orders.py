@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
 from games.core.errors import AmbiguousName, GameError, InvalidSyntax, NotAllowed, UnknownName, quote, resolve_name
-from games.core.notation import MAX_WORDS, Free, Grammar, Number, Slot, Typed
+from games.core.notation import MAX_WORDS, Decimal, Flag, Free, Grammar, Number, Slot, Typed
 from games.core.ruleset import UMPIRE
 from games.days_of_iron.data import reference, rules
 from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, State, Unit
@@ -30,6 +30,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
+TABLE_VERBS = ("move", "form", "measure")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
 SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
@@ -323,10 +324,41 @@ class Check(Typed):
     about: Text | None = None
 
 
+@dataclass(frozen=True)
+class Move(Typed):
+    """Movement Phase (17.4): straight ahead N inches, then (optionally) wheel on a front corner, the
+    outer arc costing double; ``forced`` is a forced march in column (12.1)."""
+
+    PATTERN: ClassVar[str] = "{unit} move {inches} [wheel {turn} {degrees}] {forced}"
+    unit: UnitId
+    inches: Annotated[float, Decimal(0, 60, "inches")]
+    turn: Literal["left", "right"] | None = None
+    degrees: Annotated[float, Decimal(1, 180, "degrees")] | None = None
+    forced: Annotated[bool, Flag("forced")] = False
+
+
+@dataclass(frozen=True)
+class Form(Typed):
+    """Movement Phase (17.4, section 12): change formation about the command stand."""
+
+    PATTERN: ClassVar[str] = "{unit} form {formation}"
+    unit: UnitId
+    formation: Literal["column", "line", "skirmish"]
+
+
+@dataclass(frozen=True)
+class Measure(Typed):
+    """The distance between two units on the measured table, edge to edge (any time; no die)."""
+
+    PATTERN: ClassVar[str] = "measure {unit} to {target}"
+    unit: UnitId
+    target: Annotated[str, Id("unit")]
+
+
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check)
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
-                  Objective, Morale, Table, Dispute, Check, Fate, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -379,6 +411,12 @@ def verb_of(text: str) -> str:
     if not words:
         raise InvalidSyntax("Empty order.", hint=EMPTY_HINT)
     verb = words[0].casefold()
+    if verb == "measure":
+        return verb
+    if verb not in VERBS and len(words) >= 2:
+        table_verb = next((w.casefold() for w in words[1:] if w.casefold() in TABLE_VERBS), "")
+        if table_verb:
+            return table_verb
     if verb not in VERBS:
         raise InvalidSyntax(f"{quote(text)} is not a Days of Iron order.", hint="Orders: " + ", ".join(VERBS) + " (see the help).")
     return verb
@@ -391,6 +429,8 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
     verb = verb_of(text)
     known = names(state, seat, verb)
     words = text.split()[1:]
+    if verb in TABLE_VERBS:
+        return _read_table_order(state, verb, text, known)
     text = _folded(_without_bare_at(verb, text))
     try:
         GRAMMAR.parse(text, {**known, SHAPE: {}})
@@ -399,6 +439,29 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
         raise usage(state, verb, words) from None
     assert isinstance(order, DoiOrder)
     return _unfolded(order)
+
+
+def _read_table_order(state: State, verb: str, text: str, known: dict[str, Mapping[str, str]]) -> DoiOrder:
+    """A measured-table order (``UNIT move 6 wheel left 30``, ``UNIT form line``, ``measure A to B``)."""
+    from games.days_of_iron.rules.formations_12 import measured
+
+    if not measured(state):
+        raise NotAllowed(f"{quote(text)}: this game is played with board=tape: move and measure on your own table.",
+                         hint="Start a game with option board=measured for the bot to keep the table.")
+    try:
+        GRAMMAR.parse(text, {**known, SHAPE: {}})
+    except InvalidSyntax:
+        raise InvalidSyntax(f"{quote(text)}: {TABLE_USAGE[verb]}") from None
+    order = GRAMMAR.parse(text, known)
+    assert isinstance(order, DoiOrder)
+    return order
+
+
+TABLE_USAGE = {
+    "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]`, e.g. `2/IR12 move 6 wheel left 30`.",
+    "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
+    "measure": "write `measure UNIT to UNIT`.",
+}
 
 
 def _folded(text: str) -> str:

@@ -18,7 +18,7 @@ from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
 from games.core.seats import side_seats
-from games.core.view import View
+from games.core.view import Overlay, View
 from games.days_of_iron import data, orders, view
 from games.days_of_iron.orders import (
     Cancel,
@@ -28,10 +28,13 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Fate,
+    Form,
     Hide,
     Initiative,
     Loss,
+    Measure,
     Morale,
+    Move,
     Next,
     Objective,
     Offboard,
@@ -50,6 +53,7 @@ from games.days_of_iron.rules import (
     initiative_17_1,
     losses_17_5,
     morale_17_2,
+    movement_17_4,
     orders_of_battle_6,
     phases_17,
     reference_sheets_17,
@@ -63,17 +67,36 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 
 HELP = """\
-**Days of Iron** - table assistant for Franco-Prussian War miniatures (book: Days of Iron, A. Stone).
-The battle is fought on your real table with a tape measure: the bot does NOT move, measure,
-shoot or melee. It keeps both orders of battle (points from sections 5-6), rolls staff quality
+**Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
+- `board=measured` (default): the bot keeps a measured table. When both sides are ready it sets each
+  side's units out in column in its deployment zone (16.2), drawn to scale (1" stands, 4.1; column 4
+  infantry stands wide, line one rank, skirmish with 1" gaps, 12), and moves them by your orders in
+  the Movement phase. Hidden units (16.4) are on your own board only, marked hidden, until revealed;
+  off-board units (16.5) on nobody's until they arrive.
+- `board=tape`: you measure on your own table; the bot keeps the records below.
+Either way it keeps both orders of battle (points from sections 5-6), rolls staff quality
 (14.1, or the national table of 19.4 with option staff=national), initiative (17.1) and disputed
 matters (3.4), keeps hidden (16.4) and off-board (16.5) units SEALED (only your side and the umpire
 read them; the channel sees a numbered record and its SHA-256 commitment, checked when revealed),
 runs scouting (19.1-19.3), tracks losses and objectives and scores the margin of victory (18.2).
 The book's reference sheets (movement, shooting, morale, close assault, casualties) are NOT in the
-text: the shipped game has NO reference tables. Owners can load theirs as a data pack
-(`days_of_iron/reference/*.toml`, format in data/days_of_iron/reference/README.md); then `morale`
-and `table` orders use them.
+text: the measured table uses HOUSE sheets (data/days_of_iron/reference/README.md says which numbers
+are house and how your printed sheets replace them, file by file, as a data pack). The assistant's
+`morale` and `table` orders read owners' tables only (kinds morale and table).
+
+Measured table, in your own part of the Movement phase (17.4), for your units (names or ids):
+- `UNIT move INCHES [wheel left|right DEGREES] [forced]` e.g. `2e de Ligne move 6`,
+  `74th move 3 wheel left 30`: straight ahead from the command stand, then wheel on the inner front
+  corner; the outer arc costs DOUBLE. The allowance is the movement sheet's rate for the arm and
+  the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1).
+  A unit may not leave the table nor end within 1" of an enemy it can see.
+- `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
+- `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
+- `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
+  draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
+  with the distance to each enemy unit you can see. NOT done yet on the measured table: shooting,
+  charges and impulses, close assault, morale effects, terrain pieces, command radius: record
+  their results with the orders below.
 
 Set-up (each side, then `ready`):
 - `staff` roll your Generals' quality (your own General is Capable, not diced)
@@ -99,8 +122,8 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives). Options: scouting, staff, victory, margin,
 turns (end after N turns), force1/force2 (order-of-battle ids). The umpire may give any order;
 `staff` and `ready` then name the side (`staff french`).
-Staff quality is public (the book does not make it secret). NOT done by the bot: positions,
-measuring, movement, formations, disorder/shaken markers, command radius, shooting, close
+Staff quality is public (the book does not make it secret). NOT done by the bot (board=tape: also
+positions, measuring, movement and formations): disorder/shaken markers, command radius, shooting, close
 assault and casualty results (no tables), wounded Generals' lost turns, fires and wind; surrender
 (18.1) and objectives are recorded when the players say so. Scouting counts 2 figures per cavalry
 stand (4.1). Victory bands: "0 to 150" is a draw, more than 150 a Minor Victory, and so on.
@@ -115,6 +138,8 @@ OPTIONS = (
     OptionSpec("margin", "Victory bands as printed for 800 points (book) or scaled to the game size.", "scenario",
                ("scenario", "book", "scaled")),
     OptionSpec("turns", "End automatically after this many turns (0 = when the players agree).", "0", between=(0, 100)),
+    OptionSpec("board", "measured: the bot keeps every unit's place on a measured table and moves it; "
+               "tape: you measure on your own table and the bot keeps the records.", "measured", ("measured", "tape")),
     OptionSpec("force1", "Order of battle for the first side (a forces/ file id).", ""),
     OptionSpec("force2", "Order of battle for the second side (a forces/ file id).", ""),
 )
@@ -152,7 +177,9 @@ class DaysOfIron(Ruleset[State]):
     def help(self) -> str:
         ref = data.reference()
         loaded = ("Reference tables loaded from a data pack: " + ", ".join(ref.sources) + ".") if not ref.empty else (
-            "Reference tables loaded: none (the shipped game has no reference tables).")
+            "Reference tables loaded: none (the shipped game has no reference tables for `morale` and `table`).")
+        sheets = data.house().sources
+        loaded += "\nMeasured-table sheets: " + ", ".join(f"{name} ({src})" for name, src in sorted(sheets.items())) + "."
         return HELP + loaded
 
     def setup(self, scenario: str, options: dict[str, str], rng: Rng) -> State:
@@ -190,7 +217,7 @@ class DaysOfIron(Ruleset[State]):
         """Check the order again in this state (any seat's order comes through here), then carry it out."""
         if isinstance(order, DoiOrder):
             try:
-                phases_17.guard(state, seat, order.text.split()[0], order.text)
+                phases_17.guard(state, seat, orders.verb_of(order.text), order.text)
                 order = self._checked(state, seat, order)
             except GameError as err:
                 raise orders.quoting(order.text, err) from None
@@ -239,6 +266,12 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.check_dispute(order)
             case Check():
                 return checks_15.check_check(order)
+            case Move():
+                return movement_17_4.check_move(state, seat, order)
+            case Form():
+                return movement_17_4.check_form(state, seat, order)
+            case Measure():
+                return movement_17_4.check_measure(state, seat, order)
         return order
 
     def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
@@ -284,10 +317,25 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
+            case Move() | Form() | Measure():
+                return self._table(state, seat, order)
         raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
+
+    def _table(self, state: State, seat: str, order: Move | Form | Measure) -> list[Event]:
+        """The measured table's orders (17.4 and ``measure``)."""
+        match order:
+            case Move():
+                return movement_17_4.move(state, order)
+            case Form():
+                return movement_17_4.form(state, order)
+            case Measure():
+                return movement_17_4.measure(state, seat, order)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)
+
+    def preview_overlays(self, state: State, seat: str, moved: frozenset[str]) -> list[Overlay]:
+        return view.preview_overlays(state, seat, moved)
 
     def outcome(self, state: State) -> Outcome | None:
         return victory_18.outcome(state)

@@ -194,6 +194,56 @@ class TableFile(Sourced, tag_field="kind", tag="table", kw_only=True):
     rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
 
 
+# --- reference/*.toml: the measured table's house sheets (movement, terrain, charts) -------------
+Arms = Literal["infantry", "cavalry", "artillery", "engineer", "general"]
+Inch = Annotated[float, msgspec.Meta(ge=0)]
+
+
+class RatesSchema(Strict, kw_only=True):
+    column: Inch
+    line: Inch
+    skirmish: Inch
+
+
+class CostsSchema(Strict, kw_only=True):
+    wheel_factor: Annotated[float, msgspec.Meta(ge=1)]
+    formation_change: Annotated[float, msgspec.Meta(ge=0, le=1)]
+    forced_march_bonus: Annotated[float, msgspec.Meta(ge=0)]
+    enemy_clearance: Inch
+
+
+class FormationsSchema(Strict, kw_only=True):
+    column_width: dict[Arms, Annotated[int, msgspec.Meta(ge=1, le=12)]]
+    skirmish_gap: Inch
+
+
+class MovementFile(Sourced, tag_field="kind", tag="movement", kw_only=True):
+    rates: dict[Arms, RatesSchema]
+    costs: CostsSchema
+    stands: dict[Arms, tuple[Annotated[float, msgspec.Meta(gt=0, le=6)], Annotated[float, msgspec.Meta(gt=0, le=6)]]]
+    formations: FormationsSchema
+
+
+class TerrainTypeSchema(Strict, kw_only=True):
+    name: str
+    move: Annotated[float, msgspec.Meta(ge=0, le=4)]
+    cover: Literal["none", "light", "heavy"]
+    blocks_sight: bool = False
+
+
+class TerrainFile(Sourced, tag_field="kind", tag="terrain", kw_only=True):
+    types: dict[str, TerrainTypeSchema]
+
+
+class ChartFile(Sourced, tag_field="kind", tag="chart", kw_only=True):
+    id: str
+    name: str = ""
+    dice: str
+    columns: Annotated[list[str], msgspec.Meta(min_length=1)]
+    ranges: list[Inch] = msgspec.field(default_factory=list)  # one per column when the chart is by range
+    rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
+
+
 def _load_all() -> None:
     from games.days_of_iron import data
 
@@ -203,6 +253,7 @@ def _load_all() -> None:
     for scenario_id in data.scenario_ids():
         data.scenario(scenario_id)
     data.reference()
+    data.house()
 
 
 SCHEMAS = {
@@ -210,5 +261,6 @@ SCHEMAS = {
     "days_of_iron/forces/*.toml": ForceFile,
     "days_of_iron/scenarios/*.toml": ScenarioFile,
     "days_of_iron/reference/*.toml": MoraleFile | TableFile,
+    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile,
 }
 CHECKS = [_load_all]

@@ -1,6 +1,7 @@
 """The game state: a plain dataclass tree that round-trips through ``games.core.codec``.
 
-The bot does not know where anything stands on the physical table; it keeps the orders of
+With option board=tape the bot does not know where anything stands on the physical table; with
+board=measured (the default) each unit has a position, facing and formation. It keeps the orders of
 battle, the rolls, the sealed records of hidden and off-board units, losses and objectives.
 """
 
@@ -53,6 +54,16 @@ class Unit:
     # successor record, promoted again in place each time its holder is lost, so the units list
     # does not grow with the number of promotions (issue 11); the log keeps every promotion.
     replaces: str = ""
+    # The measured table (option board=measured): the centre of the unit's footprint in inches from
+    # the table's top-left corner, its facing (compass bearing, 0 = up the table), its formation
+    # (section 12; "" until it is set out on the table) and the inches it has used this Movement Phase.
+    x: float = 0.0
+    y: float = 0.0
+    facing: float = 0.0
+    formation: str = ""
+    moved: float = 0.0
+    moved_turn: int = 0  # the turn ``moved`` counts for (a new turn starts from nothing)
+    start_formation: str = ""  # the formation it started this turn's Movement Phase in (17.4)
 
 
 @dataclass

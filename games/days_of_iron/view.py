@@ -4,12 +4,14 @@ may read. A spectator's view never holds a sealed text."""
 
 from __future__ import annotations
 
+from games.core.geometry import polygon_distance
 from games.core.ruleset import UMPIRE
-from games.core.view import Board, SideInfo, Terrain, View, Zone
-from games.days_of_iron.data import reference, rules
+from games.core.view import Board, Counter, Overlay, SideInfo, Terrain, View, Zone
+from games.days_of_iron.data import house, reference, rules
+from games.days_of_iron.rules import formations_12, movement_17_4
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.rules.victory_18 import fmt_halves, margin, side_lost_halves
-from games.days_of_iron.state import GONE, INITIATIVE, SETUP, STEPS, TURN, State
+from games.days_of_iron.state import GONE, HIDDEN, INITIATIVE, ROUTING, SETUP, STEPS, TURN, State, Unit
 
 SYSTEM_ID = "days-of-iron"
 
@@ -17,8 +19,9 @@ SYSTEM_ID = "days-of-iron"
 def view(state: State, seat: str | None) -> View:
     """The table for ``seat`` (None: a spectator)."""
     w, h = float(state.table_width), float(state.table_height)
-    table = Terrain("land", points=((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)),
-                    label=f"{state.table_width}\" x {state.table_height}\" table: measure on your own")
+    measured = formations_12.measured(state)
+    label = f"{state.table_width}\" x {state.table_height}\" table" + ("" if measured else ": measure on your own")
+    table = Terrain("land", points=((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)), label=label)
     board = Board(kind="table", key=f"{SYSTEM_ID}:{state.table_width}x{state.table_height}",
                   name=state.scenario_name, width=w, height=h, table_terrain=(table,))
     depth = float(min(rules().deployment_depth, state.table_height // 2))
@@ -33,10 +36,70 @@ def view(state: State, seat: str | None) -> View:
         viewer=seat,
         sides=tuple(SideInfo(s.id, s.name, s.colour) for s in state.sides),
         zones=zones,
+        counters=tuple(counters(state, seat)) if measured else (),
         status=tuple(status(state)),
         title=f"Days of Iron: {state.scenario_name}",
         private_text=tuple(private(state, seat)),
     )
+
+
+def seen_by(unit: Unit, seat: str | None) -> bool:
+    """Units standing on the table are seen by all; a hidden one (16.4) only by its side and the
+    umpire, until revealed; off-board and gone units by nobody."""
+    if formations_12.on_table(unit):
+        return True
+    return unit.status == HIDDEN and bool(unit.formation) and seat in (UMPIRE, unit.side)
+
+
+def counters(state: State, seat: str | None) -> list[Counter]:
+    """Each unit this seat may see, drawn to scale as its block of stands (section 12)."""
+    out = []
+    for u in state.units:
+        if not seen_by(u, seat):
+            continue
+        width, depth = formations_12.footprint(u)
+        markers = tuple(m for m, on in (("hidden", u.status == HIDDEN), ("routing", u.status == ROUTING)) if on)
+        out.append(Counter(id=u.id, label=short_label(u), side=u.side, pos=(round(u.x, 4), round(u.y, 4)),
+                           facing=round(u.facing, 4), markers=markers, size=(depth, width), kind="unit"))
+    return out
+
+
+NAME_FILLERS = ("de", "du", "des", "la", "le", "à", "a", "von", "der", "of", "the")
+
+
+def short_label(unit: Unit) -> str:
+    """A name short enough to sit under a 4" column on the board: a General's surname, or the
+    unit's number and the start of its arm ("10e Chasseurs à pied" -> "10e Chass.")."""
+    words = unit.name.split()
+    if unit.type == "general":
+        return words[-1]
+    if len(unit.name) <= 11:
+        return unit.name
+    rest = [w for w in words[1:] if w.casefold() not in NAME_FILLERS] or words[1:]
+    return f"{words[0]} {rest[0][:5]}." if rest else unit.name[:11]
+
+
+def preview_overlays(state: State, seat: str, moved: frozenset[str]) -> list[Overlay]:
+    """Aiming aids for a previewed order: from each moved unit as it would stand, its 45-degree
+    firing arcs from the front corners (17.3) out to the longest range of its chart, and a line
+    with the measured distance to each enemy it can see (only units standing on the table: a
+    hidden enemy is never drawn)."""
+    out: list[Overlay] = []
+    for u in state.units:
+        if u.id not in moved or not formations_12.on_table(u):
+            continue
+        reach = _reach(u)
+        out.append(Overlay("arc", formations_12.firing_arc(u, reach), u.side, f"{u.name} arc {reach:g}\""))
+        for enemy in movement_17_4.visible_enemies(state, u.side):
+            gap = polygon_distance(formations_12.base(u).polygon(), formations_12.base(enemy).polygon())
+            out.append(Overlay("fire", (formations_12.front_centre(u), formations_12.base(enemy).centre), u.side,
+                               f"{enemy.name} {movement_17_4.fmt(gap)}\""))
+    return out
+
+
+def _reach(unit: Unit) -> float:
+    chart = house().charts["artillery" if unit.type == "artillery" else "small-arms"]
+    return chart.ranges[-1] if chart.ranges else 12.0
 
 
 def _phase_line(state: State) -> str:
@@ -71,7 +134,11 @@ def status(state: State) -> list[str]:
     sealed = [r for r in state.sealed if not r.cancelled and not r.revealed]
     if sealed:
         lines.append("Sealed records: " + ", ".join(f"#{r.number} {state.side_name(r.side)}" for r in sealed))
-    if reference().empty:
+    if formations_12.measured(state):
+        sources = sorted(set(house().sources.values()))
+        lines.append(f"Measured table: reference sheets in use - {', '.join(sources)} values "
+                     "(data/days_of_iron/reference/README.md).")
+    elif reference().empty:
         lines.append("No reference tables loaded (shipped game).")
     return lines
 

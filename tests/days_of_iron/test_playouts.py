@@ -55,7 +55,8 @@ def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) ->
             if e.public:
                 public_texts.append(e.text)
             else:
-                assert e.to is not None and len(e.to) == 1 and next(iter(e.to)) in {s.id for s in state.sides}
+                # a private answer goes to one side, or to the umpire who asked (a `measure`)
+                assert e.to is not None and len(e.to) == 1 and next(iter(e.to)) in {s.id for s in state.sides} | {UMPIRE}
         assert_sealed_texts_private(state, public_texts)
         log.append((seat, text))
     return state, log

@@ -9,7 +9,8 @@ import pytest
 
 from games.core import data
 from games.core.errors import DataError, IllegalOrder, UnknownName
-from games.days_of_iron.data import reference
+from games.core.schema import validate_all
+from games.days_of_iron.data import HOUSE_CHARTS, house, reference
 from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn
 
 MORALE = """
@@ -58,14 +59,18 @@ def pack(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def test_shipped_game_has_no_reference_tables_and_says_so() -> None:
     assert reference().empty
-    assert "the shipped game has NO reference tables" in RS.help()
+    assert "the measured table uses HOUSE sheets" in RS.help()
     assert "Reference tables loaded: none" in RS.help()
-    state, rng = new_game()
+    assert "movement.toml (house)" in RS.help()
+    state, rng = new_game(board="tape")
     ready_both(state, rng)
     start_turn(state)
     with pytest.raises(IllegalOrder, match="no morale table is loaded"):
         RS.parse_order(state, "french", "morale 2e de Ligne charge")
     assert "No reference tables loaded (shipped game)." in RS.view(state, None).status
+    measured, _ = new_game()
+    assert ("Measured table: reference sheets in use - house values (data/days_of_iron/reference/README.md)."
+            in RS.view(measured, None).status)
 
 
 def test_morale_lookup_from_a_data_pack(pack: Path) -> None:
@@ -119,5 +124,36 @@ def test_a_bad_force_in_a_pack_names_file_and_key(tmp_path: Path, monkeypatch: p
     try:
         with pytest.raises(DataError, match=r"french-division.toml: key 'brigades\[0\].units\[0\].class'"):
             new_game("meeting")
+    finally:
+        data.set_data_packs([])
+
+
+def test_shipped_house_sheets_are_complete_and_marked_house() -> None:
+    sheets = house()
+    assert set(sheets.sources.values()) == {"house"}
+    assert set(HOUSE_CHARTS) <= set(sheets.charts)
+    assert sheets.charts["small-arms"].column_for(6) == 1 and sheets.charts["small-arms"].column_for(13) is None
+    readme = (Path(__file__).parents[2] / "data/days_of_iron/reference/README.md").read_text(encoding="utf-8")
+    for name in sheets.sources:
+        assert f"`sheets/{name}`" in readme, name
+    assert {"open", "hill", "road", "river", "urban", "light-wood", "heavy-wood"} <= set(sheets.terrain)
+
+
+def test_an_owners_movement_sheet_replaces_the_house_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(data, "_packs", None)
+    folder = tmp_path / "days_of_iron" / "reference" / "sheets"
+    folder.mkdir(parents=True)
+    shipped = (Path(__file__).parents[2] / "data/days_of_iron/reference/sheets/movement.toml").read_text(encoding="utf-8")
+    (folder / "movement.toml").write_text(shipped.replace('source = "house"', 'source = "owner"').replace(
+        "column = 8\n", "column = 10\n", 1), encoding="utf-8")
+    data.set_data_packs([tmp_path])
+    try:
+        assert house().movement.rates["infantry"]["column"] == 10
+        assert house().sources["movement.toml"] == "owner" and house().sources["terrain.toml"] == "house"
+        assert "movement.toml (owner)" in RS.help()
+        (folder / "movement.toml").write_text(shipped.replace("wheel_factor = 2", "wheel_factor = 0.5"), encoding="utf-8")
+        data.set_data_packs([tmp_path])
+        with pytest.raises(DataError, match="wheel_factor"):
+            validate_all()
     finally:
         data.set_data_packs([])

@@ -20,7 +20,11 @@ BOARDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
     ),
     "ironclad-draughts": ("ironclad-draughts", "fleet", ()),
     "oak-and-iron": ("oak-and-iron", "engagement", ()),
-    "days-of-iron": ("days-of-iron", "meeting", ()),
+    "days-of-iron": (  # both sides ready: the measured table sets the units out in their zones
+        "days-of-iron",
+        "meeting",
+        (("french", "staff"), ("french", "ready"), ("prussian", "staff"), ("prussian", "ready")),
+    ),
     "table": (
         "table",
         "free",

@@ -9,7 +9,7 @@ from games.core.rng import Rng, check_seal, seal
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import rules
 from games.days_of_iron.orders import Cancel, Dust, Hide, Offboard, Ready, Staff, free_text, own_unit
-from games.days_of_iron.rules import initiative_17_1, scouting_19_1
+from games.days_of_iron.rules import formations_12, initiative_17_1, scouting_19_1
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.state import HIDDEN, INITIATIVE, OFF_BOARD, ON_TABLE, STEPS, TURN, Sealed, State, Unit
 
@@ -177,6 +177,10 @@ def start_battle(state: State, rng: Rng) -> list[str]:
                      " (cavalry, artillery, then infantry).")
     state.deploys_first = first
     state.phase = INITIATIVE
+    if formations_12.measured(state):
+        lines += formations_12.deploy(state)
+        lines.append("Roll `initiative` for turn 1.")
+        return lines
     lines.append("Deploy on the table, then roll `initiative` for turn 1.")
     return lines
 

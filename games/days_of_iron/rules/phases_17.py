@@ -5,6 +5,9 @@ activation check), and lists the orders a seat may give."""
 
 from __future__ import annotations
 
+import math
+from typing import Literal
+
 from games.core.errors import NotAllowed, NotYourTurn, WrongPhase, quote
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.orders import (
@@ -15,9 +18,12 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Fate,
+    Form,
     Hide,
     Initiative,
     Loss,
+    Measure,
+    Move,
     Next,
     Objective,
     Offboard,
@@ -27,7 +33,14 @@ from games.days_of_iron.orders import (
     Scout,
     Staff,
 )
-from games.days_of_iron.rules import morale_17_2, reference_sheets_17, scouting_19_1, victory_18
+from games.days_of_iron.rules import (
+    formations_12,
+    morale_17_2,
+    movement_17_4,
+    reference_sheets_17,
+    scouting_19_1,
+    victory_18,
+)
 from games.days_of_iron.state import (
     CAPTURED,
     HIDDEN,
@@ -43,6 +56,7 @@ from games.days_of_iron.state import (
     State,
 )
 
+FORM_WORDS: tuple[Literal["column", "line", "skirmish"], ...] = ("column", "line", "skirmish")
 SET_UP = ("staff", "hide", "offboard", "cancel", "scout", "ready")
 DEFAULT_WHERE = "as marked on the deployment map"
 
@@ -191,4 +205,30 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
         for s in state.sides:
             if o.held_by != s.id:
                 out.append(Objective(o.name, s.id))
+    if formations_12.measured(state):
+        out += _table_candidates(state, sides)
+    return out
+
+
+def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
+    """Measured-table orders worth offering (17.4): in the Movement phase the acting side's units
+    may move their whole remaining allowance or half of it, wheel, or change formation; any seat
+    may measure from its units to the nearest enemy it can see."""
+    out: list[DoiOrder] = []
+    own = [u for u in state.units if u.side in sides and formations_12.on_table(u)]
+    if STEPS[state.step] == "Movement":
+        for u in own:
+            if u.side != state.acting_side() or u.status != ON_TABLE:
+                continue
+            room = movement_17_4.left(state, u)
+            for inches in dict.fromkeys((math.floor(room * 10) / 10, math.floor(room * 5) / 10)):
+                if inches > 0:
+                    out.append(Move(u.id, inches))
+            out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
+            out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+    for u in own:
+        enemies = movement_17_4.visible_enemies(state, u.side)
+        if enemies:
+            nearest = min(enemies, key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2)
+            out.append(Measure(u.id, nearest.id))
     return out

@@ -1,0 +1,129 @@
+"""Book section 12, Formations (with 4.1 basing): on the measured table (option board=measured) a
+unit is a block of 1"-wide stands in column, line or skirmish order. Its footprint is one
+rectangle (``games.core.geometry.Base``, the same geometry Oak & Iron measures with): the stands
+shoulder to shoulder in a line (12.2), four infantry stands abreast in a manoeuvre column (12.1),
+stands with a 1" gap in a skirmish screen (12.3). Stand sizes and column widths are read from the
+movement sheet (``data/days_of_iron/reference/sheets/movement.toml``, house where the book is silent).
+
+It also sets the armies out at the start of the battle (16.2): each side's units in column in its
+deployment zone, facing the enemy, brigade by brigade from the left; players then move them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from games.core.geometry import Base, add, bearing_vector, scale
+from games.days_of_iron.data import house, rules
+from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State, Unit
+
+COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
+FORMATIONS = (COLUMN, LINE, SKIRMISH)
+DEPLOY_MARGIN = 7.0  # house: inches kept clear of the side edges when setting out (room to form line)
+DEPLOY_GAP = 3.0  # house: inches between rows of units set out
+DEPLOY_SLOT = 6.0  # house: the least room a unit set out takes along its row (its name is drawn under it)
+
+
+def measured(state: State) -> bool:
+    """Whether the bot keeps the units' positions (option board=measured)."""
+    return state.options.get("board", "tape") == "measured"
+
+
+def arm(unit: Unit) -> str:
+    """The arm whose stand size and rates a unit uses (Generals have their own line in the sheet)."""
+    return unit.type if unit.type in house().movement.stands else "infantry"
+
+
+def footprint(unit: Unit, formation: str | None = None) -> tuple[float, float]:
+    """(width, depth) in inches of the unit's stands in a formation (12.1-12.3, 4.1)."""
+    mv = house().movement
+    w, d = mv.stands[arm(unit)]
+    n = max(1, unit.stands)
+    form = formation or unit.formation or COLUMN
+    if form == LINE:
+        return (n * w, d)
+    if form == SKIRMISH:
+        return (n * w + (n - 1) * mv.skirmish_gap, d)
+    abreast = min(n, mv.column_width.get(arm(unit), 1))
+    return (abreast * w, math.ceil(n / abreast) * d)
+
+
+def base(unit: Unit, formation: str | None = None) -> Base:
+    """The unit's footprint as a rectangle on the table: ``length`` along its facing is the depth."""
+    width, depth = footprint(unit, formation)
+    return Base((unit.x, unit.y), unit.facing, depth, width)
+
+
+def front_centre(unit: Unit) -> tuple[float, float]:
+    """The middle of the unit's front edge: where the command stand stands and moves are measured from (17.4)."""
+    return base(unit).edge_midpoint("bow")
+
+
+def on_table(unit: Unit) -> bool:
+    """Standing on the table and visible to everyone (not hidden, off board or gone)."""
+    return bool(unit.formation) and unit.status in (ON_TABLE, ROUTING)
+
+
+def deploy(state: State) -> list[str]:
+    """Set out both armies in column in their deployment zones (16.2), the first side along the
+    bottom edge facing up the table, the second along the top facing down. Units on the table are
+    placed first, so where they stand never depends on the hidden or off-board units (placed after
+    them, out of sight until revealed or arriving)."""
+    depth = float(min(rules().deployment_depth, state.table_height // 2))
+    for index, side in enumerate(state.sides):
+        units = [u for u in state.units if u.side == side.id and u.status in (ON_TABLE, HIDDEN, OFF_BOARD)]
+        troops = [u for u in units if u.type != "general"]
+        staff = [u for u in units if u.type == "general"]
+        # the troops on the table first, then (a row behind) the Generals, then hidden and off-board units
+        rows = [[u for u in troops if u.status == ON_TABLE], [u for u in staff if u.status == ON_TABLE],
+                [u for u in units if u.status != ON_TABLE]]
+        _set_out(state, rows, bottom=index == 0, depth=depth)
+    return ["The units are set out in column in their deployment zones, facing the enemy "
+            "(move them with `UNIT move N`, `UNIT form line`)."]
+
+
+def _set_out(state: State, groups: list[list[Unit]], *, bottom: bool, depth: float) -> None:
+    """Pack units left to right in rows from the front of the zone backwards, each group on a new row."""
+    x = DEPLOY_MARGIN
+    row_front = 1.0  # inches behind the zone's front edge
+    row_depth = 0.0
+    for unit in (u for group in groups for u in [*group, None]):
+        if unit is None:  # the group ends: the next starts a row further back
+            if x > DEPLOY_MARGIN:
+                x, row_front, row_depth = DEPLOY_MARGIN, row_front + row_depth + DEPLOY_GAP, 0.0
+            continue
+        unit.formation = COLUMN
+        unit.facing = 0.0 if bottom else 180.0
+        unit.moved = 0.0
+        d = footprint(unit)[1]
+        width = max(footprint(unit)[0], DEPLOY_SLOT)
+        if x + width > state.table_width - DEPLOY_MARGIN and x > DEPLOY_MARGIN:
+            x, row_front, row_depth = DEPLOY_MARGIN, row_front + row_depth + DEPLOY_GAP, 0.0
+        row_front = min(row_front, max(0.0, depth - d))
+        row_depth = max(row_depth, d)
+        centre_from_front = row_front + d / 2
+        y = state.table_height - depth + centre_from_front if bottom else depth - centre_from_front
+        cx = x + width / 2 if bottom else state.table_width - x - width / 2
+        unit.x, unit.y = cx, y
+        x += width + 1.0
+
+
+def reform(unit: Unit, formation: str) -> None:
+    """Change formation about the command stand (17.4): the front edge's centre stays, the unit
+    forms up in the direction it faces."""
+    front = front_centre(unit)
+    unit.formation = formation
+    _, depth = footprint(unit)
+    unit.x, unit.y = add(front, scale(base(unit).forward, -depth / 2))
+
+
+def firing_arc(unit: Unit, reach: float) -> tuple[tuple[float, float], ...]:
+    """The unit's field of fire (17.3): from its front corners, 45 degrees out to each side of
+    straight ahead, to ``reach`` inches: a polygon of front corners and the arc's far points."""
+    b = base(unit)
+    bow_port, bow_starboard, _, _ = b.corners()
+    far_left = add(bow_port, scale(bearing_vector(unit.facing - 45.0), reach))
+    far_right = add(bow_starboard, scale(bearing_vector(unit.facing + 45.0), reach))
+    ahead_left = add(bow_port, scale(b.forward, reach))
+    ahead_right = add(bow_starboard, scale(b.forward, reach))
+    return (bow_port, far_left, ahead_left, ahead_right, far_right, bow_starboard)

@@ -1,0 +1,195 @@
+"""Book section 17.4, the Movement Phase, on the measured table (option board=measured): a unit
+moves straight ahead from its command stand's front edge, wheels on a front corner (the outer arc
+costs double), changes formation about its command stand, or makes a forced march in column
+(12.1). Its allowance is the movement sheet's rate for its arm and the formation it started the
+phase in (``data/days_of_iron/reference/sheets/movement.toml``: house numbers until an owner's sheet
+replaces them). A unit may not end within 1" of an enemy it can see and has not charged, nor
+leave the table. ``measure`` gives the edge-to-edge distance between two units a seat can see.
+
+Hidden enemies (16.4) are not on the table until revealed: a move never stops short of one, so
+a refusal can never tell a player where an enemy hides.
+"""
+
+from __future__ import annotations
+
+import math
+
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.geometry import Base, angle_diff, bearing_of, polygon_distance, sub
+from games.core.ruleset import UMPIRE, Event, private, public
+from games.days_of_iron.data import house
+from games.days_of_iron.orders import Form, Measure, Move
+from games.days_of_iron.rules.formations_12 import COLUMN, arm, base, footprint, on_table, reform
+from games.days_of_iron.state import ON_TABLE, STEPS, TURN, State, Unit
+
+EPS = 1e-6
+
+
+def fmt(inches: float) -> str:
+    """Inches as players write them: ``6``, ``6.5``, ``3.14``."""
+    return f"{inches:.2f}".rstrip("0").rstrip(".")
+
+
+def used(state: State, unit: Unit) -> float:
+    """Inches of its allowance the unit has spent this turn."""
+    return unit.moved if unit.moved_turn == state.turn else 0.0
+
+
+def start_formation(state: State, unit: Unit) -> str:
+    """The formation the unit started this Movement Phase in: it sets the rate (17.4)."""
+    return unit.start_formation if unit.moved_turn == state.turn and unit.start_formation else unit.formation
+
+
+def allowance(state: State, unit: Unit, forced: bool = False) -> float:
+    """The unit's full allowance this phase from the movement sheet (forced march: column only, 12.1)."""
+    mv = house().movement
+    rate = mv.rates[arm(unit)][start_formation(state, unit)]
+    return rate * (1 + mv.forced_march_bonus) if forced else rate
+
+
+def left(state: State, unit: Unit, forced: bool = False) -> float:
+    """Inches of its allowance the unit still has this turn (17.4)."""
+    return max(0.0, allowance(state, unit, forced) - used(state, unit))
+
+
+def wheel_cost(unit: Unit, degrees: float) -> float:
+    """The outer arc of a wheel on a front corner, doubled (17.4): width x angle in radians x factor."""
+    width, _ = footprint(unit)
+    return width * math.radians(degrees) * house().movement.wheel_factor
+
+
+def moved_base(unit: Unit, order: Move) -> Base:
+    """Where the unit's footprint ends: straight ahead, then the wheel on the inner front corner."""
+    b = base(unit).moved(order.inches)
+    if order.turn and order.degrees:
+        bow_port, bow_starboard, _, _ = b.corners()
+        b = b.pivoted(bow_port, -order.degrees) if order.turn == "left" else b.pivoted(bow_starboard, order.degrees)
+    return b
+
+
+def visible_enemies(state: State, side: str) -> list[Unit]:
+    """Enemy units standing on the table (hidden ones are not there until revealed, 16.4)."""
+    return [u for u in state.units if u.side != side and on_table(u)]
+
+
+def check_movement_order(state: State, seat: str, unit: Unit, text: str) -> None:
+    """Movement orders belong to the acting side's part of the Movement Phase (17.4), for its own
+    units standing on the table and not routing."""
+    if state.phase != TURN or STEPS[state.step] != "Movement":
+        raise WrongPhase("units move in the Movement phase.", hint="Say `next` to reach it.")
+    if seat not in (UMPIRE, state.acting_side()):
+        raise NotYourTurn(f"the {state.side_name(state.acting_side())} move now.")
+    if unit.side != state.acting_side():
+        raise IllegalOrder(f"{unit.name} belongs to the {state.side_name(unit.side)}; the "
+                           f"{state.side_name(state.acting_side())} move now.")
+    if not on_table(unit) or unit.status != ON_TABLE:
+        raise IllegalOrder(f"{unit.name} is not standing on the table in good order.")
+
+
+def check_move(state: State, seat: str, order: Move) -> Move:
+    """17.4: the whole move, wheel included at double cost, fits the allowance; forced marches are
+    in column; the unit ends on the table and not within 1" of a visible enemy."""
+    unit = state.unit(order.unit)
+    check_movement_order(state, seat, unit, order.text)
+    if (order.turn is None) != (order.degrees is None):
+        raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
+    if order.forced and start_formation(state, unit) != COLUMN:
+        raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
+    cost = order.inches + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
+    room = left(state, unit, order.forced)
+    if cost > room + EPS:
+        raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
+                           f"this turn ({start_formation(state, unit)} rate {fmt(allowance(state, unit, order.forced))}\").",
+                           hint="A wheel costs double its outer arc (17.4).")
+    end = moved_base(unit, order)
+    _check_on_table(state, order.text, end)
+    clearance = house().movement.enemy_clearance
+    for enemy in visible_enemies(state, unit.side):
+        gap = polygon_distance(end.polygon(), base(enemy).polygon())
+        if gap < clearance - EPS:
+            raise IllegalOrder(f"it would end {fmt(gap)}\" from {enemy.name}; a unit may not come "
+                               f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).")
+    return order
+
+
+def _check_on_table(state: State, text: str, end: Base) -> None:
+    for x, y in end.polygon():
+        if not (-EPS <= x <= state.table_width + EPS and -EPS <= y <= state.table_height + EPS):
+            raise IllegalOrder("the unit would leave the table.")
+
+
+def move(state: State, order: Move) -> list[Event]:
+    """Carry out a checked move and say what it cost."""
+    unit = state.unit(order.unit)
+    cost = order.inches + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
+    _spend(state, unit, cost)
+    end = moved_base(unit, order)
+    unit.x, unit.y = end.centre
+    unit.facing = round(end.heading, 6) % 360.0
+    wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
+    forced = " (forced march)" if order.forced else ""
+    return [public(f"{unit.name} moves {fmt(order.inches)}\"{wheel}{forced}: {fmt(cost)}\" used, "
+                   f"{fmt(left(state, unit, order.forced))}\" left.")]
+
+
+def _spend(state: State, unit: Unit, cost: float) -> None:
+    if unit.moved_turn != state.turn:
+        unit.moved_turn, unit.moved, unit.start_formation = state.turn, 0.0, unit.formation
+    unit.moved = round(unit.moved + cost, 6)
+
+
+def check_form(state: State, seat: str, order: Form) -> Form:
+    """12, 17.4: a formation change costs part of the allowance and the new footprint stays on the table."""
+    unit = state.unit(order.unit)
+    check_movement_order(state, seat, unit, order.text)
+    if unit.formation == order.formation:
+        raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
+    if unit.type in ("general", "engineer") or (unit.type == "artillery" and order.formation == "skirmish"):
+        raise IllegalOrder(f"a {unit.type} cannot form {order.formation}.")
+    cost = house().movement.formation_change * allowance(state, unit)
+    if cost > left(state, unit) + EPS:
+        raise IllegalOrder(f"changing formation costs {fmt(cost)}\"; {unit.name} has "
+                           f"{fmt(left(state, unit))}\" left this turn.")
+    trial = Unit(**{**unit.__dict__})
+    reform(trial, order.formation)
+    _check_on_table(state, order.text, base(trial))
+    return order
+
+
+def form(state: State, order: Form) -> list[Event]:
+    """Carry out a checked formation change (12, 17.4) and say what is left of the allowance."""
+    unit = state.unit(order.unit)
+    _spend(state, unit, house().movement.formation_change * allowance(state, unit))
+    reform(unit, order.formation)
+    return [public(f"{unit.name} forms {order.formation} ({fmt(left(state, unit))}\" left this turn).")]
+
+
+def check_measure(state: State, seat: str, order: Measure) -> Measure:
+    """A side measures from one of its own units; both must stand on the table where the seat can
+    see them: the same refusal for an enemy that is hidden, off board or gone, so measuring is
+    never a probe."""
+    first = state.unit(order.unit)
+    if seat not in (UMPIRE, first.side):
+        raise IllegalOrder(f"measure from one of your own units; {first.name} belongs to the {state.side_name(first.side)}.")
+    for uid in (order.unit, order.target):
+        unit = state.unit(uid)
+        if not on_table(unit) and not (seat in (UMPIRE, unit.side) and unit.formation):
+            raise IllegalOrder(f"{unit.name} is not on the table.")
+    if order.unit == order.target:
+        raise IllegalOrder("name two different units.")
+    return order
+
+
+def describe_measure(a: Unit, b: Unit) -> str:
+    """Edge-to-edge distance, and where ``b`` lies from ``a``'s front (degrees off its facing)."""
+    pa, pb = base(a).polygon(), base(b).polygon()
+    gap = polygon_distance(pa, pb)
+    off = angle_diff(a.facing, bearing_of(sub(base(b).centre, base(a).centre)))
+    side = "ahead" if abs(off) <= 45 else "behind" if abs(off) >= 135 else ("to the right" if off > 0 else "to the left")
+    return f"{a.name} to {b.name}: {fmt(gap)}\" edge to edge, {side} ({fmt(abs(off))}° off its facing)"
+
+
+def measure(state: State, seat: str, order: Measure) -> list[Event]:
+    """Answer only the asker (and the umpire): measuring changes nothing."""
+    text = describe_measure(state.unit(order.unit), state.unit(order.target))
+    return [private(text, seat)]

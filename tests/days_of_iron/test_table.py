@@ -1,0 +1,210 @@
+"""The measured table (issue 15 item 1, option board=measured): units set out to scale in their
+zones, formations (12), the Movement Phase (17.4: moves, wheels at double cost, formation
+changes, forced marches), `measure`, candidates, previews, and hidden units kept off the enemy's board."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, NotYourTurn, WrongPhase
+from games.core.geometry import distance, polygon_distance
+from games.core.rng import Rng
+from games.days_of_iron.data import house
+from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
+from games.days_of_iron.state import State
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+
+
+def to_movement(state: State, rng: Rng, *, french_first: bool = True) -> None:
+    """Roll the turn's initiative and say `next` through Morale and Shooting."""
+    start_turn(state, french_first=french_first)
+    while state.step < 2:
+        order(state, RS.to_act(state)[0], "next", rng)
+
+
+def game_in_movement(**options: str) -> tuple[State, Rng]:
+    state, rng = new_game("meeting", scouting="no", **options)
+    ready_both(state, rng)
+    to_movement(state, rng)
+    return state, rng
+
+
+def test_units_are_set_out_to_scale_in_their_zones_in_column() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    assert all(not u.formation for u in state.units)  # nothing on the table during the set-up
+    ready_both(state, rng)
+    depth = 12.0
+    for u in state.units:
+        assert u.formation == "column"
+        ys = [p[1] for p in base(u).polygon()]
+        if u.side == "french":  # the first side's baseline is the bottom edge; it faces up the table
+            assert u.facing == 0 and min(ys) >= state.table_height - depth - 1e-9
+        else:
+            assert u.facing == 180 and max(ys) <= depth + 1e-9
+    ligne = unit(state, "2e de Ligne")
+    assert ligne.stands == 12
+    assert footprint(ligne) == (4.0, 3.0)  # 12.1: a manoeuvre column 4 stands wide, 1" stands (4.1)
+    assert footprint(ligne, "line") == (12.0, 1.0)  # 12.2: one rank
+    assert footprint(ligne, "skirmish") == (23.0, 1.0)  # 12.3: 1" gaps
+    # no two units overlap
+    units = [u for u in state.units if u.side == "french"]
+    for i, a in enumerate(units):
+        for b in units[i + 1:]:
+            assert polygon_distance(base(a).polygon(), base(b).polygon()) > 0.5, (a.name, b.name)
+    counters = {c.id: c for c in RS.view(state, None).counters}
+    assert counters[ligne.id].size == (3.0, 4.0) and counters[ligne.id].label == "2e de Ligne"
+    assert RS.view(state, None).board.kind == "table"
+
+
+def test_move_straight_ahead_spends_the_column_rate() -> None:
+    state, rng = game_in_movement()
+    ligne = unit(state, "2e de Ligne")
+    y0 = ligne.y
+    events = order(state, "french", "2e de Ligne move 5", rng)
+    assert ligne.y == pytest.approx(y0 - 5)  # facing up the table
+    assert events[0].public and '2e de Ligne moves 5": 5" used, 3" left.' in events[0].text
+    with pytest.raises(IllegalOrder, match=r'costs 4" and 2e de Ligne has 3" left this turn \(column rate 8"\)'):
+        RS.parse_order(state, "french", "2e de Ligne move 4")
+    assert RS.parse_order(state, "french", "2e-ligne move 3").text == "2e-ligne move 3"
+
+
+def test_a_wheel_pivots_on_the_inner_front_corner_and_costs_double_its_outer_arc() -> None:
+    state, rng = game_in_movement()
+    ligne = unit(state, "2e de Ligne")
+    pivot = base(ligne).corners()[0]  # front left corner (bow-port)
+    events = order(state, "french", "2e de Ligne move 0 wheel left 30", rng)
+    cost = 4.0 * math.radians(30) * 2  # 4" wide column, outer arc doubled (17.4)
+    assert f'{cost:.2f}" used' in events[0].text
+    assert ligne.facing == pytest.approx(330.0)
+    assert distance(base(ligne).corners()[0], pivot) < 1e-6  # the pivot corner did not move
+    assert ligne.moved == pytest.approx(cost)
+    with pytest.raises(IllegalOrder, match="A wheel costs double"):
+        RS.parse_order(state, "french", "2e de Ligne move 2 wheel right 90")
+
+
+def test_form_line_keeps_the_command_stand_and_costs_half_the_allowance() -> None:
+    state, rng = game_in_movement()
+    ligne = unit(state, "2e de Ligne")
+    front = front_centre(ligne)
+    order(state, "french", "2e de Ligne form line", rng)
+    assert ligne.formation == "line" and footprint(ligne) == (12.0, 1.0)
+    assert distance(front_centre(ligne), front) < 1e-9
+    assert ligne.moved == pytest.approx(house().movement.formation_change * 8)
+    # the rate stays the one of the formation it started the phase in (column 8"): 4" left
+    order(state, "french", "2e de Ligne move 4", rng)
+    with pytest.raises(IllegalOrder, match="already in line"):
+        RS.parse_order(state, "french", "2e de Ligne form line")
+
+
+def test_forced_march_only_from_column_and_adds_the_bonus() -> None:
+    state, rng = game_in_movement()
+    ligne = unit(state, "2e de Ligne")
+    y0 = ligne.y
+    order(state, "french", "2e de Ligne move 12 forced", rng)  # 8" column rate + 50% (house)
+    assert ligne.y == pytest.approx(y0 - 12)
+    order(state, "french", "63e de Ligne form line", rng)
+    state.turn += 1  # next turn: it starts the phase in line
+    with pytest.raises(IllegalOrder, match="only a unit that started the phase in column may force march"):
+        RS.parse_order(state, "french", "63e de Ligne move 2 forced")
+
+
+def test_moves_stay_on_the_table_and_1_inch_from_visible_enemies() -> None:
+    state, rng = game_in_movement()
+    ligne, prussian = unit(state, "2e de Ligne"), unit(state, "74th")
+    ligne.x = state.table_width - 2.2  # right flank 0.2" from the edge: a wheel left swings its rear out right
+    with pytest.raises(IllegalOrder, match="would leave the table"):
+        RS.parse_order(state, "french", "2e de Ligne move 0 wheel left 45")
+    ligne.x = 30.0
+    # put a Prussian unit 2" ahead of the 2e de Ligne
+    prussian.x, prussian.facing = ligne.x, 180.0
+    prussian.y = ligne.y - footprint(ligne)[1] / 2 - 2 - footprint(prussian)[1] / 2
+    with pytest.raises(IllegalOrder, match=r'would end 0.5" from 74th.*within 1" of an enemy'):
+        RS.parse_order(state, "french", "2e de Ligne move 1.5")
+    order(state, "french", "2e de Ligne move 1", rng)
+
+
+def test_movement_orders_belong_to_the_acting_side_in_the_movement_phase() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    with pytest.raises(WrongPhase, match="has not started"):
+        RS.parse_order(state, "french", "2e de Ligne move 2")
+    ready_both(state, rng)
+    start_turn(state)
+    with pytest.raises(WrongPhase, match="units move in the Movement phase"):
+        RS.parse_order(state, "french", "2e de Ligne move 2")
+    while state.step < 2:
+        order(state, RS.to_act(state)[0], "next", rng)
+    with pytest.raises(NotYourTurn, match="the French move now"):
+        RS.parse_order(state, "prussian", "74th move 2")
+    with pytest.raises(IllegalOrder, match="74th Infantry belongs to the Prussians; the French move now"):
+        RS.parse_order(state, "french", "74th move 2")
+    with pytest.raises(InvalidSyntax, match=r"write `UNIT move INCHES \[wheel left\|right DEGREES\] \[forced\]`"):
+        RS.parse_order(state, "french", "2e de Ligne move")
+    with pytest.raises(InvalidSyntax, match="`UNIT form line`"):
+        RS.parse_order(state, "french", "2e de Ligne form square")
+    order(state, "french", "next", rng)
+    order(state, "prussian", "74th move 2", rng)  # the Prussians' part of the phase
+
+
+def test_tape_games_keep_the_assistant_and_refuse_table_orders() -> None:
+    state, rng = new_game("meeting", scouting="no", board="tape")
+    ready_both(state, rng)
+    to_movement(state, rng)
+    assert all(not u.formation for u in state.units)
+    assert RS.view(state, None).counters == ()
+    with pytest.raises(NotAllowed, match="board=tape"):
+        RS.parse_order(state, "french", "2e de Ligne move 2")
+    assert not any(" move " in o for o in RS.legal_orders(state, "french"))
+
+
+def test_measure_answers_only_the_asker() -> None:
+    state, rng = game_in_movement()
+    events = order(state, "prussian", "measure 74th to 2e de Ligne", rng)
+    assert [e.to for e in events] == [frozenset({"prussian"})]
+    assert '74th Infantry to 2e de Ligne: ' in events[0].text and 'edge to edge' in events[0].text
+    assert RS.parse_order(state, "french", "measure 2e to 63e").text == "measure 2e-ligne to 63e-ligne"
+    with pytest.raises(IllegalOrder, match="measure from one of your own units; 74th Infantry belongs to the Prussians"):
+        RS.parse_order(state, "french", "measure 74th to 2e de Ligne")
+
+
+def test_candidates_offer_moves_forms_and_measures_that_all_apply() -> None:
+    state, rng = game_in_movement()
+    legal = RS.legal_orders(state, "french")
+    assert "2e-ligne move 8" in legal and "2e-ligne move 4" in legal and "2e-ligne form line" in legal
+    assert "2e-ligne move 0 wheel left 45" in legal
+    assert any(o.startswith("measure 2e-ligne to ") for o in legal)
+    assert not any(o.startswith("74th move") for o in legal)
+    for text in [o for o in legal if " move " in o or " form " in o][:12]:
+        copy = RS.decode(RS.encode(state))
+        RS.apply(copy, "french", RS.parse_order(copy, "french", text), rng)
+
+
+def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    order(state, "french", "hide 10e Chasseurs at behind the farm wall", rng)
+    order(state, "prussian", "offboard Rheinbaben at east road", rng)
+    ready_both(state, rng)
+    chasseurs = unit(state, "10e Chasseurs")
+    rheinbaben = [u.id for u in state.units if u.brigade == "rheinbaben" or u.name.endswith("Rheinbaben")]
+    for seat in (None, "prussian"):
+        ids = {c.id for c in RS.view(state, seat).counters}
+        assert chasseurs.id not in ids
+    own = {c.id: c for c in RS.view(state, "french").counters}
+    assert "hidden" in own[chasseurs.id].markers
+    assert chasseurs.id in {c.id for c in RS.view(state, "umpire").counters}
+    for seat in (None, "french", "prussian"):  # off-board: on nobody's board until it arrives
+        assert not {c.id for c in RS.view(state, seat).counters} & set(rheinbaben[1:])
+    to_movement(state, rng, french_first=False)
+    # measuring to a hidden enemy gets the same answer as to an off-board one: no probe
+    with pytest.raises(IllegalOrder, match="10e Chasseurs à pied is not on the table"):
+        RS.parse_order(state, "prussian", "measure 74th to 10e Chasseurs")
+    assert not any("10e-chasseurs" in o for o in RS.legal_orders(state, "prussian"))
+    # previews aim only at enemies on the table
+    marks = RS.preview_overlays(state, "prussian", frozenset({"74th"}))
+    assert any(m.kind == "arc" for m in marks)
+    assert all("10e Chasseurs" not in m.text for m in marks)
+    assert any(m.kind == "fire" and m.text.startswith("2e de Ligne ") for m in marks)
+    order(state, "prussian", "next", rng)
+    order(state, "french", "reveal 10e Chasseurs", rng)
+    assert chasseurs.id in {c.id for c in RS.view(state, "prussian").counters}
