@@ -116,6 +116,9 @@ class Order:
         return self._args
 
     def __setattr__(self, name: str, value: object) -> None:
+        if name in Order.__slots__ and not hasattr(self, name):  # once: __init__, copy, pickle
+            object.__setattr__(self, name, value)
+            return
         raise AttributeError(f"an order is frozen: cannot set {name}")
 
     def __eq__(self, other: object) -> bool:

@@ -3,6 +3,8 @@ what would fit, and candidate listing for legal_orders."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import dataclass
 from typing import Annotated, ClassVar, Literal
 
@@ -91,6 +93,17 @@ def test_a_typed_order_is_an_order_that_prints_its_canonical_text() -> None:
     assert GRAMMAR.parse("place max at 0304 helm-port", NAMES) == Place(ref("max"), "0304", True)
     assert GRAMMAR.parse("note  a  free   text", NAMES).text == "note a free text"
     assert GRAMMAR.parse(" SEAL ", NAMES) == Seal()
+
+
+def test_orders_are_frozen_values_that_copy_and_pickle() -> None:
+    """The untyped ``Order(text, args)`` too: the service copies states that may hold orders."""
+    for order in (Order("pass", ("pass",)), Fire(ref("monitor"), ref("virginia"), "shot"), Seal()):
+        assert copy.deepcopy(order) == order == pickle.loads(pickle.dumps(order))
+        assert hash(copy.copy(order)) == hash(order)
+    with pytest.raises(AttributeError):
+        Order("pass")._text = "resign"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        Fire(ref("monitor"), ref("virginia")).ship = ref("max")  # type: ignore[misc]
 
 
 def test_apply_can_match_on_the_class() -> None:
