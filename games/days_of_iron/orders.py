@@ -30,7 +30,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
 SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
@@ -347,6 +347,15 @@ class Form(Typed):
 
 
 @dataclass(frozen=True)
+class Fire(Typed):
+    """Shooting Phase (17.3): the unit fires at an enemy unit in its arcs and range."""
+
+    PATTERN: ClassVar[str] = "{unit} fire at {target}"
+    unit: UnitId
+    target: Annotated[str, Id("unit")]
+
+
+@dataclass(frozen=True)
 class Measure(Typed):
     """The distance between two units on the measured table, edge to edge (any time; no die)."""
 
@@ -356,9 +365,9 @@ class Measure(Typed):
 
 
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure)
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
-                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -461,6 +470,7 @@ TABLE_USAGE = {
     "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]`, e.g. `2/IR12 move 6 wheel left 30`.",
     "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
     "measure": "write `measure UNIT to UNIT`.",
+    "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",
 }
 
 

@@ -28,6 +28,7 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Fate,
+    Fire,
     Form,
     Hide,
     Initiative,
@@ -58,6 +59,7 @@ from games.days_of_iron.rules import (
     phases_17,
     reference_sheets_17,
     scouting_19_1,
+    shooting_17_3,
     staff_14,
     victory_18,
 )
@@ -91,12 +93,17 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1).
   A unit may not leave the table nor end within 1" of an enemy it can see.
 - `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
+- Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
+  arcs from its front corners and in range of its chart (house small arms 12", artillery 32"); foot
+  and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
+  corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
+  started the phase with; the hits come off when the phase ends (simultaneous fire).
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
-  with the distance to each enemy unit you can see. NOT done yet on the measured table: shooting,
-  charges and impulses, close assault, morale effects, terrain pieces, command radius: record
-  their results with the orders below.
+  with the distance to each enemy unit you can see. NOT done yet on the measured table: charges
+  and impulses, close assault, morale effects, cover and terrain pieces, damage to artillery and
+  staff rolls, command radius: record their results with the orders below.
 
 Set-up (each side, then `ready`):
 - `staff` roll your Generals' quality (your own General is Capable, not diced)
@@ -272,6 +279,8 @@ class DaysOfIron(Ruleset[State]):
                 return movement_17_4.check_form(state, seat, order)
             case Measure():
                 return movement_17_4.check_measure(state, seat, order)
+            case Fire():
+                return shooting_17_3.check_fire(state, seat, order)
         return order
 
     def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
@@ -317,13 +326,15 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
-            case Move() | Form() | Measure():
-                return self._table(state, seat, order)
+            case Move() | Form() | Measure() | Fire():
+                return self._table(state, seat, order, rng)
         raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
 
-    def _table(self, state: State, seat: str, order: Move | Form | Measure) -> list[Event]:
-        """The measured table's orders (17.4 and ``measure``)."""
+    def _table(self, state: State, seat: str, order: Move | Form | Measure | Fire, rng: Rng) -> list[Event]:
+        """The measured table's orders (17.3, 17.4 and ``measure``)."""
         match order:
+            case Fire():
+                return shooting_17_3.fire(state, order, rng)
             case Move():
                 return movement_17_4.move(state, order)
             case Form():

@@ -64,6 +64,8 @@ class Unit:
     moved: float = 0.0
     moved_turn: int = 0  # the turn ``moved`` counts for (a new turn starts from nothing)
     start_formation: str = ""  # the formation it started this turn's Movement Phase in (17.4)
+    fired_turn: int = 0  # the last turn it fired (once a turn, 17.3)
+    pending_hits: int = 0  # hits taken this Shooting Phase, applied when it ends (17.3)
 
 
 @dataclass

@@ -13,8 +13,8 @@ from games.core.geometry import distance, polygon_distance
 from games.core.rng import Rng
 from games.days_of_iron.data import house
 from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
-from games.days_of_iron.state import State
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from games.days_of_iron.state import State, Unit
+from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
 
 
 def to_movement(state: State, rng: Rng, *, french_first: bool = True) -> None:
@@ -208,3 +208,78 @@ def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     order(state, "prussian", "next", rng)
     order(state, "french", "reveal 10e Chasseurs", rng)
     assert chasseurs.id in {c.id for c in RS.view(state, "prussian").counters}
+
+
+def face_off(state: State) -> tuple[Unit, Unit]:
+    """The 2e de Ligne (French) and the 74th (Prussian) in line, facing each other 6" apart."""
+    ligne, prussian = unit(state, "2e de Ligne"), unit(state, "74th")
+    for u, y, facing in ((ligne, 30.0, 0.0), (prussian, 23.0, 180.0)):
+        u.formation, u.x, u.y, u.facing = "line", 36.0, y, facing
+    return ligne, prussian
+
+
+def to_shooting(state: State, rng: Rng, *, french_first: bool = True) -> None:
+    start_turn(state, french_first=french_first)
+    order(state, RS.to_act(state)[0], "next", rng)
+    order(state, RS.to_act(state)[0], "next", rng)
+
+
+def test_fire_rolls_a_die_per_stand_and_hits_come_off_at_the_end_of_the_phase() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    ligne, prussian = face_off(state)
+    to_shooting(state, rng)
+    assert "2e-ligne fire at 74th" in RS.legal_orders(state, "french")
+    # 12 stands, 6" away: the small arms chart's "effective" column (house): H on a 6
+    events = order(state, "french", "2e de Ligne fire at 74th", ScriptedRng([6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1]))
+    assert '2e de Ligne fire at 74th Infantry: 6" (effective), 12 x 1d6 [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1] = 3 H' in events[0].text
+    assert prussian.stands == 12 and prussian.pending_hits == 3  # simultaneous: not yet removed
+    with pytest.raises(IllegalOrder, match="has fired this turn"):
+        RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    order(state, "french", "next", rng)
+    # the Prussians still fire with all 12 stands (17.3: the stands they started the phase with)
+    events = order(state, "prussian", "74th fire at 2e de Ligne", ScriptedRng([6] * 12))
+    assert "12 x 1d6" in events[0].text and "= 12 H" in events[0].text
+    events = order(state, "prussian", "next", rng)
+    texts = [e.text for e in events]
+    assert any("74th Infantry loses 3 stands (9/12 left)" in t for t in texts)
+    assert any("2e de Ligne loses 12 stands" in t and "destroyed" in t for t in texts)
+    assert prussian.pending_hits == 0 and ligne.status == "destroyed"
+
+
+def test_fire_needs_the_arc_the_range_the_nearest_target_and_no_friend_in_the_way() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    _, prussian = face_off(state)
+    other = unit(state, "39th")
+    start_turn(state)
+    with pytest.raises(WrongPhase, match="units fire in the Shooting phase"):
+        RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    order(state, "french", "next", rng)
+    order(state, "prussian", "next", rng)
+    with pytest.raises(NotYourTurn, match="the French fire now"):
+        RS.parse_order(state, "prussian", "74th fire at 2e de Ligne")
+    # out of range (small arms reach 12", house)
+    prussian.y = 10.0
+    with pytest.raises(IllegalOrder, match=r'74th Infantry is out of range: 19", the chart reaches 12"'):
+        RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    # outside the 45-degree arcs: level with the line's flank, 10" off to the side
+    prussian.x, prussian.y = 36.0 + 6 + 10 + 1, 30.0
+    with pytest.raises(IllegalOrder, match="outside 2e de Ligne's 45-degree arcs"):
+        RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    # the nearest visible eligible enemy must be the target (infantry; 17.3)
+    prussian.x, prussian.y = 36.0, 23.0
+    other.formation, other.x, other.y, other.facing = "line", 36.0, 19.0, 180.0
+    with pytest.raises(IllegalOrder, match="must fire at the nearest visible enemy, 74th Infantry"):
+        RS.parse_order(state, "french", "2e de Ligne fire at 39th")
+    # a friend between the firer and the target is endangered (17.3.4)
+    friend = unit(state, "63e de Ligne")
+    friend.formation, friend.x, friend.y, friend.facing = "column", 36.0, 26.5, 0.0
+    with pytest.raises(IllegalOrder, match="63e de Ligne would be endangered"):
+        RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    # staff only for skirmishers (17.3.5)
+    friend.x = 60.0
+    general = unit(state, "Kameke")
+    general.formation, general.x, general.y = "column", 36.0, 27.0
+    with pytest.raises(IllegalOrder, match="only skirmishers may fire at staff"):
+        RS.parse_order(state, "french", "2e de Ligne fire at Kameke")

@@ -18,6 +18,7 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Fate,
+    Fire,
     Form,
     Hide,
     Initiative,
@@ -39,6 +40,7 @@ from games.days_of_iron.rules import (
     movement_17_4,
     reference_sheets_17,
     scouting_19_1,
+    shooting_17_3,
     victory_18,
 )
 from games.days_of_iron.state import (
@@ -132,9 +134,10 @@ def next_step(state: State) -> list[Event]:
                        f"the {state.side_name(state.acting_side())} act.")]
     state.step_side = 0
     state.step += 1
+    casualties = shooting_17_3.end_of_phase(state) if step == "Shooting" and formations_12.measured(state) else []
     if state.step < len(STEPS):
-        return [public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
-                       f"{state.side_name(state.initiative)} act first.")]
+        return [*casualties, public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
+                                    f"{state.side_name(state.initiative)} act first.")]
     state.phase = INITIATIVE
     state.step = 0
     limit = int(state.options.get("turns", "0"))
@@ -226,6 +229,10 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
                     out.append(Move(u.id, inches))
             out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
             out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+    if STEPS[state.step] == "Shooting":
+        for u in own:
+            if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:
+                out += [Fire(u.id, t.id) for t in shooting_17_3.eligible(state, u)[:3]]
     for u in own:
         enemies = movement_17_4.visible_enemies(state, u.side)
         if enemies:

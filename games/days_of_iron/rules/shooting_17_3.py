@@ -1,0 +1,144 @@
+"""Book section 17.3, the Shooting Phase, on the measured table (option board=measured): a unit
+fires once a turn at an enemy unit inside its 45-degree arcs from the front corners of its stands
+(17.3) and in range of its chart; infantry and cavalry must fire at the NEAREST visible eligible
+enemy, artillery may pick any (17.3); a unit may not fire if a friendly unit stands in the
+corridor between its front corners and the target (17.3.4, endangering friendly troops); only
+skirmishers may fire at staff (17.3.5). Firing is simultaneous: every unit rolls with the stands
+it started the phase with, and the hits are applied when the phase ends (17.3). One 1d6 per
+firing stand or gun on the house small arms or artillery chart, read in the range band's column
+(``data/days_of_iron/reference/sheets``: house numbers until an owner's sheet replaces them);
+each H removes a stand (17.3) through the losses of 17.5 (shattered units, 17.5.8).
+
+NOT carried out here yet: the Mitrailleuse's 22.5-degree arc, the 4-stand multiples of line
+infantry, cover (15.11), damage to artillery and casualties to staff rolls (their charts ship;
+record their results with `loss`), defensive fire (17.3.1), elevated ground (17.3.3).
+"""
+
+from __future__ import annotations
+
+from games.core.dice import roll
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.geometry import Polygon, add, convex_hull, overlaps, polygon_distance, scale, sub
+from games.core.rng import Rng
+from games.core.ruleset import UMPIRE, Event, public
+from games.days_of_iron.data import Chart, house
+from games.days_of_iron.orders import Fire
+from games.days_of_iron.rules import losses_17_5
+from games.days_of_iron.rules.formations_12 import SKIRMISH, base, firing_arc, on_table
+from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
+from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, Unit
+
+SHOOTERS = ("infantry", "cavalry", "artillery")
+
+
+def chart_of(unit: Unit) -> Chart:
+    """The artillery chart for guns, the small arms chart for everyone else (17.3)."""
+    return house().charts["artillery" if unit.type == "artillery" else "small-arms"]
+
+
+def reach(unit: Unit) -> float:
+    """The longest range of the unit's chart, in inches."""
+    chart = chart_of(unit)
+    return chart.ranges[-1] if chart.ranges else 12.0
+
+
+def in_arc(unit: Unit, target: Unit) -> bool:
+    """Any part of the target inside the arcs from the unit's front corners (17.3)."""
+    return overlaps(firing_arc(unit, reach(unit) * 2), base(target).polygon(), tolerance=0.0)
+
+
+def gap(unit: Unit, target: Unit) -> float:
+    """Range: the shortest distance between the two units' stands."""
+    return polygon_distance(base(unit).polygon(), base(target).polygon())
+
+
+def corridor(unit: Unit, target: Unit) -> Polygon:
+    """17.3.4: the zone between lines run parallel from the firer's front corners to the target."""
+    front = base(unit).corners()[:2]
+    to_target = sub(base(target).centre, base(unit).edge_midpoint("bow"))
+    return convex_hull([*front, *(add(p, scale(to_target, 1.0)) for p in front)])
+
+
+def endangered(state: State, unit: Unit, target: Unit) -> Unit | None:
+    """A friendly unit that the fire would endanger (17.3.4), if any."""
+    zone = corridor(unit, target)
+    return next((f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
+                 and overlaps(zone, base(f).polygon())), None)
+
+
+def eligible(state: State, unit: Unit) -> list[Unit]:
+    """Visible enemies in the unit's arc and range, nearest first (staff only for skirmishers)."""
+    out = [e for e in visible_enemies(state, unit.side)
+           if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9
+           and (e.type != "general" or unit.formation == SKIRMISH)]
+    return sorted(out, key=lambda e: gap(unit, e))
+
+
+def check_fire(state: State, seat: str, order: Fire) -> Fire:
+    """17.3: the acting side's own unit, in the Shooting phase, once a turn, at an eligible target
+    (the nearest for foot and horse), not endangering friends."""
+    unit, target = state.unit(order.unit), state.unit(order.target)
+    if state.phase != TURN or STEPS[state.step] != "Shooting":
+        raise WrongPhase("units fire in the Shooting phase.", hint="Say `next` to reach it.")
+    if seat not in (UMPIRE, state.acting_side()):
+        raise NotYourTurn(f"the {state.side_name(state.acting_side())} fire now.")
+    if unit.side != state.acting_side():
+        raise IllegalOrder(f"{unit.name} belongs to the {state.side_name(unit.side)}; the "
+                           f"{state.side_name(state.acting_side())} fire now.")
+    if not on_table(unit) or unit.status != ON_TABLE or unit.type not in SHOOTERS:
+        raise IllegalOrder(f"{unit.name} cannot fire (it must be infantry, cavalry or artillery on the table in good order).")
+    if unit.fired_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} has fired this turn (a unit shoots once per turn, 17.3).")
+    if not on_table(target) or target.side == unit.side:
+        raise IllegalOrder(f"{target.name} is not an enemy on the table.")
+    targets = eligible(state, unit)
+    if target not in targets:
+        raise IllegalOrder(_why_not(unit, target), hint=_offer(targets))
+    if unit.type != "artillery" and targets[0] is not target and gap(unit, targets[0]) < gap(unit, target) - 1e-9:
+        raise IllegalOrder(f"{unit.name} must fire at the nearest visible enemy, {targets[0].name} "
+                           f"({fmt(gap(unit, targets[0]))}\"; 17.3: only artillery may choose).")
+    friend = endangered(state, unit, target)
+    if friend is not None:
+        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} (17.3.4).")
+    return order
+
+
+def _why_not(unit: Unit, target: Unit) -> str:
+    if target.type == "general" and unit.formation != SKIRMISH:
+        return "only skirmishers may fire at staff (17.3.5)."
+    if not in_arc(unit, target):
+        return f"{target.name} is outside {unit.name}'s 45-degree arcs (17.3)."
+    return f"{target.name} is out of range: {fmt(gap(unit, target))}\", the chart reaches {fmt(reach(unit))}\"."
+
+
+def _offer(targets: list[Unit]) -> str:
+    return ("Targets now: " + ", ".join(t.name for t in targets) + ".") if targets else "No enemy is in its arc and range."
+
+
+def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
+    """Roll the unit's dice now (one per stand or gun it started the phase with) and hold the hits
+    on the target until the phase ends (simultaneous fire, 17.3)."""
+    unit, target = state.unit(order.unit), state.unit(order.target)
+    chart = chart_of(unit)
+    distance = gap(unit, target)
+    column = chart.column_for(distance)
+    assert column is not None
+    dice = [roll(chart.table.dice, rng).total for _ in range(unit.stands)]
+    results = [chart.table.lookup(d, column) for d in dice]
+    hits = sum(r.count("H") for r in results)
+    unit.fired_turn = state.turn
+    target.pending_hits += hits
+    return [public(f"{unit.name} fire at {target.name}: {fmt(distance)}\" ({chart.table.columns[column]}), "
+                   f"{len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}] = {hits} H "
+                   f"({chart.table.name}); casualties come off at the end of the phase.")]
+
+
+def end_of_phase(state: State) -> list[Event]:
+    """Apply the Shooting phase's hits together (17.3): one stand per H, command stands last."""
+    events: list[Event] = []
+    for unit in state.units:
+        if unit.pending_hits and unit.status not in GONE:
+            lost = min(unit.pending_hits, unit.stands)
+            events += losses_17_5.loss(state, unit, lost)
+        unit.pending_hits = 0
+    return events
