@@ -354,5 +354,70 @@ def check_symbols() -> None:
                                 f"(factions: {', '.join(known)})")
 
 
-for _cached in (rules, ship_cards, initiative_cards, event_cards, admirals, factions, upgrade_cards, captain_cards):
+@dataclass(frozen=True)
+class ScenarioCard:
+    """A card of the ch. 7 decks (house contents): objective, setting, deployment or advantage."""
+
+    key: str
+    deck: str  # objective, setting, deployment, advantage
+    name: str
+    text: str
+    terrain: str = ""  # objective: the piece it places at the centre
+    flagship_lost_extra: int = 0  # objective
+    allowance: tuple[tuple[str, int], ...] = ()  # setting: pieces of each kind the holder may add
+    depth: float = 0.0  # deployment zone
+    start: float = 0.0
+    end: float = 1.0
+    changes: CardChanges | None = None  # advantage
+
+
+@dataclass(frozen=True)
+class ScenarioCards:
+    pieces: dict[str, tuple[float, float]]
+    cards: dict[str, ScenarioCard]
+
+    def deck(self, deck: str) -> list[str]:
+        return [k for k, c in self.cards.items() if c.deck == deck]
+
+
+DECKS = ("objective", "setting", "deployment", "advantage")
+PIECE_KINDS = ("rock", "island", "shoal", "fog")
+
+
+@lru_cache(maxsize=1)
+def scenario_cards() -> ScenarioCards:
+    """The decks of ch. 7; card keys are unique across the decks (so an order may name any)."""
+    doc = load(f"{ROOT}/cards/scenario.toml")
+    pieces = {k: (r.float("width"), r.float("height")) for k, r in doc.table("pieces").items()}
+    cards: dict[str, ScenarioCard] = {}
+    for deck, table in zip(DECKS, ("objectives", "settings", "deployments", "advantages"), strict=True):
+        for key, r in doc.table(table).items():
+            if key in cards:
+                raise DataError(f"{doc.file}: the card key {key!r} is in two decks")
+            if deck == "objective":
+                card = ScenarioCard(key, deck, r.str("name"), r.str("text"), terrain=r.opt_str("terrain", ""),
+                                    flagship_lost_extra=r.opt_int("flagship_lost_extra", 0))
+            elif deck == "setting":
+                card = ScenarioCard(key, deck, r.str("name"), r.str("text"),
+                                    allowance=tuple((k, r.opt_int(k, 0)) for k in PIECE_KINDS if r.opt_int(k, 0)))
+            elif deck == "deployment":
+                card = ScenarioCard(key, deck, r.str("name"), r.str("text"), depth=r.float("depth"),
+                                    start=r.float("from"), end=r.float("to"))
+            else:
+                card = ScenarioCard(key, deck, r.str("name"), r.str("text"), changes=_changes(key, r))
+            cards[key] = card
+    for deck in DECKS:
+        need = 1 if deck == "objective" else 3
+        if sum(1 for c in cards.values() if c.deck == deck) < need:
+            raise DataError(f"{doc.file}: the {deck} deck needs at least {need} cards (ch. 7 draws {need})")
+    for c in cards.values():
+        if c.terrain and c.terrain not in pieces:
+            raise DataError(f"{doc.file}: objective {c.key!r} places {c.terrain!r}, which has no [pieces] entry")
+        for kind, _n in c.allowance:
+            if kind not in pieces:
+                raise DataError(f"{doc.file}: setting {c.key!r} offers {kind!r}, which has no [pieces] entry")
+    return ScenarioCards(pieces, cards)
+
+
+for _cached in (rules, ship_cards, initiative_cards, event_cards, admirals, factions, upgrade_cards, captain_cards, scenario_cards):
     on_reload(_cached.cache_clear)  # an owner's data pack replaces the house cards at once

@@ -13,6 +13,9 @@
     Fluyt hold
     capture Corvette | destroy Corvette | spare Corvette
     measure Fluyt Corvette
+    role attacker | role defender               draft Open Sea
+    terrain add rock | terrain done | terrain place rock 12 18 | terrain discard rock
+    deploy Fluyt 10 4 [180]
 
 Names are matched case-insensitively: a whole name (or its id, or the name with hyphens for
 spaces) of up to four words, else a unique prefix of one word; the canonical text spells them out
@@ -30,7 +33,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from games.core.errors import InvalidSyntax, UnknownName, quote, resolve_name
 from games.core.notation import Flag, Grammar, Name, Ref, Slot, Typed
-from games.oak_and_iron.data import initiative_cards
+from games.oak_and_iron.data import initiative_cards, scenario_cards
 from games.oak_and_iron.state import ShipState, State
 
 SIDES = ("port", "starboard")
@@ -39,7 +42,9 @@ FLAGS = ("fortune", "helm-port", "helm-starboard")
 HELP = (
     "Orders: `initiative <card>`, `<ship> seamanship adjust +1`, `<ship> move turn-end port 30`, "
     "`<ship> crew reload starboard`, `<ship> done`, `<ship> broadside starboard <target>`, "
-    "`<ship> partial <target>`, `<ship> close <target>`, `<ship> hold`, `capture <ship>`, `measure <ship> <target>`."
+    "`<ship> partial <target>`, `<ship> close <target>`, `<ship> hold`, `capture <ship>`, `measure <ship> <target>`; "
+    "set-up with the scenario decks (option start=book): `role attacker`, `draft <card>`, `terrain add <kind>`, "
+    "`terrain done`, `terrain place <kind> <x> <y>`, `terrain discard <kind>`, `deploy <ship> <x> <y> [heading]`."
 )
 
 
@@ -99,9 +104,12 @@ class Inches(Slot):
 
     def read(self, words: Sequence[str], ctx: Any) -> float:
         try:
-            return float(f"{float(words[0].casefold()):g}")
+            value = float(f"{float(words[0].casefold()):g}")
         except ValueError:
-            raise InvalidSyntax(f"{quote(ctx.text)}: the landing point is two numbers, inches from the top-left corner.") from None
+            raise InvalidSyntax(f"{quote(ctx.text)}: a point on the table is two numbers, inches from the top-left corner.") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InvalidSyntax(f"{quote(ctx.text)}: {quote(words[0])} is not a distance on the table.")
+        return value
 
     def show(self, value: Any) -> str:
         return f"{value:g}"
@@ -168,6 +176,75 @@ class Measure(Typed):
     PATTERN: ClassVar[str] = "measure {ship} {target}"
     ship: Ship
     target: Ship
+
+
+# --- Starting a Game with the scenario decks (ch. 7) ----------------------------------------------
+
+
+TerrainKind = Literal["rock", "island", "shoal", "fog"]
+
+
+@dataclass(frozen=True)
+class Role(Typed):
+    """The side with the higher admiral value chooses to attack or defend (ch. 7)."""
+
+    PATTERN: ClassVar[str] = "role {role}"
+    role: Literal["attacker", "defender"]
+
+
+@dataclass(frozen=True)
+class Draft(Typed):
+    """Take one scenario card on offer, one of each category (ch. 7)."""
+
+    PATTERN: ClassVar[str] = "draft {card}"
+    card: Annotated[Ref, Name("scenario card")]
+
+
+@dataclass(frozen=True)
+class TerrainAdd(Typed):
+    """SELECT TERRAIN: add a piece the setting card allows to the pool (ch. 7 step 2)."""
+
+    PATTERN: ClassVar[str] = "terrain add {kind}"
+    kind: TerrainKind
+
+
+@dataclass(frozen=True)
+class TerrainDone(Typed):
+    """Add no more terrain (ch. 7 step 2)."""
+
+    PATTERN: ClassVar[str] = "terrain done"
+
+
+@dataclass(frozen=True)
+class TerrainPlace(Typed):
+    """PLACE TERRAIN: a piece from the pool centred at x y, inches from the top-left (ch. 7 step 3)."""
+
+    PATTERN: ClassVar[str] = "terrain place {kind} {x} {y}"
+    kind: TerrainKind
+    x: Annotated[float, Inches()]
+    y: Annotated[float, Inches()]
+
+
+@dataclass(frozen=True)
+class TerrainDiscard(Typed):
+    """A piece that fits nowhere is removed from the game (ch. 7 step 3)."""
+
+    PATTERN: ClassVar[str] = "terrain discard {kind}"
+    kind: TerrainKind
+
+
+@dataclass(frozen=True)
+class Deploy(Typed):
+    """DEPLOY SQUADRONS: a ship at x y in its zone, heading towards the enemy unless given (ch. 7 step 5)."""
+
+    PATTERN: ClassVar[str] = "deploy {ship} {x} {y} [{heading}]"
+    ship: Ship
+    x: Annotated[float, Inches()]
+    y: Annotated[float, Inches()]
+    heading: Turn | None = None
+
+
+SetupOrder = Role | Draft | TerrainAdd | TerrainDone | TerrainPlace | TerrainDiscard | Deploy
 
 
 # --- the Movement Phase ---------------------------------------------------------------------------
@@ -383,8 +460,19 @@ MovementOrder = Move | Done | Seamanship | CrewAction
 AttackOrder = Broadside | Partial | Close | LandingAttack | Hold
 GRAMMAR = Grammar(  # orders that start with a ship first, so an unknown ship is what a refusal names
     Move, Done, Adjust, Heading, CutFree, Reload, Rally, Repair, ChangeSail, Board, Row, TransferFlag, LandingParty,
-    Broadside, Partial, Close, LandingAttack, Hold, Initiative, Capture, Destroy, Spare, Measure, hint=HELP,
+    Broadside, Partial, Close, LandingAttack, Hold, Initiative, Capture, Destroy, Spare, Measure,
+    Role, Draft, TerrainAdd, TerrainDone, TerrainPlace, TerrainDiscard, Deploy, hint=HELP,
 )
+SETUP_VERBS = ("role", "draft", "terrain", "deploy")
+
+
+def order_help() -> list[tuple[str, str]]:
+    """(usage, what it does) of every order, from the order classes' docstrings."""
+    out = []
+    for shape in GRAMMAR.shapes:
+        doc = " ".join((shape.cls.__doc__ or "").split())
+        out.append((shape.usage(), doc))
+    return out
 
 
 def ship_names(state: State) -> dict[str, str]:
@@ -415,13 +503,45 @@ def attack_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[Typed]:
     return [*out, Hold(ship)]
 
 
+def setup_candidates(state: State, side_id: str) -> list[Typed]:
+    """The set-up orders ``legal_orders`` tries: every choice of a step, terrain and ships on a
+    coarse grid of points (any point may be written)."""
+    setup = state.setup
+    if setup is None:
+        return []
+    cards = scenario_cards().cards
+    if setup.step == "role":
+        return [Role("attacker"), Role("defender")]
+    if setup.step == "draft":
+        return [Draft(Ref(k, cards[k].name)) for k in setup.offers]
+    if setup.step == "select":
+        kinds = [k for k, n in setup.allowance.get(side_id, {}).items() if n]
+        return [*(TerrainAdd(k) for k in kinds), TerrainDone()]  # type: ignore[arg-type]
+    if setup.step == "place":
+        out: list[Typed] = []
+        for kind in dict.fromkeys(setup.pool):
+            out += [TerrainPlace(kind, float(x), float(y))  # type: ignore[arg-type]
+                    for y in range(4, int(state.table_height) - 3, 4) for x in range(4, int(state.table_width) - 3, 4)]
+            out.append(TerrainDiscard(kind))  # type: ignore[arg-type]
+        return out
+    if setup.step == "deploy":
+        from games.oak_and_iron.rules.scenario_cards_7 import to_deploy, zone
+
+        x0, y0, x1, y1 = zone(state, side_id)
+        points = [(x0 + 1.5 + 2.5 * i, (y0 + y1) / 2) for i in range(int((x1 - x0 - 3) / 2.5) + 1)]
+        return [Deploy(ref(ship), x, y) for ship in to_deploy(state, side_id)[:1] for x, y in points]
+    return []
+
+
 def parse(state: State, text: str) -> Typed:
     """Read an order (names against this game's ships and the initiative cards)."""
     if not text.split():
         raise InvalidSyntax("Empty order.", hint=HELP)
     _check_verb(state, text)
     cards = {k: c.name for k, c in initiative_cards().items()}
-    order = GRAMMAR.parse(" ".join(_normalise(text.split())), {"ship": ship_names(state), "initiative card": cards})
+    decks = {k: c.name for k, c in scenario_cards().cards.items()}
+    names = {"ship": ship_names(state), "initiative card": cards, "scenario card": decks}
+    order = GRAMMAR.parse(" ".join(_normalise(text.split())), names)
     if isinstance(order, Broadside) and order.side2 == order.side:
         raise InvalidSyntax(f"{quote(text)}: at most one broadside from each side.")
     return order
@@ -433,7 +553,7 @@ SHIP_VERBS = ("seamanship", "move", "crew", "done", "broadside", "partial", "clo
 def _check_verb(state: State, text: str) -> None:
     """An order for a ship names a known ship, then one of its verbs (refused in those words)."""
     tokens = text.split()
-    if tokens[0].casefold() in ("initiative", "capture", "destroy", "spare", "measure"):
+    if tokens[0].casefold() in ("initiative", "capture", "destroy", "spare", "measure", *SETUP_VERBS):
         return
     names = ship_names(state)
     exact = [k for k in range(min(4, len(tokens)), 0, -1) if _names_a_ship(" ".join(tokens[:k]), names)]
@@ -457,7 +577,7 @@ def _normalise(words: list[str]) -> list[str]:
     ``and`` goes; ``fortune`` of a Seamanship or Crew Action goes to the end (kept only where it
     means something: seamanship, crew repair and crew board)."""
     folded = [w.casefold() for w in words]
-    if folded[0] in ("initiative", "measure", "capture", "destroy", "spare"):
+    if folded[0] in ("initiative", "measure", "capture", "destroy", "spare", *SETUP_VERBS):
         return words
     verb = next((i for i, w in enumerate(folded) if i > 0 and w in ("broadside", "partial", "seamanship", "crew")), None)
     if verb is None:

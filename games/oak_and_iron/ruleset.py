@@ -18,7 +18,7 @@ from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
 from games.core.view import Overlay, View
 from games.oak_and_iron import orders, view
-from games.oak_and_iron.data import initiative_cards, rules, scenario_files
+from games.oak_and_iron.data import captain_cards, factions, initiative_cards, rules, scenario_files, upgrade_cards
 from games.oak_and_iron.measure import CORNER_CONTACT
 from games.oak_and_iron.orders import (
     Adjust,
@@ -29,8 +29,10 @@ from games.oak_and_iron.orders import (
     ChangeSail,
     Close,
     CutFree,
+    Deploy,
     Destroy,
     Done,
+    Draft,
     EndChoice,
     Heading,
     Hold,
@@ -44,8 +46,14 @@ from games.oak_and_iron.orders import (
     Rally,
     Reload,
     Repair,
+    Role,
     Row,
+    SetupOrder,
     Spare,
+    TerrainAdd,
+    TerrainDiscard,
+    TerrainDone,
+    TerrainPlace,
     TransferFlag,
 )
 from games.oak_and_iron.rules import (
@@ -56,6 +64,7 @@ from games.oak_and_iron.rules import (
     initiative_4_1,
     movement_4_2,
     range_ruler_2,
+    scenario_cards_7,
     seamanship_4_2,
     turn_4,
 )
@@ -88,6 +97,8 @@ OPTIONS = (
     OptionSpec("fleet_b", "Squadron B in the same notation.", ""),
     OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned.", "untested"),
     OptionSpec("admiral_b", "Admiral of Squadron B.", "untested"),
+    OptionSpec("start", "Patrol/Skirmish/Engagement: quick (both lines deployed at once, house) or book "
+               "(ch. 7: scenario decks, draft, terrain and deployment as set-up orders).", "quick", ("quick", "book")),
     OptionSpec("hand_a", "Initiative hand A, card keys separated by / (default: a legal hand).", ""),
     OptionSpec("hand_b", "Initiative hand B.", ""),
 )
@@ -144,6 +155,10 @@ class OakAndIron(Ruleset[State]):
                 return range_ruler_2.measure(state, ship.id, target.id)
             case Initiative(card=card):
                 return initiative_4_1.seal_card(state, seat, card.id, rng) + turn_4.sealed(state, rng)
+            case Role() | Draft() | TerrainAdd() | TerrainDone() | TerrainPlace() | TerrainDiscard() | Deploy():
+                return self._setup_order(state, seat, order)
+        if state.phase == "setup":
+            raise WrongPhase(f"{quote(order.text)}: the game is still being set up (ch. 7).", hint=scenario_cards_7.next_hint(state))
         if state.phase == "select":
             raise WrongPhase(f"{quote(order.text)}: the players are sealing initiative cards now.", hint="Write `initiative <card>`.")
         match order:
@@ -153,6 +168,24 @@ class OakAndIron(Ruleset[State]):
                 return self._movement(state, seat, order, rng) + turn_4.after_movement_order(state, rng)
             case Broadside() | Partial() | Close() | LandingAttack() | Hold():
                 return self._attack(state, seat, order, rng) + turn_4.next_activation(state, rng)
+        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+
+    def _setup_order(self, state: State, seat: str, order: SetupOrder) -> list[Event]:
+        match order:
+            case Role(role=role):
+                return scenario_cards_7.choose_role(state, seat, role)
+            case Draft(card=card):
+                return scenario_cards_7.draft(state, seat, card.id)
+            case TerrainAdd(kind=kind):
+                return scenario_cards_7.terrain_add(state, seat, kind)
+            case TerrainDone():
+                return scenario_cards_7.terrain_done(state, seat)
+            case TerrainPlace(kind=kind, x=x, y=y):
+                return scenario_cards_7.terrain_place(state, seat, kind, x, y)
+            case TerrainDiscard(kind=kind):
+                return scenario_cards_7.terrain_discard(state, seat, kind)
+            case Deploy(ship=ship, x=x, y=y, heading=heading):
+                return scenario_cards_7.deploy(state, seat, ship.id, x, y, heading)
         raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
 
     def _movement(self, state: State, seat: str, order: MovementOrder, rng: Rng) -> list[Event]:
@@ -198,6 +231,8 @@ class OakAndIron(Ruleset[State]):
         return [c for c in candidates if self._is_legal(state, seat, c)]
 
     def _candidates(self, state: State, seat: str, side_id: str) -> list[Typed]:
+        if state.phase == "setup":
+            return orders.setup_candidates(state, side_id)
         if state.phase == "select":
             cards = initiative_cards()
             return [] if seat == UMPIRE else [Initiative(Ref(k, cards[k].name)) for k in state.side(side_id).hand]
@@ -233,4 +268,10 @@ class OakAndIron(Ruleset[State]):
         return Outcome(state.winner, state.result, tuple(state.details))
 
     def help(self) -> str:
-        return f"{self.name}: {orders.HELP} Sail settings: {', '.join(SAIL_NAMES.values())}."
+        """Every order of the notation with what it does (from the order classes), then the cards."""
+        lines = [f"{self.name} orders (names match case-insensitively; a unique prefix of one word will do):"]
+        lines += [f"`{usage}` - {doc}" for usage, doc in orders.order_help()]
+        lines.append(f"Sail settings: {', '.join(SAIL_NAMES.values())}. Terrain kinds: rock, island, shoal, fog.")
+        lines.append("Cards (house contents, data/oak_and_iron): factions " + ", ".join(factions())
+                     + "; upgrade cards " + ", ".join(upgrade_cards()) + "; captains " + ", ".join(captain_cards()) + ".")
+        return "\n".join(lines)

@@ -172,6 +172,48 @@ class CaptainsFile(Sourced, kw_only=True):
     captains: dict[str, CaptainSchema]
 
 
+class PieceSchema(Strict, kw_only=True):
+    width: float
+    height: float
+
+
+class ObjectiveSchema(Strict, kw_only=True):
+    name: str
+    text: str
+    terrain: TerrainKind | None = None
+    flagship_lost_extra: Natural = 0
+
+
+class SettingSchema(Strict, kw_only=True):
+    name: str
+    text: str
+    rock: Natural = 0
+    island: Natural = 0
+    shoal: Natural = 0
+    fog: Natural = 0
+
+
+class DeploymentSchema(Strict, kw_only=True):
+    name: str
+    text: str
+    depth: float
+    start: float = msgspec.field(name="from")
+    end: float = msgspec.field(name="to")
+
+
+class AdvantageSchema(CardChanges, kw_only=True):
+    name: str
+    fortune: Natural = 0
+
+
+class ScenarioCardsFile(Sourced, kw_only=True):
+    pieces: dict[str, PieceSchema]
+    objectives: dict[str, ObjectiveSchema]
+    settings: dict[str, SettingSchema]
+    deployments: dict[str, DeploymentSchema]
+    advantages: dict[str, AdvantageSchema]
+
+
 class EventCardSchema(Strict, kw_only=True):
     name: str
     effect: EventEffect
@@ -255,6 +297,7 @@ def _load_all() -> None:
     cards.event_cards()
     cards.admirals()
     cards.check_symbols()
+    cards.scenario_cards()
     for scenario in cards.scenario_files():
         setup.from_scenario_file(scenario, {})
 
@@ -269,6 +312,7 @@ SCHEMAS = {
     "oak_and_iron/cards/factions.toml": FactionsFile,
     "oak_and_iron/cards/upgrades.toml": UpgradeCardsFile,
     "oak_and_iron/cards/captains.toml": CaptainsFile,
+    "oak_and_iron/cards/scenario.toml": ScenarioCardsFile,
     "oak_and_iron/scenarios/*.toml": ScenarioFile,
 }
 CHECKS = [_load_all]

@@ -133,6 +133,23 @@ class Pending:
 
 
 @dataclass
+class SetupState:
+    """Starting a Game (ch. 7) with the scenario decks, while it runs (phase ``setup``)."""
+
+    step: str = "role"  # role, draft, select, place, deploy
+    objective: str = ""
+    offers: list[str] = field(default_factory=list)  # the drawn setting, deployment and advantage cards still on offer
+    picks: dict[str, list[str]] = field(default_factory=dict)  # side -> its cards, one of each category
+    chooser: str = ""  # the side that chooses to attack or defend
+    attacker: str = ""
+    turn: str = ""  # the side to act in the draft and terrain steps
+    pool: list[str] = field(default_factory=list)  # terrain kinds to place
+    allowance: dict[str, dict[str, int]] = field(default_factory=dict)  # side -> kind -> pieces it may still add
+    passed: list[str] = field(default_factory=list)  # sides done adding terrain
+    placed: int = 0  # pieces placed so far (their labels)
+
+
+@dataclass
 class State:
     """One Oak & Iron game: the table, both squadrons, the turn and phase, and the last marks drawn."""
 
@@ -159,6 +176,7 @@ class State:
     winner: str = ""
     result: str = ""
     details: list[str] = field(default_factory=list)
+    setup: SetupState | None = None
 
     def side(self, side_id: str) -> SideState:
         for s in self.sides:

@@ -9,6 +9,7 @@ from games.core.ruleset import UMPIRE
 from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, Terrain, View
 from games.oak_and_iron.data import event_cards, initiative_cards, rules
 from games.oak_and_iron.measure import WIND_BEARING, broadside_strip
+from games.oak_and_iron.rules import scenario_cards_7
 from games.oak_and_iron.rules.activation_4 import to_act
 from games.oak_and_iron.rules.attack_4_3 import targets_in_reach
 from games.oak_and_iron.rules.initiative_4_1 import hand_text
@@ -17,6 +18,7 @@ from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
 from games.oak_and_iron.state import ShipState, State
 
 PHASE_NAMES = {
+    "setup": "Starting a Game (set-up)",
     "select": "Initiative Phase (sealing cards)",
     "movement": "Movement Phase",
     "attack": "Attack Phase",
@@ -99,6 +101,10 @@ def _overlays(state: State) -> list[Overlay]:
     """The last path or attack, and the focused ship's range rings and broadside paths."""
     r = rules()
     overlays = [Overlay("path" if m.kind == "path" else "fire", tuple(m.points), m.side, m.text) for m in state.marks]
+    if state.phase == "setup" and state.setup is not None and state.setup.step == "deploy":
+        for side in state.sides:  # the deployment zones while the ships go down
+            x0, y0, x1, y1 = scenario_cards_7.zone(state, side.id)
+            overlays.append(Overlay("arc", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), side.id, f"{side.name} deployment zone"))
     focus = state.activation.ship or state.focus
     if focus and state.ship(focus).on_table:
         ship = state.ship(focus)
@@ -115,6 +121,7 @@ def _overlays(state: State) -> list[Overlay]:
 def status(state: State) -> list[str]:
     """The status strip: turn and phase, initiative, who acts, the activation, each side and ship."""
     lines = [f"Turn {state.turn}/{rules().turn_limit} - {PHASE_NAMES.get(state.phase, state.phase)}"]
+    lines += scenario_cards_7.status_lines(state)
     if state.initiative:
         lines.append(f"Initiative: {state.side(state.initiative).name}")
     acting = to_act(state)

@@ -56,6 +56,11 @@ def choose(rs: Any, state: State, seat: str) -> str:
     legal = rs.legal_orders(state, seat)
     if not legal:
         raise AssertionError(f"no legal order for {seat} in {state.phase}")
+    if state.phase == "setup":  # the ch. 7 set-up: attack, the first card offered, a middle spot
+        if state.setup is not None and state.setup.step in ("place", "deploy"):
+            spots = [o for o in legal if not o.startswith("terrain discard")] or legal
+            return spots[len(spots) // 2]
+        return legal[0]
     if state.phase == "select":
         return legal[(state.turn + (0 if seat == "a" else 1)) % len(legal)]
     if state.phase == "end":
@@ -119,6 +124,13 @@ def play(scenario: str = "quickstart", seed: int = 1, options: dict[str, str] | 
 def bad_orders(rs: Any, state: State, seat: str) -> list[str]:
     """Orders the book forbids right now, each shown to fail (for the script's ``!`` lines)."""
     out: list[str] = []
+    if state.phase == "setup" and state.setup is not None:
+        if state.setup.step == "place" and state.setup.pool:
+            out.append(f"terrain place {state.setup.pool[0]} 0 0")  # half off the table
+        if state.setup.step == "deploy":
+            ship = next(s for s in state.ships if s.side == seat and s.status == "reserve")
+            out.append(f"deploy {ship.name} {state.table_width / 2:g} {state.table_height / 2:g}")  # outside its zone
+        return out
     if state.phase == "select":
         return out
     mine = [s for s in state.ships if s.controller == seat and s.can_act]
@@ -170,23 +182,33 @@ def play_with_probes(
     return state, log
 
 
-def console_script(seed_number: int = 1) -> str:
-    """The quick-start game as a console script for ``python -m bot console --seed N``."""
-    state, log = play_with_probes("quickstart", seed_number * 1_000_000, None, 1500, probes=True)
+BOOK_START = {"start": "book", "admiral_a": "capable"}
+
+
+def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
+    """A game as a console script for ``python -m bot console --seed N``: the quick start
+    (``quickstart.txt``) or a Patrol game set up with the scenario decks (``book_start.txt``)."""
+    book = scenario == "book_start"
+    options = BOOK_START if book else None
+    state, log = play_with_probes("patrol" if book else "quickstart", seed_number * 1_000_000, options, 1500, probes=True)
     users = {"a": "@alice", "b": "@bob"}
+    title = ("a Patrol game set up by the book's Starting a Game (chapter 7) with the house scenario decks" if book
+             else "quick start (book chapter 3)")
+    new = ("/game new system:oak-and-iron scenario:patrol options:" + ",".join(f"{k}={v}" for k, v in BOOK_START.items())
+           if book else "/game new system:oak-and-iron scenario:quickstart")
     lines = [
-        "# Oak & Iron quick start (book chapter 3), played to a result by tests/oak_and_iron/autoplay.py.",
-        f"# Run with: python -m bot console --seed {seed_number} --script tests/scripts/oak_and_iron/quickstart.txt",
+        f"# Oak & Iron {title}, played to a result by tests/oak_and_iron/autoplay.py.",
+        f"# Run with: python -m bot console --seed {seed_number} --script tests/scripts/oak_and_iron/{scenario}.txt",
         "as @alice",
-        "/game new system:oak-and-iron scenario:quickstart",
+        new,
         "/game join seat:a",
         "as @bob",
         "/game join seat:b",
         "as @alice",
         "/game start",
-        "# Any seat may ask the bot to measure; nothing changes.",
-        "/order text:measure Petite Fregate Fluyt",
     ]
+    if not book:
+        lines += ["# Any seat may ask the bot to measure; nothing changes.", "/order text:measure Petite Fregate Fluyt"]
     current = "@alice"
     sealed_probe = False
     for seat, text, bad in log:
@@ -205,4 +227,4 @@ def console_script(seed_number: int = 1) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(console_script(int(sys.argv[1]) if len(sys.argv) > 1 else 1))
+    sys.stdout.write(console_script(int(sys.argv[1]) if len(sys.argv) > 1 else 1, sys.argv[2] if len(sys.argv) > 2 else "quickstart"))

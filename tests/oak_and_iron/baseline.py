@@ -95,11 +95,15 @@ def digest(value: Any) -> str:
 # captain cards). The final state digest leaves them out at that value, as ``plain`` does for views;
 # a recorded game that now set one would still fail.
 ADDED_SHIP_FIELDS = {"captain": ""}
+ADDED_STATE_FIELDS: dict[str, Any] = {"setup": None}  # the ch. 7 set-up with the scenario decks
 
 
 def final_digest(rs: Any, state: Any) -> str:
     """The digest of the encoded final state, without the fields added since at their defaults."""
     data = rs.encode(state)
+    for key, default in ADDED_STATE_FIELDS.items():
+        if data.get(key, default) == default:
+            data.pop(key, None)
     for ship in data["ships"]:
         for key, default in ADDED_SHIP_FIELDS.items():
             if ship.get(key) == default:

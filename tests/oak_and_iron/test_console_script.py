@@ -37,3 +37,32 @@ def test_quick_start_plays_to_a_result_in_the_console() -> None:
     assert re.search(r'distance \d+\.\d\d" \((Yard Arm|Pistol Shot|Musket Shot|Cannon Shot)\)', out)
     assert "beyond the speed 4 tool's turning edge (45 degrees)" in out
     assert "boarding needs Yard Arm" in out
+
+
+BOOK_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "book_start.txt"
+
+
+def test_the_book_start_console_script_is_what_the_captains_play() -> None:
+    from tests.oak_and_iron.autoplay import console_script
+
+    assert BOOK_SCRIPT.read_text() == console_script(1, "book_start"), (
+        "regenerate: python -m tests.oak_and_iron.autoplay 1 book_start > " + str(BOOK_SCRIPT))
+
+
+def test_a_game_set_up_by_the_book_plays_to_a_result_in_the_console() -> None:
+    """Ch. 7 through the real table service: the draft, terrain, deployment (refused outside the
+    zone and half off the table), then the game to its end; hands only in DMs."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(BOOK_SCRIPT)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "**Game over.**" in out
+    assert "chooses to be the attacker" in out and "takes Reef (setting)" in out
+    assert "would leave the table" in out and "deployment zone" in out
+    assert re.search(r"deploys \w[\w ]* at \(", out)
+    for line in out.splitlines():
+        if "initiative hand:" in line:
+            assert line.startswith("DM to @"), line

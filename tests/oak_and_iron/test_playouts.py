@@ -13,11 +13,11 @@ from tests.oak_and_iron.autoplay import play
 from tests.oak_and_iron.helpers import ruleset
 
 
-def random_game(scenario: str, seed: int, picker_seed: int) -> tuple[object, list[tuple[str, str]]]:
+def random_game(scenario: str, seed: int, picker_seed: int, options: dict[str, str] | None = None) -> tuple[object, list[tuple[str, str]]]:
     rs = ruleset()
     stream = Rng(seed_from_number(seed))
     picker = Rng(seed_from_number(10_000 + picker_seed))
-    state = rs.setup(scenario, {}, stream)
+    state = rs.setup(scenario, options or {}, stream)
     log: list[tuple[str, str]] = []
     while rs.outcome(state) is None:
         assert len(log) < 800, "a game must end by the turn limit"
@@ -31,10 +31,10 @@ def random_game(scenario: str, seed: int, picker_seed: int) -> tuple[object, lis
     return state, log
 
 
-def replay(scenario: str, seed: int, log: list[tuple[str, str]]) -> object:
+def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str] | None = None) -> object:
     rs = ruleset()
     stream = Rng(seed_from_number(seed))
-    state = rs.setup(scenario, {}, stream)
+    state = rs.setup(scenario, options or {}, stream)
     for seat, text in log:
         rs.apply(state, seat, rs.parse_order(state, seat, text), stream)
     return state
@@ -49,6 +49,18 @@ def test_random_playouts_end_and_replay_to_the_same_state(scenario: str, seed: i
     assert outcome is not None and outcome.winner in ("a", "b")
     assert state.turn <= 10
     assert replay(scenario, seed, log) == state
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.sampled_from(["patrol", "skirmish"]), st.integers(0, 10_000), st.integers(0, 10_000))
+def test_random_playouts_through_the_book_set_up_end_and_replay(scenario: str, seed: int, picker_seed: int) -> None:
+    """Ch. 7 with the scenario decks (start=book): random legal set-up orders, then the game."""
+    options = {"start": "book"}
+    state, log = random_game(scenario, seed, picker_seed, options)
+    outcome = ruleset().outcome(state)
+    assert outcome is not None and outcome.winner in ("a", "b")
+    assert any(text.startswith("deploy ") for _, text in log)
+    assert replay(scenario, seed, log, options) == state
 
 
 def test_captains_play_the_quick_start_to_a_result() -> None:

@@ -13,6 +13,8 @@ def to_act(state: State) -> list[str]:
     """The sides that must act now (drives the pings)."""
     if state.phase == "over":
         return []
+    if state.phase == "setup":
+        return [state.setup.turn] if state.setup is not None and state.setup.turn else []
     if state.phase == "select":
         return [s.id for s in state.sides if not s.sealed and s.hand]
     if state.phase == "end":

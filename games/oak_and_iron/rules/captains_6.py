@@ -6,7 +6,7 @@ assigned to that ship"). The ship's values follow at once (``squadron_6.refresh`
 from __future__ import annotations
 
 from games.core.rng import Rng
-from games.oak_and_iron.data import captain_cards, rules
+from games.oak_and_iron.data import CardChanges, captain_cards, rules, scenario_cards
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.squadron_6 import refresh
 from games.oak_and_iron.state import ShipState, State
@@ -15,6 +15,16 @@ from games.oak_and_iron.state import ShipState, State
 def faction_of(state: State, side_id: str) -> str:
     """The faction card the Squadron chose (the ``faction_a`` option), "" for none."""
     return state.options.get(f"faction_{side_id}", "")
+
+
+def side_changes(state: State, side_id: str) -> tuple[CardChanges, ...]:
+    """Ship changes of the side's advantage card (ch. 7 decks), once the set-up is done."""
+    setup = state.setup
+    if setup is None or setup.step != "done":
+        return ()
+    cards = scenario_cards().cards
+    found = [cards[k].changes for k in setup.picks.get(side_id, []) if cards[k].deck == "advantage"]
+    return tuple(c for c in found if c is not None)
 
 
 def admiral_aboard(state: State, ship: ShipState) -> bool:
@@ -34,7 +44,7 @@ def flag_moved(state: State, *ships: ShipState) -> list[str]:
         if not ship.captain:
             continue
         aboard = admiral_aboard(state, ship)
-        refresh(ship, faction_of(state, ship.side), aboard)
+        refresh(ship, faction_of(state, ship.side), aboard, extra=side_changes(state, ship.side))
         name = captain_cards()[ship.captain].name
         lines.append(f"{ship.name}'s captain ({name}) is " + ("face down while the Admiral is aboard" if aboard else "face up"))
     return lines
@@ -50,5 +60,5 @@ def captain_hit(state: State, rng: Rng, ship: ShipState, notes: list[str]) -> No
     notes.append(f"officer check for {ship.name}'s captain ({name}): {show(faces)}" + (" - hit" if hit else ""))
     if hit:
         ship.captain = ""
-        refresh(ship, faction_of(state, ship.side), admiral_aboard(state, ship))
+        refresh(ship, faction_of(state, ship.side), admiral_aboard(state, ship), extra=side_changes(state, ship.side))
         notes.append(f"{ship.name}'s captain is lost (Skill {ship.skill}, Crew {ship.crew})")

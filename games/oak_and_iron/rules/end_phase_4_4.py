@@ -7,7 +7,7 @@ from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import bearing_of
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
-from games.oak_and_iron.data import initiative_cards, rules
+from games.oak_and_iron.data import initiative_cards, rules, scenario_cards
 from games.oak_and_iron.measure import base_distance
 from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
@@ -85,8 +85,16 @@ def ship_total(state: State, side_id: str) -> int:
     return sum(1 for s in state.ships if s.controller == side_id and s.on_table and not s.aground and not s.out_of_action)
 
 
+def flagship_lost_extra(state: State) -> int:
+    """Objective cards "may cause players to earn extra Strike Points" (ch. 7 decks, house cards)."""
+    if state.setup is None:
+        return 0
+    return scenario_cards().cards[state.setup.objective].flagship_lost_extra
+
+
 def strike_points(state: State, side_id: str) -> int:
-    """STRIKE POINTS (4.4): 1 a Crippled ship; 2 one sunk, captured or Out of Action; 3 the Flagship."""
+    """STRIKE POINTS (4.4): 1 a Crippled ship; 2 one sunk, captured or Out of Action; 3 the Flagship
+    (and an objective card's extra)."""
     r = rules()
     total = 0
     for s in state.ships:
@@ -95,7 +103,7 @@ def strike_points(state: State, side_id: str) -> int:
         lost = s.status in ("sunk", "removed") or (s.status == "off" and r.off_table_counts_as_lost)
         lost = lost or bool(s.captured_by and s.captured_by != side_id) or (s.on_table and s.out_of_action)
         if lost:
-            total += r.strike_flagship_lost if s.flagship else r.strike_lost
+            total += r.strike_flagship_lost + flagship_lost_extra(state) if s.flagship else r.strike_lost
         elif s.on_table and s.crippled:
             total += r.strike_crippled
     return total

@@ -62,7 +62,7 @@ def make_ship(
     return ship
 
 
-def refresh(ship: ShipState, faction: str, admiral_aboard: bool | None = None) -> None:
+def refresh(ship: ShipState, faction: str, admiral_aboard: bool | None = None, extra: tuple[CardChanges, ...] = ()) -> None:
     """Set the ship's values from its card and every card on it: its own upgrade options, upgrade
     cards, the faction card and its captain unless the captain is face down (the Admiral aboard,
     4.2 TRANSFER FLAG) or lost."""
@@ -83,6 +83,7 @@ def refresh(ship: ShipState, faction: str, admiral_aboard: bool | None = None) -
             raise SetupError(f"No upgrade called {quote(key)}.", hint=f"Upgrades: {', '.join(upgrade_names())}.")
     if faction:
         changes.append(factions()[faction])
+    changes += extra  # the Squadron's advantage card (ch. 7)
     if ship.captain and not (ship.flagship if admiral_aboard is None else admiral_aboard):
         changes.append(captain_cards()[ship.captain])
     for c in changes:

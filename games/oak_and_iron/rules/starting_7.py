@@ -15,6 +15,7 @@ from games.core.errors import UnknownName, quote
 from games.core.rng import Rng
 from games.oak_and_iron.data import admirals, event_cards, factions, initiative_cards, rules, scenario_files, ship_cards
 from games.oak_and_iron.measure import WEATHER_EDGES
+from games.oak_and_iron.rules import scenario_cards_7
 from games.oak_and_iron.rules.squadron_6 import (
     SetupError,
     captain_of,
@@ -188,4 +189,8 @@ def new_game(scenario: str, options: dict[str, str], rng: Rng) -> State:
     deck = sorted(event_cards())
     rng.shuffle(deck)
     state.event_deck = deck
+    if options.get("start", "quick") == "book":
+        if scenario not in BUILT:
+            raise SetupError(f"start=book (the scenario decks) is for {', '.join(BUILT)} games; {quote(scenario)} has its own set-up.")
+        scenario_cards_7.begin(state, rng)  # everything it says is in the status strip
     return state
