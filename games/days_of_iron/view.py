@@ -4,11 +4,10 @@ may read. A spectator's view never holds a sealed text."""
 
 from __future__ import annotations
 
-from games.core.geometry import polygon_distance
 from games.core.ruleset import UMPIRE
 from games.core.view import Board, Counter, Overlay, SideInfo, Terrain, View, Zone
 from games.days_of_iron.data import house, reference, rules
-from games.days_of_iron.rules import formations_12, movement_17_4
+from games.days_of_iron.rules import formations_12, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.rules.victory_18 import fmt_halves, margin, side_lost_halves
 from games.days_of_iron.state import GONE, HIDDEN, INITIATIVE, ROUTING, SETUP, STEPS, TURN, State, Unit
@@ -79,27 +78,28 @@ def short_label(unit: Unit) -> str:
     return f"{words[0]} {rest[0][:5]}." if rest else unit.name[:11]
 
 
+PREVIEW_TARGETS = 4  # lines drawn from a previewed unit: the nearest enemies near its reach
+
+
 def preview_overlays(state: State, seat: str, moved: frozenset[str]) -> list[Overlay]:
     """Aiming aids for a previewed order: from each moved unit as it would stand, its 45-degree
-    firing arcs from the front corners (17.3) out to the longest range of its chart, and a line
-    with the measured distance to each enemy it can see (only units standing on the table: a
-    hidden enemy is never drawn)."""
+    firing arcs from the front corners (17.3) out to its chart's longest range, and a line with
+    the measured distance to each of the nearest enemies it can see within half as far again
+    ("can fire" when it could fire at it now). Only units standing on the table: a hidden enemy
+    is never drawn."""
     out: list[Overlay] = []
     for u in state.units:
         if u.id not in moved or not formations_12.on_table(u):
             continue
-        reach = _reach(u)
-        out.append(Overlay("arc", formations_12.firing_arc(u, reach), u.side, f"{u.name} arc {reach:g}\""))
-        for enemy in movement_17_4.visible_enemies(state, u.side):
-            gap = polygon_distance(formations_12.base(u).polygon(), formations_12.base(enemy).polygon())
+        reach = shooting_17_3.reach(u)
+        out.append(Overlay("arc", formations_12.firing_arc(u, reach), u.side, f"{u.name} arcs {reach:g}\""))
+        can = {t.id for t in shooting_17_3.eligible(state, u)} if u.type in shooting_17_3.SHOOTERS else set()
+        near = sorted((shooting_17_3.gap(u, e), e.id, e) for e in movement_17_4.visible_enemies(state, u.side))
+        for gap, _, enemy in [n for n in near if n[0] <= reach * 1.5][:PREVIEW_TARGETS]:
+            note = ", can fire" if enemy.id in can else ""
             out.append(Overlay("fire", (formations_12.front_centre(u), formations_12.base(enemy).centre), u.side,
-                               f"{enemy.name} {movement_17_4.fmt(gap)}\""))
+                               f"{enemy.name} {movement_17_4.fmt(gap)}\"{note}"))
     return out
-
-
-def _reach(unit: Unit) -> float:
-    chart = house().charts["artillery" if unit.type == "artillery" else "small-arms"]
-    return chart.ranges[-1] if chart.ranges else 12.0
 
 
 def _phase_line(state: State) -> str:

@@ -64,7 +64,7 @@ def test_move_straight_ahead_spends_the_column_rate() -> None:
     y0 = ligne.y
     events = order(state, "french", "2e de Ligne move 5", rng)
     assert ligne.y == pytest.approx(y0 - 5)  # facing up the table
-    assert events[0].public and '2e de Ligne moves 5": 5" used, 3" left.' in events[0].text
+    assert events[0].public and '2e de Ligne moves 5": it costs 5", 3" left this turn.' in events[0].text
     with pytest.raises(IllegalOrder, match=r'costs 4" and 2e de Ligne has 3" left this turn \(column rate 8"\)'):
         RS.parse_order(state, "french", "2e de Ligne move 4")
     assert RS.parse_order(state, "french", "2e-ligne move 3").text == "2e-ligne move 3"
@@ -76,7 +76,7 @@ def test_a_wheel_pivots_on_the_inner_front_corner_and_costs_double_its_outer_arc
     pivot = base(ligne).corners()[0]  # front left corner (bow-port)
     events = order(state, "french", "2e de Ligne move 0 wheel left 30", rng)
     cost = 4.0 * math.radians(30) * 2  # 4" wide column, outer arc doubled (17.4)
-    assert f'{cost:.2f}" used' in events[0].text
+    assert f'it costs {cost:.2f}"' in events[0].text
     assert ligne.facing == pytest.approx(330.0)
     assert distance(base(ligne).corners()[0], pivot) < 1e-6  # the pivot corner did not move
     assert ligne.moved == pytest.approx(cost)
@@ -200,11 +200,14 @@ def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     with pytest.raises(IllegalOrder, match="10e Chasseurs à pied is not on the table"):
         RS.parse_order(state, "prussian", "measure 74th to 10e Chasseurs")
     assert not any("10e-chasseurs" in o for o in RS.legal_orders(state, "prussian"))
-    # previews aim only at enemies on the table
+    # previews aim only at enemies on the table: the 74th as if it had marched to 6" from the 2e de Ligne
+    ligne, prussian = unit(state, "2e de Ligne"), unit(state, "74th")
+    prussian.x, prussian.y = ligne.x, ligne.y - 3.0 / 2 - 6.0 - 3.0 / 2
+    chasseurs.x, chasseurs.y = ligne.x + 5.0, ligne.y  # hidden, as near as the 2e de Ligne
     marks = RS.preview_overlays(state, "prussian", frozenset({"74th"}))
     assert any(m.kind == "arc" for m in marks)
     assert all("10e Chasseurs" not in m.text for m in marks)
-    assert any(m.kind == "fire" and m.text.startswith("2e de Ligne ") for m in marks)
+    assert any(m.kind == "fire" and m.text == '2e de Ligne 6", can fire' for m in marks)
     order(state, "prussian", "next", rng)
     order(state, "french", "reveal 10e Chasseurs", rng)
     assert chasseurs.id in {c.id for c in RS.view(state, "prussian").counters}
@@ -265,7 +268,7 @@ def test_fire_needs_the_arc_the_range_the_nearest_target_and_no_friend_in_the_wa
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     # outside the 45-degree arcs: level with the line's flank, 10" off to the side
     prussian.x, prussian.y = 36.0 + 6 + 10 + 1, 30.0
-    with pytest.raises(IllegalOrder, match="outside 2e de Ligne's 45-degree arcs"):
+    with pytest.raises(IllegalOrder, match="outside the 45-degree arcs of 2e de Ligne"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     # the nearest visible eligible enemy must be the target (infantry; 17.3)
     prussian.x, prussian.y = 36.0, 23.0

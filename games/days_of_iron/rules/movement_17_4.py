@@ -100,7 +100,7 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if cost > room + EPS:
         raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
                            f"this turn ({start_formation(state, unit)} rate {fmt(allowance(state, unit, order.forced))}\").",
-                           hint="A wheel costs double its outer arc (17.4).")
+                           hint="A wheel costs double its outer arc (17.4)." if order.degrees else "")
     end = moved_base(unit, order)
     _check_on_table(state, order.text, end)
     clearance = house().movement.enemy_clearance
@@ -128,8 +128,8 @@ def move(state: State, order: Move) -> list[Event]:
     unit.facing = round(end.heading, 6) % 360.0
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""
-    return [public(f"{unit.name} moves {fmt(order.inches)}\"{wheel}{forced}: {fmt(cost)}\" used, "
-                   f"{fmt(left(state, unit, order.forced))}\" left.")]
+    return [public(f"{unit.name} moves {fmt(order.inches)}\"{wheel}{forced}: it costs {fmt(cost)}\", "
+                   f"{fmt(left(state, unit, order.forced))}\" left this turn.")]
 
 
 def _spend(state: State, unit: Unit, cost: float) -> None:

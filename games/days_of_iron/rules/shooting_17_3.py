@@ -107,7 +107,7 @@ def _why_not(unit: Unit, target: Unit) -> str:
     if target.type == "general" and unit.formation != SKIRMISH:
         return "only skirmishers may fire at staff (17.3.5)."
     if not in_arc(unit, target):
-        return f"{target.name} is outside {unit.name}'s 45-degree arcs (17.3)."
+        return f"{target.name} is outside the 45-degree arcs of {unit.name} (17.3)."
     return f"{target.name} is out of range: {fmt(gap(unit, target))}\", the chart reaches {fmt(reach(unit))}\"."
 
 

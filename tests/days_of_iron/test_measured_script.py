@@ -1,0 +1,51 @@
+"""The measured-table console script (tests/scripts/days_of_iron/measured.txt) plays a meeting
+engagement to its result through the real table service: units set out, moved, wheeled, formed,
+measured and firing simultaneously; lines marked ! must fail; the hidden unit never reaches the
+Prussians or the channel before the game's end."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "tests" / "scripts" / "days_of_iron" / "measured.txt"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("WARGAME_DATA_PACKS", None)
+    return subprocess.run([sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(SCRIPT), *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_measured_meeting_plays_to_a_result() -> None:
+    done = run()
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "The units are set out in column in their deployment zones" in out
+    assert '40th Fusiliers moves 12" (forced march): it costs 12", 0" left this turn.' in out
+    assert '77th Infantry moves 4" and wheels left 20°: it costs 6.79", 1.21" left this turn.' in out
+    assert "24e de Ligne forms line (4\" left this turn)." in out
+    assert '40th Fusiliers to 40e de Ligne: 15.23" edge to edge' in out
+    assert "Preview of `40e-ligne move 8`" in out
+    assert '40e de Ligne fire at 40th Fusiliers: 8.49" (long), 12 x 1d6' in out
+    assert "40th Fusiliers loses 3 stands (9/12 left)." in out
+    assert "**Game over.**" in out and "Points (18.2)" in out
+
+
+def test_the_hidden_unit_stays_private_until_the_end() -> None:
+    done = run("--json")
+    assert done.returncode == 0, done.stderr
+    records: list[dict[str, Any]] = [json.loads(line) for line in done.stdout.splitlines()]
+    over = next(i for i, r in enumerate(records) if r["kind"] == "message" and "**Game over.**" in r.get("text", ""))
+    before = records[:over]
+    assert not any("10e Chasseurs" in r.get("text", "") for r in before if r["kind"] == "message")
+    to_bob = [r["text"] for r in before if r.get("to") == "@bob" and "10e Chasseurs" in r.get("text", "")]
+    # only his own probe comes back, answered as for any unit not on the table (hidden or off board)
+    assert to_bob == ["`measure 40th Fusiliers to 10e Chasseurs`: 10e Chasseurs à pied is not on the table."]
+    assert records[-1]["kind"] == "done" and records[-1]["state"] == "over"
