@@ -4,6 +4,7 @@ state, and the state round-trips through the codec (also mid-game)."""
 from __future__ import annotations
 
 import json
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE
 from games.days_of_iron import data as rec
-from games.days_of_iron.state import State
+from games.days_of_iron.state import HIDDEN, OFF_BOARD, State
 from tests.days_of_iron.helpers import RS
 
 ORDER_CAP = 400
@@ -28,6 +29,15 @@ def assert_sealed_texts_private(state: State, public_texts: list[str]) -> None:
             assert record.nonce not in shown
             if not record.cancelled:  # a cancelled record may share its text with a later, revealed one
                 assert record.text not in shown
+
+
+def assert_hidden_units_unseen(state: State) -> None:
+    """On the measured table a hidden (16.4) or off-board (16.5) unit is on nobody's board but its
+    own side's (hidden, marked) and the umpire's; a spectator sees only units on the table."""
+    out_of_sight = {u.id: u.side for u in state.units if u.status in (HIDDEN, OFF_BOARD)}
+    for seat in (None, *(s.id for s in state.sides)):
+        for counter in RS.view(state, seat).counters:
+            assert counter.id not in out_of_sight or (seat == out_of_sight[counter.id] and "hidden" in counter.markers)
 
 
 def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) -> tuple[State, list[tuple[str, str]]]:
@@ -58,6 +68,7 @@ def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) ->
                 # a private answer goes to one side, or to the umpire who asked (a `measure`)
                 assert e.to is not None and len(e.to) == 1 and next(iter(e.to)) in {s.id for s in state.sides} | {UMPIRE}
         assert_sealed_texts_private(state, public_texts)
+        assert_hidden_units_unseen(state)
         log.append((seat, text))
     return state, log
 
@@ -102,3 +113,34 @@ def test_midgame_states_round_trip(seed: int, picks: list[int]) -> None:
         legal = RS.legal_orders(state, seat)
         RS.apply(state, seat, RS.parse_order(state, seat, legal[(pick + i) % len(legal)]), rng)
         assert RS.decode(json.loads(json.dumps(RS.encode(state)))) == state
+
+
+@settings(max_examples=6, deadline=None)
+@given(scenario=st.sampled_from(sorted(rec.scenario_ids())), seed=st.integers(0, 10_000))
+def test_measured_table_playout(scenario: str, seed: int) -> None:
+    """A playout that gives the measured table's orders whenever it may (moves, wheels, formations,
+    fire, measures): every offered order applies, hidden units stay unseen, the game ends with a
+    result and the log replays to the same state."""
+    pick = random.Random(seed)
+    options = {"turns": "3", "scouting": "no"}
+    rng = Rng(seed_from_number(seed))
+    state = RS.setup(scenario, options, rng)
+    log: list[tuple[str, str]] = []
+    used: set[str] = set()
+    for _ in range(ORDER_CAP * 2):
+        if RS.outcome(state) is not None:
+            break
+        seat = RS.to_act(state)[0]
+        legal = RS.legal_orders(state, seat)
+        table = [o for o in legal if o.split()[1:2] in (["move"], ["form"], ["fire"])]
+        if state.phase == "setup":
+            legal = [o for o in legal if o.split()[0] in PROGRESS] or legal
+        text = pick.choice(table) if table and pick.random() < 0.85 else pick.choice(
+            [o for o in legal if o.split()[0] in PROGRESS] or legal)
+        used.add(text.split()[1] if text.split()[1:2] in (["move"], ["form"], ["fire"]) else text.split()[0])
+        RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
+        log.append((seat, text))
+        assert_hidden_units_unseen(state)
+    assert RS.outcome(state) is not None
+    assert {"move", "form"} <= used
+    assert replay(scenario, seed, log, options) == state
