@@ -15,6 +15,7 @@
     measure Fluyt Corvette
     role attacker | role defender               draft Open Sea
     terrain add rock | terrain done | terrain place rock 12 18 | terrain discard rock
+    terrain move Rock 1 14 4 | terrain keep
     deploy Fluyt 10 4 [180]
 
 Names are matched case-insensitively: a whole name (or its id, or the name with hyphens for
@@ -44,7 +45,8 @@ HELP = (
     "`<ship> crew reload starboard`, `<ship> done`, `<ship> broadside starboard <target>`, "
     "`<ship> partial <target>`, `<ship> close <target>`, `<ship> hold`, `capture <ship>`, `measure <ship> <target>`; "
     "set-up with the scenario decks (option start=book): `role attacker`, `draft <card>`, `terrain add <kind>`, "
-    "`terrain done`, `terrain place <kind> <x> <y>`, `terrain discard <kind>`, `deploy <ship> <x> <y> [heading]`."
+    "`terrain done`, `terrain place <kind> <x> <y>`, `terrain discard <kind>`, `terrain move <piece> <x> <y>`, "
+    "`terrain keep`, `deploy <ship> <x> <y> [heading]`."
 )
 
 
@@ -234,6 +236,24 @@ class TerrainDiscard(Typed):
 
 
 @dataclass(frozen=True)
+class TerrainMove(Typed):
+    """ADJUST TERRAIN: move a piece lying wholly in your deployment zone up to Musket Shot, its centre
+    to x y (ch. 7 step 4)."""
+
+    PATTERN: ClassVar[str] = "terrain move {piece} {x} {y}"
+    piece: Annotated[Ref, Name("terrain piece")]
+    x: Annotated[float, Inches()]
+    y: Annotated[float, Inches()]
+
+
+@dataclass(frozen=True)
+class TerrainKeep(Typed):
+    """Move no more terrain (ch. 7 step 4)."""
+
+    PATTERN: ClassVar[str] = "terrain keep"
+
+
+@dataclass(frozen=True)
 class Deploy(Typed):
     """DEPLOY SQUADRONS: a ship at x y in its zone, heading towards the enemy unless given (ch. 7 step 5)."""
 
@@ -244,7 +264,7 @@ class Deploy(Typed):
     heading: Turn | None = None
 
 
-SetupOrder = Role | Draft | TerrainAdd | TerrainDone | TerrainPlace | TerrainDiscard | Deploy
+SetupOrder = Role | Draft | TerrainAdd | TerrainDone | TerrainPlace | TerrainDiscard | TerrainMove | TerrainKeep | Deploy
 
 
 # --- the Movement Phase ---------------------------------------------------------------------------
@@ -461,7 +481,7 @@ AttackOrder = Broadside | Partial | Close | LandingAttack | Hold
 GRAMMAR = Grammar(  # orders that start with a ship first, so an unknown ship is what a refusal names
     Move, Done, Adjust, Heading, CutFree, Reload, Rally, Repair, ChangeSail, Board, Row, TransferFlag, LandingParty,
     Broadside, Partial, Close, LandingAttack, Hold, Initiative, Capture, Destroy, Spare, Measure,
-    Role, Draft, TerrainAdd, TerrainDone, TerrainPlace, TerrainDiscard, Deploy, hint=HELP,
+    Role, Draft, TerrainAdd, TerrainDone, TerrainPlace, TerrainDiscard, TerrainMove, TerrainKeep, Deploy, hint=HELP,
 )
 SETUP_VERBS = ("role", "draft", "terrain", "deploy")
 
@@ -524,6 +544,16 @@ def setup_candidates(state: State, side_id: str) -> list[Typed]:
                     for y in range(4, int(state.table_height) - 3, 4) for x in range(4, int(state.table_width) - 3, 4)]
             out.append(TerrainDiscard(kind))  # type: ignore[arg-type]
         return out
+    if setup.step == "adjust":
+        from games.oak_and_iron.rules.scenario_cards_7 import movable
+
+        moves: list[Typed] = []
+        for t in movable(state, side_id):
+            cx = sum(p[0] for p in t.points) / len(t.points)
+            cy = sum(p[1] for p in t.points) / len(t.points)
+            key = t.label.replace(" ", "-").casefold()
+            moves += [TerrainMove(Ref(key, t.label), cx + dx, cy + dy) for dx, dy in ((3.0, 0.0), (-3.0, 0.0), (0.0, 3.0), (0.0, -3.0))]
+        return [*moves, TerrainKeep()]
     if setup.step == "deploy":
         from games.oak_and_iron.rules.scenario_cards_7 import to_deploy, zone
 
@@ -540,7 +570,8 @@ def parse(state: State, text: str) -> Typed:
     _check_verb(state, text)
     cards = {k: c.name for k, c in initiative_cards().items()}
     decks = {k: c.name for k, c in scenario_cards().cards.items()}
-    names = {"ship": ship_names(state), "initiative card": cards, "scenario card": decks}
+    pieces = {t.label.replace(" ", "-").casefold(): t.label for t in state.terrain}
+    names = {"ship": ship_names(state), "initiative card": cards, "scenario card": decks, "terrain piece": pieces}
     order = GRAMMAR.parse(" ".join(_normalise(text.split())), names)
     if isinstance(order, Broadside) and order.side2 == order.side:
         raise InvalidSyntax(f"{quote(text)}: at most one broadside from each side.")

@@ -53,6 +53,8 @@ from games.oak_and_iron.orders import (
     TerrainAdd,
     TerrainDiscard,
     TerrainDone,
+    TerrainKeep,
+    TerrainMove,
     TerrainPlace,
     TransferFlag,
 )
@@ -155,7 +157,7 @@ class OakAndIron(Ruleset[State]):
                 return range_ruler_2.measure(state, ship.id, target.id)
             case Initiative(card=card):
                 return initiative_4_1.seal_card(state, seat, card.id, rng) + turn_4.sealed(state, rng)
-            case Role() | Draft() | TerrainAdd() | TerrainDone() | TerrainPlace() | TerrainDiscard() | Deploy():
+            case Role() | Draft() | TerrainAdd() | TerrainDone() | TerrainPlace() | TerrainDiscard() | TerrainMove() | TerrainKeep() | Deploy():
                 return self._setup_order(state, seat, order)
         if state.phase == "setup":
             raise WrongPhase(f"{quote(order.text)}: the game is still being set up (ch. 7).", hint=scenario_cards_7.next_hint(state))
@@ -184,6 +186,10 @@ class OakAndIron(Ruleset[State]):
                 return scenario_cards_7.terrain_place(state, seat, kind, x, y)
             case TerrainDiscard(kind=kind):
                 return scenario_cards_7.terrain_discard(state, seat, kind)
+            case TerrainMove(piece=piece, x=x, y=y):
+                return scenario_cards_7.terrain_move(state, seat, piece.name, x, y)
+            case TerrainKeep():
+                return scenario_cards_7.terrain_keep(state, seat)
             case Deploy(ship=ship, x=x, y=y, heading=heading):
                 return scenario_cards_7.deploy(state, seat, ship.id, x, y, heading)
         raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)

@@ -146,7 +146,8 @@ class SetupState:
     pool: list[str] = field(default_factory=list)  # terrain kinds to place
     allowance: dict[str, dict[str, int]] = field(default_factory=dict)  # side -> kind -> pieces it may still add
     passed: list[str] = field(default_factory=list)  # sides done adding terrain
-    placed: int = 0  # pieces placed so far (their labels)
+    placed: int = 0  # pieces placed so far
+    adjusted: list[str] = field(default_factory=list)  # labels of pieces moved in step 4
 
 
 @dataclass

@@ -82,6 +82,7 @@ def test_upgrade_and_captain_cards_cost_points_and_change_the_ship() -> None:
     card = ship_cards()["sloop"]
     assert sloop.broadside == card.broadside + 1 and sloop.crew == card.crew + 1 and sloop.skill == 1
     assert sloop.captain == "steady-captain" and sloop.upgrades == ["carronades", "marines"]
+    assert "Carronades, Marines, captain Steady Captain" in "\n".join(ruleset().view(state, None).status)
     cost = squadron_points([("petite-fregate", []), ("sloop", ["carronades", "marines", "steady-captain"])], 0)
     extra = upgrade_cards()["carronades"].points + upgrade_cards()["marines"].points + captain_cards()["steady-captain"].points
     assert cost == ship_cards()["petite-fregate"].points + card.points + extra

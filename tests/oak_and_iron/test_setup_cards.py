@@ -242,3 +242,41 @@ def test_help_documents_every_order() -> None:
         assert f"`{usage}`" in text, usage
     assert all(doc for _, doc in order_help())
     assert "terrain place rock|island|shoal|fog <x> <y>" in text and "deploy <ship> <x> <y>" in text
+
+
+def _to_adjust(seed: int = 1) -> tuple[State, Rng, str]:
+    """The set-up at step 4 with one rock placed wholly inside the defender's zone."""
+    state, stream = book_game(seed)
+    _draft_all(state, stream)
+    setup = state.setup
+    assert setup is not None
+    d = state.defender
+    setup.allowance[d] = {"rock": 1}
+    setup.allowance[state.other(d)] = {}
+    order(state, d, "terrain add rock", stream)
+    x0, y0, x1, y1 = zone(state, d)
+    order(state, d, f"terrain place rock {x0 + 3:g} {(y0 + y1) / 2:g}", stream)
+    assert setup.step == "adjust" and ruleset().to_act(state) == [d]
+    return state, stream, d
+
+
+def test_adjust_terrain_moves_a_piece_in_the_own_zone_up_to_musket_shot() -> None:
+    """Ch. 7 step 4: "players may now take turns moving any Terrain piece placed completely within their
+    deployment zone up to Musket Shot away from its current position ... may not be moved off of the table"."""
+    state, stream, d = _to_adjust()
+    rock = state.terrain[-1]
+    cx = sum(p[0] for p in rock.points) / 4
+    cy = sum(p[1] for p in rock.points) / 4
+    assert "up to Musket Shot" in fails(state, d, f"terrain move {rock.label} {cx + 6.5:g} {cy:g}", stream).text
+    edge = cy + 5 if cy > state.table_height / 2 else cy - 5  # towards the own table edge, past it
+    assert "off the table" in fails(state, d, f"terrain move {rock.label} {cx:g} {edge:g}", stream).text
+    order(state, d, f"terrain move {rock.label} {cx + 5:g} {cy:g}", stream)
+    assert sum(p[0] for p in rock.points) / 4 == cx + 5
+    assert state.setup is not None and state.setup.step == "deploy"  # nothing left to move: deployment begins
+
+
+def test_terrain_keep_passes_and_the_other_side_cannot_move_a_piece_outside_its_zone() -> None:
+    state, stream, d = _to_adjust()
+    rock = state.terrain[-1]
+    order(state, d, "terrain keep", stream)
+    assert state.setup is not None and state.setup.step == "deploy" and rock.label not in state.setup.adjusted

@@ -1,4 +1,4 @@
-"""Captain cards in play (ch. 6 commander cards, house contents in ``data/oak_and_iron/cards``):
+"""Book section 6 (Creating a Squadron), captain cards in play (the commander cards, house contents in ``data/oak_and_iron/cards``):
 a captain is turned face down and ignored while the Admiral is aboard (4.2 TRANSFER FLAG), and a
 struck helm may remove it from the game (4.3 Critical Damage, "the captain or admiral card
 assigned to that ship"). The ship's values follow at once (``squadron_6.refresh``)."""
@@ -33,6 +33,7 @@ def admiral_aboard(state: State, ship: ShipState) -> bool:
 
 
 def captain_face_up(state: State, ship: ShipState) -> bool:
+    """The ship's captain counts: it has one and the Admiral is not aboard."""
     return bool(ship.captain) and not admiral_aboard(state, ship)
 
 

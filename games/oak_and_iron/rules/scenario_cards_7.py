@@ -9,10 +9,12 @@ each category in turn (``draft <card>``); the objective's terrain goes to the ce
 starting with the defender, the sides add terrain to the pool as their setting cards allow
 (``terrain add <kind>``, ``terrain done``, step 2) and place it, no closer than Musket Shot to
 another piece (``terrain place <kind> <x> <y>``; ``terrain discard <kind>`` when it fits nowhere,
-step 3); the defender deploys its whole Squadron in its zone, then the attacker
+step 3); starting with the defender, a side may move a piece lying wholly in its deployment zone
+up to Musket Shot (``terrain move <piece> <x> <y>``, ``terrain keep`` when done, step 4); the
+defender deploys its whole Squadron in its zone, then the attacker
 (``deploy <ship> <x> <y> [heading]``, never within Cannon Shot of an enemy ship, step 5); the
 advantage cards take effect and both sides seal their first initiative card (step 6).
-Step 4 (adjusting terrain) is not offered. The cards' contents are house cards
+The cards' contents are house cards
 (``data/oak_and_iron/cards/scenario.toml``); everything drawn and chosen is public.
 """
 
@@ -36,6 +38,7 @@ RESERVE = "reserve"  # a ship not yet deployed: ShipState.status, so it is not o
 
 
 def card(key: str) -> ScenarioCard:
+    """A card of any of the four decks, by key."""
     return scenario_cards().cards[key]
 
 
@@ -114,11 +117,13 @@ STEP_NAMES = {
     "draft": "taking scenario cards",
     "select": "adding terrain to the pool",
     "place": "placing terrain",
+    "adjust": "adjusting terrain",
     "deploy": "deploying the Squadrons",
 }
 
 
 def next_hint(state: State) -> str:
+    """What to write in the current set-up step."""
     setup = state.setup
     if setup is None:
         return ""
@@ -127,6 +132,7 @@ def next_hint(state: State) -> str:
         "draft": "Write `draft <card>` with a card on offer.",
         "select": "Write `terrain add <kind>` or `terrain done`.",
         "place": "Write `terrain place <kind> <x> <y>` (inches from the top-left corner).",
+        "adjust": "Write `terrain move <piece> <x> <y>` or `terrain keep`.",
         "deploy": "Write `deploy <ship> <x> <y> [heading]`.",
     }.get(setup.step, "")
 
@@ -199,6 +205,7 @@ def _next_selector(state: State, preferred: str) -> list[str]:
 
 
 def allowance_text(state: State, side_id: str) -> str:
+    """The terrain the side's setting card still lets it add."""
     left = _setup(state).allowance[side_id]
     return ", ".join(f"{n} {kind}" for kind, n in left.items() if n) or "nothing"
 
@@ -263,7 +270,64 @@ def _next_placer(state: State, preferred: str) -> list[str]:
     if setup.pool:
         setup.turn = preferred
         return [f"{state.side(preferred).name} places a piece: `terrain place <kind> <x> <y>`."]
+    setup.step = "adjust"
+    setup.passed = []
+    return _next_adjuster(state, state.defender)
+
+
+def movable(state: State, side_id: str) -> list[TerrainPiece]:
+    """ADJUST TERRAIN (step 4): pieces lying completely within the side's deployment zone, not yet moved."""
+    x0, y0, x1, y1 = zone(state, side_id)
+    inside = [t for t in state.terrain if all(x0 - 1e-6 <= px <= x1 + 1e-6 and y0 - 1e-6 <= py <= y1 + 1e-6 for px, py in t.points)]
+    return [t for t in inside if t.label not in _setup(state).adjusted]
+
+
+def _next_adjuster(state: State, preferred: str) -> list[str]:
+    """Whose turn it is to adjust terrain; when both sides are done, deployment begins."""
+    setup = _setup(state)
+    for side in state.sides:
+        if not movable(state, side.id) and side.id not in setup.passed:
+            setup.passed.append(side.id)
+    for side_id in (preferred, state.other(preferred)):
+        if side_id not in setup.passed:
+            setup.turn = side_id
+            names = ", ".join(t.label for t in movable(state, side_id))
+            return [f"{state.side(side_id).name} may move a piece in its zone up to Musket Shot ({names}): "
+                    "`terrain move <piece> <x> <y>` or `terrain keep`."]
     return _begin_deploy(state)
+
+
+def terrain_move(state: State, seat: str, label: str, x: float, y: float) -> list[Event]:
+    """ADJUST TERRAIN (step 4): move a piece wholly in the side's zone up to Musket Shot; it may
+    come within Musket Shot of other pieces but not overlap one, nor leave the table."""
+    setup, side_id = _acting(state, seat, "adjust", "Adjusting terrain")
+    piece = next((t for t in state.terrain if t.label == label), None)
+    if piece is None or piece not in movable(state, side_id):
+        names = ", ".join(t.label for t in movable(state, side_id)) or "none"
+        raise IllegalOrder(f"{label} is not a piece {state.side(side_id).name} may move (one wholly in its deployment zone, "
+                           f"not moved yet).", hint=f"Movable: {names}.")
+    cx = sum(p[0] for p in piece.points) / len(piece.points)
+    cy = sum(p[1] for p in piece.points) / len(piece.points)
+    musket = rules().distance("musket_shot")
+    far = ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5
+    if far > musket + 1e-6:
+        raise IllegalOrder(f"{label} may move up to Musket Shot ({musket:g}\"); ({x:g}, {y:g}) is {far:.2f}\" away.")
+    moved = [(px + x - cx, py + y - cy) for px, py in piece.points]
+    if any(px < -1e-6 or py < -1e-6 or px > state.table_width + 1e-6 or py > state.table_height + 1e-6 for px, py in moved):
+        raise IllegalOrder(f"{label} may not be moved off the table.")
+    for t in state.terrain:
+        if t is not piece and overlaps(moved, t.points, tolerance=1e-6):
+            raise IllegalOrder(f"{label} would overlap {t.label}.")
+    piece.points = moved
+    setup.adjusted.append(label)
+    return public_lines([f"{state.side(side_id).name} moves {label} to ({x:g}, {y:g}).", *_next_adjuster(state, state.other(side_id))])
+
+
+def terrain_keep(state: State, seat: str) -> list[Event]:
+    """A side moves no more terrain (step 4)."""
+    setup, side_id = _acting(state, seat, "adjust", "Adjusting terrain")
+    setup.passed.append(side_id)
+    return public_lines([f"{state.side(side_id).name} moves no more terrain.", *_next_adjuster(state, state.other(side_id))])
 
 
 def terrain_place(state: State, seat: str, kind: str, x: float, y: float) -> list[Event]:
@@ -328,6 +392,7 @@ def _begin_deploy(state: State) -> list[str]:
 
 
 def to_deploy(state: State, side_id: str) -> list[ShipState]:
+    """The side's ships still waiting off the table."""
     return [s for s in state.ships if s.side == side_id and s.status == RESERVE]
 
 

@@ -6,7 +6,7 @@ Only the tracks change here; the rules that cause Fatigue or Damage call these.
 
 from __future__ import annotations
 
-from games.oak_and_iron.data import rules
+from games.oak_and_iron.data import captain_cards, rules, upgrade_cards
 from games.oak_and_iron.state import SAIL_NAMES, SAIL_SETTINGS, ShipState, State
 
 
@@ -106,6 +106,11 @@ def describe_ship(s: ShipState) -> str:
         flags.append("Entangled")
     if s.captured_by:
         flags.append(f"captured by {s.captured_by.upper()}")
+    cards = [upgrade_cards()[u].name for u in s.upgrades if u in upgrade_cards()]
+    if s.captain:
+        cards.append(f"captain {captain_cards()[s.captain].name}" + (" (face down)" if s.flagship else ""))
+    if cards:
+        flags.append(", ".join(cards))
     reload = [side for side, on in (("port", s.reload_port), ("starboard", s.reload_starboard)) if on]
     if reload:
         flags.append("reload " + "/".join(reload))

@@ -183,24 +183,7 @@ def parse_fleet(text: str, side: str, size_key: str, admiral_points: int, factio
         if card.size_class == "line" and not size.line_allowed:
             raise SetupError(f"{card.name}: Ships of the Line are not allowed in a {size_key.title()} game.")
         ups = bits[1:]
-        for up in ups:
-            if up in captain_cards():
-                check_symbol("captain card", captain_cards()[up].name, captain_cards()[up].faction, faction, who)
-                if n == 0:
-                    raise SetupError(f"{card.name} is the Flagship: its commander card is the admiral card, so it takes no captain.")
-            elif up in upgrade_cards():
-                check_symbol("upgrade card", upgrade_cards()[up].name, upgrade_cards()[up].faction, faction, who)
-            elif rules().upgrade(up) is None:
-                raise SetupError(f"No upgrade or captain called {quote(up)}.",
-                                 hint=f"Upgrades: {', '.join(upgrade_names())}. Captains: {', '.join(captain_cards())}.")
-            elif card.upgrade_cost(up) <= 0:
-                raise SetupError(f"{card.name} does not offer the upgrade {quote(up)}.")
-        if len(set(ups)) != len(ups):
-            raise SetupError(f"{card.name} names an upgrade twice in {quote(part)}.")
-        if sum(1 for u in ups if u in upgrade_cards()) > 2:
-            raise SetupError(f"{card.name} has more than 2 upgrade cards; a ship may carry at most 2.")
-        if sum(1 for u in ups if u in captain_cards()) > 1:
-            raise SetupError(f"{card.name} has more than 1 captain card; a ship may carry 1 commander card.")
+        _check_cards(card.name, key, ups, flagship=n == 0, faction=faction, who=who)
         items.append((key, ups))
     if not size.min_ships <= len(items) <= size.max_ships:
         raise SetupError(
@@ -210,6 +193,30 @@ def parse_fleet(text: str, side: str, size_key: str, admiral_points: int, factio
     if total > size.points:
         raise SetupError(f"Squadron {side.upper()} costs {total} points; a {size_key.title()} game allows {size.points}.")
     return items
+
+
+def _check_cards(name: str, key: str, ups: list[str], *, flagship: bool, faction: str, who: str) -> None:
+    """One ship's ``+`` entries: each an upgrade option its card offers, an upgrade card or a captain
+    card with the faction's symbol; no entry twice, at most 2 upgrade cards and 1 captain (6)."""
+    card = ship_cards()[key]
+    for up in ups:
+        if up in captain_cards():
+            check_symbol("captain card", captain_cards()[up].name, captain_cards()[up].faction, faction, who)
+            if flagship:
+                raise SetupError(f"{name} is the Flagship: its commander card is the admiral card, so it takes no captain.")
+        elif up in upgrade_cards():
+            check_symbol("upgrade card", upgrade_cards()[up].name, upgrade_cards()[up].faction, faction, who)
+        elif rules().upgrade(up) is None:
+            raise SetupError(f"No upgrade or captain called {quote(up)}.",
+                             hint=f"Upgrades: {', '.join(upgrade_names())}. Captains: {', '.join(captain_cards())}.")
+        elif card.upgrade_cost(up) <= 0:
+            raise SetupError(f"{name} does not offer the upgrade {quote(up)}.")
+    if len(set(ups)) != len(ups):
+        raise SetupError(f"{name} names an upgrade twice in {quote('+'.join([key, *ups]))}.")
+    if sum(1 for u in ups if u in upgrade_cards()) > 2:
+        raise SetupError(f"{name} has more than 2 upgrade cards; a ship may carry at most 2.")
+    if sum(1 for u in ups if u in captain_cards()) > 1:
+        raise SetupError(f"{name} has more than 1 captain card; a ship may carry 1 commander card.")
 
 
 def captain_of(ups: list[str]) -> str:
