@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -148,3 +149,29 @@ def test_a_struck_helm_may_remove_the_captain() -> None:
             kept += 1
             assert sloop.captain == "steady-captain" and sloop.skill == 1
     assert lost and kept
+
+
+def test_an_owners_data_pack_replaces_the_house_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15: house values "replaceable by an owner's data pack": a pack's cards/factions.toml is
+    read in place of the house file, and the cached cards are dropped when the packs change."""
+    from games.core import data as core_data
+
+    monkeypatch.delenv("WARGAME_DATA_PACKS", raising=False)
+    monkeypatch.setattr(core_data, "_packs", None)  # restored by monkeypatch after the test
+    folder = tmp_path / "oak_and_iron" / "cards"
+    folder.mkdir(parents=True)
+    (folder / "factions.toml").write_text(
+        'source = "owner"\n[factions.royal-navy]\nname = "Royal Navy (printed)"\nsymbol = "Union Flag"\ntext = "Printed."\ncrew = 2\n'
+        '[factions.marine-royale]\nname = "MR"\nsymbol = "F"\ntext = "-"\n[factions.armada]\nname = "A"\nsymbol = "C"\ntext = "-"\n'
+        '[factions.brethren]\nname = "B"\nsymbol = "J"\ntext = "-"\n'
+    )
+    assert factions()["royal-navy"].name == "Royal Navy"
+    core_data.set_data_packs([tmp_path])
+    try:
+        assert factions()["royal-navy"].name == "Royal Navy (printed)" and factions()["royal-navy"].crew == 2
+        state = ruleset().setup("patrol", {"faction_a": "royal-navy"}, rng())
+        plain = ruleset().setup("patrol", {}, rng())
+        assert state.ships[0].crew == plain.ships[0].crew + 2
+    finally:
+        core_data.set_data_packs([])
+    assert factions()["royal-navy"].name == "Royal Navy"
