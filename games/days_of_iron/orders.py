@@ -30,7 +30,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
 SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
@@ -356,6 +356,23 @@ class Fire(Typed):
 
 
 @dataclass(frozen=True)
+class Charge(Typed):
+    """Morale Phase (17.2): declare a charge, take the To Charge test and make the 1st Impulse."""
+
+    PATTERN: ClassVar[str] = "{unit} charge {target}"
+    unit: UnitId
+    target: Annotated[str, Id("unit")]
+
+
+@dataclass(frozen=True)
+class ChargeHome(Typed):
+    """Movement Phase (17.4): the Charge Home test and the 2nd Impulse into contact."""
+
+    PATTERN: ClassVar[str] = "{unit} charge home"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
 class Measure(Typed):
     """The distance between two units on the measured table, edge to edge (any time; no die)."""
 
@@ -365,9 +382,9 @@ class Measure(Typed):
 
 
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire)
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
-                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -471,6 +488,7 @@ TABLE_USAGE = {
     "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",
+    "charge": "write `UNIT charge TARGET` (Morale phase) or `UNIT charge home` (Movement phase).",
 }
 
 

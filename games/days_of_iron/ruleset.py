@@ -22,6 +22,8 @@ from games.core.view import Overlay, View
 from games.days_of_iron import data, orders, view
 from games.days_of_iron.orders import (
     Cancel,
+    Charge,
+    ChargeHome,
     Check,
     Dispute,
     DoiOrder,
@@ -48,6 +50,7 @@ from games.days_of_iron.orders import (
     own_unit,
 )
 from games.days_of_iron.rules import (
+    charges_17_2,
     checks_15,
     deployment_16,
     disputes_3_4,
@@ -93,6 +96,12 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1).
   A unit may not leave the table nor end within 1" of an enemy it can see.
 - `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
+- Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
+  ahead (within 45 degrees) and within its move: the To Charge test (house morale chart, 1d6 in
+  the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
+  `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
+  2" short). When the Close Assault phase begins every pair in contact fights (house chart:
+  1d6 + Class, +1 charging; the loser loses stands, routs and falls back 3"; a tie costs each a stand).
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
   arcs from its front corners and in range of its chart (house small arms 12", artillery 32"); foot
   and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
@@ -101,8 +110,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
-  with the distance to each enemy unit you can see. NOT done yet on the measured table: charges
-  and impulses, close assault, morale effects, cover and terrain pieces, damage to artillery and
+  with the distance to each enemy unit you can see. NOT done yet on the measured table: opportunity
+  and counter charges, evading, pursuit, rally and the other morale tests, cover and terrain pieces, damage to artillery and
   staff rolls, command radius: record their results with the orders below.
 
 Set-up (each side, then `ready`):
@@ -281,6 +290,10 @@ class DaysOfIron(Ruleset[State]):
                 return movement_17_4.check_measure(state, seat, order)
             case Fire():
                 return shooting_17_3.check_fire(state, seat, order)
+            case Charge():
+                return charges_17_2.check_charge(state, seat, order)
+            case ChargeHome():
+                return charges_17_2.check_charge_home(state, seat, order)
         return order
 
     def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
@@ -303,7 +316,7 @@ class DaysOfIron(Ruleset[State]):
             case Initiative():
                 return initiative_17_1.initiative(state, rng)
             case Next():
-                return phases_17.next_step(state)
+                return phases_17.next_step(state, rng)
             case End():
                 return victory_18.end(state, seat)
             case Reveal():
@@ -326,13 +339,18 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
-            case Move() | Form() | Measure() | Fire():
+            case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome():
                 return self._table(state, seat, order, rng)
         raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
 
-    def _table(self, state: State, seat: str, order: Move | Form | Measure | Fire, rng: Rng) -> list[Event]:
-        """The measured table's orders (17.3, 17.4 and ``measure``)."""
+    def _table(self, state: State, seat: str, order: Move | Form | Measure | Fire | Charge | ChargeHome,
+               rng: Rng) -> list[Event]:
+        """The measured table's orders (17.2-17.4 and ``measure``)."""
         match order:
+            case Charge():
+                return charges_17_2.charge(state, order, rng)
+            case ChargeHome():
+                return charges_17_2.charge_home(state, order, rng)
             case Fire():
                 return shooting_17_3.fire(state, order, rng)
             case Move():

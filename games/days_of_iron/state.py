@@ -66,6 +66,8 @@ class Unit:
     start_formation: str = ""  # the formation it started this turn's Movement Phase in (17.4)
     fired_turn: int = 0  # the last turn it fired (once a turn, 17.3)
     pending_hits: int = 0  # hits taken this Shooting Phase, applied when it ends (17.3)
+    charge_turn: int = 0  # the last turn it declared a charge (17.2)
+    charging: str = ""  # the target of a charge that passed its test, until it goes home (17.4)
 
 
 @dataclass

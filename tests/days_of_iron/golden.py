@@ -174,7 +174,8 @@ def extra_orders(state: Any, pick: random.Random) -> list[str]:
             f"table small {pick.choice(['line', 'dense', 'dispersed'])} {pick.choice(['', '+1', '-2'])}".strip()]
 
 
-TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits")
+TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits",
+                "charge_turn", "charging")
 
 
 def recorded_fields(encoded: Any) -> Any:

@@ -132,15 +132,15 @@ def test_measured_table_playout(scenario: str, seed: int) -> None:
             break
         seat = RS.to_act(state)[0]
         legal = RS.legal_orders(state, seat)
-        table = [o for o in legal if o.split()[1:2] in (["move"], ["form"], ["fire"])]
+        table = [o for o in legal if o.split()[1:2] in (["move"], ["form"], ["fire"], ["charge"])]
         if state.phase == "setup":
             legal = [o for o in legal if o.split()[0] in PROGRESS] or legal
         text = pick.choice(table) if table and pick.random() < 0.85 else pick.choice(
             [o for o in legal if o.split()[0] in PROGRESS] or legal)
-        used.add(text.split()[1] if text.split()[1:2] in (["move"], ["form"], ["fire"]) else text.split()[0])
+        used.add(text.split()[1] if text.split()[1:2] in (["move"], ["form"], ["fire"], ["charge"]) else text.split()[0])
         RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
         log.append((seat, text))
         assert_hidden_units_unseen(state)
     assert RS.outcome(state) is not None
-    assert {"move", "form"} <= used
+    assert "move" in used and used & {"form", "fire", "charge"}
     assert replay(scenario, seed, log, options) == state

@@ -13,7 +13,7 @@ from games.core.geometry import distance, polygon_distance
 from games.core.rng import Rng
 from games.days_of_iron.data import house
 from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
-from games.days_of_iron.state import State, Unit
+from games.days_of_iron.state import STEPS, State, Unit
 from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
 
 
@@ -286,3 +286,43 @@ def test_fire_needs_the_arc_the_range_the_nearest_target_and_no_friend_in_the_wa
     general.formation, general.x, general.y = "column", 36.0, 27.0
     with pytest.raises(IllegalOrder, match="only skirmishers may fire at staff"):
         RS.parse_order(state, "french", "2e de Ligne fire at Kameke")
+
+
+def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_follows() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    ligne, prussian = face_off(state)  # 6" apart, line facing line
+    start_turn(state)  # French initiative: they act first in the Morale phase
+    assert "2e-ligne charge 74th" in RS.legal_orders(state, "french")
+    with pytest.raises(IllegalOrder, match="only infantry and cavalry charge"):
+        RS.parse_order(state, "french", "7e Batterie charge 74th")
+    # To Charge test on the house morale chart, Class 2 column: 4+ passes; 1st Impulse: half of 6"
+    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    assert "To Charge test (Morale test (house), class-2): 1d6 = 4: PASS" in events[0].text
+    assert '1st Impulse: 3" (3" short)' in events[0].text and ligne.charging == prussian.id
+    with pytest.raises(IllegalOrder, match="has declared its charge this turn"):
+        RS.parse_order(state, "french", "2e de Ligne charge 74th")
+    while STEPS[state.step] != "Movement":
+        order(state, RS.to_act(state)[0], "next", rng)
+    assert "2e-ligne charge home" in RS.legal_orders(state, "french")
+    events = order(state, "french", "2e de Ligne charge home", ScriptedRng([5]))
+    assert "Charge Home test" in events[0].text and "in contact with 74th Infantry" in events[0].text
+    order(state, "french", "next", rng)
+    # into the Close Assault phase: French 6+2+1 (charging) = 9 beat Prussians 1+3 = 4; 12 v 12 is
+    # "even": the chart's 1d6 = 5 costs the loser 2 stands, and it routs back 3"
+    events = order(state, "prussian", "next", ScriptedRng([6, 1, 5]))
+    text = "\n".join(e.text for e in events)
+    assert "**Close assault** (17.5): 2e de Ligne 6+2+1 charging = 9; 74th Infantry 1+3 = 4: 2e de Ligne win" in text
+    assert "74th Infantry lose 2." in text and "74th Infantry rout and fall back 3\"" in text
+    assert prussian.stands == 10 and prussian.status == "routing"
+
+
+def test_a_failed_to_charge_test_stops_the_unit() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    ligne, _ = face_off(state)
+    start_turn(state)
+    y0 = ligne.y
+    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))
+    assert "FAIL: it may not move closer to the enemy this turn" in events[0].text and ligne.y == y0
+    assert not ligne.charging

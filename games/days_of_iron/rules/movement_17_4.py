@@ -122,7 +122,7 @@ def move(state: State, order: Move) -> list[Event]:
     """Carry out a checked move and say what it cost."""
     unit = state.unit(order.unit)
     cost = order.inches + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
-    _spend(state, unit, cost)
+    spend(state, unit, cost)
     end = moved_base(unit, order)
     unit.x, unit.y = end.centre
     unit.facing = round(end.heading, 6) % 360.0
@@ -132,7 +132,8 @@ def move(state: State, order: Move) -> list[Event]:
                    f"{fmt(left(state, unit, order.forced))}\" left this turn.")]
 
 
-def _spend(state: State, unit: Unit, cost: float) -> None:
+def spend(state: State, unit: Unit, cost: float) -> None:
+    """Count inches against the unit's allowance this turn (a new turn starts from nothing)."""
     if unit.moved_turn != state.turn:
         unit.moved_turn, unit.moved, unit.start_formation = state.turn, 0.0, unit.formation
     unit.moved = round(unit.moved + cost, 6)
@@ -159,7 +160,7 @@ def check_form(state: State, seat: str, order: Form) -> Form:
 def form(state: State, order: Form) -> list[Event]:
     """Carry out a checked formation change (12, 17.4) and say what is left of the allowance."""
     unit = state.unit(order.unit)
-    _spend(state, unit, house().movement.formation_change * allowance(state, unit))
+    spend(state, unit, house().movement.formation_change * allowance(state, unit))
     reform(unit, order.formation)
     return [public(f"{unit.name} forms {order.formation} ({fmt(left(state, unit))}\" left this turn).")]
 

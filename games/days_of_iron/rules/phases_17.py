@@ -9,9 +9,12 @@ import math
 from typing import Literal
 
 from games.core.errors import NotAllowed, NotYourTurn, WrongPhase, quote
+from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.orders import (
     Cancel,
+    Charge,
+    ChargeHome,
     Check,
     Dispute,
     DoiOrder,
@@ -35,6 +38,8 @@ from games.days_of_iron.orders import (
     Staff,
 )
 from games.days_of_iron.rules import (
+    charges_17_2,
+    close_assault_17_5,
     formations_12,
     morale_17_2,
     movement_17_4,
@@ -123,7 +128,7 @@ def _guard_play(state: State, seat: str, verb: str, rest: list[str]) -> None:
         reference_sheets_17.check_tables_loaded()
 
 
-def next_step(state: State) -> list[Event]:
+def next_step(state: State, rng: Rng) -> list[Event]:
     """The acting side is done with its part of the phase (17): the other side's part, the next phase,
     or the turn's end (and the game's, at the turn limit option)."""
     done = state.side_name(state.acting_side())
@@ -136,8 +141,11 @@ def next_step(state: State) -> list[Event]:
     state.step += 1
     casualties = shooting_17_3.end_of_phase(state) if step == "Shooting" and formations_12.measured(state) else []
     if state.step < len(STEPS):
-        return [*casualties, public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
-                                    f"{state.side_name(state.initiative)} act first.")]
+        opening = public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
+                         f"{state.side_name(state.initiative)} act first.")
+        melee = (close_assault_17_5.resolve(state, rng)
+                 if STEPS[state.step] == "Close Assault" and formations_12.measured(state) else [])
+        return [*casualties, opening, *melee]
     state.phase = INITIATIVE
     state.step = 0
     limit = int(state.options.get("turns", "0"))
@@ -229,6 +237,13 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
                     out.append(Move(u.id, inches))
             out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
             out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+    if STEPS[state.step] == "Morale":
+        for u in own:
+            if u.side == state.acting_side() and u.type in charges_17_2.CHARGERS and u.charge_turn != state.turn:
+                near = sorted(movement_17_4.visible_enemies(state, u.side), key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2)
+                out += [Charge(u.id, t.id) for t in near[:2]]
+    if STEPS[state.step] == "Movement":
+        out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn]
     if STEPS[state.step] == "Shooting":
         for u in own:
             if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:
