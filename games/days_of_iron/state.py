@@ -67,7 +67,8 @@ class Unit:
     fired_turn: int = 0  # the last turn it fired (once a turn, 17.3)
     pending_hits: int = 0  # hits taken this Shooting Phase, applied when it ends (17.3)
     charge_turn: int = 0  # the last turn it declared a charge (17.2)
-    charging: str = ""  # the target of a charge that passed its test, until it goes home (17.4)
+    charging: str = ""  # the target of a charge that passed its To Charge test this turn (17.2)
+    home_turn: int = 0  # the last turn it made its 2nd Impulse (17.4)
 
 
 @dataclass

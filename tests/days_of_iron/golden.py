@@ -175,7 +175,7 @@ def extra_orders(state: Any, pick: random.Random) -> list[str]:
 
 
 TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits",
-                "charge_turn", "charging")
+                "charge_turn", "charging", "home_turn")
 
 
 def recorded_fields(encoded: Any) -> Any:

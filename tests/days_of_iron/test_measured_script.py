@@ -49,3 +49,30 @@ def test_the_hidden_unit_stays_private_until_the_end() -> None:
     # only his own probe comes back, answered as for any unit not on the table (hidden or off board)
     assert to_bob == ["`measure 40th Fusiliers to 10e Chasseurs`: 10e Chasseurs à pied is not on the table."]
     assert records[-1]["kind"] == "done" and records[-1]["state"] == "over"
+
+
+def run_script(name: str) -> str:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("WARGAME_DATA_PACKS", None)
+    done = subprocess.run([sys.executable, "-m", "bot", "console", "--seed", "1", "--script",
+                           str(ROOT / "tests" / "scripts" / "days_of_iron" / name)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    return done.stdout
+
+
+def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
+    out = run_script("outpost-measured.txt")
+    assert "5th Jäger declares a charge at 3e Hussards. To Charge test (Morale test (house), class-3): 1d6 = 3: PASS" in out
+    assert "5th Jäger: Charge Home test (Morale test (house), class-3): 1d6 = 2: FAIL: it halts 2\" in front" in out
+    assert "2nd Impulse 2\": in contact with 5th Jäger: close assault follows (17.5)." in out
+    assert "**Close assault** (17.5): 5th Jäger 3+3 = 6; 3e Hussards 2+2+1 charging = 5: 5th Jäger win" in out
+    assert "3e Hussards rout and fall back 3\" from 5th Jäger." in out
+    assert "**Game over.**" in out and "French: lost 18 of 268 points (3e Hussards 18)." in out
+
+
+def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> None:
+    out = run_script("spicheren-measured.txt")
+    assert "**Dust on the horizon!**" in out
+    assert '24e de Ligne moves 6" and wheels right 10°' in out  # the arrived brigade moves
+    assert "**Game over.** Winner: french." in out and "held by the Prussians" in out

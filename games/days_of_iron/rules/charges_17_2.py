@@ -109,6 +109,8 @@ def check_charge_home(state: State, seat: str, order: ChargeHome) -> ChargeHome:
     _acting(state, seat, unit, "Movement")
     if unit.charge_turn != state.turn or not unit.charging:
         raise IllegalOrder(f"{unit.name} has no charge under way this turn.", hint="Declare charges in the Morale phase.")
+    if unit.home_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} has made its 2nd Impulse this turn.")
     if not on_table(state.unit(unit.charging)):
         raise IllegalOrder(f"{unit.name}'s target is no longer on the table.")
     return order
@@ -118,14 +120,18 @@ def charge_home(state: State, order: ChargeHome, rng: Rng) -> list[Event]:
     """The Charge Home test, then the rest of the move into contact, or a halt 2" short (17.4)."""
     unit = state.unit(order.unit)
     target = state.unit(unit.charging)
-    unit.charging = ""
+    unit.home_turn = state.turn
     passed, text = morale_test(unit, rng, "Charge Home test")
     gap = polygon_distance(base(unit).polygon(), base(target).polygon())
     if not passed:
-        short = max(0.0, min(gap - HALT_SHORT, left(state, unit)))
-        _advance(unit, target, short)
+        unit.charging = ""  # no charger's bonus in a melee it did not press home
+        if gap < HALT_SHORT:  # already closer (contact in the 1st Impulse): it pulls back to 2"
+            unit.x, unit.y = base(unit).moved(gap - HALT_SHORT).centre
+        else:
+            _advance(unit, target, min(gap - HALT_SHORT, left(state, unit)))
         spend(state, unit, left(state, unit))
-        return [public(f"{unit.name}: {text}: it halts {fmt(min(gap, HALT_SHORT))}\" in front of {target.name}.")]
+        return [public(f"{unit.name}: {text}: it halts {fmt(HALT_SHORT)}\" "
+                       f"in front of {target.name} (17.4).")]
     moved, contact = _advance(unit, target, left(state, unit))
     spend(state, unit, left(state, unit))
     result = f"in contact with {target.name}: close assault follows (17.5)" if contact else f"it falls short of {target.name}"

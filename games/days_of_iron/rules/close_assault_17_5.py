@@ -2,7 +2,7 @@
 base-to-base contact with an enemy fight when the Close Assault Phase begins (17.5: all stands
 of a unit are involved). The book's close assault table is on the missing sheets, so the house
 chart decides (``data/days_of_iron/reference/sheets/close-assault-chart.toml``): each side rolls
-1d6 and adds its Class, the charger +1 (house); the higher total wins; the loser loses the stands
+1d6 and adds its Class, a unit that charged this turn and went home +1 (house); the higher total wins; the loser loses the stands
 the chart gives for the winner's numbers (outnumbered, even, outnumbering) through the losses of
 17.5 (shattered units, 17.5.8), routs and falls back 3" (house) from the winner; a tie costs each
 one stand and the melee goes on next turn. Dice come from the game's stream, the initiative
@@ -43,7 +43,7 @@ def _column(winner: Unit, loser: Unit) -> int:
 def _score(state: State, unit: Unit, rng: Rng) -> tuple[int, str]:
     chart = house().charts["close-assault"]
     die = roll(chart.table.dice, rng).total
-    bonus = 1 if unit.charge_turn == state.turn else 0
+    bonus = 1 if unit.charge_turn == state.turn and unit.charging else 0
     total = die + unit.cls + bonus
     return total, f"{unit.name} {die}+{unit.cls}" + ("+1 charging" if bonus else "") + f" = {total}"
 

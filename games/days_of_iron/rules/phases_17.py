@@ -243,7 +243,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
                 near = sorted(movement_17_4.visible_enemies(state, u.side), key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2)
                 out += [Charge(u.id, t.id) for t in near[:2]]
     if STEPS[state.step] == "Movement":
-        out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn]
+        out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn]
     if STEPS[state.step] == "Shooting":
         for u in own:
             if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:
