@@ -71,7 +71,8 @@ from games.oak_and_iron.rules import (
     turn_4,
 )
 from games.oak_and_iron.rules.activation_4 import attackers, movers, to_act
-from games.oak_and_iron.rules.starting_7 import BUILT, new_game
+from games.oak_and_iron.rules.fleet_battles_9 import to_seal
+from games.oak_and_iron.rules.starting_7 import BUILT, FLEET, new_game
 from games.oak_and_iron.state import SAIL_NAMES, State
 
 OPTIONS = (
@@ -95,9 +96,11 @@ OPTIONS = (
                "staatse-vloot, brethren; house cards), default none.", ""),
     OptionSpec("faction_b", "Squadron B's faction card.", ""),
     OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop+carronades+steady-captain "
-               "(flagship first; + a ship's upgrade option, an upgrade card or a captain card).", ""),
+               "(flagship first; + a ship's upgrade option, an upgrade card or a captain card); "
+               "fleet: 2-4 Squadrons apart with |, e.g. petite-fregate/sloop|corvette/fluyt.", ""),
     OptionSpec("fleet_b", "Squadron B in the same notation.", ""),
-    OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned.", "untested"),
+    OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned (fleet: one a Squadron, "
+               "capable|untested).", "untested"),
     OptionSpec("admiral_b", "Admiral of Squadron B.", "untested"),
     OptionSpec("start", "Patrol/Skirmish/Engagement: quick (both lines deployed at once, house) or book "
                "(ch. 7: scenario decks, draft, terrain and deployment as set-up orders).", "quick", ("quick", "book")),
@@ -123,6 +126,9 @@ class OakAndIron(Ruleset[State]):
             size = rules().size(key)
             about = f"Squadrons of {size.min_ships}-{size.max_ships} ships bought with fleet_a/fleet_b options."
             out.append(ScenarioInfo(key, f"{key.title()} ({size.points} points)", about))
+        fleet = rules().size(FLEET)
+        out.append(ScenarioInfo(FLEET, f"Fleet Battle ({fleet.points} points a fleet)",
+                                "Ch. 9: two fleets of 2-4 Squadrons, fleet_a=petite-fregate/sloop|corvette/fluyt, one admiral a Squadron."))
         return out
 
     def options(self) -> list[OptionSpec]:
@@ -241,7 +247,8 @@ class OakAndIron(Ruleset[State]):
             return orders.setup_candidates(state, side_id)
         if state.phase == "select":
             cards = initiative_cards()
-            return [] if seat == UMPIRE else [Initiative(Ref(k, cards[k].name)) for k in state.side(side_id).hand]
+            holder = to_seal(state, side_id)  # the side, or its fleet's next squadron (ch. 9)
+            return [] if seat == UMPIRE or holder is None else [Initiative(Ref(k, cards[k].name)) for k in holder.hand]
         if state.phase == "end":
             ship = orders.ref(state.ship(state.pending[0].ship))
             return [Capture(ship), Destroy(ship), Spare(ship)]

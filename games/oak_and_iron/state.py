@@ -46,6 +46,7 @@ class ShipState:
     fatigue_shield: bool = False  # "Down!": the first attack Fatigue this turn is ignored
     landing: tuple[float, float] | None = None
     captain: str = ""  # the captain card (house, ch. 6); face down while the Admiral is aboard
+    squadron: str = ""  # Fleet Battles (ch. 9): the id of its squadron in State.squadrons
 
     @property
     def base(self) -> Base:
@@ -100,6 +101,7 @@ class SideState:
     fortune: int = 3
     strike_points: int = 0
     discarded: list[str] = field(default_factory=list)
+    fleet: str = ""  # Fleet Battles (ch. 9): a squadron record's side (its fleet); "" for a side
 
 
 @dataclass
@@ -178,6 +180,10 @@ class State:
     result: str = ""
     details: list[str] = field(default_factory=list)
     setup: SetupState | None = None
+    # Fleet Battles (ch. 9): each squadron's admiral, initiative hand and cards, and the squadron
+    # activating in the Movement Phase; empty in a one-squadron-a-side game
+    squadrons: list[SideState] = field(default_factory=list)
+    moving_squadron: str = ""
 
     def side(self, side_id: str) -> SideState:
         for s in self.sides:

@@ -12,6 +12,7 @@ from games.oak_and_iron.measure import WIND_BEARING, broadside_strip
 from games.oak_and_iron.rules import scenario_cards_7
 from games.oak_and_iron.rules.activation_4 import to_act
 from games.oak_and_iron.rules.attack_4_3 import targets_in_reach
+from games.oak_and_iron.rules.fleet_battles_9 import holders
 from games.oak_and_iron.rules.initiative_4_1 import hand_text
 from games.oak_and_iron.rules.range_ruler_2 import band_text
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
@@ -42,8 +43,9 @@ def view(state: State, seat: str | None) -> View:
     for side in state.sides:
         if seat in (side.id, UMPIRE):
             private_text.append(hand_text(state, side.id))
-            if side.sealed:
-                private_text.append(f"{side.name} sealed: {initiative_cards()[side.sealed].name} (nonce {side.sealed_nonce})")
+            for holder in holders(state, side.id):  # the side, or each squadron of its fleet (ch. 9)
+                if holder.sealed:
+                    private_text.append(f"{holder.name} sealed: {initiative_cards()[holder.sealed].name} (nonce {holder.sealed_nonce})")
     return View(
         board=board,
         viewer=seat,
@@ -137,10 +139,17 @@ def status(state: State) -> list[str]:
             f"{side.name}: admiral {side.admiral_name} ({side.admiral_value}), fortune {side.fortune}, strike points {side.strike_points}, "
             f"face-up {face}, {sealed}, {len(side.hand)} cards in hand"
         )
+    for q in state.squadrons:  # Fleet Battles: each squadron's admiral and cards
+        face = initiative_cards()[q.face_up].name if q.face_up else "-"
+        lines.append(f"{q.name} ({state.side(q.fleet).name}): admiral {q.admiral_name} ({q.admiral_value}), face-up {face}, "
+                     f"{'card sealed' if q.sealed else 'no card sealed'}, {len(q.hand)} cards in hand"
+                     + (" - activating" if q.id == state.moving_squadron else ""))
     if state.events_active:
         lines.append("Events: " + ", ".join(event_cards()[e].name for e in state.events_active))
+    squadron_names = {q.id: q.name for q in state.squadrons}
     for ship in state.ships:
-        lines.append(describe_ship(ship) + ("" if ship.on_table else f" ({ship.status})"))
+        where = f" - {squadron_names[ship.squadron]}" if ship.squadron else ""
+        lines.append(describe_ship(ship) + ("" if ship.on_table else f" ({ship.status})") + where)
     lines.append(f"House values in use (data/oak_and_iron); wind blows from the {state.weather_edge} edge")
     return lines
 

@@ -190,12 +190,15 @@ def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
     (``quickstart.txt``) or a Patrol game set up with the scenario decks (``book_start.txt``)."""
     book = scenario == "book_start"
     options = BOOK_START if book else None
-    state, log = play_with_probes("patrol" if book else "quickstart", seed_number * 1_000_000, options, 1500, probes=True)
+    played = {"book_start": "patrol"}.get(scenario, scenario)
+    state, log = play_with_probes(played, seed_number * 1_000_000, options, 1500, probes=True)
     users = {"a": "@alice", "b": "@bob"}
-    title = ("a Patrol game set up by the book's Starting a Game (chapter 7) with the house scenario decks" if book
-             else "quick start (book chapter 3)")
+    title = {
+        "book_start": "a Patrol game set up by the book's Starting a Game (chapter 7) with the house scenario decks",
+        "fleet": "Fleet Battle (book chapter 9), two Squadrons a fleet",
+    }.get(scenario, "quick start (book chapter 3)")
     new = ("/game new system:oak-and-iron scenario:patrol options:" + ",".join(f"{k}={v}" for k, v in BOOK_START.items())
-           if book else "/game new system:oak-and-iron scenario:quickstart")
+           if book else f"/game new system:oak-and-iron scenario:{played}")
     lines = [
         f"# Oak & Iron {title}, played to a result by tests/oak_and_iron/autoplay.py.",
         f"# Run with: python -m bot console --seed {seed_number} --script tests/scripts/oak_and_iron/{scenario}.txt",
@@ -207,10 +210,10 @@ def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
         "as @alice",
         "/game start",
     ]
-    if not book:
+    if scenario == "quickstart":
         lines += ["# Any seat may ask the bot to measure; nothing changes.", "/order text:measure Petite Fregate Fluyt"]
     current = "@alice"
-    sealed_probe = False
+    sealed_probe = scenario == "fleet"  # a fleet's second squadron may seal the same title from its own hand
     for seat, text, bad in log:
         if users[seat] != current:
             current = users[seat]

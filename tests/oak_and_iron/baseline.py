@@ -94,8 +94,10 @@ def digest(value: Any) -> str:
 # State fields added after the recordings, with the value every recorded game has (issue 15: the
 # captain cards). The final state digest leaves them out at that value, as ``plain`` does for views;
 # a recorded game that now set one would still fail.
-ADDED_SHIP_FIELDS = {"captain": ""}
-ADDED_STATE_FIELDS: dict[str, Any] = {"setup": None}  # the ch. 7 set-up with the scenario decks
+ADDED_SHIP_FIELDS = {"captain": "", "squadron": ""}
+ADDED_SIDE_FIELDS = {"fleet": ""}
+# the ch. 7 set-up with the scenario decks; the ch. 9 fleet battles
+ADDED_STATE_FIELDS: dict[str, Any] = {"setup": None, "squadrons": [], "moving_squadron": ""}
 
 
 def final_digest(rs: Any, state: Any) -> str:
@@ -104,10 +106,11 @@ def final_digest(rs: Any, state: Any) -> str:
     for key, default in ADDED_STATE_FIELDS.items():
         if data.get(key, default) == default:
             data.pop(key, None)
-    for ship in data["ships"]:
-        for key, default in ADDED_SHIP_FIELDS.items():
-            if ship.get(key) == default:
-                del ship[key]
+    for items, added in ((data["ships"], ADDED_SHIP_FIELDS), (data["sides"], ADDED_SIDE_FIELDS)):
+        for item in items:
+            for key, default in added.items():
+                if item.get(key) == default:
+                    del item[key]
     return digest(json.dumps(data, sort_keys=True))
 
 

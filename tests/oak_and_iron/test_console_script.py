@@ -66,3 +66,29 @@ def test_a_game_set_up_by_the_book_plays_to_a_result_in_the_console() -> None:
     for line in out.splitlines():
         if "initiative hand:" in line:
             assert line.startswith("DM to @"), line
+
+
+FLEET_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "fleet.txt"
+
+
+def test_a_fleet_battle_plays_to_a_result_in_the_console() -> None:
+    """Ch. 9 through the real table service: each squadron seals a card (hands only in DMs), the
+    fleets alternate squadrons, the game ends."""
+    from tests.oak_and_iron.autoplay import console_script
+
+    assert FLEET_SCRIPT.read_text() == console_script(1, "fleet"), (
+        "regenerate: python -m tests.oak_and_iron.autoplay 1 fleet > " + str(FLEET_SCRIPT))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(FLEET_SCRIPT)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "**Game over.**" in out and "squadron 2's initiative hand" in out
+    header = ""
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            header = line  # a message's first line names where it went; its lines follow indented
+        if "initiative hand:" in line:
+            assert header.startswith("DM to @"), line

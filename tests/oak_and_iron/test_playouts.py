@@ -63,6 +63,16 @@ def test_random_playouts_through_the_book_set_up_end_and_replay(scenario: str, s
     assert replay(scenario, seed, log, options) == state
 
 
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000))
+def test_random_fleet_battles_end_and_replay(seed: int, picker_seed: int) -> None:
+    """Ch. 9: random legal orders in a Fleet Battle end with a winner and replay exactly."""
+    state, log = random_game("fleet", seed, picker_seed)
+    outcome = ruleset().outcome(state)
+    assert outcome is not None and outcome.winner in ("a", "b")
+    assert replay("fleet", seed, log) == state
+
+
 def test_captains_play_the_quick_start_to_a_result() -> None:
     for seed in (1, 2, 3):
         state, log = play("quickstart", seed)

@@ -254,7 +254,7 @@ def _to_adjust(seed: int = 1) -> tuple[State, Rng, str]:
     setup.allowance[d] = {"rock": 1}
     setup.allowance[state.other(d)] = {}
     order(state, d, "terrain add rock", stream)
-    x0, y0, x1, y1 = zone(state, d)
+    x0, y0, _x1, y1 = zone(state, d)
     order(state, d, f"terrain place rock {x0 + 3:g} {(y0 + y1) / 2:g}", stream)
     assert setup.step == "adjust" and ruleset().to_act(state) == [d]
     return state, stream, d

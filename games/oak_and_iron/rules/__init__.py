@@ -19,7 +19,8 @@ The card game (faction, upgrade and captain cards, ch. 2 and 6, house contents):
 them and their limits are in ``squadron_6``; ``captains_6`` has the captain in play (face down
 under the Admiral, lost to a struck helm). ``scenario_cards_7`` is Starting a Game with the
 objective, setting, deployment and advantage decks as set-up orders (option ``start=book``).
-Room to grow: Fleet Battles (ch. 9) ``fleet_battles_9.py``. Rulings where the book is silent are in
+``fleet_battles_9`` is chapter 9 (the ``fleet`` scenario): squadrons within a fleet, each with its
+own admiral and hand; the initiative, activation and end-phase rules ask it who holds the cards. Rulings where the book is silent are in
 ``shared/docs/rules-notes.md`` and ``data/oak_and_iron/RULINGS.md``.
 
 Lower sections never import ``turn_4``, which moves the turn from phase to phase and so calls the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase, quote
 from games.core.ruleset import UMPIRE
+from games.oak_and_iron.rules.fleet_battles_9 import in_moving_squadron, to_seal
 from games.oak_and_iron.state import ShipState, State
 
 
@@ -15,8 +16,8 @@ def to_act(state: State) -> list[str]:
         return []
     if state.phase == "setup":
         return [state.setup.turn] if state.setup is not None and state.setup.turn else []
-    if state.phase == "select":
-        return [s.id for s in state.sides if not s.sealed and s.hand]
+    if state.phase == "select":  # each side (each squadron of a fleet, ch. 9) seals a card from its hand
+        return [s.id for s in state.sides if to_seal(state, s.id) is not None]
     if state.phase == "end":
         return [state.pending[0].side] if state.pending else []
     return [state.active_side] if state.active_side else []
@@ -36,7 +37,7 @@ def acting_side(state: State, seat: str) -> str:
 
 def movers(state: State, side_id: str) -> list[ShipState]:
     """Ships of the side still to activate in the Movement Phase (no Wake marker yet)."""
-    return [s for s in state.ships if s.controller == side_id and s.can_act and not s.moved]
+    return [s for s in state.ships if s.controller == side_id and s.can_act and not s.moved and in_moving_squadron(state, s)]
 
 
 def attackers(state: State, side_id: str) -> list[ShipState]:

@@ -30,6 +30,7 @@ from games.oak_and_iron.rules.activation_4 import own_ship
 from games.oak_and_iron.rules.captains_6 import captain_hit
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.events_5_4 import event_amount
+from games.oak_and_iron.rules.fleet_battles_9 import holder_of
 from games.oak_and_iron.rules.formation_5_5 import formation
 from games.oak_and_iron.rules.initiative_4_1 import card_amount
 from games.oak_and_iron.rules.movement_4_2 import execute_move
@@ -96,7 +97,7 @@ def hit_faces(state: State, firer: ShipState, band: str, fog: bool) -> tuple[tup
     order = ["yard_arm", "pistol_shot", "musket_shot", "cannon_shot"]
     idx = order.index(band)
     label = BAND_NAMES[band]
-    if card_amount(state, firer.controller, "band_closer"):
+    if card_amount(state, firer.controller, "band_closer", firer):
         idx = max(0, idx - 1)
         label += ", scored one band closer"
     if fog:
@@ -152,7 +153,7 @@ def _rerolls(state: State, rng: Rng, shot: Shot, faces: list[str], counted: tupl
     """RE-ROLL (4.3 step 2): missed dice for Skill and cards, then all dice for a Fortune Point
     (5.3) when the hits fall short of what is needed."""
     firer, target, check = shot.firer, shot.target, shot.check
-    rerolls = firer.skill + card_amount(state, firer.controller, "reroll_attack")
+    rerolls = firer.skill + card_amount(state, firer.controller, "reroll_attack", firer)
     misses = [i for i, f in enumerate(faces) if f not in counted]
     if rerolls and misses:
         idxs = misses[:rerolls]
@@ -220,7 +221,7 @@ def apply_crew(state: State, rng: Rng, target: ShipState, helms: int, direction:
             speed_for_collision=r.helm_full_turn_speed,
         )
         captain_hit(state, rng, target, notes)
-        side = state.side(target.side)
+        side = holder_of(state, target)  # its squadron's admiral in a Fleet Battle
         if target.flagship and side.admiral_name != "none":
             faces = roll(rng, 1)
             hit = count(faces, r.faces_of("officer_hit")) > 0
@@ -243,7 +244,7 @@ def attack_dice(state: State, ship: ShipState, *, partial: bool) -> tuple[int, s
     if ship.id in formation(state, ship.controller):
         extra += 1
         notes.append("Formation +1")
-    card = card_amount(state, ship.controller, "partial_dice" if partial else "attack_dice")
+    card = card_amount(state, ship.controller, "partial_dice" if partial else "attack_dice", ship)
     ev = event_amount(state, "attack_dice")
     if card:
         notes.append(f"initiative card {card:+d}")

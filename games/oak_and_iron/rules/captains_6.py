@@ -8,6 +8,7 @@ from __future__ import annotations
 from games.core.rng import Rng
 from games.oak_and_iron.data import CardChanges, captain_cards, rules, scenario_cards
 from games.oak_and_iron.rules.dice_2 import count, roll, show
+from games.oak_and_iron.rules.fleet_battles_9 import holder_of
 from games.oak_and_iron.rules.squadron_6 import refresh
 from games.oak_and_iron.state import ShipState, State
 
@@ -29,7 +30,7 @@ def side_changes(state: State, side_id: str) -> tuple[CardChanges, ...]:
 
 def admiral_aboard(state: State, ship: ShipState) -> bool:
     """The ship carries the admiral card (a Flagship named after the Admiral was lost has none)."""
-    return ship.flagship and state.side(ship.side).admiral_name != "none"
+    return ship.flagship and holder_of(state, ship).admiral_name != "none"
 
 
 def captain_face_up(state: State, ship: ShipState) -> bool:

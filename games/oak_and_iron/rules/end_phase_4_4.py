@@ -13,9 +13,10 @@ from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
 from games.oak_and_iron.rules.captains_6 import flag_moved
 from games.oak_and_iron.rules.dice_2 import count, roll, show
+from games.oak_and_iron.rules.fleet_battles_9 import fleet_of, holders, ships_of
 from games.oak_and_iron.rules.seamanship_4_2 import cut_free_direction
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship, knock_out, release
-from games.oak_and_iron.state import Pending, State
+from games.oak_and_iron.state import Pending, SideState, State
 
 
 def begin(state: State) -> list[Event]:
@@ -146,9 +147,9 @@ def end_rolls(state: State, rng: Rng) -> list[Event]:
             if sinks:
                 ship.status = "sunk"
                 release(state, ship)
-    for side in state.sides:
-        lines += lost_admiral(state, side.id)
-    for side in state.sides:
+    for holder in holders(state):
+        lines += lost_admiral(state, holder)
+    for side in holders(state):
         if side.face_up:
             card = initiative_cards()[side.face_up]
             if card.discard:
@@ -163,24 +164,27 @@ def end_rolls(state: State, rng: Rng) -> list[Event]:
     return public_lines(lines)
 
 
-def lost_admiral(state: State, side_id: str) -> list[str]:
+def lost_admiral(state: State, side: SideState) -> list[str]:
     """LOST ADMIRALS (4.4 step 4): a Flagship Out of Action may pass the Admiral on for a Fortune
-    Point (option ``lost_admiral``); else a new Flagship is named with admiral value 0."""
-    side = state.side(side_id)
-    flag = next((s for s in state.ships if s.side == side_id and s.flagship), None)
+    Point (option ``lost_admiral``); else a new Flagship is named with admiral value 0. In a Fleet
+    Battle each squadron keeps its own Admiral, within the squadron; the fleet's Fortune pays."""
+    side_id = fleet_of(side)
+    purse = state.side(side_id)
+    own = ships_of(state, side)
+    flag = next((s for s in own if s.flagship), None)
     if flag is not None and flag.on_table and not flag.out_of_action and not flag.captured_by:
         return []
-    candidates = [s for s in state.ships if s.controller == side_id and s.side == side_id and s.can_act and s.id != (flag.id if flag else "")]
+    candidates = [s for s in own if s.controller == side_id and s.can_act and s.id != (flag.id if flag else "")]
     if not candidates:
         return []
     pistol = rules().distance("pistol_shot")
-    if flag is not None and flag.on_table and side.fortune > 0 and state.options.get("lost_admiral", "fortune") == "fortune":
+    if flag is not None and flag.on_table and purse.fortune > 0 and state.options.get("lost_admiral", "fortune") == "fortune":
         near = sorted(
             (s for s in candidates if not s.entangled and base_distance(flag.base, s.base) <= pistol + 1e-6),
             key=lambda s: (base_distance(flag.base, s.base), s.id),
         )
         if near:
-            side.fortune -= 1
+            purse.fortune -= 1
             flag.flagship = False
             near[0].flagship = True
             moved = [f"{side.name} spends a Fortune Point: the Admiral transfers from {flag.name} to {near[0].name}."]

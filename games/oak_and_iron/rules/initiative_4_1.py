@@ -18,13 +18,17 @@ from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.events_5_4 import draw_event
-from games.oak_and_iron.state import ShipState, State
+from games.oak_and_iron.rules.fleet_battles_9 import fleet_of, holder_of, holders, ships_of, to_seal
+from games.oak_and_iron.state import ShipState, SideState, State
 
 
-def card_amount(state: State, side_id: str, effect: str) -> int:
+def card_amount(state: State, side_id: str, effect: str, ship: ShipState | None = None) -> int:
     """The ``amount`` of this side's face-up initiative card with that effect (1 if it gives none),
-    0 when its card does something else (4.1 step 3: effects last the turn)."""
+    0 when its card does something else (4.1 step 3: effects last the turn). In a Fleet Battle the
+    card of the ship's own squadron (ch. 9), none for a ship its enemy captured."""
     side = state.side(side_id)
+    if ship is not None and ship.squadron:
+        side = holder_of(state, ship) if not ship.captured_by else SideState("", "", "", "", "", 0)
     total = 0
     if side.face_up:
         card = initiative_cards()[side.face_up]
@@ -47,7 +51,7 @@ def skill_test(state: State, ship: ShipState, rng: Rng, *, fortune: bool = False
         return TestResult(True, "Skill Test passed without a roll (Adjust Position)", 1)
     r = rules()
     wanted = r.faces_of("skill_success")
-    n = max(1, r.skill_test_dice - ship.fatigue) + card_amount(state, ship.controller, "skill_dice")
+    n = max(1, r.skill_test_dice - ship.fatigue) + card_amount(state, ship.controller, "skill_dice", ship)
     faces = roll(rng, n)
     parts = [f"Skill Test ({n} dice): {show(faces)}"]
     if not count(faces, wanted) and ship.skill:
@@ -65,11 +69,13 @@ def skill_test(state: State, ship: ShipState, rng: Rng, *, fortune: bool = False
 
 
 def hand_text(state: State, side_id: str) -> str:
-    """The side's initiative hand, for its private message."""
-    side = state.side(side_id)
+    """The side's initiative hand (each squadron's in a Fleet Battle), for its private message."""
     cards = initiative_cards()
-    lines = [f"{cards[k].name} ({cards[k].value}{', discarded after play' if cards[k].discard else ''}): {cards[k].text}" for k in side.hand]
-    return f"{side.name}'s initiative hand: " + (" | ".join(lines) if lines else "empty")
+    out = []
+    for side in holders(state, side_id):
+        lines = [f"{cards[k].name} ({cards[k].value}{', discarded after play' if cards[k].discard else ''}): {cards[k].text}" for k in side.hand]
+        out.append(f"{side.name}'s initiative hand: " + (" | ".join(lines) if lines else "empty"))
+    return "\n".join(out)
 
 
 def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
@@ -78,9 +84,11 @@ def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
         raise WrongPhase(f"Initiative cards are chosen in the Initiative Phase; it is now the {state.phase} phase.")
     if seat == UMPIRE:
         raise NotYourTurn("The umpire does not choose initiative cards; each player seals their own.")
-    side = state.side(acting_side(state, seat))
-    if side.sealed:
+    found = to_seal(state, acting_side(state, seat))
+    if found is None:
+        side = state.side(acting_side(state, seat))
         raise IllegalOrder(f"{side.name} has already sealed an initiative card this phase.")
+    side = found  # in a Fleet Battle, the fleet's next squadron to seal (ch. 9)
     if card not in side.hand:
         names = ", ".join(initiative_cards()[k].name for k in side.hand) or "none"
         raise IllegalOrder(f"{initiative_cards()[card].name} is not in {side.name}'s hand.", hint=f"In hand: {names}.")
@@ -102,12 +110,12 @@ def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
     state.turn = turn
     lines = [f"Turn {turn}: Initiative Phase.", *_reveal_cards(state)]
     lines += _initiative_holder(state, rng)
-    for side in state.sides:
-        lines += immediate_card_effect(state, side.id)
+    for holder in holders(state):
+        lines += immediate_card_effect(state, holder)
     for ship in state.ships:
-        ship.fatigue_shield = bool(card_amount(state, ship.controller, "ignore_first_fatigue"))
+        ship.fatigue_shield = bool(card_amount(state, ship.controller, "ignore_first_fatigue", ship))
     events = public_lines(lines)
-    if turn < rules().turn_limit and any(s.hand for s in state.sides):
+    if turn < rules().turn_limit and any(h.hand for h in holders(state)):
         state.phase = "select"
         events.append(public("Each player now seals an initiative card for the next turn: `initiative <card>`."))
         events += [private(hand_text(state, s.id), s.id) for s in state.sides]
@@ -118,7 +126,7 @@ def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
 def _reveal_cards(state: State) -> list[str]:
     cards = initiative_cards()
     lines = []
-    for side in state.sides:
+    for side in holders(state):
         side.face_up = side.sealed
         if side.sealed:
             lines.append(
@@ -135,15 +143,15 @@ def _initiative_holder(state: State, rng: Rng) -> list[str]:
     """The higher card; on a tie an event (5.4), then the higher admiral value, then a Challenge Test."""
     cards = initiative_cards()
     a, b = state.sides
-    va = cards[a.face_up].value if a.face_up else 0
-    vb = cards[b.face_up].value if b.face_up else 0
+    va, vb = (sum(cards[h.face_up].value for h in holders(state, s.id) if h.face_up) for s in (a, b))  # a fleet adds them up (ch. 9)
     if va != vb:
         state.initiative = a.id if va > vb else b.id
         return [f"{state.side(state.initiative).name} has the initiative ({max(va, vb)} against {min(va, vb)})."]
     lines = [f"Both cards have initiative {va}: an event card is drawn.", *draw_event(state)]
-    if a.admiral_value != b.admiral_value:
-        state.initiative = a.id if a.admiral_value > b.admiral_value else b.id
-        lines.append(f"{state.side(state.initiative).name} has the initiative (admiral value {max(a.admiral_value, b.admiral_value)}).")
+    aa, ab = (sum(h.admiral_value for h in holders(state, s.id)) for s in (a, b))
+    if aa != ab:
+        state.initiative = a.id if aa > ab else b.id
+        lines.append(f"{state.side(state.initiative).name} has the initiative (admiral value {max(aa, ab)}).")
         return lines
     return lines + challenge_test(state, rng)
 
@@ -173,21 +181,23 @@ def challenge_test(state: State, rng: Rng) -> list[str]:
     return lines
 
 
-def immediate_card_effect(state: State, side_id: str) -> list[str]:
-    """RESOLVE INITIATIVE CARD EFFECTS (4.1 step 3): "Immediately" effects now, the rest noted."""
-    side = state.side(side_id)
+def immediate_card_effect(state: State, side: SideState) -> list[str]:
+    """RESOLVE INITIATIVE CARD EFFECTS (4.1 step 3): "Immediately" effects now, the rest noted
+    (on the holder's own ships: its side's, or its squadron's in a Fleet Battle)."""
+    side_id = fleet_of(side)
+    own = {s.id for s in ships_of(state, side)}
     if not side.face_up:
         return []
     card = initiative_cards()[side.face_up]
     lines: list[str] = []
     if card.effect == "rally_all":
         for ship in state.ships:
-            if ship.controller == side_id and ship.can_act and ship.fatigue:
+            if ship.controller == side_id and ship.id in own and ship.can_act and ship.fatigue:
                 ship.fatigue = max(0, ship.fatigue - (card.amount or 1))
                 lines.append(f"{card.name}: {ship.name} Fatigue -> {ship.fatigue}")
     elif card.effect == "reload_all":
         for ship in state.ships:
-            if ship.controller == side_id and ship.can_act and (ship.reload_port or ship.reload_starboard):
+            if ship.controller == side_id and ship.id in own and ship.can_act and (ship.reload_port or ship.reload_starboard):
                 ship.reload_port = ship.reload_starboard = False
                 lines.append(f"{card.name}: {ship.name} removes its reload markers")
     elif card.effect != "none":

@@ -24,6 +24,7 @@ from games.oak_and_iron.rules.activation_4 import own_ship
 from games.oak_and_iron.rules.collisions_5_1 import Obstacle, obstacles_for, resolve_collision
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.events_5_4 import event_amount
+from games.oak_and_iron.rules.fleet_battles_9 import in_moving_squadron
 from games.oak_and_iron.rules.initiative_4_1 import card_amount
 from games.oak_and_iron.rules.off_table_5_2 import check_off_table
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
@@ -50,7 +51,7 @@ def speed_rating(state: State, ship: ShipState) -> tuple[int, str, str]:
     elif ship.sail == "minimal":
         speed -= 1
         notes.append("Minimal Sail -1")
-    bonus = card_amount(state, ship.controller, "speed") + event_amount(state, "speed")
+    bonus = card_amount(state, ship.controller, "speed", ship) + event_amount(state, "speed")
     if bonus:
         speed += bonus
         notes.append(f"cards {bonus:+d}")
@@ -190,8 +191,14 @@ def activate(state: State, seat: str, ship_id: str) -> tuple[ShipState, list[Eve
     if not act.ship:
         if ship.moved:
             raise IllegalOrder(f"{ship.name} has already activated this turn (its wake is on the table).")
+        if not in_moving_squadron(state, ship):
+            rest = ", ".join(s.name for s in state.ships if s.squadron == state.moving_squadron and not s.moved and s.can_act)
+            raise IllegalOrder(f"{ship.name} is not in the squadron activating now: a fleet activates all of one squadron first "
+                               f"(ch. 9).", hint=f"Still to activate: {rest}.")
         speed, pos, text = speed_rating(state, ship)
         state.activation = Activation(ship.id, "start", speed, pos, text)
+        if ship.squadron:  # Fleet Battles: the fleet is now activating this squadron (ch. 9)
+            state.moving_squadron = ship.squadron
         state.focus = ship.id
         return ship, [public(f"{ship.name} activates. {text}.")]
     state.focus = ship.id

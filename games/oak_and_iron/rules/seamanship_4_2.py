@@ -28,7 +28,7 @@ def seamanship(
         raise IllegalOrder(f"{ship.name} has already {'moved' if act.step == 'moved' else 'tried a Seamanship Action'}; a Seamanship Action comes before the move.")
     if ship.shaken:
         raise IllegalOrder(f"{ship.name} is Shaken (Fatigue {ship.fatigue}) and may not take Seamanship Actions.")
-    auto = bool(card_amount(state, ship.controller, "seamanship_auto"))
+    auto = bool(card_amount(state, ship.controller, "seamanship_auto", ship))
     _check_can_steer(state, ship, action, degrees)
     away = _cut_free_vector(state, ship) if action == "cutfree" else None
     test = skill_test(state, ship, rng, fortune=fortune, auto=auto)

@@ -166,9 +166,12 @@ def _resolve_ship_card(text: str) -> str:
     return resolve_name(text.replace("-", " "), {k: c.name for k, c in ship_cards().items()}, "ship card")
 
 
-def parse_fleet(text: str, side: str, size_key: str, admiral_points: int, faction: str = "") -> list[tuple[str, list[str]]]:
-    """``card+upgrade/card`` -> [(card key, upgrades and captain)], checked against the game size,
-    the card limits (2 upgrade cards and 1 commander a ship, 6) and the faction's symbol."""
+def parse_fleet(
+    text: str, side: str, size_key: str, admiral_points: int, faction: str = "", *, whole: bool = True
+) -> list[tuple[str, list[str]]]:
+    """``card+upgrade/card`` -> [(card key, upgrades and captain)], checked against the game size
+    (``whole=False``: one squadron of a fleet, whose totals are checked for the fleet), the card
+    limits (2 upgrade cards and 1 commander a ship, 6) and the faction's symbol."""
     size = rules().size(size_key)
     items: list[tuple[str, list[str]]] = []
     if not text.strip():
@@ -185,6 +188,8 @@ def parse_fleet(text: str, side: str, size_key: str, admiral_points: int, factio
         ups = bits[1:]
         _check_cards(card.name, key, ups, flagship=n == 0, faction=faction, who=who)
         items.append((key, ups))
+    if not whole:
+        return items
     if not size.min_ships <= len(items) <= size.max_ships:
         raise SetupError(
             f"Squadron {side.upper()} has {len(items)} ships; a {size_key.title()} game needs {size.min_ships} to {size.max_ships}."

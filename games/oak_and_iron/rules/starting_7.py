@@ -23,6 +23,7 @@ from games.oak_and_iron.rules.squadron_6 import (
     make_ship,
     parse_fleet,
     resolve_card,
+    squadron_points,
     validate_hand,
 )
 from games.oak_and_iron.state import ShipState, SideState, State, TerrainPiece
@@ -173,14 +174,102 @@ def built_game(size_key: str, options: dict[str, str]) -> State:
     )
 
 
+FLEET = "fleet"
+DEFAULT_FLEET_BATTLE = ("petite-fregate/sloop|light-frigate/brigantine", "fluyt/corvette|galleon/schooner")
+
+
+def fleet_game(options: dict[str, str]) -> State:
+    """FLEET BATTLES (9): each side a fleet of 2-4 Squadrons (``fleet_a=sq1|sq2``, each written like a
+    Squadron, its first ship its Flagship; ``admiral_a=capable|untested`` one admiral a Squadron),
+    the fleets' points and ships checked against ``[sizes.fleet]``; each Squadron has its own
+    initiative hand; the fleet shares its Fortune Points (house). Deployed (house) in line ahead
+    along the fleet's own long edge, Squadron after Squadron, a new line further in when full."""
+    size = rules().size(FLEET)
+    sides: list[SideState] = []
+    squadrons: list[SideState] = []
+    ships: list[ShipState] = []
+    names_used: dict[str, int] = {}
+    for side_id, default in zip(("a", "b"), DEFAULT_FLEET_BATTLE, strict=True):
+        name, colour = SIDE_NAMES[side_id]
+        faction = faction_option(options, side_id)
+        parts = [p for p in options.get(f"fleet_{side_id}", default).split("|")]
+        if not 2 <= len(parts) <= 4:
+            raise SetupError(f"Fleet {side_id.upper()} has {len(parts)} Squadrons; a Fleet Battle needs 2 to 4 (write them apart with |).")
+        adm_keys = options.get(f"admiral_{side_id}", "").split("|") if options.get(f"admiral_{side_id}") else []
+        hands = options[f"hand_{side_id}"].split("|") if f"hand_{side_id}" in options else []
+        total = 0
+        count = 0
+        for n, part in enumerate(parts, start=1):
+            adm_key = adm_keys[n - 1].strip() if n <= len(adm_keys) else "untested"
+            if adm_key not in admirals():
+                raise UnknownName(f"No admiral called {quote(adm_key)}.", hint=f"Admirals: {', '.join(admirals())}.")
+            adm = admirals()[adm_key]
+            entries = parse_fleet(part, f"{side_id}{n}", FLEET, adm.points, faction, whole=False)
+            total += squadron_points(entries, adm.points)
+            count += len(entries)
+            sq_id, sq_name = f"{side_id}{n}", f"{name} squadron {n}"
+            if n <= len(hands):
+                hand = [resolve_card(h.strip()) for h in hands[n - 1].split("/") if h.strip()]
+            else:
+                hand = default_hand(adm.value, [], faction)
+            validate_hand(hand, adm.value, sq_name, faction)
+            squadrons.append(SideState(sq_id, sq_name, colour, adm.key, adm.name, adm.value, hand, fortune=0, fleet=side_id))
+            for i, (key, ups) in enumerate(entries):
+                card = ship_cards()[key]
+                names_used[card.name] = names_used.get(card.name, 0) + 1
+                label = card.name if names_used[card.name] == 1 else f"{card.name} {names_used[card.name]}"
+                captain = captain_of(ups)
+                ship = make_ship(f"{sq_id}-{i + 1}-{key}", label, key, side_id, 0.0, 0.0, 90.0,
+                                 [u for u in ups if u != captain], faction=faction, captain=captain)
+                ship.flagship, ship.squadron = i == 0, sq_id
+                ships.append(ship)
+        if not size.min_ships <= count <= size.max_ships:
+            raise SetupError(f"Fleet {side_id.upper()} has {count} ships; a Fleet Battle needs {size.min_ships} to {size.max_ships}.")
+        if total > size.points:
+            raise SetupError(f"Fleet {side_id.upper()} costs {total} points; a Fleet Battle allows {size.points} a fleet.")
+        fleet_sq = [q for q in squadrons if q.fleet == side_id]
+        fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
+        top = max(q.admiral_value for q in fleet_sq)
+        sides.append(SideState(side_id, f"{name}'s fleet", colour, "fleet", "fleet", top, [], fortune=fortune))
+        _line_ahead(size.table_width, size.table_height, side_id, [s for s in ships if s.side == side_id])
+    weather = options.get("weather", "west")
+    if weather not in WEATHER_EDGES:
+        raise SetupError(f"Weather edge {quote(weather)} is not one of {', '.join(WEATHER_EDGES)}.")
+    return State(
+        scenario=FLEET, scenario_name=f"Fleet Battle ({size.points} points a fleet)", options=dict(options),
+        table_width=size.table_width, table_height=size.table_height, weather_edge=weather,
+        defender=options.get("defender", "b"), sides=sides, ships=ships, squadrons=squadrons,
+    )
+
+
+def _line_ahead(width: float, height: float, side_id: str, own: list[ShipState]) -> None:
+    """House deployment: line ahead sailing east along the own edge (a the top, b the bottom) from
+    8" in from the west end, the first Squadron's Flagship leading, 5" between ships and 4" more between
+    Squadrons (room for the names on the board); a new line 6" further in once a line reaches 60%
+    of the edge, so there is sea ahead."""
+    row, x = 0, 8.0
+    previous = ""
+    for ship in reversed(own):
+        if previous and ship.squadron != previous:
+            x += 4.0
+        previous = ship.squadron
+        if x + ship.length > width * 0.6:
+            row, x = row + 1, 8.0
+        ship.x = x + ship.length / 2
+        ship.y = 4.0 + 6.0 * row if side_id == "a" else height - 4.0 - 6.0 * row
+        x += ship.length + 5.0
+
+
 def new_game(scenario: str, options: dict[str, str], rng: Rng) -> State:
     """DEPLOY and the first Initiative Phase to come (7): the game, its weather edge and defender checked, the event deck shuffled."""
     if scenario in BUILT:
         state = built_game(scenario, options)
+    elif scenario == FLEET:
+        state = fleet_game(options)
     elif scenario in scenario_files():
         state = from_scenario_file(scenario, options)
     else:
-        known = ", ".join([*sorted(scenario_files()), *BUILT])
+        known = ", ".join([*sorted(scenario_files()), *BUILT, FLEET])
         raise UnknownName(f"No Oak & Iron scenario called {quote(scenario)}.", hint=f"Scenarios: {known}.")
     if state.weather_edge not in WEATHER_EDGES:
         raise SetupError(f"Weather edge {quote(state.weather_edge)} is not one of {', '.join(WEATHER_EDGES)}.")

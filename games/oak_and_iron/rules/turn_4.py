@@ -11,6 +11,7 @@ from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.oak_and_iron.rules import end_phase_4_4, initiative_4_1
 from games.oak_and_iron.rules.activation_4 import attackers, movers, to_act
+from games.oak_and_iron.rules.fleet_battles_9 import squadron_continues
 from games.oak_and_iron.state import Activation, State
 
 
@@ -37,6 +38,7 @@ def begin_movement(state: State, rng: Rng) -> list[Event]:
     """THE MOVEMENT PHASE (4.2): Wake markers cleared, the initiative side activates first."""
     for s in state.ships:
         s.moved = False
+    state.moving_squadron = ""
     return _begin(state, rng, "movement", "Movement Phase", "activates first")
 
 
@@ -62,6 +64,8 @@ def next_activation(state: State, rng: Rng, first: bool = False) -> list[Event]:
     current = state.active_side
     other = state.other(current)
     order = [current, other] if first else [other, current]
+    if state.phase == "movement" and not first and squadron_continues(state, current, movers(state, current)):
+        order = [current]  # a fleet activates all of one squadron before the other fleet goes (ch. 9)
     for side_id in order:
         if pick(state, side_id):
             state.active_side = side_id

@@ -1,0 +1,164 @@
+"""Book chapter 9 (Fleet Battles): fleets of 2-4 Squadrons, each with its own admiral and initiative
+hand; the fleets' card totals decide the initiative; a Squadron wholly out of the fight plays no
+card; a fleet activates a whole Squadron before the other fleet goes; withdrawal counts the whole
+fleet; each Squadron's card helps its own ships; hands stay private."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.errors import GameError
+from games.core.rng import Rng
+from games.oak_and_iron.data import initiative_cards
+from games.oak_and_iron.rules import end_phase_4_4 as end
+from games.oak_and_iron.rules.initiative_4_1 import card_amount
+from games.oak_and_iron.state import State
+from tests.oak_and_iron.helpers import fails, order, rng, ruleset
+
+
+def fleet(seed: int = 1, **options: str) -> tuple[State, Rng]:
+    stream = rng(seed)
+    return ruleset().setup("fleet", dict(options), stream), stream
+
+
+def test_fleets_are_built_of_squadrons_with_their_own_admirals_and_hands() -> None:
+    """FLEET BUILDING: "fleets ... made up of 2-4 Squadrons each ... Each Squadron will have its own
+    initiative card hand"; here each Squadron also has its own admiral and Flagship."""
+    state, _ = fleet(admiral_a="capable|untested")
+    assert [q.id for q in state.squadrons] == ["a1", "a2", "b1", "b2"]
+    a1, a2 = state.squadrons[0], state.squadrons[1]
+    assert (len(a1.hand), len(a2.hand)) == (6, 5) and a1.admiral_name == "Capable"
+    for q in state.squadrons:
+        own = [s for s in state.ships if s.squadron == q.id]
+        assert own and sum(s.flagship for s in own) == 1 and all(s.side == q.fleet for s in own)
+    assert all(0 < s.x < state.table_width and 0 < s.y < state.table_height for s in state.ships)
+    assert any(i.id == "fleet" for i in ruleset().scenarios())
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"fleet_a": "sloop/sloop"}, "2 to 4"),
+        ({"fleet_a": "sloop|sloop|sloop|sloop|sloop"}, "2 to 4"),
+        ({"fleet_a": "fourth-rate/fourth-rate|fourth-rate/fourth-rate|fourth-rate/fourth-rate|fourth-rate/fourth-rate"}, "points"),
+        ({"admiral_a": "untested|nelson"}, "`nelson`"),
+    ],
+)
+def test_bad_fleets_are_refused_with_the_reason(options: dict[str, str], fragment: str) -> None:
+    with pytest.raises(GameError) as err:
+        ruleset().setup("fleet", options, rng())
+    assert fragment in err.value.text
+
+
+def _seal(state: State, stream: Rng, cards: dict[str, str]) -> None:
+    """Seal the named card for each squadron (one round), in the order the fleets are asked."""
+    turn = state.turn
+    while state.phase == "select" and state.turn == turn:
+        seat = ruleset().to_act(state)[0]
+        holder = next(q for q in state.squadrons if q.fleet == seat and not q.sealed and q.hand)
+        order(state, seat, f"initiative {cards[holder.id]}", stream)
+
+
+TURN_1 = {"a1": "Rolling Broadside", "a2": "Effective Fire", "b1": "Adjust Position", "b2": "Down!"}
+TURN_2 = {"a1": "Careful Aim", "a2": "Careful Aim", "b1": "Careful Aim", "b2": "Careful Aim"}
+
+
+def test_each_squadron_seals_a_card_and_the_fleet_totals_decide() -> None:
+    """INITIATIVE PHASE: "each fleet adds up the total initiative values from all of the initiative
+    cards played by the Squadrons in that fleet. The fleet with the higher total will go first"."""
+    state, stream = fleet()
+    assert ruleset().to_act(state) == ["a", "b"]
+    # A: 3 + 4 = 7 against B: 5 + 1 = 6, though B shows the highest single card
+    _seal(state, stream, TURN_1)
+    _seal(state, stream, TURN_2)
+    values = {q.id: initiative_cards()[q.face_up].value for q in state.squadrons}
+    assert values == {"a1": 3, "a2": 4, "b1": 5, "b2": 1}
+    assert state.initiative == "a" and state.phase == "movement"
+
+
+def test_a_squadron_wholly_out_of_the_fight_plays_no_card() -> None:
+    """INITIATIVE PHASE: "If an entire Squadron is Captured or Out of Action, that Squadron may not
+    play an initiative card this round"."""
+    state, stream = fleet()
+    for ship in state.ships:
+        if ship.squadron == "a2":
+            ship.crippled, ship.fatigue = True, 7
+    order(state, "a", "initiative Down!", stream)
+    assert state.squadrons[0].sealed == "down" and not state.squadrons[1].sealed
+    assert "a" not in ruleset().to_act(state)
+    assert fails(state, "a", "initiative Careful Aim", stream).kind == "illegal order"
+
+
+def test_a_fleet_activates_a_whole_squadron_before_the_other_fleet() -> None:
+    """MOVEMENT PHASE: "each side will activate all the ships in a single Squadron together ... Both
+    fleets alternate activating Squadrons"."""
+    state, stream = fleet()
+    _seal(state, stream, TURN_1)
+    _seal(state, stream, TURN_2)
+    rs = ruleset()
+    assert rs.to_act(state) == ["a"]
+    a2 = [s for s in state.ships if s.squadron == "a2"]
+    order(state, "a", f"{a2[0].name} move", stream)
+    order(state, "a", f"{a2[0].name} done", stream)
+    assert rs.to_act(state) == ["a"] and state.moving_squadron == "a2"  # the rest of a2 first
+    order(state, "a", f"{a2[1].name} move", stream)
+    order(state, "a", f"{a2[1].name} done", stream)
+    assert rs.to_act(state) == ["b"] and state.moving_squadron == ""  # now B activates a squadron
+
+
+def test_only_the_moving_squadron_may_activate() -> None:
+    from games.oak_and_iron.rules.activation_4 import movers
+
+    state, stream = fleet()
+    _seal(state, stream, TURN_1)
+    _seal(state, stream, TURN_2)
+    a2 = [s for s in state.ships if s.squadron == "a2"]
+    order(state, "a", f"{a2[0].name} move", stream)
+    order(state, "a", f"{a2[0].name} done", stream)
+    assert [s.squadron for s in movers(state, "a")] == ["a2"]
+    a1 = next(s for s in state.ships if s.squadron == "a1")
+    assert fails(state, "a", f"{a1.name} move", stream).kind in ("illegal order", "not your turn")
+
+
+def test_each_squadrons_card_helps_its_own_ships() -> None:
+    """House reading of ch. 9 ("may only use cards from its own initiative hand"): a squadron's
+    face-up card applies to its own ships, not to the rest of its fleet."""
+    state, _ = fleet()
+    state.squadrons[0].face_up = "favorable-wind"  # speed +1
+    a1 = next(s for s in state.ships if s.squadron == "a1")
+    a2 = next(s for s in state.ships if s.squadron == "a2")
+    assert card_amount(state, "a", "speed", a1) == 1 and card_amount(state, "a", "speed", a2) == 0
+
+
+def test_withdrawal_counts_the_whole_fleet() -> None:
+    """END PHASE: "the total Strike Points earned are checked against the total ship count of the
+    fleet"; each Squadron's Flagship is worth the Flagship's 3."""
+    state, _ = fleet()
+    flags = [s for s in state.ships if s.side == "a" and s.flagship]
+    assert len(flags) == 2
+    for f in flags:
+        f.status = "sunk"
+    assert end.strike_points(state, "a") == 6
+    assert end.ship_total(state, "a") == sum(1 for s in state.ships if s.side == "a") - 2
+
+
+def test_lost_admiral_is_replaced_within_its_own_squadron() -> None:
+    state, _stream = fleet()
+    flag = next(s for s in state.ships if s.squadron == "a2" and s.flagship)
+    flag.status = "sunk"
+    lines = end.lost_admiral(state, state.squadrons[1])
+    new = next(s for s in state.ships if s.flagship and s.squadron == "a2")
+    assert new.id != flag.id and state.squadrons[1].admiral_name == "none" and state.squadrons[0].admiral_name == "Untested"
+    assert "squadron 2's Admiral is lost" in "\n".join(lines)
+
+
+def test_hands_are_private_to_the_fleets_seat() -> None:
+    rs = ruleset()
+    state, stream = fleet()
+    for text in rs.view(state, None).private_text:
+        raise AssertionError(text)
+    mine = "\n".join(rs.view(state, "a").private_text)
+    assert "Player A squadron 1's initiative hand" in mine and "Player A squadron 2's initiative hand" in mine
+    assert "Player B squadron" not in mine
+    events = order(state, "a", "initiative Down!", stream)
+    assert all(e.to is not None for e in events if "Down!" in e.text)
