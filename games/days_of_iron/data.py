@@ -240,6 +240,13 @@ class ObjectiveSpec:
 
 
 @dataclass(frozen=True)
+class TerrainSpec:
+    type: str
+    name: str
+    points: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
 class ScenarioSpec:
     id: str
     name: str
@@ -252,6 +259,23 @@ class ScenarioSpec:
     margin: str
     sides: tuple[SideSpec, SideSpec]
     objectives: tuple[ObjectiveSpec, ...]
+    terrain: tuple[TerrainSpec, ...] = ()
+
+
+def _terrain(doc: Record, table: tuple[int, int]) -> tuple[TerrainSpec, ...]:
+    """The scenario's terrain pieces (15): a type of the terrain sheet and a convex outline on the table."""
+    from games.core.geometry import is_convex
+
+    out = []
+    types = house().terrain
+    for i, rec in enumerate(doc.tables("terrain") if doc.has("terrain") else []):
+        kind = rec.str("type", tuple(types))
+        points = tuple((float(p[0]), float(p[1])) for p in rec.list("points"))
+        if len(points) < 3 or not is_convex(points) or not all(
+                0 <= x <= table[0] and 0 <= y <= table[1] for x, y in points):
+            raise DataError(f"{doc.file}: key 'terrain[{i}].points': expected a convex outline of 3 or more points on the table")
+        out.append(TerrainSpec(kind, rec.opt_str("name", types[kind].name), points))
+    return tuple(out)
 
 
 def scenario(scenario_id: str) -> ScenarioSpec:
@@ -279,6 +303,7 @@ def scenario(scenario_id: str) -> ScenarioSpec:
         margin=doc.opt_str("margin", "book"),
         sides=(sides[0], sides[1]),
         objectives=objectives,
+        terrain=_terrain(doc, (table[0], table[1])),
     )
 
 

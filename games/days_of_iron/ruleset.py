@@ -110,9 +110,12 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
-  with the distance to each enemy unit you can see. NOT done yet on the measured table: opportunity
-  and counter charges, evading, pursuit, rally and the other morale tests, cover and terrain pieces, damage to artillery and
-  staff rolls, command radius: record their results with the orders below.
+  with the distance to each enemy unit you can see. Terrain (section 15) is drawn on the
+  table: slow ground divides a move's distance by its sheet multiplier (rivers impassable), woods,
+  towns and hills block sight unless firer or target stands in them, cover gives -1/-2 a die.
+  NOT done yet on the measured table: opportunity and counter charges, evading, pursuit, rally and
+  the other morale tests, damage to artillery and staff rolls, attached Generals, command radius,
+  bridges and fords, surrender (18.1): record their results with the orders below.
 
 Set-up (each side, then `ready`):
 - `staff` roll your Generals' quality (your own General is Capable, not diced)

@@ -146,6 +146,12 @@ class ObjectiveSchema(Strict, kw_only=True):
 Inches = Annotated[int, msgspec.Meta(ge=12, le=240)]
 
 
+class TerrainPieceSchema(Strict, kw_only=True):
+    type: str  # a type of reference/sheets/terrain.toml: data.py
+    name: str = ""
+    points: Annotated[list[tuple[float, float]], msgspec.Meta(min_length=3)]  # convex: data.py
+
+
 class ScenarioFile(Sourced, kw_only=True):
     name: str
     description: str = ""
@@ -157,6 +163,7 @@ class ScenarioFile(Sourced, kw_only=True):
     margin: str = "book"
     sides: Annotated[list[SideSchema], msgspec.Meta(min_length=2, max_length=2)]
     objectives: list[ObjectiveSchema] = msgspec.field(default_factory=list)
+    terrain: list[TerrainPieceSchema] = msgspec.field(default_factory=list)  # the measured table (15)
 
 
 # --- reference/*.toml (owners' sheets; none ship) ------------------------------------------------

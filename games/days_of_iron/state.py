@@ -101,6 +101,16 @@ class Objective:
 
 
 @dataclass
+class TerrainPiece:
+    """A piece of terrain on the measured table (section 15): its type in the terrain sheet and
+    its outline, a convex polygon in inches."""
+
+    type: str
+    name: str
+    points: list[list[float]]
+
+
+@dataclass
 class SideState:
     id: str
     name: str
@@ -140,6 +150,7 @@ class State:
     records_made: int = 0  # records ever sealed: the next is numbered one more, numbers never reused
     winner: str = ""
     end_reason: str = ""
+    terrain: list[TerrainPiece] = field(default_factory=list)  # the measured table's terrain (15)
 
     def unit(self, unit_id: str) -> Unit:
         return next(u for u in self.units if u.id == unit_id)

@@ -21,8 +21,9 @@ def view(state: State, seat: str | None) -> View:
     measured = formations_12.measured(state)
     label = f"{state.table_width}\" x {state.table_height}\" table" + ("" if measured else ": measure on your own")
     table = Terrain("land", points=((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)), label=label)
-    board = Board(kind="table", key=f"{SYSTEM_ID}:{state.table_width}x{state.table_height}",
-                  name=state.scenario_name, width=w, height=h, table_terrain=(table,))
+    pieces = tuple(Terrain(t.type, tuple((p[0], p[1]) for p in t.points), label=t.name) for t in state.terrain)
+    board = Board(kind="table", key=f"{SYSTEM_ID}:{state.scenario}:{state.table_width}x{state.table_height}",
+                  name=state.scenario_name, width=w, height=h, table_terrain=(table, *pieces))
     depth = float(min(rules().deployment_depth, state.table_height // 2))
     zones = (  # 16.2: the first side's baseline is the bottom edge, the second's the top
         Zone(f"{state.sides[0].name} deployment", state.sides[0].id,

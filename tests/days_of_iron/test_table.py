@@ -100,9 +100,9 @@ def test_form_line_keeps_the_command_stand_and_costs_half_the_allowance() -> Non
 
 def test_forced_march_only_from_column_and_adds_the_bonus() -> None:
     state, rng = game_in_movement()
-    ligne = unit(state, "2e de Ligne")
+    ligne = unit(state, "40e de Ligne")
     y0 = ligne.y
-    order(state, "french", "2e de Ligne move 12 forced", rng)  # 8" column rate + 50% (house)
+    order(state, "french", "40e de Ligne move 12 forced", rng)  # 8" column rate + 50% (house)
     assert ligne.y == pytest.approx(y0 - 12)
     order(state, "french", "63e de Ligne form line", rng)
     state.turn += 1  # next turn: it starts the phase in line
@@ -326,3 +326,24 @@ def test_a_failed_to_charge_test_stops_the_unit() -> None:
     events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))
     assert "FAIL: it may not move closer to the enemy this turn" in events[0].text and ligne.y == y0
     assert not ligne.charging
+
+
+def test_terrain_slows_moves_blocks_sight_and_gives_cover() -> None:
+    state, rng = game_in_movement()
+    assert [t.name for t in state.terrain] == ["Bois de la Garenne", "Saint-Privat farm"]
+    assert {t.label for t in RS.view(state, None).board.table_terrain} >= {"Bois de la Garenne", "Saint-Privat farm"}
+    ligne = unit(state, "2e de Ligne")  # x 8-12: its path up the table runs into the light wood (y 18-28)
+    ligne.y = 32.5  # its front 3" short of the wood
+    with pytest.raises(IllegalOrder, match=r'costs 10.67" .* Bois de la Garenne slows it \(x0.75'):
+        RS.parse_order(state, "french", "2e de Ligne move 8")
+    events = order(state, "french", "2e de Ligne move 6", rng)
+    assert 'moves 6" through Bois de la Garenne: it costs 8"' in events[0].text
+    # sight: the farm (a town) between firer and target blocks the line unless one stands in it
+    firer, target = unit(state, "63e de Ligne"), unit(state, "74th")
+    firer.formation, firer.x, firer.y, firer.facing = "line", 61.0, 32.0, 0.0
+    target.formation, target.x, target.y, target.facing = "line", 61.0, 17.0, 180.0
+    from games.days_of_iron.rules.shooting_17_3 import cover_of, in_sight
+    assert not in_sight(state, firer, target)
+    target.y = 24.0  # now in the farm: seen, and in heavy cover
+    assert in_sight(state, firer, target) and cover_of(state, target) == (-2, "Saint-Privat farm")
+    assert ligne.y == pytest.approx(26.5)

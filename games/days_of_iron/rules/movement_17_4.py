@@ -13,14 +13,15 @@ a refusal can never tell a player where an enemy hides.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import Base, angle_diff, bearing_of, polygon_distance, sub
+from games.core.geometry import Base, Point, angle_diff, bearing_of, convex_hull, overlaps, polygon_distance, sub
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Form, Measure, Move
 from games.days_of_iron.rules.formations_12 import COLUMN, arm, base, footprint, on_table, reform
-from games.days_of_iron.state import ON_TABLE, STEPS, TURN, State, Unit
+from games.days_of_iron.state import ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
 EPS = 1e-6
 
@@ -58,6 +59,11 @@ def wheel_cost(unit: Unit, degrees: float) -> float:
     return width * math.radians(degrees) * house().movement.wheel_factor
 
 
+def move_cost(unit: Unit, order: Move, factor: float) -> float:
+    """Inches of allowance a move uses: the distance (slowed by terrain) plus the wheel's doubled arc."""
+    return order.inches / factor + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
+
+
 def moved_base(unit: Unit, order: Move) -> Base:
     """Where the unit's footprint ends: straight ahead, then the wheel on the inner front corner."""
     b = base(unit).moved(order.inches)
@@ -70,6 +76,21 @@ def moved_base(unit: Unit, order: Move) -> Base:
 def visible_enemies(state: State, side: str) -> list[Unit]:
     """Enemy units standing on the table (hidden ones are not there until revealed, 16.4)."""
     return [u for u in state.units if u.side != side and on_table(u)]
+
+
+def pieces_under(state: State, polygon: Sequence[Point]) -> list[TerrainPiece]:
+    """The terrain pieces (15) a footprint or swept area overlaps."""
+    return [t for t in state.terrain if overlaps(polygon, [(p[0], p[1]) for p in t.points])]
+
+
+def terrain_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
+    """Section 15 on the measured table (house rule for the missing movement sheet): a move that
+    crosses or enters terrain slower than open ground costs as if all of it were in the slowest
+    piece crossed (the distance is divided by its movement multiplier); 0 is impassable."""
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    types = house().terrain
+    slow = [(types[t.type].move, t.name) for t in pieces_under(state, swept) if types[t.type].move < 1]
+    return min(slow) if slow else (1.0, "")
 
 
 def check_movement_order(state: State, seat: str, unit: Unit, text: str) -> None:
@@ -95,13 +116,17 @@ def check_move(state: State, seat: str, order: Move) -> Move:
         raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
     if order.forced and start_formation(state, unit) != COLUMN:
         raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
-    cost = order.inches + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
+    end = moved_base(unit, order)
+    factor, slowest = terrain_factor(state, base(unit), end)
+    if factor <= 0:
+        raise IllegalOrder(f"{unit.name} cannot cross {slowest} (15.3: only at bridges and fords).")
+    cost = move_cost(unit, order, factor)
     room = left(state, unit, order.forced)
     if cost > room + EPS:
         raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
                            f"this turn ({start_formation(state, unit)} rate {fmt(allowance(state, unit, order.forced))}\").",
-                           hint="A wheel costs double its outer arc (17.4)." if order.degrees else "")
-    end = moved_base(unit, order)
+                           hint=(f"{slowest} slows it (x{fmt(factor)}, section 15). " if slowest else "")
+                           + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
     _check_on_table(state, order.text, end)
     clearance = house().movement.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
@@ -121,13 +146,15 @@ def _check_on_table(state: State, text: str, end: Base) -> None:
 def move(state: State, order: Move) -> list[Event]:
     """Carry out a checked move and say what it cost."""
     unit = state.unit(order.unit)
-    cost = order.inches + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
-    spend(state, unit, cost)
     end = moved_base(unit, order)
+    factor, slowest = terrain_factor(state, base(unit), end)
+    cost = move_cost(unit, order, factor)
+    spend(state, unit, cost)
     unit.x, unit.y = end.centre
     unit.facing = round(end.heading, 6) % 360.0
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""
+    forced += f" through {slowest}" if slowest else ""
     return [public(f"{unit.name} moves {fmt(order.inches)}\"{wheel}{forced}: it costs {fmt(cost)}\", "
                    f"{fmt(left(state, unit, order.forced))}\" left this turn.")]
 

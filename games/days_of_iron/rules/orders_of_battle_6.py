@@ -9,7 +9,7 @@ import unicodedata
 from games.core.errors import IllegalOrder
 from games.days_of_iron import data
 from games.days_of_iron.rules.points_5 import side_points, unit_points
-from games.days_of_iron.state import Brigade, Objective, SideState, State, Unit
+from games.days_of_iron.state import Brigade, Objective, SideState, State, TerrainPiece, Unit
 
 
 def slug(name: str) -> str:
@@ -60,6 +60,8 @@ def new_state(spec: data.ScenarioSpec, options: dict[str, str]) -> State:
         scenario=spec.id, scenario_name=spec.name, options=options, points_limit=spec.points,
         table_width=spec.table[0], table_height=spec.table[1], sides=sides, brigades=brigades, units=units,
         objectives=[Objective(o.name, o.wanted_by, o.held_by) for o in spec.objectives],
+        terrain=[TerrainPiece(t.type, t.name, [list(p) for p in t.points]) for t in spec.terrain]
+        if options.get("board") == "measured" else [],
     )
     for side_state in sides:
         total = side_points(state, side_state.id)

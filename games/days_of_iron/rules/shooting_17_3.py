@@ -9,8 +9,12 @@ firing stand or gun on the house small arms or artillery chart, read in the rang
 (``data/days_of_iron/reference/sheets``: house numbers until an owner's sheet replaces them);
 each H removes a stand (17.3) through the losses of 17.5 (shattered units, 17.5.8).
 
+Terrain (section 15, house effects from the terrain sheet): a wood, town or hill between firer
+and target blocks the line of sight unless one of them stands in it; a target in light or heavy
+cover takes -1 or -2 on each die (15.11, house).
+
 NOT carried out here yet: the Mitrailleuse's 22.5-degree arc, the 4-stand multiples of line
-infantry, cover (15.11), damage to artillery and casualties to staff rolls (their charts ship;
+infantry, damage to artillery and casualties to staff rolls (their charts ship;
 record their results with `loss`), defensive fire (17.3.1), elevated ground (17.3.3).
 """
 
@@ -18,13 +22,22 @@ from __future__ import annotations
 
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import Polygon, add, convex_hull, overlaps, polygon_distance, scale, sub
+from games.core.geometry import (
+    Polygon,
+    add,
+    convex_hull,
+    overlaps,
+    polygon_distance,
+    scale,
+    segment_crosses_polygon,
+    sub,
+)
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import Chart, house
 from games.days_of_iron.orders import Fire
 from games.days_of_iron.rules import losses_17_5
-from games.days_of_iron.rules.formations_12 import SKIRMISH, base, firing_arc, on_table
+from games.days_of_iron.rules.formations_12 import SKIRMISH, base, firing_arc, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, Unit
 
@@ -66,10 +79,39 @@ def endangered(state: State, unit: Unit, target: Unit) -> Unit | None:
                  and overlaps(zone, base(f).polygon())), None)
 
 
+COVER = {"none": 0, "light": -1, "heavy": -2}  # house: modifier on each die at a target in cover (15.11)
+
+
+def in_sight(state: State, unit: Unit, target: Unit) -> bool:
+    """Section 15 (house where the sheets are missing): the line from the firer's command stand to
+    the target's centre may not cross a piece that blocks sight (a wood, a town, a hill) unless the
+    firer or the target stands in it (troops at its edge see and are seen)."""
+    types = house().terrain
+    start, end = front_centre(unit), base(target).centre
+    for piece in state.terrain:
+        if not types[piece.type].blocks_sight:
+            continue
+        outline = [(p[0], p[1]) for p in piece.points]
+        if segment_crosses_polygon(start, end, outline) and not any(
+                overlaps(base(u).polygon(), outline) for u in (unit, target)):
+            return False
+    return True
+
+
+def cover_of(state: State, target: Unit) -> tuple[int, str]:
+    """The best cover the target stands in (15.11): (modifier, piece name)."""
+    types = house().terrain
+    best = (0, "")
+    for piece in state.terrain:
+        if overlaps(base(target).polygon(), [(p[0], p[1]) for p in piece.points]):
+            best = min(best, (COVER[types[piece.type].cover], piece.name))
+    return best
+
+
 def eligible(state: State, unit: Unit) -> list[Unit]:
-    """Visible enemies in the unit's arc and range, nearest first (staff only for skirmishers)."""
+    """Visible enemies in the unit's arc, sight and range, nearest first (staff only for skirmishers)."""
     out = [e for e in visible_enemies(state, unit.side)
-           if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9
+           if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9 and in_sight(state, unit, e)
            and (e.type != "general" or unit.formation == SKIRMISH)]
     return sorted(out, key=lambda e: gap(unit, e))
 
@@ -93,7 +135,7 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
         raise IllegalOrder(f"{target.name} is not an enemy on the table.")
     targets = eligible(state, unit)
     if target not in targets:
-        raise IllegalOrder(_why_not(unit, target), hint=_offer(targets))
+        raise IllegalOrder(_why_not(state, unit, target), hint=_offer(targets))
     if unit.type != "artillery" and targets[0] is not target and gap(unit, targets[0]) < gap(unit, target) - 1e-9:
         raise IllegalOrder(f"{unit.name} must fire at the nearest visible enemy, {targets[0].name} "
                            f"({fmt(gap(unit, targets[0]))}\"; 17.3: only artillery may choose).")
@@ -103,9 +145,11 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
     return order
 
 
-def _why_not(unit: Unit, target: Unit) -> str:
+def _why_not(state: State, unit: Unit, target: Unit) -> str:
     if target.type == "general" and unit.formation != SKIRMISH:
         return "only skirmishers may fire at staff (17.3.5)."
+    if not in_sight(state, unit, target):
+        return f"{unit.name} cannot see {target.name}: terrain blocks the line (section 15)."
     if not in_arc(unit, target):
         return f"{target.name} is outside the 45-degree arcs of {unit.name} (17.3)."
     return f"{target.name} is out of range: {fmt(gap(unit, target))}\", the chart reaches {fmt(reach(unit))}\"."
@@ -124,12 +168,14 @@ def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
     column = chart.column_for(distance)
     assert column is not None
     dice = [roll(chart.table.dice, rng).total for _ in range(unit.stands)]
-    results = [chart.table.lookup(d, column) for d in dice]
+    cover, where = cover_of(state, target)
+    results = [chart.table.lookup(d + cover, column) for d in dice]
     hits = sum(r.count("H") for r in results)
     unit.fired_turn = state.turn
     target.pending_hits += hits
     return [public(f"{unit.name} fire at {target.name}: {fmt(distance)}\" ({chart.table.columns[column]}), "
-                   f"{len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}] = {hits} H "
+                   f"{len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
+                   + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H "
                    f"({chart.table.name}); casualties come off at the end of the phase.")]
 
 
