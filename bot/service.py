@@ -37,6 +37,7 @@ from games.core.errors import (
     quote,
 )
 from games.core.hexgrid import Hex
+from games.core.options import check_options
 from games.core.preview import preview_view
 from games.core.rng import DrawRefused, NoDraws, Rng, commitment, new_seed
 from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, Seat, get_ruleset, read_order, system_ids
@@ -1429,15 +1430,9 @@ def _new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any], str, str, dict[s
     if scenario not in {s.id for s in scenarios}:
         raise UnknownName(f"{rules.name} has no scenario {quote(scenario)}.",
                           hint="Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in scenarios) + ".")
-    options = parse_options(opts.get("options", ""))
-    known = {o.key: o for o in rules.options()}
-    for key, value in options.items():
-        if key not in known:
-            raise UnknownName(f"{rules.name} has no option {quote(key)}.",
-                              hint="Options: " + (", ".join(sorted(known)) or "none") + ".")
-        if known[key].choices and value not in known[key].choices:
-            raise InvalidSyntax(f"Option {key}={quote(value)} is not allowed.", hint=f"Choose one of {', '.join(known[key].choices)}.")
-    full = {o.key: o.default for o in known.values() if o.default != ""} | options  # "" = unset
+    specs = rules.options()
+    options = check_options(specs, parse_options(opts.get("options", "")), system=rules.name)
+    full = {o.key: o.default for o in specs if o.default != ""} | options  # "" = unset
     return rules, system, scenario, full
 
 
