@@ -47,6 +47,7 @@ from discord import app_commands
 
 from bot.commands import COMMAND_LIST, COMMANDS, Command, Param
 from bot.discord_choices import (
+    NOT_YOUR_OFFER,
     OUT_OF_DATE,
     Expect,
     JoinButton,
@@ -56,6 +57,7 @@ from bot.discord_choices import (
     disabled_copy,
     make_offer,
     offer_view,
+    public_orders,
 )
 from bot.text import clip, split_text
 
@@ -97,6 +99,11 @@ BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-d
 # reply is usually private (a deferral for them is ephemeral): both declared in bot/commands.py.
 READ_ONLY = frozenset(c.name for c in COMMAND_LIST if c.read_only)
 PRIVATE_HINT = frozenset(c.name for c in COMMAND_LIST if c.private)
+# Commands whose whole answer may be private because the rules keep it secret (a hidden order, its
+# undo): a slow one is deferred ephemerally, so even its "thinking..." placeholder shows nobody that
+# it was given; its public post, if any, follows as a public follow-up (README, "Table manners").
+SECRET_CAPABLE = frozenset({"order", "game undo"})
+DEFERRED_NOTE = "Done: posted in the channel."  # the private deferral's text when all the answer is public
 
 DMS_WORK_AGAIN = (
     "Your DMs work again: I sent your private information there, and private things will come by direct "
@@ -501,8 +508,9 @@ class TableBot(discord.Client):
         deferred = False
         done, _ = await asyncio.wait({work}, timeout=self.response_budget)
         if not done:
-            interaction.extras["deferred_ephemeral"] = command in PRIVATE_HINT
-            await interaction.response.defer(thinking=True, ephemeral=command in PRIVATE_HINT)
+            private = command in PRIVATE_HINT or command in SECRET_CAPABLE
+            interaction.extras["deferred_ephemeral"] = private
+            await interaction.response.defer(thinking=True, ephemeral=private)
             deferred = True
         try:
             prepared = await work
@@ -519,14 +527,33 @@ class TableBot(discord.Client):
             return
         if command not in READ_ONLY and any(o.kind != "error" for o in prepared.outputs):
             self.refresh_status(channel)
-            self._offer_moved_on(channel, command, prepared)
+            if any(o.kind == "message" for o in prepared.outputs):
+                # only news the channel was told of greys an offer out: a hidden order posts
+                # nothing (see TableService._order_outputs), so the edit would time it
+                self._offer_moved_on(channel, command, prepared)
 
     async def run_choice(
         self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], expect: Expect | None
     ) -> None:
         """A click on a button or menu offered for game ``expect`` = (id, version): if the game has
         moved on since, nothing is applied; the click is answered "out of date" and that message's
-        components are greyed out. Ids without a stamp (sent before stamps) are run as they are."""
+        components are greyed out. Ids without a stamp (sent before stamps) are run as they are.
+
+        An order offer is for whoever acts now: anyone else is told so first, the same way whatever
+        the offer's version, so a click never tells them the game moved (a hidden order moves it)."""
+        if expect is not None and expect[1] is not None:
+            try:
+                holder = await asyncio.wait_for(
+                    self.service.may_use_order_offer(str(interaction.channel_id), self.user_of(interaction)),
+                    self.response_budget,
+                )
+            except Exception:
+                log.exception("could not check who may use an order offer; leaving it to the service")
+                holder = True
+            if not holder:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True)
+                return
         if expect is not None:
             try:
                 current = await asyncio.wait_for(
@@ -536,12 +563,15 @@ class TableBot(discord.Client):
                 log.exception("could not check whether a click is out of date; running it")
                 current = True
             if not current:
-                await self._refuse_out_of_date(interaction)
+                await self._refuse_out_of_date(interaction, grey_out=expect[1] is None)
                 return
         await self.run_command(interaction, command, options, offered=expect)  # checked again under the lock
 
-    async def _refuse_out_of_date(self, interaction: discord.Interaction[Any]) -> None:
-        view = disabled_copy(interaction.message)
+    async def _refuse_out_of_date(self, interaction: discord.Interaction[Any], *, grey_out: bool) -> None:
+        """``grey_out``: disable the clicked message's components too (seat offers). An order offer
+        is only answered: the game may have moved by a hidden order, and greying the message out
+        in everyone's sight would show that it had; offers are greyed when the channel hears news."""
+        view = disabled_copy(interaction.message) if grey_out else None
         with contextlib.suppress(discord.HTTPException):
             if view is None:
                 await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
@@ -704,7 +734,7 @@ class TableBot(discord.Client):
         Runs alongside the board drawing; who acts next is read from the reply's own ping line, so
         this costs one look at the game (the legal orders) rather than two.
         """
-        from bot.service import User
+        from bot.service import User, ruleset_for
 
         try:
             # the game as it stands before its choices are read: if it moves on in between, the
@@ -717,8 +747,8 @@ class TableBot(discord.Client):
                 prepared.offer = make_offer("join", seats, row.id, row.version)
                 return
             to_act = next_actors(prepared.outputs)
-            if len(to_act) != 1:
-                return
+            if len(to_act) != 1 or not public_orders(ruleset_for(row.system)):
+                return  # public buttons would show a seat's options: only where the rules make them public
             actor = User(id=to_act[0], name=to_act[0])
             orders = await self.service.choices(channel, actor, "order", "text", "")
             prepared.offer = make_offer("order", orders, row.id, row.version)
@@ -787,6 +817,11 @@ class TableBot(discord.Client):
                 )
                 if match is offered:
                     prepared.offer_message = edited.id
+            elif deferred_ephemeral:
+                # Resolve the private placeholder before the public follow-ups: Discord gives the
+                # first follow-up after a deferral the deferral's visibility, so the public post
+                # must not be it (and deleting the placeholder first is not known to avoid that).
+                await interaction.edit_original_response(content=DEFERRED_NOTE)
             else:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.delete_original_response()

@@ -6,6 +6,14 @@ plus the game (and, for orders, the game's version) it was offered for, so a cli
 from before the game moved on is refused as out of date instead of applying an order that may
 mean something else by now. The adapter also greys out (disables) a channel's previous offer as
 soon as the state moves on, so players rarely get that far.
+
+Hidden orders (README, "Table manners"): an order offer goes under a public message, so it is
+made only in rule systems whose rulesets declare ``public_orders = True`` (the options of the
+seat to act are public knowledge there: no hand, hidden unit or sealed choice among them); other
+systems get no order buttons, only autocomplete, which the player alone sees. An offer is greyed
+out only when the channel is told of news (a hidden order posts nothing, so greying would time
+it), a click by anyone but the player to act is answered the same way whatever the offer's
+version, and a stale order offer is answered privately without greying the clicked message.
 """
 
 from __future__ import annotations
@@ -28,6 +36,11 @@ CUSTOM_ID_LIMIT = 100
 OUT_OF_DATE = (
     "This choice is out of date: the game has moved on since it was offered, so nothing was done. "
     "Use the newest message's buttons, or /order."
+)
+
+NOT_YOUR_OFFER = (
+    "These choices are for the player to act now, so nothing was done. "
+    "Use /order for your own orders when it is your turn."
 )
 
 OfferKind = Literal["join", "order"]
@@ -59,6 +72,12 @@ class Offer:
     @property
     def as_buttons(self) -> bool:
         return len(self.values) <= BUTTON_LIMIT and all(len(self.button_id(v)) <= CUSTOM_ID_LIMIT for v in self.values)
+
+
+def public_orders(rules: object) -> bool:
+    """Whether a rule system's legal orders may be shown to the whole channel (its ruleset says
+    ``public_orders = True``); the default is no, since an unknown system may list secrets."""
+    return getattr(rules, "public_orders", False) is True
 
 
 def make_offer(kind: OfferKind, values: Sequence[str], game: int, version: int) -> Offer | None:

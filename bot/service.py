@@ -59,6 +59,7 @@ CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
 END_RULE = ("Only the umpire, whoever created the game, or a member with Manage Server can end it at once; "
             "otherwise it ends when every seated player has voted with /game end.")
 OUT_OF_DATE = "This choice is out of date: the game has moved on since it was offered, so nothing was done."
+NOT_YOUR_OFFER = "These choices are for the player to act now, so nothing was done."
 VOTES_LAPSE = "(An order, an undo or a seat change clears the votes.)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
@@ -282,6 +283,8 @@ class TableService:
                     if len(value) > MAX_INPUT and key != "export":
                         raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
                 opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
+                if offered is not None and offered[1] is not None and not await self.may_use_order_offer(channel, user):
+                    raise NotAllowed(NOT_YOUR_OFFER)  # before the version check: see may_use_order_offer
                 if offered is not None and not await self.offer_is_current(channel, *offered):
                     raise WrongPhase(OUT_OF_DATE, hint="Use the newest message's buttons, or the slash command.")
                 outputs = await handler(channel, user, opts)
@@ -453,6 +456,19 @@ class TableService:
             return False
         return row.status == "setup" if version is None else row.version == version
 
+    async def may_use_order_offer(self, channel: str, user: User) -> bool:
+        """Whether ``user`` acts now in the channel's running game (who is to act is public), so may
+        use an order offer. Asked before whether the offer is current, so anyone else gets the same
+        answer whatever the offer's version: a click must not tell them a hidden order was given."""
+        row = await self.store.live_game(channel)
+        if row is None or row.status != "running":
+            return False
+        try:
+            loaded = self._decode(row)
+        except GameError:
+            return False
+        return user.id in self._users_to_act(loaded)
+
     def new_game_title(self, options: dict[str, str]) -> str:
         """What ``/game new`` with these options would set up ("Rules: Scenario"), or a GameError
         saying what is wrong, without creating anything (e.g. before the front end makes a thread)."""
@@ -568,6 +584,18 @@ class TableService:
             return False
         mine = set(self._user_seats(row, user_id))
         return UMPIRE in mine or bool(mine & (private_to | {order.seat}))
+
+    def _orders_seen(self, row: GameRow, user_id: str | None, orders: list[OrderRow]) -> list[tuple[OrderRow, bool]]:
+        """The orders a viewer's log, export or replay lists, each with whether they may read its text.
+        An order they may not read is listed only if the channel was told of it (it had a public
+        event, "Union has sealed"); one given in secret is left out, and the lines are numbered
+        afresh, so neither a placeholder nor a gap in the numbers counts or times hidden orders."""
+        seen = []
+        for o in orders:
+            readable = self._may_read_order(row, user_id, o)
+            if readable or any(e["to"] is None for e in o.events):
+                seen.append((o, readable))
+        return seen
 
     def _replay(self, rules: Ruleset[Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int]:
         """The state and stream counter after folding the given orders over set-up."""
@@ -766,11 +794,11 @@ class TableService:
         loaded = await self._latest(channel)
         orders = await self.store.orders(loaded.row.id)
         lines = []
-        for o in orders:
+        for number, (o, readable) in enumerate(self._orders_seen(loaded.row, user.id, orders), start=1):
             mark = " ~~undone~~" if o.undone else ""
             public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
-            text = o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER
-            lines.append(f"{o.seq}. [{o.seat}] {text}{mark} — {public_text}"[:400])
+            text = o.text if readable else HIDDEN_ORDER
+            lines.append(f"{number}. [{o.seat}] {text}{mark} — {public_text}"[:400])
         # Page 1 is the newest orders, newest first: in a long game that is what players look for.
         lines.reverse()
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
@@ -795,7 +823,7 @@ class TableService:
                 raise NotAllowed("You can only take back your own last order, and only while nobody has acted since.",
                                  hint="The umpire can undo further.")
             if last.user_id != user.id:
-                raise NotAllowed(f"Order {last.seq} ({quote(last.text)}) was given for your seat by <@{last.user_id}>, not by you, "
+                raise NotAllowed(f"Your seat's last order ({quote(last.text)}) was given by <@{last.user_id}>, not by you, "
                                  "so only the umpire can undo it.")
             if any(e["reveals"] for e in last.events):
                 raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
@@ -806,9 +834,25 @@ class TableService:
             # stream rewinds, so the player would know what comes next before choosing again
             raise NotAllowed(f"Your last order {quote(last.text)} told you something random in private, so only the umpire can undo it.")
         await self.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
-        shown = f" ({quote(last.text)})" if self._may_read_order(row, None, last) else f" {HIDDEN_ORDER}"
-        return [Output("message", f"<@{user.id}> undid order {last.seq}{shown}. It stays in the log, marked undone.",
-                       channel=channel, view=loaded.rules.view(state, None))]
+        rules = loaded.rules
+        shown_after = rules.view(state, None)
+        public = (any(e["to"] is None for e in last.events) or rules.view(loaded.state, None) != shown_after
+                  or set(rules.to_act(loaded.state)) != set(rules.to_act(state)))
+        whose = "their last order" if last.user_id == user.id else f"the last order of {self._seat_label(loaded, last.seat)}"
+        if public:
+            shown = f" ({quote(last.text)})" if self._may_read_order(row, None, last) else f" {HIDDEN_ORDER}"
+            return [Output("message", f"<@{user.id}> undid {whose}{shown}. It stays in the log, marked undone.",
+                           channel=channel, view=shown_after)]
+        # The order was given in secret (nothing public changed when it was given, so nothing does
+        # now): its undo is as quiet as it was, told only to whoever undid it and the seat's players.
+        outputs = [Output("ephemeral", f"You undid {whose} ({quote(last.text)}). It changed nothing anyone else "
+                                       "can see, so nothing was posted in the channel; it stays in the log, marked undone.",
+                          to=user.id, view=rules.view(state, UMPIRE if is_umpire else last.seat))]
+        for uid in self._seat_users(row, [last.seat]):
+            if uid != user.id:
+                outputs.append(Output("dm", f"The umpire took back your order {quote(last.text)} for "
+                                            f"{self._seat_label(loaded, last.seat)}.", to=uid, private_fallback=True))
+        return outputs
 
     async def _game_end(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """The umpire, whoever created the game, or a Manage Server member end it at once; the seated
@@ -896,11 +940,10 @@ class TableService:
             snapshot=row.snapshot, counter=row.counter, status="over" if over else "running",
         )
         text = f"<@{user.id}>: {event.text}"
-        if over and standing:
-            text += (f"\n**Game over.** Winner: {standing[0]}. {labels.get(side, side)} conceded.\n"
-                     f"{self._seed_reveal(row)}")
-        elif over:
-            text += f"\n**Game over.** No side is left.\n{self._seed_reveal(row)}"
+        if over:  # the same game-over block as every other ending
+            ending = Outcome(standing[0] if standing else None,
+                             f"{labels.get(side, side)} conceded." + ("" if standing else " No side is left."))
+            text += "\n" + "\n".join(self._game_over_lines(ending, row))
         else:
             text += f" Still playing: {', '.join(labels[s] for s in standing)}."
         return [Output("message", text, channel=channel, view=rules.view(loaded.state, None))]
@@ -945,16 +988,24 @@ class TableService:
 
     async def _game_export(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._latest(channel)
-        data = await self._export(loaded.row)
+        data = await self._export(loaded.row, viewer=user.id)
         blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
         name = f"game-{loaded.row.id}-{loaded.row.system}.json"
-        note = "" if "seed" in data else " (the seed is added once the game is over)"
+        note = "" if "seed" in data else (" so far, as you may see it: the whole record and the seed come once the "
+                                          "game is over")
         return [Output("ephemeral", f"Export of game {loaded.row.id}{note}.", to=user.id, file=(name, blob))]
 
-    async def _export(self, row: GameRow, *, secrets: bool = False) -> dict[str, Any]:
-        """The public record; ``secrets`` keeps hidden order texts for the bot's own check."""
+    async def _export(self, row: GameRow, *, secrets: bool = False, viewer: str | None = None) -> dict[str, Any]:
+        """The record: once the game is over, every order and event and the seed. While it runs,
+        ``viewer``'s part of it (the orders their log lists, see ``_orders_seen``, numbered as
+        there, with public events only), so an export neither counts nor times hidden orders;
+        ``secrets`` is the whole record for the bot's own check (``/game verify``)."""
         orders = await self.store.orders(row.id)
         over = row.status in FINISHED
+        if not (over or secrets):
+            listed = self._orders_seen(row, viewer, orders)
+            orders = [dataclasses.replace(o, seq=n, text=o.text if readable else HIDDEN_ORDER)
+                      for n, (o, readable) in enumerate(listed, start=1)]
         data: dict[str, Any] = {
             "format": "wargame-table-export/1",
             "system": row.system,
@@ -966,7 +1017,7 @@ class TableService:
                 {
                     "seq": o.seq,
                     "seat": o.seat,
-                    "text": o.text if secrets or self._may_read_order(row, None, o) else HIDDEN_ORDER,
+                    "text": o.text,
                     "undone": o.undone,
                     "events": [e for e in o.events if over or e["to"] is None],
                 }
@@ -984,31 +1035,39 @@ class TableService:
         multiply the memory any spectator can make the bot use."""
         loaded = await self._latest(channel)
         orders = await self.store.orders(loaded.row.id, include_undone=False)
-        if not orders:
+        # frames follow the orders this user's log lists (numbered as there), never a secret one:
+        # a frame or a count per hidden order would count them
+        position = {o.seq: i for i, o in enumerate(orders)}
+        listed = [(position[o.seq] + 1, o.text if readable else HIDDEN_ORDER)
+                  for o, readable in self._orders_seen(loaded.row, user.id, orders)]
+        if not listed:
             raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
         if self._replay_lock.locked():
             raise WrongPhase("Another replay is being drawn right now (the bot draws one at a time).",
                              hint="Try /game replay again in a minute.")
         async with self._replay_lock:
-            texts = [o.text if self._may_read_order(loaded.row, user.id, o) else HIDDEN_ORDER for o in orders]
-            steps = replay_steps(len(orders), MAX_REPLAY_FRAMES)
-            views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders, texts, steps)
+            sample = replay_steps(len(listed), MAX_REPLAY_FRAMES)  # 0 is the set-up, k the k-th listed order
+            shown = {listed[k - 1][0]: (k, listed[k - 1][1]) for k in sample if k}
+            steps = [0, *shown]
+            views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders, shown, steps)
             from render import render_replay
 
             gif = await asyncio.to_thread(render_replay, views, captions)
         name = f"game-{loaded.row.id}-replay.gif"
-        if len(steps) == len(orders) + 1:
-            shown = f"Replay of {len(orders)} order{'s' if len(orders) != 1 else ''}."
+        count = len(listed)
+        if len(steps) == count + 1:
+            said = f"Replay of {count} order{'s' if count != 1 else ''}."
         else:
-            shown = (f"Replay of {len(orders)} orders in {len(steps)} frames (a long game is sampled): the set-up, "
-                     f"then about one frame every {round(len(orders) / (len(steps) - 1))} orders, ending on the last.")
-        return [Output("ephemeral", shown, to=user.id, file=(name, gif))]
+            said = (f"Replay of {count} orders in {len(steps)} frames (a long game is sampled): the set-up, "
+                    f"then about one frame every {round(count / (len(steps) - 1))} orders, ending on the last.")
+        return [Output("ephemeral", said, to=user.id, file=(name, gif))]
 
     def _replay_frames(
-        self, loaded: Loaded, orders: list[OrderRow], texts: list[str], steps: list[int]
+        self, loaded: Loaded, orders: list[OrderRow], shown: dict[int, tuple[int, str]], steps: list[int]
     ) -> tuple[list[View], list[str]]:
         """Fold every order from set-up; a spectator frame and caption at each of ``steps`` (0 is
-        the set-up, i follows order i). Order text goes into captions as it is, never formatted."""
+        the set-up, i follows order i, captioned with ``shown[i]``'s number and text). Order text
+        goes into captions as it is, never formatted."""
         rules, row = loaded.rules, loaded.row
         wanted = set(steps)
         views: list[View] = []
@@ -1020,8 +1079,8 @@ class TableService:
             if step == 0:
                 captions.append("Set-up")
             else:
-                order = orders[step - 1]
-                captions.append(f"{order.seq}. {self._seat_label(Loaded(row, rules, state), order.seat)}: {texts[step - 1]}")
+                order, (number, text) = orders[step - 1], shown[step]
+                captions.append(f"{number}. {self._seat_label(Loaded(row, rules, state), order.seat)}: {text}")
         return views, captions
 
     async def _game_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
@@ -1511,19 +1570,22 @@ def verify_export(data: dict[str, Any]) -> str:
         steps = fold(rules, seed, data["scenario"], data["options"], ((o["seat"], o["text"]) for o in live))
         next(steps)  # the set-up
         for o in live:
-            at = f"order {o['seq']}"
+            at = "an order" if data.get("_private") else f"order {o['seq']}"
             _, _, events = next(steps)
             got = [e.text for e in events if full or e.public]
             if got != [e["text"] for e in o["events"]]:
-                # the bot's own check of a running game replays hidden orders: name them by number only
-                named = "" if data.get("_private") else f" ({o['text']})"
-                problems.append(f"order {o['seq']}{named} gives different results on replay")
+                # the bot's own check of a running game replays hidden orders: it names none, nor
+                # numbers them (a number counts the hidden orders before it)
+                named = "an order" if data.get("_private") else f"order {o['seq']} ({o['text']})"
+                problems.append(f"{named} gives different results on replay")
     except Exception as exc:  # an edited export can drive a ruleset anywhere: any failure is a failed check
         # the bot's own check may not quote the error: it can repeat a hidden order's text
         problems.append(f"replay failed at {at}" + ("" if data.get("_private") else f": {exc}"))
         checked = 0
     if problems:
         return "**Verification FAILED**: " + "; ".join(problems[:10])
-    private = " (checked by the bot with the still-secret seed)" if data.get("_private") else ""
-    return (f"**Verified**{private}: seed matches commitment `{data['commitment'][:16]}…`; "
+    if data.get("_private"):  # a running game: how many orders were replayed would count the hidden ones
+        return (f"**Verified** (checked by the bot with the still-secret seed): seed matches commitment "
+                f"`{data['commitment'][:16]}…`; every order so far replayed, every roll and card identical.")
+    return (f"**Verified**: seed matches commitment `{data['commitment'][:16]}…`; "
             f"{checked} order{'' if checked == 1 else 's'} replayed, every roll and card identical.")

@@ -59,6 +59,7 @@ class FreeTable(Ruleset[State]):
     id = "table"
     name = "Free table"
     state_type = State
+    public_orders = True  # no hidden pieces or orders: its legal orders may be offered as public buttons
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("free", "Free play", "Sides, a square board and the table tools; no rules enforced.")]

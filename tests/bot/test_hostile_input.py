@@ -42,7 +42,8 @@ async def test_order_text_with_format_fields_is_shown_literally_and_replays(svc:
     assert out[0].file is not None and frames_of(out[0].file[1]) == 5
     loaded = await svc._latest("c1")
     orders = await svc.store.orders(loaded.row.id, include_undone=False)
-    _, captions = svc._replay_frames(loaded, orders, [o.text for o in orders], replay_steps(len(orders), 10))
+    shown = {i: (i, o.text) for i, o in enumerate(orders, start=1)}
+    _, captions = svc._replay_frames(loaded, orders, shown, replay_steps(len(orders), 10))
     assert captions == ["Set-up", "1. Peru: {0}", "2. Peru: {seat:>20000000}", "3. Peru: {seat.__class__}", "4. Peru: }{"]
 
 

@@ -215,7 +215,7 @@ async def test_undo_rules(svc: TableService) -> None:
     await ok(svc, BOB, "order", text="place B h8")
     assert "own last order" in errors(await run(svc, ALICE, "game undo"))[0]
     out = await ok(svc, BOB, "game undo")
-    assert "undid order 2" in public_text(out)
+    assert "undid their last order (`place B h8`)" in public_text(out)
     orders = await svc.store.orders((await svc.store.live_game("c1")).id)  # type: ignore[union-attr]
     assert [o.undone for o in orders] == [False, True]
     # the state no longer has B; placing it again works

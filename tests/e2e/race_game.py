@@ -32,6 +32,7 @@ class Race(Ruleset[RaceState]):
     id = "e2e-race"
     name = "Boat race (test)"
     state_type = RaceState
+    public_orders = True  # nothing hidden: order buttons may be public
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("lane", "One lane")]

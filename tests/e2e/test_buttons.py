@@ -47,7 +47,7 @@ async def test_a_race_played_with_buttons_to_the_finish(fake: FakeDiscord, bot: 
         wrong = await fake.settled(await fake.click(other, message, row_2))  # not their turn
         assert not wrong.public() and wrong.ephemeral()
         spectator = await fake.settled(await fake.click(carol, message, button(message, "row 1")))
-        assert "hold no seat" in spectator.text()
+        assert "for the player to act now" in spectator.text()
         pressed = await fake.settled(await fake.click(mover, message, row_2))
         message = public_reply(pressed.public())
         assert message.has_image()

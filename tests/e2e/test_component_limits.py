@@ -104,6 +104,7 @@ class Menu(Ruleset[MenuState]):
     id = "e2e-menu"
     name = "Menu (test)"
     state_type = MenuState
+    public_orders = True  # nothing hidden: order buttons may be public
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo(s, s) for s in SCENARIOS]

@@ -140,6 +140,8 @@ async def test_every_request_the_bot_sends_is_checked_against_the_spec(
 
     monkeypatch.setattr(bot.service, "handle", slow)
     deferred = await fake.run(chile, "order", {"text": "place Esmeralda h8"})
+    # deferred privately (an order may be a hidden one): the board follows as a public follow-up
+    await fake.wait_for(lambda: deferred.public(), 5.0, "the public follow-up")
     assert deferred.response_type == 5 and deferred.public()[0].has_image()
     monkeypatch.setattr(bot.service, "handle", real)
     await fake.wait_for(

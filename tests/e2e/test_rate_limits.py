@@ -90,8 +90,12 @@ async def test_a_429_on_the_deferred_replys_edit_is_waited_out(
     fake.rate_limit(ORIGINAL, method="PATCH", times=1, retry_after=0.3)
     moved = await fake.run(peru, "order", {"text": "place Huascar d4"}, timeout=8.0)
     assert moved.response_type == 5
+    # an order is deferred privately (it may be a hidden one): the 429 hits the edit of that private
+    # placeholder, and once it is waited out the public board follows as a follow-up
+    await fake.wait_for(lambda: moved.public(), 8.0, "the public follow-up")
     [reply] = moved.public()
-    assert reply.has_image() and "Huascar" in reply.content and reply is moved.original
+    assert reply.has_image() and "Huascar" in reply.content
+    assert moved.original is not None and moved.original.ephemeral and not moved.original.loading
     assert limited(fake) == [f"PATCH /webhooks/{fake.app_id}/{moved.token}/messages/@original"]
     assert alive(runner)
 
