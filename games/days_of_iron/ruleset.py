@@ -106,7 +106,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   arcs from its front corners and in range of its chart (house small arms 12", artillery 32"); foot
   and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
   corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
-  started the phase with; the hits come off when the phase ends (simultaneous fire).
+  started the phase with; the hits come off when the phase ends (simultaneous fire); a battery
+  rolls on Damage to Artillery and a General on Casualties to Staff for each H (house charts).
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
@@ -114,7 +115,7 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   table: slow ground divides a move's distance by its sheet multiplier (rivers impassable), woods,
   towns and hills block sight unless firer or target stands in them, cover gives -1/-2 a die.
   NOT done yet on the measured table: opportunity and counter charges, evading, pursuit, rally and
-  the other morale tests, damage to artillery and staff rolls, attached Generals, command radius,
+  the other morale tests, wounded Generals' lost command, attached Generals, command radius,
   bridges and fords, surrender (18.1): record their results with the orders below.
 
 Set-up (each side, then `ready`):

@@ -347,3 +347,22 @@ def test_terrain_slows_moves_blocks_sight_and_gives_cover() -> None:
     target.y = 24.0  # now in the farm: seen, and in heavy cover
     assert in_sight(state, firer, target) and cover_of(state, target) == (-2, "Saint-Privat farm")
     assert ligne.y == pytest.approx(26.5)
+
+
+def test_hits_on_a_battery_and_on_a_general_roll_on_their_charts() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    battery, general = unit(state, "7e Batterie"), unit(state, "Laveaucoupet")
+    start_turn(state)
+    order(state, "french", "next", rng)
+    order(state, "prussian", "next", rng)  # into the Shooting phase
+    battery.pending_hits, general.pending_hits = 2, 1
+    order(state, "french", "next", rng)
+    # Damage to artillery (house): 1-3 crew, 6 a gun; Casualties to staff (house): 6 killed
+    events = order(state, "prussian", "next", ScriptedRng([6, 2, 6]))  # the General comes first
+    text = "\n".join(e.text for e in events)
+    assert "7e Batterie (4-pdr) hit 2 times (Damage to artillery (house)): 2: crew hit" in text
+    assert "6: gun destroyed: remove one gun model." in text
+    assert "7e Batterie (4-pdr) loses 1 guns (1/2 left)." in text
+    assert "Gen. Laveaucoupet hit 1 time (Casualties to staff (house)): 6: killed." in text
+    assert general.status == "killed" and battery.stands == 1

@@ -139,7 +139,7 @@ def next_step(state: State, rng: Rng) -> list[Event]:
                        f"the {state.side_name(state.acting_side())} act.")]
     state.step_side = 0
     state.step += 1
-    casualties = shooting_17_3.end_of_phase(state) if step == "Shooting" and formations_12.measured(state) else []
+    casualties = shooting_17_3.end_of_phase(state, rng) if step == "Shooting" and formations_12.measured(state) else []
     if state.step < len(STEPS):
         opening = public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
                          f"{state.side_name(state.initiative)} act first.")

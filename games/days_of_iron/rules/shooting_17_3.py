@@ -14,8 +14,8 @@ and target blocks the line of sight unless one of them stands in it; a target in
 cover takes -1 or -2 on each die (15.11, house).
 
 NOT carried out here yet: the Mitrailleuse's 22.5-degree arc, the 4-stand multiples of line
-infantry, damage to artillery and casualties to staff rolls (their charts ship;
-record their results with `loss`), defensive fire (17.3.1), elevated ground (17.3.3).
+infantry, the effects of artillery damage other than lost guns and of staff wounds (lost command
+turns), staff attached to units, defensive fire (17.3.1), elevated ground (17.3.3).
 """
 
 from __future__ import annotations
@@ -179,12 +179,35 @@ def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
                    f"({chart.table.name}); casualties come off at the end of the phase.")]
 
 
-def end_of_phase(state: State) -> list[Event]:
-    """Apply the Shooting phase's hits together (17.3): one stand per H, command stands last."""
+def end_of_phase(state: State, rng: Rng) -> list[Event]:
+    """Apply the Shooting phase's hits together (17.3): one stand per H, command stands last; a
+    battery rolls on the Damage to Artillery chart for each H and loses a gun only when it says so,
+    and a General rolls on the Casualties to Staff chart (17.3.5)."""
     events: list[Event] = []
     for unit in state.units:
-        if unit.pending_hits and unit.status not in GONE:
-            lost = min(unit.pending_hits, unit.stands)
-            events += losses_17_5.loss(state, unit, lost)
-        unit.pending_hits = 0
+        hits, unit.pending_hits = unit.pending_hits, 0
+        if not hits or unit.status in GONE:
+            continue
+        if unit.type == "artillery":
+            lost, text = _rolled_losses(unit, hits, "artillery-damage", "gun destroyed", rng)
+        elif unit.type == "general":
+            lost, text = _rolled_losses(unit, hits, "staff-casualties", ("killed", "out of the battle"), rng)
+        else:
+            lost, text = min(hits, unit.stands), ""
+        if text:
+            events.append(public(text))
+        if lost:
+            events += losses_17_5.loss(state, unit, min(lost, unit.stands))
     return events
+
+
+def _rolled_losses(unit: Unit, hits: int, chart_id: str, losing: str | tuple[str, ...], rng: Rng) -> tuple[int, str]:
+    """One roll per H on a chart (damage to artillery, casualties to staff): how many results cost
+    a gun or the General, and the rolls for the log."""
+    chart = house().charts[chart_id]
+    rolls = [roll(chart.table.dice, rng).total for _ in range(hits)]
+    results = [chart.table.lookup(r, 0) for r in rolls]
+    words = (losing,) if isinstance(losing, str) else losing
+    lost = sum(1 for r in results if any(w in r for w in words))
+    said = "; ".join(f"{d}: {r}" for d, r in zip(rolls, results, strict=True))
+    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.table.name}): {said}."
