@@ -24,6 +24,7 @@ from typing import Any, Literal
 from bot.commands import COMMAND_LIST, COMMANDS, Command
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from bot.text import split_text
+from games.core.codec import to_json
 from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import (
     DataError,
@@ -60,7 +61,7 @@ END_RULE = ("Only the umpire, whoever created the game, or a member with Manage 
             "otherwise it ends when every seated player has voted with /game end.")
 OUT_OF_DATE = "This choice is out of date: the game has moved on since it was offered, so nothing was done."
 NOT_YOUR_OFFER = "These choices are for the player to act now, so nothing was done."
-VOTES_LAPSE = "(An order, an undo or a seat change clears the votes.)"
+VOTES_LAPSE = "(Any change on the board, in who is to act or in the seats clears the votes.)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
 MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
@@ -772,7 +773,7 @@ class TableService:
             if users:
                 lines.append(f"To act: {self._mentions(users)}")
         if row.status in ("setup", "running"):
-            players, voted = self._players(row), await self.store.end_votes(row.id, row.version)
+            players, voted = self._players(row), await self.store.end_votes(row.id, self._public_mark(loaded))
             votes = [p for p in players if p in voted]
             if votes:
                 lines.append(f"Votes to end: {self._mentions(votes)} ({len(votes)}/{len(players)} players).")
@@ -857,8 +858,9 @@ class TableService:
     async def _game_end(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """The umpire, whoever created the game, or a Manage Server member end it at once; the seated
         players end it together, each by voting. A vote is bookkeeping in the store, not an order:
-        it changes nothing in the game and counts only while the game stands as it was when cast
-        (an order, an undo or a seat change clears the votes: the game moved on, so ask again)."""
+        it changes nothing in the game and counts only while the game stands as everyone saw it when
+        cast (``_public_mark``: a change on the board, in who is to act or in the seats clears the
+        votes; a hidden order does not, or the vanishing votes would tell that it was given)."""
         loaded = await self._live(channel)
         row = loaded.row
         if user.manage_server or self._umpire(row) == user.id or user.id == row.creator:
@@ -867,7 +869,8 @@ class TableService:
         players = self._players(row)
         if user.id not in players:
             raise NotAllowed(f"You hold no seat in this game. {END_RULE}")
-        votes = await self.store.end_votes(row.id, row.version) & set(players)
+        mark = self._public_mark(loaded)
+        votes = await self.store.end_votes(row.id, mark) & set(players)
         if user.id in votes:
             waiting = [p for p in players if p not in votes]
             raise IllegalOrder(f"You have already voted to end the game ({len(votes)}/{len(players)} players).",
@@ -877,10 +880,18 @@ class TableService:
             await self.store.update_game(row, status="over")  # refused if an order came in meanwhile
             return [Output("message", f"<@{user.id}> votes to end too. All {len(players)} players agreed to end the "
                                       f"game.\n{self._seed_reveal(row)}", channel=channel)]
-        await self.store.add_end_vote(row.id, user.id, row.version)
+        await self.store.add_end_vote(row.id, user.id, mark)
         waiting = [p for p in players if p not in votes]
         return [Output("message", f"<@{user.id}> votes to end the game ({len(votes)}/{len(players)} players); "
                                   f"{self._mentions(waiting)}: /game end to agree. {VOTES_LAPSE}", channel=channel)]
+
+    def _public_mark(self, loaded: Loaded) -> int:
+        """What everyone can see of the game (the picture, who is to act, the seats), as a number
+        that fits the store's 64-bit vote column: end votes count while it stays the same."""
+        state, rules = loaded.state, loaded.rules
+        seen = [to_json(_picture(rules.view(state, None))), sorted(rules.to_act(state)) if loaded.row.status == "running" else [],
+                loaded.row.seats, loaded.row.status]
+        return int.from_bytes(hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()[:7], "big")
 
     def _players(self, row: GameRow) -> list[str]:
         """The users holding a side's seat (the umpire seat is not a side), each once."""

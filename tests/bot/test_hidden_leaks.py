@@ -173,3 +173,17 @@ async def test_an_order_offer_answers_anyone_but_the_player_to_act_alike_whateve
     assert answers == [[answers[0][0]]] * 4 and "for the player to act now" in answers[0][0], answers
     stale = await svc.handle("c1", ALICE, "order", {"text": "pass"}, offered=(row.id, row.version - 1))
     assert "out of date" in errors(stale)[0]
+
+
+async def test_a_hidden_order_leaves_end_votes_standing_and_a_public_one_clears_them(svc: TableService) -> None:
+    """End votes count while the game stands as everyone sees it: if a secret fire order cleared
+    them, /game status would show the votes vanish and so tell that it was given."""
+    await hex_duel(svc)
+    await ok(svc, BOB, "game end")  # Bob votes (1/2)
+    assert "Votes to end" in (await ok(svc, CAROL, "game status"))[0].text
+    await ok(svc, ALICE, "order", text="Monitor fire Virginia")  # secret
+    status = (await ok(svc, CAROL, "game status"))[0].text
+    assert "Votes to end" in status and "(1/2 players)" in status
+    await ok(svc, ALICE, "order", text="seal")  # public: "Union has sealed"
+    assert "Votes to end" not in (await ok(svc, CAROL, "game status"))[0].text
+    assert "votes to end the game (1/2 players)" in (await ok(svc, BOB, "game end"))[0].text
