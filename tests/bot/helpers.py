@@ -15,6 +15,7 @@ ALICE = User("alice", "Alice")
 BOB = User("bob", "Bob")
 CAROL = User("carol", "Carol")
 ADMIN = User("admin", "Admin", manage_server=True)
+UMP = User("ump", "Ump")
 
 
 def seeds(start: int = 0) -> Iterator[bytes]:
@@ -42,3 +43,12 @@ async def ok(svc: TableService, user: User, command: str, channel: str = "c1", *
     outputs = await run(svc, user, command, channel, **options)
     assert not errors(outputs), errors(outputs)
     return outputs
+
+
+async def hex_duel(svc: TableService) -> None:
+    """A started hex-ironclads duel: Alice the Union, Bob the Confederacy, Ump the umpire."""
+    await ok(svc, ALICE, "game new", system="hex-ironclads", scenario="duel")
+    await ok(svc, ALICE, "game join", seat="union")
+    await ok(svc, BOB, "game join", seat="confederate")
+    await ok(svc, UMP, "game join", seat="umpire")
+    await ok(svc, ALICE, "game start")

@@ -19,13 +19,6 @@ DAVE = User("dave", "Dave")
 UMP = User("ump", "Umpire")
 
 
-@pytest.fixture
-async def svc(tmp_path: Path) -> TableService:
-    service = await make_service(tmp_path / "t.db")
-    yield service  # type: ignore[misc]
-    await service.store.close()
-
-
 async def three_sides(svc: TableService, creator: User = CAROL) -> None:
     """A running free table created by ``creator`` (who takes no seat) with alice, bob, dave seated."""
     await ok(svc, creator, "game new", system="table", scenario="free", options="sides=Peru,Chile,Bolivia")

@@ -10,31 +10,12 @@ orders nor tell when one was given. Each failed before its fix.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 import tests.bot.duel  # noqa: F401  (registers test-duel)
 from bot.service import Output, TableService, User
-from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, run
-
-UMP = User("ump", "Ump")
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> TableService:
-    service = await make_service(tmp_path / "hidden.db")
-    yield service  # type: ignore[misc]
-    await service.store.close()
-
-
-async def hex_duel(svc: TableService) -> None:
-    """Alice is the Union, Bob the Confederacy, Ump the umpire; Carol only watches."""
-    await ok(svc, ALICE, "game new", system="hex-ironclads", scenario="duel")
-    await ok(svc, ALICE, "game join", seat="union")
-    await ok(svc, BOB, "game join", seat="confederate")
-    await ok(svc, UMP, "game join", seat="umpire")
-    await ok(svc, ALICE, "game start")
+from tests.bot.helpers import ALICE, BOB, CAROL, UMP, errors, hex_duel, ok, run
 
 
 async def log_of(svc: TableService, user: User) -> str:

@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
 from bot.service import MAX_REPLAY_FRAMES, TableService, replay_steps
-from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, run
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[TableService]:
-    service = await make_service(tmp_path / "t.db")
-    yield service
-    await service.store.close()
+from tests.bot.helpers import ALICE, BOB, CAROL, errors, ok, run
 
 
 async def started_table(svc: TableService) -> None:

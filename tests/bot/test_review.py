@@ -14,24 +14,7 @@ from hypothesis import strategies as st
 import tests.bot.duel  # noqa: F401  (registers test-duel)
 from bot.service import Output, TableService, User, verify_export
 from games.core.ruleset import get_ruleset
-from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
-
-UMP = User("ump", "Ump")
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> TableService:
-    service = await make_service(tmp_path / "r.db")
-    yield service  # type: ignore[misc]
-    await service.store.close()
-
-
-async def hex_duel(svc: TableService) -> None:
-    await ok(svc, ALICE, "game new", system="hex-ironclads", scenario="duel")
-    await ok(svc, ALICE, "game join", seat="union")
-    await ok(svc, BOB, "game join", seat="confederate")
-    await ok(svc, UMP, "game join", seat="umpire")
-    await ok(svc, ALICE, "game start")
+from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, UMP, errors, hex_duel, make_service, ok, public_text, run
 
 
 async def test_secret_fire_order_text_stays_out_of_log_export_and_undo(svc: TableService) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.service import MAX_MESSAGE, TableService, parse_options, verify_export
 from bot.text import split_text
-from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
+from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, errors, ok, public_text, run
 
 
 async def versions(svc: TableService, channel: str = "c1") -> tuple[int | None, int | None]:
@@ -25,13 +25,6 @@ async def started_table(svc: TableService) -> None:
     await ok(svc, ALICE, "game join", seat="peru")
     await ok(svc, BOB, "game join", seat="chile")
     await ok(svc, ALICE, "game start")
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> TableService:
-    service = await make_service(tmp_path / "t.db")
-    yield service  # type: ignore[misc]
-    await service.store.close()
 
 
 BAD_INPUT = [

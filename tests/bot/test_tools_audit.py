@@ -7,21 +7,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from bot.service import TableService, verify_export
-from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
+from tests.bot.helpers import ALICE, BOB, CAROL, errors, ok, public_text, run
 
 COMMITMENT = re.compile(r"Seed commitment: `([0-9a-f]{64})`")
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> TableService:
-    service = await make_service(tmp_path / "audit.db")
-    yield service  # type: ignore[misc]
-    await service.store.close()
 
 
 async def test_the_first_tool_use_shows_the_stream_commitment_once(svc: TableService) -> None:
