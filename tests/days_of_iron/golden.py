@@ -25,38 +25,11 @@ from games.core import data
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE, Event, Ruleset, get_ruleset
+from tests.days_of_iron.helpers import MORALE, SMALL_ARMS
 
 FIXTURE = Path(__file__).with_name("golden_games.json")
 STEPS = 220
 
-MORALE = """
-kind = "morale"
-source = "owner"
-[tests.charge]
-name = "To Charge test"
-base = 1
-class = [3, 2, 1, 0]
-staff = { inept = 1, capable = 0, exceptional = -1, none = 2 }
-pass = "Charges."
-fail = "May not close."
-[tests.charge.factors]
-disordered = 1
-shaken = 2
-"""
-
-SMALL_ARMS = """
-kind = "table"
-source = "owner"
-name = "Small arms (test)"
-dice = "1d6"
-columns = ["dispersed", "line", "dense"]
-[[rows]]
-roll = [1, 3]
-results = ["-", "-", "H"]
-[[rows]]
-roll = [4, 6]
-results = ["-", "H", "HH"]
-"""
 
 GAMES: list[dict[str, Any]] = [
     {"scenario": scenario, "seed": seed, "options": options, "pack": pack}

@@ -63,3 +63,34 @@ def finish_turn(state: State, rng: Rng) -> list[Event]:
     while state.phase == "turn":
         events = order(state, RS.to_act(state)[0], "next", rng)
     return events
+
+
+# Owner sheets for the reference tests (an owner's printed charts replacing the house ones).
+MORALE = """
+kind = "morale"
+source = "owner"
+[tests.charge]
+name = "To Charge test"
+base = 1
+class = [3, 2, 1, 0]
+staff = { inept = 1, capable = 0, exceptional = -1, none = 2 }
+pass = "Charges."
+fail = "May not close."
+[tests.charge.factors]
+disordered = 1
+shaken = 2
+"""
+
+SMALL_ARMS = """
+kind = "table"
+source = "owner"
+name = "Small arms (test)"
+dice = "1d6"
+columns = ["dispersed", "line", "dense"]
+[[rows]]
+roll = [1, 3]
+results = ["-", "-", "H"]
+[[rows]]
+roll = [4, 6]
+results = ["-", "H", "HH"]
+"""

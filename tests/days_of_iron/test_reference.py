@@ -11,36 +11,7 @@ from games.core import data
 from games.core.errors import DataError, IllegalOrder, UnknownName
 from games.core.schema import validate_all
 from games.days_of_iron.data import HOUSE_CHARTS, house, reference
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn
-
-MORALE = """
-kind = "morale"
-source = "owner"
-[tests.charge]
-name = "To Charge test"
-base = 1
-class = [3, 2, 1, 0]
-staff = { inept = 1, capable = 0, exceptional = -1, none = 2 }
-pass = "Charges."
-fail = "May not close."
-[tests.charge.factors]
-disordered = 1
-shaken = 2
-"""
-
-SMALL_ARMS = """
-kind = "table"
-source = "owner"
-name = "Small arms (test)"
-dice = "1d6"
-columns = ["dispersed", "line", "dense"]
-[[rows]]
-roll = [1, 3]
-results = ["-", "-", "H"]
-[[rows]]
-roll = [4, 6]
-results = ["-", "H", "HH"]
-"""
+from tests.days_of_iron.helpers import MORALE, RS, SMALL_ARMS, ScriptedRng, new_game, order, ready_both, start_turn
 
 
 @pytest.fixture
