@@ -457,7 +457,10 @@ def _badge_text(img: Image.Image, badges: list[tuple[tuple[float, float], tuple[
 # --- table bases ----------------------------------------------------------------------------
 
 
-TABLE_VESSELS = frozenset({"ship", "battery", "fort", "hidden"})
+# Bases drawn solid in their side's colour with a bold name that keeps clear of its neighbours'
+# (a land unit's base is square-ended: only ships and the like are pointed).
+TABLE_VESSELS = frozenset({"ship", "battery", "fort", "hidden", "unit"})
+SQUARE_BASES = frozenset({"unit"})
 
 
 def _hull(length: float, beam: float, facing: float, cx: float, cy: float, *, pointed: bool = True) -> list[tuple[float, float]]:
@@ -532,7 +535,7 @@ def _table_sprite(look: Look) -> Sprite:
             d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
         d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=theme.FACE_DOWN, outline=theme.OUTLINE, width=2 * k)
     else:
-        hull = _hull(lp * k, bp * k, look.facing or 0.0, cx, cy, pointed=vessel)
+        hull = _hull(lp * k, bp * k, look.facing or 0.0, cx, cy, pointed=vessel and look.kind not in SQUARE_BASES)
         if look.highlight:
             d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
         if vessel:
