@@ -4,21 +4,18 @@ lines marked ! must fail, and the sealed records stay out of the channel until t
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "scripts" / "days_of_iron" / "meeting.txt"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("WARGAME_DATA_PACKS", None)
-    return subprocess.run([sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(SCRIPT), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return run_script(SCRIPT, *args, seed=1)
 
 
 def test_meeting_engagement_plays_to_a_result() -> None:

@@ -6,21 +6,18 @@ Prussians or the channel before the game's end."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "scripts" / "days_of_iron" / "measured.txt"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("WARGAME_DATA_PACKS", None)
-    return subprocess.run([sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(SCRIPT), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return run_script(SCRIPT, *args, seed=1)
 
 
 def test_measured_meeting_plays_to_a_result() -> None:
@@ -51,18 +48,14 @@ def test_the_hidden_unit_stays_private_until_the_end() -> None:
     assert records[-1]["kind"] == "done" and records[-1]["state"] == "over"
 
 
-def run_script(name: str) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("WARGAME_DATA_PACKS", None)
-    done = subprocess.run([sys.executable, "-m", "bot", "console", "--seed", "1", "--script",
-                           str(ROOT / "tests" / "scripts" / "days_of_iron" / name)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+def played(name: str) -> str:
+    done = run_script(ROOT / "tests" / "scripts" / "days_of_iron" / name, seed=1)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     return done.stdout
 
 
 def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
-    out = run_script("outpost-measured.txt")
+    out = played("outpost-measured.txt")
     assert "5th Jäger declares a charge at 3e Hussards. To Charge test (Morale test (house), class-3): 1d6 = 3: PASS" in out
     assert "5th Jäger: Charge Home test (Morale test (house), class-3): 1d6 = 2: FAIL: it halts 2\" in front" in out
     assert "2nd Impulse 2\": in contact with 5th Jäger: close assault follows (17.5)." in out
@@ -72,7 +65,7 @@ def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
 
 
 def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> None:
-    out = run_script("spicheren-measured.txt")
+    out = played("spicheren-measured.txt")
     assert "**Dust on the horizon!**" in out
     assert '24e de Ligne moves 6" and wheels right 10°' in out  # the arrived brigade moves
     assert "**Game over.** Winner: french." in out and "held by the Prussians" in out

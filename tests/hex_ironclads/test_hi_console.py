@@ -3,13 +3,12 @@ fire orders through the real table service; lines marked ! must fail, all others
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "tests" / "scripts" / "hex_ironclads").glob("*.txt"))
@@ -24,13 +23,8 @@ def test_every_scenario_has_a_script() -> None:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_console_script_plays_to_a_result(script: Path) -> None:
-    seed = re.search(r"--seed (\d+)", script.read_text())
-    assert seed, "each script names the seed it was written for"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--seed", seed[1], "--script", str(script)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+    assert re.search(r"--seed (\d+)", script.read_text()), "each script names the seed it was written for"
+    done = run_script(script)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     assert "**Game over.**" in done.stdout
     assert "has sealed its fire orders. Commitment:" in done.stdout

@@ -3,13 +3,12 @@ lines marked ! must fail (wrong side, set-up outside the zone, too many MP), all
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "tests" / "scripts" / "iron_and_fire").glob("*.txt"))
@@ -17,13 +16,8 @@ SCRIPTS = sorted((ROOT / "tests" / "scripts" / "iron_and_fire").glob("*.txt"))
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_console_script_plays_to_a_result(script: Path) -> None:
-    seed = re.search(r"--seed (\d+)", script.read_text())
-    assert seed, "each script names the seed it was written for"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--seed", seed[1], "--script", str(script)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+    assert re.search(r"--seed (\d+)", script.read_text()), "each script names the seed it was written for"
+    done = run_script(script)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "**Game over.**" in out

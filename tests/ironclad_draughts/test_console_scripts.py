@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "tests" / "scripts" / "ironclad_draughts"
 
 
 def run(script: Path) -> tuple[int, list[dict[str, object]], str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--script", str(script), "--seed", "1", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = run_script(script, "--json", seed=1)
     records = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
     return result.returncode, records, result.stderr
 

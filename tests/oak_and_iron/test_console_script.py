@@ -4,11 +4,10 @@ path, sealing twice) must fail and change nothing, all others succeed."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "quickstart.txt"
@@ -21,13 +20,8 @@ def test_the_quick_start_console_script_is_what_the_captains_play() -> None:
 
 
 def test_quick_start_plays_to_a_result_in_the_console() -> None:
-    seed = re.search(r"--seed (\d+)", SCRIPT.read_text())
-    assert seed
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--seed", seed[1], "--script", str(SCRIPT)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+    assert re.search(r"--seed (\d+)", SCRIPT.read_text())
+    done = run_script(SCRIPT)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "**Game over.**" in out
@@ -52,11 +46,7 @@ def test_the_book_start_console_script_is_what_the_captains_play() -> None:
 def test_a_game_set_up_by_the_book_plays_to_a_result_in_the_console() -> None:
     """Ch. 7 through the real table service: the draft, terrain, deployment (refused outside the
     zone and half off the table), then the game to its end; hands only in DMs."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(BOOK_SCRIPT)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+    done = run_script(BOOK_SCRIPT, seed=1)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "**Game over.**" in out
@@ -78,11 +68,7 @@ def test_a_fleet_battle_plays_to_a_result_in_the_console() -> None:
 
     assert FLEET_SCRIPT.read_text() == console_script(1, "fleet"), (
         "regenerate: python -m tests.oak_and_iron.autoplay 1 fleet > " + str(FLEET_SCRIPT))
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--seed", "1", "--script", str(FLEET_SCRIPT)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
+    done = run_script(FLEET_SCRIPT, seed=1)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "**Game over.**" in out and "squadron 2's initiative hand" in out
