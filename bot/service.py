@@ -1178,16 +1178,8 @@ class TableService:
 
     # --- orders ----------------------------------------------------------------------------
     async def _order(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        loaded = await self._live(channel)
-        row = loaded.row
-        if row.status != "running":
-            raise WrongPhase("The game has not started yet.", hint="Fill the seats and /game start.")
-        text = opts.get("text", "")
-        mine = self._user_seats(row, user.id)
-        if not mine:
-            raise NotAllowed("You hold no seat in this game, so you cannot give orders.",
-                             hint="Spectators can use /game board, /game status and /game log.")
-        seat = self._pick_seat(loaded, mine, opts.get("seat", ""))
+        loaded, seat = await self._ordering_seat(channel, user, opts)
+        row, text = loaded.row, opts.get("text", "")
         if text in ("", "?"):
             legal = loaded.rules.legal_orders(loaded.state, seat)
             return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
@@ -1268,6 +1260,18 @@ class TableService:
         winner = outcome.winner or "nobody (a draw)"
         return [f"**Game over.** Winner: {winner}. {outcome.reason}", *outcome.details, self._seed_reveal(row)]
 
+    async def _ordering_seat(self, channel: str, user: User, opts: dict[str, str]) -> tuple[Loaded, str]:
+        """The running game and the seat an /order (given or previewed) is for; refused for a game
+        not started and for a user holding no seat."""
+        loaded = await self._live(channel)
+        if loaded.row.status != "running":
+            raise WrongPhase("The game has not started yet.", hint="Fill the seats and /game start.")
+        mine = self._user_seats(loaded.row, user.id)
+        if not mine:
+            raise NotAllowed("You hold no seat in this game, so you cannot give orders.",
+                             hint="Spectators can use /game board, /game status and /game log.")
+        return loaded, self._pick_seat(loaded, mine, opts.get("seat", ""))
+
     def _pick_seat(self, loaded: Loaded, mine: list[str], wanted: str) -> str:
         if wanted:
             seats = {s.id: s for s in loaded.rules.seats(loaded.state)}
@@ -1291,13 +1295,7 @@ class TableService:
     async def _preview(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """/order preview:true: the order run on a copy that may not roll, drawn for the asker only
         (games/core/preview.py says what is and is not shown). Nothing is stored."""
-        loaded = await self._live(channel)
-        if loaded.row.status != "running":
-            raise WrongPhase("The game has not started yet.", hint="Fill the seats and /game start.")
-        mine = self._user_seats(loaded.row, user.id)
-        if not mine:
-            raise NotAllowed("You hold no seat in this game, so there is nothing of yours to preview.")
-        seat = self._pick_seat(loaded, mine, opts.get("seat", ""))
+        loaded, seat = await self._ordering_seat(channel, user, opts)
         text = opts.get("text", "")
         if text in ("", "?"):
             raise InvalidSyntax("Give the order to preview.", hint="e.g. /order text:<your order> preview:true")
