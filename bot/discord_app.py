@@ -93,7 +93,6 @@ DMS_CLOSED = 50007
 # through clears the mark.
 DM_RETRY_SECONDS = 6 * 3600.0
 SPECTATOR_ID = "0"
-BUILTIN_SYSTEMS = ("days-of-iron", "hex-ironclads", "iron-and-fire", "ironclad-draughts", "oak-and-iron", "table")
 
 # Commands that never change a game (no status refresh and no buttons after them), and those whose
 # reply is usually private (a deferral for them is ephemeral): both declared in bot/commands.py.
