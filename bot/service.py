@@ -628,7 +628,7 @@ class TableService:
 
     # --- lifecycle -------------------------------------------------------------------------
     async def _game_new(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        if opts.get("thread", "").lower() in ("true", "yes", "y", "on", "1"):  # the Discord adapter makes threads
+        if _flag(opts, "thread"):  # the Discord adapter makes threads
             raise InvalidSyntax("This table has no threads: thread:true works on Discord only.",
                                 hint="Leave out thread:, or open another channel.")
         if await self.store.live_game(channel):
@@ -937,7 +937,7 @@ class TableService:
         if side in out:
             raise IllegalOrder(f"{labels.get(side, side)} has already conceded.")
         standing = [s for s in labels if s not in out | {side}]
-        if opts.get("confirm", "").lower() not in ("true", "yes", "y", "on", "1"):
+        if not _flag(opts, "confirm"):
             if len(standing) == 1:
                 effect = f"the game ends and {labels[standing[0]]} wins"
             else:
@@ -1288,7 +1288,7 @@ class TableService:
         return UMPIRE if UMPIRE in mine else mine[0]
 
     async def _order_or_preview(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        if opts.get("preview", "").lower() in ("true", "yes"):
+        if _flag(opts, "preview"):
             return await self._preview(channel, user, opts)
         return await self._order(channel, user, opts)
 
@@ -1399,10 +1399,7 @@ class TableService:
         if not dice:
             raise InvalidSyntax("Give dice to roll.", hint="e.g. /roll dice:2d6+1")
         read = DiceParser(custom_dice()).read(dice)  # reject bad dice with the user's own text quoted
-        flag = opts.get("secret", "false").lower()
-        if flag not in ("true", "yes", "y", "on", "1", "false", "no", "n", "off", "0", ""):
-            raise InvalidSyntax(f"secret:{quote(flag)} is neither true nor false.", hint="Write secret:true for a secret roll.")
-        if flag in ("true", "yes", "y", "on", "1"):
+        if _flag(opts, "secret"):
             purpose = ": ".join(p for p in (sanitise_label(opts.get("purpose", "")), read.label) if p) or "unspecified purpose"
             return await self._tools_apply(channel, user, f"secret {read.text} {purpose}")
         return await self._tools_apply(channel, user, f"roll {read.order_text}")
@@ -1478,6 +1475,18 @@ class TableService:
                 TOOLS.apply(scratch, user.id, TOOLS.parse_order(scratch, user.id, step), dry_rng)
             outputs += await self._tools_apply(channel, user, "seal open " + " ".join(players))
         return outputs + await self._tools_apply(channel, user, f"seal text {text}")
+
+
+TRUE, FALSE = ("true", "yes", "y", "on", "1"), ("false", "no", "n", "off", "0", "")
+
+
+def _flag(opts: dict[str, str], key: str) -> bool:
+    """A true/false option (Discord sends true or false; the console takes what is typed): anything
+    else is refused rather than read as false, so a mistyped preview:ture never gives the order."""
+    value = opts.get(key, "").lower()
+    if value not in TRUE + FALSE:
+        raise InvalidSyntax(f"{key}:{quote(value)} is neither true nor false.", hint=f"Write {key}:true or leave it out.")
+    return value in TRUE
 
 
 def _plain(name: str) -> str:

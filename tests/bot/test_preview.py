@@ -90,3 +90,18 @@ async def test_only_the_askers_own_pieces_get_ghosts(tmp_path: Path) -> None:
     assert view is not None
     assert {c.side for c in view.counters if c.ghost} == {"b"}
     assert moved_pieces(view, view, None) == []
+
+
+async def test_a_mistyped_preview_flag_orders_nothing(tmp_path: Path) -> None:
+    """preview:ture from the console must not be read as false and give the order for real."""
+    svc = await make_service(tmp_path / "t.db")
+    await oak_and_iron_at_movement(svc)
+    before = await stored(svc)
+    out = await run(svc, BOB, "order", text="Corvette move turn-start starboard 15", preview="ture")
+    assert errors(out) and "preview:`ture` is neither true nor false" in errors(out)[0]
+    assert await stored(svc) == before
+    assert "secret:`maybe` is neither" in errors(await run(svc, ALICE, "roll", dice="2d6", secret="maybe"))[0]
+    assert "confirm:`maybe` is neither" in errors(await run(svc, ALICE, "game concede", confirm="maybe"))[0]
+    assert "thread:`maybe` is neither" in errors(await run(svc, ALICE, "game new", system="table", thread="maybe",
+                                                           channel="c2"))[0]
+    assert await stored(svc) == before
