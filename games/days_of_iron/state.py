@@ -22,6 +22,11 @@ CAPTURED = "captured"  # a General (14.5)
 KILLED = "killed"  # a General removed as a casualty
 GONE = (DESTROYED, SHATTERED, ROUTED_OFF, SURRENDERED, CAPTURED, KILLED)
 
+# A unit's order (17.2.8): Unit.order.
+GOOD = "good"
+DISORDERED = "disordered"
+SHAKEN = "shaken"
+
 # Phases of the bot's game.
 SETUP = "setup"
 INITIATIVE = "initiative"
@@ -69,6 +74,21 @@ class Unit:
     charge_turn: int = 0  # the last turn it declared a charge (17.2)
     charging: str = ""  # the target of a charge that passed its To Charge test this turn (17.2)
     home_turn: int = 0  # the last turn it made its 2nd Impulse (17.4)
+    # Order and status (17.2.8-17.2.10; rules/morale_17_2.py). ``order`` is GOOD, DISORDERED or
+    # SHAKEN; ``halted`` (failed a reaction to shooting: no move closer to the enemy) and ``ground``
+    # (gone to ground: a dispersed target that must rally) are flags beside it. Routing stays a fate
+    # (``status == ROUTING``). A unit not in good order, halted or gone to ground must try to rally.
+    order: str = "good"
+    order_turn: int = 0  # the turn it became disordered (auto-recovery after a turn with no action)
+    halted: bool = False
+    ground: bool = False
+    # Routing (17.4.14; rules/routing_17_4_14.py): the bearing it routs along and the inches of rout
+    # it has made in ``rout_turn`` (one full rout distance a turn at most).
+    rout_bearing: float = 0.0
+    rout_done: float = 0.0
+    rout_turn: int = 0
+    # A General attached to (touching) a unit (14.4): that unit's id, "" when free.
+    attached: str = ""
 
 
 @dataclass
