@@ -150,6 +150,9 @@ class SetupState:
     passed: list[str] = field(default_factory=list)  # sides done adding terrain
     placed: int = 0  # pieces placed so far
     adjusted: list[str] = field(default_factory=list)  # labels of pieces moved in step 4
+    # how the chooser was found (admiral values, or a Challenge Test's dice), drawn at set-up before
+    # any order: no order's events carry it, so the status shows it until the role is chosen
+    opening: list[str] = field(default_factory=list)
 
 
 @dataclass

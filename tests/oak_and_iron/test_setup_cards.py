@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from games.oak_and_iron.data import scenario_cards
 from games.oak_and_iron.rules import end_phase_4_4 as end
 from games.oak_and_iron.rules.scenario_cards_7 import zone
 from games.oak_and_iron.state import State
+from tests.console import run_script
 from tests.oak_and_iron.helpers import fails, order, rng, ruleset
 
 BOOK = {"start": "book", "admiral_a": "capable"}
@@ -61,6 +64,31 @@ def test_a_tie_in_admiral_value_is_a_challenge_test() -> None:
         choosers.add(state.setup.chooser)
         assert stream.counter > book_game(seed)[1].counter  # more draws than without the tie
     assert choosers == {"a", "b"}
+
+
+def test_the_challenge_tests_dice_reach_the_channel_when_the_game_begins(tmp_path: Path) -> None:
+    """Ch. 7's draw and a Challenge Test happen at set-up, before any order, so no order's events
+    carry them: the status the table service posts with "The game begins!" shows every die of the
+    test (through the real console), until the winner has chosen to attack or defend."""
+    state, stream = book_game(3, admiral_a="untested")
+    summary = "\n".join(ruleset().summary(state))
+    assert "roll a Challenge Test" in summary and "wins and chooses to attack or defend" in summary
+    assert len(re.findall(r"\(\w[\w ]*\): Skill Test \(\d dice\): ", summary)) >= 2
+    assert state.setup is not None
+    order(state, state.setup.chooser, "role attacker", stream)
+    assert "Challenge Test" not in "\n".join(ruleset().summary(state))
+    script = tmp_path / "tie.txt"
+    script.write_text("as @alice\n/game new system:oak-and-iron scenario:patrol options:start=book\n/game join seat:a\n"
+                      "as @bob\n/game join seat:b\n/game start\n")
+    done = run_script(script, seed=3)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    begins = done.stdout.split("The game begins!")[1].split("\nDM to ")[0]
+    assert "roll a Challenge Test" in begins and len(re.findall(r"Skill Test \(\d dice\): ", begins)) >= 2
+
+
+def test_without_a_tie_the_status_says_who_chooses_and_why() -> None:
+    state, _stream = book_game()
+    assert "Player A has the higher admiral value and chooses to attack or defend." in ruleset().summary(state)
 
 
 def _draft_all(state: State, stream: Rng) -> None:

@@ -66,9 +66,10 @@ def begin(state: State, rng: Rng) -> list[Event]:
     ]
     if a.admiral_value != b.admiral_value:
         setup.chooser = a.id if a.admiral_value > b.admiral_value else b.id
-        lines.append(f"{state.side(setup.chooser).name} has the higher admiral value and chooses to attack or defend.")
+        setup.opening = [f"{state.side(setup.chooser).name} has the higher admiral value and chooses to attack or defend."]
     else:
-        lines += _challenge(state, rng)
+        setup.opening = _challenge(state, rng)
+    lines += setup.opening
     setup.turn = setup.chooser
     lines.append(f"{state.side(setup.chooser).name}: `role attacker` or `role defender`.")
     return public_lines(lines)
@@ -93,6 +94,7 @@ def _challenge(state: State, rng: Rng) -> list[str]:
             return lines
         lines.append("Still tied: roll again.")
     setup.chooser = state.sides[0].id
+    lines.append(f"Tied 100 times: {state.sides[0].name} chooses (house).")
     return lines
 
 
@@ -477,6 +479,8 @@ def status_lines(state: State) -> list[str]:
     lines = [f"Objective: {card(setup.objective).name}"]
     if state.phase == "setup":
         lines.append(f"Set-up: {STEP_NAMES[setup.step]}" + (f" - {state.side(setup.turn).name} to act" if setup.turn else ""))
+        if setup.step == "role":  # drawn at set-up, before any order: the game's first message shows it
+            lines += setup.opening
         if setup.offers:
             lines.append("On offer: " + ", ".join(f"{card(k).name} ({card(k).deck})" for k in setup.offers))
         if setup.pool:

@@ -281,5 +281,7 @@ def new_game(scenario: str, options: dict[str, str], rng: Rng) -> State:
     if options.get("start", "quick") == "book":
         if scenario not in BUILT:
             raise SetupError(f"start=book (the scenario decks) is for {', '.join(BUILT)} games; {quote(scenario)} has its own set-up.")
-        scenario_cards_7.begin(state, rng)  # everything it says is in the status strip
+        # set-up makes no events the table service posts: what begin says (the draw, a Challenge
+        # Test's dice) is kept in the state and shown by the status the game's first message carries
+        scenario_cards_7.begin(state, rng)
     return state
