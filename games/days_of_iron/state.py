@@ -89,6 +89,14 @@ class Unit:
     rout_turn: int = 0
     # A General attached to (touching) a unit (14.4): that unit's id, "" when free.
     attached: str = ""
+    # Guns (5.2): the battery's gun type from its order of battle ("mitrailleuse" fires in a
+    # 22.5-degree arc, 17.3; "howitzer" lobs shell over friends and onto hills, 17.3.3).
+    gun: str = ""
+    # A Break-Through Attack (17.5.4; rules/close_assault_17_5.py): the enemy this unit's
+    # compulsory advance contacted and the turn whose Close Assault it fights it in, as charging.
+    # That enemy takes a Being Charged test in that turn's Morale Phase.
+    breakthrough: str = ""
+    breakthrough_turn: int = 0
 
 
 @dataclass

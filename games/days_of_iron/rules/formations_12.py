@@ -117,13 +117,20 @@ def reform(unit: Unit, formation: str) -> None:
     unit.x, unit.y = add(front, scale(base(unit).forward, -depth / 2))
 
 
+def arc_degrees(unit: Unit) -> float:
+    """How far out to each side of straight ahead a unit fires (17.3): 45 degrees, the
+    Mitrailleuse 22.5 (book)."""
+    return 22.5 if unit.gun == "mitrailleuse" else 45.0
+
+
 def firing_arc(unit: Unit, reach: float) -> tuple[tuple[float, float], ...]:
-    """The unit's field of fire (17.3): from its front corners, 45 degrees out to each side of
+    """The unit's field of fire (17.3): from its front corners, ``arc_degrees`` out to each side of
     straight ahead, to ``reach`` inches: a polygon of front corners and the arc's far points."""
     b = base(unit)
     bow_port, bow_starboard, _, _ = b.corners()
-    far_left = add(bow_port, scale(bearing_vector(unit.facing - 45.0), reach))
-    far_right = add(bow_starboard, scale(bearing_vector(unit.facing + 45.0), reach))
+    spread = arc_degrees(unit)
+    far_left = add(bow_port, scale(bearing_vector(unit.facing - spread), reach))
+    far_right = add(bow_starboard, scale(bearing_vector(unit.facing + spread), reach))
     ahead_left = add(bow_port, scale(b.forward, reach))
     ahead_right = add(bow_starboard, scale(b.forward, reach))
     return (bow_port, far_left, ahead_left, ahead_right, far_right, bow_starboard)

@@ -55,7 +55,7 @@ def new_state(spec: data.ScenarioSpec, options: dict[str, str]) -> State:
                                   points=rules.staff_points["brigade"]))
             for u in b.units:
                 units.append(Unit(uid(u.id), u.name, side.id, bid, u.type, u.cls, u.stands, u.stands,
-                                  unit_points(u, rules), list(u.modifiers), u.light))
+                                  unit_points(u, rules), list(u.modifiers), u.light, gun=u.gun))
     state = State(
         scenario=spec.id, scenario_name=spec.name, options=options, points_limit=spec.points,
         table_width=spec.table[0], table_height=spec.table[1], sides=sides, brigades=brigades, units=units,

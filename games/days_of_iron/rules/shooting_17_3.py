@@ -13,7 +13,9 @@ Terrain (section 15, house effects from the terrain sheet): a wood, town or hill
 and target blocks the line of sight unless one of them stands in it; a target in light or heavy
 cover takes -1 or -2 on each die (15.11, house).
 
-NOT carried out here yet: the Mitrailleuse's 22.5-degree arc, the 4-stand multiples of line
+The Mitrailleuse fires in a 22.5-degree arc (17.3).
+
+NOT carried out here yet: the 4-stand multiples of line
 infantry, the effects of artillery damage other than lost guns and of staff wounds (lost command
 turns), staff attached to units, defensive fire (17.3.1), elevated ground (17.3.3).
 """
@@ -37,7 +39,7 @@ from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import Chart, house
 from games.days_of_iron.orders import Fire
 from games.days_of_iron.rules import losses_17_5
-from games.days_of_iron.rules.formations_12 import SKIRMISH, base, firing_arc, front_centre, on_table
+from games.days_of_iron.rules.formations_12 import SKIRMISH, arc_degrees, base, firing_arc, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, Unit
 
@@ -151,7 +153,8 @@ def _why_not(state: State, unit: Unit, target: Unit) -> str:
     if not in_sight(state, unit, target):
         return f"{unit.name} cannot see {target.name}: terrain blocks the line (section 15)."
     if not in_arc(unit, target):
-        return f"{target.name} is outside the 45-degree arcs of {unit.name} (17.3)."
+        what = " (a Mitrailleuse fires in a 22.5-degree arc)" if unit.gun == "mitrailleuse" else ""
+        return f"{target.name} is outside the {fmt(arc_degrees(unit))}-degree arcs of {unit.name}{what} (17.3)."
     return f"{target.name} is out of range: {fmt(gap(unit, target))}\", the chart reaches {fmt(reach(unit))}\"."
 
 
