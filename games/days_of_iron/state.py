@@ -20,6 +20,7 @@ ROUTED_OFF = "routed off"
 SURRENDERED = "surrendered"
 CAPTURED = "captured"  # a General (14.5)
 KILLED = "killed"  # a General removed as a casualty
+EVADED_OFF = "evaded off"  # evaded off the table; may come back three turns later (17.4.16)
 GONE = (DESTROYED, SHATTERED, ROUTED_OFF, SURRENDERED, CAPTURED, KILLED)
 
 # A unit's order (17.2.8): Unit.order.
@@ -87,6 +88,7 @@ class Unit:
     rout_bearing: float = 0.0
     rout_done: float = 0.0
     rout_turn: int = 0
+    rally_turn: int = 0  # the last turn it took a rally test (17.2.11: once a Morale Phase)
     # A General attached to (touching) a unit (14.4): that unit's id, "" when free.
     attached: str = ""
     # Guns (5.2): the battery's gun type from its order of battle ("mitrailleuse" fires in a
@@ -97,6 +99,16 @@ class Unit:
     # That enemy takes a Being Charged test in that turn's Morale Phase.
     breakthrough: str = ""
     breakthrough_turn: int = 0
+    # Being charged and its reactions (17.2.2-17.2.5, 17.3.1, 17.4.11-17.4.16;
+    # rules/charges_17_2.py, rules/evading_17_4_16.py): the turn it took (or was spared, caught)
+    # its Being Charged test, the turn it was caught (no test, no evade, no formation change), the
+    # turn a declared charge of its passed its To Charge test (it may not shoot), the turn its fire
+    # is reserved for defensive fire, and for a unit that evaded off the table the turn it may return.
+    tested_turn: int = 0
+    caught_turn: int = 0
+    declared_turn: int = 0
+    reserve_turn: int = 0
+    return_turn: int = 0
 
 
 @dataclass
