@@ -38,7 +38,7 @@ SCENARIOS_DIR = "days_of_iron/scenarios"
 REFERENCE_DIR = "days_of_iron/reference"
 KINDS = ("morale", "table")
 SHEETS_DIR = "days_of_iron/reference/sheets"  # the measured table's sheets (house values ship)
-SHEET_KINDS = ("movement", "terrain", "chart")
+SHEET_KINDS = ("movement", "terrain", "chart", "morale-tests")
 ARMS = ("infantry", "cavalry", "artillery", "engineer", "general")
 FORMATIONS = ("column", "line", "skirmish")
 QUALITIES = ("inept", "capable", "exceptional")
@@ -527,6 +527,8 @@ def house() -> House:
         sources[path.rsplit("/", 1)[1]] = doc.str("source")
         if kind == "movement":
             movement = _movement(doc)
+        elif kind == "morale-tests":
+            continue  # read by ``morale_sheet()``
         elif kind == "terrain":
             for tid, rec in doc.table("types").items():
                 terrain[tid] = TerrainType(tid, rec.str("name"), rec.float("move"), rec.str("cover"),
@@ -546,3 +548,47 @@ def house() -> House:
 
 
 on_reload(house.cache_clear)
+
+
+@dataclass(frozen=True)
+class MoraleSheet:
+    """The measured table's morale tests (17.2, 17.3: ``reference/sheets/morale-tests.toml``): house
+    values until an owner's sheet replaces the file. Each test is a chart by Class column with its
+    named factors; ``rout`` is the full rout distance by arm (17.4.14)."""
+
+    tests: dict[str, tuple[DiceTable, dict[str, int]]]
+    rout: dict[str, float]
+    command_radius: float
+    source: str
+
+
+MORALE_SHEET_TESTS = ("casualties", "rally")
+
+
+@lru_cache(maxsize=1)
+def morale_sheet() -> MoraleSheet:
+    """``reference/sheets/morale-tests.toml``: the Casualties from Shooting and Rally tests, rout distances."""
+    doc = load(f"{SHEETS_DIR}/morale-tests.toml")
+    dice, columns = doc.str("dice"), doc.str_list("columns")
+    tests: dict[str, tuple[DiceTable, dict[str, int]]] = {}
+    for test_id, rec in doc.table("tests").items():
+        rows = [(r.list("roll"), r.str_list("results")) for r in rec.tables("rows")]
+        for span, results in rows:
+            if len(span) != 2 or len(results) != len(columns):
+                raise DataError(f"{doc.file}: test {test_id}: each row needs roll [low, high] and one result per column")
+        spans = sorted((int(s[0]), int(s[1]), tuple(r)) for s, r in rows)
+        for (_, high, _), (low, _, _) in itertools.pairwise(spans):
+            if low != high + 1:
+                raise DataError(f"{doc.file}: test {test_id}: roll ranges must follow on without gaps or overlaps")
+        factors = {k: rec.table("factors").int(k) for k in rec.table("factors")} if rec.has("factors") else {}
+        tests[test_id] = (DiceTable(test_id, rec.str("name"), dice, tuple(columns), tuple(spans)), factors)
+    missing = [t for t in MORALE_SHEET_TESTS if t not in tests]
+    if missing:
+        raise DataError(f"{doc.file}: tests missing: {', '.join(missing)}")
+    rout = {a: doc.table("rout").float(a) for a in doc.table("rout")}
+    if any(a not in rout for a in ARMS):
+        raise DataError(f"{doc.file}: key 'rout': a distance is needed for every arm ({', '.join(ARMS)})")
+    return MoraleSheet(tests, rout, doc.float("command_radius"), doc.str("source"))
+
+
+on_reload(morale_sheet.cache_clear)

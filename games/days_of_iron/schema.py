@@ -251,6 +251,22 @@ class ChartFile(Sourced, tag_field="kind", tag="chart", kw_only=True):
     rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
 
 
+class MoraleTestSheetSchema(Strict, kw_only=True):
+    name: str
+    factors: dict[str, int] = msgspec.field(default_factory=dict)
+    rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
+
+
+class MoraleTestsFile(Sourced, tag_field="kind", tag="morale-tests", kw_only=True):
+    """The measured table's morale tests (17.2, 17.3) and rout distances (17.4.14): data.py ``morale_sheet``."""
+
+    dice: str
+    columns: Annotated[list[str], msgspec.Meta(min_length=1)]
+    command_radius: Inch
+    rout: dict[Arms, Inch]
+    tests: dict[str, MoraleTestSheetSchema]
+
+
 def _load_all() -> None:
     from games.days_of_iron import data
 
@@ -261,6 +277,7 @@ def _load_all() -> None:
         data.scenario(scenario_id)
     data.reference()
     data.house()
+    data.morale_sheet()
 
 
 SCHEMAS = {
@@ -268,6 +285,6 @@ SCHEMAS = {
     "days_of_iron/forces/*.toml": ForceFile,
     "days_of_iron/scenarios/*.toml": ScenarioFile,
     "days_of_iron/reference/*.toml": MoraleFile | TableFile,
-    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile,
+    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile | MoraleTestsFile,
 }
 CHECKS = [_load_all]
