@@ -187,7 +187,8 @@ BOOK_START = {"start": "book", "admiral_a": "capable"}
 
 def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
     """A game as a console script for ``python -m bot console --seed N``: the quick start
-    (``quickstart.txt``) or a Patrol game set up with the scenario decks (``book_start.txt``)."""
+    (``quickstart.txt``), a Patrol game set up with the scenario decks (``book_start.txt``), or
+    any other scenario by its id (``reef.txt``, ``skirmish.txt``, ``engagement.txt``, ``fleet.txt``)."""
     book = scenario == "book_start"
     options = BOOK_START if book else None
     played = {"book_start": "patrol"}.get(scenario, scenario)
@@ -196,6 +197,9 @@ def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
     title = {
         "book_start": "a Patrol game set up by the book's Starting a Game (chapter 7) with the house scenario decks",
         "fleet": "Fleet Battle (book chapter 9), two Squadrons a fleet",
+        "reef": "house scenario 'The reef' (rocks, a shoal, an island and a fog bank, book 5.9)",
+        "skirmish": "Skirmish game (book chapter 6, 100 points a Squadron, house line-ahead deployment)",
+        "engagement": "Engagement game (book chapter 6, 200 points a Squadron, house line-ahead deployment)",
     }.get(scenario, "quick start (book chapter 3)")
     new = ("/game new system:oak-and-iron scenario:patrol options:" + ",".join(f"{k}={v}" for k, v in BOOK_START.items())
            if book else f"/game new system:oak-and-iron scenario:{played}")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.console import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,3 +80,33 @@ def test_a_fleet_battle_plays_to_a_result_in_the_console() -> None:
             header = line  # a message's first line names where it went; its lines follow indented
         if "initiative hand:" in line:
             assert header.startswith("DM to @"), line
+
+
+MORE = ("reef", "skirmish", "engagement")
+
+
+def test_every_scenario_has_a_console_script_that_a_test_runs() -> None:
+    """Done when "both systems play every scenario to a result through the console": each scenario
+    the ruleset lists (data files and built sizes) is opened by one of this module's scripts."""
+    from tests.oak_and_iron.helpers import ruleset
+
+    run_here = {SCRIPT, BOOK_SCRIPT, FLEET_SCRIPT, *(SCRIPT.parent / f"{name}.txt" for name in MORE)}
+    assert run_here == set(SCRIPT.parent.glob("*.txt")), "a script in tests/scripts/oak_and_iron that no test runs"
+    opened = {m for path in run_here for m in re.findall(r"^/game new system:oak-and-iron scenario:(\S+)", path.read_text(), re.M)}
+    assert opened == {s.id for s in ruleset().scenarios()}
+
+
+@pytest.mark.parametrize("name", MORE)
+def test_the_other_scenarios_play_to_a_result_in_the_console(name: str) -> None:
+    """The reef (terrain: fire through fog, rocks and the shoal about), Skirmish and Engagement
+    Squadrons, each played to its end by the autoplay captain through the real table service."""
+    from tests.oak_and_iron.autoplay import console_script
+
+    path = SCRIPT.parent / f"{name}.txt"
+    assert path.read_text() == console_script(1, name), f"regenerate: python -m tests.oak_and_iron.autoplay 1 {name} > {path}"
+    done = run_script(path)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "**Game over.**" in out and re.search(r"Result: .+ wins", path.read_text())
+    if name == "reef":
+        assert "through fog" in out
