@@ -462,6 +462,9 @@ class TerrainType:
     move: float
     cover: str
     blocks_sight: bool
+    elevation: int = 0  # 17.3.3: 0 level ground, 1 a low hill, 2 a high hill
+    crossing: str = ""  # 15.4: "ford" or "bridge": carries troops over water where it lies
+    water: bool = False  # 15.3: a river, impassable except at a crossing; a compulsory rout into it drowns
 
 
 @dataclass(frozen=True)
@@ -532,7 +535,8 @@ def house() -> House:
         elif kind == "terrain":
             for tid, rec in doc.table("types").items():
                 terrain[tid] = TerrainType(tid, rec.str("name"), rec.float("move"), rec.str("cover"),
-                                           rec.opt_bool("blocks_sight", False))
+                                           rec.opt_bool("blocks_sight", False), rec.opt_int("elevation", 0),
+                                           rec.opt_str("crossing", ""), rec.opt_bool("water", False))
         else:
             table = _table(doc, doc.str("id"))
             ranges = tuple(float(v) for v in doc.list("ranges")) if doc.has("ranges") else ()

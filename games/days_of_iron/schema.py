@@ -236,6 +236,9 @@ class TerrainTypeSchema(Strict, kw_only=True):
     move: Annotated[float, msgspec.Meta(ge=0, le=4)]
     cover: Literal["none", "light", "heavy"]
     blocks_sight: bool = False
+    elevation: Literal[0, 1, 2] = 0  # 17.3.3: level, low hill, high hill
+    crossing: Literal["", "ford", "bridge"] = ""  # 15.4: carries troops over water where it lies
+    water: bool = False  # 15.3: a river (impassable but at a crossing; routers into it drown)
 
 
 class TerrainFile(Sourced, tag_field="kind", tag="terrain", kw_only=True):

@@ -16,12 +16,26 @@ import math
 from collections.abc import Sequence
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import Base, Point, angle_diff, bearing_of, convex_hull, overlaps, polygon_distance, sub
+from games.core.geometry import (
+    Base,
+    Point,
+    Polygon,
+    angle_diff,
+    bearing_of,
+    clip_half_plane,
+    convex_hull,
+    oriented,
+    overlaps,
+    point_in_polygon,
+    polygon_distance,
+    signed_area,
+    sub,
+)
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Form, Measure, Move
 from games.days_of_iron.rules.formations_12 import COLUMN, arm, base, footprint, on_table, reform
-from games.days_of_iron.state import ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
+from games.days_of_iron.state import DISORDERED, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
 EPS = 1e-6
 
@@ -86,11 +100,62 @@ def pieces_under(state: State, polygon: Sequence[Point]) -> list[TerrainPiece]:
 def terrain_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
     """Section 15 on the measured table (house rule for the missing movement sheet): a move that
     crosses or enters terrain slower than open ground costs as if all of it were in the slowest
-    piece crossed (the distance is divided by its movement multiplier); 0 is impassable."""
+    piece crossed (the distance is divided by its movement multiplier); 0 is impassable. A river
+    (15.3) is crossed only where a bridge or ford (15.4) covers all of the move's path over it."""
     swept = convex_hull([*start.polygon(), *end.polygon()])
     types = house().terrain
-    slow = [(types[t.type].move, t.name) for t in pieces_under(state, swept) if types[t.type].move < 1]
+    slow: list[tuple[float, str]] = []
+    for piece in pieces_under(state, swept):
+        kind = types[piece.type]
+        if kind.water:
+            if uncrossed(state, swept, piece):
+                slow.append((0.0, piece.name))
+        elif kind.move < 1:
+            slow.append((kind.move, piece.name))
     return min(slow) if slow else (1.0, "")
+
+
+def outline(piece: TerrainPiece) -> list[Point]:
+    """A terrain piece's convex outline as points."""
+    return [(p[0], p[1]) for p in piece.points]
+
+
+def intersection(a: Sequence[Point], b: Sequence[Point]) -> Polygon:
+    """The common part of two convex polygons (``a`` clipped by each edge of ``b``)."""
+    ring = oriented(b)
+    out: Polygon = tuple(a)
+    for i, p in enumerate(ring):
+        edge = sub(ring[(i + 1) % len(ring)], p)
+        if out:
+            out = clip_half_plane(out, p, (-edge[1], edge[0]))
+    return out
+
+
+def uncrossed(state: State, area: Sequence[Point], water: TerrainPiece) -> bool:
+    """15.3, 15.4: some of ``area`` lies in the river outside every bridge and ford over it: each
+    corner of the part in the river must lie in one crossing piece (convex, so all of it does)."""
+    wet = intersection(area, outline(water))
+    if len(wet) < 3 or abs(signed_area(wet)) < EPS:
+        return False
+    types = house().terrain
+    return not any(types[c.type].crossing and all(point_in_polygon(p, outline(c), 1e-6) for p in wet)
+                   for c in state.terrain)
+
+
+def in_water(state: State, footprint: Base) -> TerrainPiece | None:
+    """The river a unit's footprint stands in away from a bridge or ford (15.3), if any: a unit
+    whose compulsory rout ends there drowns, surrenders or disperses and is removed (17.5.1;
+    rules/routing_17_4_14.py may call this too)."""
+    types = house().terrain
+    area = footprint.polygon()
+    return next((t for t in pieces_under(state, area) if types[t.type].water and uncrossed(state, area, t)), None)
+
+
+def fords_crossed(state: State, start: Base, end: Base) -> list[TerrainPiece]:
+    """The fords (15.4) a move's path touches."""
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    types = house().terrain
+    return [t for t in pieces_under(state, swept) if types[t.type].crossing == "ford"]
 
 
 def check_movement_order(state: State, seat: str, unit: Unit, text: str) -> None:
@@ -120,6 +185,10 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     factor, slowest = terrain_factor(state, base(unit), end)
     if factor <= 0:
         raise IllegalOrder(f"{unit.name} cannot cross {slowest} (15.3: only at bridges and fords).")
+    fords = fords_crossed(state, base(unit), end)
+    if fords and unit.formation != COLUMN:
+        raise IllegalOrder(f"{unit.name} must be in column to cross {fords[0].name} (15.4); it is in {unit.formation}.",
+                           hint=f"`{unit.id} form column` first.")
     cost = move_cost(unit, order, factor)
     room = left(state, unit, order.forced)
     if cost > room + EPS:
@@ -150,11 +219,15 @@ def move(state: State, order: Move) -> list[Event]:
     factor, slowest = terrain_factor(state, base(unit), end)
     cost = move_cost(unit, order, factor)
     spend(state, unit, cost)
-    unit.x, unit.y = end.centre
-    unit.facing = round(end.heading, 6) % 360.0
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""
     forced += f" through {slowest}" if slowest else ""
+    fords = fords_crossed(state, base(unit), end)
+    unit.x, unit.y = end.centre
+    unit.facing = round(end.heading, 6) % 360.0
+    if fords:  # 15.4: fording disorders the unit (17.2.8; rules/morale_17_2.py rallies it)
+        unit.order, unit.order_turn = DISORDERED, state.turn
+        forced += f" (fording {fords[0].name} disorders it, 15.4)"
     return [public(f"{unit.name} moves {fmt(order.inches)}\"{wheel}{forced}: it costs {fmt(cost)}\", "
                    f"{fmt(left(state, unit, order.forced))}\" left this turn.")]
 

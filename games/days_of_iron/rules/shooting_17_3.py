@@ -13,11 +13,17 @@ Terrain (section 15, house effects from the terrain sheet): a wood, town or hill
 and target blocks the line of sight unless one of them stands in it; a target in light or heavy
 cover takes -1 or -2 on each die (15.11, house).
 
-The Mitrailleuse fires in a 22.5-degree arc (17.3).
+The Mitrailleuse fires in a 22.5-degree arc (17.3). Elevated and dead ground (17.3.3, hills of
+the terrain sheet with elevation 1 low, 2 high): only howitzers and guns on a hill fire at targets
+on a high hill; guns on a high hill cannot fire at targets 6" or closer to their front, and fire
+over friends, endangering only those within 4" of the target; a howitzer shells targets in woods,
+towns or on hills over friends' heads. From a high hill troops are seen 8" beyond a wood or town
+not itself on a hill (15.7, 15.8).
 
-NOT carried out here yet: the 4-stand multiples of line
-infantry, the effects of artillery damage other than lost guns and of staff wounds (lost command
-turns), staff attached to units, defensive fire (17.3.1), elevated ground (17.3.3).
+NOT carried out here yet: the 4-stand multiples of line infantry, the effects of artillery
+damage other than lost guns and of staff wounds (lost command turns), staff attached to units,
+defensive fire (17.3.1), the 1" crest line of 15.1 (a unit on a hill sees and is seen as the
+hill's piece says).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from games.core.geometry import (
     add,
     convex_hull,
     overlaps,
+    point_in_polygon,
     polygon_distance,
     scale,
     segment_crosses_polygon,
@@ -41,7 +48,7 @@ from games.days_of_iron.orders import Fire
 from games.days_of_iron.rules import losses_17_5
 from games.days_of_iron.rules.formations_12 import SKIRMISH, arc_degrees, base, firing_arc, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
-from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, Unit
+from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
 SHOOTERS = ("infantry", "cavalry", "artillery")
 
@@ -75,10 +82,56 @@ def corridor(unit: Unit, target: Unit) -> Polygon:
 
 
 def endangered(state: State, unit: Unit, target: Unit) -> Unit | None:
-    """A friendly unit that the fire would endanger (17.3.4), if any."""
+    """A friendly unit that the fire would endanger (17.3.4), if any. 17.3.3: a howitzer shells a
+    target in a wood, a town or on a hill over the heads of friends; artillery on a high hill fires
+    over them, endangering only friends within 4" of the target."""
+    if unit.type == "artillery" and unit.gun == "howitzer" and sheltered(state, target):
+        return None
+    over = unit.type == "artillery" and elevation(state, unit)[0] == HIGH
     zone = corridor(unit, target)
     return next((f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
-                 and overlaps(zone, base(f).polygon())), None)
+                 and overlaps(zone, base(f).polygon())
+                 and (not over or polygon_distance(base(f).polygon(), base(target).polygon()) <= OVER_FRIENDS + 1e-9)), None)
+
+
+LOW, HIGH = 1, 2  # elevations of the terrain sheet (17.3.3)
+DEAD_GROUND = 6.0  # book 17.3.3: artillery on a high hill cannot hit targets this close to its front
+OVER_FRIENDS = 4.0  # book 17.3.3: friends this close to the target are endangered by fire from a high hill
+CREST_VIEW = 8.0  # book 15.7, 15.8: from a high hill's crest troops are seen this far beyond a wood or town
+
+
+def elevation(state: State, unit: Unit) -> tuple[int, str]:
+    """The hill a unit stands on (17.3.3; house: the one under its centre): (elevation, name)."""
+    types = house().terrain
+    centre = base(unit).centre
+    return max(((types[p.type].elevation, p.name) for p in state.terrain
+                if types[p.type].elevation and point_in_polygon(centre, _outline(p))), default=(0, ""))
+
+
+def sheltered(state: State, target: Unit) -> bool:
+    """The target stands in a wood or a town or on a hill (17.3.3): the pieces that block sight."""
+    types = house().terrain
+    return any(types[p.type].blocks_sight and overlaps(base(target).polygon(), _outline(p)) for p in state.terrain)
+
+
+def ground_bar(state: State, unit: Unit, target: Unit) -> str:
+    """17.3.3, why a battery may not fire at a target because of the ground ("" if it may): only
+    howitzers and guns on a hill fire at targets on a high hill; guns on a high hill cannot reach
+    down to targets 6" or closer to their front."""
+    if unit.type != "artillery":
+        return ""
+    (up, _), (there, hill) = elevation(state, unit), elevation(state, target)
+    if there == HIGH and up == 0 and unit.gun != "howitzer":
+        return (f"{target.name} stands on a high hill ({hill}): only howitzers or guns sited on a hill "
+                f"may fire at it (17.3.3).")
+    if up == HIGH and gap(unit, target) <= DEAD_GROUND + 1e-9:
+        return (f"{target.name} is in dead ground, {fmt(gap(unit, target))}\" below the front of {unit.name} "
+                f"on its high hill (17.3.3: guns on a high hill cannot fire at targets {fmt(DEAD_GROUND)}\" or closer).")
+    return ""
+
+
+def _outline(piece: TerrainPiece) -> list[tuple[float, float]]:
+    return [(p[0], p[1]) for p in piece.points]
 
 
 COVER = {"none": 0, "light": -1, "heavy": -2}  # house: modifier on each die at a target in cover (15.11)
@@ -90,14 +143,27 @@ def in_sight(state: State, unit: Unit, target: Unit) -> bool:
     firer or the target stands in it (troops at its edge see and are seen)."""
     types = house().terrain
     start, end = front_centre(unit), base(target).centre
+    crest = elevation(state, unit)[0] == HIGH
     for piece in state.terrain:
         if not types[piece.type].blocks_sight:
             continue
         outline = [(p[0], p[1]) for p in piece.points]
         if segment_crosses_polygon(start, end, outline) and not any(
                 overlaps(base(u).polygon(), outline) for u in (unit, target)):
+            if crest and _seen_over(state, piece, target):
+                continue
             return False
     return True
+
+
+def _seen_over(state: State, piece: TerrainPiece, target: Unit) -> bool:
+    """15.7, 15.8: from the crest of a high hill (house: anywhere on it) troops are seen up to 8"
+    beyond a wood or town, unless that wood or town is on a hill too."""
+    types = house().terrain
+    if types[piece.type].elevation or any(types[h.type].elevation and overlaps(_outline(h), _outline(piece))
+                                          for h in state.terrain):
+        return False
+    return polygon_distance(base(target).polygon(), _outline(piece)) <= CREST_VIEW + 1e-9
 
 
 def cover_of(state: State, target: Unit) -> tuple[int, str]:
@@ -114,7 +180,7 @@ def eligible(state: State, unit: Unit) -> list[Unit]:
     """Visible enemies in the unit's arc, sight and range, nearest first (staff only for skirmishers)."""
     out = [e for e in visible_enemies(state, unit.side)
            if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9 and in_sight(state, unit, e)
-           and (e.type != "general" or unit.formation == SKIRMISH)]
+           and (e.type != "general" or unit.formation == SKIRMISH) and not ground_bar(state, unit, e)]
     return sorted(out, key=lambda e: gap(unit, e))
 
 
@@ -155,6 +221,8 @@ def _why_not(state: State, unit: Unit, target: Unit) -> str:
     if not in_arc(unit, target):
         what = " (a Mitrailleuse fires in a 22.5-degree arc)" if unit.gun == "mitrailleuse" else ""
         return f"{target.name} is outside the {fmt(arc_degrees(unit))}-degree arcs of {unit.name}{what} (17.3)."
+    if gap(unit, target) <= reach(unit) + 1e-9 and ground_bar(state, unit, target):
+        return ground_bar(state, unit, target)
     return f"{target.name} is out of range: {fmt(gap(unit, target))}\", the chart reaches {fmt(reach(unit))}\"."
 
 
