@@ -16,7 +16,7 @@
     role attacker | role defender               draft Open Sea
     terrain add rock | terrain done | terrain place rock 12 18 | terrain discard rock
     terrain move Rock 1 14 4 | terrain keep
-    deploy Fluyt 10 4 [180]
+    deploy Fluyt at 10 4 [180]
 
 Names are matched case-insensitively: a whole name (or its id, or the name with hyphens for
 spaces) of up to four words, else a unique prefix of one word; the canonical text spells them out
@@ -46,7 +46,7 @@ HELP = (
     "`<ship> partial <target>`, `<ship> close <target>`, `<ship> hold`, `capture <ship>`, `measure <ship> <target>`; "
     "set-up with the scenario decks (option start=book): `role attacker`, `draft <card>`, `terrain add <kind>`, "
     "`terrain done`, `terrain place <kind> <x> <y>`, `terrain discard <kind>`, `terrain move <piece> <x> <y>`, "
-    "`terrain keep`, `deploy <ship> <x> <y> [heading]`."
+    "`terrain keep`, `deploy <ship> at <x> <y> [heading]`."
 )
 
 
@@ -60,12 +60,17 @@ class Vessel(Slot):
 
     max_words: ClassVar[int | None] = 4
     what: str = "ship"
+    # followed by numbers (``deploy Corvette 2 4 30``): a name that begins a longer ship name
+    # ("Corvette" of "Corvette 2") is read only when the longer one does not fit
+    longest: bool = False
 
     def read(self, words: Sequence[str], ctx: Any) -> Ref:
         names: dict[str, str] = dict(ctx.names["ship"])
         text = " ".join(words).casefold()
         for sid, name in names.items():
             if text in (name.casefold(), sid.casefold(), name.casefold().replace(" ", "-")):
+                if self.longest and any(n.casefold().startswith(text + " ") for n in names.values()):
+                    ctx.inexact += 1
                 return Ref(sid, name)
         if len(words) > 1:
             raise UnknownName(f"No ship called {quote(' '.join(words))}.", hint=f"Known: {', '.join(sorted(names.values()))}.")
@@ -257,8 +262,9 @@ class TerrainKeep(Typed):
 class Deploy(Typed):
     """DEPLOY SQUADRONS: a ship at x y in its zone, heading towards the enemy unless given (ch. 7 step 5)."""
 
-    PATTERN: ClassVar[str] = "deploy {ship} {x} {y} [{heading}]"
-    ship: Ship
+    PATTERN: ClassVar[str] = "deploy {ship} at {x} {y} [{heading}]"
+    ALIASES: ClassVar[tuple[str, ...]] = ("deploy {ship} {x} {y} [{heading}]",)  # as first written (logs, players)
+    ship: Annotated[Ref, Vessel(longest=True)]
     x: Annotated[float, Inches()]
     y: Annotated[float, Inches()]
     heading: Turn | None = None

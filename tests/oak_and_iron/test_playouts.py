@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
+from games.oak_and_iron.rules.starting_7 import BUILT
 from tests.oak_and_iron.autoplay import play
 from tests.oak_and_iron.helpers import ruleset
 
@@ -40,8 +42,29 @@ def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[s
     return state
 
 
+SCENARIOS = [s.id for s in ruleset().scenarios()]  # every scenario the ruleset lists, data files and built sizes
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_random_playout_of_every_scenario_ends_and_replays(scenario: str) -> None:
+    """Each scenario at least once on a fixed seed (the sampled runs below may miss one)."""
+    state, log = random_game(scenario, 41, 43)
+    outcome = ruleset().outcome(state)
+    assert outcome is not None and outcome.winner in ("a", "b")
+    assert replay(scenario, 41, log) == state
+
+
+@pytest.mark.parametrize("scenario", BUILT)
+def test_a_random_book_set_up_of_every_size_ends_and_replays(scenario: str) -> None:
+    """Ch. 7 (start=book) for Patrol, Skirmish and Engagement, with the Challenge Test of a tie."""
+    options = {"start": "book"}
+    state, log = random_game(scenario, 5, 6, options)
+    assert ruleset().outcome(state) is not None and any(text.startswith("deploy ") for _, text in log)
+    assert replay(scenario, 5, log, options) == state
+
+
 @settings(max_examples=6, deadline=None)
-@given(st.sampled_from(["quickstart", "reef", "patrol"]), st.integers(0, 10_000), st.integers(0, 10_000))
+@given(st.sampled_from(SCENARIOS), st.integers(0, 10_000), st.integers(0, 10_000))
 def test_random_playouts_end_and_replay_to_the_same_state(scenario: str, seed: int, picker_seed: int) -> None:
     state, log = random_game(scenario, seed, picker_seed)
     rs = ruleset()

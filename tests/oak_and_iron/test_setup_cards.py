@@ -269,7 +269,7 @@ def test_help_documents_every_order() -> None:
     for usage in GRAMMAR.usages():
         assert f"`{usage}`" in text, usage
     assert all(doc for _, doc in order_help())
-    assert "terrain place rock|island|shoal|fog <x> <y>" in text and "deploy <ship> <x> <y>" in text
+    assert "terrain place rock|island|shoal|fog <x> <y>" in text and "deploy <ship> at <x> <y>" in text
 
 
 def _to_adjust(seed: int = 1) -> tuple[State, Rng, str]:
@@ -308,3 +308,20 @@ def test_terrain_keep_passes_and_the_other_side_cannot_move_a_piece_outside_its_
     rock = state.terrain[-1]
     order(state, d, "terrain keep", stream)
     assert state.setup is not None and state.setup.step == "deploy" and rock.label not in state.setup.adjusted
+
+
+def test_a_ship_whose_name_begins_another_deploys_by_the_longer_name_and_round_trips() -> None:
+    """Two Fourth Rates (an Engagement): "deploy Fourth Rate 2 1.5 32" once read as the first at
+    (2, 1.5) heading 32, so the second could never be deployed by the offered orders; the printed
+    form says `at` before the point, so every order reads back as itself."""
+    rs = ruleset()
+    state = rs.setup("engagement", {"start": "book"}, rng(5))
+    second = next(s for s in state.ships if s.name == "Fourth Rate 2")
+    first = next(s for s in state.ships if s.name == "Fourth Rate")
+    typed = rs.parse_order(state, second.side, "deploy Fourth Rate 2 1.5 32")
+    assert (typed.ship.id, typed.x, typed.y, typed.heading) == (second.id, 1.5, 32.0, None)
+    assert typed.text == "deploy Fourth Rate 2 at 1.5 32"
+    meant = rs.parse_order(state, first.side, "deploy Fourth Rate at 2 1.5 32")
+    assert (meant.ship.id, meant.x, meant.y, meant.heading) == (first.id, 2.0, 1.5, 32.0)
+    for o in (typed, meant):
+        assert rs.parse_order(state, "a", o.text) == o

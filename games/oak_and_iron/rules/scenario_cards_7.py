@@ -12,7 +12,7 @@ another piece (``terrain place <kind> <x> <y>``; ``terrain discard <kind>`` when
 step 3); starting with the defender, a side may move a piece lying wholly in its deployment zone
 up to Musket Shot (``terrain move <piece> <x> <y>``, ``terrain keep`` when done, step 4); the
 defender deploys its whole Squadron in its zone, then the attacker
-(``deploy <ship> <x> <y> [heading]``, never within Cannon Shot of an enemy ship, step 5); the
+(``deploy <ship> at <x> <y> [heading]``, never within Cannon Shot of an enemy ship, step 5); the
 advantage cards take effect and both sides seal their first initiative card (step 6).
 The cards' contents are house cards
 (``data/oak_and_iron/cards/scenario.toml``); everything drawn and chosen is public.
@@ -135,7 +135,7 @@ def next_hint(state: State) -> str:
         "select": "Write `terrain add <kind>` or `terrain done`.",
         "place": "Write `terrain place <kind> <x> <y>` (inches from the top-left corner).",
         "adjust": "Write `terrain move <piece> <x> <y>` or `terrain keep`.",
-        "deploy": "Write `deploy <ship> <x> <y> [heading]`.",
+        "deploy": "Write `deploy <ship> at <x> <y> [heading]`.",
     }.get(setup.step, "")
 
 
@@ -390,7 +390,7 @@ def _begin_deploy(state: State) -> list[str]:
     setup = _setup(state)
     setup.step = "deploy"
     setup.turn = state.defender
-    return [f"{state.side(state.defender).name} (the defender) deploys its whole Squadron first: `deploy <ship> <x> <y> [heading]`."]
+    return [f"{state.side(state.defender).name} (the defender) deploys its whole Squadron first: `deploy <ship> at <x> <y> [heading]`."]
 
 
 def to_deploy(state: State, side_id: str) -> list[ShipState]:
@@ -440,7 +440,7 @@ def deploy(state: State, seat: str, ship_id: str, x: float, y: float, heading: f
     other = state.other(side_id)
     if to_deploy(state, other):
         setup.turn = other
-        lines.append(f"{state.side(other).name} now deploys: `deploy <ship> <x> <y> [heading]`.")
+        lines.append(f"{state.side(other).name} now deploys: `deploy <ship> at <x> <y> [heading]`.")
         return public_lines(lines)
     setup.step = "done"
     setup.turn = ""
