@@ -110,3 +110,28 @@ def test_the_other_scenarios_play_to_a_result_in_the_console(name: str) -> None:
     assert "**Game over.**" in out and re.search(r"Result: .+ wins", path.read_text())
     if name == "reef":
         assert "through fog" in out
+
+
+def test_help_through_the_table_lists_every_order_the_grammar_reads(tmp_path: Path) -> None:
+    """Done when "`/help system:oak-and-iron` documents every order": every order class of the
+    notation module is in the grammar, and each of the grammar's orders appears, usage and what it
+    does, in what /help posts through the real table service (not only in ``OakAndIron.help``)."""
+    import inspect
+
+    from games.core.notation import Typed
+    from games.oak_and_iron import orders
+    from games.oak_and_iron.ruleset import OPTIONS
+
+    defined = {c for _, c in inspect.getmembers(orders, inspect.isclass) if issubclass(c, Typed) and c.__module__ == orders.__name__}
+    defined = {c for c in defined if not any(d is not c and issubclass(d, c) for d in defined)}  # not a base like EndChoice
+    in_grammar = {shape.cls for shape in orders.GRAMMAR.shapes}
+    assert defined == in_grammar, f"order classes the grammar does not read: {defined - in_grammar}"
+    script = tmp_path / "help.txt"
+    script.write_text("/help system:oak-and-iron\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout
+    posted = " ".join(line.split("| ", 1)[-1].strip() for line in done.stdout.splitlines())
+    for usage, doc in orders.order_help():
+        assert f"`{usage}` - {doc}" in posted, usage
+    for option in OPTIONS:
+        assert f"{option.key}=" in posted, option.key
