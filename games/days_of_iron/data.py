@@ -38,7 +38,7 @@ SCENARIOS_DIR = "days_of_iron/scenarios"
 REFERENCE_DIR = "days_of_iron/reference"
 KINDS = ("morale", "table")
 SHEETS_DIR = "days_of_iron/reference/sheets"  # the measured table's sheets (house values ship)
-SHEET_KINDS = ("movement", "terrain", "chart", "morale-tests")
+SHEET_KINDS = ("movement", "terrain", "chart", "victory", "morale-tests")
 ARMS = ("infantry", "cavalry", "artillery", "engineer", "general")
 FORMATIONS = ("column", "line", "skirmish")
 QUALITIES = ("inept", "capable", "exceptional")
@@ -237,6 +237,17 @@ class ObjectiveSpec:
     name: str
     wanted_by: str
     held_by: str
+    at: tuple[float, float] | None = None  # the measured table: the point to hold (18.2), None: recorded by hand
+
+
+@dataclass(frozen=True)
+class EntrySpec:
+    """Where a side's off-board units come on (16.5, 17.2.1): a point on a table edge."""
+
+    side: str
+    name: str
+    at: tuple[float, float]
+    source: str
 
 
 @dataclass(frozen=True)
@@ -260,7 +271,27 @@ class ScenarioSpec:
     sides: tuple[SideSpec, SideSpec]
     objectives: tuple[ObjectiveSpec, ...]
     terrain: tuple[TerrainSpec, ...] = ()
+    entries: tuple[EntrySpec, ...] = ()
 
+
+def _point(rec: Record, key: str, table: tuple[int, int], where: str) -> tuple[float, float]:
+    """A point ``[x, y]`` in inches on the table."""
+    value = rec.list(key)
+    if len(value) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) or not (
+            0 <= value[0] <= table[0] and 0 <= value[1] <= table[1]):
+        raise DataError(f"{rec.file}: key '{where}': expected [x, y] inches on the {table[0]}x{table[1]} table, got {value!r}")
+    return (float(value[0]), float(value[1]))
+
+
+def _entries(doc: Record, table: tuple[int, int], sides: set[str]) -> tuple[EntrySpec, ...]:
+    """The scenario's arrival points (16.5): each on a table edge, for one of its sides."""
+    out = []
+    for i, rec in enumerate(doc.tables("entries") if doc.has("entries") else []):
+        x, y = _point(rec, "at", table, f"entries[{i}].at")
+        if not (x in (0.0, float(table[0])) or y in (0.0, float(table[1]))):
+            raise DataError(f"{doc.file}: key 'entries[{i}].at': an entry point must lie on a table edge, got [{x:g}, {y:g}]")
+        out.append(EntrySpec(rec.str("side", tuple(sides)), rec.str("name"), (x, y), rec.str("source", ("scenario", "house"))))
+    return tuple(out)
 
 def _terrain(doc: Record, table: tuple[int, int]) -> tuple[TerrainSpec, ...]:
     """The scenario's terrain pieces (15): a type of the terrain sheet and a convex outline on the table."""
@@ -284,13 +315,15 @@ def scenario(scenario_id: str) -> ScenarioSpec:
     if len(sides) != 2:
         raise DataError(f"{doc.file}: key 'sides': expected two sides, got {len(sides)}")
     ids = {s.id for s in sides}
-    objectives = tuple(
-        ObjectiveSpec(o.str("name"), o.str("wanted_by", tuple(ids)), o.opt_str("held_by", ""))
-        for o in (doc.tables("objectives") if doc.has("objectives") else [])
-    )
     table = doc.list("table")
     if len(table) != 2 or not all(isinstance(v, int) and 12 <= v <= 240 for v in table):
         raise DataError(f"{doc.file}: key 'table': expected [width, height] in inches (12-240), got {table!r}")
+    size = (table[0], table[1])
+    objectives = tuple(
+        ObjectiveSpec(o.str("name"), o.str("wanted_by", tuple(ids)), o.opt_str("held_by", ""),
+                      _point(o, "at", size, f"objectives[{i}].at") if o.has("at") else None)
+        for i, o in enumerate(doc.tables("objectives") if doc.has("objectives") else [])
+    )
     return ScenarioSpec(
         id=scenario_id,
         name=doc.str("name"),
@@ -304,6 +337,7 @@ def scenario(scenario_id: str) -> ScenarioSpec:
         sides=(sides[0], sides[1]),
         objectives=objectives,
         terrain=_terrain(doc, (table[0], table[1])),
+        entries=_entries(doc, size, ids),
     )
 
 
@@ -532,6 +566,8 @@ def house() -> House:
             movement = _movement(doc)
         elif kind == "morale-tests":
             continue  # read by ``morale_sheet()``
+        elif kind == "victory":
+            continue  # read by ``victory_sheet()``
         elif kind == "terrain":
             for tid, rec in doc.table("types").items():
                 terrain[tid] = TerrainType(tid, rec.str("name"), rec.float("move"), rec.str("cover"),
@@ -552,6 +588,37 @@ def house() -> House:
 
 
 on_reload(house.cache_clear)
+
+
+@dataclass(frozen=True)
+class VictorySheet:
+    """The victory sheet (18, 18.1, 18.2, 16.5): house values until an owner's ruling replaces the file."""
+
+    objective_radius: float
+    surrender_when: tuple[str, ...]
+    arrival_clearance: float
+    arrival_gap: float
+    source: str
+
+
+SURRENDER_REASONS = ("routing", "contact", "under-half", "disordered", "shaken")
+
+
+@lru_cache(maxsize=1)
+def victory_sheet() -> VictorySheet:
+    """``reference/sheets/victory.toml``: the objective radius, the units that may surrender and the
+    arrival distances of the measured table."""
+    doc = load(f"{SHEETS_DIR}/victory.toml")
+    reasons = tuple(doc.str_list("surrender_when"))
+    unknown = [r for r in reasons if r not in SURRENDER_REASONS]
+    if unknown:
+        raise DataError(f"{doc.file}: key 'surrender_when': unknown {', '.join(unknown)} "
+                        f"(known: {', '.join(SURRENDER_REASONS)})")
+    return VictorySheet(doc.float("objective_radius"), reasons, doc.float("arrival_clearance"),
+                        doc.float("arrival_gap"), doc.str("source"))
+
+
+on_reload(victory_sheet.cache_clear)
 
 
 @dataclass(frozen=True)

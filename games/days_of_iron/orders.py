@@ -373,6 +373,14 @@ class ChargeHome(Typed):
 
 
 @dataclass(frozen=True)
+class Surrender(Typed):
+    """End of the Close Assault Phase (18.1): the side surrenders one of its affected units."""
+
+    PATTERN: ClassVar[str] = "{unit} surrender"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
 class Measure(Typed):
     """The distance between two units on the measured table, edge to edge (any time; no die)."""
 
@@ -382,9 +390,9 @@ class Measure(Typed):
 
 
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome)
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome | Surrender)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
-                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -443,6 +451,8 @@ def verb_of(text: str) -> str:
         table_verb = next((w.casefold() for w in words[1:] if w.casefold() in TABLE_VERBS), "")
         if table_verb:
             return table_verb
+        if words[-1].casefold() == "surrender":  # `UNIT surrender` (18.1), as `surrender UNIT` reads
+            return "surrender"
     if verb not in VERBS:
         raise InvalidSyntax(f"{quote(text)} is not a Days of Iron order.", hint="Orders: " + ", ".join(VERBS) + " (see the help).")
     return verb

@@ -46,6 +46,7 @@ from games.days_of_iron.orders import (
     Reveal,
     Scout,
     Staff,
+    Surrender,
     Table,
     own_unit,
 )
@@ -54,6 +55,7 @@ from games.days_of_iron.rules import (
     checks_15,
     deployment_16,
     disputes_3_4,
+    formations_12,
     initiative_17_1,
     losses_17_5,
     morale_17_2,
@@ -116,7 +118,20 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   towns and hills block sight unless firer or target stands in them, cover gives -1/-2 a die.
   NOT done yet on the measured table: opportunity and counter charges, evading, pursuit, rally and
   the other morale tests, wounded Generals' lost command, attached Generals, command radius,
-  bridges and fords, surrender (18.1): record their results with the orders below.
+  bridges and fords: record their results with the orders below.
+- Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
+  your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
+  disordered or shaken); it leaves the table and counts full points lost.
+- Arrivals (16.5, 17.2.1): `dust BRIGADE [at ENTRY]` in your part of the Morale phase declares an
+  off-board brigade at one of your side's entry points (the scenario's, or `baseline`, the middle of
+  your own edge; `?` lists them). It comes on when your part of that turn's Movement phase begins, in
+  column facing into the table, and may move; within 25" of a visible enemy not routing it comes on
+  at your baseline instead. Until then it is on nobody's board but the record is opened.
+- The result on the measured table is counted from the table (18.2): players do not record `loss`,
+  `destroyed` or `routed-off` (the umpire may correct); objectives with a point on the table are held
+  at the end of each turn by the side whose nearest unit in good order is within 3" of it (house).
+  The end-of-game block lists each unit lost, full or half, and why. A game ends (`end`, both sides)
+  only after the non-initiative player's Close Assault phase, i.e. in the Initiative phase (18).
 
 Set-up (each side, then `ready`):
 - `staff` roll your Generals' quality (your own General is Capable, not diced)
@@ -272,10 +287,14 @@ class DaysOfIron(Ruleset[State]):
         match order:
             case Reveal():
                 deployment_16.check_reveal(own_unit(state, seat, order.unit))
+            case Fate(fate="surrender") if formations_12.measured(state):
+                return victory_18.check_surrender(state, seat, Surrender(order.unit))
             case Loss():
                 losses_17_5.check_loss(own_unit(state, seat, order.unit), order.stands)
+                victory_18.check_by_hand(state, seat, order)
             case Fate():
                 losses_17_5.check_fate(own_unit(state, seat, order.unit), order)
+                victory_18.check_by_hand(state, seat, order)
             case Promote():
                 return staff_14.check_promote(state, own_unit(state, seat, order.unit))
             case Morale():
@@ -292,6 +311,10 @@ class DaysOfIron(Ruleset[State]):
                 return movement_17_4.check_form(state, seat, order)
             case Measure():
                 return movement_17_4.check_measure(state, seat, order)
+            case Surrender():
+                return victory_18.check_surrender(state, seat, order)
+            case Objective():
+                victory_18.check_objective_order(state, order)
             case Fire():
                 return shooting_17_3.check_fire(state, seat, order)
             case Charge():
@@ -335,6 +358,8 @@ class DaysOfIron(Ruleset[State]):
                 return staff_14.promote(state, order, rng)
             case Objective():
                 return victory_18.objective(state, order)
+            case Surrender():
+                return victory_18.surrender(state, state.unit(order.unit))
             case Morale():
                 return morale_17_2.morale_test(state, order, rng)
             case Table():

@@ -141,6 +141,16 @@ class ObjectiveSchema(Strict, kw_only=True):
     name: str
     wanted_by: str
     held_by: str = ""
+    at: tuple[float, float] | None = None  # the measured table: the point a unit must hold (18.2; data.py)
+
+
+class EntrySchema(Strict, kw_only=True):
+    """An off-board arrival point on a table edge (16.5, 17.2.1): data.py checks it is on an edge."""
+
+    side: str
+    name: str
+    at: tuple[float, float]
+    source: str  # "scenario" when the scenario's text gives it, else "house"
 
 
 Inches = Annotated[int, msgspec.Meta(ge=12, le=240)]
@@ -164,6 +174,7 @@ class ScenarioFile(Sourced, kw_only=True):
     sides: Annotated[list[SideSchema], msgspec.Meta(min_length=2, max_length=2)]
     objectives: list[ObjectiveSchema] = msgspec.field(default_factory=list)
     terrain: list[TerrainPieceSchema] = msgspec.field(default_factory=list)  # the measured table (15)
+    entries: list[EntrySchema] = msgspec.field(default_factory=list)  # off-board arrival points (16.5)
 
 
 # --- reference/*.toml (owners' sheets; none ship) ------------------------------------------------
@@ -260,6 +271,15 @@ class MoraleTestSheetSchema(Strict, kw_only=True):
     rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
 
 
+class VictoryFile(Sourced, tag_field="kind", tag="victory", kw_only=True):
+    """The victory sheet (18, 18.1, 18.2, 16.5): house values (data.py ``victory_sheet``)."""
+
+    objective_radius: Inch
+    surrender_when: list[Literal["routing", "contact", "under-half", "disordered", "shaken"]]
+    arrival_clearance: Inch
+    arrival_gap: Inch
+
+
 class MoraleTestsFile(Sourced, tag_field="kind", tag="morale-tests", kw_only=True):
     """The measured table's morale tests (17.2, 17.3) and rout distances (17.4.14): data.py ``morale_sheet``."""
 
@@ -280,6 +300,7 @@ def _load_all() -> None:
         data.scenario(scenario_id)
     data.reference()
     data.house()
+    data.victory_sheet()
     data.morale_sheet()
 
 
@@ -288,6 +309,6 @@ SCHEMAS = {
     "days_of_iron/forces/*.toml": ForceFile,
     "days_of_iron/scenarios/*.toml": ScenarioFile,
     "days_of_iron/reference/*.toml": MoraleFile | TableFile,
-    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile | MoraleTestsFile,
+    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile | MoraleTestsFile | VictoryFile,
 }
 CHECKS = [_load_all]

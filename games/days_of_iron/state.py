@@ -91,6 +91,9 @@ class Unit:
     rally_turn: int = 0  # the last turn it took a rally test (17.2.11: once a Morale Phase)
     # A General attached to (touching) a unit (14.4): that unit's id, "" when free.
     attached: str = ""
+    # An off-board unit whose arrival was declared in this turn's Morale Phase (17.2.1): the entry
+    # point it comes on at when its side's part of the Movement Phase begins ("" otherwise).
+    entry: str = ""
     # Guns (5.2): the battery's gun type from its order of battle ("mitrailleuse" fires in a
     # 22.5-degree arc, 17.3; "howitzer" lobs shell over friends and onto hills, 17.3.3).
     gun: str = ""

@@ -61,11 +61,17 @@ def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
     assert "2nd Impulse 2\": in contact with 5th Jäger: close assault follows (17.5)." in out
     assert "**Close assault** (17.5): 5th Jäger 3+3 = 6; 3e Hussards 2+2+1 charging = 5: 5th Jäger win" in out
     assert "3e Hussards rout and fall back 3\" from 5th Jäger." in out
-    assert "**Game over.**" in out and "French: lost 18 of 268 points (3e Hussards 18)." in out
+    assert "**Game over.**" in out and "French: lost 18 of 268 points - half: 3e Hussards 18 (routing)." in out
 
 
 def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> None:
     out = played("spicheren-measured.txt")
-    assert "**Dust on the horizon!**" in out
+    assert "**Dust on the horizon at Forbach road!**" in out
+    # declared in the Morale phase, it comes on at the entry point when the French part of the Movement phase begins
+    assert ("**Arrival** (17.2.1): 24e de Ligne, 40e de Ligne, Gen. Micheler come on at Forbach road (0\", 40\") "
+            "in column, facing into the table") in out
     assert '24e de Ligne moves 6" and wheels right 10°' in out  # the arrived brigade moves
-    assert "**Game over.** Winner: french." in out and "held by the Prussians" in out
+    # objectives with a point are held from the table (18.2): the hand order is refused, the Jäger on the hill hold it
+    assert "`objective Rotherberg prussian`: Rotherberg is decided on the table" in out
+    assert "Objective Rotherberg is now held by the Prussians: 8th Jäger stands 2.24\" from it (18.2)." in out
+    assert "**Game over.** Winner: french." in out and "Rotherberg (wanted by the Prussians) held by the Prussians" in out

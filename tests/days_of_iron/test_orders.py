@@ -28,7 +28,7 @@ def test_canonical_texts_parse_back_to_the_same_order() -> None:
             order = RS.parse_order(state, seat, text)
             assert order.text == text
             assert RS.parse_order(state, seat, order.text) == order
-    loss = RS.parse_order(state, "french", "loss 2e de Ligne 3")
+    loss = RS.parse_order(state, UMPIRE, "loss 2e de Ligne 3")  # players record losses only with board=tape
     assert isinstance(loss, Loss) and loss.stands == 3
     assert isinstance(RS.parse_order(state, "french", "rout 2e de Ligne"), Fate)
 

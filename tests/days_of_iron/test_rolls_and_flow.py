@@ -98,7 +98,7 @@ def test_each_phase_the_initiative_side_acts_first() -> None:
 
 
 def test_shared_rolls_and_records_belong_to_the_acting_side() -> None:
-    state, rng = new_game("spicheren")
+    state, rng = new_game("spicheren", board="tape")  # objectives and losses recorded by hand
     ready_both(state, rng)
     start_turn(state)  # the French act first
     for text in ("dispute is the wall heavy cover?", "check wood", "objective Rotherberg prussian"):

@@ -24,8 +24,8 @@ def public_text(state: State, events: list[Event]) -> str:
         RS.summary(state))
 
 
-def hide_and_offboard() -> tuple[State, Rng, list[Event]]:
-    state, rng = new_game("meeting")
+def hide_and_offboard(**options: str) -> tuple[State, Rng, list[Event]]:
+    state, rng = new_game("meeting", **options)
     events = order(state, "french", "hide 10e Chasseurs at behind the farm wall, line facing east", rng)
     events += order(state, "prussian", "offboard Rheinbaben at east road", rng)
     return state, rng, events
@@ -74,7 +74,9 @@ def test_reveal_publishes_text_and_nonce_and_the_unit_returns() -> None:
 
 
 def test_off_board_brigade_arrives_only_in_the_morale_phase() -> None:
-    state, rng, _ = hide_and_offboard()
+    """The table assistant (board=tape) puts it on the table at once; on the measured table it comes
+    on at an entry point in the Movement phase (test_victory_measured.py)."""
+    state, rng, _ = hide_and_offboard(board="tape")
     ready_both(state, rng)
     assert all(u.status == "off board" for u in state.units if u.brigade == "rheinbaben")
     start_turn(state)

@@ -11,7 +11,9 @@ from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_b
 
 
 def playing(scenario: str = "meeting", french_first: bool = True, **options: str) -> State:
-    state, rng = new_game(scenario, **options)
+    """A game of the table assistant (board=tape): losses and objectives recorded by hand (on the
+    measured table the table decides them: test_victory_measured.py)."""
+    state, rng = new_game(scenario, **{"board": "tape", **options})
     ready_both(state, rng)
     start_turn(state, french_first=french_first)
     return state

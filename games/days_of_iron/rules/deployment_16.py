@@ -5,13 +5,15 @@ the channel sees a number and a SHA-256 commitment, checked when the record is o
 from __future__ import annotations
 
 from games.core.errors import IllegalOrder, InvalidSyntax, UnknownName, WrongPhase, resolve_name
+from games.core.geometry import Point, add, bearing_vector, polygon_distance, scale
 from games.core.rng import Rng, check_seal, seal
 from games.core.ruleset import UMPIRE, Event, private, public
-from games.days_of_iron.data import rules
+from games.days_of_iron import data
+from games.days_of_iron.data import EntrySpec, rules, victory_sheet
 from games.days_of_iron.orders import Cancel, Dust, Hide, Offboard, Ready, Staff, free_text, own_unit
 from games.days_of_iron.rules import formations_12, initiative_17_1, scouting_19_1
 from games.days_of_iron.rules.points_5 import side_points
-from games.days_of_iron.state import HIDDEN, INITIATIVE, OFF_BOARD, ON_TABLE, STEPS, TURN, Sealed, State, Unit
+from games.days_of_iron.state import HIDDEN, INITIATIVE, OFF_BOARD, ON_TABLE, ROUTING, STEPS, TURN, Sealed, State, Unit
 
 
 def check_side_order(state: State, seat: str, order: Staff | Ready) -> Staff | Ready:
@@ -86,13 +88,99 @@ def check_reveal(unit: Unit) -> None:
 
 
 def check_dust(state: State, order: Dust) -> Dust:
-    """Off-board troops are announced in the Morale phase (16.5)."""
+    """Off-board troops are announced in the Morale phase (16.5); on the measured table at one of
+    the side's entry points (17.2.1), named in the canonical order."""
     brigade = state.brigade(order.brigade)
     if state.phase != TURN or STEPS[state.step] != "Morale":
         raise WrongPhase("off-board troops are announced in the Morale phase (16.5).")
     if not any(u.brigade == brigade.id and u.status == OFF_BOARD for u in state.units):
         raise IllegalOrder(f"{brigade.name} is not off the table.")
+    if formations_12.measured(state):
+        if any(u.brigade == brigade.id and u.entry for u in state.units):
+            raise IllegalOrder(f"{brigade.name} is already on its way: it comes on in this turn's Movement phase.")
+        points = entries(state, brigade.side)
+        named = {e.name: e.name for e in points}
+        where = resolve_name(order.where, named, "entry point") if order.where else points[0].name
+        return Dust(brigade.id, where)
     return Dust(brigade.id, free_text(order.where, "where") if order.where else None)
+
+
+BASELINE = "baseline"  # house: the entry on a side's own table edge where a scenario gives it none (16.5)
+
+
+def baseline(state: State, side: str) -> EntrySpec:
+    """The middle of a side's own table edge (16.2: the first side's is the bottom edge)."""
+    y = float(state.table_height) if side == state.sides[0].id else 0.0
+    return EntrySpec(side, BASELINE, (state.table_width / 2, y), "house")
+
+
+def entries(state: State, side: str) -> list[EntrySpec]:
+    """The side's entry points (16.5, 17.2.1): the scenario's (each tagged with its source), then
+    the house baseline, which is also where troops come on when the enemy blocks the others."""
+    given = [e for e in data.scenario(state.scenario).entries if e.side == side]
+    return [*given, baseline(state, side)] if all(e.name != BASELINE for e in given) else given
+
+
+def inward(state: State, point: Point) -> float:
+    """The bearing into the table from an edge point: units come on facing it."""
+    x, y = point
+    if x <= 0:
+        return 90.0
+    if x >= state.table_width:
+        return 270.0
+    return 180.0 if y <= 0 else 0.0
+
+
+def _lay_out(state: State, column: list[Unit], entry: EntrySpec) -> None:
+    """The brigade in column of route from the entry point into the table: the lead unit deepest,
+    the last one's rear on the edge, ``arrival_gap`` inches between them (house)."""
+    facing = inward(state, entry.at)
+    ahead = bearing_vector(facing)
+    gap = victory_sheet().arrival_gap
+    offset = 0.0
+    for unit in reversed(column):
+        unit.formation = formations_12.COLUMN
+        unit.facing = facing
+        depth = formations_12.footprint(unit)[1]
+        unit.x, unit.y = add(entry.at, scale(ahead, offset + depth / 2))
+        offset += depth + gap
+
+
+def _too_close(state: State, column: list[Unit]) -> bool:
+    """16.5: arriving units are placed outside 25" of visible enemy units that are not routing."""
+    clearance = victory_sheet().arrival_clearance
+    enemies = [e for e in state.units if e.side != column[0].side and formations_12.on_table(e) and e.status != ROUTING]
+    return any(polygon_distance(formations_12.base(u).polygon(), formations_12.base(e).polygon()) < clearance
+               for u in column for e in enemies)
+
+
+def arrive(state: State) -> list[Event]:
+    """The acting side's declared off-board units come on as its part of the Movement phase begins
+    (17.2.1): at their entry point in column facing into the table, or at its own baseline if the
+    enemy stands within 25" of the entry (16.5). They may then move."""
+    side = state.acting_side()
+    coming = [u for u in state.units if u.side == side and u.status == OFF_BOARD and u.entry]
+    events: list[Event] = []
+    for name in dict.fromkeys(u.entry for u in coming):
+        column = sorted((u for u in coming if u.entry == name), key=lambda u: u.type == "general")  # troops lead
+        points = {e.name: e for e in entries(state, side)}
+        entry = points.get(name, baseline(state, side))
+        _lay_out(state, column, entry)
+        note = ""
+        if _too_close(state, column) and entry.name != BASELINE:
+            _lay_out(state, column, baseline(state, side))
+            note = (f" Enemy troops stand within {victory_sheet().arrival_clearance:g}\" of {entry.name}, so they come "
+                    f"on at their own table edge instead (16.5).")
+            entry = baseline(state, side)
+        for u in column:
+            u.status = ON_TABLE
+            u.entry = ""
+            u.moved = 0.0
+        names = ", ".join(u.name for u in column)
+        events.append(public(f"**Arrival** (17.2.1): {names} come on at {entry.name} "
+                             f"({entry.at[0]:g}\", {entry.at[1]:g}\") in column, facing into the table, "
+                             f"and may move this phase.{note}"))
+    return events
 
 
 def records_made(state: State) -> int:
@@ -198,11 +286,17 @@ def reveal(state: State, unit: Unit) -> list[Event]:
 
 
 def dust(state: State, order: Dust) -> list[Event]:
-    """An off-board brigade arrives (16.5): its record is published."""
+    """An off-board brigade arrives (16.5): its record is published. On the measured table it is
+    declared now (Morale phase) and comes on at the named entry point when its side's part of the
+    Movement phase begins (17.2.1, ``arrive``)."""
     brigade = state.brigade(order.brigade)
+    measured = formations_12.measured(state)
     for u in state.units:
         if u.brigade == brigade.id and u.status == OFF_BOARD:
-            u.status = ON_TABLE
+            if measured:
+                u.entry = order.where or entries(state, brigade.side)[0].name
+            else:
+                u.status = ON_TABLE
     record = next(r for r in state.sealed if r.kind == "off-board" and not r.cancelled and not r.revealed
                   and any(state.unit(u).brigade == brigade.id for u in r.units))
     record.revealed = True

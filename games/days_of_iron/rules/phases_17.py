@@ -36,10 +36,12 @@ from games.days_of_iron.orders import (
     Reveal,
     Scout,
     Staff,
+    Surrender,
 )
 from games.days_of_iron.rules import (
     charges_17_2,
     close_assault_17_5,
+    deployment_16,
     formations_12,
     morale_17_2,
     movement_17_4,
@@ -136,7 +138,7 @@ def next_step(state: State, rng: Rng) -> list[Event]:
     if state.step_side == 0:
         state.step_side = 1
         return [public(f"Turn {state.turn}, {step} phase: the {done} are done; "
-                       f"the {state.side_name(state.acting_side())} act.")]
+                       f"the {state.side_name(state.acting_side())} act."), *_arrivals(state)]
     state.step_side = 0
     state.step += 1
     casualties = shooting_17_3.end_of_phase(state, rng) if step == "Shooting" and formations_12.measured(state) else []
@@ -145,14 +147,21 @@ def next_step(state: State, rng: Rng) -> list[Event]:
                          f"{state.side_name(state.initiative)} act first.")
         melee = (close_assault_17_5.resolve(state, rng)
                  if STEPS[state.step] == "Close Assault" and formations_12.measured(state) else [])
-        return [*casualties, opening, *melee]
+        return [*casualties, opening, *melee, *_arrivals(state)]
     state.phase = INITIATIVE
     state.step = 0
     limit = int(state.options.get("turns", "0"))
     if limit and state.turn >= limit:
         return victory_18.finish(state, f"The turn limit ({limit}) is reached.")
-    return [public(f"Turn {state.turn} is over. Roll `initiative` for turn {state.turn + 1}, "
+    return [*victory_18.hold_objectives(state), public(f"Turn {state.turn} is over. Roll `initiative` for turn {state.turn + 1}, "
                    "or say `end` (both sides) to finish the battle.")]
+
+
+def _arrivals(state: State) -> list[Event]:
+    """Declared off-board units come on as their side's part of the Movement phase begins (17.2.1)."""
+    if state.phase == TURN and STEPS[state.step] == "Movement" and formations_12.measured(state):
+        return deployment_16.arrive(state)
+    return []
 
 
 def candidates(state: State, seat: str) -> list[DoiOrder]:
@@ -212,6 +221,8 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
         for b in state.brigades:
             if b.side in sides and any(u.brigade == b.id and u.status == OFF_BOARD for u in state.units):
                 out.append(Dust(b.id))
+                if formations_12.measured(state):
+                    out += [Dust(b.id, e.name) for e in deployment_16.entries(state, b.side)]
     for o in state.objectives:
         for s in state.sides:
             if o.held_by != s.id:
@@ -242,6 +253,9 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
             if u.side == state.acting_side() and u.type in charges_17_2.CHARGERS and u.charge_turn != state.turn:
                 near = sorted(movement_17_4.visible_enemies(state, u.side), key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2)
                 out += [Charge(u.id, t.id) for t in near[:2]]
+    if STEPS[state.step] == "Close Assault":
+        out += [Surrender(u.id) for u in own if u.side == state.acting_side() and u.type != "general"
+                and victory_18.affected(state, u)]
     if STEPS[state.step] == "Movement":
         out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn]
     if STEPS[state.step] == "Shooting":

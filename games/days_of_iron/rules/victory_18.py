@@ -9,12 +9,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core.errors import IllegalOrder, WrongPhase
+from games.core.errors import IllegalOrder, NotAllowed, NotYourTurn, WrongPhase
+from games.core.geometry import Point, point_in_polygon, point_segment_distance
 from games.core.ruleset import UMPIRE, Event, Outcome, public
-from games.days_of_iron.data import Rules, rules
-from games.days_of_iron.orders import Objective
+from games.days_of_iron import data
+from games.days_of_iron.data import Rules, rules, victory_sheet
+from games.days_of_iron.orders import Fate, Loss, Objective, Surrender
+from games.days_of_iron.rules.charges_17_2 import in_contact
+from games.days_of_iron.rules.formations_12 import base, measured, on_table
 from games.days_of_iron.rules.points_5 import side_points
-from games.days_of_iron.state import GONE, INITIATIVE, OVER, ROUTING, State, Unit
+from games.days_of_iron.state import (
+    DESTROYED,
+    DISORDERED,
+    GONE,
+    GOOD,
+    INITIATIVE,
+    ON_TABLE,
+    OVER,
+    ROUTED_OFF,
+    ROUTING,
+    SHAKEN,
+    STEPS,
+    SURRENDERED,
+    TURN,
+    State,
+    Unit,
+)
 
 
 def lost_halves(unit: Unit) -> int:
@@ -79,6 +99,16 @@ def check_objectives_set(state: State) -> None:
         raise IllegalOrder("this scenario sets no objectives.")
 
 
+def check_objective_order(state: State, order: Objective) -> None:
+    """On the measured table an objective with a point is held by whoever stands on it (house
+    sheet), not by the players' word; the umpire's word still counts nowhere else either."""
+    if measured(state) and objective_point(state, order.objective) is not None:
+        radius = victory_sheet().objective_radius
+        raise IllegalOrder(f"{order.objective} is decided on the table: at the end of each turn it is held by the side "
+                           f"whose nearest unit in good order stands within {radius:g}\" of it (house, 18.2).",
+                           hint="Move a unit onto it; `/game status` shows who holds it.")
+
+
 def objective(state: State, order: Objective) -> list[Event]:
     """Record who holds an objective now, as the players say (18.2)."""
     held = next(o for o in state.objectives if o.name == order.objective)
@@ -112,8 +142,9 @@ def end(state: State, seat: str) -> list[Event]:
 
 def finish(state: State, reason: str) -> list[Event]:
     """The battle is over: every sealed record is opened and the winner worked out (18.2)."""
+    held = [e.text for e in hold_objectives(state)]
     state.phase = OVER
-    lines = [f"**The battle ends.** {reason}"]
+    lines = [f"**The battle ends.** {reason}", *held]
     for r in state.sealed:
         if not r.revealed and not r.cancelled:
             r.revealed = True
@@ -129,7 +160,8 @@ def result(state: State) -> Outcome:
     book = rules()
     scaled = state.options.get("margin") == "scaled"
     m = margin(state, book, scaled)
-    details = [points_line(state, s.id) for s in state.sides]
+    line = breakdown_line if measured(state) else points_line
+    details = [line(state, s.id) for s in state.sides]
     lead = (f"the {state.side_name(m.leader)} lost {fmt_halves(m.difference_halves)} points fewer"
             if m.leader else "both lost the same points")
     size = f" scaled to {state.points_limit} points" if scaled else " for 800 points"
@@ -167,3 +199,145 @@ def outcome(state: State) -> Outcome | None:
     if state.phase != OVER:
         return None
     return Outcome(state.winner or None, state.end_reason, result(state).details)
+
+
+# --- the measured table (option board=measured): the table decides the result ---------------------
+
+HAND_RECORDS = ("loss", "destroyed", "routed-off")  # what fire, close assault and routing decide there
+
+
+def check_by_hand(state: State, seat: str, order: Loss | Fate) -> None:
+    """On the measured table the losses that score (18.2) come from the table: fire and close
+    assault take stands (17.3, 17.5), routing units leave it (17.4.14). Players do not record them
+    by hand there (they still do with board=tape); the umpire may, to correct the table."""
+    verb = "loss" if isinstance(order, Loss) else order.fate
+    if measured(state) and seat != UMPIRE and verb in HAND_RECORDS:
+        raise NotAllowed(f"`{verb}` is decided on the measured table: losses come from fire and close assault "
+                         "(17.3, 17.5) and routing units leave the table (17.4.14); the result counts them (18.2).",
+                         hint="Surrender an affected unit with `UNIT surrender` at the end of the Close Assault "
+                              "phase (18.1); the umpire may correct the table.")
+
+
+def affected(state: State, unit: Unit) -> list[str]:
+    """Why a unit counts as affected for 18.1 (the house reading in the victory sheet): routing,
+    in contact with a visible enemy, under half strength, disordered or shaken. Empty: not affected."""
+    why = {
+        "routing": unit.status == ROUTING,
+        "contact": any(in_contact(unit, e) for e in state.units if e.side != unit.side and on_table(e)),
+        "under-half": 2 * unit.stands < unit.start_stands,
+        "disordered": unit.order == DISORDERED,
+        "shaken": unit.order == SHAKEN,
+    }
+    return [reason for reason in victory_sheet().surrender_when if why[reason]]
+
+
+def check_surrender(state: State, seat: str, order: Surrender) -> Surrender:
+    """18.1: at the end of the Close Assault Phase a player may surrender their affected units:
+    here in the side's own part of that phase (after the melees), its own units on the table."""
+    unit = state.unit(order.unit)
+    if not measured(state):
+        raise NotAllowed("with board=tape record a surrender as `surrender UNIT`.")
+    if seat not in (UMPIRE, unit.side):
+        raise NotAllowed(f"{unit.name} belongs to the {state.side_name(unit.side)}; only its own side may surrender it.")
+    if state.phase != TURN or STEPS[state.step] != "Close Assault":
+        raise WrongPhase("units surrender at the end of the Close Assault phase (18.1).",
+                         hint="Say `next` until the Close Assault phase; surrender in your own part of it.")
+    if unit.side != state.acting_side():
+        raise NotYourTurn(f"the {state.side_name(state.acting_side())} act now; surrender in your own part "
+                          "of the Close Assault phase (18.1).")
+    if unit.type == "general":
+        raise IllegalOrder(f"{unit.name} is a General: Generals are captured (14.5), not surrendered.")
+    if not on_table(unit):
+        raise IllegalOrder(f"{unit.name} is not on the table ({unit.status}).")
+    if not affected(state, unit):
+        reasons = ", ".join(victory_sheet().surrender_when)
+        raise IllegalOrder(f"{unit.name} is not affected: it is in good order, in contact with no enemy and at "
+                           f"{unit.stands}/{unit.start_stands} stands.",
+                           hint=f"Only affected units surrender (18.1; house reading: {reasons}).")
+    return Surrender(unit.id)
+
+
+def surrender(state: State, unit: Unit) -> list[Event]:
+    """The unit lays down its arms (18.1): it leaves the table and counts its full points lost (18.2)."""
+    why = ", ".join(affected(state, unit))
+    unit.status = SURRENDERED
+    unit.charging = ""
+    return [public(f"{unit.name} surrenders (18.1; {why}): it leaves the table and counts its full "
+                   f"{unit.points} points lost (18.2).")]
+
+
+WHY_FULL = {DESTROYED: "destroyed", ROUTED_OFF: "routed off the table", SURRENDERED: "surrendered"}
+
+
+def why_lost(unit: Unit) -> str:
+    """Why a unit counts for points lost (18.2), for the breakdown."""
+    if unit.status in GONE:
+        return WHY_FULL.get(unit.status, unit.status)
+    if unit.status == ROUTING:
+        return "routing"
+    return f"under half strength, {unit.stands}/{unit.start_stands}"
+
+
+def breakdown_line(state: State, side: str) -> str:
+    """A side's losses counted from the table (18.2): which units count full and which half, and why."""
+    lost = side_lost_halves(state, side)
+    full = [u for u in state.units if u.side == side and u.status in GONE and u.points]
+    half = [u for u in state.units if u.side == side and u.status not in GONE and lost_halves(u)]
+    parts = []
+    for label, units in (("full", full), ("half", half)):
+        if units:
+            parts.append(f"{label}: " + ", ".join(f"{u.name} {fmt_halves(lost_halves(u))} ({why_lost(u)})" for u in units))
+    return (f"{state.side_name(side)}: lost {fmt_halves(lost)} of {side_points(state, side)} points"
+            + (" - " + "; ".join(parts) if parts else "") + ".")
+
+
+def objective_point(state: State, name: str) -> Point | None:
+    """The point of a scenario objective on the measured table (the scenario's `at`), if it has one."""
+    spec = next((o for o in data.scenario(state.scenario).objectives if o.name == name), None)
+    return spec.at if spec is not None else None
+
+
+def reach(unit: Unit, point: Point) -> float:
+    """Inches from the unit's footprint to a point (0 inside it)."""
+    poly = base(unit).polygon()
+    if point_in_polygon(point, poly):
+        return 0.0
+    return min(point_segment_distance(point, poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
+
+
+def holder(state: State, point: Point) -> tuple[str, Unit | None, float]:
+    """Who holds a point (house, victory sheet): the side of the nearest unit in good order within the
+    objective radius; "" when no such unit is there or the two sides' nearest stand equally close."""
+    radius = victory_sheet().objective_radius
+    best: dict[str, tuple[float, Unit]] = {}
+    for u in state.units:
+        if u.type == "general" or u.status != ON_TABLE or not on_table(u) or u.order != GOOD:
+            continue
+        d = reach(u, point)
+        if d <= radius + 1e-9 and (u.side not in best or d < best[u.side][0]):
+            best[u.side] = (d, u)
+    if not best:
+        return "", None, 0.0
+    ranked = sorted(best.items(), key=lambda kv: kv[1][0])
+    if len(ranked) > 1 and abs(ranked[0][1][0] - ranked[1][1][0]) < 1e-9:
+        return "", None, 0.0
+    side, (d, unit) = ranked[0]
+    return side, unit, d
+
+
+def hold_objectives(state: State) -> list[Event]:
+    """At the end of a turn and of the game the measured table decides who holds each objective with
+    a point (18.2, house radius): a change is announced, otherwise the holder keeps it."""
+    if not measured(state):
+        return []
+    events = []
+    for o in state.objectives:
+        point = objective_point(state, o.name)
+        if point is None:
+            continue
+        side, unit, d = holder(state, point)
+        if side and unit is not None and side != o.held_by:
+            o.held_by = side
+            events.append(public(f"Objective {o.name} is now held by the {state.side_name(side)}: {unit.name} "
+                                 f"stands {d:.2f}\" from it (18.2)."))
+    return events

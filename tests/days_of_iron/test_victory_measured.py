@@ -1,0 +1,287 @@
+"""The end of the battle on the measured table (board=measured): surrender (18.1) in its window,
+the 18.2 result counted from the table with its breakdown, objectives held by the units standing
+on them, off-board arrivals (16.5, 17.2.1) at the scenario's entry points, and when a game may end
+(18). Hidden and off-board units never reach another side's view or a public event."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core.errors import GameError
+from games.core.rng import Rng
+from games.core.ruleset import UMPIRE, Event
+from games.days_of_iron.rules.formations_12 import base, on_table
+from games.days_of_iron.rules.victory_18 import breakdown_line, holder
+from games.days_of_iron.state import State, Unit
+from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+
+
+def playing(scenario: str = "outpost", *, french_first: bool = True, **options: str) -> tuple[State, Rng]:
+    state, rng = new_game(scenario, **{"scouting": "no", **options})
+    ready_both(state, rng)
+    start_turn(state, french_first=french_first)
+    return state, rng
+
+
+def to_step(state: State, rng: Rng, step: str, side: int = 0) -> None:
+    """Say `next` (as the umpire) until the named phase and part of it (0: initiative side's)."""
+    steps = ("Morale", "Shooting", "Movement", "Close Assault")
+    while not (state.phase == "turn" and steps[state.step] == step and state.step_side == side):
+        order(state, UMPIRE, "next", rng)
+
+
+def refused(state: State, seat: str, text: str) -> str:
+    with pytest.raises(GameError) as err:
+        RS.parse_order(state, seat, text)
+    return err.value.message + " " + (err.value.hint or "")
+
+
+def beside(mover: Unit, target: Unit) -> None:
+    """Stand ``mover`` face to face with ``target``, base to base (a melee's aftermath)."""
+    front = base(target).edge_midpoint("bow")
+    mover.facing = (target.facing + 180.0) % 360.0
+    depth = base(mover).length
+    fwd = base(target).forward
+    mover.x, mover.y = front[0] + fwd[0] * depth / 2, front[1] + fwd[1] * depth / 2
+
+
+# --- 18.1 surrender --------------------------------------------------------------------------------
+
+
+def test_a_routing_unit_surrenders_at_the_end_of_the_close_assault_phase() -> None:
+    state, rng = playing()
+    hussars = unit(state, "3e Hussards")
+    hussars.status = "routing"
+    assert "end of the Close Assault phase" in refused(state, "french", "3e Hussards surrender")
+    to_step(state, rng, "Close Assault")
+    assert "3e-hussards surrender" in RS.legal_orders(state, "french")
+    events = order(state, "french", "3e Hussards surrender", rng)
+    assert hussars.status == "surrendered" and not on_table(hussars)
+    assert "3e Hussards surrenders (18.1; routing)" in events[0].text and "full 36 points" in events[0].text
+    assert "full: 3e Hussards 36 (surrendered)" in breakdown_line(state, "french")
+
+
+def test_surrender_unit_reads_the_same_on_the_measured_table() -> None:
+    state, rng = playing()
+    unit(state, "3e Hussards").status = "routing"
+    to_step(state, rng, "Close Assault")
+    parsed = RS.parse_order(state, "french", "surrender 3e Hussards")
+    assert parsed.text == "3e-hussards surrender"
+
+
+def test_only_affected_own_units_surrender_in_their_own_part() -> None:
+    state, rng = playing()
+    to_step(state, rng, "Close Assault")
+    assert "not affected" in refused(state, "french", "1er Tirailleurs surrender")
+    assert "routing, contact, under-half" in refused(state, "french", "1er Tirailleurs surrender")
+    assert not any(o.endswith(" surrender") for o in RS.legal_orders(state, "french"))
+    unit(state, "7th Grenadiers").status = "routing"
+    assert "only its own side" in refused(state, "french", "7th Grenadiers surrender")
+    assert "act now" in refused(state, "prussian", "7th Grenadiers surrender")  # the French part of the phase
+    assert "Generals are captured" in refused(state, "french", "Pelletier surrender")
+    order(state, "french", "next", rng)
+    assert "7th-grenadiers surrender" in RS.legal_orders(state, "prussian")
+
+
+def test_in_contact_and_under_half_are_affected_and_disorder_counts() -> None:
+    state, rng = playing()
+    turcos, grenadiers, chasseurs = unit(state, "1er Tirailleurs"), unit(state, "7th Grenadiers"), unit(state, "16e Chasseurs")
+    to_step(state, rng, "Close Assault")
+    beside(turcos, grenadiers)
+    chasseurs.stands = 3  # 3/8: under half
+    unit(state, "9e Batterie").order = "shaken"
+    legal = RS.legal_orders(state, "french")
+    assert {"1er-turcos surrender", "16e-chasseurs surrender", "9e-batterie surrender"} <= set(legal)
+    events = order(state, "french", "1er Tirailleurs surrender", rng)
+    assert "(18.1; contact)" in events[0].text
+
+
+def test_hand_records_of_losses_are_for_board_tape_only() -> None:
+    state, rng = playing()
+    assert "decided on the measured table" in refused(state, "french", "loss 1er Tirailleurs 2")
+    assert "decided on the measured table" in refused(state, "french", "destroyed 3e Hussards")
+    assert "decided on the measured table" in refused(state, "french", "routed-off 3e Hussards")
+    order(state, UMPIRE, "loss 1er Tirailleurs 2", rng)  # the umpire may correct the table
+    assert unit(state, "1er Tirailleurs").stands == 10
+    tape, rng2 = playing(board="tape")
+    order(tape, "french", "loss 1er Tirailleurs 2", rng2)
+    order(tape, "french", "surrender 3e Hussards", rng2)  # recorded any time on the tape board
+    assert unit(tape, "3e Hussards").status == "surrendered"
+    assert "board=tape" in refused(tape, "french", "3e Hussards surrender")
+
+
+# --- 18.2 the result counted from the table --------------------------------------------------------
+
+
+def test_the_result_counts_full_and_half_from_the_table_and_names_each_unit() -> None:
+    state, rng = playing()
+    unit(state, "3e Hussards").status = "surrendered"
+    unit(state, "16e Chasseurs").stands = 3  # under half: half points
+    unit(state, "7th Grenadiers").status = "routing"  # routing: half
+    unit(state, "5th Jäger").status = "shattered"
+    events = order(state, UMPIRE, "end", rng)
+    outcome = RS.outcome(state)
+    assert outcome is not None and "The battle ends" in events[0].text
+    french = next(d for d in outcome.details if d.startswith("French:"))
+    prussian = next(d for d in outcome.details if d.startswith("Prussians:"))
+    assert "full: 3e Hussards 36 (surrendered)" in french
+    assert "half: 16e Chasseurs à pied 16 (under half strength, 3/8)" in french
+    assert "full: 5th Jäger 32 (shattered)" in prussian and "half: 7th Grenadiers 24 (routing)" in prussian
+    assert any(d.startswith("Points (18.2):") and "scaled to 400 points" in d for d in outcome.details)
+
+
+def test_nothing_lost_says_so() -> None:
+    state, rng = playing()
+    order(state, UMPIRE, "end", rng)
+    outcome = RS.outcome(state)
+    assert outcome is not None
+    assert "French: lost 0 of 268 points." in outcome.details
+
+
+# --- objectives held from the table ---------------------------------------------------------------
+
+
+def test_objectives_with_points_are_held_by_the_nearest_good_order_unit() -> None:
+    state, rng = playing("spicheren")
+    rotherberg = next(o for o in state.objectives if o.name == "Rotherberg")
+    assert rotherberg.held_by == "french"
+    assert "decided on the table" in refused(state, "french", "objective Rotherberg prussian")
+    grenadiers = unit(state, "74th Infantry")
+    grenadiers.x, grenadiers.y = 37.0, 18.0  # on the hill's point
+    side, who, gap = holder(state, (37.0, 18.0))
+    assert (side, who, gap) == ("prussian", grenadiers, 0.0)
+    grenadiers.order = "disordered"  # not in good order: holds nothing
+    assert holder(state, (37.0, 18.0))[0] == ""
+    grenadiers.order = "good"
+    events = finish_turn(state, rng)
+    assert rotherberg.held_by == "prussian"
+    assert any("Objective Rotherberg is now held by the Prussians: 74th Infantry stands 0.00\"" in e.text for e in events)
+
+
+def test_objectives_without_points_keep_the_hand_order() -> None:
+    state, rng = playing("spicheren", board="tape")
+    order(state, "french", "objective Rotherberg prussian", rng)
+    assert next(o for o in state.objectives if o.name == "Rotherberg").held_by == "prussian"
+
+
+# --- 18: when a game may end ----------------------------------------------------------------------
+
+
+def test_a_game_ends_only_after_the_non_initiative_players_close_assault() -> None:
+    state, rng = playing()
+    for step in ("Morale", "Shooting", "Movement", "Close Assault"):
+        to_step(state, rng, step, 1)
+        assert "after a turn's Close Assault phase" in refused(state, "prussian", "end")
+        assert "end" not in RS.legal_orders(state, "prussian")
+    order(state, "prussian", "next", rng)  # the non-initiative side ends its Close Assault phase
+    assert state.phase == "initiative"
+    assert "end" in RS.legal_orders(state, "french") and "end" in RS.legal_orders(state, "prussian")
+    order(state, "french", "end", rng)
+    events: list[Event] = order(state, "prussian", "end", rng)
+    assert RS.outcome(state) is not None and "Both players agreed" in events[0].text
+
+
+# --- 16.5, 17.2.1 off-board units arriving at the scenario's entry points --------------------------
+
+
+def held_off(seed: int = 1) -> tuple[State, Rng]:
+    """The meeting engagement with the Prussian cavalry brigade off the table, the Prussians first."""
+    state, rng = new_game("meeting", seed=seed, scouting="no", turns="2")
+    order(state, "prussian", "staff", rng)
+    order(state, "prussian", "offboard Rheinbaben", rng)
+    ready_both(state, rng)
+    start_turn(state, french_first=False)
+    return state, rng
+
+
+def seen(state: State, seat: str | None) -> set[str]:
+    return {c.id for c in RS.view(state, seat).counters}
+
+
+BRIGADE = ("gen-von-rheinbaben", "2nd-hussars", "11th-uhlans")
+
+
+def test_arrival_is_declared_in_the_morale_phase_and_comes_on_in_the_movement_phase() -> None:
+    state, rng = held_off()
+    assert {"dust rheinbaben at Givonne road", "dust rheinbaben at baseline"} <= set(RS.legal_orders(state, "prussian"))
+    events = order(state, "prussian", "dust Rheinbaben at givonne", rng)
+    assert "Dust on the horizon at Givonne road!" in events[0].text
+    # declared, not yet there: on nobody's board, not a target, not named to the French
+    assert all(unit(state, u).status == "off board" and unit(state, u).entry == "Givonne road" for u in BRIGADE)
+    for seat in (None, "french", "prussian"):
+        assert not seen(state, seat) & set(BRIGADE)
+    assert not any("hussars" in o or "uhlans" in o for o in RS.legal_orders(state, "french"))
+    assert "already on its way" in refused(state, "prussian", "dust Rheinbaben")
+    to_step(state, rng, "Shooting")
+    assert not any("hussars" in o for o in RS.legal_orders(state, "french"))
+    order(state, UMPIRE, "next", rng)
+    events = order(state, UMPIRE, "next", rng)  # the Movement phase opens with the Prussians' part
+    arrival = next(e for e in events if "**Arrival**" in e.text)
+    assert arrival.public and "2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 6\")" in arrival.text
+    hussars, uhlans, general = unit(state, "2nd Hussars"), unit(state, "11th Uhlans"), unit(state, "Rheinbaben")
+    assert all(u.status == "on table" and u.formation == "column" and u.facing == 270.0 and not u.entry
+               for u in (hussars, uhlans, general))
+    assert hussars.x < uhlans.x < general.x and base(general).polygon()[0][0] <= 72.0 + 1e-9  # the lead deepest
+    assert max(p[0] for p in base(general).polygon()) == pytest.approx(72.0)  # the last one's rear on the edge
+    assert set(BRIGADE) <= seen(state, None) and set(BRIGADE) <= seen(state, "french")
+    assert "2nd-hussars move 14" in RS.legal_orders(state, "prussian")  # it may move its whole allowance
+    before = hussars.x
+    order(state, "prussian", "2nd Hussars move 10", rng)
+    assert hussars.x == pytest.approx(before - 10.0)
+
+
+def test_the_other_side_comes_on_only_when_its_own_part_begins() -> None:
+    state, rng = new_game("meeting", scouting="no")
+    order(state, "french", "staff", rng)
+    order(state, "french", "offboard Micheler", rng)
+    ready_both(state, rng)
+    start_turn(state, french_first=False)  # the Prussians act first in every phase
+    order(state, "prussian", "next", rng)
+    order(state, "french", "dust Micheler", rng)  # the first entry point: the Sedan road
+    to_step(state, rng, "Movement", 0)
+    assert unit(state, "24e de Ligne").status == "off board"
+    events = order(state, "prussian", "next", rng)
+    assert any("come on at Sedan road (0\", 42\")" in e.text for e in events)
+    assert unit(state, "24e de Ligne").status == "on table" and unit(state, "24e de Ligne").facing == 90.0
+
+
+def test_enemy_within_25_inches_of_the_entry_sends_them_to_their_own_edge() -> None:
+    state, rng = held_off()
+    order(state, "prussian", "dust Rheinbaben at Givonne road", rng)
+    engineers = unit(state, "Génie")
+    engineers.x, engineers.y = 50.0, 20.0  # a visible French unit near the Givonne road
+    to_step(state, rng, "Movement")
+    hussars = unit(state, "2nd Hussars")
+    assert hussars.facing == 180.0 and hussars.x == pytest.approx(36.0)  # the middle of the Prussian edge
+    engineers.status = "routing"  # a routing enemy does not block (16.5)
+    state2, rng2 = held_off()
+    order(state2, "prussian", "dust Rheinbaben at Givonne road", rng2)
+    unit(state2, "Génie").x, unit(state2, "Génie").y, unit(state2, "Génie").status = 50.0, 20.0, "routing"
+    to_step(state2, rng2, "Movement")
+    assert unit(state2, "2nd Hussars").facing == 270.0
+
+
+def test_arrival_refusals_say_what_is_wrong() -> None:
+    state, rng = held_off()
+    assert "No entry point called `the moon`" in refused(state, "prussian", "dust Rheinbaben at the moon")
+    assert "Rheinbaben cavalry" not in refused(state, "french", "dust Rheinbaben")  # the enemy's brigades are not listed
+    order(state, UMPIRE, "next", rng)
+    order(state, UMPIRE, "next", rng)
+    assert "announced in the Morale phase" in refused(state, "prussian", "dust Rheinbaben")
+
+
+def test_hidden_and_off_board_units_never_reach_the_enemy_or_the_channel() -> None:
+    """Until it comes on, no public event, no French or spectator board and no French candidate
+    shows an off-board unit (the order of battle and its Generals' staff quality are public)."""
+    state, rng = held_off(seed=5)
+    names = [unit(state, u).name for u in BRIGADE] + list(BRIGADE)
+    public_before: list[str] = []
+    for text in ("next", "next", "next", "next"):  # Morale (no dust yet) and Shooting
+        public_before += [e.text for e in order(state, UMPIRE, text, rng) if e.public]
+    for seat in (None, "french"):
+        view = RS.view(state, seat)
+        assert not seen(state, seat) & set(BRIGADE) and not any("Rheinbaben" in t for t in view.private_text)
+        assert not any("off board" in line or "Off-board" in line for line in view.status)
+    assert not any(n in t for n in names for t in public_before)
+    assert not any(n in o for n in BRIGADE for o in RS.legal_orders(state, "french"))
+    assert "not on the table" in refused(state, "french", "measure 2e de Ligne to 2nd Hussars")
