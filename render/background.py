@@ -7,7 +7,6 @@ The renderer caches the result per ``board.key`` and frame, so this runs once pe
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 from PIL import Image, ImageDraw
@@ -17,6 +16,7 @@ from games.core.view import Board, Terrain
 from render import theme
 from render.fonts import font
 from render.frame import Frame, margin_for, square_label
+from render.terrain import draw_pieces
 
 SS = 2  # supersampling factor for shapes
 
@@ -31,7 +31,7 @@ def draw_background(board: Board, frame: Frame) -> Image.Image:
     elif board.kind == "square":
         _square_shapes(draw, board, frame)
     else:
-        _table_shapes(draw, board, frame)
+        _table_shapes(big, draw, board, frame)
     img = big.reduce(SS)
     draw = ImageDraw.Draw(img, "RGBA")
     if board.kind == "hex":
@@ -209,20 +209,15 @@ def _square_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
 
 # --- continuous tables ----------------------------------------------------------------------
 
-_TABLE_STYLE: dict[str, tuple[theme.RGBA, theme.RGBA | None, int]] = {
-    # kind -> (fill, outline, outline width in px at 1x)
-    "island": ((122, 160, 88, 255), (*theme.SAND, 255), 4),
-    "land": ((122, 160, 88, 255), (*theme.SAND, 255), 4),
-    "rock": ((104, 100, 96, 255), (40, 38, 36, 255), 2),
-    "shoal": ((170, 214, 210, 150), (226, 208, 152, 220), 2),
-    "fog": ((235, 240, 245, 120), None, 0),
-}
-
-
-def _table_shapes(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
+def _table_shapes(big: Image.Image, draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
+    """The mat (sea, or a piece of ground as big as the table), the measuring grid and rulers over
+    it, then the terrain pieces (see ``render.terrain``)."""
     x0, y0 = frame.unit_px(0, 0)
     x1, y1 = frame.unit_px(board.width, board.height)
     draw.rectangle((x0 * SS, y0 * SS, x1 * SS, y1 * SS), fill=theme.TABLE_SEA)
+    whole = board.width * board.height * 0.9
+    ground = tuple(t for t in board.table_terrain if _covers(t, whole))
+    draw_pieces(big, frame.px, frame.scale, ground, SS)
     # measuring aids: a faint line every inch when zoomed, every 6 inches otherwise
     step = 1 if frame.zoomed else 6
     for i in range(0, int(board.width) + 1, step):
@@ -243,57 +238,16 @@ def _table_shapes(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None
             length = tick * (2 if j % 6 == 0 else 1)
             draw.line([(x0 * SS, y), (x0 * SS + length, y)], fill=(255, 255, 255, 120), width=SS)
             draw.line([(x1 * SS, y), (x1 * SS - length, y)], fill=(255, 255, 255, 120), width=SS)
-    for t in board.table_terrain:
-        _table_terrain(draw, frame, t)
+    draw_pieces(big, frame.px, frame.scale, tuple(t for t in board.table_terrain if t not in ground), SS)
     draw.rectangle((x0 * SS, y0 * SS, x1 * SS, y1 * SS), outline=(210, 220, 230), width=2 * SS)
 
 
-def _table_terrain(draw: ImageDraw.ImageDraw, frame: Frame, t: Terrain) -> None:
-    fill, outline, width = _TABLE_STYLE.get(t.kind, ((*theme.fallback_colour(t.kind), 220), (30, 30, 30, 200), 2))
-    if t.centre is not None and t.radius > 0:
-        cx, cy = frame.px(t.centre)
-        r = t.radius * frame.scale
-        box = ((cx - r) * SS, (cy - r) * SS, (cx + r) * SS, (cy + r) * SS)
-        draw.ellipse(box, fill=fill, outline=outline, width=width * SS if outline else 0)
-    elif len(t.points) >= 3:
-        pts = _ss([frame.px(p) for p in t.points])
-        draw.polygon(pts, fill=fill)
-        if outline is not None:
-            draw.line([*pts, pts[0]], fill=outline, width=width * SS, joint="curve")
-    if t.kind == "shoal":  # sand speckle so a shoal reads without colour
-        cx, cy, r = _terrain_extent(frame, t)
-        for i in range(int(max(6, r * r / 60))):
-            h = hashlib.blake2b(f"{t.kind}{cx:.0f}{cy:.0f}{i}".encode(), digest_size=4).digest()  # same board, same dots
-            x = cx + r * (int.from_bytes(h[:2], "big") / 32767.5 - 1.0)
-            y = cy + r * (int.from_bytes(h[2:], "big") / 32767.5 - 1.0)
-            if math.hypot(x - cx, y - cy) > r * 0.95 or (t.points and not _inside(frame, t, x, y)):
-                continue
-            draw.ellipse(((x - 1.3) * SS, (y - 1.3) * SS, (x + 1.3) * SS, (y + 1.3) * SS), fill=(*theme.SAND, 200))
-
-
-def _terrain_extent(frame: Frame, t: Terrain) -> tuple[float, float, float]:
-    """Centre and rough radius in pixels (for labels and speckles)."""
-    if t.centre is not None and t.radius > 0:
-        cx, cy = frame.px(t.centre)
-        return (cx, cy, t.radius * frame.scale)
-    pts = [frame.px(p) for p in t.points] or [(0.0, 0.0)]
-    cx = sum(p[0] for p in pts) / len(pts)
-    cy = sum(p[1] for p in pts) / len(pts)
-    r = max(math.hypot(x - cx, y - cy) for x, y in pts)
-    return (cx, cy, r)
-
-
-def _inside(frame: Frame, t: Terrain, x: float, y: float) -> bool:
-    pts = [frame.px(p) for p in t.points]
-    inside = False
-    j = len(pts) - 1
-    for i in range(len(pts)):
-        xi, yi = pts[i]
-        xj, yj = pts[j]
-        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / ((yj - yi) or 1e-9) + xi:
-            inside = not inside
-        j = i
-    return inside
+def _covers(t: Terrain, area: float) -> bool:
+    """A piece as big as the table: the ground it is made of, drawn under the measuring grid."""
+    pts = t.points
+    if t.centre is not None or len(pts) < 3:
+        return False
+    return abs(sum(pts[i][0] * pts[i - 1][1] - pts[i - 1][0] * pts[i][1] for i in range(len(pts)))) / 2 >= area
 
 
 def _table_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
@@ -310,10 +264,3 @@ def _table_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame) -> None:
             y = frame.unit_px(0, j)[1]
             draw.text((x0 - m / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
             draw.text((x1 + m / 2, y), f'{j}"', font=f, fill=theme.MARGIN_TEXT, anchor="mm")
-    lf = font(max(frame.text_px, min(18.0, frame.scale * 0.5)), bold=True)  # readable at chat size
-    for t in board.table_terrain:
-        text = t.label or t.kind
-        cx, cy, _ = _terrain_extent(frame, t)
-        fill = (40, 40, 40, 210) if t.kind in ("fog", "shoal") else (255, 255, 255, 230)
-        stroke = (255, 255, 255, 150) if t.kind in ("fog", "shoal") else (20, 30, 20, 200)
-        draw.text((cx, cy), text, font=lf, fill=fill, anchor="mm", stroke_width=2, stroke_fill=stroke)

@@ -23,13 +23,15 @@ from render.counters import (
     highlight_sprite,
     look_of,
     make_sprite,
-    table_label_box,
+    table_name_sprite,
 )
 from render.fonts import UNCACHED
 from render.frame import Frame, chat_text_px, full_frame, zoom_frame
-from render.overlays import draw_labels, draw_overlays, play_area
+from render.labels import TableLayout
+from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
 from render.strip import draw_strip
+from render.table_text import draw_captions, draw_names, table_layout
 from render.zones import draw_zones
 
 T = TypeVar("T")
@@ -117,6 +119,18 @@ class Renderer:
         sprite: Sprite = self._get(self.sprites, look, lambda: make_sprite(look))
         return sprite
 
+    def _name_sprite(self, key: tuple[str, Look]) -> Sprite:
+        sprite: Sprite = self._get(self.sprites, key, lambda: table_name_sprite(key[1]))
+        return sprite
+
+    def table_layout(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> TableLayout:
+        """Where a table's names and captions go in this View's picture (no overlay texts in the
+        way): what ``render_board`` draws, for tests that check nothing covers anything."""
+        frame = self.frame(view, scale=scale, zoom=zoom)
+        colours = {s.id: theme.hex_to_rgb(s.colour) for s in view.sides}
+        text_px = chat_text_px(frame, self._strip(view, frame).height)
+        return table_layout(view, frame, self._looks(view, frame, colours, text_px), text_px)
+
     def _strip(self, view: View, frame: Frame) -> Image.Image:
         """The status strip, its chat-size text (title, side key, headline lines) sized for the
         whole picture it ends up in: a strip taller than the allowance shrinks the picture more in
@@ -132,9 +146,8 @@ class Renderer:
         return strip
 
     def _looks(self, view: View, frame: Frame, colours: dict[str, theme.RGB], text_px: float) -> dict[str, tuple[Look, tuple[float, float]]]:
-        """Each visible counter's look and pixel position. On a table a ship's name row goes above
-        its base unless it would run into a name already placed or another base; then below, then
-        a row further up or down (top ships first), so names in a line of ships never run together."""
+        """Each visible counter's look and pixel position (a table's names are placed afterwards,
+        by ``_table_layout``)."""
         out: dict[str, tuple[Look, tuple[float, float]]] = {}
         kind = view.board.kind
         pad = frame.scale * 2
@@ -145,34 +158,7 @@ class Renderer:
             # a face-down counter's side is not even looked up: look_of draws it from position alone
             colour = theme.FACE_DOWN if c.face_down else colours.get(c.side, theme.NEUTRAL_SIDE)
             out[c.id] = (look_of(c, colour, kind, frame.scale, flat=frame.flat, text_px=text_px), (x, y))
-        if kind != "table":
-            return self._roomy(out, frame)
-        ships = [(cid, look, xy) for cid, (look, xy) in out.items() if look.kind in TABLE_VESSELS and not look.face_down]
-        hulls = []  # every base's rough box: a name should not cover a ship either
-        for _, look, (x, y) in ships:
-            half = max(look.size[0] if look.size[0] > 0 else 2.0, 1.0) * frame.scale / 2
-            hulls.append((x - half, y - half, x + half, y + half))
-        placed: list[tuple[float, float, float, float]] = []
-        ax0, ay0, ax1, ay1 = play_area(frame)  # the mat: names stay off the rulers
-        inside = (float(ax0), float(ay0), float(ax1), float(ay1))
-        for i, (cid, look, (x, y)) in sorted(enumerate(ships), key=lambda e: (e[1][2][1], e[1][2][0])):
-            best: tuple[float, Look, tuple[float, float, float, float]] | None = None
-            for tier in range(4):
-                cand = dataclasses.replace(look, tier=tier)
-                box = table_label_box(cand)
-                if box is None:
-                    break
-                at = (x + box[0], y + box[1], x + box[2], y + box[3])
-                cost = sum(_overlap(at, p) for p in placed) + sum(_overlap(at, h) for j, h in enumerate(hulls) if j != i) * 0.5
-                cost += (at[2] - at[0]) * (at[3] - at[1]) - _overlap(at, inside)  # off the picture
-                if best is None or cost < best[0]:
-                    best = (cost, cand, at)
-                if cost == 0:
-                    break
-            if best is not None:
-                out[cid] = (best[1], (x, y))
-                placed.append(best[2])
-        return out
+        return out if kind == "table" else self._roomy(out, frame)
 
     @staticmethod
     def _roomy(looks: dict[str, tuple[Look, tuple[float, float]]], frame: Frame) -> dict[str, tuple[Look, tuple[float, float]]]:
@@ -201,7 +187,7 @@ class Renderer:
         bg = self._get(self.backgrounds, board_key, lambda: draw_background(board, frame))
         base = bg
         if view.zones:
-            base = self._get(self.zoned, (board_key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours))
+            base = self._get(self.zoned, (board_key, view.zones, colour_key), lambda: draw_zones(bg, board, frame, view.zones, colours, captions=board.kind != "table"))
         palette = self._get(self.palettes, (board_key, view.zones, colour_key), lambda: build_palette(base, colours.values()))
         strip = self._strip(view, frame)
         # one copy of the cached base, already tall enough for the strip (crop pads past the edge)
@@ -210,7 +196,8 @@ class Renderer:
         aid_boxes = draw_labels(img, aid_labels, frame)
         # markers (wakes, mines, flags) first, then ships, highlighted counters last: the things a
         # player must read are never hidden under a neighbour
-        looks = self._looks(view, frame, colours, chat_text_px(frame, strip.height))
+        text_px = chat_text_px(frame, strip.height)
+        looks = self._looks(view, frame, colours, text_px)
         for c in sorted(view.counters, key=lambda c: (c.highlight, c.face_down or c.kind in TABLE_VESSELS)):
             if c.id not in looks:
                 continue
@@ -220,17 +207,17 @@ class Renderer:
                 img.paste(ring.image, (round(x) - ring.ax, round(y) - ring.ay), ring.image)
             sprite = self._sprite(look)
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
+        if board.kind == "table":
+            taken = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in aid_boxes]
+            layout = table_layout(view, frame, looks, text_px, taken)
+            draw_names(img, layout, looks, self._name_sprite)
+            draw_captions(img, layout)
         draw_labels(img, result_labels, frame, aid_boxes)
         if zoom is not None:
             d = ImageDraw.Draw(img)
             d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=(210, 220, 230), width=2)
         img.paste(strip, (0, frame.height))
         return img, palette
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    """The area two boxes share (0 when apart)."""
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def encode_png(img: Image.Image, *, palette: Image.Image | None = None, compress_level: int = 2) -> bytes:

@@ -43,7 +43,6 @@ class Look:
     size: tuple[float, float]
     room: float = 0.0  # how wide a name may be before it shrinks (px); 0 = the token's own width
     text_px: float = 11.0  # smallest name size that stays readable at chat size (``Frame.text_px``)
-    tier: int = 0  # table ships' name row: 0 above the base, 1 below, 2 a row higher, 3 a row lower
     ghost: bool = False  # a previewed position: the same sprite, translucent
 
 
@@ -80,7 +79,6 @@ def look_of(
     *,
     flat: bool = True,
     text_px: float = 11.0,
-    tier: int = 0,
     room: float | None = None,
 ) -> Look:
     if counter.face_down:
@@ -106,7 +104,6 @@ def look_of(
         counter.size if board_kind == "table" else (0.0, 0.0),
         label_room(board_kind, scale, flat) if room is None else room,
         text_px,
-        tier if board_kind == "table" else 0,
         counter.ghost,
     )
 
@@ -457,10 +454,13 @@ def _badge_text(img: Image.Image, badges: list[tuple[tuple[float, float], tuple[
 # --- table bases ----------------------------------------------------------------------------
 
 
-# Bases drawn solid in their side's colour with a bold name that keeps clear of its neighbours'
-# (a land unit's base is square-ended: only ships and the like are pointed).
+# Bases drawn solid in their side's colour (a land unit's base is square-ended: only ships and the
+# like are pointed). Their names are separate sprites (``table_name_sprite``) that the renderer
+# places clear of every other name and base (``render.labels``) and draws after all the bases, so
+# a base moved up to a neighbour never hides the neighbour's name.
 TABLE_VESSELS = frozenset({"ship", "battery", "fort", "hidden", "unit"})
 SQUARE_BASES = frozenset({"unit"})
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 relative to a counter's position
 
 
 def _hull(length: float, beam: float, facing: float, cx: float, cy: float, *, pointed: bool = True) -> list[tuple[float, float]]:
@@ -473,117 +473,168 @@ def _hull(length: float, beam: float, facing: float, cx: float, cy: float, *, po
     return [(cx + u * fx + v * sx, cy + u * fy + v * sy) for u, v in local]
 
 
-def table_label_box(look: Look) -> tuple[float, float, float, float] | None:
-    """Where a table ship's name row falls around its position (the sprite's ``label_box``),
-    worked out without drawing: the renderer tries a few places per ship and draws only one."""
-    if look.board_kind != "table" or look.kind not in TABLE_VESSELS or look.face_down or not look.label:
-        return None
-    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7)
-    extent = math.hypot(max(14.0, length * look.scale), max(6.0, beam * look.scale)) / 2 + 4
-    label_size, row_w = _table_row(look, True)
-    text_h = label_size + 6
-    out = text_h if look.tier >= 2 else 0.0
-    row_y = -extent - out - text_h / 2 + 2 if look.tier in (0, 2) else extent + out + text_h / 2 - 2
-    return (-row_w / 2 - 2, row_y - text_h / 2, row_w / 2 + 2, row_y + text_h / 2)
+def _base_px(look: Look) -> tuple[float, float]:
+    """A table base's length and beam in pixels: its size, or a ship-like 2" x 0.7" (a small
+    square for a marker) when it has none; a hidden counter is a 1.2" disc."""
+    if look.face_down:
+        return max(14.0, 1.2 * look.scale), max(6.0, 1.2 * look.scale)
+    vessel = look.kind in TABLE_VESSELS
+    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7) if vessel else (0.8, 0.8)
+    return max(14.0, length * look.scale), max(6.0, beam * look.scale)
 
 
-def _table_row(look: Look, vessel: bool) -> tuple[float, float]:
-    """A table counter's name size and the width of its row (name, pips or text, badges)."""
-    label_size = max(look.text_px, min(18.0, look.scale * 0.5)) * (1.0 if vessel else 0.75)
-    label_w = font(label_size, bold=vessel).getlength(look.label) if look.label else 0.0
+def _pointed(look: Look) -> bool:
+    return look.kind in TABLE_VESSELS and look.kind not in SQUARE_BASES
+
+
+def table_base_box(look: Look) -> Box:
+    """The box a table counter's base (and its highlight) covers around its position: what other
+    counters' names must keep clear of."""
+    lp, bp = _base_px(look)
+    if look.face_down:
+        r = lp / 2 + (6.0 if look.highlight else 1.0)
+        return (-r, -r, r, r)
+    pts = _hull(lp, bp, look.facing or 0.0, 0.0, 0.0, pointed=_pointed(look))
+    pad = 4.5 if look.highlight else 1.0
+    return (min(p[0] for p in pts) - pad, min(p[1] for p in pts) - pad, max(p[0] for p in pts) + pad, max(p[1] for p in pts) + pad)
+
+
+def has_table_name(look: Look) -> bool:
+    """A table ship or unit whose name is its own sprite, placed by the renderer."""
+    return look.board_kind == "table" and look.kind in TABLE_VESSELS and not look.face_down and bool(look.label)
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A table counter's text row: its name, then damage pips or text, then marker badges."""
+
+    size: float  # name size
+    label_w: float
+    pips: int
+    pr: float  # pip radius
+    extra: str  # damage text
+    small: float  # damage text size
+    badge: float  # badge radius
+    markers: int
+    width: float
+
+    def xs(self, x0: float) -> tuple[list[float], float, list[float]]:
+        """Pip centres, the damage text's left end and badge centres for a row starting at x0."""
+        x = x0 + self.label_w
+        pip_xs = []
+        if self.pips:
+            x += 6
+            pip_xs = [x + self.pr + i * self.pr * 2.7 for i in range(self.pips)]
+            x += self.pips * self.pr * 2.7
+        extra_x = x + 6
+        if self.extra:
+            x += font(self.small, bold=True).getlength(self.extra) + 6
+        return pip_xs, extra_x, [x + 2 + self.badge + i * (2 * self.badge + 2) for i in range(self.markers)]
+
+
+def _row(look: Look, vessel: bool) -> _Row:
+    """Sizes of a table counter's text row: ships and units bold and chat-readable, markers smaller."""
+    size = max(look.text_px, min(18.0, look.scale * 0.5)) * (1.0 if vessel else 0.75)
+    label_w = font(size, bold=vessel).getlength(look.label) if look.label else 0.0
     pips = look.damage_max if 0 < look.damage_max <= 10 and not look.damage_text else 0
-    pr = max(2.2, label_size * 0.2)
+    pr = max(2.2, size * 0.2)
     extra = look.damage_text or (f"{look.damage}/{look.damage_max}" if look.damage_max > 10 else "")
-    small = font(max(10.0, label_size * 0.8), bold=True)
-    badge = max(7.0, label_size * 0.55)
-    row_w = label_w + (pips * pr * 2.7 + 6 if pips else 0) + (small.getlength(extra) + 6 if extra else 0) + len(look.markers) * (2 * badge + 2)
-    return label_size, row_w
+    small = max(10.0, size * 0.8)
+    badge = max(7.0, size * 0.55)
+    width = label_w + (pips * pr * 2.7 + 6 if pips else 0) + (font(small, bold=True).getlength(extra) + 6 if extra else 0) + len(look.markers) * (2 * badge + 2)
+    return _Row(size, label_w, pips, pr, extra, small, badge, len(look.markers), width)
+
+
+def _row_shapes(d: ImageDraw.ImageDraw, look: Look, row: _Row, x0: float, y: float, k: int) -> None:
+    """The row's pips and badge discs, on a drawing ``k`` times the size."""
+    pip_xs, _, badge_xs = row.xs(x0)
+    pr = row.pr
+    for i, px in enumerate(pip_xs):
+        hit = i < look.damage  # on open ground or sea a black pip would vanish: hits are red here
+        d.ellipse(((px - pr) * k, (y - pr) * k, (px + pr) * k, (y + pr) * k), fill=theme.PIP_HIT_SEA if hit else theme.PIP_LEFT, outline=(250, 250, 250) if hit else theme.OUTLINE, width=k)
+    for bx, m in zip(badge_xs, look.markers, strict=True):
+        colour = theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (90, 90, 90)))[1]
+        d.ellipse(((bx - row.badge) * k, (y - row.badge) * k, (bx + row.badge) * k, (y + row.badge) * k), fill=colour, outline=theme.OUTLINE, width=k)
+
+
+def _row_text(img: Image.Image, look: Look, row: _Row, x0: float, y: float, vessel: bool) -> None:
+    """The row's name, damage text and badge letters, at full size."""
+    _, extra_x, badge_xs = row.xs(x0)
+    ink = (255, 255, 255) if vessel else (225, 232, 240)
+    paste_text(img, (x0, y), look.label, row.size, bold=vessel, fill=ink, anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
+    if row.extra:
+        paste_text(img, (extra_x, y), row.extra, row.small, bold=True, fill=(255, 235, 200), anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
+    styles = [theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (90, 90, 90))) for m in look.markers]
+    _badge_text(img, [((bx, y), st) for bx, st in zip(badge_xs, styles, strict=True)], row.badge)
+
+
+def table_name_size(look: Look) -> tuple[float, float]:
+    """Width and height of a table ship's or unit's name row: the box the renderer keeps clear."""
+    row = _row(look, True)
+    return row.width + 4, row.size + 6
+
+
+def table_name_sprite(look: Look) -> Sprite:
+    """A table ship's or unit's name row on its own (``ax, ay`` at the row's centre)."""
+    row = _row(look, True)
+    w, h = table_name_size(look)
+    side_w, side_h = math.ceil(w) + 4, math.ceil(h) + 4
+    k = 3
+    big = Image.new("RGBA", (side_w * k, side_h * k), (0, 0, 0, 0))
+    cx, cy = side_w / 2, side_h / 2
+    x0 = cx - row.width / 2
+    _row_shapes(ImageDraw.Draw(big), look, row, x0, cy, k)
+    img = big.reduce(k)
+    _row_text(img, look, row, x0, cy, True)
+    fade = GHOST_ALPHA if look.ghost else 0.6 if "sunk" in look.markers else 1.0
+    if fade < 1.0:
+        img.putalpha(img.getchannel("A").point(lambda a: round(a * fade)))
+    return Sprite(img, round(cx), round(cy), (-w / 2, -h / 2, w / 2, h / 2))
 
 
 def _table_sprite(look: Look) -> Sprite:
+    """A table base; a marker (not a ship or unit) carries its small name just below it."""
     s = look.scale
     vessel = look.kind in TABLE_VESSELS
-    # a base without a size: a ship-like 2" x 0.7", or a small square marker
-    length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7) if vessel else (0.8, 0.8)
-    if look.face_down:
-        length, beam = 1.2, 1.2
-    lp, bp = max(14.0, length * s), max(6.0, beam * s)
+    lp, bp = _base_px(look)
     extent = math.hypot(lp, bp) / 2 + 4
-    # ships carry a bold name above the base; wakes, landing parties and other markers a small
-    # plain one below, so a marker next to a ship never hides the ship's name
-    label_size, row_w = _table_row(look, vessel)
-    lf = font(label_size, bold=vessel)
-    label = look.label
-    label_w = lf.getlength(label) if label else 0.0
-    pips = look.damage_max if 0 < look.damage_max <= 10 and not look.damage_text else 0
-    pr = max(2.2, label_size * 0.2)
-    extra = look.damage_text or (f"{look.damage}/{look.damage_max}" if look.damage_max > 10 else "")
-    small = font(max(10.0, label_size * 0.8), bold=True)
-    badge = max(7.0, label_size * 0.55)
-    half_w = max(extent, row_w / 2 + 4)
-    text_h = label_size + 6
-    w = math.ceil(2 * half_w)
-    h = math.ceil(2 * (extent + text_h * (2 if look.tier >= 2 else 1) + 2))
+    row = _row(look, vessel) if look.label and not vessel and not look.face_down else None
+    text_h = row.size + 6 if row else 0.0
+    w = math.ceil(2 * max(extent, row.width / 2 + 4 if row else 0.0))
+    h = math.ceil(2 * (extent + text_h + 2))
     c = (w / 2, h / 2)
     k = 3
     big = Image.new("RGBA", (w * k, h * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    cx, cy = c[0] * k, c[1] * k
-    if look.face_down:
-        rr = lp / 2 * k
-        if look.highlight:
-            d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
-        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=theme.FACE_DOWN, outline=theme.OUTLINE, width=2 * k)
-    else:
-        hull = _hull(lp * k, bp * k, look.facing or 0.0, cx, cy, pointed=vessel and look.kind not in SQUARE_BASES)
-        if look.highlight:
-            d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
-        if vessel:
-            d.polygon(hull, fill=look.colour, outline=theme.OUTLINE, width=max(1, round(s / 20)) * k)
-        else:
-            d.polygon(hull, fill=(*theme.mix(look.colour, (255, 255, 255), 0.6), 150), outline=look.colour, width=max(1, round(s / 24)) * k)
-        if "sunk" in look.markers:
-            d.line([hull[0], hull[2]], fill=(20, 20, 20), width=2 * k)
-            d.line([hull[4], hull[2]], fill=(20, 20, 20), width=2 * k)
-    # the text row (label, damage pips or text, marker badges) sits above a ship, below a marker
-    # (a ship's row moves below, or a row further out, when a neighbour's name is in the way)
-    above = vessel and look.tier in (0, 2)
-    out = text_h if look.tier >= 2 else 0.0
-    row_y = c[1] - extent - out - text_h / 2 + 2 if above else c[1] + extent + out + text_h / 2 - 2
-    if look.tier >= 2 and vessel and not look.face_down:  # a leader from the far row to its ship
-        end = row_y + (text_h / 2 if above else -text_h / 2)
-        d.line([(cx, end * k), (cx, (c[1] + (-1 if above else 1) * bp / 2) * k)], fill=(235, 240, 245, 200), width=max(1, round(s / 24)) * k)
-    x = c[0] - row_w / 2
-    pip_xs: list[float] = []
-    label_x = x
-    x += label_w
-    if pips:
-        x += 6
-        for i in range(pips):
-            pip_xs.append(x + pr + i * pr * 2.7)
-        x += pips * pr * 2.7
-    extra_x = x + 6
-    if extra:
-        x += small.getlength(extra) + 6
-    badge_xs = [x + 2 + badge + i * (2 * badge + 2) for i in range(len(look.markers))]
-    for i, px in enumerate(pip_xs):
-        hit = i < look.damage  # on open sea a black pip would vanish: hits are red here
-        d.ellipse(((px - pr) * k, (row_y - pr) * k, (px + pr) * k, (row_y + pr) * k), fill=theme.PIP_HIT_SEA if hit else theme.PIP_LEFT, outline=(250, 250, 250) if hit else theme.OUTLINE, width=k)
-    styles = [theme.MARKER_STYLE.get(m, (m[:1].upper() or "?", (90, 90, 90))) for m in look.markers]
-    for bx, (_, colour) in zip(badge_xs, styles, strict=True):
-        d.ellipse(((bx - badge) * k, (row_y - badge) * k, (bx + badge) * k, (row_y + badge) * k), fill=colour, outline=theme.OUTLINE, width=k)
+    _table_base(d, look, c[0] * k, c[1] * k, lp * k, bp * k, max(1, round(s / 20)) * k, k)
+    row_y = c[1] + extent + text_h / 2 - 2
+    if row:
+        _row_shapes(d, look, row, c[0] - row.width / 2, row_y, k)
     img = big.reduce(k)
     if "sunk" in look.markers:
         img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
     if look.face_down:
         paste_text(img, c, "?", max(11.0, lp * 0.7), bold=True)
-    elif label:
-        ink = (255, 255, 255) if vessel else (225, 232, 240)
-        paste_text(img, (label_x, row_y), label, label_size, bold=vessel, fill=ink, anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
-    if extra:
-        paste_text(img, (extra_x, row_y), extra, small.size, bold=True, fill=(255, 235, 200), anchor="lm", stroke=2, stroke_fill=theme.OUTLINE)
-    _badge_text(img, [((bx, row_y), st) for bx, st in zip(badge_xs, styles, strict=True)], badge)
-    box = None
-    if label and vessel and not look.face_down:
-        box = (-row_w / 2 - 2, row_y - c[1] - text_h / 2, row_w / 2 + 2, row_y - c[1] + text_h / 2)
-    return Sprite(img, round(c[0]), round(c[1]), box)
+    elif row:
+        _row_text(img, look, row, c[0] - row.width / 2, row_y, False)
+    return Sprite(img, round(c[0]), round(c[1]))
+
+
+def _table_base(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, lp: float, bp: float, line: int, k: int) -> None:
+    """The base itself (a grey disc for a hidden counter), drawn ``k`` times the size."""
+    if look.face_down:
+        rr = lp / 2
+        if look.highlight:
+            d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
+        d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=theme.FACE_DOWN, outline=theme.OUTLINE, width=2 * k)
+        return
+    hull = _hull(lp, bp, look.facing or 0.0, cx, cy, pointed=_pointed(look))
+    if look.highlight:
+        d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
+    if look.kind in TABLE_VESSELS:
+        d.polygon(hull, fill=look.colour, outline=theme.OUTLINE, width=line)
+    else:
+        d.polygon(hull, fill=(*theme.mix(look.colour, (255, 255, 255), 0.6), 150), outline=look.colour, width=max(1, round(look.scale / 24)) * k)
+    if "sunk" in look.markers:
+        d.line([hull[0], hull[2]], fill=(20, 20, 20), width=2 * k)
+        d.line([hull[4], hull[2]], fill=(20, 20, 20), width=2 * k)

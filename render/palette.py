@@ -37,6 +37,8 @@ def drawn_colours(side_colours: Iterable[theme.RGB]) -> list[theme.RGB]:
         (44, 46, 50),
         (255, 235, 200),
         theme.HIGHLIGHT,
+        theme.TERRAIN_TEXT,
+        theme.LEADER,
         theme.FACE_DOWN,
         theme.OVERLAY_FIRE,
         theme.OVERLAY_RAM,

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from games.core.view import Arrow, View
 from render import theme
 from render.fonts import font
+from render.terrain import key_name, keyed, swatch
 
 PAD = 14
 ITEM = 86  # width of one compass/arrow item
@@ -139,32 +140,47 @@ LEGEND_SIZE = 20
 
 
 @lru_cache(maxsize=64)
-def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: float = LEGEND_SIZE) -> Image.Image:
+def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: float = LEGEND_SIZE, terrain: tuple[str, ...] = ()) -> Image.Image:
     """The side colour key: a swatch in each side's colour and its name (wrapping to more rows on
     a narrow picture). Bold and large: this row is what tells the sides apart in a chat preview.
+    Then a swatch of each terrain kind on the table with its name, in plain dimmer text.
     (The highlight ring, "acts now" in every system, is explained in /help rather than keyed here,
     so the row stays one line of side names at chat size.)"""
-    f = font(size, bold=True)
+    bold = font(size, bold=True)
+    plain = font(size * 0.85)
     sw = round(size)
-    items = [(c, name) for name, c in sides]
-    rows: list[list[tuple[theme.RGB, str, float]]] = [[]]
+    items: list[tuple[Image.Image | theme.RGB, str, bool]] = [(c, name, True) for name, c in sides]
+    items.extend((swatch(kind, sw), key_name(kind), False) for kind in terrain)
+    rows: list[list[tuple[Image.Image | theme.RGB, str, bool, float]]] = [[]]
     x = 0.0
-    for colour, name in items:
-        w = sw + 8 + f.getlength(name) + 24
+    for mark, name, side in items:
+        w = sw + 8 + (bold if side else plain).getlength(name) + 24
         if rows[-1] and x + w > width:
             rows.append([])
             x = 0.0
-        rows[-1].append((colour, name, x))
+        rows[-1].append((mark, name, side, x))
         x += w
     line = round(size * 1.45)
     img = Image.new("RGBA", (max(1, width), line * len(rows)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     for i, row in enumerate(rows):
         y = i * line + (line - sw) / 2
-        for colour, name, x0 in row:
-            d.rounded_rectangle((x0, y, x0 + sw, y + sw), radius=4, fill=colour, outline=(235, 240, 245), width=2)
-            d.text((x0 + sw + 8, y + sw / 2), name, font=f, fill=theme.mix(colour, (255, 255, 255), 0.6), anchor="lm")
+        for mark, name, _, x0 in row:
+            if isinstance(mark, Image.Image):
+                img.paste(mark, (round(x0), round(y)))
+                d.rectangle((x0, y, x0 + sw - 1, y + sw - 1), outline=(150, 160, 170), width=1)
+                d.text((x0 + sw + 8, y + sw / 2), name, font=plain, fill=theme.STRIP_DIM, anchor="lm")
+                continue
+            d.rounded_rectangle((x0, y, x0 + sw, y + sw), radius=4, fill=mark, outline=(235, 240, 245), width=2)
+            d.text((x0 + sw + 8, y + sw / 2), name, font=bold, fill=theme.mix(mark, (255, 255, 255), 0.6), anchor="lm")
     return img
+
+
+def terrain_key(view: View) -> tuple[str, ...]:
+    """The terrain kinds on a table, in the order they are first listed, for the key."""
+    if view.board.kind != "table":
+        return ()
+    return tuple(keyed([t.kind for t in view.board.table_terrain]))
 
 
 def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 0.0) -> Image.Image:
@@ -187,9 +203,10 @@ def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 
         line_size = max(LINE_SIZE, round(text_px)) if i < view.headline else LINE_SIZE
         rows.extend((line, line_size, False, theme.STRIP_TEXT) for line in wrap(status, line_size, text_w))
     legend: Image.Image | None = None
-    if view.sides:
+    terrain = terrain_key(view)
+    if view.sides or terrain:
         sides = tuple((side.name, theme.hex_to_rgb(side.colour)) for side in view.sides)
-        legend = (legend_image.__wrapped__ if fresh else legend_image)(sides, round(text_w), max(LEGEND_SIZE, round(text_px)))
+        legend = (legend_image.__wrapped__ if fresh else legend_image)(sides, round(text_w), max(LEGEND_SIZE, round(text_px)), terrain)
     key = marker_key(view)
     if key:
         rows.extend((line, SMALL_SIZE, False, theme.STRIP_DIM) for line in wrap(f"Markers: {key}", SMALL_SIZE, text_w))

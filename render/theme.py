@@ -64,8 +64,13 @@ MARKER_STYLE: dict[str, tuple[str, RGB]] = {
     "broken-off": ("\u21a9", (90, 90, 90)),
     "stopped": ("\u25a0", (70, 70, 70)),
     "flag": ("\u2691", (250, 250, 250)),
+    # Days of Iron's measured table
+    "routing": ("Rt", (226, 76, 40)),
+    "hidden": ("H", (112, 96, 160)),
 }
 
+TERRAIN_TEXT: RGB = (255, 244, 214)  # terrain names on a table: cream, unlike the white unit names
+LEADER: RGB = (235, 240, 245)  # the line from a table name standing off its base to the base
 OVERLAY_FIRE: RGB = (255, 72, 72)
 OVERLAY_RAM: RGB = (255, 150, 30)
 OVERLAY_RING: RGB = (240, 244, 248)

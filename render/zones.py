@@ -15,8 +15,9 @@ from render.frame import Frame
 SS = 2
 
 
-def draw_zones(base: Image.Image, board: Board, frame: Frame, zones: tuple[Zone, ...], colours: dict[str, theme.RGB]) -> Image.Image:
-    """A copy of ``base`` with the zones on it (the renderer caches this per zone set)."""
+def draw_zones(base: Image.Image, board: Board, frame: Frame, zones: tuple[Zone, ...], colours: dict[str, theme.RGB], *, captions: bool = True) -> Image.Image:
+    """A copy of ``base`` with the zones on it (the renderer caches this per zone set). A table's
+    captions are left to ``render.table_text``, which places them clear of the counters."""
     layer = Image.new("RGBA", (frame.width * SS, frame.height * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(layer)
     labels: list[tuple[float, float, str, theme.RGB]] = []
@@ -36,7 +37,7 @@ def draw_zones(base: Image.Image, board: Board, frame: Frame, zones: tuple[Zone,
             d.polygon([(x * SS, y * SS) for x, y in poly], fill=(*colour, 60))
             d.line([(x * SS, y * SS) for x, y in [*poly, poly[0]]], fill=(*colour, 255), width=3 * SS, joint="curve")
             pts.extend(poly)
-        if pts and z.name:
+        if pts and z.name and captions:
             labels.append((sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts), z.name, colour))
     out = base.convert("RGBA")
     out.alpha_composite(layer.reduce(SS))

@@ -3,6 +3,9 @@ with a fixed seed, as a spectator sees it (what the bot posts to the channel).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from games.core.errors import GameError
 from games.core.rng import Rng
 from games.core.ruleset import get_ruleset, read_order
 from games.core.view import View
@@ -41,4 +44,40 @@ def real_view(name: str) -> View:
     state = rules.setup(scenario, {}, rng)
     for seat, text in orders:
         rules.apply(state, seat, read_order(rules, state, seat, text), rng)
+    return rules.view(state, None)
+
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def script_view(system: str, script: str, orders: int | None = None) -> View:
+    """The spectator's View part-way through a console script (after its first ``orders`` orders,
+    all by default): mid-game boards, with units moved off their set-up lines. The dice here come
+    from this module's seed, not the script's, so an order the other dice make illegal (a charge
+    home after a failed test) is skipped: the board is what matters, not the story."""
+    rules = get_ruleset(system)
+    seat_of: dict[str, str] = {}
+    who = ""
+    state = None
+    rng = Rng(SEED)
+    done = 0
+    for line in (SCRIPTS / system.replace("-", "_") / f"{script}.txt").read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("as @"):
+            who = line[4:]
+        elif line.startswith("/game new"):
+            fields = dict(part.split(":", 1) for part in line.split()[2:])
+            options = dict(o.split("=", 1) for o in fields.get("options", "").split(",") if "=" in o)
+            state = rules.setup(fields["scenario"], options, rng)
+        elif line.startswith("/game join seat:"):
+            seat_of[who] = line.split(":", 1)[1]
+        elif line.startswith("/order text:") and " preview:" not in line and state is not None and who in seat_of:
+            if orders is not None and done >= orders:
+                break
+            try:
+                rules.apply(state, seat_of[who], read_order(rules, state, seat_of[who], line.split(":", 1)[1]), rng)
+            except GameError:
+                continue
+            done += 1
+    assert state is not None, script
     return rules.view(state, None)

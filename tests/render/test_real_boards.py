@@ -3,14 +3,13 @@ as Discord shows them (~500 px high), and the chat-size legibility rules checked
 
 from __future__ import annotations
 
-import dataclasses
 import io
 
 import pytest
 from PIL import Image
 
 from render import Renderer
-from render.counters import Look, make_sprite, table_label_box
+from render.counters import Look, has_table_name, table_name_size, table_name_sprite
 from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
 from tests.render.golden import check_golden
 from tests.render.real_boards import BOARDS, real_view
@@ -58,19 +57,21 @@ def test_every_board_has_a_side_key() -> None:
     assert plain.height > no_sides.height  # the key's row
 
 
-def test_table_name_boxes_match_what_is_drawn() -> None:
-    """The renderer places table names by ``table_label_box`` without drawing them: the box must be
-    where the sprite really puts the name, in every one of the four places it tries."""
+def test_table_name_boxes_hold_what_is_drawn() -> None:
+    """The renderer places table names by ``table_name_size`` without drawing them: every pixel
+    of the name sprite (name, pips, damage text, badges) must fall inside that box."""
     renderer = Renderer()
-    renderer.render_board(real_view("oak-and-iron"))
-    ships = [key for key in renderer.sprites._data if isinstance(key, Look) and key.kind == "ship"]
-    assert ships
-    for look in ships:
-        for tier in range(4):
-            moved = dataclasses.replace(look, tier=tier)
-            computed, drawn = table_label_box(moved), make_sprite(moved).label_box
-            assert computed is not None and drawn is not None
-            assert max(abs(a - b) for a, b in zip(computed, drawn, strict=True)) < 1.0
+    for board in ("oak-and-iron", "days-of-iron"):
+        renderer.render_board(real_view(board))
+    looks = [key for key in renderer.sprites._data if isinstance(key, Look) and has_table_name(key)]
+    assert len({look.kind for look in looks}) == 2  # ships and units
+    for look in looks:
+        sprite = table_name_sprite(look)
+        w, h = table_name_size(look)
+        ink = sprite.image.getchannel("A").getbbox()
+        assert ink is not None
+        x0, y0, x1, y1 = (ink[0] - sprite.ax, ink[1] - sprite.ay, ink[2] - sprite.ax, ink[3] - sprite.ay)
+        assert -w / 2 - 1 <= x0 and x1 <= w / 2 + 1 and -h / 2 - 1 <= y0 and y1 <= h / 2 + 1, (look.label, ink, w, h)
 
 
 @pytest.mark.parametrize("name", sorted(BOARDS))

@@ -1,0 +1,304 @@
+"""Where names and captions go on a continuous table.
+
+Every ship's or unit's name goes next to its own base, clear of every other name (with a word's
+gap, so two names on one line never read as one) and of every base; when nothing next to the base
+is free it stands a row or two further out with a leader line to its base, the way a crowded chart
+is lettered. Captions (set-up zones, terrain pieces) go afterwards, at the first of a few places
+along their area where no base, name or other caption sits. Pure geometry: nothing here draws.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels
+Pt = tuple[float, float]
+
+GAP = 3.0  # between a base and its name
+HARD = 1_000_000.0  # any overlap costs more than the least preferred clear place
+
+
+@dataclass(frozen=True)
+class Name:
+    """One name to place: its base's box and the name row's width and height (pixels)."""
+
+    key: str
+    base: Box
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a name went, and its leader (base edge to name edge) when it stands off its base."""
+
+    box: Box
+    leader: tuple[Pt, Pt] | None = None
+    base: Box = (0.0, 0.0, 0.0, 0.0)  # its own base's box
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when apart). Called some 10^5 times a picture: no min/max calls."""
+    w = (a[2] if a[2] < b[2] else b[2]) - (a[0] if a[0] > b[0] else b[0])
+    if w <= 0:
+        return 0.0
+    h = (a[3] if a[3] < b[3] else b[3]) - (a[1] if a[1] > b[1] else b[1])
+    return w * h if h > 0 else 0.0
+
+
+def grow(box: Box, dx: float, dy: float) -> Box:
+    return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
+
+
+def outside(box: Box, area: Box) -> float:
+    """How much of a box lies off the area (its whole area when entirely off)."""
+    return (box[2] - box[0]) * (box[3] - box[1]) - overlap(box, area)
+
+
+def _centred(x: float, y: float, w: float, h: float) -> Box:
+    return (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+
+
+def name_candidates(name: Name) -> list[tuple[Box, float]]:
+    """Places for a name with their preference (lower first): right above or below the base,
+    slid a little sideways, beside it, then one to three rows further out (with a leader)."""
+    x0, y0, x1, y1 = name.base
+    w, h = name.width, name.height
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    out: list[tuple[Box, float]] = []
+    for row in range(4):
+        step = row * (h + 2)
+        for shift in (0.0, -0.25, 0.25, -0.45, 0.45, -0.8, 0.8):
+            x = cx + shift * w
+            pref = row * 4.0 + abs(shift) * 3.0 + (5.0 if abs(shift) > 0.5 else 0.0)
+            out.append((_centred(x, y0 - GAP - h / 2 - step, w, h), pref))
+            out.append((_centred(x, y1 + GAP + h / 2 + step, w, h), pref + 0.5))
+        # beside the base (row 1 and on: a name's height further off, past a neighbour's base)
+        for dy in (0.0, -0.6, 0.6, -1.0, 1.0):
+            y = cy + dy * h
+            off = GAP + 2 + row * h
+            out.append(((x1 + off, y - h / 2, x1 + off + w, y + h / 2), 1.5 + abs(dy) * 2 + row * 4.0))
+            out.append(((x0 - off - w, y - h / 2, x0 - off, y + h / 2), 1.7 + abs(dy) * 2 + row * 4.0))
+    out.sort(key=lambda c: c[1])
+    return out
+
+
+def apart(a: Box, b: Box) -> float:
+    """The gap between two boxes (0 when they touch or overlap)."""
+    return max(a[0] - b[2], b[0] - a[2], a[1] - b[3], b[1] - a[3], 0.0)
+
+
+def cross(a: tuple[Pt, Pt], b: tuple[Pt, Pt]) -> bool:
+    """Whether two segments cross (touching ends do not count)."""
+
+    def side(p: Pt, q: Pt, r: Pt) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    d1, d2 = side(b[0], b[1], a[0]), side(b[0], b[1], a[1])
+    d3, d4 = side(a[0], a[1], b[0]), side(a[0], a[1], b[1])
+    return d1 * d2 < 0 and d3 * d4 < 0
+
+
+def _clipped(line: tuple[Pt, Pt], box: Box) -> float:
+    """The length of a segment inside a box (Liang-Barsky clipping)."""
+    (ax, ay), (bx, by) = line
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, ax - box[0]), (dx, box[2] - ax), (-dy, ay - box[1]), (dy, box[3] - ay)):
+        if p == 0:
+            if q < 0:
+                return 0.0
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 >= t1:
+            return 0.0
+    return (t1 - t0) * math.hypot(dx, dy)
+
+
+def crossing(line: tuple[Pt, Pt], boxes: Sequence[Box]) -> float:
+    """How many pixels of a leader run over the boxes."""
+    return sum(_clipped(line, b) for b in boxes)
+
+
+def leader_for(base: Box, box: Box) -> tuple[Pt, Pt] | None:
+    """A line from the base to its name when the name does not sit against the base."""
+    gap_x = max(box[0] - base[2], base[0] - box[2], 0.0)
+    gap_y = max(box[1] - base[3], base[1] - box[3], 0.0)
+    if gap_x <= GAP + 3 and gap_y <= GAP + 3:
+        return None
+    cx = min(max((base[0] + base[2]) / 2, box[0] + 4), box[2] - 4)
+    cy = min(max((base[1] + base[3]) / 2, box[1] + 2), box[3] - 2)
+    if gap_y > GAP + 3:  # above or below: from the facing edges
+        start = ((base[0] + base[2]) / 2, base[1] if box[3] <= base[1] else base[3])
+        end = (cx, box[3] if box[3] <= base[1] else box[1])
+    else:
+        start = (base[0] if box[2] <= base[0] else base[2], (base[1] + base[3]) / 2)
+        end = (box[2] if box[2] <= base[0] else box[0], cy)
+    return (start, end)
+
+
+class Placer:
+    """Keeps the boxes already taken and places names and captions clear of them."""
+
+    def __init__(self, area: Box, bases: Sequence[Box], taken: Sequence[Box] = (), *, mat: Box | None = None) -> None:
+        self.area = area  # nothing may leave it
+        self.mat = area if mat is None else mat  # a name may leave it (onto a ruler) when it must
+        self.bases = [grow(b, 2.0, 2.0) for b in bases]
+        self.taken = list(taken)
+        self._candidates: dict[str, list[tuple[Box, float]]] = {}
+
+    def _cost(self, box: Box, others: Sequence[Box], word_gap: float, bases: Sequence[Box] | None = None) -> float:
+        """How much of a box runs into names (kept a word's gap apart), bases or off the table.
+        A name never meets its own base: every candidate stands off it."""
+        spaced = grow(box, word_gap, 1.0)
+        hit = sum(overlap(spaced, o) for o in others)
+        hit += sum(overlap(box, b) for b in (self.bases if bases is None else bases))
+        hit += outside(box, self.area) * 4
+        return hit
+
+    def _soft(self, n: Name, box: Box, others: Sequence[Box], leaders: Sequence[tuple[Pt, Pt]], bases: Sequence[Box]) -> float:
+        """What makes a clear place worse: a leader (longer is worse) running over other names or
+        bases or across other leaders, or, without one, a name nearer a neighbour than its own."""
+        off = outside(box, self.mat) / ((box[2] - box[0]) * (box[3] - box[1]))
+        off_mat = 12.0 + 30.0 * off if off > 0 else 0.0
+        line = leader_for(n.base, box)
+        if line is None:
+            return off_mat + (6.0 if self._nearer_other(n, box, bases) else 0.0)
+        length = abs(line[1][0] - line[0][0]) + abs(line[1][1] - line[0][1])
+        over_names = crossing(line, others)
+        over_bases = crossing(line, [b for b in bases if overlap(b, n.base) == 0])
+        return off_mat + length / 40 + over_names / 4 + over_bases * 2 + 3.0 * sum(1 for other in leaders if cross(line, other))
+
+    def place_names(self, names: Sequence[Name]) -> dict[str, Placed]:
+        """Every name clear of the others and of every base where the table allows. Greedy, then a
+        few passes moving each name to its best place given all the others; tried in a few orders
+        (top rows first, bottom first, the hardest to place first, the widest first), keeping the
+        best, since a name placed early can take a later one's only clear place."""
+        by_key = {n.key: n for n in names}
+        self._candidates = {n.key: name_candidates(n) for n in names}
+
+        def centre(n: Name) -> tuple[float, float]:
+            return ((n.base[1] + n.base[3]) / 2, (n.base[0] + n.base[2]) / 2)
+
+        orders = (
+            sorted(names, key=centre),
+            sorted(names, key=lambda n: (-centre(n)[0], centre(n)[1])),
+            sorted(names, key=lambda n: (self._room(n), centre(n))),
+            sorted(names, key=lambda n: (-n.width, centre(n))),
+        )
+        best: tuple[tuple[int, float], dict[str, Box]] | None = None
+        for order in orders:
+            boxes, score = self._arrange(order, by_key)
+            if best is None or score < best[0]:
+                best = (score, boxes)
+            if score == (0, 0.0):
+                break  # every name right by its base: nothing can be better
+        assert best is not None or not names
+        boxes = best[1] if best is not None else {}
+        self.taken.extend(boxes.values())
+        return {k: Placed(b, leader_for(by_key[k].base, b), by_key[k].base) for k, b in boxes.items()}
+
+    def _room(self, n: Name) -> int:
+        """How many of a name's places are clear of the bases alone (fewer: place it sooner)."""
+        return sum(1 for box, _ in self._candidates[n.key] if self._cost(box, self.taken, 0.0) == 0)
+
+    def _arrange(self, order: Sequence[Name], by_key: dict[str, Name]) -> tuple[dict[str, Box], tuple[int, float]]:
+        """Names placed in this order, then re-placed until none moves; the score counts the names
+        left covering something, then the total cost."""
+        boxes: dict[str, Box] = {}
+        costs: dict[str, float] = {}
+        for _ in range(5):
+            moved = False
+            for n in order:
+                if costs.get(n.key) == 0.0:
+                    continue  # right by its base and clear: nothing placed later can have moved it
+                others = [b for k, b in boxes.items() if k != n.key] + self.taken
+                leaders = [line for k, b in boxes.items() if k != n.key and (line := leader_for(by_key[k].base, b)) is not None]
+                cost, box = self._best(n, others, leaders)
+                moved = moved or boxes.get(n.key) != box
+                boxes[n.key], costs[n.key] = box, cost
+            if not moved:
+                break
+        return boxes, (sum(1 for c in costs.values() if c >= HARD), sum(costs.values()))
+
+    def _best(self, n: Name, others: Sequence[Box], leaders: Sequence[tuple[Pt, Pt]]) -> tuple[float, Box]:
+        best: tuple[float, Box] | None = None
+        # only what the farthest candidate could reach counts (a few times faster on a full table)
+        reach = grow(n.base, n.width * 1.5 + 4 * n.height, 5 * (n.height + 2))
+        others = [b for b in others if overlap(b, reach) > 0]
+        bases = [b for b in self.bases if overlap(b, reach) > 0]
+        for box, pref in self._candidates[n.key]:
+            if best is not None and pref >= best[0]:
+                break  # candidates come in order of preference: nothing later can win
+            hit = self._cost(box, others, n.height * 0.5, bases)
+            if hit > 0 and best is not None and best[0] < HARD:
+                continue  # a clear place is known: no covered one can beat it
+            # a covered place is judged by how much it covers alone (leaders and such are details then)
+            cost = HARD + hit + pref if hit > 0 else pref + self._soft(n, box, others, leaders, bases)
+            if best is None or cost < best[0]:
+                best = (cost, box)
+        assert best is not None
+        return best
+
+    def _nearer_other(self, n: Name, box: Box, bases: Sequence[Box]) -> bool:
+        own = apart(box, n.base)
+        return any(apart(box, b) < own + 2 for b in bases if overlap(b, n.base) == 0)
+
+    def place_caption(self, width: float, height: float, spots: Sequence[Pt], *, optional: bool = False) -> Box | None:
+        """A caption centred on the first spot where it is clear of everything placed so far
+        (else the least covered spot, or nowhere when ``optional``); the caption is then taken."""
+        best: tuple[float, Box] | None = None
+        for x, y in spots:
+            box = _centred(x, y, width, height)
+            hit = self._cost(box, self.taken, 4.0)
+            if best is None or hit < best[0]:
+                best = (hit, box)
+            if hit == 0:
+                break
+        if best is None or (optional and best[0] > 0):
+            return None
+        self.taken.append(best[1])
+        return best[1]
+
+
+def edge_spots(area: Box, width: float, height: float, *, inset: float = 6.0) -> list[Pt]:
+    """Caption centres over an area: along its inside top and bottom edges first, from the middle
+    outwards, then rows between them, then just outside its top and bottom edges (still naming
+    it, where the area is full of counters)."""
+    x0, y0, x1, y1 = area
+    cx = (x0 + x1) / 2
+    half = max(0.0, (x1 - x0 - width) / 2 - inset)
+    steps = [0.0]
+    for i in range(1, 13):
+        steps.extend((-i / 12, i / 12))
+    top, bottom = y0 + inset + height / 2, y1 - inset - height / 2
+    rows = [top, bottom, *(top + (bottom - top) * f for f in (0.5, 0.25, 0.75))] if bottom > top else [(y0 + y1) / 2]
+    rows.extend((y0 - height / 2 - 2, y1 + height / 2 + 2))
+    return [(cx + s * half, y) for y in rows for s in steps]
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A caption's box and how it is written (a zone's or a terrain piece's name)."""
+
+    box: Box
+    text: str
+    size: float
+    bold: bool
+    fill: tuple[int, int, int]
+    stroke: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where a table's names (by counter id) and captions go in one picture."""
+
+    names: dict[str, Placed]
+    captions: tuple[Caption, ...]
+    bases: tuple[Box, ...] = ()  # every base's box, which names and captions keep clear of
