@@ -84,6 +84,9 @@ def _terrain_captions(view: View, frame: Frame, placer: Placer, area: Box, text_
         w, h = _text_box(text, size, False)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         spots = [(cx, cy), *edge_spots(box, w, h), (cx, box[1] - h / 2 - 3), (cx, box[3] + h / 2 + 3)]
+        if whole:  # the table's own name stays off the pieces on it
+            others = [_piece_box(frame, p) for p in pieces if p is not t]
+            spots = [(x, y) for x, y in spots if all(overlap((x - w / 2, y - h / 2, x + w / 2, y + h / 2), o) == 0 for o in others)]
         at = placer.place_caption(w, h, spots, optional=whole)
         if at is None:
             continue

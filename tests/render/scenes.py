@@ -130,3 +130,36 @@ def long_names_view() -> View:
         Counter("d", "Erzherzog Ferdinand Max", "blue", (2.0, 6.0), facing=180.0, markers=("stopped",)),
     )
     return dataclasses.replace(view, counters=counters, overlays=(), title="Long names")
+
+
+TERRAIN_KINDS = (
+    # Days of Iron's section-15 kinds (data/days_of_iron/reference/sheets/terrain.toml) and the
+    # hills, rivers and crossings being added to it
+    "light-wood", "heavy-wood", "urban", "low-hill", "high-hill", "swamp", "field", "wall", "road", "stream", "river", "ford", "bridge", "open",
+)
+
+
+def terrain_view() -> View:
+    """A measured table with a piece of every land terrain kind, a river with a ford and a bridge
+    over it (listed before the river: the crossing must still lie on top), and a road."""
+    pieces = (
+        Terrain("land", points=((0.0, 0.0), (48.0, 0.0), (48.0, 24.0), (0.0, 24.0)), label='48" x 24" table'),
+        Terrain("bridge", points=((30.0, 9.0), (33.0, 9.0), (33.0, 15.0), (30.0, 15.0)), label="Bridge"),
+        Terrain("ford", points=((12.0, 10.0), (15.0, 10.0), (15.0, 14.0), (12.0, 14.0)), label="Ford"),
+        Terrain("river", points=((0.0, 10.5), (48.0, 10.5), (48.0, 13.5), (0.0, 13.5)), label="Saar"),
+        Terrain("light-wood", points=((1.0, 1.0), (9.0, 1.0), (9.0, 8.0), (1.0, 8.0)), label="Light wood"),
+        Terrain("heavy-wood", points=((10.0, 1.0), (18.0, 1.0), (18.0, 8.0), (10.0, 8.0)), label="Heavy wood"),
+        Terrain("urban", points=((19.0, 1.0), (26.0, 1.0), (26.0, 8.0), (19.0, 8.0)), label="Village"),
+        Terrain("low-hill", points=((27.0, 1.0), (36.0, 2.0), (35.0, 8.0), (28.0, 7.5)), label="Low hill"),
+        Terrain("high-hill", points=((37.0, 1.0), (47.0, 1.0), (46.0, 8.0), (38.0, 8.0)), label="High hill"),
+        Terrain("swamp", points=((1.0, 16.0), (9.0, 16.0), (9.0, 23.0), (1.0, 23.0)), label="Marsh"),
+        Terrain("field", points=((10.0, 16.0), (18.0, 16.0), (18.0, 23.0), (10.0, 23.0)), label="Wheat"),
+        Terrain("wall", points=((20.0, 17.0), (28.0, 17.0), (28.0, 18.0), (20.0, 18.0)), label="Wall"),
+        Terrain("road", points=((31.0, 0.0), (32.0, 0.0), (32.0, 24.0), (31.0, 24.0)), label="Road"),
+        Terrain("stream", points=((36.0, 15.0), (47.0, 20.0), (47.0, 21.0), (36.0, 16.0)), label="Brook"),
+        Terrain("open", points=((20.0, 20.0), (28.0, 20.0), (28.0, 23.0), (20.0, 23.0)), label="Open"),
+    )
+    board = Board(kind="table", key="table:terrain-48x24", name="Terrain", width=48, height=24, table_terrain=pieces)
+    units = (Counter("u1", "1st Foot", "red", (5.0, 4.5), facing=0.0, size=(1.0, 4.0), kind="unit"),
+             Counter("u2", "2nd Horse", "blue", (22.5, 4.5), facing=180.0, size=(2.0, 3.0), kind="unit"))
+    return View(board=board, viewer=None, sides=SIDES, counters=units, status=("Turn 1",), title="Terrain kinds")
