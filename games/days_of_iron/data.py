@@ -293,6 +293,7 @@ def _entries(doc: Record, table: tuple[int, int], sides: set[str]) -> tuple[Entr
         out.append(EntrySpec(rec.str("side", tuple(sides)), rec.str("name"), (x, y), rec.str("source", ("scenario", "house"))))
     return tuple(out)
 
+
 def _terrain(doc: Record, table: tuple[int, int]) -> tuple[TerrainSpec, ...]:
     """The scenario's terrain pieces (15): a type of the terrain sheet and a convex outline on the table."""
     from games.core.geometry import is_convex

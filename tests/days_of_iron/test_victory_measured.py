@@ -5,6 +5,10 @@ on them, off-board arrivals (16.5, 17.2.1) at the scenario's entry points, and w
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from games.core.errors import GameError
@@ -13,11 +17,14 @@ from games.core.ruleset import UMPIRE, Event
 from games.days_of_iron.rules.formations_12 import base, on_table
 from games.days_of_iron.rules.victory_18 import breakdown_line, holder
 from games.days_of_iron.state import State, Unit
+from tests.console import run_script
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+
+SCRIPT = Path(__file__).resolve().parents[2] / "tests" / "scripts" / "days_of_iron" / "arrivals.txt"
 
 
 def playing(scenario: str = "outpost", *, french_first: bool = True, **options: str) -> tuple[State, Rng]:
-    state, rng = new_game(scenario, **{"scouting": "no", **options})
+    state, rng = new_game(scenario, 1, **{"scouting": "no", **options})
     ready_both(state, rng)
     start_turn(state, french_first=french_first)
     return state, rng
@@ -285,3 +292,41 @@ def test_hidden_and_off_board_units_never_reach_the_enemy_or_the_channel() -> No
     assert not any(n in t for n in names for t in public_before)
     assert not any(n in o for n in BRIGADE for o in RS.legal_orders(state, "french"))
     assert "not on the table" in refused(state, "french", "measure 2e de Ligne to 2nd Hussars")
+
+
+# --- the console script: an arrival and a surrender to the computed result -------------------------
+
+
+def test_the_arrivals_script_plays_an_arrival_and_a_surrender_to_the_computed_result() -> None:
+    done = run_script(SCRIPT)  # its own --seed line
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "`dust Rheinbaben at the moon`: No entry point called `the moon`. Known: Givonne road, baseline." in out
+    assert "**Dust on the horizon at Givonne road!**" in out
+    assert "`measure 2e de Ligne to 2nd Hussars`: 2nd Hussars is not on the table." in out  # declared, not yet there
+    assert ("**Arrival** (17.2.1): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 6\") "
+            "in column, facing into the table, and may move this phase.") in out
+    assert '2nd Hussars moves 10": it costs 10", 4" left this turn.' in out
+    assert "`8th Jäger surrender`: 8th Jäger is not affected" in out
+    assert "`end`: a game ends after a turn's Close Assault phase (18)." in out
+    assert "24e de Ligne routs (beaten by 8th Jäger)" in out
+    assert "`24e de Ligne surrender`: 24e de Ligne belongs to the French; only its own side may surrender it." in out
+    assert "24e-ligne surrender" in out  # offered to the French by `?`
+    assert "24e de Ligne surrenders (18.1; routing, contact): it leaves the table and counts its full 48 points lost" in out
+    assert "**Game over.** Winner: nobody (a draw). Both players agreed to end the battle. Draw on points lost." in out
+    assert "French: lost 48 of 644 points - full: 24e de Ligne 48 (surrendered)." in out
+    assert "Points (18.2): the Prussians lost 48 points fewer: Draw (bands up to 150, 250, 400 for 800 points)." in out
+
+
+def test_the_arrivals_script_keeps_the_off_board_brigade_from_the_french_until_declared() -> None:
+    done = run_script(SCRIPT, "--json")
+    assert done.returncode == 0, done.stderr
+    records: list[dict[str, Any]] = [json.loads(line) for line in done.stdout.splitlines()]
+    declared = next(i for i, r in enumerate(records) if "Dust on the horizon" in r.get("text", ""))
+    secret = ("Rheinbaben cavalry", "2nd Hussars", "11th Uhlans", "Off-board")
+    for r in records[:declared]:
+        if r["kind"] in ("message", "dm", "error") and r.get("to") not in ("@bob", "@umpy"):  # its side and the umpire
+            assert not any(word in r.get("text", "") for word in secret), r
+    arrived = next(i for i, r in enumerate(records) if "**Arrival**" in r.get("text", ""))
+    between = [r for r in records[declared + 1:arrived] if r.get("to") == "@alice"]
+    assert [r["text"] for r in between] == ["`measure 2e de Ligne to 2nd Hussars`: 2nd Hussars is not on the table."]
