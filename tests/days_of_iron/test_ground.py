@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.errors import IllegalOrder
-from games.core.rng import Rng
-from games.days_of_iron.rules import movement_17_4, shooting_17_3
+from games.core.errors import DataError, IllegalOrder
+from games.core.rng import Rng, seed_from_number
+from games.days_of_iron.rules import close_assault_17_5, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import State, TerrainPiece, Unit
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
 
 
 def to_shooting(state: State, rng: Rng) -> None:
@@ -169,3 +169,83 @@ def test_a_footprint_in_a_river_away_from_a_ford_is_in_the_water() -> None:
     ligne.x = 33.0
     place(ligne, 33.0, 24.0, 180.0, "column")
     assert movement_17_4.in_water(state, base(ligne)) is None  # at the ford
+
+
+def assault_game() -> tuple[State, Rng]:
+    """The meeting table, bare, in the Movement phase of turn 1 (French initiative)."""
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    state.terrain.clear()
+    start_turn(state)
+    while state.step < 2:
+        order(state, RS.to_act(state)[0], "next", rng)
+    return state, rng
+
+
+def to_close_assault(state: State, faces: list[int]) -> str:
+    """Say `next` through the Movement phase: the Close Assault phase fights with the given dice."""
+    order(state, "french", "next", Rng(seed_from_number(5)))
+    return "\n".join(e.text for e in order(state, "prussian", "next", ScriptedRng(faces)))
+
+
+def test_the_results_sheet_reads_the_margin_and_refuses_a_mistyped_result() -> None:
+    assert str(close_assault_17_5.result_for(1)[0]) == 'fall back 3" disordered'
+    assert [str(r) for r in close_assault_17_5.result_for(2)] == ["rout", 'advance 3"']
+    assert [str(r) for r in close_assault_17_5.result_for(None)] == ["rout", 'pursue 8"']  # the Automatic Major Victory
+    assert close_assault_17_5.result_for(99) == close_assault_17_5.result_for(None)
+    with pytest.raises(DataError, match=r"'retreat 3' is not a result; write one of 'rout', 'fall back N'"):
+        close_assault_17_5.parse_result("retreat 3", close_assault_17_5.LOSER_ACTIONS, "row 1 loser")
+    with pytest.raises(DataError, match="'advance' is not a result"):
+        close_assault_17_5.parse_result("advance", close_assault_17_5.WINNER_ACTIONS, "row 1 winner")
+
+
+def test_a_victors_advance_into_a_new_enemy_is_a_break_through_attack() -> None:
+    state, _ = assault_game()
+    ligne = place(unit(state, "2e de Ligne"), 36.0, 30.0, 0.0)  # front edge y 29.5
+    beaten = place(unit(state, "74th"), 36.0, 29.0, 180.0)
+    beaten.stands = 3  # in contact, a remnant of 3 stands
+    fresh = place(unit(state, "39th"), 36.0, 25.5, 180.0, "column")  # rear edge y 27: 2.5" beyond
+    # 2e 5+2 = 7 beat the 74th 2+3 = 5, by 2: "rout" / "advance 3" (house); losses 1d6 = 1 at 12 v 3
+    # (outnumbering) costs 1 stand and leaves 2: shattered (17.5.8), so the victor advances straight on
+    text = to_close_assault(state, [5, 2, 1])
+    assert "2e de Ligne win by 2" in text and "74th Infantry is shattered and removed from play (17.5.8)." in text
+    assert ('2e de Ligne advances 2.5" into 39th Fusiliers: a **Break-Through Attack** (17.5.4). They fight in '
+            'the next Close Assault, 2e de Ligne as charging; 39th Fusiliers takes a Being Charged test in the next Morale Phase.') in text
+    assert ligne.y == pytest.approx(27.5) and ligne.breakthrough == fresh.id and ligne.breakthrough_turn == 2
+    assert close_assault_17_5.breakthrough_attacks(state) == []  # fought next turn, not now
+    state.turn = 2
+    assert close_assault_17_5.breakthrough_attacks(state) == [(ligne, fresh)]
+    text = "\n".join(e.text for e in close_assault_17_5.resolve(state, ScriptedRng([3, 3, 1])))
+    assert "2e de Ligne 3+2+1 break-through = 6; 39th Fusiliers 3+" in text
+
+
+def test_a_routing_unit_in_a_melee_suffers_an_automatic_major_victory_first() -> None:
+    state, _ = assault_game()
+    ligne = place(unit(state, "2e de Ligne"), 36.0, 30.0, 0.0)  # 12" wide: x 30-42
+    router = place(unit(state, "74th"), 33.0, 29.0, 180.0)
+    router.stands, router.status = 6, "routing"
+    other = place(unit(state, "39th"), 39.0, 29.0, 180.0)
+    other.stands = 6
+    # the router first (17.5.3): losses 1d6 = 3 at 12 v 6 (outnumbering) = 1 stand, it routs on; then
+    # the 2e and the 39th fight as usual: 4+2 against (6 - Class)+Class, a draw
+    text = to_close_assault(state, [3, 4, 6 - other.cls])
+    assert ("**Close assault** (17.5.3): 74th Infantry, routing, suffer an Automatic Major Victory by 2e de Ligne; "
+            "Close assault losses (house) 1d6 = 3 (outnumbering): 74th Infantry lose 1.") in text
+    assert "74th Infantry routs (beaten by 2e de Ligne): initial rout of 6\"" in text
+    assert f"2e de Ligne 4+2 = 6; 39th Fusiliers {6 - other.cls}+{other.cls} = 6: a draw" in text
+    assert (ligne.x, ligne.y) == (36.0, 30.0)  # the victors of 17.5.3 make no compulsory move
+    assert router.y == pytest.approx(23.0) and router.stands == 5
+
+
+def test_a_unit_routed_into_a_river_away_from_a_ford_drowns() -> None:
+    state, _ = assault_game()
+    hill(state, "river", "Saar", 0.0, 20.0, 72.0, 27.0)
+    ligne = place(unit(state, "2e de Ligne"), 36.0, 30.0, 0.0)
+    beaten = place(unit(state, "74th"), 36.0, 29.0, 180.0)
+    # 6+2 = 8 against 1+3 = 4, by 4: the loser routs 6" (into the river), the victor pursues 8"
+    text = to_close_assault(state, [6, 1, 1])
+    assert ("74th Infantry is routed into Saar away from a ford: drowned, surrendered or dispersed, "
+            "it is removed from play (15.3, 17.5.1).") in text
+    assert beaten.status == "destroyed"
+    # the pursuit stops on the bank: compulsory moves pay no terrain penalty, but no one walks into a river
+    assert movement_17_4.in_water(state, base(ligne)) is None and ligne.y == pytest.approx(27.5)

@@ -309,11 +309,13 @@ def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_fo
     assert "Charge Home test" in events[0].text and "in contact with 74th Infantry" in events[0].text
     order(state, "french", "next", rng)
     # into the Close Assault phase: French 6+2+1 (charging) = 9 beat Prussians 1+3 = 4; 12 v 12 is
-    # "even": the chart's 1d6 = 5 costs the loser 2 stands, and it routs back 3"
+    # "even": the chart's 1d6 = 5 costs the loser 2 stands; won by 5, the results sheet's last row
+    # (house): the loser routs (6", half the infantry rout distance) and the winner pursues 8"
     events = order(state, "prussian", "next", ScriptedRng([6, 1, 5]))
     text = "\n".join(e.text for e in events)
-    assert "**Close assault** (17.5): 2e de Ligne 6+2+1 charging = 9; 74th Infantry 1+3 = 4: 2e de Ligne win" in text
-    assert "74th Infantry lose 2." in text and "74th Infantry rout and fall back 3\"" in text
+    assert "**Close assault** (17.5): 2e de Ligne 6+2+1 charging = 9; 74th Infantry 1+3 = 4: 2e de Ligne win by 5" in text
+    assert "74th Infantry lose 2." in text and "74th Infantry routs (beaten by 2e de Ligne): initial rout of 6\"" in text
+    assert '2e de Ligne pursues 6" and catches the routing 74th Infantry' in text
     assert prussian.stands == 10 and prussian.status == "routing"
 
 

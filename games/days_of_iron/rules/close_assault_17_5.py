@@ -2,28 +2,114 @@
 base-to-base contact with an enemy fight when the Close Assault Phase begins (17.5: all stands
 of a unit are involved). The book's close assault table is on the missing sheets, so the house
 chart decides (``data/days_of_iron/reference/sheets/close-assault-chart.toml``): each side rolls
-1d6 and adds its Class, a unit that charged this turn and went home +1 (house); the higher total wins; the loser loses the stands
+1d6 and adds its Class, a unit that charged this turn and went home +1 (house), and so does a
+unit making a Break-Through Attack (17.5.4); the higher total wins; the loser loses the stands
 the chart gives for the winner's numbers (outnumbered, even, outnumbering) through the losses of
-17.5 (shattered units, 17.5.8), routs and falls back 3" (house) from the winner; a tie costs each
-one stand and the melee goes on next turn. Dice come from the game's stream, the initiative
-side's pairs first.
+17.5 (shattered units, 17.5.8); a tie costs each one stand and the melee goes on next turn. Dice
+come from the game's stream, the initiative side's pairs first.
+
+Compulsory movement (17.5.1, 17.5.4) follows the house close assault results sheet
+(``close-assault-results.toml``), read by the winner's margin: the loser routs (the initial rout
+of ``rules/routing_17_4_14.py``) or falls back; the winner holds, advances in the direction of its
+charge or pursues the beaten enemy. These moves pay no terrain penalties (17.5.4). A router taken
+into a river away from a ford or bridge drowns, surrenders or disperses and is removed (15.3,
+17.5.1). An advance stops at the first unit it meets; a new enemy met is a Break-Through Attack:
+the two fight in the next turn's Close Assault with the victor counted as charging, and the new
+enemy takes a Being Charged test in that turn's Morale Phase (``breakthrough_attacks``; the test
+is rules/charges_17_2.py's). A winner still in contact with another enemy does not move (house).
+
+17.5.3: a routing unit in contact is beaten first, separately: it suffers an Automatic Major
+Victory (the results sheet's last row; its losses from the close assault chart) and makes the
+compulsory movement, while its victors stay where they are and fight their other melees as usual.
+
+NOT here: the wheel of up to 45 degrees towards a new enemy after the defeated unit was destroyed
+(17.5.4: the advance goes straight on), cavalry halting at the edge of difficult terrain (17.5.1),
+a Break-Through target that fails its Being Charged test letting the victor advance the balance of
+its move (17.5.4), cover keeping Class 2+ defenders in place (17.5.5), multi-unit melees pooled
+into one combat (17.5.2; each pair fights on its own).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
+from games.core.data import on_reload
 from games.core.dice import roll
-from games.core.geometry import normalise, sub
+from games.core.errors import DataError
+from games.core.geometry import Base, Point, convex_hull, dot, length, normalise, scale, slide_contact, sub
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
-from games.days_of_iron.data import house
-from games.days_of_iron.rules import losses_17_5
+from games.days_of_iron.data import Chart, house
+from games.days_of_iron.rules import losses_17_5, routing_17_4_14
 from games.days_of_iron.rules.charges_17_2 import in_contact
 from games.days_of_iron.rules.formations_12 import base, on_table
-from games.days_of_iron.rules.movement_17_4 import fmt
-from games.days_of_iron.state import ON_TABLE, ROUTING, State, Unit
+from games.days_of_iron.rules.movement_17_4 import fmt, in_water, pieces_under, uncrossed
+from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
 
-FALL_BACK = 3.0  # house: inches a beaten unit falls back
 FIGHTERS = ("infantry", "cavalry", "artillery", "engineer")
+EPS = 1e-6
+STEP_BACK = 0.25  # inches: an advance or fall-back that would end in a river is shortened by steps of this
+
+
+@dataclass(frozen=True)
+class Result:
+    """One side's compulsory movement from the results sheet: what it does and how far."""
+
+    action: str  # loser: rout, fall back; winner: hold, advance, pursue
+    inches: float = 0.0
+    disordered: bool = False
+
+    def __str__(self) -> str:
+        words = self.action + (f" {fmt(self.inches)}\"" if self.inches else "")
+        return words + (" disordered" if self.disordered else "")
+
+
+LOSER_ACTIONS = ("rout", "fall back")
+WINNER_ACTIONS = ("hold", "advance", "pursue")
+
+
+def parse_result(text: str, allowed: tuple[str, ...], where: str) -> Result:
+    """``rout``, ``fall back 3 disordered``, ``advance 3``, ``pursue 6``, ``hold``: checked, so a
+    mistyped owner's sheet is named with its file and entry."""
+    words = text.lower().split()
+    disordered = bool(words) and words[-1] == "disordered"
+    words = words[:-1] if disordered else words
+    inches = 0.0
+    if words and words[-1].replace(".", "", 1).isdigit():
+        inches = float(words.pop())
+    action = " ".join(words)
+    needs = action in ("fall back", "advance", "pursue")
+    if action not in allowed or needs != (inches > 0):
+        raise DataError(f"{where}: {text!r} is not a result; write one of "
+                        + ", ".join(f"'{a} N'" if a in ("fall back", "advance", "pursue") else f"'{a}'" for a in allowed)
+                        + " (optionally ending 'disordered')")
+    return Result(action, inches, disordered)
+
+
+@lru_cache(maxsize=1)
+def results_sheet() -> tuple[Chart, tuple[tuple[Result, Result], ...]]:
+    """The close assault results sheet and its rows read (loser, winner), checked when first used."""
+    chart = house().charts.get("close-assault-results")
+    if chart is None or chart.table.columns != ("loser", "winner"):
+        raise DataError("days_of_iron/reference/sheets/close-assault-results.toml: a chart with columns loser, winner is needed")
+    rows = tuple((parse_result(r[2][0], LOSER_ACTIONS, f"close-assault-results row {r[0]}-{r[1]} loser"),
+                  parse_result(r[2][1], WINNER_ACTIONS, f"close-assault-results row {r[0]}-{r[1]} winner"))
+                 for r in chart.table.rows)
+    return chart, rows
+
+
+on_reload(results_sheet.cache_clear)
+
+
+def result_for(margin: int | None) -> tuple[Result, Result]:
+    """The (loser, winner) result for a winning margin; None: the Automatic Major Victory (17.5.3)."""
+    chart, rows = results_sheet()
+    if margin is None:
+        return rows[-1]
+    index = next((i for i, r in enumerate(chart.table.rows) if r[0] <= margin <= r[1]),
+                 0 if margin < chart.table.rows[0][0] else len(rows) - 1)
+    return rows[index]
 
 
 def melees(state: State) -> list[tuple[Unit, Unit]]:
@@ -33,6 +119,18 @@ def melees(state: State) -> list[tuple[Unit, Unit]]:
     return [(a, b) for a in mine for b in theirs if in_contact(a, b)]
 
 
+def breakthrough_attacks(state: State) -> list[tuple[Unit, Unit]]:
+    """(attacker, new enemy) of the Break-Through Attacks to be fought this turn (17.5.4): the new
+    enemy takes a Being Charged test in this turn's Morale Phase (rules/charges_17_2.py)."""
+    out = []
+    for unit in state.units:
+        if unit.breakthrough and unit.breakthrough_turn == state.turn and on_table(unit):
+            enemy = state.unit(unit.breakthrough)
+            if on_table(enemy):
+                out.append((unit, enemy))
+    return out
+
+
 def _column(winner: Unit, loser: Unit) -> int:
     """The chart's column for the winner's numbers: outnumbered (under 2:3), even, outnumbering (over 3:2)."""
     if winner.stands * 3 < loser.stands * 2:
@@ -40,30 +138,60 @@ def _column(winner: Unit, loser: Unit) -> int:
     return 2 if winner.stands * 2 > loser.stands * 3 else 1
 
 
-def _score(state: State, unit: Unit, rng: Rng) -> tuple[int, str]:
+def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
     chart = house().charts["close-assault"]
     die = roll(chart.table.dice, rng).total
-    bonus = 1 if unit.charge_turn == state.turn and unit.charging else 0
+    charged = unit.charge_turn == state.turn and bool(unit.charging)
+    broke = unit.breakthrough == enemy.id and unit.breakthrough_turn == state.turn
+    bonus = 1 if charged or broke else 0
     total = die + unit.cls + bonus
-    return total, f"{unit.name} {die}+{unit.cls}" + ("+1 charging" if bonus else "") + f" = {total}"
+    said = "+1 charging" if charged else "+1 break-through" if broke else ""
+    return total, f"{unit.name} {die}+{unit.cls}" + said + f" = {total}"
 
 
 def resolve(state: State, rng: Rng) -> list[Event]:
-    """Fight every melee on the table (17.5), in order; a unit already beaten this phase does not fight again."""
+    """Fight every melee on the table (17.5): first each routing unit in contact is beaten
+    separately (17.5.3), then the rest in order; a unit already beaten this phase does not fight again."""
     events: list[Event] = []
     beaten: set[str] = set()
-    for a, b in melees(state):
-        if a.id in beaten or b.id in beaten or not (on_table(a) and on_table(b) and in_contact(a, b)):
+    pairs = melees(state)
+    for a, b in pairs:
+        router = a if a.status == ROUTING else b if b.status == ROUTING else None
+        victor = b if router is a else a
+        if router is None or victor.status == ROUTING or router.id in beaten or not in_contact(a, b):
+            continue
+        events += _routers_caught(state, victor, router, rng)
+        beaten.add(router.id)
+    for a, b in pairs:
+        if a.id in beaten or b.id in beaten or ROUTING in (a.status, b.status) or not (
+                on_table(a) and on_table(b) and in_contact(a, b)):
             continue
         events += _fight(state, a, b, rng)
         beaten |= {u.id for u in (a, b) if u.status != ON_TABLE}
     return events
 
 
+def _routers_caught(state: State, victor: Unit, router: Unit, rng: Rng) -> list[Event]:
+    """17.5.3: an Automatic Major Victory over a routing unit, fought before the other melees;
+    the victor makes no compulsory move."""
+    chart = house().charts["close-assault"]
+    die = roll(chart.table.dice, rng).total
+    column = _column(victor, router)
+    lost = min(int(chart.table.lookup(die, column)), router.stands)
+    loser_result, _ = result_for(None)
+    events = [public(f"**Close assault** (17.5.3): {router.name}, routing, suffer an Automatic Major Victory "
+                     f"by {victor.name}; {chart.table.name} {chart.table.dice} = {die} "
+                     f"({chart.table.columns[column]}): {router.name} lose {lost}.")]
+    events += losses_17_5.loss(state, router, lost)
+    if on_table(router):
+        events += _loser_moves(state, router, victor, loser_result)
+    return events
+
+
 def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:
     chart = house().charts["close-assault"]
-    sa, ta = _score(state, a, rng)
-    sb, tb = _score(state, b, rng)
+    sa, ta = _score(state, a, b, rng)
+    sb, tb = _score(state, b, a, rng)
     head = f"**Close assault** (17.5): {ta}; {tb}"
     if sa == sb:
         events = [public(f"{head}: a draw, each loses a stand and the melee goes on.")]
@@ -71,16 +199,111 @@ def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:
             events += losses_17_5.loss(state, unit, 1)
         return events
     winner, loser = (a, b) if sa > sb else (b, a)
+    margin = abs(sa - sb)
     die = roll(chart.table.dice, rng).total
     lost = min(int(chart.table.lookup(die, _column(winner, loser))), loser.stands)
-    events = [public(f"{head}: {winner.name} win; {chart.table.name} {chart.table.dice} = {die} "
-                     f"({chart.table.columns[_column(winner, loser)]}): {loser.name} lose {lost}.")]
+    loser_result, winner_result = result_for(margin)
+    events = [public(f"{head}: {winner.name} win by {margin}; {chart.table.name} {chart.table.dice} = {die} "
+                     f"({chart.table.columns[_column(winner, loser)]}): {loser.name} lose {lost}. "
+                     f"{results_sheet()[0].table.name}: {loser.name} {loser_result}, {winner.name} {winner_result} (17.5.1).")]
     events += losses_17_5.loss(state, loser, lost)
+    start = base(loser).centre
     if on_table(loser):
-        away = normalise(sub(base(loser).centre, base(winner).centre))
-        loser.x, loser.y = (base(loser).centre[0] + away[0] * FALL_BACK, base(loser).centre[1] + away[1] * FALL_BACK)
-        loser.x = min(max(loser.x, 0.0), float(state.table_width))
-        loser.y = min(max(loser.y, 0.0), float(state.table_height))
-        loser.status = ROUTING
-        events.append(public(f"{loser.name} rout and fall back {fmt(FALL_BACK)}\" from {winner.name}."))
+        events += _loser_moves(state, loser, winner, loser_result)
+    events += _winner_moves(state, winner, loser, winner_result, start)
     return events
+
+
+def _loser_moves(state: State, loser: Unit, winner: Unit, result: Result) -> list[Event]:
+    """The beaten unit's compulsory movement (17.5.1): rout, or fall back facing the winner."""
+    away = _away(winner, loser)
+    if result.action == "rout":
+        start = base(loser)
+        events = routing_17_4_14.rout(state, loser, sub(base(loser).centre, away), cause=f"beaten by {winner.name}")
+        if on_table(loser) and _into_water(state, start, base(loser)):
+            river = _into_water(state, start, base(loser))
+            loser.status, loser.pending_hits = DESTROYED, 0
+            events.append(public(f"{loser.name} is routed into {river} away from a ford: drowned, surrendered "
+                                 f"or dispersed, it is removed from play (15.3, 17.5.1)."))
+        return events
+    inches = _clear_distance(state, loser, away, result.inches, ignore=set())[0]
+    _shift(loser, scale(away, inches))
+    if result.disordered and loser.order == GOOD:
+        loser.order, loser.order_turn = DISORDERED, state.turn
+    said = " and is disordered" if result.disordered else ""
+    return [public(f"{loser.name} falls back {fmt(inches)}\" from {winner.name}{said} (17.5.1).")]
+
+
+def _away(winner: Unit, loser: Unit) -> Point:
+    """Directly away from the winner (17.4.14): along the winner's facing when the loser stands in
+    front of its front edge (square to the line of contact, so a router turning about its centre
+    does not swing into its enemy), else away from the winner's centre."""
+    front = base(winner)
+    if dot(sub(base(loser).centre, front.edge_midpoint("bow")), front.forward) > 0:
+        return front.forward
+    to_loser = sub(base(loser).centre, front.centre)
+    return normalise(to_loser) if length(to_loser) > EPS else front.forward
+
+
+def _winner_moves(state: State, winner: Unit, loser: Unit, result: Result, loser_start: Point) -> list[Event]:
+    """The victor's compulsory movement (17.5.1, 17.5.4): hold, advance in the direction of its
+    charge, or pursue in the direction the beaten enemy moved; a new enemy met is a Break-Through."""
+    if result.action == "hold" or not on_table(winner):
+        return []
+    pinned = next((e for e in state.units if e.side != winner.side and e.id != loser.id and on_table(e)
+                   and e.type in FIGHTERS and in_contact(winner, e)), None)
+    if pinned is not None:
+        return [public(f"{winner.name} stays in contact with {pinned.name} and does not {result.action} (house).")]
+    direction = base(winner).forward
+    if result.action == "pursue" and on_table(loser):
+        moved = sub(base(loser).centre, loser_start)
+        if length(moved) > EPS:
+            direction = normalise(moved)
+    inches, met = _clear_distance(state, winner, direction, result.inches, ignore={loser.id} if not on_table(loser) else set())
+    _shift(winner, scale(direction, inches))
+    verb = "pursues" if result.action == "pursue" else "advances"
+    text = f"{winner.name} {verb} {fmt(inches)}\""
+    if met is None:
+        return [public(text + " (17.5.4).")]
+    if met.side == winner.side:
+        return [public(text + f", halting at {met.name} (17.5.4).")]
+    if met.id == loser.id:
+        return [public(text + f" and catches the routing {loser.name} (17.5.3 next turn).")]
+    winner.breakthrough, winner.breakthrough_turn = met.id, state.turn + 1
+    return [public(text + f" into {met.name}: a **Break-Through Attack** (17.5.4). They fight in the next "
+                   f"Close Assault, {winner.name} as charging; {met.name} takes a Being Charged test in the next Morale Phase.")]
+
+
+def _clear_distance(state: State, unit: Unit, direction: Point, inches: float, *, ignore: set[str]) -> tuple[float, Unit | None]:
+    """How far the unit slides along ``direction`` (up to ``inches``) before it meets another unit
+    on the table (hidden units are not there), and the unit met; the slide stops short of a river
+    outside its crossings (house) and on the table's edge."""
+    start = base(unit)
+    delta = scale(direction, inches)
+    hits = [(t, other) for other in state.units if other.id != unit.id and other.id not in ignore and on_table(other)
+            and other.type != "general" and (t := slide_contact(start.polygon(), delta, base(other).polygon())) is not None]
+    t, met = min(hits, key=lambda h: h[0]) if hits else (1.0, None)
+    distance = inches * t
+    while distance > EPS and (_into_water(state, start, start.translated(scale(direction, distance)))
+                              or not _on_table(state, start.translated(scale(direction, distance)))):
+        distance, met = max(0.0, distance - STEP_BACK), None
+    return round(distance, 6), met
+
+
+def _into_water(state: State, start: Base, end: Base) -> str:
+    """The river a move from ``start`` to ``end`` enters away from a ford or bridge ("" if none; 15.3)."""
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    types = house().terrain
+    river = next((t for t in pieces_under(state, swept) if types[t.type].water and uncrossed(state, swept, t)), None)
+    if river is None:
+        river = in_water(state, end)
+    return river.name if river is not None else ""
+
+
+def _on_table(state: State, b: Base) -> bool:
+    return all(-EPS <= x <= state.table_width + EPS and -EPS <= y <= state.table_height + EPS for x, y in b.polygon())
+
+
+def _shift(unit: Unit, delta: Point) -> None:
+    """Move the unit without turning it: a fall-back or an advance is made straight (17.5.1)."""
+    unit.x, unit.y = round(unit.x + delta[0], 6), round(unit.y + delta[1], 6)
