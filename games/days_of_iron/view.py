@@ -9,7 +9,7 @@ from games.core.view import Board, Counter, Overlay, SideInfo, Terrain, View, Zo
 from games.days_of_iron.data import house, reference, rules
 from games.days_of_iron.rules import formations_12, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.points_5 import side_points
-from games.days_of_iron.rules.victory_18 import fmt_halves, margin, side_lost_halves
+from games.days_of_iron.rules.victory_18 import fmt_halves, margin, objective_point, side_lost_halves
 from games.days_of_iron.state import GONE, HIDDEN, INITIATIVE, ROUTING, SETUP, STEPS, TURN, State, Unit
 
 SYSTEM_ID = "days-of-iron"
@@ -131,7 +131,8 @@ def status(state: State) -> list[str]:
     lead = f"{state.side_name(m.leader)} ahead by {fmt_halves(m.difference_halves)}" if m.leader else "level"
     lines.append(f"Victory margin so far: {lead} ({m.result}).")
     if state.objectives:
-        lines.append("Objectives: " + "; ".join(f"{o.name} - {state.side_name(o.held_by)}" for o in state.objectives))
+        lines.append("Objectives: " + "; ".join(f"{o.name}{_where(state, o.name)} - {state.side_name(o.held_by)}"
+                                                for o in state.objectives))
     sealed = [r for r in state.sealed if not r.cancelled and not r.revealed]
     if sealed:
         lines.append("Sealed records: " + ", ".join(f"#{r.number} {state.side_name(r.side)}" for r in sealed))
@@ -142,6 +143,12 @@ def status(state: State) -> list[str]:
     elif reference().empty:
         lines.append("No reference tables loaded (shipped game).")
     return lines
+
+
+def _where(state: State, objective: str) -> str:
+    """Where an objective stands on the measured table (18.2; held by the units near it), if it has a point."""
+    point = objective_point(state, objective) if formations_12.measured(state) else None
+    return f" at ({point[0]:g}\", {point[1]:g}\")" if point is not None else ""
 
 
 def private(state: State, seat: str | None) -> list[str]:

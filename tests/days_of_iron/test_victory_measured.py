@@ -163,12 +163,14 @@ def test_objectives_with_points_are_held_by_the_nearest_good_order_unit() -> Non
     events = finish_turn(state, rng)
     assert rotherberg.held_by == "prussian"
     assert any("Objective Rotherberg is now held by the Prussians: 74th Infantry stands 0.00\"" in e.text for e in events)
+    assert 'Rotherberg at (37", 18") - Prussians' in "\n".join(RS.view(state, None).status)  # where to stand, who holds it
 
 
 def test_objectives_without_points_keep_the_hand_order() -> None:
     state, rng = playing("spicheren", board="tape")
     order(state, "french", "objective Rotherberg prussian", rng)
     assert next(o for o in state.objectives if o.name == "Rotherberg").held_by == "prussian"
+    assert "Objectives: Rotherberg - Prussians;" in "\n".join(RS.view(state, None).status)
 
 
 # --- 18: when a game may end ----------------------------------------------------------------------
