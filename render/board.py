@@ -212,6 +212,9 @@ class Renderer:
             layout = table_layout(view, frame, looks, text_px, taken)
             draw_names(img, layout, looks, self._name_sprite)
             draw_captions(img, layout)
+            # results (hits, can fire) step clear of the names and captions too
+            words = [p.box for p in layout.names.values()] + [c.box for c in layout.captions]
+            aid_boxes = aid_boxes + [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1]) for b in words]
         draw_labels(img, result_labels, frame, aid_boxes)
         if zoom is not None:
             d = ImageDraw.Draw(img)

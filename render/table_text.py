@@ -69,8 +69,9 @@ def _zone_captions(view: View, frame: Frame, placer: Placer, area: Box, text_px:
 
 
 def _terrain_captions(view: View, frame: Frame, placer: Placer, area: Box, text_px: float) -> list[Caption]:
-    """Each piece's name (or kind) in, on or just off the piece; a piece as big as the table (the
-    table itself) is named only where nothing else wants the room."""
+    """Each piece's name (or kind) in, on or just off the piece. A piece as big as the table (the
+    table itself, '72" x 48" table') is named only while nothing stands on it and where no piece
+    is: once there are units the rulers say as much, and the caption would sit among them."""
     size = max(text_px, min(18.0, frame.scale * 0.5))
     table = frame.table_width * frame.table_height
     pieces = sorted(view.board.table_terrain, key=lambda t: _area(t) >= table * 0.9 > 0)
@@ -78,6 +79,8 @@ def _terrain_captions(view: View, frame: Frame, placer: Placer, area: Box, text_
     for t in pieces:
         text = t.label or t.kind.replace("-", " ")
         whole = table > 0 and _area(t) >= table * 0.9
+        if whole and view.counters:
+            continue
         box = _piece_box(frame, t)
         if overlap(box, area) == 0:
             continue

@@ -4,13 +4,15 @@ Checked on the real boards, at set-up and part-way through each Days of Iron con
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from games.core.view import Counter, SideInfo, View, Zone
 from render import Renderer
 from render.labels import GAP, Name, Placer, TableLayout, apart, grow, overlap
 from tests.render.real_boards import real_view, script_view
-from tests.render.scenes import table_view
+from tests.render.scenes import table_view, terrain_view
 
 SCRIPTS = ("measured", "outpost-measured", "spicheren-measured")
 CASES = [("real", "days-of-iron", None), ("real", "oak-and-iron", None)] + [
@@ -103,3 +105,12 @@ def test_a_zone_caption_is_not_under_the_units_deployed_in_it() -> None:
     layout: TableLayout = Renderer().table_layout(View(board=view.board, viewer=None, sides=view.sides, counters=crowd, zones=(zone,)))
     (caption,) = [c for c in layout.captions if c.text == "Red deployment"]
     assert all(overlap(caption.box, p.box) == 0 for p in layout.names.values())
+
+
+def test_the_tables_own_name_shows_only_while_nothing_stands_on_it() -> None:
+    """'72" x 48" table' in the middle of the board sat among the units and the preview's arcs."""
+    view = terrain_view()
+    with_units = {c.text for c in Renderer().table_layout(view).captions}
+    empty = {c.text for c in Renderer().table_layout(dataclasses.replace(view, counters=())).captions}
+    assert '48" x 24" table' in empty - with_units
+    assert "Saar" in with_units  # the pieces' names stay
