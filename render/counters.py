@@ -633,8 +633,23 @@ def _table_base(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, lp: fl
         d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
     if look.kind in TABLE_VESSELS:
         d.polygon(hull, fill=look.colour, outline=theme.OUTLINE, width=line)
+        if look.kind in SQUARE_BASES:
+            _front_rank(d, look, cx, cy, lp, bp, k)
     else:
         d.polygon(hull, fill=(*theme.mix(look.colour, (255, 255, 255), 0.6), 150), outline=look.colour, width=max(1, round(look.scale / 24)) * k)
     if "sunk" in look.markers:
         d.line([hull[0], hull[2]], fill=(20, 20, 20), width=2 * k)
         d.line([hull[4], hull[2]], fill=(20, 20, 20), width=2 * k)
+
+
+def _front_rank(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, lp: float, bp: float, k: int) -> None:
+    """A pale band along a square-ended base's front edge: which way a unit faces (its arcs of
+    fire, its flank and rear) shows without a pointed bow."""
+    band = max(2.0 * k, min(lp, bp) * 0.2)
+    a = math.radians(look.facing or 0.0)
+    fx, fy = math.sin(a), -math.cos(a)  # forward
+    sx, sy = math.cos(a), math.sin(a)  # starboard
+    u = lp / 2 - band / 2 - k  # just inside the front edge
+    v = bp / 2 - k
+    ends = [(cx + u * fx + s * v * sx, cy + u * fy + s * v * sy) for s in (-1.0, 1.0)]
+    d.line(ends, fill=theme.mix(look.colour, (255, 255, 255), 0.65), width=round(band))

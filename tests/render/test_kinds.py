@@ -118,3 +118,17 @@ def test_a_path_label_marks_where_the_move_began_not_the_moved_ship() -> None:
     img = Image.new("RGB", (frame.width, frame.height))
     aids, results = draw_overlays(img, (path,), frame, {"red": RED})
     assert results == [] and [(label[0], label[1]) for label in aids] == [(frame.px((4.0, 4.0)), "Sloop")]
+
+
+def test_a_units_front_edge_shows_which_way_it_faces() -> None:
+    """A land unit's base is square-ended (no bow point), so its front rank is drawn pale."""
+    for facing, front, rear in ((0.0, (0, -1), (0, 1)), (90.0, (1, 0), (-1, 0))):
+        unit = Counter("u", "", "red", (0.0, 0.0), facing=facing, size=(2.0, 4.0), kind="unit")
+        sprite = _sprite(unit)
+        inset = 30.0 * 1.0 - 4  # 2" deep at 30 px an inch: the edges are 30 px from the centre
+
+        def lum(direction: tuple[int, int], sprite: Sprite = sprite, inset: float = inset) -> int:
+            r, g, b, _ = _rgba(sprite.image, (round(sprite.ax + direction[0] * inset), round(sprite.ay + direction[1] * inset)))
+            return r + g + b
+
+        assert lum(front) > lum(rear) + 200, facing
