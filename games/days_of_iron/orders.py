@@ -30,7 +30,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire", "charge")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
 SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
@@ -381,6 +381,47 @@ class Surrender(Typed):
 
 
 @dataclass(frozen=True)
+class Stand(Typed):
+    """Morale Phase (17.2.2): a charged unit takes its Being Charged test and stands."""
+
+    PATTERN: ClassVar[str] = "{unit} stand"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Evade(Typed):
+    """Morale Phase (17.4.16): a charged skirmisher, battery crew or General takes its Being
+    Charged test and, passing, evades half its move directly away from the charger."""
+
+    PATTERN: ClassVar[str] = "{unit} evade"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Feint(Typed):
+    """Movement Phase (17.4.2, 17.4.12): a charger goes no further (a feint charge)."""
+
+    PATTERN: ClassVar[str] = "{unit} feint"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class ReserveFire(Typed):
+    """Shooting Phase (17.3.1): hold the unit's fire for defensive fire at an enemy charging it."""
+
+    PATTERN: ClassVar[str] = "{unit} reserve fire"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Return(Typed):
+    """Movement Phase (17.4.16): a unit that evaded off the table comes back three turns later."""
+
+    PATTERN: ClassVar[str] = "{unit} return"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
 class Measure(Typed):
     """The distance between two units on the measured table, edge to edge (any time; no die)."""
 
@@ -390,9 +431,11 @@ class Measure(Typed):
 
 
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome | Surrender)
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome | Surrender
+            | Stand | Evade | Feint | ReserveFire | Return)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
-                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender,
+                  Stand, Evade, Feint, ReserveFire, Return, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -498,7 +541,13 @@ TABLE_USAGE = {
     "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",
-    "charge": "write `UNIT charge TARGET` (Morale phase) or `UNIT charge home` (Movement phase).",
+    "charge": "write `UNIT charge TARGET` (Morale phase; an opportunity charge in the Movement phase) "
+              "or `UNIT charge home` (Movement phase).",
+    "stand": "write `UNIT stand` (a charged unit's Being Charged test, Morale phase).",
+    "evade": "write `UNIT evade` (a charged skirmisher, battery or General, Morale phase).",
+    "feint": "write `UNIT feint` (a charger stops, Movement phase).",
+    "reserve": "write `UNIT reserve fire` (Shooting phase: keep the fire for defensive fire).",
+    "return": "write `UNIT return` (Movement phase, three turns after evading off the table).",
 }
 
 

@@ -29,7 +29,9 @@ from games.days_of_iron.orders import (
     DoiOrder,
     Dust,
     End,
+    Evade,
     Fate,
+    Feint,
     Fire,
     Form,
     Hide,
@@ -43,9 +45,12 @@ from games.days_of_iron.orders import (
     Offboard,
     Promote,
     Ready,
+    ReserveFire,
+    Return,
     Reveal,
     Scout,
     Staff,
+    Stand,
     Surrender,
     Table,
     own_unit,
@@ -55,6 +60,7 @@ from games.days_of_iron.rules import (
     checks_15,
     deployment_16,
     disputes_3_4,
+    evading_17_4_16,
     formations_12,
     initiative_17_1,
     losses_17_5,
@@ -103,14 +109,25 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
   2" short). When the Close Assault phase begins every pair in contact fights (house chart:
-  1d6 + Class, +1 charging; the loser loses stands; a tie costs each a stand). The house results
-  sheet, by the winning margin, moves both (17.5.1): the loser routs or falls back, the winner holds,
-  advances or pursues; an advance into a new enemy is a Break-Through Attack fought next turn
-  (17.5.4); a routing unit in contact suffers an Automatic Major Victory first (17.5.3); a rout
-  into a river away from a ford or bridge drowns the unit (15.3).
+  1d6 + Class, +1 charging; the loser loses stands, routs and falls back 3"; a tie costs each a stand).
+- Being charged (17.2.2): when every 1st Impulse is made the charged unit takes the Being Charged
+  test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. Answer
+  first with `UNIT stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
+  the move directly away, no formation change, crews leave the guns; off the table it may come back
+  three turns later with `UNIT return` in the Movement phase). The initiative side's evaders get a
+  part of the Morale phase to answer; `next` and the rest stand. A unit charged from within 2" by
+  foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
+  charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
+  never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge
+  went ahead may not shoot (17.2.5).
+- Movement phase: `UNIT charge TARGET` by a unit that declared no charge is an opportunity charge
+  (17.4.11): To Charge test, the target's Being Charged test and defensive fire, then half its move
+  straight ahead (no wheel or formation change; after shooting only at an enemy within 2").
+  `UNIT feint` stops a declared charge short of contact (17.4.12; not Class 1).
+- Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
+  (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
-  arcs (a Mitrailleuse's 22.5) from its front corners and in range of its chart (house small arms
-  12", artillery 32"); foot
+  arcs from its front corners and in range of its chart (house small arms 12", artillery 32"); foot
   and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
   corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
   started the phase with; the hits come off when the phase ends (simultaneous fire); a battery
@@ -119,14 +136,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
   with the distance to each enemy unit you can see. Terrain (section 15) is drawn on the
-  table: slow ground divides a move's distance by its sheet multiplier; rivers are crossed only at
-  bridges and fords (fords in column, and they disorder); woods, towns and hills block sight unless
-  firer or target stands in them, cover gives -1/-2 a die. Hills (17.3.3): only howitzers and guns
-  on a hill fire at targets on a high hill; guns on a high hill have 6" of dead ground and fire over
-  friends more than 4" from the target; howitzers shell woods, towns and hills over friends.
-  NOT done yet on the measured table: opportunity and counter charges, evading, rally and
+  table: slow ground divides a move's distance by its sheet multiplier (rivers impassable), woods,
+  towns and hills block sight unless firer or target stands in them, cover gives -1/-2 a die.
+  NOT done yet on the measured table: charging through skirmish screens, pursuit, rally and
   the other morale tests, wounded Generals' lost command, attached Generals, command radius,
-  passage of lines: record their results with the orders below.
+  bridges and fords: record their results with the orders below.
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
   disordered or shaken); it leaves the table and counts full points lost.
@@ -316,6 +330,7 @@ class DaysOfIron(Ruleset[State]):
             case Move():
                 return movement_17_4.check_move(state, seat, order)
             case Form():
+                charges_17_2.check_form_allowed(state, order)
                 return movement_17_4.check_form(state, seat, order)
             case Measure():
                 return movement_17_4.check_measure(state, seat, order)
@@ -324,11 +339,20 @@ class DaysOfIron(Ruleset[State]):
             case Objective():
                 victory_18.check_objective_order(state, order)
             case Fire():
+                charges_17_2.check_fire_allowed(state, order)
                 return shooting_17_3.check_fire(state, seat, order)
             case Charge():
                 return charges_17_2.check_charge(state, seat, order)
             case ChargeHome():
                 return charges_17_2.check_charge_home(state, seat, order)
+            case Stand() | Evade():
+                return charges_17_2.check_reaction(state, seat, order)
+            case Feint():
+                return charges_17_2.check_feint(state, seat, order)
+            case ReserveFire():
+                return charges_17_2.check_reserve(state, seat, order)
+            case Return():
+                return evading_17_4_16.check_return(state, seat, order)
         return order
 
     def _set_up(self, state: State, seat: str, order: SetUpOrder, rng: Rng) -> list[Event]:
@@ -378,6 +402,8 @@ class DaysOfIron(Ruleset[State]):
                 return checks_15.roll_check(state, order, rng)
             case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome():
                 return self._table(state, seat, order, rng)
+            case Stand() | Evade() | Feint() | ReserveFire() | Return():
+                return self._reactions(state, order, rng)
         raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
 
     def _table(self, state: State, seat: str, order: Move | Form | Measure | Fire | Charge | ChargeHome,
@@ -396,6 +422,18 @@ class DaysOfIron(Ruleset[State]):
                 return movement_17_4.form(state, order)
             case Measure():
                 return movement_17_4.measure(state, seat, order)
+
+    def _reactions(self, state: State, order: Stand | Evade | Feint | ReserveFire | Return, rng: Rng) -> list[Event]:
+        """Answers to charges and their by-orders (17.2.2, 17.3.1, 17.4.12, 17.4.16)."""
+        match order:
+            case Stand() | Evade():
+                return charges_17_2.react(state, order, rng)
+            case Feint():
+                return charges_17_2.feint(state, order)
+            case ReserveFire():
+                return charges_17_2.reserve(state, order)
+            case Return():
+                return evading_17_4_16.come_back(state, order)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)

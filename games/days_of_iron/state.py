@@ -184,7 +184,8 @@ class State:
     phase: str = SETUP
     turn: int = 0
     step: int = 0  # index into STEPS while phase == TURN
-    step_side: int = 0  # 0: the initiative player's part of the step, 1: the other's
+    step_side: int = 0  # 0: the initiative player's part of the step, 1: the other's (2: the
+    # initiative player answers charges at the end of the Morale Phase, 17.2.2)
     initiative: str = ""  # side id holding the initiative this turn
     deploys_first: str = ""
     # Live records only: a cancelled one is dropped (its commitment and the cancel stay in the
@@ -214,4 +215,4 @@ class State:
 
     def acting_side(self) -> str:
         """The side acting in the current step of a turn: the initiative side's part comes first (17)."""
-        return self.initiative if self.step_side == 0 else self.other(self.initiative)
+        return self.initiative if self.step_side in (0, 2) else self.other(self.initiative)

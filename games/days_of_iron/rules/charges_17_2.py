@@ -3,12 +3,27 @@ measured table (option board=measured). In its side's part of the Morale Phase a
 unit declares a charge at a visible enemy in front of it and within its allowance and takes the
 To Charge test; passing, it turns to face the target and makes its 1st Impulse (half its
 allowance, never past contact); failing, it may not move closer to the enemy this turn. In the
-Movement Phase the charger goes in with ``charge home``: the Charge Home test, then the rest of
-the move into base-to-base contact; failing, it halts 2" in front of its target (17.4).
+Movement Phase the charger goes in with ``charge home``: the target's reserved defensive fire
+(17.3.1), the Charge Home test, then the rest of the move into base-to-base contact; failing, it
+halts 2" in front of its target (17.4.10), or it stops with ``feint`` (17.4.2, 17.4.12).
 
-The tests read the house morale chart (1d6 in the unit's Class column, pass or fail:
-``data/days_of_iron/reference/sheets/morale-chart.toml``; the book's factors are on the missing
-sheets). Turning to face the target is free (house). Close assault then follows in 17.5.
+The charged unit (17.2.2): when every 1st Impulse is made (the end of the Morale Phase) it takes
+the Being Charged test on the house Being Charged chart and stands, or is disordered and halted,
+or routs; its owner may answer first with ``UNIT stand`` or ``UNIT evade`` (skirmishers, battery
+crews and Generals, 17.4.16: ``rules/evading_17_4_16.py``); units of the initiative side that
+could evade get their own part of the phase to answer. A unit charged from within 2" by foot or
+6" by horse is caught (17.2.3): no test, no evade, no formation change. A charge at a charging
+enemy is a counter charge (17.4.13): the counter-charged unit tests at once. Infantry and
+irregulars charge once a turn, never at mounted troops, and artillery never charges (17.2.4); a
+unit whose declared charge went ahead may not shoot (17.2.5). In the Movement Phase a unit that
+declared no charge may make an opportunity charge (17.4.11): the To Charge test, the target's
+Being Charged test and defensive fire, then half its move straight ahead (no wheel, no formation
+change), only at an enemy within 2" if it shot this turn.
+
+The tests read the house charts (1d6 in the unit's Class column): To Charge and Charge Home on
+``data/days_of_iron/reference/sheets/morale-chart.toml``, Being Charged on
+``being-charged-chart.toml`` (the book's factors are on the missing sheets). Turning to face the
+target is free (house). Close assault then follows in 17.5.
 """
 
 from __future__ import annotations
@@ -19,24 +34,35 @@ from games.core.geometry import bearing_of, polygon_distance, scale, slide_conta
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
-from games.days_of_iron.orders import Charge, ChargeHome
+from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
+from games.days_of_iron.rules import evading_17_4_16, losses_17_5
+from games.days_of_iron.rules import shooting_17_3 as shooting
 from games.days_of_iron.rules.formations_12 import base, front_centre, on_table
-from games.days_of_iron.rules.movement_17_4 import allowance, fmt, left, spend
-from games.days_of_iron.state import ON_TABLE, STEPS, TURN, State, Unit
+from games.days_of_iron.rules.movement_17_4 import allowance, fmt, left, spend, visible_enemies
+from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, ROUTING, STEPS, TURN, State, Unit
 
 CHARGERS = ("infantry", "cavalry")
+MOUNTED = ("cavalry", "general")  # 17.2.4: infantry may not charge mounted troops (horse, mounted staff)
 CONTACT = 0.05  # inches: closer than this is base to base
-HALT_SHORT = 2.0  # book 17.4: a failed Charge Home halts 2" in front of the target
+HALT_SHORT = 2.0  # book 17.4.10: a failed Charge Home halts 2" in front of the target
+CAUGHT = {"infantry": 2.0, "cavalry": 6.0}  # book 17.2.3: a target this close is caught
+SHOT_REACH = 2.0  # book 17.2.5, 17.4.11: a unit that shot opportunity-charges only an enemy this close
 
 
-def morale_test(unit: Unit, rng: Rng, what: str) -> tuple[bool, str]:
-    """One roll on the morale chart in the unit's Class column: (passed, text for the log)."""
-    chart = house().charts["morale"]
+def morale_test(unit: Unit, rng: Rng, what: str, chart_id: str = "morale") -> tuple[str, str]:
+    """One roll on a house chart in the unit's Class column: (result, text for the log)."""
+    chart = house().charts[chart_id]
     column = f"class-{min(max(unit.cls, 1), 4)}"
     index = chart.table.columns.index(column) if column in chart.table.columns else 0
     die = roll(chart.table.dice, rng).total
     result = chart.table.lookup(die, index)
-    return result == "pass", f"{what} ({chart.table.name}, {column}): {chart.table.dice} = {die}: {result.upper()}"
+    return result, f"{what} ({chart.table.name}, {column}): {chart.table.dice} = {die}: {result.upper()}"
+
+
+def passes(unit: Unit, rng: Rng, what: str) -> tuple[bool, str]:
+    """A To Charge or Charge Home test on the morale chart: (passed, text)."""
+    result, text = morale_test(unit, rng, what)
+    return result == "pass", text
 
 
 def in_contact(a: Unit, b: Unit) -> bool:
@@ -44,8 +70,16 @@ def in_contact(a: Unit, b: Unit) -> bool:
     return polygon_distance(base(a).polygon(), base(b).polygon()) < CONTACT
 
 
+def gap(a: Unit, b: Unit) -> float:
+    return polygon_distance(base(a).polygon(), base(b).polygon())
+
+
+def phase_is(state: State, phase: str) -> bool:
+    return state.phase == TURN and STEPS[state.step] == phase
+
+
 def _acting(state: State, seat: str, unit: Unit, phase: str) -> None:
-    if state.phase != TURN or STEPS[state.step] != phase:
+    if not phase_is(state, phase):
         raise WrongPhase(f"this is done in the {phase} phase.", hint="Say `next` to reach it.")
     if seat not in (UMPIRE, state.acting_side()):
         raise NotYourTurn(f"the {state.side_name(state.acting_side())} act now.")
@@ -55,24 +89,56 @@ def _acting(state: State, seat: str, unit: Unit, phase: str) -> None:
         raise IllegalOrder(f"{unit.name} is not standing on the table in good order.")
 
 
+def _bearing_off(unit: Unit, target: Unit) -> float:
+    return abs((bearing_of(sub(base(target).centre, front_centre(unit))) - unit.facing + 180) % 360 - 180)
+
+
 def check_charge(state: State, seat: str, order: Charge) -> Charge:
     """17.2: declared in the Morale phase by a foot or horse unit, at a visible enemy ahead of it
-    (within 45 degrees of its facing) and no farther than its allowance."""
+    (within 45 degrees of its facing) and no farther than its allowance; in the Movement phase an
+    opportunity charge (17.4.11) by a unit that declared none, within half its move."""
     unit, target = state.unit(order.unit), state.unit(order.target)
-    _acting(state, seat, unit, "Morale")
+    opportunity = phase_is(state, "Movement")
+    _acting(state, seat, unit, "Movement" if opportunity else "Morale")
     if unit.type not in CHARGERS:
-        raise IllegalOrder(f"only infantry and cavalry charge; {unit.name} is {unit.type}.")
+        raise IllegalOrder(f"only infantry and cavalry charge; {unit.name} is {unit.type} (17.2.4).")
     if unit.charge_turn == state.turn:
-        raise IllegalOrder(f"{unit.name} has declared its charge this turn.")
+        raise IllegalOrder(f"{unit.name} has declared its charge this turn"
+                           + (" (17.4.11: an opportunity charge only by a unit that declared none)." if opportunity
+                              else " (17.2.4: once a turn)."))
     if not on_table(target) or target.side == unit.side:
         raise IllegalOrder(f"{target.name} is not an enemy on the table.")
-    off = abs((bearing_of(sub(base(target).centre, front_centre(unit))) - unit.facing + 180) % 360 - 180)
+    if unit.type == "infantry" and target.type in MOUNTED:
+        raise IllegalOrder(f"infantry cannot charge mounted troops; {target.name} is {target.type} (17.2.4).")
+    if unit.halted:
+        raise IllegalOrder(f"{unit.name} is halted: it may not move closer to the enemy (17.2.10).")
+    off = _bearing_off(unit, target)
     if off > 45:
         raise IllegalOrder(f"{target.name} is not ahead of {unit.name} ({fmt(off)}° off its facing; at most 45).")
-    gap = polygon_distance(base(unit).polygon(), base(target).polygon())
-    if gap > allowance(state, unit) + 1e-9:
-        raise IllegalOrder(f"{target.name} is {fmt(gap)}\" away, beyond {unit.name}'s {fmt(allowance(state, unit))}\" move.")
+    distance = gap(unit, target)
+    if opportunity:
+        _check_opportunity(state, unit, target, distance)
+    elif distance > allowance(state, unit) + 1e-9:
+        raise IllegalOrder(f"{target.name} is {fmt(distance)}\" away, beyond {unit.name}'s {fmt(allowance(state, unit))}\" move.")
     return order
+
+
+def _check_opportunity(state: State, unit: Unit, target: Unit, distance: float) -> None:
+    """17.4.11: half the normal move, straight ahead; a unit that shot only at an enemy within 2"."""
+    if unit.fired_turn == state.turn and distance > SHOT_REACH + 1e-9:
+        raise IllegalOrder(f"{unit.name} shot this turn: it may opportunity-charge only an enemy within "
+                           f"{fmt(SHOT_REACH)}\"; {target.name} is {fmt(distance)}\" away (17.2.5, 17.4.11).")
+    reach = opportunity_reach(state, unit)
+    if reach <= 0:
+        raise IllegalOrder(f"{unit.name} has no move left this turn.")
+    if distance > reach + 1e-9:
+        raise IllegalOrder(f"{target.name} is {fmt(distance)}\" away, beyond the {fmt(reach)}\" of an opportunity "
+                           f"charge (half {unit.name}'s move, 17.4.11).")
+
+
+def opportunity_reach(state: State, unit: Unit) -> float:
+    """Half the normal move (17.4.11), no more than what is left of it this turn."""
+    return min(allowance(state, unit) / 2, left(state, unit))
 
 
 def _advance(unit: Unit, target: Unit, inches: float) -> tuple[float, bool]:
@@ -85,22 +151,198 @@ def _advance(unit: Unit, target: Unit, inches: float) -> tuple[float, bool]:
     return moved, in_contact(unit, target)
 
 
+def caught(unit: Unit, distance: float) -> bool:
+    """17.2.3: charged from within 2" by foot or 6" by horse, with no formation change (the bot's
+    1st Impulse never changes formation), the target is caught."""
+    return distance <= CAUGHT.get(unit.type, 0.0) + 1e-9
+
+
 def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
-    """The To Charge test, then the 1st Impulse: face the target and move half the allowance."""
+    """The To Charge test, then the 1st Impulse: face the target and move half the allowance; the
+    target is caught, counter-charged (tests at once) or tests when the 1st Impulses are done."""
+    if phase_is(state, "Movement"):
+        return _opportunity(state, order, rng)
     unit, target = state.unit(order.unit), state.unit(order.target)
     unit.charge_turn = state.turn
-    passed, text = morale_test(unit, rng, "To Charge test")
+    distance = gap(unit, target)
+    counter = _counter(state, target)
+    passed, text = passes(unit, rng, "To Charge test")
+    what = "a counter charge" if counter else "a charge"
     if not passed:
         spend(state, unit, left(state, unit))
-        return [public(f"{unit.name} declares a charge at {target.name}. {text}: it may not move closer "
+        return [public(f"{unit.name} declares {what} at {target.name}. {text}: it may not move closer "
                        "to the enemy this turn.")]
+    unit.declared_turn = state.turn
     unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
     moved, contact = _advance(unit, target, allowance(state, unit) / 2)
     spend(state, unit, moved)
     unit.charging = target.id
-    where = "into contact" if contact else f"{fmt(polygon_distance(base(unit).polygon(), base(target).polygon()))}\" short"
-    return [public(f"{unit.name} declares a charge at {target.name}. {text}. 1st Impulse: {fmt(moved)}\" "
-                   f"({where}); `charge home` in the Movement phase.")]
+    where = "into contact" if contact else f"{fmt(gap(unit, target))}\" short"
+    events = [public(f"{unit.name} declares {what} at {target.name}. {text}. 1st Impulse: {fmt(moved)}\" "
+                     f"({where}); `charge home` in the Movement phase.")]
+    return events + _answer(state, unit, target, distance, counter, rng)
+
+
+def _counter(state: State, target: Unit) -> bool:
+    """17.4.13: the target is itself charging this turn."""
+    return bool(target.charging) and target.charge_turn == state.turn
+
+
+def _answer(state: State, unit: Unit, target: Unit, distance: float, counter: bool, rng: Rng) -> list[Event]:
+    """What the charged unit does now: caught (17.2.3), tests at once (counter charge, 17.4.13), or
+    waits for the end of the 1st Impulses (17.2.2)."""
+    if target.tested_turn == state.turn:
+        return []
+    if caught(unit, distance):
+        target.tested_turn = target.caught_turn = state.turn
+        return [public(f"{target.name} is caught ({fmt(distance)}\" from {unit.name}, within "
+                       f"{fmt(CAUGHT[unit.type])}\"): no Being Charged test, no evade or formation change (17.2.3).")]
+    if counter:
+        return being_charged(state, target, unit, rng, why="counter charged (17.4.13)")
+    how = f"`{target.id} stand` or `{target.id} evade`" if evading_17_4_16.can_evade(target) else f"`{target.id} stand`"
+    return [public(f"{target.name} takes its Being Charged test when the 1st Impulses are done ({how}, 17.2.2).")]
+
+
+def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str = "", evade: bool = False) -> list[Event]:
+    """17.2.2: the Being Charged test on the house chart: stand (and evade if asked, 17.4.16),
+    disordered and halted (a charge of its own stops), or rout (17.4.14: routing directly away)."""
+    unit.tested_turn = state.turn
+    result, text = morale_test(unit, rng, "Being Charged test", "being-charged")
+    head = f"{unit.name}" + (f", {why}" if why else "") + f": {text}"
+    if result == "rout":
+        unit.status = ROUTING
+        unit.charging = ""
+        unit.rout_bearing = round(bearing_of(sub(base(unit).centre, base(charger).centre)), 6)
+        return [public(f"{head}: it routs away from {charger.name} (17.4.14).")]
+    if result == "disordered":
+        unit.order, unit.order_turn, unit.halted = DISORDERED, state.turn, True
+        stops = " and its own charge stops" if unit.charging else ""
+        unit.charging = ""
+        return [public(f"{head}: it is disordered and halted{stops} (17.2.8, 17.2.10).")]
+    if evade:
+        return [public(f"{head}: passed, it evades."), *evading_17_4_16.evade(state, unit, charger)]
+    return [public(f"{head}: it stands.")]
+
+
+def pending(state: State) -> list[tuple[Unit, Unit]]:
+    """Units still to take their Being Charged test this turn, each with (the first of) its chargers."""
+    out: dict[str, tuple[Unit, Unit]] = {}
+    for c in state.units:
+        if c.charging and c.declared_turn == state.turn and on_table(c) and c.status == ON_TABLE:
+            t = state.unit(c.charging)
+            if t.id not in out and t.tested_turn != state.turn and on_table(t) and t.status == ON_TABLE:
+                out[t.id] = (t, c)
+    return list(out.values())
+
+
+def charger_of(state: State, unit: Unit) -> Unit | None:
+    return next((c for t, c in pending(state) if t.id == unit.id), None)
+
+
+def check_reaction(state: State, seat: str, order: Stand | Evade) -> Stand | Evade:
+    """17.2.2, 17.4.16: a charged unit answers in its side's part of the Morale phase, once."""
+    unit = state.unit(order.unit)
+    _acting(state, seat, unit, "Morale")
+    if charger_of(state, unit) is None:
+        raise IllegalOrder(f"{unit.name} has no Being Charged test to take (no charge at it waits for one).",
+                           hint="Caught units take none (17.2.3); counter-charged units test at once (17.4.13).")
+    if isinstance(order, Evade) and not evading_17_4_16.can_evade(unit):
+        raise IllegalOrder(f"only skirmishers, battery crews and Generals evade (17.4.16); {unit.name} is "
+                           f"{unit.type} in {unit.formation}.", hint=f"`{unit.id} stand`.")
+    return order
+
+
+def react(state: State, order: Stand | Evade, rng: Rng) -> list[Event]:
+    unit = state.unit(order.unit)
+    charger = charger_of(state, unit)
+    assert charger is not None
+    return being_charged(state, unit, charger, rng, evade=isinstance(order, Evade))
+
+
+def end_of_morale(state: State, rng: Rng) -> list[Event]:
+    """The 1st Impulses are done (17.2.2): every charged unit that has not answered takes its Being
+    Charged test and stands, the initiative side's first, except that the initiative side's units
+    that could evade first get a part of the phase to answer (``step_side`` 2); its ``next`` makes
+    the rest stand."""
+    events: list[Event] = []
+    waiting = pending(state)
+    first = state.initiative
+    if state.step_side == 1 and any(t.side == first and evading_17_4_16.can_evade(t) for t, _ in waiting):
+        for t, c in sorted(waiting, key=lambda tc: tc[0].side != first):
+            if not (t.side == first and evading_17_4_16.can_evade(t)):
+                events += being_charged(state, t, c, rng)
+        state.step_side = 2
+        names = ", ".join(f"`{t.id} evade` or `{t.id} stand`" for t, _ in pending(state))
+        return [*events, public(f"Turn {state.turn}, Morale phase: the 1st Impulses are done. The "
+                                f"{state.side_name(first)} answer the charges: {names}; `next` and the rest stand (17.2.2).")]
+    for t, c in sorted(waiting, key=lambda tc: tc[0].side != first):
+        events += being_charged(state, t, c, rng)
+    state.step_side = 1
+    return events
+
+
+def check_fire_allowed(state: State, order: Fire) -> None:
+    """17.2.5: a unit whose declared charge went ahead may not shoot this turn; 17.3.1: nor one
+    that reserved its fire (it fires only at an enemy charging it)."""
+    unit = state.unit(order.unit)
+    if unit.declared_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} made a declared charge this turn and may not shoot (17.2.5).")
+    if unit.reserve_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} has reserved its fire for defensive fire at an enemy charging it (17.3.1).")
+
+
+def check_form_allowed(state: State, order: Form) -> None:
+    """17.2.3: a caught unit may not change formation this turn."""
+    unit = state.unit(order.unit)
+    if unit.caught_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} was caught by a charge this turn: no formation change (17.2.3).")
+
+
+def check_reserve(state: State, seat: str, order: ReserveFire) -> ReserveFire:
+    """17.3.1: in the Shooting phase, a unit that has not fired keeps its fire for the Movement phase."""
+    unit = state.unit(order.unit)
+    _acting(state, seat, unit, "Shooting")
+    if unit.type not in shooting.SHOOTERS:
+        raise IllegalOrder(f"{unit.name} cannot fire (it must be infantry, cavalry or artillery).")
+    if unit.fired_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} has fired this turn: only stands that did not fire reserve it (17.3.1).")
+    if unit.reserve_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} has reserved its fire already.")
+    if unit.declared_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} made a declared charge this turn and may not shoot (17.2.5).")
+    return order
+
+
+def reserve(state: State, order: ReserveFire) -> list[Event]:
+    unit = state.unit(order.unit)
+    unit.reserve_turn = state.turn
+    return [public(f"{unit.name} holds its fire for defensive fire at an enemy charging it (17.3.1).")]
+
+
+def defensive_fire(state: State, charger: Unit, target: Unit, rng: Rng) -> list[Event]:
+    """17.3.1, 17.4.10: a target that reserved its fire shoots at the unit charging it before its
+    Charge Home test (or before an opportunity charge goes in), if the charger is in its arcs,
+    sight and range; the hits come off at once."""
+    if target.reserve_turn != state.turn or target.fired_turn == state.turn or not on_table(target) \
+            or target.status != ON_TABLE:
+        return []
+    if not (shooting.in_arc(target, charger) and shooting.gap(target, charger) <= shooting.reach(target) + 1e-9
+            and shooting.in_sight(state, target, charger)):
+        return [public(f"{target.name} holds defensive fire: {charger.name} is not in its arcs and range (17.3.1).")]
+    chart = shooting.chart_of(target)
+    distance = shooting.gap(target, charger)
+    column = chart.column_for(distance)
+    assert column is not None
+    dice = [roll(chart.table.dice, rng).total for _ in range(target.stands)]
+    cover, where = shooting.cover_of(state, charger)
+    hits = sum(chart.table.lookup(d + cover, column).count("H") for d in dice)
+    target.fired_turn = state.turn
+    events = [public(f"{target.name} defensive fire at {charger.name} (17.3.1): {fmt(distance)}\" "
+                     f"({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
+                     + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H.")]
+    if hits:
+        events += losses_17_5.loss(state, charger, min(hits, charger.stands))
+    return events
 
 
 def check_charge_home(state: State, seat: str, order: ChargeHome) -> ChargeHome:
@@ -117,22 +359,117 @@ def check_charge_home(state: State, seat: str, order: ChargeHome) -> ChargeHome:
 
 
 def charge_home(state: State, order: ChargeHome, rng: Rng) -> list[Event]:
-    """The Charge Home test, then the rest of the move into contact, or a halt 2" short (17.4)."""
+    """The target's defensive fire, the Charge Home test, then the rest of the move into contact,
+    or a halt 2" short (17.4.10)."""
     unit = state.unit(order.unit)
     target = state.unit(unit.charging)
     unit.home_turn = state.turn
-    passed, text = morale_test(unit, rng, "Charge Home test")
-    gap = polygon_distance(base(unit).polygon(), base(target).polygon())
+    fired = defensive_fire(state, unit, target, rng)
+    if not on_table(unit):
+        unit.charging = ""
+        return fired
+    passed, text = passes(unit, rng, "Charge Home test")
+    return fired + _go_in(state, unit, target, passed, text, left(state, unit))
+
+
+def _go_in(state: State, unit: Unit, target: Unit, passed: bool, text: str, inches: float) -> list[Event]:
+    """Into contact up to ``inches`` on a pass, else a halt 2" in front of the target (17.4.10)."""
+    distance = gap(unit, target)
     if not passed:
         unit.charging = ""  # no charger's bonus in a melee it did not press home
-        if gap < HALT_SHORT:  # already closer (contact in the 1st Impulse): it pulls back to 2"
-            unit.x, unit.y = base(unit).moved(gap - HALT_SHORT).centre
+        if distance < HALT_SHORT:  # already closer (contact in the 1st Impulse): it pulls back to 2"
+            unit.x, unit.y = base(unit).moved(distance - HALT_SHORT).centre
         else:
-            _advance(unit, target, min(gap - HALT_SHORT, left(state, unit)))
+            _advance(unit, target, min(distance - HALT_SHORT, inches))
         spend(state, unit, left(state, unit))
         return [public(f"{unit.name}: {text}: it halts {fmt(HALT_SHORT)}\" "
                        f"in front of {target.name} (17.4).")]
-    moved, contact = _advance(unit, target, left(state, unit))
+    moved, contact = _advance(unit, target, inches)
     spend(state, unit, left(state, unit))
     result = f"in contact with {target.name}: close assault follows (17.5)" if contact else f"it falls short of {target.name}"
     return [public(f"{unit.name}: {text}. 2nd Impulse {fmt(moved)}\": {result}.")]
+
+
+def _opportunity(state: State, order: Charge, rng: Rng) -> list[Event]:
+    """17.4.11: the To Charge test; the target's Being Charged test (at once, 17.4.13 for a
+    charging target) unless caught, and its defensive fire (17.3.1); then half the move straight
+    ahead into contact (no wheel, no formation change)."""
+    unit, target = state.unit(order.unit), state.unit(order.target)
+    unit.charge_turn = unit.home_turn = state.turn
+    distance = gap(unit, target)
+    reach = opportunity_reach(state, unit)
+    counter = _counter(state, target)
+    passed, text = passes(unit, rng, "To Charge test")
+    what = "an opportunity counter charge" if counter else "an opportunity charge"
+    if not passed:
+        spend(state, unit, left(state, unit))
+        return [public(f"{unit.name} makes {what} at {target.name}. {text}: it may not move closer "
+                       "to the enemy this turn.")]
+    events = [public(f"{unit.name} makes {what} at {target.name} (17.4.11). {text}.")]
+    if target.tested_turn != state.turn:
+        if caught(unit, distance):
+            events += _answer(state, unit, target, distance, False, rng)
+        else:
+            events += being_charged(state, target, unit, rng, why="counter charged (17.4.13)" if counter else "")
+    events += defensive_fire(state, unit, target, rng)
+    if not on_table(unit):
+        return events
+    unit.charging = target.id
+    moved, contact = _advance(unit, target, reach)
+    spend(state, unit, left(state, unit))
+    result = f"in contact with {target.name}: close assault follows (17.5)" if contact else f"it falls short of {target.name}"
+    return [*events, public(f"{unit.name} charges {fmt(moved)}\" straight ahead: {result}.")]
+
+
+def check_feint(state: State, seat: str, order: Feint) -> Feint:
+    """17.4.12: a declared charge not yet in contact, after its target's Being Charged test, stops; never by Class 1."""
+    unit = state.unit(order.unit)
+    _acting(state, seat, unit, "Movement")
+    if unit.charge_turn != state.turn or not unit.charging or unit.home_turn == state.turn:
+        raise IllegalOrder(f"{unit.name} has no declared charge to break off this turn.")
+    if unit.cls == 1:
+        raise IllegalOrder(f"{unit.name} is Class 1: Class 1 troops cannot make feint charges (17.4.12).",
+                           hint=f"`{unit.id} charge home`.")
+    target = state.unit(unit.charging)
+    if on_table(target) and in_contact(unit, target):
+        raise IllegalOrder(f"{unit.name} is already in contact with {target.name}.")
+    return order
+
+
+def feint(state: State, order: Feint) -> list[Event]:
+    unit = state.unit(order.unit)
+    target = state.unit(unit.charging)
+    unit.charging = ""
+    unit.home_turn = state.turn
+    spend(state, unit, left(state, unit))
+    return [public(f"{unit.name} makes a feint charge at {target.name}: it moves no further this turn (17.4.12).")]
+
+
+def candidates(state: State, sides: list[str]) -> list[DoiOrder]:
+    """Answers and charge orders worth offering now (each is checked as if typed before it is listed):
+    the Being Charged answers in the Morale phase, reserved fire in the Shooting phase, feints,
+    opportunity charges at the nearest enemies ahead and returns in the Movement phase."""
+    out: list[DoiOrder] = []
+    if state.phase != TURN:
+        return out
+    own = [u for u in state.units if u.side in sides and u.side == state.acting_side()]
+    step = STEPS[state.step]
+    if step == "Morale":
+        for t, _ in pending(state):
+            if t in own:
+                out += [Stand(t.id), *([Evade(t.id)] if evading_17_4_16.can_evade(t) else [])]
+    if step == "Shooting":
+        out += [ReserveFire(u.id) for u in own if on_table(u) and u.type in shooting.SHOOTERS
+                and u.fired_turn != state.turn and u.reserve_turn != state.turn]
+    if step == "Movement":
+        for u in own:
+            if u.status == EVADED_OFF and u.return_turn <= state.turn:
+                out.append(Return(u.id))
+            if not on_table(u) or u.type not in CHARGERS:
+                continue
+            if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn:
+                out.append(Feint(u.id))
+            elif u.charge_turn != state.turn:
+                ahead = [e for e in visible_enemies(state, u.side) if _bearing_off(u, e) <= 45]
+                out += [Charge(u.id, e.id) for e in sorted(ahead, key=lambda e: gap(u, e))[:2]]
+    return out

@@ -139,6 +139,9 @@ def next_step(state: State, rng: Rng) -> list[Event]:
         state.step_side = 1
         return [public(f"Turn {state.turn}, {step} phase: the {done} are done; "
                        f"the {state.side_name(state.acting_side())} act."), *_arrivals(state)]
+    answers = charges_17_2.end_of_morale(state, rng) if step == "Morale" and formations_12.measured(state) else []
+    if state.step_side == 2:  # the initiative side answers the charges first (17.2.2)
+        return answers
     state.step_side = 0
     state.step += 1
     casualties = shooting_17_3.end_of_phase(state, rng) if step == "Shooting" and formations_12.measured(state) else []
@@ -147,7 +150,7 @@ def next_step(state: State, rng: Rng) -> list[Event]:
                          f"{state.side_name(state.initiative)} act first.")
         melee = (close_assault_17_5.resolve(state, rng)
                  if STEPS[state.step] == "Close Assault" and formations_12.measured(state) else [])
-        return [*casualties, opening, *melee, *_arrivals(state)]
+        return [*answers, *casualties, opening, *melee, *_arrivals(state)]
     state.phase = INITIATIVE
     state.step = 0
     limit = int(state.options.get("turns", "0"))
@@ -258,6 +261,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
                 and victory_18.affected(state, u)]
     if STEPS[state.step] == "Movement":
         out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn]
+    out += charges_17_2.candidates(state, sides)
     if STEPS[state.step] == "Shooting":
         for u in own:
             if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:
