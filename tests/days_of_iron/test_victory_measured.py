@@ -6,13 +6,14 @@ on them, off-board arrivals (16.5, 17.2.1) at the scenario's entry points, and w
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.core.errors import GameError
-from games.core.rng import Rng
+from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE, Event
 from games.days_of_iron.rules.formations_12 import base, on_table
 from games.days_of_iron.rules.victory_18 import breakdown_line, holder
@@ -332,3 +333,44 @@ def test_the_arrivals_script_keeps_the_off_board_brigade_from_the_french_until_d
     arrived = next(i for i, r in enumerate(records) if "**Arrival**" in r.get("text", ""))
     between = [r for r in records[declared + 1:arrived] if r.get("to") == "@alice"]
     assert [r["text"] for r in between] == ["`measure 2e de Ligne to 2nd Hussars`: 2nd Hussars is not on the table."]
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_playouts_with_arrivals_and_surrenders_replay_and_never_show_off_board_units(seed: int) -> None:
+    """Both sides hold a brigade off the table; whenever offered, a side declares it, surrenders an
+    affected unit, charges or moves. No off-board unit is on another side's or a spectator's board,
+    every offered order applies, and the log replays to the same state."""
+    pick = random.Random(seed)
+    options = {"turns": "3", "scouting": "no"}
+    rng = Rng(seed_from_number(seed))
+    state = RS.setup("meeting", options, rng)
+    log: list[tuple[str, str]] = []
+
+    def give(seat: str, text: str) -> None:
+        RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
+        log.append((seat, text))
+
+    for seat, text in (("french", "staff"), ("french", "offboard Micheler"), ("prussian", "staff"),
+                       ("prussian", "offboard Rheinbaben"), ("french", "ready"), ("prussian", "ready")):
+        give(seat, text)
+    used: set[str] = set()
+    for _ in range(800):
+        if RS.outcome(state) is not None:
+            break
+        seat = RS.to_act(state)[0]
+        legal = RS.legal_orders(state, seat)
+        wanted = [o for o in legal if o.startswith("dust") or o.endswith(" surrender")
+                  or o.split()[1:2] in (["move"], ["charge"])]
+        text = pick.choice(wanted) if wanted and pick.random() < 0.7 else (
+            "initiative" if "initiative" in legal else "next" if "next" in legal else pick.choice(legal))
+        used.add("dust" if text.startswith("dust") else "surrender" if text.endswith(" surrender") else text.split()[0])
+        give(seat, text)
+        away = {u.id: u.side for u in state.units if u.status == "off board"}
+        for viewer in (None, "french", "prussian"):
+            assert not {c.id for c in RS.view(state, viewer).counters} & set(away)
+    assert RS.outcome(state) is not None and "dust" in used
+    rng2 = Rng(seed_from_number(seed))
+    again = RS.setup("meeting", options, rng2)
+    for seat, text in log:
+        RS.apply(again, seat, RS.parse_order(again, seat, text), rng2)
+    assert again == state
