@@ -80,8 +80,9 @@ def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
     order(state, "prussian", "77th charge 40e de Ligne", ScriptedRng([4]))
     order(state, "prussian", "next", rng)
     events = order(state, "french", "40e de Ligne stand", ScriptedRng([2]))
-    assert "1d6 = 2: ROUT: it routs away from 77th Infantry (17.4.14)." in text_of(events)
-    assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0)
+    assert "1d6 = 2: ROUT: it routs away from 77th Infantry." in text_of(events)
+    assert "40e de Ligne routs (charged by 77th Infantry): initial rout of" in text_of(events)
+    assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0) and forty.y > 40.0
 
 
 def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_change() -> None:

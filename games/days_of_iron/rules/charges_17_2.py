@@ -35,11 +35,11 @@ from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
-from games.days_of_iron.rules import evading_17_4_16, losses_17_5
+from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
 from games.days_of_iron.rules.formations_12 import base, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import allowance, fmt, left, spend, visible_enemies
-from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, ROUTING, STEPS, TURN, State, Unit
+from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, STEPS, TURN, State, Unit
 
 CHARGERS = ("infantry", "cavalry")
 MOUNTED = ("cavalry", "general")  # 17.2.4: infantry may not charge mounted troops (horse, mounted staff)
@@ -205,15 +205,13 @@ def _answer(state: State, unit: Unit, target: Unit, distance: float, counter: bo
 
 def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str = "", evade: bool = False) -> list[Event]:
     """17.2.2: the Being Charged test on the house chart: stand (and evade if asked, 17.4.16),
-    disordered and halted (a charge of its own stops), or rout (17.4.14: routing directly away)."""
+    disordered and halted (a charge of its own stops), or rout (the initial rout of 17.4.14)."""
     unit.tested_turn = state.turn
     result, text = morale_test(unit, rng, "Being Charged test", "being-charged")
     head = f"{unit.name}" + (f", {why}" if why else "") + f": {text}"
-    if result == "rout":
-        unit.status = ROUTING
-        unit.charging = ""
-        unit.rout_bearing = round(bearing_of(sub(base(unit).centre, base(charger).centre)), 6)
-        return [public(f"{head}: it routs away from {charger.name} (17.4.14).")]
+    if result == "rout":  # the initial rout, half the rout distance directly away (17.4.14)
+        return [public(f"{head}: it routs away from {charger.name}."),
+                *routing_17_4_14.rout(state, unit, base(charger).centre, cause=f"charged by {charger.name}")]
     if result == "disordered":
         unit.order, unit.order_turn, unit.halted = DISORDERED, state.turn, True
         stops = " and its own charge stops" if unit.charging else ""
