@@ -31,7 +31,7 @@ from render.labels import TableLayout
 from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
 from render.strip import draw_strip
-from render.table_text import draw_captions, draw_names, table_layout
+from render.table_text import draw_captions, draw_names, result_spot, table_layout
 from render.zones import draw_zones
 
 T = TypeVar("T")
@@ -212,10 +212,10 @@ class Renderer:
             layout = table_layout(view, frame, looks, text_px, taken)
             draw_names(img, layout, looks, self._name_sprite)
             draw_captions(img, layout)
-            # results (hits, can fire) step clear of the names and captions too
-            words = [p.box for p in layout.names.values()] + [c.box for c in layout.captions]
-            aid_boxes = aid_boxes + [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1]) for b in words]
-        draw_labels(img, result_labels, frame, aid_boxes)
+            # results (hits, can fire) go next to where they belong, clear of every name and base
+            draw_labels(img, result_labels, frame, aid_boxes, spot=result_spot(frame, layout, taken))
+        else:
+            draw_labels(img, result_labels, frame, aid_boxes)
         if zoom is not None:
             d = ImageDraw.Draw(img)
             d.rectangle((0, 0, frame.width - 1, frame.height - 1), outline=(210, 220, 230), width=2)

@@ -278,11 +278,13 @@ def _ram(pen: Pen, a: Pt, b: Pt, w: float) -> None:
 
 
 Box = tuple[float, float, float, float]  # centre x, centre y, width, height
+Spot = Callable[[Pt, float, float], Pt]  # where a label wanted to go, its width and height -> its centre
 
 
-def draw_labels(img: Image.Image, labels: list[Label], frame: Frame, placed: list[Box] | None = None) -> list[Box]:
+def draw_labels(img: Image.Image, labels: list[Label], frame: Frame, placed: list[Box] | None = None, *, spot: Spot | None = None) -> list[Box]:
     """Overlay texts in small dark boxes, kept inside the picture and clear of each other (and of
-    ``placed``, boxes drawn earlier); returns every box placed so far."""
+    ``placed``, boxes drawn earlier); returns every box placed so far. ``spot``, when given, picks
+    the place instead (a table's, clear of every name and base: ``render.table_text``)."""
     placed = [] if placed is None else list(placed)
     if not labels:
         return placed
@@ -303,7 +305,9 @@ def draw_labels(img: Image.Image, labels: list[Label], frame: Frame, placed: lis
             y = min(p[1] for p in hit) - r - th / 2 - 4 if up else max(p[1] for p in hit) + r + th / 2 + 4
         x = min(max(x, ax0 + tw / 2 + 6), ax1 - tw / 2 - 6)
         y = min(max(y, ay0 + th / 2 + 6), ay1 - th / 2 - 6)
-        for _ in range(len(placed) * 2 + 1):  # step clear of boxes already drawn (ring and fire labels meet)
+        if spot is not None:
+            x, y = spot((x, y), tw + 12, th + 8)
+        for _ in range(0 if spot is not None else len(placed) * 2 + 1):  # step clear of boxes already drawn (ring and fire labels meet)
             if not any(abs(x - px) < (tw + pw) / 2 + 8 and abs(y - py) < (th + ph) / 2 + 8 for px, py, pw, ph in placed):
                 break
             y = y + th + 12 if y + th + 12 < ay1 - th / 2 - 6 else y - th - 12

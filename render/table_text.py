@@ -73,7 +73,7 @@ def _terrain_captions(view: View, frame: Frame, placer: Placer, area: Box, text_
     table itself, '72" x 48" table') is named only while nothing stands on it and where no piece
     is: once there are units the rulers say as much, and the caption would sit among them."""
     size = max(text_px, min(18.0, frame.scale * 0.5))
-    table = frame.table_width * frame.table_height
+    table = float(view.board.width * view.board.height)  # a zoom window does not know the table size
     pieces = sorted(view.board.table_terrain, key=lambda t: _area(t) >= table * 0.9 > 0)
     out = []
     for t in pieces:
@@ -135,3 +135,22 @@ def draw_captions(img: Image.Image, layout: TableLayout) -> None:
     for c in layout.captions:
         at = ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2)
         d.text(at, c.text, font=font(c.size, bold=c.bold), fill=c.fill, anchor="mm", stroke_width=2 if not c.bold else 3, stroke_fill=c.stroke)
+
+
+def result_spot(frame: Frame, layout: TableLayout, taken: list[Box]) -> Callable[[tuple[float, float], float, float], tuple[float, float]]:
+    """Where an overlay's result text goes on a table: the nearest place to where it wanted to be
+    (stepping out in rings) that covers no name, caption, base or earlier label."""
+    ax0, ay0, ax1, ay1 = play_area(frame)
+    words = [p.box for p in layout.names.values()] + [c.box for c in layout.captions]
+    placer = Placer((float(ax0), float(ay0), float(ax1), float(ay1)), layout.bases, [*taken, *words])
+
+    def spot(at: tuple[float, float], w: float, h: float) -> tuple[float, float]:
+        x, y = at
+        spots = [(x, y)]
+        for ring in range(1, 7):
+            dy, dx = ring * (h + 4), ring * w * 0.55
+            spots.extend([(x, y + dy), (x, y - dy), (x + dx, y), (x - dx, y), (x + dx, y + dy), (x - dx, y - dy), (x + dx, y - dy), (x - dx, y + dy)])
+        box = placer.place_caption(w, h, spots)
+        return (x, y) if box is None else ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+    return spot

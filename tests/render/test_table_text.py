@@ -11,6 +11,7 @@ import pytest
 from games.core.view import Counter, SideInfo, View, Zone
 from render import Renderer
 from render.labels import GAP, Name, Placer, TableLayout, apart, grow, overlap
+from render.table_text import result_spot
 from tests.render.real_boards import real_view, script_view
 from tests.render.scenes import table_view, terrain_view
 
@@ -114,3 +115,24 @@ def test_the_tables_own_name_shows_only_while_nothing_stands_on_it() -> None:
     empty = {c.text for c in Renderer().table_layout(dataclasses.replace(view, counters=())).captions}
     assert '48" x 24" table' in empty - with_units
     assert "Saar" in with_units  # the pieces' names stay
+
+
+def test_a_zoom_window_leaves_the_tables_own_name_out_too() -> None:
+    view = script_view("days-of-iron", "spicheren-measured", 12)
+    layout = Renderer().table_layout(view, zoom=((17.0, 42.0), 8))
+    assert layout.names and not any("table" in c.text for c in layout.captions)
+
+
+def test_a_result_label_steps_off_the_names_and_bases_where_it_would_land() -> None:
+    """A preview's '8th Jäger 18"' landed on the moved unit's base and, pushed down, on a name."""
+    view = real_view("days-of-iron")
+    renderer = Renderer()
+    layout = renderer.table_layout(view)
+    spot = result_spot(renderer.frame(view), layout, [])
+    for placed in list(layout.names.values())[:8]:
+        x0, y0, x1, y1 = placed.box
+        x, y = spot(((x0 + x1) / 2, (y0 + y1) / 2), 150.0, 30.0)
+        box = (x - 75, y - 15, x + 75, y + 15)
+        assert all(overlap(box, p.box) == 0 for p in layout.names.values())
+        assert all(overlap(box, b) == 0 for b in layout.bases)
+        assert abs(y - (y0 + y1) / 2) <= 6 * 34  # still near where it belongs (six rows at most)
