@@ -92,16 +92,17 @@ OPTIONS = (
     ),
     OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
     OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
-    OptionSpec("faction_a", "Patrol/Skirmish/Engagement: Squadron A's faction card (royal-navy, marine-royale, armada, "
-               "staatse-vloot, brethren; house cards), default none.", ""),
+    OptionSpec("faction_a", "Squadron A's faction card (royal-navy, marine-royale, armada, staatse-vloot, brethren; "
+               "house cards), default none; every scenario but the quick start (book ch. 3 plays without cards).", ""),
     OptionSpec("faction_b", "Squadron B's faction card.", ""),
     OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop+carronades+steady-captain "
                "(flagship first; + a ship's upgrade option, an upgrade card or a captain card); "
+               "reef: its own ships with upgrades, e.g. petite-fregate+skill1/sloop+steady-captain; "
                "fleet: 2-4 Squadrons apart with |, e.g. petite-fregate/sloop|corvette/fluyt.", ""),
     OptionSpec("fleet_b", "Squadron B in the same notation.", ""),
     OptionSpec("admiral_a", "Admiral of Squadron A: untested, capable, veteran, renowned (fleet: one a Squadron, "
-               "capable|untested).", "untested"),
-    OptionSpec("admiral_b", "Admiral of Squadron B.", "untested"),
+               "capable|untested); default untested, or the scenario's.", ""),
+    OptionSpec("admiral_b", "Admiral of Squadron B.", ""),
     OptionSpec("start", "Patrol/Skirmish/Engagement: quick (both lines deployed at once, house) or book "
                "(ch. 7: scenario decks, draft, terrain and deployment as set-up orders).", "quick", ("quick", "book")),
     OptionSpec("hand_a", "Initiative hand A, card keys separated by / (default: a legal hand).", ""),

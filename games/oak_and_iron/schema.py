@@ -271,6 +271,10 @@ class ScenarioFile(Sourced, kw_only=True):
     sides: dict[str, SideSchema]
     ships: list[ShipSchema]
     terrain: list[TerrainSchema] = msgspec.field(default_factory=list)
+    # the card game (ch. 6): true lets the options add a faction card, upgrades and captains
+    # (fleet_a), an admiral and a hand, within the game size ``size``; false for the quick start
+    cards: bool = False
+    size: str = ""
 
 
 def _cost_keys() -> None:

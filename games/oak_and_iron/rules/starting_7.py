@@ -41,48 +41,100 @@ SIDE_NAMES = {"a": ("Player A", "#b03a2e"), "b": ("Player B", "#1f5fa8")}
 
 
 
-def _sides_from(rec: Record) -> list[SideState]:
+CARD_OPTIONS = ("faction", "fleet", "hand", "admiral")
+
+
+def _refuse_cards(rec: Record, options: dict[str, str]) -> None:
+    """A scenario without the card game (the quick start, ch. 3) refuses the options that build one."""
+    for side_id, srec in rec.table("sides").items():
+        for kind in CARD_OPTIONS:
+            value = options.get(f"{kind}_{side_id}", "")
+            if value and not (kind == "admiral" and value == srec.str("admiral")):
+                raise SetupError(
+                    f"{rec.str('name')} is played without faction, upgrade or captain cards and with the hands and admirals "
+                    f"it gives (book ch. 3: it lets players learn the basics \"before using more advanced options, such as "
+                    f"faction, upgrade, or event cards\"), so {quote(f'{kind}_{side_id}={value}')} does not apply.",
+                    hint="Leave it out, or play reef, patrol, skirmish, engagement or fleet, which take the cards.",
+                )
+
+
+def _sides_from(rec: Record, options: dict[str, str]) -> list[SideState]:
+    """The scenario's sides; with the card game, each side's admiral, faction card and hand from the
+    options (``admiral_a``, ``faction_a``, ``hand_a``), else the scenario's."""
     out = []
     for side_id, srec in rec.table("sides").items():
-        adm = admirals()[srec.str("admiral", tuple(admirals()))]
+        adm_key = options.get(f"admiral_{side_id}") or srec.str("admiral", tuple(admirals()))
+        if adm_key not in admirals():
+            raise UnknownName(f"No admiral called {quote(adm_key)}.", hint=f"Admirals: {', '.join(admirals())}.")
+        adm = admirals()[adm_key]
+        faction = faction_option(options, side_id)
         hand = srec.str_list("hand")
         for key in hand:
             if key not in initiative_cards():
                 raise SetupError(f"{rec.file}: unknown initiative card {key!r}")
-        validate_hand(hand, adm.value, srec.str("name"))
-        out.append(
-            SideState(
-                id=side_id,
-                name=srec.str("name"),
-                colour=srec.str("colour"),
-                admiral=adm.key,
-                admiral_name=adm.name,
-                admiral_value=adm.value,
-                hand=list(hand),
-                fortune=rules().fortune_points,
-            )
-        )
+        if f"hand_{side_id}" in options:
+            hand = [resolve_card(h.strip()) for h in options[f"hand_{side_id}"].split("/") if h.strip()]
+        elif adm_key != srec.str("admiral") or faction:
+            try:  # the scenario's hand if it still fits the admiral and the faction, else a legal one led by it
+                validate_hand(hand, adm.value, srec.str("name"), faction)
+            except SetupError:
+                hand = default_hand(adm.value, hand, faction)
+        validate_hand(hand, adm.value, srec.str("name"), faction)
+        fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
+        out.append(SideState(side_id, srec.str("name"), srec.str("colour"), adm.key, adm.name, adm.value, list(hand), fortune=fortune))
     return out
 
 
+def _cards_for(rec: Record, side: SideState, ship_recs: list[Record], options: dict[str, str]) -> dict[str, list[str]]:
+    """FACTIONS & SHIPS (6) on a scenario's fixed ships: ``fleet_a`` names the side's ships (their
+    cards, Flagship first, then in the scenario's order) with ``+`` upgrades and a captain, checked
+    against the scenario's game size; ship id -> its added entries."""
+    text = options.get(f"fleet_{side.id}", "")
+    if not text:
+        return {}
+    flagship = rec.table("sides").table(side.id).str("flagship")
+    own = sorted((r for r in ship_recs if r.str("side") == side.id), key=lambda r: r.str("id") != flagship)
+    size_key = rec.str("size", tuple(s.key for s in rules().sizes))
+    entries = parse_fleet(text, side.id, size_key, admirals()[side.admiral].points, faction_option(options, side.id))
+    want = "/".join(r.str("card") for r in own)
+    if [key for key, _ in entries] != [r.str("card") for r in own]:
+        raise SetupError(f"{rec.str('name')} gives {side.name} the ships {want} (Flagship first): fleet_{side.id} may add "
+                         f"upgrades and a captain to them, not change them.", hint=f"e.g. fleet_{side.id}={want.replace('/', '+skill1/', 1)}")
+    return {r.str("id"): ups for r, (_, ups) in zip(own, entries, strict=True)}
+
+
 def from_scenario_file(scenario: str, options: dict[str, str]) -> State:
-    """A book or house scenario from data (the Quickstart Setup of section 3, the reef): sides, ships, terrain."""
+    """A book or house scenario from data (the Quickstart Setup of section 3, the reef): sides, ships,
+    terrain; a scenario with ``cards = true`` takes the card game's options (ch. 6)."""
     rec = load(scenario_files()[scenario])
-    sides = _sides_from(rec)
+    cards = rec.opt_bool("cards", False)
+    if not cards:
+        _refuse_cards(rec, options)
+        options = {k: v for k, v in options.items() if k.split("_")[0] not in CARD_OPTIONS}
+    sides = _sides_from(rec, options)
     flagships = {side_id: srec.str("flagship") for side_id, srec in rec.table("sides").items()}
+    ship_recs = rec.tables("ships")
+    added: dict[str, list[str]] = {}
+    for side in sides:
+        added |= _cards_for(rec, side, ship_recs, options)
     ships = []
-    for srec in rec.tables("ships"):
+    for srec in ship_recs:
         card = srec.str("card", tuple(ship_cards()))
         ship_id = srec.str("id")
+        side_id = srec.str("side", tuple(s.id for s in sides))
+        ups = (srec.str_list("upgrades") if srec.has("upgrades") else []) + added.get(ship_id, [])
+        captain = captain_of(ups)
         ship = make_ship(
             ship_id,
             srec.opt_str("name", ship_cards()[card].name),
             card,
-            srec.str("side", tuple(s.id for s in sides)),
+            side_id,
             srec.float("x"),
             srec.float("y"),
             srec.float("heading"),
-            srec.str_list("upgrades") if srec.has("upgrades") else [],
+            [u for u in ups if u != captain],
+            faction=faction_option(options, side_id),
+            captain=captain,
         )
         ship.flagship = flagships.get(ship.side) == ship_id
         ships.append(ship)
