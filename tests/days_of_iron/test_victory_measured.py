@@ -374,3 +374,15 @@ def test_playouts_with_arrivals_and_surrenders_replay_and_never_show_off_board_u
     for seat, text in log:
         RS.apply(again, seat, RS.parse_order(again, seat, text), rng2)
     assert again == state
+
+
+def test_a_hidden_unit_holds_no_objective_until_revealed() -> None:
+    state, rng = new_game("spicheren", 1, scouting="no")
+    order(state, "prussian", "hide 8th Jäger at behind the Rotherberg", rng)
+    ready_both(state, rng)
+    start_turn(state)
+    jager = unit(state, "8th Jäger")
+    jager.x, jager.y = 37.0, 18.0
+    assert holder(state, (37.0, 18.0))[0] == ""
+    finish_turn(state, rng)
+    assert next(o for o in state.objectives if o.name == "Rotherberg").held_by == "french"
