@@ -143,7 +143,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   bridges and fords: record their results with the orders below.
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
-  disordered or shaken); it leaves the table and counts full points lost.
+  disordered or shaken); it leaves the table and counts full points lost; a General attached to it
+  is captured with it (house).
 - Arrivals (16.5, 17.2.1): `dust BRIGADE [at ENTRY]` in your part of the Morale phase declares an
   off-board brigade at one of your side's entry points (the scenario's, or `baseline`, the middle of
   your own edge; `?` lists them). It comes on when your part of that turn's Movement phase begins, in

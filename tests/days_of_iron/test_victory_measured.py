@@ -69,6 +69,18 @@ def test_a_routing_unit_surrenders_at_the_end_of_the_close_assault_phase() -> No
     assert "full: 3e Hussards 36 (surrendered)" in breakdown_line(state, "french")
 
 
+def test_an_attached_general_is_captured_with_the_unit_that_surrenders() -> None:
+    state, rng = playing()
+    hussars, general = unit(state, "3e Hussards"), unit(state, "Septeuil")
+    hussars.status = "routing"
+    general.attached = hussars.id
+    to_step(state, rng, "Close Assault")
+    events = order(state, "french", "3e Hussards surrender", rng)
+    assert general.status == "captured" and not general.attached and general.lost_turn == state.turn
+    assert "Gen. de Septeuil, attached to it, is captured with it (14.5" in events[0].text
+    assert "full: Gen. de Septeuil 30 (captured), 3e Hussards 36 (surrendered)." in breakdown_line(state, "french")
+
+
 def test_surrender_unit_reads_the_same_on_the_measured_table() -> None:
     state, rng = playing()
     unit(state, "3e Hussards").status = "routing"

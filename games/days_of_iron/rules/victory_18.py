@@ -19,6 +19,7 @@ from games.days_of_iron.rules.charges_17_2 import in_contact
 from games.days_of_iron.rules.formations_12 import base, measured, on_table
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.state import (
+    CAPTURED,
     DESTROYED,
     DISORDERED,
     GONE,
@@ -262,8 +263,15 @@ def surrender(state: State, unit: Unit) -> list[Event]:
     why = ", ".join(affected(state, unit))
     unit.status = SURRENDERED
     unit.charging = ""
-    return [public(f"{unit.name} surrenders (18.1; {why}): it leaves the table and counts its full "
-                   f"{unit.points} points lost (18.2).")]
+    text = f"{unit.name} surrenders (18.1; {why}): it leaves the table and counts its full {unit.points} points lost (18.2)."
+    for general in state.units:  # house: a General attached to it (14.4) goes into captivity with it
+        if general.type == "general" and general.attached == unit.id and on_table(general):
+            general.status = CAPTURED
+            general.attached = ""
+            general.lost_turn = state.turn
+            text += (f" {general.name}, attached to it, is captured with it (14.5: a loss; his command may be "
+                     "replaced from the next turn, 14.3).")
+    return [public(text)]
 
 
 WHY_FULL = {DESTROYED: "destroyed", ROUTED_OFF: "routed off the table", SURRENDERED: "surrendered"}
