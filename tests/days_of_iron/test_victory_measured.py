@@ -15,6 +15,8 @@ import pytest
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE, Event
+from games.days_of_iron import data as rec
+from games.days_of_iron.rules import deployment_16, shooting_17_3
 from games.days_of_iron.rules.formations_12 import base, on_table
 from games.days_of_iron.rules.victory_18 import breakdown_line, holder
 from games.days_of_iron.state import State, Unit
@@ -398,3 +400,22 @@ def test_a_hidden_unit_holds_no_objective_until_revealed() -> None:
     assert holder(state, (37.0, 18.0))[0] == ""
     finish_turn(state, rng)
     assert next(o for o in state.objectives if o.name == "Rotherberg").held_by == "french"
+
+
+@pytest.mark.parametrize("scenario", ["meeting", "outpost", "spicheren"])
+def test_every_scenario_gives_each_side_an_entry_point_clear_of_the_enemy_set_out(scenario: str) -> None:
+    """The house entry points (16.5) are on a table edge and, with both armies as set out, more than
+    25" from every enemy unit, so a brigade declared on turn 1 comes on there."""
+    state, rng = new_game(scenario, 1, scouting="no")
+    ready_both(state, rng)
+    for side in state.sides:
+        given = [e for e in rec.scenario(scenario).entries if e.side == side.id]
+        assert given and all(e.source == "house" for e in given)
+        for entry in given:
+            probe = Unit("probe", "probe", side.id, "", "cavalry", stands=6, start_stands=6)
+            probe.formation, probe.facing = "column", deployment_16.inward(state, entry.at)
+            d = base(probe).length
+            fwd = base(probe).forward
+            probe.x, probe.y = entry.at[0] + fwd[0] * d / 2, entry.at[1] + fwd[1] * d / 2
+            enemies = [u for u in state.units if u.side != side.id and on_table(u)]
+            assert min(shooting_17_3.gap(probe, e) for e in enemies) > 25.0, (scenario, entry.name)
