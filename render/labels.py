@@ -10,7 +10,7 @@ along their area where no base, name or other caption sits. Pure geometry: nothi
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels
@@ -171,9 +171,11 @@ class Placer:
         if line is None:
             return off_mat + (6.0 if self._nearer_other(n, box, bases) else 0.0)
         length = abs(line[1][0] - line[0][0]) + abs(line[1][1] - line[0][1])
+        # a name against another base reads as that base's, leader or not
+        beside = 4.0 if any(apart(box, b) < 4 for b in bases if overlap(b, n.base) == 0) else 0.0
         over_names = crossing(line, others)
         over_bases = crossing(line, [b for b in bases if overlap(b, n.base) == 0])
-        return off_mat + length / 40 + over_names / 4 + over_bases * 2 + 3.0 * sum(1 for other in leaders if cross(line, other))
+        return off_mat + beside + length / 40 + over_names / 1.5 + over_bases * 2 + 3.0 * sum(1 for other in leaders if cross(line, other))
 
     def place_names(self, names: Sequence[Name]) -> dict[str, Placed]:
         """Every name clear of the others and of every base where the table allows. Greedy, then a
@@ -186,18 +188,18 @@ class Placer:
         def centre(n: Name) -> tuple[float, float]:
             return ((n.base[1] + n.base[3]) / 2, (n.base[0] + n.base[2]) / 2)
 
-        orders = (
-            sorted(names, key=centre),
-            sorted(names, key=lambda n: (-centre(n)[0], centre(n)[1])),
-            sorted(names, key=lambda n: (self._room(n), centre(n))),
-            sorted(names, key=lambda n: (-n.width, centre(n))),
+        orders: tuple[Callable[[], list[Name]], ...] = (
+            lambda: sorted(names, key=centre),
+            lambda: sorted(names, key=lambda n: (self._room(n), centre(n))),
+            lambda: sorted(names, key=lambda n: (-centre(n)[0], centre(n)[1])),
+            lambda: sorted(names, key=lambda n: (-n.width, centre(n))),
         )
         best: tuple[tuple[int, float], dict[str, Box]] | None = None
         for order in orders:
-            boxes, score = self._arrange(order, by_key)
+            boxes, score = self._arrange(order(), by_key)
             if best is None or score < best[0]:
                 best = (score, boxes)
-            if score == (0, 0.0):
+            if best[0] == (0, 0.0):
                 break  # every name right by its base: nothing can be better
         assert best is not None or not names
         boxes = best[1] if best is not None else {}
@@ -206,7 +208,9 @@ class Placer:
 
     def _room(self, n: Name) -> int:
         """How many of a name's places are clear of the bases alone (fewer: place it sooner)."""
-        return sum(1 for box, _ in self._candidates[n.key] if self._cost(box, self.taken, 0.0) == 0)
+        reach = grow(n.base, n.width * 1.5 + 4 * n.height, 5 * (n.height + 2))
+        bases = [b for b in self.bases if overlap(b, reach) > 0]
+        return sum(1 for box, _ in self._candidates[n.key] if self._cost(box, self.taken, 0.0, bases) == 0)
 
     def _arrange(self, order: Sequence[Name], by_key: dict[str, Name]) -> tuple[dict[str, Box], tuple[int, float]]:
         """Names placed in this order, then re-placed until none moves; the score counts the names

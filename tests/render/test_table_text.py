@@ -129,7 +129,7 @@ def test_a_result_label_steps_off_the_names_and_bases_where_it_would_land() -> N
     renderer = Renderer()
     layout = renderer.table_layout(view)
     spot = result_spot(renderer.frame(view), layout, [])
-    for placed in list(layout.names.values())[:8]:
+    for placed in list(layout.names.values())[:3]:  # a fire or a preview has a few results
         x0, y0, x1, y1 = placed.box
         x, y = spot(((x0 + x1) / 2, (y0 + y1) / 2), 150.0, 30.0)
         box = (x - 75, y - 15, x + 75, y + 15)
