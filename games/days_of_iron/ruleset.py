@@ -61,7 +61,6 @@ from games.days_of_iron.rules import (
     deployment_16,
     disputes_3_4,
     evading_17_4_16,
-    formations_12,
     initiative_17_1,
     losses_17_5,
     morale_17_2,
@@ -302,6 +301,8 @@ class DaysOfIron(Ruleset[State]):
                 return deployment_16.check_dust(state, order)
             case End():
                 victory_18.check_end(state, seat)
+            case Surrender() | Objective():
+                return victory_18.check_order(state, seat, order)
             case _:
                 return self._checked_unit_order(state, seat, order)
         return order
@@ -310,14 +311,8 @@ class DaysOfIron(Ruleset[State]):
         match order:
             case Reveal():
                 deployment_16.check_reveal(own_unit(state, seat, order.unit))
-            case Fate(fate="surrender") if formations_12.measured(state):
-                return victory_18.check_surrender(state, seat, Surrender(order.unit))
-            case Loss():
-                losses_17_5.check_loss(own_unit(state, seat, order.unit), order.stands)
-                victory_18.check_by_hand(state, seat, order)
-            case Fate():
-                losses_17_5.check_fate(own_unit(state, seat, order.unit), order)
-                victory_18.check_by_hand(state, seat, order)
+            case Loss() | Fate():
+                return victory_18.check_record(state, seat, order)
             case Promote():
                 return staff_14.check_promote(state, own_unit(state, seat, order.unit))
             case Morale():
@@ -335,10 +330,6 @@ class DaysOfIron(Ruleset[State]):
                 return movement_17_4.check_form(state, seat, order)
             case Measure():
                 return movement_17_4.check_measure(state, seat, order)
-            case Surrender():
-                return victory_18.check_surrender(state, seat, order)
-            case Objective():
-                victory_18.check_objective_order(state, order)
             case Fire():
                 charges_17_2.check_fire_allowed(state, order)
                 return shooting_17_3.check_fire(state, seat, order)
@@ -377,8 +368,8 @@ class DaysOfIron(Ruleset[State]):
                 return initiative_17_1.initiative(state, rng)
             case Next():
                 return phases_17.next_step(state, rng)
-            case End():
-                return victory_18.end(state, seat)
+            case End() | Objective() | Surrender():
+                return victory_18.play(state, seat, order)
             case Reveal():
                 return deployment_16.reveal(state, state.unit(order.unit))
             case Dust():
@@ -389,10 +380,6 @@ class DaysOfIron(Ruleset[State]):
                 return losses_17_5.fate(state, state.unit(order.unit), order)
             case Promote():
                 return staff_14.promote(state, order, rng)
-            case Objective():
-                return victory_18.objective(state, order)
-            case Surrender():
-                return victory_18.surrender(state, state.unit(order.unit))
             case Morale():
                 return morale_17_2.morale_test(state, order, rng)
             case Table():

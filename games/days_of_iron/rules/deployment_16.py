@@ -105,6 +105,14 @@ def check_dust(state: State, order: Dust) -> Dust:
     return Dust(brigade.id, free_text(order.where, "where") if order.where else None)
 
 
+def dust_candidates(state: State, brigade_id: str) -> list[Dust]:
+    """The arrival orders to offer for an off-board brigade (16.5): on the measured table one per entry point."""
+    out = [Dust(brigade_id)]
+    if formations_12.measured(state):
+        out += [Dust(brigade_id, e.name) for e in entries(state, state.brigade(brigade_id).side)]
+    return out
+
+
 BASELINE = "baseline"  # house: the entry on a side's own table edge where a scenario gives it none (16.5)
 
 

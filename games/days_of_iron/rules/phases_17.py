@@ -18,7 +18,6 @@ from games.days_of_iron.orders import (
     Check,
     Dispute,
     DoiOrder,
-    Dust,
     End,
     Fate,
     Fire,
@@ -36,7 +35,6 @@ from games.days_of_iron.orders import (
     Reveal,
     Scout,
     Staff,
-    Surrender,
 )
 from games.days_of_iron.rules import (
     charges_17_2,
@@ -223,9 +221,7 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
     if STEPS[state.step] == "Morale":
         for b in state.brigades:
             if b.side in sides and any(u.brigade == b.id and u.status == OFF_BOARD for u in state.units):
-                out.append(Dust(b.id))
-                if formations_12.measured(state):
-                    out += [Dust(b.id, e.name) for e in deployment_16.entries(state, b.side)]
+                out += deployment_16.dust_candidates(state, b.id)
     for o in state.objectives:
         for s in state.sides:
             if o.held_by != s.id:
@@ -256,9 +252,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
             if u.side == state.acting_side() and u.type in charges_17_2.CHARGERS and u.charge_turn != state.turn:
                 near = sorted(movement_17_4.visible_enemies(state, u.side), key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2)
                 out += [Charge(u.id, t.id) for t in near[:2]]
-    if STEPS[state.step] == "Close Assault":
-        out += [Surrender(u.id) for u in own if u.side == state.acting_side() and u.type != "general"
-                and victory_18.affected(state, u)]
+    out += victory_18.candidates(state, own)
     if STEPS[state.step] == "Movement":
         out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn]
     out += charges_17_2.candidates(state, sides)

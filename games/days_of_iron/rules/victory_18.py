@@ -14,7 +14,8 @@ from games.core.geometry import Point, point_in_polygon, point_segment_distance
 from games.core.ruleset import UMPIRE, Event, Outcome, public
 from games.days_of_iron import data
 from games.days_of_iron.data import Rules, rules, victory_sheet
-from games.days_of_iron.orders import Fate, Loss, Objective, Surrender
+from games.days_of_iron.orders import End, Fate, Loss, Objective, Surrender, own_unit
+from games.days_of_iron.rules import losses_17_5
 from games.days_of_iron.rules.charges_17_2 import in_contact
 from games.days_of_iron.rules.formations_12 import base, measured, on_table
 from games.days_of_iron.rules.points_5 import side_points
@@ -217,6 +218,47 @@ def check_by_hand(state: State, seat: str, order: Loss | Fate) -> None:
                          "(17.3, 17.5) and routing units leave the table (17.4.14); the result counts them (18.2).",
                          hint="Surrender an affected unit with `UNIT surrender` at the end of the Close Assault "
                               "phase (18.1); the umpire may correct the table.")
+
+
+def check_record(state: State, seat: str, order: Loss | Fate) -> Loss | Fate | Surrender:
+    """A record of losses or a fate (17.5): on the measured table `surrender UNIT` is the 18.1
+    surrender and the losses that score are the table's (``check_by_hand``)."""
+    if isinstance(order, Fate) and order.fate == "surrender" and measured(state):
+        return check_surrender(state, seat, Surrender(order.unit))
+    unit = own_unit(state, seat, order.unit)
+    if isinstance(order, Loss):
+        losses_17_5.check_loss(unit, order.stands)
+    else:
+        losses_17_5.check_fate(unit, order)
+    check_by_hand(state, seat, order)
+    return order
+
+
+def check_order(state: State, seat: str, order: Surrender | Objective) -> Surrender | Objective:
+    """Section 18's orders checked: a surrender (18.1), an objective's holder (18.2)."""
+    if isinstance(order, Surrender):
+        return check_surrender(state, seat, order)
+    check_objective_order(state, order)
+    return order
+
+
+def play(state: State, seat: str, order: End | Objective | Surrender) -> list[Event]:
+    """Section 18's orders carried out: ending the battle, an objective's holder, a surrender."""
+    match order:
+        case End():
+            return end(state, seat)
+        case Objective():
+            return objective(state, order)
+        case Surrender():
+            return surrender(state, state.unit(order.unit))
+
+
+def candidates(state: State, units: list[Unit]) -> list[Surrender]:
+    """The surrenders worth offering (18.1): in the Close Assault phase, the acting side's affected units."""
+    if state.phase != TURN or STEPS[state.step] != "Close Assault":
+        return []
+    return [Surrender(u.id) for u in units if u.side == state.acting_side() and u.type != "general"
+            and on_table(u) and affected(state, u)]
 
 
 def affected(state: State, unit: Unit) -> list[str]:
