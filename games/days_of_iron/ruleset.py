@@ -108,7 +108,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
   2" short). When the Close Assault phase begins every pair in contact fights (house chart:
-  1d6 + Class, +1 charging; the loser loses stands, routs and falls back 3"; a tie costs each a stand).
+  1d6 + Class, +1 charging; the loser loses stands; a tie costs each a stand). The house results
+  sheet, by the winning margin, moves both (17.5.1): the loser routs or falls back, the winner holds,
+  advances or pursues; an advance into a new enemy is a Break-Through Attack fought next turn
+  (17.5.4); a routing unit in contact suffers an Automatic Major Victory first (17.5.3); a rout
+  into a river away from a ford or bridge drowns the unit (15.3).
 - Being charged (17.2.2): when every 1st Impulse is made the charged unit takes the Being Charged
   test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. Answer
   first with `UNIT stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
@@ -119,6 +123,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
   never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge
   went ahead may not shoot (17.2.5).
+  Skirmish screens (17.2.7): a formed unit may charge an enemy beyond a screen; skirmishers in the
+  open on the ground its 1st Impulse sweeps rout at once and may not shoot that turn, and a screen
+  charged by formed troops must evade (`UNIT evade`; not answering, it evades all the same).
 - Movement phase: `UNIT charge TARGET` by a unit that declared no charge is an opportunity charge
   (17.4.11): To Charge test, the target's Being Charged test and defensive fire, then half its move
   straight ahead (no wheel or formation change; after shooting only at an enemy within 2").
@@ -126,7 +133,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
-  arcs from its front corners and in range of its chart (house small arms 12", artillery 32"); foot
+  arcs (a Mitrailleuse's 22.5) from its front corners and in range of its chart (house small arms
+  12", artillery 32"); foot
   and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
   corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
   started the phase with; the hits come off when the phase ends (simultaneous fire); a battery
@@ -135,11 +143,14 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
   with the distance to each enemy unit you can see. Terrain (section 15) is drawn on the
-  table: slow ground divides a move's distance by its sheet multiplier (rivers impassable), woods,
-  towns and hills block sight unless firer or target stands in them, cover gives -1/-2 a die.
-  NOT done yet on the measured table: charging through skirmish screens, pursuit, rally and
+  table: slow ground divides a move's distance by its sheet multiplier; rivers are crossed only at
+  bridges and fords (fords in column, and they disorder); woods, towns and hills block sight unless
+  firer or target stands in them, cover gives -1/-2 a die. Hills (17.3.3): only howitzers and guns
+  on a hill fire at targets on a high hill; guns on a high hill have 6" of dead ground and fire over
+  friends more than 4" from the target; howitzers shell woods, towns and hills over friends.
+  NOT done yet on the measured table: rally and
   the other morale tests, wounded Generals' lost command, attached Generals, command radius,
-  bridges and fords: record their results with the orders below.
+  passage of lines: record their results with the orders below.
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
   disordered or shaken); it leaves the table and counts full points lost; a General attached to it

@@ -51,7 +51,8 @@ def text_of(events: list[Event]) -> str:
 def test_the_charged_unit_takes_its_being_charged_test_when_the_1st_impulses_are_done() -> None:
     state, rng, _ligne, prussian = game()
     events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
-    assert "74th Infantry takes its Being Charged test when the 1st Impulses are done (`74th stand`" in text_of(events)
+    assert "74th Infantry takes its Being Charged test when the 1st Impulses are done (17.2.2): `74th stand`." \
+        in text_of(events)
     assert "74th stand" not in RS.legal_orders(state, "prussian")  # the Prussians do not act yet
     order(state, "french", "next", rng)
     assert "74th stand" in RS.legal_orders(state, "prussian")
@@ -75,14 +76,14 @@ def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
     # the 40e (Class 1) charged by the 77th routs on a 2
     state, rng, _, _ = game(french_first=False)
     forty, seventy_seventh = unit(state, "40e de Ligne"), unit(state, "77th")
-    for u, y, facing in ((forty, 40.0, 0.0), (seventy_seventh, 35.0, 180.0)):
+    for u, y, facing in ((forty, 30.0, 0.0), (seventy_seventh, 25.0, 180.0)):
         u.formation, u.x, u.y, u.facing = "line", 10.0, y, facing
     order(state, "prussian", "77th charge 40e de Ligne", ScriptedRng([4]))
     order(state, "prussian", "next", rng)
     events = order(state, "french", "40e de Ligne stand", ScriptedRng([2]))
     assert "1d6 = 2: ROUT: it routs away from 77th Infantry." in text_of(events)
     assert "40e de Ligne routs (charged by 77th Infantry): initial rout of" in text_of(events)
-    assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0) and forty.y > 40.0
+    assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0) and forty.y > 30.0
 
 
 def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_change() -> None:
@@ -280,6 +281,41 @@ def test_reserved_fire_shoots_at_the_charger_before_its_charge_home_test() -> No
     text = text_of(events)
     assert text.index("74th Infantry defensive fire at 2e de Ligne (17.3.1)") < text.index("Charge Home test")
     assert "2e de Ligne loses" in text and ligne.stands < 12 and prussian.fired_turn == state.turn
+
+
+def test_skirmishers_in_the_open_within_the_1st_impulse_rout_and_may_not_shoot() -> None:
+    state, _rng, ligne, screen = game()
+    fusiliers = unit(state, "39th Fusiliers")  # the formed target behind the screen, 6" ahead
+    fusiliers.formation, fusiliers.x, fusiliers.y, fusiliers.facing = "line", 36.0, 23.0, 180.0
+    screen.formation, screen.y = "skirmish", 27.5  # 1.5" in front of the 2e de Ligne
+    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", ScriptedRng([4]))
+    text = text_of(events)
+    assert "74th Infantry, a skirmish screen in the open within 2e de Ligne's 1st Impulse, routs at once and may " \
+           "not shoot this turn (17.2.7)." in text
+    assert "74th Infantry routs (overrun by 2e de Ligne): initial rout" in text
+    assert screen.status == ROUTING and screen.y < 27.5 and screen.fired_turn == state.turn
+    assert "39th Fusiliers takes its Being Charged test" in text  # the charge goes on to its target
+    # in a wood the screen is not overrun (the Bois de la Garenne: x 8-20, y 18-28)
+    state, _rng, ligne, screen = game()
+    fusiliers = unit(state, "39th Fusiliers")
+    for u, y, facing in ((ligne, 30.0, 0.0), (fusiliers, 23.0, 180.0)):
+        u.formation, u.x, u.y, u.facing = "line", 14.0, y, facing
+    screen.formation, screen.x, screen.y, screen.stands = "skirmish", 14.0, 27.5, 4
+    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", ScriptedRng([4]))
+    assert "skirmish screen" not in text_of(events) and screen.status == "on table"
+
+
+def test_a_skirmish_screen_charged_by_formed_troops_must_evade() -> None:
+    state, rng, _ligne, screen = game()
+    screen.formation = "skirmish"
+    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    order(state, "french", "next", rng)
+    assert "74th stand" not in RS.legal_orders(state, "prussian")
+    with pytest.raises(IllegalOrder, match=r"a skirmish screen charged by formed troops: it must evade \(17.2.7\)"):
+        RS.parse_order(state, "prussian", "74th stand")
+    y = screen.y
+    events = order(state, "prussian", "next", ScriptedRng([6]))  # not answered: it evades all the same
+    assert "74th Infantry evades 4\" directly away from 2e de Ligne" in text_of(events) and screen.y < y
 
 
 def test_hidden_units_cannot_be_charged_and_are_never_offered() -> None:

@@ -60,9 +60,12 @@ def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
     assert "`5th Jäger charge 3e Hussards`: infantry cannot charge mounted troops; 3e Hussards is cavalry (17.2.4)." in out
     assert "5th Jäger is caught (4\" from 3e Hussards, within 6\"): no Being Charged test" in out
     assert "3e Hussards: Charge Home test (Morale test (house), class-2): 1d6 = 5: PASS. 2nd Impulse 0\": in contact with 5th Jäger" in out
-    assert "**Close assault** (17.5): 5th Jäger 3+3 = 6; 3e Hussards 2+2+1 charging = 5: 5th Jäger win" in out
-    assert "3e Hussards rout and fall back 3\" from 5th Jäger." in out
-    assert "**Game over.**" in out and "French: lost 18 of 268 points - half: 3e Hussards 18 (routing)." in out
+    assert "**Close assault** (17.5): 5th Jäger 3+3 = 6; 3e Hussards 2+2+1 charging = 5: 5th Jäger win by 1" in out
+    # won by 1: the house results sheet's first row, the loser falls back disordered and the winner holds
+    assert "Close assault results (house): 3e Hussards fall back 3\" disordered, 5th Jäger hold (17.5.1)." in out
+    assert "3e Hussards falls back 3\" from 5th Jäger and is disordered (17.5.1)." in out
+    # 4 of 6 stands left and not routing: no points lost on either side, a draw (18.2)
+    assert "**Game over.**" in out and "French: lost 0 of 268 points." in out and "Draw on points lost" in out
 
 
 def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> None:

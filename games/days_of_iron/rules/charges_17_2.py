@@ -30,14 +30,14 @@ from __future__ import annotations
 
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import bearing_of, polygon_distance, scale, slide_contact, sub
+from games.core.geometry import bearing_of, convex_hull, overlaps, polygon_distance, scale, slide_contact, sub
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
 from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
-from games.days_of_iron.rules.formations_12 import base, front_centre, on_table
+from games.days_of_iron.rules.formations_12 import SKIRMISH, base, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import allowance, fmt, left, spend, visible_enemies
 from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, STEPS, TURN, State, Unit
 
@@ -174,13 +174,44 @@ def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
                        "to the enemy this turn.")]
     unit.declared_turn = state.turn
     unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
+    trial = Unit(**{**unit.__dict__})  # where the 1st Impulse will take it: the screens it sweeps rout first
+    _advance(trial, target, allowance(state, unit) / 2)
+    overrun = overrun_screens(state, unit, trial)
     moved, contact = _advance(unit, target, allowance(state, unit) / 2)
     spend(state, unit, moved)
     unit.charging = target.id
     where = "into contact" if contact else f"{fmt(gap(unit, target))}\" short"
     events = [public(f"{unit.name} declares {what} at {target.name}. {text}. 1st Impulse: {fmt(moved)}\" "
-                     f"({where}); `charge home` in the Movement phase.")]
+                     f"({where}); `charge home` in the Movement phase."), *overrun]
     return events + _answer(state, unit, target, distance, counter, rng)
+
+
+def in_the_open(state: State, unit: Unit) -> bool:
+    """17.2.7: not in a wood or an urban area."""
+    outline = base(unit).polygon()
+    return not any(("wood" in t.type or "urban" in t.type) and overlaps(outline, [(p[0], p[1]) for p in t.points])
+                   for t in state.terrain)
+
+
+def overrun_screens(state: State, unit: Unit, end: Unit) -> list[Event]:
+    """17.2.7: enemy skirmishers in the open on the ground a formed unit's 1st Impulse sweeps (from
+    ``unit`` to ``end``, or touching it there) rout at once, directly away from the charger, and may
+    not shoot this turn; the charge goes on through them to its target. They rout before the
+    charger's footprint is moved, so their rout starts clear of it."""
+    if unit.formation == SKIRMISH:
+        return []
+    start = base(unit)
+    swept = convex_hull([*start.polygon(), *base(end).polygon()])
+    events: list[Event] = []
+    for enemy in visible_enemies(state, unit.side):
+        if enemy.formation != SKIRMISH or enemy.status != ON_TABLE or not in_the_open(state, enemy):
+            continue
+        if overlaps(swept, base(enemy).polygon()) or in_contact(end, enemy):
+            enemy.tested_turn = enemy.fired_turn = state.turn
+            events.append(public(f"{enemy.name}, a skirmish screen in the open within {unit.name}'s 1st Impulse, "
+                                 "routs at once and may not shoot this turn (17.2.7)."))
+            events += routing_17_4_14.rout(state, enemy, start.centre, cause=f"overrun by {unit.name}")
+    return events
 
 
 def _counter(state: State, target: Unit) -> bool:
@@ -199,8 +230,13 @@ def _answer(state: State, unit: Unit, target: Unit, distance: float, counter: bo
                        f"{fmt(CAUGHT[unit.type])}\"): no Being Charged test, no evade or formation change (17.2.3).")]
     if counter:
         return being_charged(state, target, unit, rng, why="counter charged (17.4.13)")
-    how = f"`{target.id} stand` or `{target.id} evade`" if evading_17_4_16.can_evade(target) else f"`{target.id} stand`"
-    return [public(f"{target.name} takes its Being Charged test when the 1st Impulses are done ({how}, 17.2.2).")]
+    if must_evade(state, target):
+        how = f"`{target.id} evade` (a skirmish screen must evade formed troops, 17.2.7)"
+    elif evading_17_4_16.can_evade(target):
+        how = f"`{target.id} stand` or `{target.id} evade`"
+    else:
+        how = f"`{target.id} stand`"
+    return [public(f"{target.name} takes its Being Charged test when the 1st Impulses are done (17.2.2): {how}.")]
 
 
 def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str = "", evade: bool = False) -> list[Event]:
@@ -244,10 +280,19 @@ def check_reaction(state: State, seat: str, order: Stand | Evade) -> Stand | Eva
     if charger_of(state, unit) is None:
         raise IllegalOrder(f"{unit.name} has no Being Charged test to take (no charge at it waits for one).",
                            hint="Caught units take none (17.2.3); counter-charged units test at once (17.4.13).")
+    if isinstance(order, Stand) and must_evade(state, unit):
+        raise IllegalOrder(f"{unit.name} is a skirmish screen charged by formed troops: it must evade (17.2.7).",
+                           hint=f"`{unit.id} evade`.")
     if isinstance(order, Evade) and not evading_17_4_16.can_evade(unit):
         raise IllegalOrder(f"only skirmishers, battery crews and Generals evade (17.4.16); {unit.name} is "
                            f"{unit.type} in {unit.formation}.", hint=f"`{unit.id} stand`.")
     return order
+
+
+def must_evade(state: State, unit: Unit) -> bool:
+    """17.2.7: a skirmish screen charged by formed troops must evade if it can."""
+    charger = charger_of(state, unit)
+    return unit.formation == SKIRMISH and charger is not None and charger.formation != SKIRMISH
 
 
 def react(state: State, order: Stand | Evade, rng: Rng) -> list[Event]:
@@ -265,18 +310,23 @@ def end_of_morale(state: State, rng: Rng) -> list[Event]:
     events: list[Event] = []
     waiting = pending(state)
     first = state.initiative
-    if state.step_side == 1 and any(t.side == first and evading_17_4_16.can_evade(t) for t, _ in waiting):
+    if state.step_side == 1 and any(t.side == first and _chooses(state, t) for t, _ in waiting):
         for t, c in sorted(waiting, key=lambda tc: tc[0].side != first):
-            if not (t.side == first and evading_17_4_16.can_evade(t)):
-                events += being_charged(state, t, c, rng)
+            if not (t.side == first and _chooses(state, t)):
+                events += being_charged(state, t, c, rng, evade=must_evade(state, t))
         state.step_side = 2
         names = ", ".join(f"`{t.id} evade` or `{t.id} stand`" for t, _ in pending(state))
         return [*events, public(f"Turn {state.turn}, Morale phase: the 1st Impulses are done. The "
                                 f"{state.side_name(first)} answer the charges: {names}; `next` and the rest stand (17.2.2).")]
     for t, c in sorted(waiting, key=lambda tc: tc[0].side != first):
-        events += being_charged(state, t, c, rng)
+        events += being_charged(state, t, c, rng, evade=must_evade(state, t))
     state.step_side = 1
     return events
+
+
+def _chooses(state: State, unit: Unit) -> bool:
+    """A charged unit whose owner has a choice to make: it may evade and need not (17.4.16, 17.2.7)."""
+    return evading_17_4_16.can_evade(unit) and not must_evade(state, unit)
 
 
 def check_fire_allowed(state: State, order: Fire) -> None:
@@ -455,7 +505,8 @@ def candidates(state: State, sides: list[str]) -> list[DoiOrder]:
     if step == "Morale":
         for t, _ in pending(state):
             if t in own:
-                out += [Stand(t.id), *([Evade(t.id)] if evading_17_4_16.can_evade(t) else [])]
+                out += [*([] if must_evade(state, t) else [Stand(t.id)]),
+                        *([Evade(t.id)] if evading_17_4_16.can_evade(t) else [])]
     if step == "Shooting":
         out += [ReserveFire(u.id) for u in own if on_table(u) and u.type in shooting.SHOOTERS
                 and u.fired_turn != state.turn and u.reserve_turn != state.turn]
