@@ -63,7 +63,9 @@ def test_a_routing_unit_surrenders_at_the_end_of_the_close_assault_phase() -> No
     hussars = unit(state, "3e Hussards")
     hussars.status = "routing"
     assert "end of the Close Assault phase" in refused(state, "french", "3e Hussards surrender")
+    hussars.status = "on table"  # (a routing unit would rout on in the Movement phase, 17.4.14)
     to_step(state, rng, "Close Assault")
+    hussars.status = "routing"
     assert "3e-hussards surrender" in RS.legal_orders(state, "french")
     events = order(state, "french", "3e Hussards surrender", rng)
     assert hussars.status == "surrendered" and not on_table(hussars)
@@ -74,9 +76,9 @@ def test_a_routing_unit_surrenders_at_the_end_of_the_close_assault_phase() -> No
 def test_an_attached_general_is_captured_with_the_unit_that_surrenders() -> None:
     state, rng = playing()
     hussars, general = unit(state, "3e Hussards"), unit(state, "Septeuil")
+    to_step(state, rng, "Close Assault")
     hussars.status = "routing"
     general.attached = hussars.id
-    to_step(state, rng, "Close Assault")
     events = order(state, "french", "3e Hussards surrender", rng)
     assert general.status == "captured" and not general.attached and general.lost_turn == state.turn
     assert "Gen. de Septeuil, attached to it, is captured with it (14.5" in events[0].text
@@ -85,8 +87,8 @@ def test_an_attached_general_is_captured_with_the_unit_that_surrenders() -> None
 
 def test_surrender_unit_reads_the_same_on_the_measured_table() -> None:
     state, rng = playing()
-    unit(state, "3e Hussards").status = "routing"
     to_step(state, rng, "Close Assault")
+    unit(state, "3e Hussards").status = "routing"
     parsed = RS.parse_order(state, "french", "surrender 3e Hussards")
     assert parsed.text == "3e-hussards surrender"
 
