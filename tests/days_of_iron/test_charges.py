@@ -318,6 +318,25 @@ def test_a_skirmish_screen_charged_by_formed_troops_must_evade() -> None:
     assert "74th Infantry evades 4\" directly away from 2e de Ligne" in text_of(events) and screen.y < y
 
 
+def test_the_new_enemy_of_a_break_through_attack_tests_in_the_morale_phase() -> None:
+    state, rng, ligne, prussian = game(apart=0.0)  # in contact
+    prussian.breakthrough, prussian.breakthrough_turn = ligne.id, state.turn  # its pursuit reached the 2e (17.5.4)
+    order(state, "french", "next", rng)
+    # failing (Class 2, 1d6 = 3: any failure) it routs
+    events = order(state, "prussian", "next", ScriptedRng([3]))
+    text = text_of(events)
+    assert "2e de Ligne, a Break-Through Attack by 74th Infantry (17.5.4): Being Charged test" in text
+    assert "2e de Ligne routs (charged by 74th Infantry)" in text and ligne.status == ROUTING
+    # passing, it stands but may not change formation (or evade) this turn
+    state, rng, ligne, prussian = game(apart=0.0)
+    prussian.breakthrough, prussian.breakthrough_turn = ligne.id, state.turn
+    events = order(state, "french", "2e de Ligne stand", ScriptedRng([6]))
+    assert "it stands; it may not change formation or evade this turn." in text_of(events)
+    to_step(state, "Movement", rng)
+    with pytest.raises(IllegalOrder, match="no formation change"):
+        RS.parse_order(state, "french", "2e de Ligne form column")
+
+
 def test_hidden_units_cannot_be_charged_and_are_never_offered() -> None:
     state, _rng, _ligne, prussian = game()
     prussian.status = HIDDEN

@@ -244,6 +244,12 @@ def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str
     disordered and halted (a charge of its own stops), or rout (the initial rout of 17.4.14)."""
     unit.tested_turn = state.turn
     result, text = morale_test(unit, rng, "Being Charged test", "being-charged")
+    if broken_into(state, unit, charger):  # 17.5.4: passing, it stands fast; failing, it routs
+        why = why or f"a Break-Through Attack by {charger.name} (17.5.4)"
+        if result == "stand":
+            unit.caught_turn = state.turn
+            return [public(f"{unit.name}, {why}: {text}: it stands; it may not change formation or evade this turn.")]
+        result = "rout"
     head = f"{unit.name}" + (f", {why}" if why else "") + f": {text}"
     if result == "rout":  # the initial rout, half the rout distance directly away (17.4.14)
         return [public(f"{head}: it routs away from {charger.name}."),
@@ -266,7 +272,23 @@ def pending(state: State) -> list[tuple[Unit, Unit]]:
             t = state.unit(c.charging)
             if t.id not in out and t.tested_turn != state.turn and on_table(t) and t.status == ON_TABLE:
                 out[t.id] = (t, c)
+    for c in state.units:  # 17.5.4: the new enemy of a Break-Through Attack tests in this Morale Phase
+        if c.breakthrough and c.breakthrough_turn == state.turn and on_table(c) and c.status == ON_TABLE:
+            t = state.unit(c.breakthrough)
+            if t.id not in out and t.tested_turn != state.turn and on_table(t) and t.status == ON_TABLE:
+                out[t.id] = (t, c)
     return list(out.values())
+
+
+def broken_into(state: State, unit: Unit, attacker: Unit) -> bool:
+    """Whether ``attacker``'s Break-Through Attack (17.5.4) is what ``unit`` answers this turn."""
+    return attacker.breakthrough == unit.id and attacker.breakthrough_turn == state.turn and attacker.charging != unit.id
+
+
+def may_evade(state: State, unit: Unit) -> bool:
+    """17.4.16, except against a Break-Through Attack (17.5.4: no evade, no formation change)."""
+    charger = charger_of(state, unit)
+    return evading_17_4_16.can_evade(unit) and not (charger is not None and broken_into(state, unit, charger))
 
 
 def charger_of(state: State, unit: Unit) -> Unit | None:
@@ -283,7 +305,7 @@ def check_reaction(state: State, seat: str, order: Stand | Evade) -> Stand | Eva
     if isinstance(order, Stand) and must_evade(state, unit):
         raise IllegalOrder(f"{unit.name} is a skirmish screen charged by formed troops: it must evade (17.2.7).",
                            hint=f"`{unit.id} evade`.")
-    if isinstance(order, Evade) and not evading_17_4_16.can_evade(unit):
+    if isinstance(order, Evade) and not may_evade(state, unit):
         raise IllegalOrder(f"only skirmishers, battery crews and Generals evade (17.4.16); {unit.name} is "
                            f"{unit.type} in {unit.formation}.", hint=f"`{unit.id} stand`.")
     return order
@@ -292,7 +314,8 @@ def check_reaction(state: State, seat: str, order: Stand | Evade) -> Stand | Eva
 def must_evade(state: State, unit: Unit) -> bool:
     """17.2.7: a skirmish screen charged by formed troops must evade if it can."""
     charger = charger_of(state, unit)
-    return unit.formation == SKIRMISH and charger is not None and charger.formation != SKIRMISH
+    return (unit.formation == SKIRMISH and charger is not None and charger.formation != SKIRMISH
+            and not broken_into(state, unit, charger))
 
 
 def react(state: State, order: Stand | Evade, rng: Rng) -> list[Event]:
@@ -326,7 +349,7 @@ def end_of_morale(state: State, rng: Rng) -> list[Event]:
 
 def _chooses(state: State, unit: Unit) -> bool:
     """A charged unit whose owner has a choice to make: it may evade and need not (17.4.16, 17.2.7)."""
-    return evading_17_4_16.can_evade(unit) and not must_evade(state, unit)
+    return may_evade(state, unit) and not must_evade(state, unit)
 
 
 def check_fire_allowed(state: State, order: Fire) -> None:
@@ -506,7 +529,7 @@ def candidates(state: State, sides: list[str]) -> list[DoiOrder]:
         for t, _ in pending(state):
             if t in own:
                 out += [*([] if must_evade(state, t) else [Stand(t.id)]),
-                        *([Evade(t.id)] if evading_17_4_16.can_evade(t) else [])]
+                        *([Evade(t.id)] if may_evade(state, t) else [])]
     if step == "Shooting":
         out += [ReserveFire(u.id) for u in own if on_table(u) and u.type in shooting.SHOOTERS
                 and u.fired_turn != state.turn and u.reserve_turn != state.turn]
