@@ -230,6 +230,8 @@ def test_the_initiative_side_answers_with_an_evade_in_its_own_part_and_crews_lea
     events = order(state, "prussian", "next", rng)
     assert "The French answer the charges: `7e-batterie evade` or `7e-batterie stand`" in text_of(events)
     assert STEPS[state.step] == "Morale" and RS.to_act(state) == ["french"]
+    with pytest.raises(IllegalOrder, match="this part of the Morale phase is for answering them"):
+        RS.parse_order(state, "french", "2e de Ligne charge 74th")
     x, y = battery.x, battery.y
     events = order(state, "french", "7e Batterie evade", ScriptedRng([6]))
     assert "The crew of 7e Batterie (4-pdr) leave their guns and evade" in text_of(events)

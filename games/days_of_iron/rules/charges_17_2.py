@@ -11,8 +11,11 @@ The charged unit (17.2.2): when every 1st Impulse is made (the end of the Morale
 the Being Charged test on the house Being Charged chart and stands, or is disordered and halted,
 or routs; its owner may answer first with ``UNIT stand`` or ``UNIT evade`` (skirmishers, battery
 crews and Generals, 17.4.16: ``rules/evading_17_4_16.py``); units of the initiative side that
-could evade get their own part of the phase to answer. A unit charged from within 2" by foot or
-6" by horse is caught (17.2.3): no test, no evade, no formation change. A charge at a charging
+could evade get their own part of the phase to answer (no new charges then). A unit charged from
+within 2" by foot or 6" by horse is caught (17.2.3): no test, no evade, no formation change. Enemy
+skirmishers in the open on the ground a formed charger's 1st Impulse sweeps rout at once, and a
+screen charged by formed troops must evade (17.2.7). The new enemy of a Break-Through Attack
+(17.5.4) tests with the charged units: passing, it stands fast; failing, it routs. A charge at a charging
 enemy is a counter charge (17.4.13): the counter-charged unit tests at once. Infantry and
 irregulars charge once a turn, never at mounted troops, and artillery never charges (17.2.4); a
 unit whose declared charge went ahead may not shoot (17.2.5). In the Movement Phase a unit that
@@ -100,6 +103,9 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
     unit, target = state.unit(order.unit), state.unit(order.target)
     opportunity = phase_is(state, "Movement")
     _acting(state, seat, unit, "Movement" if opportunity else "Morale")
+    if not opportunity and state.step_side == 2:
+        raise IllegalOrder("the charges are declared: this part of the Morale phase is for answering them (17.2.2).",
+                           hint="`UNIT evade` or `UNIT stand`, then `next`.")
     if unit.type not in CHARGERS:
         raise IllegalOrder(f"only infantry and cavalry charge; {unit.name} is {unit.type} (17.2.4).")
     if unit.charge_turn == state.turn:
