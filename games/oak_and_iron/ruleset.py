@@ -70,10 +70,18 @@ from games.oak_and_iron.rules import (
     seamanship_4_2,
     turn_4,
 )
-from games.oak_and_iron.rules.activation_4 import attackers, movers, to_act
-from games.oak_and_iron.rules.fleet_battles_9 import to_seal
+from games.oak_and_iron.rules.activation_4 import acting_side, attackers, movers, to_act
+from games.oak_and_iron.rules.fleet_battles_9 import (
+    COMMAND,
+    fleet_of,
+    holder_of_seat,
+    seat_holders,
+    seat_of_ship,
+    squadron_seats,
+    to_seal,
+)
 from games.oak_and_iron.rules.starting_7 import BUILT, FLEET, new_game
-from games.oak_and_iron.state import SAIL_NAMES, State
+from games.oak_and_iron.state import SAIL_NAMES, ShipState, State
 
 OPTIONS = (
     OptionSpec("ships_block_sight", "Other ships' bases block Line of Sight (house ruling).", "yes", ("yes", "no")),
@@ -105,6 +113,8 @@ OPTIONS = (
     OptionSpec("admiral_b", "Admiral of Squadron B.", ""),
     OptionSpec("start", "Patrol/Skirmish/Engagement: quick (both lines deployed at once, house) or book "
                "(ch. 7: scenario decks, draft, terrain and deployment as set-up orders).", "quick", ("quick", "book")),
+    OptionSpec("command", "Fleet Battles: one seat commands each fleet (fleet), or each Squadron is a seat (squadron; "
+               "ch. 9: 'each player controls 1 or 2 Squadrons', so a player may take two seats).", "fleet", COMMAND),
     OptionSpec("hand_a", "Initiative hand A, card keys separated by / (default: a legal hand).", ""),
     OptionSpec("hand_b", "Initiative hand B.", ""),
 )
@@ -140,7 +150,8 @@ class OakAndIron(Ruleset[State]):
         return new_game(scenario, {k: v for k, v in checked.items() if v != ""}, rng)
 
     def seats(self, state: State) -> list[Seat]:
-        seats = [Seat(s.id, s.name, side=s.id, kind="side") for s in state.sides]
+        """A seat for each side, or for each Squadron of a Fleet Battle with ``command=squadron``."""
+        seats = [Seat(h.id, h.name, side=fleet_of(h), kind="side") for h in seat_holders(state)]
         return [*seats, Seat(UMPIRE, "Umpire", kind="umpire", optional=True)]
 
     def to_act(self, state: State) -> list[str]:
@@ -237,9 +248,9 @@ class OakAndIron(Ruleset[State]):
     # --- orders for autocomplete -----------------------------------------------------------------
 
     def legal_orders(self, state: State, seat: str) -> list[str]:
-        if state.phase == "over" or (seat != UMPIRE and seat not in to_act(state)):
+        if state.phase == "over" or not to_act(state) or (seat != UMPIRE and seat not in to_act(state)):
             return []
-        side_id = to_act(state)[0] if seat == UMPIRE else seat
+        side_id = acting_side(state, seat)
         candidates = [o.text for o in self._candidates(state, seat, side_id)]
         return [c for c in candidates if self._is_legal(state, seat, c)]
 
@@ -248,17 +259,22 @@ class OakAndIron(Ruleset[State]):
             return orders.setup_candidates(state, side_id)
         if state.phase == "select":
             cards = initiative_cards()
-            holder = to_seal(state, side_id)  # the side, or its fleet's next squadron (ch. 9)
+            holder = holder_of_seat(state, seat) if squadron_seats(state) else to_seal(state, side_id)  # or its fleet's next squadron (ch. 9)
             return [] if seat == UMPIRE or holder is None else [Initiative(Ref(k, cards[k].name)) for k in holder.hand]
         if state.phase == "end":
             ship = orders.ref(state.ship(state.pending[0].ship))
             return [Capture(ship), Destroy(ship), Spare(ship)]
+        enemies = [orders.ref(t) for t in state.ships if t.controller != side_id and t.on_table]
         if state.phase == "movement":
             ships = [state.ship(state.activation.ship)] if state.activation.ship else movers(state, side_id)
-            enemies = [orders.ref(t) for t in state.ships if t.controller != side_id and t.on_table]
-            return [o for ship in ships for o in orders.movement_candidates(orders.ref(ship), enemies)]
-        enemies = [orders.ref(t) for t in state.ships if t.controller != side_id and t.on_table]
-        return [o for ship in attackers(state, side_id) for o in orders.attack_candidates(orders.ref(ship), enemies)]
+            return [o for ship in ships if self._commands(state, seat, ship) for o in orders.movement_candidates(orders.ref(ship), enemies)]
+        return [o for ship in attackers(state, side_id) if self._commands(state, seat, ship)
+                for o in orders.attack_candidates(orders.ref(ship), enemies)]
+
+    @staticmethod
+    def _commands(state: State, seat: str, ship: ShipState) -> bool:
+        """The seat may order the ship: the umpire any, a Squadron's seat its own (ch. 9)."""
+        return seat == UMPIRE or seat_of_ship(state, ship) == seat
 
     def _is_legal(self, state: State, seat: str, text: str) -> bool:
         trial = copy.deepcopy(state)

@@ -12,8 +12,8 @@ from games.oak_and_iron.measure import WIND_BEARING, broadside_strip
 from games.oak_and_iron.rules import scenario_cards_7
 from games.oak_and_iron.rules.activation_4 import to_act
 from games.oak_and_iron.rules.attack_4_3 import targets_in_reach
-from games.oak_and_iron.rules.fleet_battles_9 import holders
-from games.oak_and_iron.rules.initiative_4_1 import hand_text
+from games.oak_and_iron.rules.fleet_battles_9 import holders, seat_holders, seat_of
+from games.oak_and_iron.rules.initiative_4_1 import hands_text
 from games.oak_and_iron.rules.range_ruler_2 import band_text
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
 from games.oak_and_iron.state import ShipState, State
@@ -40,12 +40,11 @@ def view(state: State, seat: str | None) -> View:
         table_terrain=terrain,
     )
     private_text: list[str] = []
-    for side in state.sides:
-        if seat in (side.id, UMPIRE):
-            private_text.append(hand_text(state, side.id))
-            for holder in holders(state, side.id):  # the side, or each squadron of its fleet (ch. 9)
-                if holder.sealed:
-                    private_text.append(f"{holder.name} sealed: {initiative_cards()[holder.sealed].name} (nonce {holder.sealed_nonce})")
+    for holder in holders(state):  # the sides, or each squadron of the fleets (ch. 9): to its seat
+        if seat in (seat_of(state, holder), UMPIRE):
+            private_text.append(hands_text([holder]))
+            if holder.sealed:
+                private_text.append(f"{holder.name} sealed: {initiative_cards()[holder.sealed].name} (nonce {holder.sealed_nonce})")
     return View(
         board=board,
         viewer=seat,
@@ -128,7 +127,8 @@ def status(state: State) -> list[str]:
         lines.append(f"Initiative: {state.side(state.initiative).name}")
     acting = to_act(state)
     if acting:
-        lines.append("To act: " + ", ".join(state.side(a).name for a in acting))
+        names = {h.id: h.name for h in seat_holders(state)}
+        lines.append("To act: " + ", ".join(names[a] for a in acting))
     if state.activation.ship:
         act = state.activation
         lines.append(f"Activating {state.ship(act.ship).name}: speed {act.speed}, {act.pos_text}")

@@ -14,6 +14,8 @@ from typing import Any
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
 from games.oak_and_iron.measure import base_distance, in_broadside_path
+from games.oak_and_iron.rules.activation_4 import acting_side, movers
+from games.oak_and_iron.rules.fleet_battles_9 import squadron_seats
 from games.oak_and_iron.ruleset import OakAndIron
 from games.oak_and_iron.state import State
 
@@ -133,8 +135,14 @@ def bad_orders(rs: Any, state: State, seat: str) -> list[str]:
         return out
     if state.phase == "select":
         return out
-    mine = [s for s in state.ships if s.controller == seat and s.can_act]
-    enemies = [s for s in state.ships if s.controller != seat and s.on_table]
+    side = acting_side(state, seat)  # a Squadron's seat (command=squadron) speaks for its fleet
+    if squadron_seats(state) and state.phase == "movement" and not state.activation.ship:
+        for ship in movers(state, side):
+            if ship.squadron != seat:  # a team-mate's ship: each player orders only their own
+                out.append(f"{ship.name} move")
+                break
+    mine = [s for s in state.ships if s.controller == side and s.can_act and (s.squadron == seat or not squadron_seats(state))]
+    enemies = [s for s in state.ships if s.controller != side and s.on_table]
     if state.phase == "movement" and not state.activation.ship:
         for ship in mine:
             if not ship.moved:
@@ -183,6 +191,8 @@ def play_with_probes(
 
 
 BOOK_START = {"start": "book", "admiral_a": "capable"}
+SQUADRON_SEATS = {"command": "squadron"}  # ch. 9: a player for each Squadron
+SQUADRON_PLAYERS = {"a1": "@alice", "a2": "@carol", "b1": "@bob", "b2": "@dave"}
 
 
 def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
@@ -190,30 +200,32 @@ def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
     (``quickstart.txt``), a Patrol game set up with the scenario decks (``book_start.txt``), or
     any other scenario by its id (``reef.txt``, ``skirmish.txt``, ``engagement.txt``, ``fleet.txt``)."""
     book = scenario == "book_start"
-    options = BOOK_START if book else None
-    played = {"book_start": "patrol"}.get(scenario, scenario)
+    options = BOOK_START if book else SQUADRON_SEATS if scenario == "fleet_squadrons" else None
+    played = {"book_start": "patrol", "fleet_squadrons": "fleet"}.get(scenario, scenario)
     state, log = play_with_probes(played, seed_number * 1_000_000, options, 1500, probes=True)
-    users = {"a": "@alice", "b": "@bob"}
+    users = {"a": "@alice", "b": "@bob", **SQUADRON_PLAYERS}
     title = {
         "book_start": "a Patrol game set up by the book's Starting a Game (chapter 7) with the house scenario decks",
         "fleet": "Fleet Battle (book chapter 9), two Squadrons a fleet",
+        "fleet_squadrons": "Fleet Battle (book chapter 9) with a player for each Squadron (command=squadron)",
         "reef": "house scenario 'The reef' (rocks, a shoal, an island and a fog bank, book 5.9)",
         "skirmish": "Skirmish game (book chapter 6, 100 points a Squadron, house line-ahead deployment)",
         "engagement": "Engagement game (book chapter 6, 200 points a Squadron, house line-ahead deployment)",
     }.get(scenario, "quick start (book chapter 3)")
-    new = ("/game new system:oak-and-iron scenario:patrol options:" + ",".join(f"{k}={v}" for k, v in BOOK_START.items())
-           if book else f"/game new system:oak-and-iron scenario:{played}")
+    new = f"/game new system:oak-and-iron scenario:{played}"
+    if options:
+        new += " options:" + ",".join(f"{k}={v}" for k, v in options.items())
     lines = [
         f"# Oak & Iron {title}, played to a result by tests/oak_and_iron/autoplay.py.",
         f"# Run with: python -m bot console --seed {seed_number} --script tests/scripts/oak_and_iron/{scenario}.txt",
         "as @alice",
         new,
-        "/game join seat:a",
-        "as @bob",
-        "/game join seat:b",
-        "as @alice",
-        "/game start",
     ]
+    typing = "@alice"
+    for seat, user in (SQUADRON_PLAYERS if options is SQUADRON_SEATS else {"a": "@alice", "b": "@bob"}).items():
+        lines += ([f"as {user}"] if user != typing else []) + [f"/game join seat:{seat}"]
+        typing = user
+    lines += ["as @alice", "/game start"]
     if scenario == "quickstart":
         lines += ["# Any seat may ask the bot to measure; nothing changes.", "/order text:measure Petite Fregate Fluyt"]
     current = "@alice"
@@ -226,7 +238,7 @@ def console_script(seed_number: int = 1, scenario: str = "quickstart") -> str:
             lines.append(f"! /order text:{text}")
         else:
             lines.append(f"/order text:{text}")
-        if text.startswith("initiative") and seat == "a" and not bad and not sealed_probe:
+        if text.startswith("initiative") and seat in ("a", "a1") and not bad and not sealed_probe:
             sealed_probe = True
             lines.append("! /order text:initiative Down!")
     lines.append(f"# Result: {state.side(state.winner).name if state.winner else '-'} wins ({state.result}) after turn {state.turn}.")

@@ -83,6 +83,31 @@ def test_a_fleet_battle_plays_to_a_result_in_the_console() -> None:
 
 
 MORE = ("reef", "skirmish", "engagement")
+SQUADRONS_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "fleet_squadrons.txt"
+
+
+def test_a_fleet_battle_with_a_player_for_each_squadron_plays_to_a_result_in_the_console() -> None:
+    """Ch. 9 "each player controls 1 or 2 Squadrons" (command=squadron): four players, each DM'd
+    only their own Squadron's hand and nonce, refused a team-mate's ship, the game to its end."""
+    from tests.oak_and_iron.autoplay import SQUADRON_PLAYERS, console_script
+
+    assert SQUADRONS_SCRIPT.read_text() == console_script(1, "fleet_squadrons"), (
+        "regenerate: python -m tests.oak_and_iron.autoplay 1 fleet_squadrons > " + str(SQUADRONS_SCRIPT))
+    done = run_script(SQUADRONS_SCRIPT)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "**Game over.**" in out and "each player orders only their own Squadron's" in out
+    header = ""
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            header = line
+        if "initiative hand:" in line:
+            user = header.split(" |")[0].removeprefix("DM to ")
+            seat = next(s for s, u in SQUADRON_PLAYERS.items() if u == user)
+            assert header.startswith("DM to @") and f"squadron {seat[1]}'s initiative hand" in line and f"Player {seat[0].upper()}" in line, line
+    for user in SQUADRON_PLAYERS.values():
+        assert f"DM to {user} | You sealed" in out
+
 
 
 def test_every_scenario_has_a_console_script_that_a_test_runs() -> None:
@@ -90,7 +115,7 @@ def test_every_scenario_has_a_console_script_that_a_test_runs() -> None:
     the ruleset lists (data files and built sizes) is opened by one of this module's scripts."""
     from tests.oak_and_iron.helpers import ruleset
 
-    run_here = {SCRIPT, BOOK_SCRIPT, FLEET_SCRIPT, *(SCRIPT.parent / f"{name}.txt" for name in MORE)}
+    run_here = {SCRIPT, BOOK_SCRIPT, FLEET_SCRIPT, SQUADRONS_SCRIPT, *(SCRIPT.parent / f"{name}.txt" for name in MORE)}
     assert run_here == set(SCRIPT.parent.glob("*.txt")), "a script in tests/scripts/oak_and_iron that no test runs"
     opened = {m for path in run_here for m in re.findall(r"^/game new system:oak-and-iron scenario:(\S+)", path.read_text(), re.M)}
     assert opened == {s.id for s in ruleset().scenarios()}

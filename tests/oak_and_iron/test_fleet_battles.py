@@ -162,3 +162,91 @@ def test_hands_are_private_to_the_fleets_seat() -> None:
     assert "Player B squadron" not in mine
     events = order(state, "a", "initiative Down!", stream)
     assert all(e.to is not None for e in events if "Down!" in e.text)
+
+
+def test_the_sealing_note_reaches_the_fleets_own_seat() -> None:
+    """The private "You sealed ... Nonce" went to the squadron's id (a1), which no seat holds, so
+    the fleet's player never got the nonce; it goes to the fleet's seat."""
+    state, stream = fleet()
+    events = order(state, "a", "initiative Down!", stream)
+    note = next(e for e in events if e.text.startswith("You sealed"))
+    assert note.to == frozenset({"a"})
+
+
+# --- a player for each Squadron (command=squadron): "players can split up into 2 teams and each
+# player controls 1 or 2 Squadrons" (ch. 9) ---------------------------------------------------------
+
+SQ = {"command": "squadron"}
+
+
+def test_each_squadron_is_a_seat_of_its_fleet() -> None:
+    rs = ruleset()
+    state, _ = fleet(**SQ)
+    seats = [(s.id, s.label, s.side) for s in rs.seats(state) if s.id != "umpire"]
+    assert seats == [("a1", "Player A squadron 1", "a"), ("a2", "Player A squadron 2", "a"),
+                     ("b1", "Player B squadron 1", "b"), ("b2", "Player B squadron 2", "b")]
+    assert rs.to_act(state) == ["a1", "a2", "b1", "b2"]  # each seals a card from its own hand
+    assert [s.id for s in rs.seats(fleet()[0])][:2] == ["a", "b"]  # the default: a seat a fleet
+
+
+def test_a_squadrons_player_seals_only_from_its_own_hand_and_sees_only_it() -> None:
+    rs = ruleset()
+    state, stream = fleet(**SQ, hand_a="down/careful-aim/rolling-broadside/effective-fire/adjust-position|"
+                                       "fire-as-she-bears/take-courage/fleet-manuever/reload/favorable-wind")
+    own = "\n".join(rs.view(state, "a2").private_text)
+    assert "squadron 2's initiative hand" in own and "squadron 1's" not in own
+    assert all(o.startswith("initiative ") for o in rs.legal_orders(state, "a2"))
+    assert "initiative Take Courage" in rs.legal_orders(state, "a2") and "initiative Down!" not in rs.legal_orders(state, "a2")
+    assert "is not in Player A squadron 2's hand" in fails(state, "a2", "initiative Down!", stream).text
+    events = order(state, "a2", "initiative Take Courage", stream)
+    assert next(e for e in events if e.text.startswith("You sealed")).to == frozenset({"a2"})
+    assert state.squadrons[1].sealed == "take-courage" and not state.squadrons[0].sealed  # a1 chooses its own
+    assert "already sealed" in fails(state, "a2", "initiative Reload", stream).text
+    assert rs.to_act(state) == ["a1", "b1", "b2"]
+    assert fails(state, "a", "initiative Down!", stream).kind == "not your turn"  # no seat "a" now
+
+
+def _sealed_squadrons(seed: int = 1) -> tuple[State, Rng]:
+    state, stream = fleet(seed, **SQ)
+    for cards in (TURN_1, TURN_2):
+        for _ in state.squadrons:
+            seat = ruleset().to_act(state)[0]
+            order(state, seat, f"initiative {cards[seat]}", stream)
+    assert state.phase == "movement" and state.initiative == "a"
+    return state, stream
+
+
+def test_a_player_orders_only_their_own_squadrons_ships() -> None:
+    """Movement: any Squadron of the fleet to act may start (both are pinged); once one has, only
+    its player acts until its ships are done; a team-mate's ship is refused."""
+    rs = ruleset()
+    state, stream = _sealed_squadrons()
+    assert rs.to_act(state) == ["a1", "a2"]
+    a1 = [s for s in state.ships if s.squadron == "a1"]
+    a2 = [s for s in state.ships if s.squadron == "a2"]
+    err = fails(state, "a1", f"{a2[0].name} move", stream)
+    assert "each player orders only their own Squadron's" in err.text
+    assert all(o.startswith(tuple(s.name for s in a1)) for o in rs.legal_orders(state, "a1"))
+    order(state, "a2", f"{a2[0].name} move", stream)
+    assert rs.to_act(state) == ["a2"] and rs.legal_orders(state, "a1") == []
+    order(state, "a2", f"{a2[0].name} done", stream)
+    assert rs.to_act(state) == ["a2"]  # the rest of its squadron first (ch. 9)
+    order(state, "a2", f"{a2[1].name} move", stream)
+    order(state, "a2", f"{a2[1].name} done", stream)
+    assert rs.to_act(state) == ["b1", "b2"]
+    assert fails(state, "a1", f"{a1[0].name} move", stream).kind == "not your turn"
+
+
+def test_command_squadron_is_only_for_fleet_battles() -> None:
+    with pytest.raises(GameError) as err:
+        ruleset().setup("patrol", dict(SQ), rng())
+    assert "Fleet Battles (ch. 9)" in err.value.text
+
+
+def test_a_fleet_battle_with_a_seat_a_squadron_plays_out_and_replays() -> None:
+    from tests.oak_and_iron.test_playouts import random_game, replay
+
+    state, log = random_game("fleet", 11, 12, dict(SQ))
+    assert ruleset().outcome(state) is not None
+    assert {seat for seat, _ in log} <= {"a1", "a2", "b1", "b2"} and len({seat for seat, _ in log}) == 4
+    assert replay("fleet", 11, log, dict(SQ)) == state

@@ -6,14 +6,14 @@ from __future__ import annotations
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import bearing_of
 from games.core.rng import Rng
-from games.core.ruleset import Event, public
+from games.core.ruleset import UMPIRE, Event, public
 from games.oak_and_iron.data import initiative_cards, rules, scenario_cards
 from games.oak_and_iron.measure import base_distance
 from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
 from games.oak_and_iron.rules.captains_6 import flag_moved
 from games.oak_and_iron.rules.dice_2 import count, roll, show
-from games.oak_and_iron.rules.fleet_battles_9 import fleet_of, holders, ships_of
+from games.oak_and_iron.rules.fleet_battles_9 import fleet_of, holder_of, holders, seat_of_ship, ships_of
 from games.oak_and_iron.rules.seamanship_4_2 import cut_free_direction
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship, knock_out, release
 from games.oak_and_iron.state import Pending, SideState, State
@@ -53,6 +53,8 @@ def capture(state: State, seat: str, choice: str, ship_id: str) -> list[Event]:
     p = state.pending[0]
     if side_id != p.side:
         raise NotYourTurn(f"It is {state.side(p.side).name}'s choice.")
+    if seat != UMPIRE and seat_of_ship(state, state.ship(p.by)) != seat:
+        raise NotYourTurn(f"It is the choice of {holder_of(state, state.ship(p.by)).name}, whose {state.ship(p.by).name} holds her.")
     if ship_id != p.ship:
         raise IllegalOrder(f"The choice now is about {state.ship(p.ship).name}, not {state.ship(ship_id).name}.")
     ship, by = state.ship(p.ship), state.ship(p.by)

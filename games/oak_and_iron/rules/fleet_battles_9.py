@@ -8,13 +8,19 @@ withdrawal counts the whole fleet's Strike Points against its ships.
 A squadron's record is a ``SideState`` in ``State.squadrons`` (``fleet`` names its side); in a
 one-squadron game the sides themselves hold the hands, so every rule asks ``holders`` and
 ``holder_of`` and plays the same either way. Each Squadron's initiative card applies to its own
-ships (house reading of "may only use cards from its own initiative hand"); one seat commands each
-fleet (the bot's seats are per side).
+ships (house reading of "may only use cards from its own initiative hand").
+
+Seats: "players can split up into 2 teams and each player controls 1 or 2 Squadrons". By default
+one seat commands each fleet (``command=fleet``); with ``command=squadron`` each Squadron is a seat
+(a player may hold two), which seals from its own hand only, sees only its own hand and orders only
+its own ships; its fleet's turns are still the fleet's (a seat of the fleet to act may go).
 """
 
 from __future__ import annotations
 
 from games.oak_and_iron.state import ShipState, SideState, State
+
+COMMAND = ("fleet", "squadron")  # the option ``command``: one seat a fleet, or one a Squadron
 
 
 def is_fleet(state: State) -> bool:
@@ -77,3 +83,28 @@ def squadron_continues(state: State, side_id: str, movers: list[ShipState]) -> b
         return True
     state.moving_squadron = ""
     return False
+
+
+def squadron_seats(state: State) -> bool:
+    """Each Squadron of a Fleet Battle is a seat of its own (option ``command=squadron``)."""
+    return bool(state.squadrons) and state.options.get("command", "fleet") == "squadron"
+
+
+def seat_holders(state: State) -> list[SideState]:
+    """What the seats command: the squadrons (``command=squadron``), else the sides."""
+    return list(state.squadrons) if squadron_seats(state) else list(state.sides)
+
+
+def seat_of(state: State, holder: SideState) -> str:
+    """The seat whose player holds this hand: the squadron's own, else its fleet's (or the side)."""
+    return holder.id if squadron_seats(state) else fleet_of(holder)
+
+
+def seat_of_ship(state: State, ship: ShipState) -> str:
+    """The seat that orders the ship: its squadron's (``command=squadron``), else its side's."""
+    return ship.squadron if squadron_seats(state) else ship.controller
+
+
+def holder_of_seat(state: State, seat: str) -> SideState | None:
+    """The squadron (or side) a seat commands, None for another seat."""
+    return next((h for h in seat_holders(state) if h.id == seat), None)

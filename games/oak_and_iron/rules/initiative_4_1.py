@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase, quote
 from games.core.rng import Rng, seal
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.oak_and_iron.data import initiative_cards, rules
@@ -18,7 +18,17 @@ from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
 from games.oak_and_iron.rules.dice_2 import count, roll, show
 from games.oak_and_iron.rules.events_5_4 import draw_event
-from games.oak_and_iron.rules.fleet_battles_9 import fleet_of, holder_of, holders, ships_of, to_seal
+from games.oak_and_iron.rules.fleet_battles_9 import (
+    fleet_of,
+    holder_of,
+    holder_of_seat,
+    holders,
+    may_play,
+    seat_of,
+    ships_of,
+    squadron_seats,
+    to_seal,
+)
 from games.oak_and_iron.state import ShipState, SideState, State
 
 
@@ -70,9 +80,14 @@ def skill_test(state: State, ship: ShipState, rng: Rng, *, fortune: bool = False
 
 def hand_text(state: State, side_id: str) -> str:
     """The side's initiative hand (each squadron's in a Fleet Battle), for its private message."""
+    return hands_text(holders(state, side_id))
+
+
+def hands_text(own: list[SideState]) -> str:
+    """These records' initiative hands, one line each."""
     cards = initiative_cards()
     out = []
-    for side in holders(state, side_id):
+    for side in own:
         lines = [f"{cards[k].name} ({cards[k].value}{', discarded after play' if cards[k].discard else ''}): {cards[k].text}" for k in side.hand]
         out.append(f"{side.name}'s initiative hand: " + (" | ".join(lines) if lines else "empty"))
     return "\n".join(out)
@@ -84,10 +99,18 @@ def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
         raise WrongPhase(f"Initiative cards are chosen in the Initiative Phase; it is now the {state.phase} phase.")
     if seat == UMPIRE:
         raise NotYourTurn("The umpire does not choose initiative cards; each player seals their own.")
-    found = to_seal(state, acting_side(state, seat))
+    if squadron_seats(state):  # each Squadron's player seals from its own hand (ch. 9, command=squadron)
+        own = holder_of_seat(state, seat)
+        if own is None:
+            raise NotYourTurn(f"The seat {quote(seat)} does not command a squadron.")
+        found = own if not own.sealed and own.hand and may_play(state, own) else None
+        if found is None and not own.sealed:
+            raise IllegalOrder(f"{own.name} plays no initiative card this round (wholly Captured or Out of Action, or no cards left).")
+    else:
+        found = to_seal(state, acting_side(state, seat))
     if found is None:
-        side = state.side(acting_side(state, seat))
-        raise IllegalOrder(f"{side.name} has already sealed an initiative card this phase.")
+        who = holder_of_seat(state, seat) or state.side(acting_side(state, seat))
+        raise IllegalOrder(f"{who.name} has already sealed an initiative card this phase.")
     side = found  # in a Fleet Battle, the fleet's next squadron to seal (ch. 9)
     if card not in side.hand:
         names = ", ".join(initiative_cards()[k].name for k in side.hand) or "none"
@@ -99,8 +122,16 @@ def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
     side.hand.remove(card)
     return [
         public(f"{side.name} seals an initiative card face down (commitment {side.sealed_digest})."),
-        private(f"You sealed {initiative_cards()[card].name}. Nonce {nonce}.", side.id),
+        private(f"You sealed {initiative_cards()[card].name}. Nonce {nonce}.", seat_of(state, side)),
     ]
+
+
+def hand_events(state: State) -> list[Event]:
+    """Each seat's initiative hand (its side's, or in a Fleet Battle its squadrons'), to that seat only."""
+    seats: dict[str, list[SideState]] = {}
+    for holder in holders(state):
+        seats.setdefault(seat_of(state, holder), []).append(holder)
+    return [private(hands_text(own), seat) for seat, own in seats.items()]
 
 
 def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
@@ -118,7 +149,7 @@ def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
     if turn < rules().turn_limit and any(h.hand for h in holders(state)):
         state.phase = "select"
         events.append(public("Each player now seals an initiative card for the next turn: `initiative <card>`."))
-        events += [private(hand_text(state, s.id), s.id) for s in state.sides]
+        events += hand_events(state)
         return events, True
     return events, False
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import Base, overlaps, polygon_distance
 from games.core.rng import Rng
-from games.core.ruleset import Event, private, public
+from games.core.ruleset import Event, public
 from games.oak_and_iron.data import DECKS, ScenarioCard, rules, scenario_cards
 from games.oak_and_iron.measure import base_distance
 from games.oak_and_iron.rules import public_lines
 from games.oak_and_iron.rules.activation_4 import acting_side
 from games.oak_and_iron.rules.captains_6 import admiral_aboard, faction_of, side_changes
-from games.oak_and_iron.rules.initiative_4_1 import hand_text, skill_test
+from games.oak_and_iron.rules.initiative_4_1 import hand_events, skill_test
 from games.oak_and_iron.rules.squadron_6 import refresh
 from games.oak_and_iron.state import SetupState, ShipState, State, TerrainPiece
 
@@ -468,7 +468,7 @@ def _first_card(state: State) -> list[Event]:
     """CHOOSE FIRST INITIATIVE CARD (step 6): each side seals a card; the hands are private."""
     state.phase = "select"
     events = [public("The Squadrons are deployed. Each player seals a first initiative card: `initiative <card>`.")]
-    return events + [private(hand_text(state, s.id), s.id) for s in state.sides]
+    return events + hand_events(state)
 
 
 def status_lines(state: State) -> list[str]:

@@ -330,6 +330,9 @@ def new_game(scenario: str, options: dict[str, str], rng: Rng) -> State:
     deck = sorted(event_cards())
     rng.shuffle(deck)
     state.event_deck = deck
+    if options.get("command", "fleet") != "fleet" and scenario != FLEET:
+        raise SetupError(f"command={options['command']} (a seat for each Squadron) is for Fleet Battles (ch. 9); "
+                         f"{quote(scenario)} has one Squadron a side.", hint="Play scenario:fleet, or leave out command.")
     if options.get("start", "quick") == "book":
         if scenario not in BUILT:
             raise SetupError(f"start=book (the scenario decks) is for {', '.join(BUILT)} games; {quote(scenario)} has its own set-up.")
