@@ -4,6 +4,8 @@ fords (15.3, 15.4, 17.5.1), and the compulsory movements after a close assault (
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.core.errors import DataError, IllegalOrder
@@ -11,8 +13,14 @@ from games.core.rng import Rng, seed_from_number
 from games.days_of_iron.rules import close_assault_17_5, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import State, TerrainPiece, Unit
+from tests.console import run_script
 from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
 
+ROOT = Path(__file__).resolve().parents[2]
+PURSUIT = ("Close assault results (house): 5th Jäger rout, 3e Hussards pursue 8\" (17.5.1).\n"
+           "         5th Jäger loses 2 stands (6/8 left).\n"
+           "         5th Jäger routs (beaten by 3e Hussards): initial rout of 6\" (17.4.14).\n"
+           "         3e Hussards pursues 6\" and catches the routing 5th Jäger (17.5.3 next turn).")
 
 def to_shooting(state: State, rng: Rng) -> None:
     """French initiative, then `next` through the Morale phase."""
@@ -249,3 +257,19 @@ def test_a_unit_routed_into_a_river_away_from_a_ford_drowns() -> None:
     assert beaten.status == "destroyed"
     # the pursuit stops on the bank: compulsory moves pay no terrain penalty, but no one walks into a river
     assert movement_17_4.in_water(state, base(ligne)) is None and ligne.y == pytest.approx(27.5)
+
+
+def test_the_ground_console_script_plays_to_a_result() -> None:
+    """tests/scripts/days_of_iron/ground.txt through the real table service: the refusals it marks
+    with ! fail, the rest pass, and the game ends with a result."""
+    done = run_script(ROOT / "tests" / "scripts" / "days_of_iron" / "ground.txt")
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert ("`5e Batterie fire at 7th Grenadiers`: 7th Grenadiers is outside the 22.5-degree arcs of "
+            "5e Batterie (mitrailleuses) (a Mitrailleuse fires in a 22.5-degree arc) (17.3).") in out
+    assert ("`4th Horse Battery fire at 16e Chasseurs`: 16e Chasseurs à pied stands on a high hill (Spicherer Höhe): "
+            "only howitzers or guns sited on a hill may fire at it (17.3.3).") in out
+    assert ('1er Tirailleurs algériens moves 4" through Gersweiler ford (fording Gersweiler ford disorders it, 15.4): '
+            'it costs 8", 0" left this turn.') in out
+    assert PURSUIT in out
+    assert "**Game over.**" in out
