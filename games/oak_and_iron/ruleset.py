@@ -101,7 +101,8 @@ OPTIONS = (
     OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
     OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
     OptionSpec("faction_a", "Squadron A's faction card (royal-navy, marine-royale, armada, staatse-vloot, brethren; "
-               "house cards), default none; every scenario but the quick start (book ch. 3 plays without cards).", ""),
+               "house cards), default none; every scenario but the quick start (book ch. 3 plays without cards); "
+               "fleet: one for every Squadron, or one a Squadron apart with |, e.g. royal-navy|armada.", ""),
     OptionSpec("faction_b", "Squadron B's faction card.", ""),
     OptionSpec("fleet_a", "Patrol/Skirmish/Engagement: Squadron A, e.g. petite-fregate+skill1/sloop+carronades+steady-captain "
                "(flagship first; + a ship's upgrade option, an upgrade card or a captain card); "

@@ -102,6 +102,7 @@ class SideState:
     strike_points: int = 0
     discarded: list[str] = field(default_factory=list)
     fleet: str = ""  # Fleet Battles (ch. 9): a squadron record's side (its fleet); "" for a side
+    faction: str = ""  # its faction card (ch. 6), "" none; a fleet's side record has none, its squadrons do
 
 
 @dataclass

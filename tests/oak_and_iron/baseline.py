@@ -95,7 +95,7 @@ def digest(value: Any) -> str:
 # captain cards). The final state digest leaves them out at that value, as ``plain`` does for views;
 # a recorded game that now set one would still fail.
 ADDED_SHIP_FIELDS = {"captain": "", "squadron": ""}
-ADDED_SIDE_FIELDS = {"fleet": ""}
+ADDED_SIDE_FIELDS = {"fleet": "", "faction": ""}
 # the ch. 7 set-up with the scenario decks; the ch. 9 fleet battles
 ADDED_STATE_FIELDS: dict[str, Any] = {"setup": None, "squadrons": [], "moving_squadron": ""}
 

@@ -250,3 +250,34 @@ def test_a_fleet_battle_with_a_seat_a_squadron_plays_out_and_replays() -> None:
     assert ruleset().outcome(state) is not None
     assert {seat for seat, _ in log} <= {"a1", "a2", "b1", "b2"} and len({seat for seat, _ in log}) == 4
     assert replay("fleet", 11, log, dict(SQ)) == state
+
+
+def test_each_squadron_of_a_fleet_may_choose_its_own_faction() -> None:
+    """FACTIONS & SHIPS (6) for every Squadron of a fleet (ch. 9 builds fleets of Squadrons):
+    ``faction_a=royal-navy|armada``; the cards' symbols are checked per Squadron; the shared Fortune
+    Points take each faction's bonus once (house)."""
+    state, _ = fleet(faction_a="royal-navy|armada")
+    plain, _ = fleet()
+    a1 = [s for s in state.ships if s.squadron == "a1"]
+    a2 = [s for s in state.ships if s.squadron == "a2"]
+    assert all(s.skill >= 1 for s in a1) and [s.fortitude for s in a2] == [plain.ship(s.id).fortitude + 1 for s in a2]
+    assert [q.faction for q in state.squadrons] == ["royal-navy", "armada", "", ""]
+    assert fleet(faction_a="brethren|brethren")[0].side("a").fortune == fleet(faction_a="brethren|royal-navy")[0].side("a").fortune == 4
+    assert fleet(faction_a="brethren")[0].side("a").fortune == 4  # one faction for the whole fleet, as before
+    with pytest.raises(GameError, match="A1: the upgrade card Boarding Pikes carries the symbol of the Brethren"):
+        ruleset().setup("fleet", {"faction_a": "royal-navy|brethren", "fleet_a": "petite-fregate/sloop+boarding-pikes|light-frigate/brigantine"}, rng())
+    ruleset().setup("fleet", {"faction_a": "royal-navy|brethren", "fleet_a": "petite-fregate/sloop|light-frigate/brigantine+boarding-pikes"}, rng())
+    with pytest.raises(GameError, match="names 3 factions for 2 Squadrons"):
+        ruleset().setup("fleet", {"faction_a": "armada|armada|armada"}, rng())
+
+
+def test_a_squadrons_faction_stays_when_its_values_are_recomputed() -> None:
+    """A captain turning face down recomputes the ship from its cards: its own Squadron's faction."""
+    from games.oak_and_iron.rules.captains_6 import flag_moved
+
+    state, _ = fleet(faction_a="royal-navy|armada", fleet_a="petite-fregate/sloop+steady-captain|light-frigate/brigantine+fighting-captain")
+    brig = next(s for s in state.ships if s.squadron == "a2" and s.captain)
+    before = brig.fortitude
+    brig.flagship = True
+    flag_moved(state, brig)
+    assert brig.fortitude == before  # Armada's +1 kept (the option holds two factions)

@@ -13,9 +13,14 @@ from games.oak_and_iron.rules.squadron_6 import refresh
 from games.oak_and_iron.state import ShipState, State
 
 
-def faction_of(state: State, side_id: str) -> str:
-    """The faction card the Squadron chose (the ``faction_a`` option), "" for none."""
-    return state.options.get(f"faction_{side_id}", "")
+def faction_of(state: State, ship: ShipState) -> str:
+    """The faction card of the ship's Squadron (its side, or its squadron in a Fleet Battle), "" for
+    none; a game stored before the records carried it reads the ``faction_a`` option."""
+    found = holder_of(state, ship).faction
+    if found:
+        return found
+    option = state.options.get(f"faction_{ship.side}", "")
+    return "" if "|" in option else option
 
 
 def side_changes(state: State, side_id: str) -> tuple[CardChanges, ...]:
@@ -46,7 +51,7 @@ def flag_moved(state: State, *ships: ShipState) -> list[str]:
         if not ship.captain:
             continue
         aboard = admiral_aboard(state, ship)
-        refresh(ship, faction_of(state, ship.side), aboard, extra=side_changes(state, ship.side))
+        refresh(ship, faction_of(state, ship), aboard, extra=side_changes(state, ship.side))
         name = captain_cards()[ship.captain].name
         lines.append(f"{ship.name}'s captain ({name}) is " + ("face down while the Admiral is aboard" if aboard else "face up"))
     return lines
@@ -62,5 +67,5 @@ def captain_hit(state: State, rng: Rng, ship: ShipState, notes: list[str]) -> No
     notes.append(f"officer check for {ship.name}'s captain ({name}): {show(faces)}" + (" - hit" if hit else ""))
     if hit:
         ship.captain = ""
-        refresh(ship, faction_of(state, ship.side), admiral_aboard(state, ship), extra=side_changes(state, ship.side))
+        refresh(ship, faction_of(state, ship), admiral_aboard(state, ship), extra=side_changes(state, ship.side))
         notes.append(f"{ship.name}'s captain is lost (Skill {ship.skill}, Crew {ship.crew})")

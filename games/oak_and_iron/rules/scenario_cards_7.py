@@ -459,7 +459,7 @@ def _advantages(state: State) -> list[str]:
         side.fortune += changes.fortune
         for ship in state.ships:
             if ship.side == side.id:
-                refresh(ship, faction_of(state, side.id), admiral_aboard(state, ship), extra=side_changes(state, side.id))
+                refresh(ship, faction_of(state, ship), admiral_aboard(state, ship), extra=side_changes(state, side.id))
         lines.append(f"{side.name}'s advantage: {card(key).name} - {card(key).text}")
     return lines
 

@@ -81,7 +81,8 @@ def _sides_from(rec: Record, options: dict[str, str]) -> list[SideState]:
                 hand = default_hand(adm.value, hand, faction)
         validate_hand(hand, adm.value, srec.str("name"), faction)
         fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
-        out.append(SideState(side_id, srec.str("name"), srec.str("colour"), adm.key, adm.name, adm.value, list(hand), fortune=fortune))
+        out.append(SideState(side_id, srec.str("name"), srec.str("colour"), adm.key, adm.name, adm.value, list(hand),
+                             fortune=fortune, faction=faction))
     return out
 
 
@@ -166,6 +167,16 @@ def faction_option(options: dict[str, str], side_id: str) -> str:
     return key
 
 
+def fleet_factions(options: dict[str, str], side_id: str, count: int) -> list[str]:
+    """FACTIONS & SHIPS (6) for each Squadron of a fleet (ch. 9): ``faction_a=royal-navy`` for all of
+    them, or one a Squadron apart with | (``royal-navy|armada``; an empty part: none)."""
+    text = options.get(f"faction_{side_id}", "")
+    parts = text.split("|") if "|" in text else [text] * count
+    if len(parts) != count:
+        raise SetupError(f"faction_{side_id} names {len(parts)} factions for {count} Squadrons: give one for all, or one a Squadron apart with |.")
+    return [faction_option({f"faction_{side_id}": p.strip()}, side_id) for p in parts]
+
+
 def built_game(size_key: str, options: dict[str, str]) -> State:
     """Patrol, Skirmish or Engagement (6): both squadrons bought from the options, deployed in line ahead (house)."""
     size = rules().size(size_key)
@@ -186,7 +197,7 @@ def built_game(size_key: str, options: dict[str, str]) -> State:
         name, colour = SIDE_NAMES[side_id]
         validate_hand(hand, adm.value, name, faction)
         fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
-        sides.append(SideState(side_id, name, colour, adm.key, adm.name, adm.value, hand, fortune=fortune))
+        sides.append(SideState(side_id, name, colour, adm.key, adm.name, adm.value, hand, fortune=fortune, faction=faction))
         # deployment (house): line ahead along the side's own edge, sailing east
         y = 4.0 if side_id == "a" else size.table_height - 4.0
         x = 3.0
@@ -243,10 +254,10 @@ def fleet_game(options: dict[str, str]) -> State:
     names_used: dict[str, int] = {}
     for side_id, default in zip(("a", "b"), DEFAULT_FLEET_BATTLE, strict=True):
         name, colour = SIDE_NAMES[side_id]
-        faction = faction_option(options, side_id)
         parts = [p for p in options.get(f"fleet_{side_id}", default).split("|")]
         if not 2 <= len(parts) <= 4:
             raise SetupError(f"Fleet {side_id.upper()} has {len(parts)} Squadrons; a Fleet Battle needs 2 to 4 (write them apart with |).")
+        chosen = fleet_factions(options, side_id, len(parts))
         adm_keys = options.get(f"admiral_{side_id}", "").split("|") if options.get(f"admiral_{side_id}") else []
         hands = options[f"hand_{side_id}"].split("|") if f"hand_{side_id}" in options else []
         total = 0
@@ -256,6 +267,7 @@ def fleet_game(options: dict[str, str]) -> State:
             if adm_key not in admirals():
                 raise UnknownName(f"No admiral called {quote(adm_key)}.", hint=f"Admirals: {', '.join(admirals())}.")
             adm = admirals()[adm_key]
+            faction = chosen[n - 1]
             entries = parse_fleet(part, f"{side_id}{n}", FLEET, adm.points, faction, whole=False)
             total += squadron_points(entries, adm.points)
             count += len(entries)
@@ -265,7 +277,7 @@ def fleet_game(options: dict[str, str]) -> State:
             else:
                 hand = default_hand(adm.value, [], faction)
             validate_hand(hand, adm.value, sq_name, faction)
-            squadrons.append(SideState(sq_id, sq_name, colour, adm.key, adm.name, adm.value, hand, fortune=0, fleet=side_id))
+            squadrons.append(SideState(sq_id, sq_name, colour, adm.key, adm.name, adm.value, hand, fortune=0, fleet=side_id, faction=faction))
             for i, (key, ups) in enumerate(entries):
                 card = ship_cards()[key]
                 names_used[card.name] = names_used.get(card.name, 0) + 1
@@ -280,7 +292,8 @@ def fleet_game(options: dict[str, str]) -> State:
         if total > size.points:
             raise SetupError(f"Fleet {side_id.upper()} costs {total} points; a Fleet Battle allows {size.points} a fleet.")
         fleet_sq = [q for q in squadrons if q.fleet == side_id]
-        fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
+        # the fleet shares its Fortune Points (house): each faction among its Squadrons adds its bonus once
+        fortune = rules().fortune_points + sum(factions()[f].fortune for f in dict.fromkeys(chosen) if f)
         top = max(q.admiral_value for q in fleet_sq)
         sides.append(SideState(side_id, f"{name}'s fleet", colour, "fleet", "fleet", top, [], fortune=fortune))
         _line_ahead(size.table_width, size.table_height, side_id, [s for s in ships if s.side == side_id])
