@@ -151,6 +151,17 @@ def test_an_opportunity_charge_in_the_movement_phase() -> None:
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
 
 
+def test_a_skirmish_screen_evades_an_opportunity_charge_by_formed_troops() -> None:
+    state, rng, ligne, screen = game(apart=2.5)
+    screen.formation = "skirmish"
+    to_step(state, "Movement", rng)
+    y = screen.y
+    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4, 5]))
+    text = text_of(events)
+    assert "74th Infantry: Being Charged test (Being Charged test (house), class-3): 1d6 = 5: STAND: passed, it evades." in text
+    assert screen.y < y and "falls short of 74th Infantry" in text and gap(ligne, screen) > 1
+
+
 def test_opportunity_charges_reach_half_the_move_and_after_shooting_only_2_inches() -> None:
     state, rng, ligne, _prussian = game(apart=3.5)
     to_step(state, "Shooting", rng)

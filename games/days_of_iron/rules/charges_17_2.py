@@ -487,7 +487,9 @@ def _opportunity(state: State, order: Charge, rng: Rng) -> list[Event]:
         if caught(unit, distance):
             events += _answer(state, unit, target, distance, False, rng)
         else:
-            events += being_charged(state, target, unit, rng, why="counter charged (17.4.13)" if counter else "")
+            screen = target.formation == SKIRMISH and unit.formation != SKIRMISH  # 17.2.7: it must evade
+            events += being_charged(state, target, unit, rng, why="counter charged (17.4.13)" if counter else "",
+                                    evade=screen)
     events += defensive_fire(state, unit, target, rng)
     if not on_table(unit):
         return events
