@@ -15,7 +15,9 @@ from tests.oak_and_iron.autoplay import play
 from tests.oak_and_iron.helpers import ruleset
 
 
-def random_game(scenario: str, seed: int, picker_seed: int, options: dict[str, str] | None = None) -> tuple[object, list[tuple[str, str]]]:
+def random_game(scenario: str, seed: int, picker_seed: int, options: dict[str, str] | None = None,
+                *, every_seat: bool = False) -> tuple[object, list[tuple[str, str]]]:
+    """``every_seat``: each seat pinged must have an order it may give (else it is pinged for nothing)."""
     rs = ruleset()
     stream = Rng(seed_from_number(seed))
     picker = Rng(seed_from_number(10_000 + picker_seed))
@@ -23,7 +25,10 @@ def random_game(scenario: str, seed: int, picker_seed: int, options: dict[str, s
     log: list[tuple[str, str]] = []
     while rs.outcome(state) is None:
         assert len(log) < 800, "a game must end by the turn limit"
-        seat = rs.to_act(state)[0]
+        if every_seat:
+            for other in rs.to_act(state)[1:]:
+                assert rs.legal_orders(state, other), f"{other} is to act in {state.phase} but has no legal order"
+        seat = picker.choice(rs.to_act(state)) if every_seat else rs.to_act(state)[0]
         legal = rs.legal_orders(state, seat)
         assert legal, f"{seat} must act in {state.phase} but has no legal order"
         order = rs.parse_order(state, seat, picker.choice(legal))
@@ -87,13 +92,15 @@ def test_random_playouts_through_the_book_set_up_end_and_replay(scenario: str, s
 
 
 @settings(max_examples=4, deadline=None)
-@given(st.integers(0, 10_000), st.integers(0, 10_000))
-def test_random_fleet_battles_end_and_replay(seed: int, picker_seed: int) -> None:
-    """Ch. 9: random legal orders in a Fleet Battle end with a winner and replay exactly."""
-    state, log = random_game("fleet", seed, picker_seed)
+@given(st.sampled_from(["fleet", "squadron"]), st.integers(0, 10_000), st.integers(0, 10_000))
+def test_random_fleet_battles_end_and_replay(command: str, seed: int, picker_seed: int) -> None:
+    """Ch. 9: random legal orders in a Fleet Battle, a seat a fleet or a Squadron (any seat pinged
+    may go, and each has an order to give), end with a winner and replay exactly."""
+    options = {"command": command}
+    state, log = random_game("fleet", seed, picker_seed, options, every_seat=True)
     outcome = ruleset().outcome(state)
     assert outcome is not None and outcome.winner in ("a", "b")
-    assert replay("fleet", seed, log) == state
+    assert replay("fleet", seed, log, options) == state
 
 
 def test_captains_play_the_quick_start_to_a_result() -> None:
