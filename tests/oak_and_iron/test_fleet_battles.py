@@ -5,6 +5,8 @@ fleet; each Squadron's card helps its own ships; hands stay private."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.core.errors import GameError
@@ -225,7 +227,7 @@ def test_a_player_orders_only_their_own_squadrons_ships() -> None:
     a1 = [s for s in state.ships if s.squadron == "a1"]
     a2 = [s for s in state.ships if s.squadron == "a2"]
     err = fails(state, "a1", f"{a2[0].name} move", stream)
-    assert "each player orders only their own Squadron's" in err.text
+    assert "each player orders only their own Squadron's" in err.text and "add seat:a2" in str(err)
     assert all(o.startswith(tuple(s.name for s in a1)) for o in rs.legal_orders(state, "a1"))
     order(state, "a2", f"{a2[0].name} move", stream)
     assert rs.to_act(state) == ["a2"] and rs.legal_orders(state, "a1") == []
@@ -281,3 +283,23 @@ def test_a_squadrons_faction_stays_when_its_values_are_recomputed() -> None:
     brig.flagship = True
     flag_moved(state, brig)
     assert brig.fortitude == before  # Armada's +1 kept (the option holds two factions)
+
+
+def test_one_player_may_hold_two_squadrons_through_the_table(tmp_path: Path) -> None:
+    """Ch. 9 "each player controls 1 or 2 Squadrons": one user takes both seats of a fleet; an
+    order goes to the first of their seats that is to act, or to the one named with seat:."""
+    from tests.console import run_script
+
+    script = tmp_path / "two.txt"
+    script.write_text("\n".join([
+        "as @alice", "/game new system:oak-and-iron scenario:fleet options:command=squadron",
+        "/game join seat:a1", "/game join seat:a2", "as @bob", "/game join seat:b1", "/game join seat:b2",
+        "as @alice", "/game start",
+        "/order text:initiative Careful Aim", "/order text:initiative Down! seat:a2",
+        "! /order text:initiative Reload seat:a2",
+    ]) + "\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    assert "Player A squadron 1 seals an initiative card" in out and "Player A squadron 2 seals an initiative card" in out
+    assert "Player A squadron 2 has already sealed" in out

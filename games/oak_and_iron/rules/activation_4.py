@@ -89,7 +89,8 @@ def own_ship(state: State, seat: str, ship_id: str) -> ShipState:
         raise IllegalOrder(f"{ship.name} is not one of {state.side(side_id).name}'s ships.")
     if seat != UMPIRE and seat_of_ship(state, ship) != seat:
         raise IllegalOrder(f"{ship.name} is one of {holder_of(state, ship).name}'s ships: each player orders only "
-                           "their own Squadron's (command=squadron, ch. 9).")
+                           "their own Squadron's (command=squadron, ch. 9).",
+                           hint=f"If you hold that Squadron's seat as well, add seat:{seat_of_ship(state, ship)} to the order.")
     if not ship.on_table:
         raise IllegalOrder(f"{ship.name} is no longer on the table ({ship.status}).")
     if ship.out_of_action:
