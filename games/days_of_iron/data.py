@@ -631,6 +631,7 @@ class MoraleSheet:
     tests: dict[str, tuple[DiceTable, dict[str, int]]]
     rout: dict[str, float]
     command_radius: float
+    disordering_terrain: tuple[str, ...]
     source: str
 
 
@@ -660,7 +661,8 @@ def morale_sheet() -> MoraleSheet:
     rout = {a: doc.table("rout").float(a) for a in doc.table("rout")}
     if any(a not in rout for a in ARMS):
         raise DataError(f"{doc.file}: key 'rout': a distance is needed for every arm ({', '.join(ARMS)})")
-    return MoraleSheet(tests, rout, doc.float("command_radius"), doc.str("source"))
+    disordering = tuple(doc.str_list("disordering_terrain")) if doc.has("disordering_terrain") else ()
+    return MoraleSheet(tests, rout, doc.float("command_radius"), disordering, doc.str("source"))
 
 
 on_reload(morale_sheet.cache_clear)

@@ -30,7 +30,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
 SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
@@ -422,6 +422,31 @@ class Return(Typed):
 
 
 @dataclass(frozen=True)
+class Rally(Typed):
+    """Morale Phase (17.2.11): the unit takes its rally test (measured table; `rally UNIT` reads the same)."""
+
+    PATTERN: ClassVar[str] = "{unit} rally"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Attach(Typed):
+    """Movement Phase (14.4): a General joins a unit of his side, placed touching its rear."""
+
+    PATTERN: ClassVar[str] = "{unit} attach {target}"
+    unit: UnitId
+    target: Annotated[str, Id("unit")]
+
+
+@dataclass(frozen=True)
+class Detach(Typed):
+    """Movement Phase (14.4): an attached General leaves his unit (he stays where he stands)."""
+
+    PATTERN: ClassVar[str] = "{unit} detach"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
 class Measure(Typed):
     """The distance between two units on the measured table, edge to edge (any time; no die)."""
 
@@ -431,9 +456,11 @@ class Measure(Typed):
 
 
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome | Surrender
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome
+            | Rally | Attach | Detach | Surrender
             | Stand | Evade | Feint | ReserveFire | Return)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
+                  Rally, Attach, Detach,
                   Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender,
                   Stand, Evade, Feint, ReserveFire, Return, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
 
@@ -491,6 +518,8 @@ def verb_of(text: str) -> str:
     if verb == "measure":
         return verb
     if verb not in VERBS and len(words) >= 2:
+        if words[-1].casefold() == "rally":  # `UNIT rally` (17.2.11), as `rally UNIT` reads
+            return "rally"
         table_verb = next((w.casefold() for w in words[1:] if w.casefold() in TABLE_VERBS), "")
         if table_verb:
             return table_verb
@@ -541,6 +570,8 @@ TABLE_USAGE = {
     "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",
+    "attach": "write `GENERAL attach UNIT` (Movement phase; 14.4), e.g. `Doens attach 2e de Ligne`.",
+    "detach": "write `GENERAL detach` (Movement phase; 14.4).",
     "charge": "write `UNIT charge TARGET` (Morale phase; an opportunity charge in the Movement phase) "
               "or `UNIT charge home` (Movement phase).",
     "stand": "write `UNIT stand` (a charged unit's Being Charged test, Morale phase).",

@@ -21,10 +21,12 @@ from games.core.seats import side_seats
 from games.core.view import Overlay, View
 from games.days_of_iron import data, orders, view
 from games.days_of_iron.orders import (
+    Attach,
     Cancel,
     Charge,
     ChargeHome,
     Check,
+    Detach,
     Dispute,
     DoiOrder,
     Dust,
@@ -44,6 +46,7 @@ from games.days_of_iron.orders import (
     Objective,
     Offboard,
     Promote,
+    Rally,
     Ready,
     ReserveFire,
     Return,
@@ -61,6 +64,7 @@ from games.days_of_iron.rules import (
     deployment_16,
     disputes_3_4,
     evading_17_4_16,
+    formations_12,
     initiative_17_1,
     losses_17_5,
     morale_17_2,
@@ -68,6 +72,7 @@ from games.days_of_iron.rules import (
     orders_of_battle_6,
     phases_17,
     reference_sheets_17,
+    routing_17_4_14,
     scouting_19_1,
     shooting_17_3,
     staff_14,
@@ -148,9 +153,26 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   firer or target stands in them, cover gives -1/-2 a die. Hills (17.3.3): only howitzers and guns
   on a hill fire at targets on a high hill; guns on a high hill have 6" of dead ground and fire over
   friends more than 4" from the target; howitzers shell woods, towns and hills over friends.
-  NOT done yet on the measured table: rally and
-  the other morale tests, wounded Generals' lost command, attached Generals, command radius,
-  passage of lines: record their results with the orders below.
+- Morale and rout (17.2.8-17.2.11, 17.3, 17.4.14-15; house sheet morale-tests.toml): at the end of
+  the Shooting phase every unit that lost stands takes the Casualties from Shooting test (1d6 +
+  factors in its Class column: pass, halted, gone to ground, disordered, shaken or rout). A halted
+  unit may not move closer to the enemy; one gone to ground may not move until it rallies;
+  disorder also comes from urban areas, woods, fords, swamps and a second forced march in
+  successive turns, and lifts after a turn without moving, firing or charging. A routing unit
+  makes half its rout distance directly away from the enemy at once, the rest of one full rout
+  distance a turn at the start of its side's Movement phase (before other moves); off the table it
+  is gone for good, into an enemy it is dispersed; friends in line or skirmish it bursts through
+  are disordered, columns it goes around; an unlimbered battery that routs is destroyed. When the
+  Morale phase opens every unit disordered, shaken, halted or gone to ground takes the rally test;
+  `UNIT rally` (or `rally UNIT`, Morale phase, once a turn) tests a routing unit: passing, it halts
+  in line or column facing back the way it routed.
+- Generals (14.2, 14.4, 17.3.5): `GENERAL attach UNIT` (Movement phase, within his move) puts him
+  touching the unit's rear: he moves with it, adds his quality in its tests and routs with it, and
+  rolls 1d6 when it takes casualties (6: a roll on Casualties to Staff). `GENERAL detach` frees him
+  (moving him away does too). A rally test counts the best General of the unit's command within
+  his 16" command radius (14.2), or out of command.
+  NOT done yet on the measured table: wounded Generals' lost command, passage of lines: record their
+  results with the orders below.
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
   disordered or shaken); it leaves the table and counts full points lost; a General attached to it
@@ -315,11 +337,21 @@ class DaysOfIron(Ruleset[State]):
             case Surrender() | Objective():
                 return victory_18.check_order(state, seat, order)
             case _:
-                return self._checked_unit_order(state, seat, order)
+                checked = self._checked_unit_order(state, seat, order)
+                morale_17_2.check_status(state, checked)
+                return checked
         return order
 
     def _checked_unit_order(self, state: State, seat: str, order: DoiOrder) -> DoiOrder:
         match order:
+            case Fate(fate="rally") | Rally() if formations_12.measured(state):
+                return morale_17_2.check_rally(state, seat, own_unit(state, seat, order.unit))
+            case Rally():  # board=tape: `UNIT rally` records the rally as `rally UNIT` does
+                return self._checked_unit_order(state, seat, Fate("rally", order.unit))
+            case Attach():
+                return staff_14.check_attach(state, seat, order)
+            case Detach():
+                return staff_14.check_detach(state, seat, order)
             case Reveal():
                 deployment_16.check_reveal(own_unit(state, seat, order.unit))
             case Loss() | Fate():
@@ -376,7 +408,8 @@ class DaysOfIron(Ruleset[State]):
     def _play(self, state: State, seat: str, order: DoiOrder, rng: Rng) -> list[Event]:
         match order:
             case Initiative():
-                return initiative_17_1.initiative(state, rng)
+                opening = initiative_17_1.initiative(state, rng)
+                return [*opening, *(morale_17_2.morale_opens(state, rng) if formations_12.measured(state) else [])]
             case Next():
                 return phases_17.next_step(state, rng)
             case End() | Objective() | Surrender():
@@ -387,6 +420,8 @@ class DaysOfIron(Ruleset[State]):
                 return deployment_16.dust(state, order)
             case Loss():
                 return losses_17_5.loss(state, state.unit(order.unit), order.stands)
+            case Fate(fate="rout") if formations_12.measured(state):
+                return routing_17_4_14.rout_by_hand(state, state.unit(order.unit))
             case Fate():
                 return losses_17_5.fate(state, state.unit(order.unit), order)
             case Promote():
@@ -399,6 +434,16 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
+            case Rally():
+                return morale_17_2.rally(state, state.unit(order.unit), rng)
+            case Attach():
+                return staff_14.attach(state, order)
+            case Detach():
+                return staff_14.detach(state, order)
+            case Move() | Form():
+                moved = self._table(state, seat, order, rng)
+                forced = isinstance(order, Move) and order.forced
+                return [*moved, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
             case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome():
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():

@@ -286,6 +286,7 @@ class MoraleTestsFile(Sourced, tag_field="kind", tag="morale-tests", kw_only=Tru
     dice: str
     columns: Annotated[list[str], msgspec.Meta(min_length=1)]
     command_radius: Inch
+    disordering_terrain: list[str] = msgspec.field(default_factory=list)
     rout: dict[Arms, Inch]
     tests: dict[str, MoraleTestSheetSchema]
 

@@ -89,6 +89,7 @@ class Unit:
     rout_done: float = 0.0
     rout_turn: int = 0
     rally_turn: int = 0  # the last turn it took a rally test (17.2.11: once a Morale Phase)
+    forced_turn: int = 0  # the last turn it made a forced march (two in successive turns disorder, 17.2.8)
     # A General attached to (touching) a unit (14.4): that unit's id, "" when free.
     attached: str = ""
     # An off-board unit whose arrival was declared in this turn's Morale Phase (17.2.1): the entry

@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.core.ruleset import UMPIRE
 from games.core.view import Board, Counter, Overlay, SideInfo, Terrain, View, Zone
 from games.days_of_iron.data import house, reference, rules
-from games.days_of_iron.rules import formations_12, movement_17_4, shooting_17_3
+from games.days_of_iron.rules import formations_12, morale_17_2, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.rules.victory_18 import fmt_halves, margin, objective_point, side_lost_halves
 from games.days_of_iron.state import GONE, HIDDEN, INITIATIVE, ROUTING, SETUP, STEPS, TURN, State, Unit
@@ -59,7 +59,9 @@ def counters(state: State, seat: str | None) -> list[Counter]:
             continue
         width, depth = formations_12.footprint(u)
         markers = tuple(m for m, on in (("hidden", u.status == HIDDEN), ("routing", u.status == ROUTING)) if on)
-        out.append(Counter(id=u.id, label=short_label(u), side=u.side, pos=(round(u.x, 4), round(u.y, 4)),
+        words = morale_17_2.status_words(u) if u.status != HIDDEN else []  # 17.2.8: markers beside the unit
+        label = short_label(u) + (f" ({', '.join(words)})" if words else "")
+        out.append(Counter(id=u.id, label=label, side=u.side, pos=(round(u.x, 4), round(u.y, 4)),
                            facing=round(u.facing, 4), markers=markers, size=(depth, width), kind="unit"))
     return out
 
@@ -130,6 +132,10 @@ def status(state: State) -> list[str]:
     m = margin(state, rules(), state.options.get("margin") == "scaled")
     lead = f"{state.side_name(m.leader)} ahead by {fmt_halves(m.difference_halves)}" if m.leader else "level"
     lines.append(f"Victory margin so far: {lead} ({m.result}).")
+    troubled = [f"{u.name} {', '.join(morale_17_2.status_words(u))}" for u in state.units
+                if formations_12.on_table(u) and morale_17_2.status_words(u)]
+    if troubled:  # 17.2.8: the markers everyone sees on the table (units on it only, never a hidden one)
+        lines.append("Not in good order: " + "; ".join(troubled) + ".")
     if state.objectives:
         lines.append("Objectives: " + "; ".join(f"{o.name}{_where(state, o.name)} - {state.side_name(o.held_by)}"
                                                 for o in state.objectives))

@@ -149,8 +149,8 @@ def extra_orders(state: Any, pick: random.Random) -> list[str]:
 
 TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits",
                 "charge_turn", "charging", "home_turn",
-                "order", "order_turn", "halted", "ground", "rout_bearing", "rout_done", "rout_turn", "attached", "rally_turn",
-                "gun", "breakthrough", "breakthrough_turn",
+                "order", "order_turn", "halted", "ground", "rout_bearing", "rout_done", "rout_turn", "attached", "rally_turn", "forced_turn",
+                "gun", "breakthrough", "breakthrough_turn", "passage_turn",
                 "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "return_turn",
                 "entry")
 

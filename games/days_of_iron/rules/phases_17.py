@@ -12,10 +12,12 @@ from games.core.errors import NotAllowed, NotYourTurn, WrongPhase, quote
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.orders import (
+    Attach,
     Cancel,
     Charge,
     ChargeHome,
     Check,
+    Detach,
     Dispute,
     DoiOrder,
     End,
@@ -31,6 +33,7 @@ from games.days_of_iron.orders import (
     Objective,
     Offboard,
     Promote,
+    Rally,
     Ready,
     Reveal,
     Scout,
@@ -44,6 +47,7 @@ from games.days_of_iron.rules import (
     morale_17_2,
     movement_17_4,
     reference_sheets_17,
+    routing_17_4_14,
     scouting_19_1,
     shooting_17_3,
     victory_18,
@@ -61,6 +65,7 @@ from games.days_of_iron.state import (
     STEPS,
     TURN,
     State,
+    Unit,
 )
 
 FORM_WORDS: tuple[Literal["column", "line", "skirmish"], ...] = ("column", "line", "skirmish")
@@ -135,19 +140,23 @@ def next_step(state: State, rng: Rng) -> list[Event]:
     step = STEPS[state.step]
     if state.step_side == 0:
         state.step_side = 1
+        routers = (routing_17_4_14.continue_routs(state, state.acting_side())
+                   if step == "Movement" and formations_12.measured(state) else [])  # routers move first (17.4.1)
         return [public(f"Turn {state.turn}, {step} phase: the {done} are done; "
-                       f"the {state.side_name(state.acting_side())} act."), *_arrivals(state)]
+                       f"the {state.side_name(state.acting_side())} act."), *routers, *_arrivals(state)]
     answers = charges_17_2.end_of_morale(state, rng) if step == "Morale" and formations_12.measured(state) else []
     if state.step_side == 2:  # the initiative side answers the charges first (17.2.2)
         return answers
     state.step_side = 0
     state.step += 1
-    casualties = shooting_17_3.end_of_phase(state, rng) if step == "Shooting" and formations_12.measured(state) else []
+    casualties = _end_of_shooting(state, rng) if step == "Shooting" and formations_12.measured(state) else []
     if state.step < len(STEPS):
         opening = public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
                          f"{state.side_name(state.initiative)} act first.")
         melee = (close_assault_17_5.resolve(state, rng)
                  if STEPS[state.step] == "Close Assault" and formations_12.measured(state) else [])
+        if STEPS[state.step] == "Movement" and formations_12.measured(state):  # routers move first (17.4.1)
+            melee = routing_17_4_14.continue_routs(state, state.initiative)
         return [*answers, *casualties, opening, *melee, *_arrivals(state)]
     state.phase = INITIATIVE
     state.step = 0
@@ -163,6 +172,33 @@ def _arrivals(state: State) -> list[Event]:
     if state.phase == TURN and STEPS[state.step] == "Movement" and formations_12.measured(state):
         return deployment_16.arrive(state)
     return []
+
+
+def _morale_candidates(state: State, own: list[Unit]) -> list[DoiOrder]:
+    """Rallies in the Morale phase (17.2.11); Generals attaching to the nearest units of their side
+    or leaving them in the Movement phase (14.4)."""
+    out: list[DoiOrder] = []
+    acting = [u for u in own if u.side == state.acting_side()]
+    if STEPS[state.step] == "Morale":
+        out += [Rally(u.id) for u in acting if u.type != "general" and morale_17_2.must_rally(u)]
+    if STEPS[state.step] == "Movement":
+        for g in (u for u in acting if u.type == "general" and u.status == ON_TABLE):
+            if g.attached:
+                out.append(Detach(g.id))
+            near = sorted((u for u in acting if u.type != "general" and u.status == ON_TABLE and u.id != g.attached),
+                          key=lambda u: (u.x - g.x) ** 2 + (u.y - g.y) ** 2)
+            out += [Attach(g.id, u.id) for u in near[:2]]
+    return out
+
+
+def _end_of_shooting(state: State, rng: Rng) -> list[Event]:
+    """The Shooting phase's hits come off together (17.3), then the Casualties from Shooting tests
+    and attached Generals' risk (17.3.5; rules/morale_17_2.py)."""
+    hit = {u.id: u.pending_hits for u in state.units if u.pending_hits}
+    before = {u.id: u.stands for u in state.units}
+    events = shooting_17_3.end_of_phase(state, rng)
+    lost = {uid: before[uid] - state.unit(uid).stands for uid in hit}
+    return [*events, *morale_17_2.after_shooting(state, hit, lost, rng)]
 
 
 def candidates(state: State, seat: str) -> list[DoiOrder]:
@@ -256,6 +292,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
     if STEPS[state.step] == "Movement":
         out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn]
     out += charges_17_2.candidates(state, sides)
+    out += _morale_candidates(state, own)
     if STEPS[state.step] == "Shooting":
         for u in own:
             if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:

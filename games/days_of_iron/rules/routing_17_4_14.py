@@ -20,7 +20,19 @@ in its text).
 
 from __future__ import annotations
 
-from games.core.geometry import Base, Point, add, bearing_of, convex_hull, length, overlaps, scale, slide_contact, sub
+from games.core.geometry import (
+    Base,
+    Point,
+    add,
+    bearing_of,
+    convex_hull,
+    length,
+    overlaps,
+    polygon_distance,
+    scale,
+    slide_contact,
+    sub,
+)
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import morale_sheet
 from games.days_of_iron.rules.formations_12 import COLUMN, LINE, SKIRMISH, arm, base, on_table
@@ -30,6 +42,7 @@ from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUT
 EPS = 1e-6
 SIDESTEP = 0.5  # inches per try when a router goes around a friendly column (17.4.15), house
 SIDESTEP_TRIES = 24
+CONTACT = 0.05  # inches: closer than this is base to base (as rules/charges_17_2.py)
 
 
 def rout_distance(unit: Unit) -> float:
@@ -64,10 +77,16 @@ def rout_left(state: State, unit: Unit) -> float:
 
 def continue_routs(state: State, side: str) -> list[Event]:
     """The side's routers make their continued rout at the start of its part of the Movement Phase,
-    before any other move (17.4.1)."""
+    before any other move (17.4.1); a router in contact with an enemy stays until the Close Assault
+    is resolved (17.4.10)."""
     events: list[Event] = []
     for unit in [u for u in state.units if u.side == side and u.status == ROUTING and u.type != "general"
                  and on_table(u)]:
+        enemies = [e for e in state.units if e.side != unit.side and on_table(e) and e.type != "general"]
+        if any(polygon_distance(base(unit).polygon(), base(e).polygon()) < CONTACT for e in enemies):
+            continue
+        if unit.rout_turn == 0:  # routing before the table kept routs (a stored game): left where it is
+            continue
         inches = rout_left(state, unit)
         if inches > EPS:
             events.append(public(f"{unit.name} continues its rout: {fmt(inches)}\" (17.4.14)."))
@@ -116,7 +135,7 @@ def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
             if friend.order == GOOD:
                 friend.order, friend.order_turn = DISORDERED, state.turn
             events.append(public(f"{unit.name} bursts through {friend.name}, which is disordered (17.4.15)."))
-    end = _clear_of(end, friends)
+    end = _clear_of(state, end, friends)
     if not _on_table(state, end):
         _place(state, unit, end, start_centre)
         return [*events, *_gone(state, unit, ROUTED_OFF,
@@ -125,7 +144,7 @@ def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
     return events
 
 
-def _clear_of(end: Base, friends: list[Unit]) -> Base:
+def _clear_of(state: State, end: Base, friends: list[Unit]) -> Base:
     """The end of a rout moved sideways, to the nearer side, until it stands clear of the friendly
     units it goes around (17.4.15) and of any friend (it cannot end on top of one)."""
     def clear(b: Base) -> bool:
@@ -136,7 +155,7 @@ def _clear_of(end: Base, friends: list[Unit]) -> Base:
     for i in range(1, SIDESTEP_TRIES + 1):
         for sign in (1, -1):
             trial = end.translated(scale(end.starboard, sign * i * SIDESTEP))
-            if clear(trial):
+            if clear(trial) and _on_table(state, trial):
                 return trial
     return end
 
@@ -160,3 +179,14 @@ def _gone(state: State, unit: Unit, fate: str, text: str) -> list[Event]:
         general.x = min(max(general.x, 0.0), float(state.table_width))
         general.y = min(max(general.y, 0.0), float(state.table_height))
     return [public(text)]
+
+
+def rout_by_hand(state: State, unit: Unit) -> list[Event]:
+    """``rout UNIT`` on the measured table: the unit routs away from the nearest enemy on the table."""
+    enemies = [e for e in state.units if e.side != unit.side and on_table(e) and e.type != "general"]
+    if not enemies:
+        unit.status, unit.rout_turn, unit.rout_done = ROUTING, state.turn, 0.0
+        unit.rout_bearing = (unit.facing + 180.0) % 360.0
+        return [public(f"{unit.name} routs (17.4.14).")]
+    nearest = min(enemies, key=lambda e: polygon_distance(base(unit).polygon(), base(e).polygon()))
+    return rout(state, unit, (nearest.x, nearest.y), cause=f"recorded by hand, away from {nearest.name}")

@@ -1,5 +1,6 @@
 """Book section 14 (staff): staff quality (14.1, or the national ratings of 19.4), the effects of
-staff (14.2), replacing Generals killed or wounded by field promotion (14.3)."""
+staff (14.2), replacing Generals killed or wounded by field promotion (14.3), attaching Generals to
+units on the measured table (14.4: `GENERAL attach UNIT`, `GENERAL detach`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import rules
-from games.days_of_iron.orders import Promote, successor_of
+from games.days_of_iron.orders import Attach, Detach, Promote, successor_of
 from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, SideState, State, Unit
 
 
@@ -87,3 +88,84 @@ def commander_quality(state: State, unit: Unit) -> str:
     order = {"division": 0, "corps": 1, "army": 2}
     senior = sorted((g for g in generals if g.rank in order), key=lambda g: order[g.rank])
     return (senior[0].quality or "none") if senior else "none"
+
+
+# --- attaching Generals on the measured table (14.4) ---------------------------------------------
+
+ATTACH_GAP = 0.05  # inches behind the unit's rear edge: touching (14.4 "the general stand must touch")
+
+
+def carry(state: State, unit: Unit) -> None:
+    """Keep each General attached to the unit touching the middle of its rear edge, facing its way."""
+    for g in state.units:
+        if g.type == "general" and g.attached == unit.id and g.status in (ON_TABLE, ROUTING):
+            _touch(g, unit)
+
+
+def _touch(general: Unit, unit: Unit) -> None:
+    from games.days_of_iron.rules.formations_12 import base, footprint
+
+    rear = base(unit).edge_midpoint("stern")
+    _, depth = footprint(general)
+    back = base(unit).normal("stern")
+    general.facing = unit.facing
+    general.x = round(rear[0] + back[0] * (depth / 2 + ATTACH_GAP), 6)
+    general.y = round(rear[1] + back[1] * (depth / 2 + ATTACH_GAP), 6)
+
+
+def check_attach(state: State, seat: str, order: Attach) -> Attach:
+    """14.4: in his side's part of the Movement phase a General on the table joins a unit of his
+    side standing on the table in good order, within his remaining move (he is placed touching its rear)."""
+    from games.core.geometry import polygon_distance
+    from games.days_of_iron.rules.formations_12 import base, on_table
+    from games.days_of_iron.rules.movement_17_4 import check_movement_order, fmt, left
+
+    general, unit = state.unit(order.unit), state.unit(order.target)
+    if general.type != "general":
+        raise IllegalOrder(f"only a General attaches; {general.name} is {general.type}.",
+                           hint="Write `GENERAL attach UNIT`.")
+    check_movement_order(state, seat, general, order.text)
+    if unit.side != general.side or unit.type == "general" or not on_table(unit):
+        raise IllegalOrder(f"{unit.name} is not a unit of the {state.side_name(general.side)} standing on the table.")
+    if unit.status != ON_TABLE:
+        raise IllegalOrder(f"{unit.name} is routing: a General cannot join it.")
+    if general.attached == unit.id:
+        raise IllegalOrder(f"{general.name} is already attached to {unit.name}.")
+    gap = polygon_distance(base(general).polygon(), base(unit).polygon())
+    if gap > left(state, general) + 1e-6:
+        raise IllegalOrder(f"{unit.name} is {fmt(gap)}\" away; {general.name} has {fmt(left(state, general))}\" "
+                           "of move left this turn.")
+    return order
+
+
+def attach(state: State, order: Attach) -> list[Event]:
+    """Attach the General (14.4): he moves into contact and spends that distance of his move; while
+    attached he commands no other unit and moves with this one."""
+    from games.core.geometry import polygon_distance
+    from games.days_of_iron.rules.formations_12 import base
+    from games.days_of_iron.rules.movement_17_4 import spend
+
+    general, unit = state.unit(order.unit), state.unit(order.target)
+    spend(state, general, polygon_distance(base(general).polygon(), base(unit).polygon()))
+    general.attached = unit.id
+    _touch(general, unit)
+    return [public(f"{general.name} attaches to {unit.name} (14.4): his quality counts in its morale tests, "
+                   "he shares its risks, and he commands no other unit while attached.")]
+
+
+def check_detach(state: State, seat: str, order: Detach) -> Detach:
+    """14.4: an attached General leaves his unit in his side's part of the Movement phase."""
+    from games.days_of_iron.rules.movement_17_4 import check_movement_order
+
+    general = state.unit(order.unit)
+    if general.type != "general" or not general.attached:
+        raise IllegalOrder(f"{general.name} is not an attached General.")
+    check_movement_order(state, seat, general, order.text)
+    return order
+
+
+def detach(state: State, order: Detach) -> list[Event]:
+    general = state.unit(order.unit)
+    unit = state.unit(general.attached)
+    general.attached = ""
+    return [public(f"{general.name} leaves {unit.name} and commands his formation again (14.4).")]
