@@ -488,6 +488,7 @@ class Movement:
     column_width: dict[str, int]
     skirmish_gap: float
     source: str
+    passage_of_lines: float = 1.0  # 17.4.9: a move through a friendly line costs as ground of this multiplier
 
 
 @dataclass(frozen=True)
@@ -548,6 +549,7 @@ def _movement(doc: Record) -> Movement:
         column_width={a: widths.int(a) for a in widths},
         skirmish_gap=forms.float("skirmish_gap"),
         source=doc.str("source"),
+        passage_of_lines=costs.opt_float("passage_of_lines", 1.0),
     )
 
 

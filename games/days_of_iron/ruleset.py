@@ -153,6 +153,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   firer or target stands in them, cover gives -1/-2 a die. Hills (17.3.3): only howitzers and guns
   on a hill fire at targets on a high hill; guns on a high hill have 6" of dead ground and fire over
   friends more than 4" from the target; howitzers shell woods, towns and hills over friends.
+  Passage of lines (17.4.9): a move through a friendly line costs as through x0.5 ground (house),
+  only for Class 2 and better in the open or a light wood; the unit may not charge that turn, and
+  through shaken troops of a better Class it ends disordered.
 - Morale and rout (17.2.8-17.2.11, 17.3, 17.4.14-15; house sheet morale-tests.toml): at the end of
   the Shooting phase every unit that lost stands takes the Casualties from Shooting test (1d6 +
   factors in its Class column: pass, halted, gone to ground, disordered, shaken or rout). A halted
@@ -171,7 +174,7 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   rolls 1d6 when it takes casualties (6: a roll on Casualties to Staff). `GENERAL detach` frees him
   (moving him away does too). A rally test counts the best General of the unit's command within
   his 16" command radius (14.2), or out of command.
-  NOT done yet on the measured table: wounded Generals' lost command, passage of lines: record their
+  NOT done yet on the measured table: wounded Generals' lost command: record their
   results with the orders below.
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,

@@ -228,6 +228,7 @@ class CostsSchema(Strict, kw_only=True):
     formation_change: Annotated[float, msgspec.Meta(ge=0, le=1)]
     forced_march_bonus: Annotated[float, msgspec.Meta(ge=0)]
     enemy_clearance: Inch
+    passage_of_lines: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0  # 17.4.9 movement multiplier
 
 
 class FormationsSchema(Strict, kw_only=True):

@@ -103,6 +103,8 @@ class Unit:
     # That enemy takes a Being Charged test in that turn's Morale Phase.
     breakthrough: str = ""
     breakthrough_turn: int = 0
+    # The last turn it passed through a friendly line (17.4.9): it may not charge that turn.
+    passage_turn: int = 0
     # Being charged and its reactions (17.2.2-17.2.5, 17.3.1, 17.4.11-17.4.16;
     # rules/charges_17_2.py, rules/evading_17_4_16.py): the turn it took (or was spared, caught)
     # its Being Charged test, the turn it was caught (no test, no evade, no formation change), the

@@ -273,3 +273,32 @@ def test_the_ground_console_script_plays_to_a_result() -> None:
             'it costs 8", 0" left this turn.') in out
     assert PURSUIT in out
     assert "**Game over.**" in out
+
+
+def test_a_passage_of_lines_is_slower_for_class_2_and_better_in_the_open() -> None:
+    state, rng = river_game()  # the Movement phase of turn 1; the river lies beyond this ground
+    state.terrain.clear()
+    line = place(unit(state, "63e de Ligne"), 36.0, 36.0, 0.0)  # a friendly line, y 35.5-36.5
+    column = place(unit(state, "2e de Ligne"), 36.0, 39.0, 0.0, "column")  # Class 2, front 1" behind it
+    # Class 1 troops may not pass through a line (17.4.9)
+    column.cls = 1
+    with pytest.raises(IllegalOrder, match=r"2e de Ligne \(Class 1\) may not pass through 63e de Ligne: only Class 2 and better"):
+        RS.parse_order(state, "french", "2e de Ligne move 4")
+    column.cls = 2
+    # only in the open or a light wood
+    hill(state, "heavy-wood", "Bois des Chênes", 30.0, 30.0, 42.0, 37.0)
+    with pytest.raises(IllegalOrder, match=r"only in the open or a light wood \(17.4.9\); Bois des Chênes is in the way"):
+        RS.parse_order(state, "french", "2e de Ligne move 4")
+    state.terrain.clear()
+    # through shaken troops of a better Class the unit ends disordered; the move costs double (house x0.5)
+    line.order, line.cls = "shaken", 3
+    events = order(state, "french", "2e de Ligne move 4", rng)
+    assert events[0].text == ('2e de Ligne moves 4" (a passage of lines through 63e de Ligne, 17.4.9; the shaken '
+                              '63e de Ligne disorder it): it costs 8", 0" left this turn.')
+    assert column.order == "disordered" and movement_17_4.passed_lines(state, column)
+    # through a column (the book speaks only of lines) or a deployed battery (17.4.8) there is no passage of lines
+    other = place(unit(state, "24e de Ligne"), 20.0, 39.0, 0.0, "column")
+    place(unit(state, "40e de Ligne"), 20.0, 36.0, 0.0, "column")
+    place(unit(state, "7e Batterie"), 20.0, 33.0, 0.0, "line")
+    events = order(state, "french", "24e de Ligne move 8", rng)
+    assert events[0].text == '24e de Ligne moves 8": it costs 8", 0" left this turn.' and not movement_17_4.passed_lines(state, other)

@@ -34,8 +34,8 @@ from games.core.geometry import (
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Form, Measure, Move
-from games.days_of_iron.rules.formations_12 import COLUMN, arm, base, footprint, on_table, reform
-from games.days_of_iron.state import DISORDERED, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
+from games.days_of_iron.rules.formations_12 import COLUMN, LINE, arm, base, footprint, on_table, reform
+from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, TURN, State, TerrainPiece, Unit
 
 EPS = 1e-6
 
@@ -151,6 +151,53 @@ def in_water(state: State, footprint: Base) -> TerrainPiece | None:
     return next((t for t in pieces_under(state, area) if types[t.type].water and uncrossed(state, area, t)), None)
 
 
+def lines_passed(state: State, unit: Unit, start: Base, end: Base) -> list[Unit]:
+    """17.4.9: the friendly LINES a move goes through (a passage of lines: "the replacing unit moves
+    through a line to its immediate front"), not counting one it already overlapped where it started.
+    Generals and engineers move among the troops freely, anyone may pass through a deployed battery
+    (17.4.8), and the book says nothing of passing through columns or skirmishers (left free, house)."""
+    if unit.type in ("general", "engineer"):
+        return []
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    return [f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
+            and f.type in ("infantry", "cavalry") and f.formation == LINE
+            and overlaps(swept, base(f).polygon()) and not overlaps(start.polygon(), base(f).polygon())]
+
+
+def move_factor(state: State, unit: Unit, start: Base, end: Base) -> tuple[float, str, list[Unit]]:
+    """The move's terrain multiplier and what sets it (section 15), lowered to the movement sheet's
+    passage-of-lines multiplier when it goes through friends (17.4.9, house), and those friends."""
+    factor, slowest = terrain_factor(state, start, end)
+    passed = lines_passed(state, unit, start, end)
+    penalty = house().movement.passage_of_lines
+    if passed and 0 < penalty < factor:
+        factor, slowest = penalty, passed[0].name
+    return factor, slowest, passed
+
+
+def passed_lines(state: State, unit: Unit) -> bool:
+    """Whether the unit made a passage of lines this turn: it may not charge (17.4.9)."""
+    return unit.passage_turn == state.turn
+
+
+def _check_passage(state: State, unit: Unit, start: Base, end: Base, passed: list[Unit]) -> None:
+    """17.4.9: only Class 2 and better, in the open or a light wood (house: ground that gives no
+    cover, or a light wood), and not by a unit charging this turn."""
+    if unit.cls < 2:
+        raise IllegalOrder(f"{unit.name} (Class {unit.cls}) may not pass through {passed[0].name}: only Class 2 "
+                           f"and better units make a passage of lines (17.4.9).")
+    types = house().terrain
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    rough = [p for p in pieces_under(state, swept)
+             if not (types[p.type].cover == "none" and types[p.type].move >= 0.75 and not types[p.type].water)
+             and not (types[p.type].cover == "light" and types[p.type].blocks_sight)]
+    if rough:
+        raise IllegalOrder(f"a passage of lines (through {passed[0].name}) is made only in the open or a light "
+                           f"wood (17.4.9); {rough[0].name} is in the way.")
+    if unit.charge_turn == state.turn and unit.charging:
+        raise IllegalOrder(f"{unit.name} is charging this turn and may not pass through {passed[0].name} (17.4.9).")
+
+
 def fords_crossed(state: State, start: Base, end: Base) -> list[TerrainPiece]:
     """The fords (15.4) a move's path touches."""
     swept = convex_hull([*start.polygon(), *end.polygon()])
@@ -182,19 +229,21 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if order.forced and start_formation(state, unit) != COLUMN:
         raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
     end = moved_base(unit, order)
-    factor, slowest = terrain_factor(state, base(unit), end)
+    factor, slowest, passed = move_factor(state, unit, base(unit), end)
     if factor <= 0:
         raise IllegalOrder(f"{unit.name} cannot cross {slowest} (15.3: only at bridges and fords).")
     fords = fords_crossed(state, base(unit), end)
     if fords and unit.formation != COLUMN:
         raise IllegalOrder(f"{unit.name} must be in column to cross {fords[0].name} (15.4); it is in {unit.formation}.",
                            hint=f"`{unit.id} form column` first.")
+    if passed:
+        _check_passage(state, unit, base(unit), end, passed)
     cost = move_cost(unit, order, factor)
     room = left(state, unit, order.forced)
     if cost > room + EPS:
         raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
                            f"this turn ({start_formation(state, unit)} rate {fmt(allowance(state, unit, order.forced))}\").",
-                           hint=(f"{slowest} slows it (x{fmt(factor)}, section 15). " if slowest else "")
+                           hint=(f"{slowest} slows it (x{fmt(factor)}; section 15, 17.4.9). " if slowest else "")
                            + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
     _check_on_table(state, order.text, end)
     clearance = house().movement.enemy_clearance
@@ -216,18 +265,26 @@ def move(state: State, order: Move) -> list[Event]:
     """Carry out a checked move and say what it cost."""
     unit = state.unit(order.unit)
     end = moved_base(unit, order)
-    factor, slowest = terrain_factor(state, base(unit), end)
+    factor, slowest, passed = move_factor(state, unit, base(unit), end)
     cost = move_cost(unit, order, factor)
     spend(state, unit, cost)
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""
-    forced += f" through {slowest}" if slowest else ""
+    forced += f" through {slowest}" if slowest and not (passed and slowest == passed[0].name) else ""
     fords = fords_crossed(state, base(unit), end)
     unit.x, unit.y = end.centre
     unit.facing = round(end.heading, 6) % 360.0
     if fords:  # 15.4: fording disorders the unit (17.2.8; rules/morale_17_2.py rallies it)
         unit.order, unit.order_turn = DISORDERED, state.turn
         forced += f" (fording {fords[0].name} disorders it, 15.4)"
+    if passed:  # 17.4.9: no charge this turn; through shaken troops of a better Class, disordered
+        unit.passage_turn = state.turn
+        forced += f" (a passage of lines through {', '.join(f.name for f in passed)}, 17.4.9"
+        better = next((f for f in passed if f.order == SHAKEN and f.cls > unit.cls), None)
+        if better is not None and unit.order == GOOD:
+            unit.order, unit.order_turn = DISORDERED, state.turn
+            forced += f"; the shaken {better.name} disorder it"
+        forced += ")"
     return [public(f"{unit.name} moves {fmt(order.inches)}\"{wheel}{forced}: it costs {fmt(cost)}\", "
                    f"{fmt(left(state, unit, order.forced))}\" left this turn.")]
 
