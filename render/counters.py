@@ -113,8 +113,8 @@ class Sprite:
     image: Image.Image
     ax: int  # where the counter's position falls inside the image
     ay: int
-    # the name row's box relative to the counter's position (x0, y0, x1, y1), for placing names
-    # clear of each other; None when the name is drawn inside the counter
+    # a table name sprite's box relative to its anchor (x0, y0, x1, y1): what the renderer keeps
+    # clear of other names and bases; None for every other sprite
     label_box: tuple[float, float, float, float] | None = None
 
 

@@ -3,8 +3,9 @@
 Every ship's or unit's name goes next to its own base, clear of every other name (with a word's
 gap, so two names on one line never read as one) and of every base; when nothing next to the base
 is free it stands a row or two further out with a leader line to its base, the way a crowded chart
-is lettered. Captions (set-up zones, terrain pieces) go afterwards, at the first of a few places
-along their area where no base, name or other caption sits. Pure geometry: nothing here draws.
+is lettered. Captions go at the first of a few places along their area where nothing else sits:
+set-up zones' before the names (clear of the bases), terrain pieces' and overlay results' after
+them. Pure geometry: nothing here draws (``render.table_text`` does).
 """
 
 from __future__ import annotations
