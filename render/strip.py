@@ -147,7 +147,7 @@ def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: flo
     (The highlight ring, "acts now" in every system, is explained in /help rather than keyed here,
     so the row stays one line of side names at chat size.)"""
     bold = font(size, bold=True)
-    plain = font(size * 0.85)
+    plain = font(size)  # chat-readable like the side names, in plain weight
     sw = round(size)
     items: list[tuple[Image.Image | theme.RGB, str, bool]] = [(c, name, True) for name, c in sides]
     items.extend((swatch(kind, sw), key_name(kind), False) for kind in terrain)

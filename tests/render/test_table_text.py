@@ -136,3 +136,16 @@ def test_a_result_label_steps_off_the_names_and_bases_where_it_would_land() -> N
         assert all(overlap(box, p.box) == 0 for p in layout.names.values())
         assert all(overlap(box, b) == 0 for b in layout.bases)
         assert abs(y - (y0 + y1) / 2) <= 6 * 34  # still near where it belongs (six rows at most)
+
+
+def test_captions_stay_readable_at_chat_size() -> None:
+    """Zone and terrain captions, shrunk with the whole picture to chat height, are >= 10.5 px."""
+    from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
+
+    for view in (real_view("days-of-iron"), script_view("days-of-iron", "spicheren-measured", 12)):
+        renderer = Renderer()
+        height = renderer.render_board(view).height
+        captions = renderer.table_layout(view).captions
+        assert captions
+        for c in captions:
+            assert c.size * CHAT_HEIGHT / height >= CHAT_TEXT_PX, (c.text, c.size, height)
