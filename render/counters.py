@@ -458,8 +458,15 @@ def _badge_text(img: Image.Image, badges: list[tuple[tuple[float, float], tuple[
 # like are pointed). Their names are separate sprites (``table_name_sprite``) that the renderer
 # places clear of every other name and base (``render.labels``) and draws after all the bases, so
 # a base moved up to a neighbour never hides the neighbour's name.
-TABLE_VESSELS = frozenset({"ship", "battery", "fort", "hidden", "unit"})
+TABLE_VESSELS = frozenset({"ship", "battery", "fort", "hidden", "unit", "general", "objective"})
 SQUARE_BASES = frozenset({"unit"})
+# a general is a disc with a white rim (a commander, not a body of troops, at any size); an
+# objective is a flag on a pole whose foot is its position, in the colour of the side holding it
+ROUND_BASES = frozenset({"general"})
+
+
+def _flag_px(look: Look) -> float:
+    return max(28.0, look.scale * 2.0)
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 relative to a counter's position
 
 
@@ -478,22 +485,27 @@ def _base_px(look: Look) -> tuple[float, float]:
     square for a marker) when it has none; a hidden counter is a 1.2" disc."""
     if look.face_down:
         return max(14.0, 1.2 * look.scale), max(6.0, 1.2 * look.scale)
+    if look.kind == "objective":  # the flag stands above its foot: room for it either way
+        return 2 * _flag_px(look), 2 * _flag_px(look)
     vessel = look.kind in TABLE_VESSELS
     length, beam = look.size if look.size[0] > 0 and look.size[1] > 0 else (2.0, 0.7) if vessel else (0.8, 0.8)
     return max(14.0, length * look.scale), max(6.0, beam * look.scale)
 
 
 def _pointed(look: Look) -> bool:
-    return look.kind in TABLE_VESSELS and look.kind not in SQUARE_BASES
+    return look.kind in TABLE_VESSELS and look.kind not in SQUARE_BASES | ROUND_BASES | {"objective"}
 
 
 def table_base_box(look: Look) -> Box:
     """The box a table counter's base (and its highlight) covers around its position: what other
     counters' names must keep clear of."""
     lp, bp = _base_px(look)
-    if look.face_down:
-        r = lp / 2 + (6.0 if look.highlight else 1.0)
+    if look.face_down or look.kind in ROUND_BASES:
+        r = max(lp, bp, 16.0) / 2 + (6.0 if look.highlight else 1.0)
         return (-r, -r, r, r)
+    if look.kind == "objective":
+        h = _flag_px(look)
+        return (-3.0, -h - 2, h * 0.65 + 2, 4.0)
     pts = _hull(lp, bp, look.facing or 0.0, 0.0, 0.0, pointed=_pointed(look))
     pad = 4.5 if look.highlight else 1.0
     return (min(p[0] for p in pts) - pad, min(p[1] for p in pts) - pad, max(p[0] for p in pts) + pad, max(p[1] for p in pts) + pad)
@@ -628,6 +640,9 @@ def _table_base(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, lp: fl
             d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
         d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=theme.FACE_DOWN, outline=theme.OUTLINE, width=2 * k)
         return
+    if look.kind in ROUND_BASES or look.kind == "objective":
+        _general_or_flag(d, look, cx, cy, max(lp, bp, 16.0 * k) / 2, k)
+        return
     hull = _hull(lp, bp, look.facing or 0.0, cx, cy, pointed=_pointed(look))
     if look.highlight:
         d.line([*hull, hull[0]], fill=theme.HIGHLIGHT, width=7 * k, joint="curve")
@@ -653,3 +668,17 @@ def _front_rank(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, lp: fl
     v = bp / 2 - k
     ends = [(cx + u * fx + s * v * sx, cy + u * fy + s * v * sy) for s in (-1.0, 1.0)]
     d.line(ends, fill=theme.mix(look.colour, (255, 255, 255), 0.65), width=round(band))
+
+
+def _general_or_flag(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, rr: float, k: int) -> None:
+    """A general's disc, or an objective's flag (its foot on the position), ``k`` times the size."""
+    if look.kind == "objective":
+        h = _flag_px(look) * k
+        d.ellipse((cx - 3 * k, cy - 3 * k, cx + 3 * k, cy + 3 * k), fill=(250, 250, 250), outline=theme.OUTLINE, width=k)
+        d.line([(cx, cy), (cx, cy - h)], fill=theme.OUTLINE, width=3 * k)
+        d.line([(cx, cy), (cx, cy - h)], fill=(235, 235, 235), width=k)
+        d.polygon([(cx + k, cy - h), (cx + h * 0.65, cy - h * 0.8), (cx + k, cy - h * 0.6)], fill=look.colour, outline=(250, 250, 250), width=k)
+        return
+    if look.highlight:
+        d.ellipse((cx - rr - 5 * k, cy - rr - 5 * k, cx + rr + 5 * k, cy + rr + 5 * k), outline=theme.HIGHLIGHT, width=3 * k)
+    d.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), fill=look.colour, outline=(245, 245, 245), width=2 * k)

@@ -11,6 +11,7 @@ from games.core.view import Counter, Overlay
 from render import Renderer
 from render.counters import Sprite, _fit_lines, _two_lines, landing_label, look_of, make_sprite, token_radius
 from render.frame import full_frame
+from render.labels import overlap
 from render.overlays import draw_overlays
 from render.strip import marker_key
 from tests.render.scenes import table_view
@@ -132,3 +133,28 @@ def test_a_units_front_edge_shows_which_way_it_faces() -> None:
             return r + g + b
 
         assert lum(front) > lum(rear) + 200, facing
+
+
+def test_a_general_is_a_rimmed_disc_and_an_objective_a_flag_over_its_position() -> None:
+    """Kinds a measured table's view may give (render is ready for them): a general reads as a
+    commander, not a 1" body of troops; an objective as a flag whose foot is the objective."""
+    general = _sprite(Counter("g", "Frossard", "red", (0.0, 0.0), facing=0.0, size=(1.0, 1.0), kind="general"))
+    r = 15  # a 1" base at 30 px an inch
+    assert _rgba(general.image, (general.ax, general.ay))[:3] == RED  # filled
+    assert max(min(_rgba(general.image, (general.ax, general.ay - r + d))[:3]) for d in range(-1, 3)) > 200  # a white rim
+    assert _rgba(general.image, (general.ax + r - 1, general.ay - r + 1))[3] == 0  # round: no corner
+    flag = _sprite(Counter("o", "Rotherberg", "red", (0.0, 0.0), kind="objective"))
+    h = 60  # a 2" pole
+    r_, g_, b_, a_ = _rgba(flag.image, (flag.ax + round(h * 0.25), flag.ay - round(h * 0.8)))
+    assert a_ > 200 and (r_, g_, b_) == RED  # the pennant, above and right of the foot
+    assert _rgba(flag.image, (flag.ax, flag.ay + 8))[3] == 0  # nothing below the foot
+
+
+def test_a_general_and_an_objective_get_their_names_placed_clear() -> None:
+    view = table_view()
+    extra = (Counter("g", "Frossard", "red", (4.0, 9.0), size=(1.0, 1.0), kind="general"),
+             Counter("o", "Rotherberg", "blue", (6.0, 9.0), kind="objective"))
+    layout = Renderer().table_layout(dataclasses.replace(view, counters=view.counters + extra, overlays=()))
+    assert {"g", "o"} <= set(layout.names)
+    for key in ("g", "o"):
+        assert all(overlap(layout.names[key].box, b) == 0 for b in layout.bases)
