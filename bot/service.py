@@ -205,13 +205,19 @@ def side_of(seat: Seat) -> str:
 
 
 def side_labels(rules: Ruleset[Any], state: Any) -> dict[str, str]:
-    """Side id -> its label, in seat order (the umpire is no side)."""
+    """Side id -> its label, in seat order (the umpire is no side): its own seat's label, else (a
+    side whose seats are its parts, e.g. an Oak & Iron fleet's squadrons) the view's name for it."""
     labels: dict[str, str] = {}
+    named: dict[str, str] | None = None
     for seat in rules.seats(state):
         if seat.kind != "umpire" and seat.id != UMPIRE:
             side = side_of(seat)
-            if side == seat.id or side not in labels:
-                labels[side] = seat.label if side == seat.id else side
+            if side == seat.id:
+                labels[side] = seat.label
+            elif side not in labels:
+                if named is None:
+                    named = {s.id: s.name for s in rules.view(state, None).sides}
+                labels[side] = named.get(side, side)
     return labels
 
 

@@ -303,3 +303,19 @@ def test_one_player_may_hold_two_squadrons_through_the_table(tmp_path: Path) -> 
     out = done.stdout
     assert "Player A squadron 1 seals an initiative card" in out and "Player A squadron 2 seals an initiative card" in out
     assert "Player A squadron 2 has already sealed" in out
+
+
+def test_a_squadrons_player_concedes_for_the_whole_fleet_by_its_name(tmp_path: Path) -> None:
+    """With a seat a Squadron no seat is the fleet itself: a concession names the fleet as the game
+    does ("Player B's fleet concedes."), not its bare id, and the other fleet wins."""
+    from tests.console import run_script
+
+    script = tmp_path / "concede.txt"
+    script.write_text("\n".join([
+        "as @alice", "/game new system:oak-and-iron scenario:fleet options:command=squadron",
+        "/game join seat:a1", "/game join seat:a2", "as @bob", "/game join seat:b1", "/game join seat:b2",
+        "/game start", "/game concede seat:b2 confirm:true",
+    ]) + "\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    assert "Player B's fleet concedes." in done.stdout and "**Game over.** Winner: " in done.stdout
