@@ -369,6 +369,16 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.check_dispute(order)
             case Check():
                 return checks_15.check_check(order)
+            case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
+                    | ReserveFire() | Return():
+                return self._checked_table_order(state, seat, order)
+        return order
+
+    def _checked_table_order(self, state: State, seat: str,
+                             order: Move | Form | Measure | Fire | Charge | ChargeHome | Stand | Evade | Feint
+                             | ReserveFire | Return) -> DoiOrder:
+        """The measured table's orders (17.2-17.4, ``measure``): each rule's own check."""
+        match order:
             case Move():
                 return movement_17_4.check_move(state, seat, order)
             case Form():
@@ -421,14 +431,8 @@ class DaysOfIron(Ruleset[State]):
                 return deployment_16.reveal(state, state.unit(order.unit))
             case Dust():
                 return deployment_16.dust(state, order)
-            case Loss():
-                return losses_17_5.loss(state, state.unit(order.unit), order.stands)
-            case Fate(fate="rout") if formations_12.measured(state):
-                return routing_17_4_14.rout_by_hand(state, state.unit(order.unit))
-            case Fate():
-                return losses_17_5.fate(state, state.unit(order.unit), order)
-            case Promote():
-                return staff_14.promote(state, order, rng)
+            case Loss() | Fate() | Promote():
+                return self._losses(state, order, rng)
             case Morale():
                 return morale_17_2.morale_test(state, order, rng)
             case Table():
@@ -437,21 +441,39 @@ class DaysOfIron(Ruleset[State]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
+            case Rally() | Attach() | Detach():
+                return self._morale_and_staff(state, order, rng)
+            case Move() | Form():
+                moved = self._table(state, seat, order, rng)
+                forced = isinstance(order, Move) and order.forced
+                return [*moved, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
+            case Measure() | Fire() | Charge() | ChargeHome():
+                return self._table(state, seat, order, rng)
+            case Stand() | Evade() | Feint() | ReserveFire() | Return():
+                return self._reactions(state, order, rng)
+        raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
+
+    def _losses(self, state: State, order: Loss | Fate | Promote, rng: Rng) -> list[Event]:
+        """Losses and fates recorded by hand (17.5, 18.2), routs (17.4.14) and field promotion (14.3)."""
+        match order:
+            case Loss():
+                return losses_17_5.loss(state, state.unit(order.unit), order.stands)
+            case Fate(fate="rout") if formations_12.measured(state):
+                return routing_17_4_14.rout_by_hand(state, state.unit(order.unit))
+            case Fate():
+                return losses_17_5.fate(state, state.unit(order.unit), order)
+            case Promote():
+                return staff_14.promote(state, order, rng)
+
+    def _morale_and_staff(self, state: State, order: Rally | Attach | Detach, rng: Rng) -> list[Event]:
+        """Rally tests (17.2.11) and Generals attaching to units (14)."""
+        match order:
             case Rally():
                 return morale_17_2.rally(state, state.unit(order.unit), rng)
             case Attach():
                 return staff_14.attach(state, order)
             case Detach():
                 return staff_14.detach(state, order)
-            case Move() | Form():
-                moved = self._table(state, seat, order, rng)
-                forced = isinstance(order, Move) and order.forced
-                return [*moved, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
-            case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome():
-                return self._table(state, seat, order, rng)
-            case Stand() | Evade() | Feint() | ReserveFire() | Return():
-                return self._reactions(state, order, rng)
-        raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
 
     def _table(self, state: State, seat: str, order: Move | Form | Measure | Fire | Charge | ChargeHome,
                rng: Rng) -> list[Event]:

@@ -74,10 +74,12 @@ def in_contact(a: Unit, b: Unit) -> bool:
 
 
 def gap(a: Unit, b: Unit) -> float:
+    """Edge-to-edge distance between two units' bases (17.2.3's 2" and 6" are measured so)."""
     return polygon_distance(base(a).polygon(), base(b).polygon())
 
 
 def phase_is(state: State, phase: str) -> bool:
+    """Whether the turn is in ``phase`` (17), the window each charge order belongs to."""
     return state.phase == TURN and STEPS[state.step] == phase
 
 
@@ -298,6 +300,7 @@ def may_evade(state: State, unit: Unit) -> bool:
 
 
 def charger_of(state: State, unit: Unit) -> Unit | None:
+    """The unit whose charge ``unit`` must still answer (17.2.2), if any."""
     return next((c for t, c in pending(state) if t.id == unit.id), None)
 
 
@@ -325,6 +328,7 @@ def must_evade(state: State, unit: Unit) -> bool:
 
 
 def react(state: State, order: Stand | Evade, rng: Rng) -> list[Event]:
+    """17.2.2, 17.4.16: the charged unit's Being Charged test, standing or evading."""
     unit = state.unit(order.unit)
     charger = charger_of(state, unit)
     assert charger is not None
@@ -391,6 +395,7 @@ def check_reserve(state: State, seat: str, order: ReserveFire) -> ReserveFire:
 
 
 def reserve(state: State, order: ReserveFire) -> list[Event]:
+    """17.3.1: the unit keeps its fire for defensive fire at a unit charging it."""
     unit = state.unit(order.unit)
     unit.reserve_turn = state.turn
     return [public(f"{unit.name} holds its fire for defensive fire at an enemy charging it (17.3.1).")]
@@ -516,6 +521,7 @@ def check_feint(state: State, seat: str, order: Feint) -> Feint:
 
 
 def feint(state: State, order: Feint) -> list[Event]:
+    """17.4.12: the charge stops where it is; the unit moves no further this turn."""
     unit = state.unit(order.unit)
     target = state.unit(unit.charging)
     unit.charging = ""

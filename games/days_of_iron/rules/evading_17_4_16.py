@@ -1,4 +1,4 @@
-"""Book 17.4.16, Evading, on the measured table (option board=measured): a skirmisher, a battery's
+"""Book section 17.4.16 (Evading) on the measured table (option board=measured): a skirmisher, a battery's
 crew or a General charged by the enemy may evade after passing its Being Charged test (the test
 and the ``UNIT evade`` answer are in ``rules/charges_17_2.py``). It moves up to half its normal
 move for its formation directly away from the charger, without changing formation (it keeps its

@@ -1,4 +1,4 @@
-"""Book 17.4.14-17.4.15, routing on the measured table (option board=measured).
+"""Book section 17.4.14 (and 17.4.15): routing on the measured table (option board=measured).
 
 A unit forced to rout (a failed morale test, a lost close assault) turns its back on the enemy that
 caused it and makes an initial rout of HALF its rout distance directly away from that enemy, in the

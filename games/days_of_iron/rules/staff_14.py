@@ -165,6 +165,7 @@ def check_detach(state: State, seat: str, order: Detach) -> Detach:
 
 
 def detach(state: State, order: Detach) -> list[Event]:
+    """14.4: the General leaves the unit he was attached to and commands his formation again."""
     general = state.unit(order.unit)
     unit = state.unit(general.attached)
     general.attached = ""
