@@ -198,6 +198,12 @@ class Ruleset(ABC, Generic[S]):
         """Status lines for the pinned status message (default: the view's status strip)."""
         return list(self.view(state, None).status)
 
+    def standing(self, state: S) -> list[str]:
+        """Where a running game stands if /game end stops it before the rules end it: a system
+        that counts its own result (Days of Iron's 18.2 margin) says what it would be. Default:
+        nothing, as most systems have no result short of their own end."""
+        return []
+
     # --- serialisation (dataclass states need nothing more) ----------------------------------
     def encode(self, state: S) -> Any:
         return to_json(state)

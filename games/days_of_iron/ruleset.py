@@ -78,7 +78,7 @@ from games.days_of_iron.rules import (
     staff_14,
     victory_18,
 )
-from games.days_of_iron.state import State
+from games.days_of_iron.state import OVER, SETUP, State
 
 SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
@@ -515,3 +515,10 @@ class DaysOfIron(Ruleset[State]):
 
     def summary(self, state: State) -> list[str]:
         return view.status(state)
+
+    def standing(self, state: State) -> list[str]:
+        """A battle stopped by /game end is counted as 18.2 would count it at that moment."""
+        if state.phase in (SETUP, OVER):
+            return []
+        counted = victory_18.result(state)
+        return [f"Had the battle ended here (18.2): {counted.reason}", *counted.details]
