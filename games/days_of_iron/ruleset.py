@@ -164,18 +164,23 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   successive turns, and lifts after a turn without moving, firing or charging. A routing unit
   makes half its rout distance directly away from the enemy at once, the rest of one full rout
   distance a turn at the start of its side's Movement phase (before other moves); off the table it
-  is gone for good, into an enemy it is dispersed; friends in line or skirmish it bursts through
+  is gone for good, into an enemy it is dispersed, into or across a river away from a ford or
+  bridge it drowns and is removed (17.5.1); friends in line or skirmish it bursts through
   are disordered, columns it goes around; an unlimbered battery that routs is destroyed. When the
   Morale phase opens every unit disordered, shaken, halted or gone to ground takes the rally test;
   `UNIT rally` (or `rally UNIT`, Morale phase, once a turn) tests a routing unit: passing, it halts
-  in line or column facing back the way it routed.
+  in line or column facing back the way it routed. A halted unit moves normally again once it
+  passes that rally, or a Casualties from Shooting test in a later turn (17.2.10).
 - Generals (14.2, 14.4, 17.3.5): `GENERAL attach UNIT` (Movement phase, within his move) puts him
   touching the unit's rear: he moves with it, adds his quality in its tests and routs with it, and
   rolls 1d6 when it takes casualties (6: a roll on Casualties to Staff). `GENERAL detach` frees him
   (moving him away does too). A rally test counts the best General of the unit's command within
-  his 16" command radius (14.2), or out of command.
-  NOT done yet on the measured table: wounded Generals' lost command: record their
-  results with the orders below.
+  his 16" command radius (14.2), or out of command. A General attached to a unit in a close
+  assault rolls 1d6 too (6: Casualties to Staff, 17.5.7); an unattached General an enemy unit
+  contacts (he did not evade) is captured (17.5.7, 14.5). A wounded General ("no command for N
+  turns" on the chart) keeps his place but has no command for N turns from the phase of his
+  wounding (14.3): no attached factor, no command radius; his brigade is out of command unless a
+  senior General is within 16".
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
   disordered or shaken); it leaves the table and counts full points lost; a General attached to it

@@ -56,6 +56,9 @@ class Unit:
     roll: int = 0  # the staff-quality die (0: not diced)
     status: str = ON_TABLE
     lost_turn: int = 0  # the turn a General was lost (field promotion waits a turn, 14.3)
+    # A wounded General (14.3, the Casualties to Staff chart): the phase count (turn x 4 + step,
+    # rules/staff_14.py ``phase_clock``) from which he commands again; 0: not wounded.
+    wounded_until: int = 0
     # Successors: the id of the book General whose command this one holds (14.3). A command has one
     # successor record, promoted again in place each time its holder is lost, so the units list
     # does not grow with the number of promotions (issue 11); the log keeps every promotion.

@@ -18,6 +18,11 @@ the two fight in the next turn's Close Assault with the victor counted as chargi
 enemy takes a Being Charged test in that turn's Morale Phase (``breakthrough_attacks``; the test
 is rules/charges_17_2.py's). A winner still in contact with another enemy does not move (house).
 
+17.5.7: before the fighting, each General attached to a unit in a melee rolls 1d6; on a 6 he rolls
+on the Casualties to Staff chart (``morale_17_2.staff_risk``: lost, or wounded without command). An
+unattached General contacted by an enemy unit (one that did not evade: "isolated") is automatically
+a casualty: captured (14.5, the book's fate for unattached staff contacted) and counted a loss.
+
 17.5.3: a routing unit in contact is beaten first, separately: it suffers an Automatic Major
 Victory (the results sheet's last row; its losses from the close assault chart) and makes the
 compulsory movement, while its victors stay where they are and fight their other melees as usual.
@@ -37,15 +42,15 @@ from functools import lru_cache
 from games.core.data import on_reload
 from games.core.dice import roll
 from games.core.errors import DataError
-from games.core.geometry import Base, Point, convex_hull, dot, length, normalise, scale, slide_contact, sub
+from games.core.geometry import Base, Point, dot, length, normalise, scale, slide_contact, sub
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import Chart, house
-from games.days_of_iron.rules import losses_17_5, routing_17_4_14
+from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14
 from games.days_of_iron.rules.charges_17_2 import in_contact
 from games.days_of_iron.rules.formations_12 import base, on_table
-from games.days_of_iron.rules.movement_17_4 import fmt, in_water, pieces_under, uncrossed
-from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
+from games.days_of_iron.rules.movement_17_4 import fmt
+from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
 
 FIGHTERS = ("infantry", "cavalry", "artillery", "engineer")
 EPS = 1e-6
@@ -152,9 +157,9 @@ def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
 def resolve(state: State, rng: Rng) -> list[Event]:
     """Fight every melee on the table (17.5): first each routing unit in contact is beaten
     separately (17.5.3), then the rest in order; a unit already beaten this phase does not fight again."""
-    events: list[Event] = []
-    beaten: set[str] = set()
     pairs = melees(state)
+    events = isolated_staff(state) + _staff_at_risk(state, pairs, rng)
+    beaten: set[str] = set()
     for a, b in pairs:
         router = a if a.status == ROUTING else b if b.status == ROUTING else None
         victor = b if router is a else a
@@ -168,6 +173,34 @@ def resolve(state: State, rng: Rng) -> list[Event]:
             continue
         events += _fight(state, a, b, rng)
         beaten |= {u.id for u in (a, b) if u.status != ON_TABLE}
+    return events
+
+
+def isolated_staff(state: State) -> list[Event]:
+    """17.5.7, 14.5: an unattached General in contact with an enemy unit (he did not evade) is
+    automatically a casualty: captured, a loss (his command waits for a field promotion, 14.3)."""
+    events: list[Event] = []
+    for general in [g for g in state.units if g.type == "general" and not g.attached and on_table(g)]:
+        enemy = next((e for e in state.units if e.side != general.side and e.type in FIGHTERS and on_table(e)
+                      and e.status == ON_TABLE and in_contact(general, e)), None)
+        if enemy is not None:
+            general.status, general.lost_turn = CAPTURED, state.turn
+            events.append(public(f"{general.name}, isolated, is contacted by {enemy.name}: captured, a staff "
+                                 "casualty counted as a loss (17.5.7, 14.5)."))
+    return events
+
+
+def _staff_at_risk(state: State, pairs: list[tuple[Unit, Unit]], rng: Rng) -> list[Event]:
+    """17.5.7: each General attached to a unit fighting a close assault this phase rolls 1d6 once
+    (6: a roll on the Casualties to Staff chart), the initiative side's first."""
+    events: list[Event] = []
+    seen: list[str] = []
+    for unit in [u for pair in pairs for u in pair]:
+        if unit.id in seen:
+            continue
+        seen.append(unit.id)
+        for general in routing_17_4_14.attached_generals(state, unit):
+            events += morale_17_2.staff_risk(state, general, rng, "17.5.7")
     return events
 
 
@@ -217,15 +250,8 @@ def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:
 def _loser_moves(state: State, loser: Unit, winner: Unit, result: Result) -> list[Event]:
     """The beaten unit's compulsory movement (17.5.1): rout, or fall back facing the winner."""
     away = _away(winner, loser)
-    if result.action == "rout":
-        start = base(loser)
-        events = routing_17_4_14.rout(state, loser, sub(base(loser).centre, away), cause=f"beaten by {winner.name}")
-        if on_table(loser) and _into_water(state, start, base(loser)):
-            river = _into_water(state, start, base(loser))
-            loser.status, loser.pending_hits = DESTROYED, 0
-            events.append(public(f"{loser.name} is routed into {river} away from a ford: drowned, surrendered "
-                                 f"or dispersed, it is removed from play (15.3, 17.5.1)."))
-        return events
+    if result.action == "rout":  # a rout into a river drowns the unit (17.5.1; rules/routing_17_4_14.py)
+        return routing_17_4_14.rout(state, loser, sub(base(loser).centre, away), cause=f"beaten by {winner.name}")
     inches = _clear_distance(state, loser, away, result.inches, ignore=set())[0]
     _shift(loser, scale(away, inches))
     if result.disordered and loser.order == GOOD:
@@ -284,20 +310,10 @@ def _clear_distance(state: State, unit: Unit, direction: Point, inches: float, *
             and other.type != "general" and (t := slide_contact(start.polygon(), delta, base(other).polygon())) is not None]
     t, met = min(hits, key=lambda h: h[0]) if hits else (1.0, None)
     distance = inches * t
-    while distance > EPS and (_into_water(state, start, start.translated(scale(direction, distance)))
+    while distance > EPS and (routing_17_4_14.water_crossed(state, start, start.translated(scale(direction, distance)))
                               or not _on_table(state, start.translated(scale(direction, distance)))):
         distance, met = max(0.0, distance - STEP_BACK), None
     return round(distance, 6), met
-
-
-def _into_water(state: State, start: Base, end: Base) -> str:
-    """The river a move from ``start`` to ``end`` enters away from a ford or bridge ("" if none; 15.3)."""
-    swept = convex_hull([*start.polygon(), *end.polygon()])
-    types = house().terrain
-    river = next((t for t in pieces_under(state, swept) if types[t.type].water and uncrossed(state, swept, t)), None)
-    if river is None:
-        river = in_water(state, end)
-    return river.name if river is not None else ""
 
 
 def _on_table(state: State, b: Base) -> bool:

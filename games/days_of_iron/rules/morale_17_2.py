@@ -4,8 +4,12 @@ total. On the measured table (below): a unit's order and status (17.2.8-17.2.10)
 from Shooting test at the end of the Shooting phase (17.3), rallying (17.2.11), attached Generals'
 factors and risk (14.2, 14.4, 17.3.5), on the house sheet ``reference/sheets/morale-tests.toml``.
 
-NOT done: wounded Generals' lost command turns (14.3), cavalry Generals not commanding infantry
-(14.2), "dispersed target" shooting columns for units gone to ground (the house small arms chart
+A wounded General has no command for the Casualties to Staff chart's turns (14.3; rules/staff_14.py):
+no attached factor, not in anyone's command radius. A halted unit moves normally again after it
+passes a later test: the rally when the next Morale phase opens, or a Casualties from Shooting test
+in a later turn (17.2.10).
+
+NOT done: cavalry Generals not commanding infantry (14.2), "dispersed target" shooting columns for units gone to ground (the house small arms chart
 reads range bands only: ``dispersed_target`` says which units are)."""
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import DiceTable, house, morale_sheet, reference
 from games.days_of_iron.orders import Morale, Rally
-from games.days_of_iron.rules import losses_17_5, routing_17_4_14, staff_14
+from games.days_of_iron.rules import routing_17_4_14, staff_14
 from games.days_of_iron.rules.formations_12 import COLUMN, LINE, base, on_table, reform
 from games.days_of_iron.rules.losses_17_5 import check_in_play
 from games.days_of_iron.rules.staff_14 import commander_quality
@@ -120,7 +124,7 @@ def commanding_generals(state: State, unit: Unit) -> list[Unit]:
     for g in state.units:
         if g.side != unit.side or g.type != "general" or g.status != ON_TABLE or not g.formation:
             continue
-        if g.attached and g.attached != unit.id:
+        if (g.attached and g.attached != unit.id) or not staff_14.in_command(state, g):
             continue
         if not ((g.brigade and g.brigade == unit.brigade) or g.rank in ("division", "corps", "army")):
             continue
@@ -134,9 +138,10 @@ QUALITY_ORDER = {"exceptional": 0, "capable": 1, "inept": 2, "": 3}
 
 def staff_factor(state: State, unit: Unit, test_id: str) -> tuple[str, int]:
     """The staff factor of a test (14.2, 14.4): the attached General's quality, else (for a rally) the
-    best General of its command within the command radius, else out of command."""
+    best General of its command within the command radius, else out of command; a wounded General
+    counts for neither (14.3)."""
     general = attached_to(state, unit)
-    if general is not None:
+    if general is not None and staff_14.in_command(state, general):
         return f"attached-{general.quality or 'capable'}", 1
     if test_id != "rally":
         return "", 0
@@ -169,8 +174,18 @@ def after_shooting(state: State, hit: dict[str, int], lost: dict[str, int], rng:
                    ("in-cover", int(_in_cover(state, unit))), staff_factor(state, unit, "casualties")]
         result, text = take_test(unit, "casualties", applies, rng)
         events.append(public(text + "."))
-        events += apply_result(state, unit, result)
+        events += _passed_when_halted(state, unit) if result == "pass" else apply_result(state, unit, result)
     return events
+
+
+def _passed_when_halted(state: State, unit: Unit) -> list[Event]:
+    """17.2.10: a unit halted in an earlier turn that passes a morale test in a following turn may
+    move normally again. Halted in an earlier turn: it took (and failed) its rally test when this
+    Morale phase opened, and no Being Charged result halted and disordered it again this turn."""
+    if not unit.halted or unit.ground or unit.rally_turn != state.turn or unit.order_turn == state.turn:
+        return []
+    unit.halted = False
+    return [public(f"{unit.name} passed: it is no longer halted and may move normally (17.2.10).")]
 
 
 def apply_result(state: State, unit: Unit, result: str) -> list[Event]:
@@ -205,21 +220,19 @@ def _who_shot(state: State, unit: Unit) -> Unit | None:
 STAFF_HIT = 6  # book 14.4: the opponent rolls 1d6 for an attached General, a 6 hits him
 
 
-def staff_risk(state: State, general: Unit, rng: Rng) -> list[Event]:
-    """17.3.5, 14.4: a General attached to a unit that takes casualties rolls an extra 1d6; on a 6
-    he is hit and rolls on the Casualties to Staff chart ("killed" or "out of the battle" lose
-    him). Not a second hit on the unit for morale."""
+def staff_risk(state: State, general: Unit, rng: Rng, rule: str = "17.3.5") -> list[Event]:
+    """17.3.5, 14.4 (and 17.5.7 in a close assault, ``rule``): a General attached to a unit that
+    takes casualties or fights rolls an extra 1d6; on a 6 he is hit and rolls on the Casualties to
+    Staff chart (lost, or wounded without command: rules/staff_14.py). Not a second hit on the unit
+    for morale."""
     die = rng.die(6)
     if die != STAFF_HIT:
-        return [public(f"{general.name} (attached): 1d6 = {die}, unhurt (17.3.5).")]
+        return [public(f"{general.name} (attached): 1d6 = {die}, unhurt ({rule}).")]
     chart = house().charts["staff-casualties"]
     second = roll(chart.table.dice, rng).total
     result = chart.table.lookup(second, 0)
-    events = [public(f"{general.name} (attached): 1d6 = {die}, HIT; {chart.table.name}: {second}: {result} (17.3.5).")]
-    if any(w in result for w in ("killed", "out of the battle")):
-        general.attached = ""
-        events += losses_17_5.loss(state, general, general.stands)
-    return events
+    events = [public(f"{general.name} (attached): 1d6 = {die}, HIT; {chart.table.name}: {second}: {result} ({rule}).")]
+    return events + staff_14.staff_casualty(state, general, result)
 
 
 # --- rallying (17.2.11) and the Morale Phase's automatic tests -------------------------------------

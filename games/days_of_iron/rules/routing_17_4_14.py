@@ -14,6 +14,11 @@ them and they are disordered; friendly columns (and limbered batteries, and cava
 around, sidestepping to the nearer side; a router forced into an enemy is dispersed and removed.
 An attached General (14.4, 17.3.5) routs with his unit and is carried along.
 
+17.5.1, 15.3: every rout (from a morale test, a lost close assault or a continued rout) whose path
+enters or crosses a river away from a ford or bridge, or ends in one, drowns the unit: drowned,
+surrendered or dispersed, it is removed from play (``water_crossed``, shared with the compulsory
+moves of rules/close_assault_17_5.py).
+
 The rout distances are house values (``morale-tests.toml`` [rout]; the book's movement chart is not
 in its text).
 """
@@ -34,9 +39,9 @@ from games.core.geometry import (
     sub,
 )
 from games.core.ruleset import Event, public
-from games.days_of_iron.data import morale_sheet
+from games.days_of_iron.data import house, morale_sheet
 from games.days_of_iron.rules.formations_12 import COLUMN, LINE, SKIRMISH, arm, base, on_table
-from games.days_of_iron.rules.movement_17_4 import fmt
+from games.days_of_iron.rules.movement_17_4 import fmt, in_water, pieces_under, uncrossed
 from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTED_OFF, ROUTING, State, Unit
 
 EPS = 1e-6
@@ -121,12 +126,16 @@ def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
     events: list[Event] = []
     enemies = [e for e in state.units if e.side != unit.side and on_table(e) and e.type != "general"]
     hit = [(t, e) for e in enemies if (t := slide_contact(start.polygon(), delta, base(e).polygon())) is not None]
-    if hit:
-        t, enemy = min(hit, key=lambda pair: pair[0])
-        _place(state, unit, start.translated(scale(delta, t)), start_centre)
-        return [*events, *_gone(state, unit, DESTROYED,
-                               f"{unit.name} is forced into {enemy.name} and dispersed: removed from play (17.4.15).")]
-    end = start.translated(delta)
+    t, enemy = min(hit, key=lambda pair: pair[0]) if hit else (1.0, None)
+    end = start.translated(scale(delta, t))
+    river = water_crossed(state, start, end)
+    if river:
+        _place(state, unit, end, start_centre)
+        return _gone(state, unit, DESTROYED, drowned(unit, river))
+    if enemy is not None:
+        _place(state, unit, end, start_centre)
+        return _gone(state, unit, DESTROYED,
+                     f"{unit.name} is forced into {enemy.name} and dispersed: removed from play (17.4.15).")
     swept = convex_hull([*start.polygon(), *end.polygon()])
     friends = [f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
                and f.type != "general" and f.status == ON_TABLE]
@@ -136,12 +145,33 @@ def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
                 friend.order, friend.order_turn = DISORDERED, state.turn
             events.append(public(f"{unit.name} bursts through {friend.name}, which is disordered (17.4.15)."))
     end = _clear_of(state, end, friends)
+    river = water_crossed(state, end, end)
+    if river:  # gone round a column into the water
+        _place(state, unit, end, start_centre)
+        return [*events, *_gone(state, unit, DESTROYED, drowned(unit, river))]
     if not _on_table(state, end):
         _place(state, unit, end, start_centre)
         return [*events, *_gone(state, unit, ROUTED_OFF,
                                f"{unit.name} routs off the table and will not return (17.4.14).")]
     _place(state, unit, end, start_centre)
     return events
+
+
+def water_crossed(state: State, start: Base, end: Base) -> str:
+    """The river a move from ``start`` to ``end`` enters or crosses away from a ford or bridge, or
+    ends in ("" if none; 15.3, 17.5.1)."""
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    types = house().terrain
+    river = next((t for t in pieces_under(state, swept) if types[t.type].water and uncrossed(state, swept, t)), None)
+    if river is None:
+        river = in_water(state, end)
+    return river.name if river is not None else ""
+
+
+def drowned(unit: Unit, river: str) -> str:
+    """What the log says of a router taken into a river (17.5.1)."""
+    return (f"{unit.name} is routed into {river} away from a ford: drowned, surrendered or dispersed, "
+            "it is removed from play (15.3, 17.5.1).")
 
 
 def _clear_of(state: State, end: Base, friends: list[Unit]) -> Base:

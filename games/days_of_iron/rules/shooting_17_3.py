@@ -45,7 +45,7 @@ from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import Chart, house
 from games.days_of_iron.orders import Fire
-from games.days_of_iron.rules import losses_17_5
+from games.days_of_iron.rules import losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import SKIRMISH, arc_degrees, base, firing_arc, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
@@ -261,8 +261,9 @@ def end_of_phase(state: State, rng: Rng) -> list[Event]:
             continue
         if unit.type == "artillery":
             lost, text = _rolled_losses(unit, hits, "artillery-damage", "gun destroyed", rng)
-        elif unit.type == "general":
-            lost, text = _rolled_losses(unit, hits, "staff-casualties", ("killed", "out of the battle"), rng)
+        elif unit.type == "general":  # lost or wounded without command (14.3)
+            events += staff_14.staff_hits(state, unit, hits, rng)
+            continue
         else:
             lost, text = min(hits, unit.stands), ""
         if text:

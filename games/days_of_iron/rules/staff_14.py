@@ -1,15 +1,35 @@
 """Book section 14 (staff): staff quality (14.1, or the national ratings of 19.4), the effects of
 staff (14.2), replacing Generals killed or wounded by field promotion (14.3), attaching Generals to
-units on the measured table (14.4: `GENERAL attach UNIT`, `GENERAL detach`)."""
+units on the measured table (14.4: `GENERAL attach UNIT`, `GENERAL detach`), and on the measured
+table the Casualties to Staff results (17.3.5, 17.5.7): killed or out of the battle, he is lost;
+wounded, he loses command for the chart's number of turns counted from the phase of his wounding
+(14.3): no attached factor, no command radius, his formation out of command unless a senior
+General is near (14.2)."""
 
 from __future__ import annotations
 
+import re
+
+from games.core.dice import roll
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
-from games.days_of_iron.data import rules
+from games.days_of_iron.data import house, rules
 from games.days_of_iron.orders import Attach, Detach, Promote, successor_of
-from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, SideState, State, Unit
+from games.days_of_iron.rules import losses_17_5
+from games.days_of_iron.state import (
+    CAPTURED,
+    GONE,
+    HIDDEN,
+    KILLED,
+    ON_TABLE,
+    ROUTING,
+    STEPS,
+    TURN,
+    SideState,
+    State,
+    Unit,
+)
 
 
 def roll_staff(state: State, side: SideState, rng: Rng) -> list[Event]:
@@ -80,8 +100,8 @@ def promote(state: State, order: Promote, rng: Rng) -> list[Event]:
 def commander_quality(state: State, unit: Unit) -> str:
     """The General whose quality counts for a unit (14.2): the brigade's own, else the senior
     surviving one; "none" without one."""
-    generals = [u for u in state.units
-                if u.side == unit.side and u.type == "general" and u.status in (ON_TABLE, ROUTING, HIDDEN)]
+    generals = [u for u in state.units if u.side == unit.side and u.type == "general"
+                and u.status in (ON_TABLE, ROUTING, HIDDEN) and in_command(state, u)]
     own = [g for g in generals if g.brigade and g.brigade == unit.brigade]
     if own:
         return own[0].quality or "none"
@@ -170,3 +190,57 @@ def detach(state: State, order: Detach) -> list[Event]:
     unit = state.unit(general.attached)
     general.attached = ""
     return [public(f"{general.name} leaves {unit.name} and commands his formation again (14.4).")]
+
+
+# --- Casualties to Staff on the measured table (14.3, 17.3.5, 17.5.7) ------------------------------
+
+LOST_WORDS = ("killed", "out of the battle")
+WOUND_TURNS = re.compile(r"no command for (\d+) turns?")
+
+
+def phase_clock(state: State) -> int:
+    """Phases counted through the game (turn x 4 + step): a wound's lost command is counted from
+    the phase of his wounding (14.3)."""
+    return state.turn * len(STEPS) + (state.step if state.phase == TURN else 0)
+
+
+def in_command(state: State, general: Unit) -> bool:
+    """14.3: a wounded General has no command until his lost turns are up."""
+    return general.wounded_until <= phase_clock(state)
+
+
+def wound_turns(result: str) -> int:
+    """The turns of lost command a Casualties to Staff result gives ("... no command for N turns"; 0: none)."""
+    found = WOUND_TURNS.search(result.lower())
+    return int(found.group(1)) if found else 0
+
+
+def staff_casualty(state: State, general: Unit, result: str) -> list[Event]:
+    """Carry out a Casualties to Staff result (14.3): killed or out of the battle, the General is
+    lost (his command awaits a field promotion); wounded, he stays on the table without command
+    for the chart's turns, counted from this phase."""
+    if any(w in result for w in LOST_WORDS):
+        general.attached = ""
+        return losses_17_5.loss(state, general, general.stands)
+    turns = wound_turns(result)
+    if not turns:
+        return []
+    general.wounded_until = max(general.wounded_until, phase_clock(state) + turns * len(STEPS))
+    back = general.wounded_until
+    return [public(f"{general.name} is wounded and has no command until turn {back // len(STEPS)}'s "
+                   f"{STEPS[back % len(STEPS)]} phase (14.3).")]
+
+
+def staff_hits(state: State, general: Unit, hits: int, rng: Rng) -> list[Event]:
+    """17.3.5: an unattached General hit by fire rolls once per H on the Casualties to Staff chart;
+    each result is carried out (14.3) until he is lost."""
+    chart = house().charts["staff-casualties"]
+    rolls = [roll(chart.table.dice, rng).total for _ in range(hits)]
+    results = [chart.table.lookup(r, 0) for r in rolls]
+    said = "; ".join(f"{d}: {r}" for d, r in zip(rolls, results, strict=True))
+    events = [public(f"{general.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.table.name}): {said}.")]
+    for result in results:
+        if general.status in GONE:
+            break
+        events += staff_casualty(state, general, result)
+    return events
