@@ -217,3 +217,15 @@ def test_an_unattached_general_wounded_by_fire_loses_command_too() -> None:
     assert "Gen. Laveaucoupet hit 1 time (Casualties to staff (house)): 1: slightly wounded: no command for 1 turn." in said
     assert "Gen. Laveaucoupet is wounded and has no command until turn 2's Movement phase (14.3)." in said  # hits come off as the phase ends
     assert general.status == ON_TABLE and not staff_14.in_command(state, general)
+
+
+def test_a_stored_game_from_before_wounds_loads_with_every_general_in_command() -> None:
+    from games.core.codec import from_json, to_json
+
+    state, _ = bare_game("Morale")
+    encoded = to_json(state)
+    assert isinstance(encoded, dict)
+    for u in encoded["units"]:
+        u.pop("wounded_until")
+    loaded = from_json(State, encoded)
+    assert all(staff_14.in_command(loaded, g) for g in loaded.units if g.type == "general")
