@@ -231,7 +231,7 @@ def overlap_depth(a: Sequence[Point], b: Sequence[Point]) -> float:
             amin, amax = _project(pa, axis)
             bmin, bmax = _project(pb, axis)
             depth = min(depth, min(amax, bmax) - max(amin, bmin))
-            if depth <= 0:
+            if depth < 0:  # a separating axis: apart (an axis where they only touch may come first)
                 return depth
     return depth
 
@@ -286,7 +286,7 @@ def _edges(poly: Sequence[Point]) -> list[tuple[Point, Point]]:
 
 def polygon_distance(a: Sequence[Point], b: Sequence[Point]) -> float:
     """Shortest distance between two convex polygons (0 when they touch or overlap)."""
-    if overlap_depth(a, b) >= 0:
+    if overlap_depth(a, b) > 0:  # interiors overlap (one may hold the other, with no edges crossing)
         return 0.0
     return min(segment_distance(p, q, r, s) for p, q in _edges(a) for r, s in _edges(b))
 

@@ -75,7 +75,7 @@ def test_a_general_attached_to_a_unit_in_close_assault_risks_a_casualty_on_a_6()
 def test_an_attached_general_is_unhurt_on_1_to_5_and_rolls_once_a_phase() -> None:
     state, _ = bare_game()
     _, _, doens = melee(state)
-    place(unit(state, "39th"), 50.0, 29.0, 180.0)  # a second melee on the 2e's other wing (x 44-56)
+    place(unit(state, "39th"), 46.0, 29.0, 180.0)  # a second melee on the 2e's other wing (x 40-52; the 2e is x 30-42)
     unit(state, "74th").x = 30.0  # x 24-36
     assert len(close_assault_17_5.melees(state)) == 2
     said = to_close_assault(state, [3, 5, 2, 1])

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import math
 
+import pytest
+
 from games.core.geometry import Base, overlaps, polygon_distance
 from games.core.rng import Rng
 from games.oak_and_iron.measure import base_distance
@@ -316,3 +318,23 @@ def test_rowing_needs_sweeps_and_moves_one_inch() -> None:
     place(state, "sloop", 10.0, 8.0, 0.0)  # In the Wind's Eye: rowing still moves it
     order(state, "a", "Sloop crew row", stream)
     assert math.isclose(state.ship("sloop").y, 7.0)
+
+
+def test_a_ship_left_out_of_action_by_its_own_move_ends_its_activation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A collision can leave the moving ship Crippled and Shaken (Out of Action): it may then give
+    no Crew Action nor `done`, so its activation ends with the move; it used to stay open with no
+    legal order for anyone (a random Patrol game stuck so once distances were measured right)."""
+    state, stream = started()
+    park_others(state, "corvette")
+    place(state, "corvette", 20.0, 8.0, 180.0)
+    placed = movement.after_move
+
+    def wrecked(state_: object, ship: object, *args: object) -> None:
+        placed(state_, ship, *args)  # type: ignore[arg-type]
+        corvette = state.ship("corvette")
+        corvette.crippled, corvette.fatigue = True, 99  # as a ruinous collision would leave it
+    monkeypatch.setattr(movement, "after_move", wrecked)
+    events = texts(order(state, "b", "Corvette move", stream))
+    assert state.ship("corvette").out_of_action
+    assert state.activation.ship == "" and state.ship("corvette").moved
+    assert "Corvette's activation ends" in events

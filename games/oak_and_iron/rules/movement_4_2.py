@@ -245,7 +245,7 @@ def move(state: State, seat: str, ship_id: str, when: str, direction: str, degre
         state, ship, rng, forward=forward, turn_when=when, direction=direction, degrees=degrees, speed_for_collision=max(act.speed, 1)
     )
     act.step = "moved"
-    if ship.on_table:
+    if ship.can_act:  # a collision can leave it Out of Action: then nothing more is left to it (4.2)
         pos = point_of_sail(ship.base, state.weather_edge, state.table_width, state.table_height)
         lines.append(f"{ship.name} now lies {pos.describe()}.")
         return events + public_lines(lines)

@@ -46,7 +46,7 @@ def seamanship(
             )
         elif away is not None:
             lines += _cut_free(state, ship, away)
-    return events + public_lines(lines) + (finish_activation(state, ship, []) if not ship.on_table else [])
+    return events + public_lines(lines) + (finish_activation(state, ship, []) if not ship.can_act else [])
 
 
 def _check_can_steer(state: State, ship: ShipState, action: str, degrees: float) -> None:
