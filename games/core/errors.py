@@ -6,6 +6,8 @@ All are ``ValueError`` subclasses, like python-chess's move errors, so callers m
 
 from __future__ import annotations
 
+import unicodedata
+
 
 def quote(text: str) -> str:
     """Quote user input for an error message, trimmed so a message never explodes."""
@@ -82,8 +84,16 @@ class DataError(Exception):
     """A data file is missing, malformed or fails validation (for admins, not players)."""
 
 
+def fold(text: str) -> str:
+    """A name as matched: case and accents folded (NFKD, combining marks dropped), so a player
+    without the keys types ``Jager`` for ``Jäger`` and ``a cheval`` for ``à cheval``."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
 def resolve_name(text: str, names: dict[str, str], what: str) -> str:
-    """Match ``text`` to one key of ``names`` (key -> display name), case-insensitively.
+    """Match ``text`` to one key of ``names`` (key -> display name), case-insensitively, and
+    accents folded where the exact spelling matches nothing (``fold``).
 
     An exact match wins; otherwise a unique prefix of the name, or of the name from any word on
     ("Ferdinand Max" and "Max" both find "Erzherzog Ferdinand Max").
@@ -95,14 +105,21 @@ def resolve_name(text: str, names: dict[str, str], what: str) -> str:
     exact = [k for k, n in names.items() if n.casefold() == wanted or k.casefold() == wanted]
     if len(exact) == 1:
         return exact[0]
+    if not exact:
+        folded = fold(wanted)
+        exact = [k for k, n in names.items() if fold(n) == folded or fold(k) == folded]
+        if len(exact) == 1:
+            return exact[0]
+    wanted = fold(wanted)
+
     def words_onward(name: str) -> list[str]:
-        words = name.casefold().split()
+        words = fold(name).split()
         return [" ".join(words[i:]) for i in range(len(words))]
 
     prefix = [
         k
         for k, n in names.items()
-        if k.casefold().startswith(wanted) or any(tail.startswith(wanted) for tail in words_onward(n))
+        if fold(k).startswith(wanted) or any(tail.startswith(wanted) for tail in words_onward(n))
     ]
     if len(prefix) == 1:
         return prefix[0]

@@ -12,12 +12,22 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
-from games.core.errors import AmbiguousName, GameError, InvalidSyntax, NotAllowed, UnknownName, quote, resolve_name
+from games.core.errors import (
+    AmbiguousName,
+    GameError,
+    InvalidSyntax,
+    NotAllowed,
+    UnknownName,
+    fold,
+    quote,
+    resolve_name,
+)
 from games.core.notation import MAX_WORDS, Decimal, Flag, Free, Grammar, Number, Slot, Typed
 from games.core.ruleset import UMPIRE
 from games.days_of_iron.data import reference, rules
@@ -59,7 +69,28 @@ class Id(Slot):
         if self.prefer:
             with contextlib.suppress(UnknownName, AmbiguousName):
                 return resolve_name(text, dict(ctx.names[self.prefer]), self.domain)
-        return resolve_name(text, dict(ctx.names[self.domain]), self.domain)
+        return resolve_suggesting(text, ctx.names[self.domain], self.domain)
+
+
+SHORT_LIST = 8  # names a refusal lists in full; of more it suggests the closest few
+
+
+def resolve_suggesting(text: str, known: Mapping[str, str], what: str) -> str:
+    """``resolve_name``, but a name matching nothing is answered with the closest few names
+    (difflib, accents folded) rather than every one of an army's 29 units."""
+    try:
+        return resolve_name(text, dict(known), what)
+    except UnknownName as err:
+        if len(known) <= SHORT_LIST:
+            raise
+        raise UnknownName(err.message, hint=closest_hint(text, known)) from None
+
+
+def closest_hint(text: str, known: Mapping[str, str]) -> str:
+    """``Closest: A, B, C.``: the display names nearest the text as typed."""
+    by_fold = {fold(name): name for name in known.values()}
+    near = difflib.get_close_matches(fold(text), list(by_fold), n=3, cutoff=0.0)
+    return "Closest: " + ", ".join(by_fold[n] for n in near) + ". `?` lists your orders."
 
 
 @dataclass(frozen=True)
@@ -542,8 +573,13 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
     text = _folded(_without_bare_at(verb, text))
     try:
         GRAMMAR.parse(text, {**known, SHAPE: {}})
+    except InvalidSyntax:
+        raise usage(state, verb, words) from None
+    try:
         order = GRAMMAR.parse(text, known)
     except InvalidSyntax:
+        if text.split()[0].casefold() not in VERBS:  # `UNIT rally`, `UNIT surrender`
+            check_unit_names(text, verb, known)
         raise usage(state, verb, words) from None
     assert isinstance(order, DoiOrder)
     return _unfolded(order)
@@ -560,9 +596,40 @@ def _read_table_order(state: State, verb: str, text: str, known: dict[str, Mappi
         GRAMMAR.parse(text, {**known, SHAPE: {}})
     except InvalidSyntax:
         raise InvalidSyntax(f"{quote(text)}: {TABLE_USAGE[verb]}") from None
-    order = GRAMMAR.parse(text, known)
+    try:
+        order = GRAMMAR.parse(text, known)
+    except GameError:
+        check_unit_names(text, verb, known)
+        raise
     assert isinstance(order, DoiOrder)
     return order
+
+
+def named_units(text: str, verb: str) -> list[str]:
+    """The unit names an order of the table holds, as typed: the words before its verb (between
+    `measure` and `to`), and its target's (after `fire at`, `charge`, `attach`, `measure A to`)."""
+    words = text.split()
+    said = [w.casefold() for w in words]
+    if verb == "measure":
+        to = said.index("to", 1) if "to" in said[1:] else len(words)
+        return [n for n in (" ".join(words[1:to]), " ".join(words[to + 1:])) if n]
+    at = said.index(verb, 1) if verb in said[1:] else len(words)
+    tail = words[at + 1:]
+    if verb == "fire" and said[at + 1:at + 2] == ["at"]:
+        tail = tail[1:]
+    targets = [" ".join(tail)] if verb in ("fire", "charge", "attach") and tail and said[at + 1:] != ["home"] else []
+    return [n for n in (" ".join(words[:at]), *targets) if n]
+
+
+def check_unit_names(text: str, verb: str, known: Mapping[str, Mapping[str, str]]) -> None:
+    """Refuse an order whose unit names match nothing as exactly that, with the closest names, rather
+    than with what some other order's shape expected of its first word (`expected rout or ...`)."""
+    for name in named_units(text, verb):
+        try:
+            resolve_name(name, dict(known["unit"]), "unit")
+        except UnknownName:
+            raise UnknownName(f"{quote(text)}: the unit name {quote(name)} was not recognised.",
+                              hint=closest_hint(name, known["unit"])) from None
 
 
 TABLE_USAGE = {

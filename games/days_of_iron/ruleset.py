@@ -191,15 +191,19 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   column facing into the table, and may move; within 25" of a visible enemy not routing it comes on
   at your baseline instead. Until then it is on nobody's board but the record is opened.
 - The result on the measured table is counted from the table (18.2): players do not record `loss`,
-  `destroyed` or `routed-off` (the umpire may correct); objectives with a point on the table are held
+  `destroyed` or `routed-off`, nor `rout` (failed tests rout units, 17.2, 17.5) or `killed`/`captured`
+  (the Casualties to Staff rolls, 14.3) (the umpire may correct); objectives with a point on the table are held
   at the end of each turn by the side whose nearest unit in good order is within 3" of it (house).
   The end-of-game block lists each unit lost, full or half, and why. A game ends (`end`, both sides)
   only after the non-initiative player's Close Assault phase, i.e. in the Initiative phase (18).
 
 Set-up (each side, then `ready`):
 - `staff` roll your Generals' quality (your own General is Capable, not diced)
-- `hide UNIT at WHERE` record a hidden unit (sealed); `offboard BRIGADE [at WHERE]` hold a
-  brigade off the table (sealed; at most a third of your points); `cancel N` drop your record N
+- `hide UNIT at WHERE` record a hidden unit (sealed); on the measured table WHERE is
+  `X Y [facing DEGREES] [line|column|skirmish]`, inches from the table's top-left corner as the
+  rulers read, inside your deployment zone (16.2: your own edge's 12"); it is revealed there
+- `offboard BRIGADE [at WHERE]` hold a brigade off the table (sealed; at most a third of your
+  points); `cancel N` drop your record N
 - `scout UNIT` send light cavalry scouting (sealed until both are ready; scouting option on)
 - `ready` finish set-up. When both are ready the bot scores scouting and says who deploys first.
 Each turn: `initiative` (both roll 1d6, draws re-rolled), then for Morale, Shooting, Movement and

@@ -13,7 +13,7 @@ from games.core.codec import from_json, to_json
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import overlaps, polygon_distance
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import Event
+from games.core.ruleset import UMPIRE, Event
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.rules.morale_17_2 import morale_opens, staff_factor
 from games.days_of_iron.rules.routing_17_4_14 import continue_routs, rout, rout_distance, rout_left
@@ -359,6 +359,6 @@ def test_a_router_in_contact_with_an_enemy_stays_until_the_close_assault_and_a_h
     assert continue_routs(state, "french") == [] and (ligne.x, ligne.y) == (40, 24)
     ligne.status = ON_TABLE
     place(enemy, 40, 12, 180)
-    events = order(state, "french", "rout 2e de Ligne", rng)  # away from the nearest enemy, down the table
+    events = order(state, UMPIRE, "rout 2e de Ligne", rng)  # the umpire's correction: away from the nearest enemy
     assert "2e de Ligne routs (recorded by hand, away from 74th Infantry)" in texts(events)
     assert ligne.y == pytest.approx(24 + rout_distance(ligne) / 2) and ligne.facing == pytest.approx(180)

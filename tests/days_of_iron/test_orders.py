@@ -10,7 +10,7 @@ from tests.days_of_iron.helpers import RS, new_game, ready_both, start_turn, uni
 
 
 def test_orders_parse_into_their_classes_with_ids() -> None:
-    state, _ = new_game()
+    state, _ = new_game(board="tape")  # free text is the tape board's place (the measured table's is X Y)
     hide = RS.parse_order(state, "french", "hide 10e chass at the farm`s wall")
     assert hide == Hide(unit(state, "10e Chasseurs").id, "the farm's wall")
     assert hide.text == f"hide {hide.unit} at the farm's wall"
@@ -30,12 +30,12 @@ def test_canonical_texts_parse_back_to_the_same_order() -> None:
             assert RS.parse_order(state, seat, order.text) == order
     loss = RS.parse_order(state, UMPIRE, "loss 2e de Ligne 3")  # players record losses only with board=tape
     assert isinstance(loss, Loss) and loss.stands == 3
-    assert isinstance(RS.parse_order(state, "french", "rout 2e de Ligne"), Fate)
+    assert isinstance(RS.parse_order(state, UMPIRE, "rout 2e de Ligne"), Fate)  # players' routs come from tests
 
 
 def test_an_over_long_free_text_still_parses() -> None:
     """The notation reads at most 60 words; free text of 200 short words' characters was fine before."""
-    state, _ = new_game()
+    state, _ = new_game(board="tape")
     matter = " ".join(["a"] * 90)
     assert RS.parse_order(state, "french", f"dispute {matter}") == Dispute(matter)
     where = " ".join(["x"] * 70)
@@ -44,6 +44,6 @@ def test_an_over_long_free_text_still_parses() -> None:
 
 def test_record_numbers_read_with_or_without_a_hash() -> None:
     state, rng = new_game()
-    RS.apply(state, "french", RS.parse_order(state, "french", "hide 10e Chasseurs at the wood"), rng)
+    RS.apply(state, "french", RS.parse_order(state, "french", "hide 10e Chasseurs at 20 42"), rng)
     assert RS.parse_order(state, "french", "cancel #1") == Cancel(1)
     assert RS.parse_order(state, "french", "cancel 1").text == "cancel 1"

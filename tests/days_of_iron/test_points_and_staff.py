@@ -6,6 +6,7 @@ import pytest
 
 from games.core.data import load
 from games.core.errors import IllegalOrder, WrongPhase
+from games.core.ruleset import UMPIRE
 from games.days_of_iron import data as rec
 from games.days_of_iron.rules.points_5 import side_points, unit_points
 from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, start_turn, unit
@@ -102,7 +103,7 @@ def test_field_promotion_14_3_waits_a_turn_and_rolls_1_3_inept() -> None:
     state, rng = new_game("meeting")
     ready_both(state, rng)
     start_turn(state)
-    order(state, "french", "killed Doëns", rng)
+    order(state, UMPIRE, "killed Doëns", rng)  # the measured table loses Generals to rolls; the umpire records it
     with pytest.raises(IllegalOrder, match="after 1 turn"):
         RS.parse_order(state, "french", "promote Doëns")
     finish_turn(state, rng)
@@ -113,11 +114,11 @@ def test_field_promotion_14_3_waits_a_turn_and_rolls_1_3_inept() -> None:
     assert "3 = Inept" in events[0].text
     with pytest.raises(IllegalOrder, match="already has a successor"):
         RS.parse_order(state, "french", "promote Doëns")
-    order(state, "french", "captured Micheler", rng)
+    order(state, UMPIRE, "captured Micheler", rng)
     finish_turn(state, rng)
     start_turn(state)
     order(state, "french", "promote Micheler", ScriptedRng([4]))
     assert unit(state, "Gen. Micheler's successor").quality == "capable"
     with pytest.raises(IllegalOrder, match="not replaced"):
-        order(state, "french", "killed Frossard", rng)
+        order(state, UMPIRE, "killed Frossard", rng)
         RS.parse_order(state, "french", "promote Frossard")

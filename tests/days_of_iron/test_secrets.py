@@ -13,7 +13,7 @@ from games.core.ruleset import Event
 from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 
-SECRET_WORDS = ("10e Chasseurs", "10e-chasseurs", "farm wall", "Rheinbaben cavalry brigade", "east road", "Hidden", "Off-board", "off board")
+SECRET_WORDS = ("10e Chasseurs", "10e-chasseurs", "30 42 facing", "Rheinbaben cavalry brigade", "east road", "Hidden", "Off-board", "off board")
 
 
 def public_text(state: State, events: list[Event]) -> str:
@@ -26,7 +26,7 @@ def public_text(state: State, events: list[Event]) -> str:
 
 def hide_and_offboard(**options: str) -> tuple[State, Rng, list[Event]]:
     state, rng = new_game("meeting", **options)
-    events = order(state, "french", "hide 10e Chasseurs at behind the farm wall, line facing east", rng)
+    events = order(state, "french", "hide 10e Chasseurs at 30 42 facing 90 in line", rng)
     events += order(state, "prussian", "offboard Rheinbaben at east road", rng)
     return state, rng, events
 
@@ -40,17 +40,17 @@ def test_hidden_record_goes_only_to_its_side_with_a_public_commitment() -> None:
     assert len(commitments) == 2
     private = [e for e in events if not e.public]
     assert [sorted(e.to or ()) for e in private] == [["french"], ["prussian"]]
-    assert "10e Chasseurs à pied at behind the farm wall" in private[0].text
+    assert "10e Chasseurs à pied at 30 42 facing 90 in line" in private[0].text
     nonce = re.search(r"Nonce `([0-9a-f]{64})`", private[0].text)
     assert nonce and check_seal(state.sealed[0].text, nonce.group(1), commitments[0])
     assert hashlib.sha256(f"{nonce.group(1)}:{state.sealed[0].text}".encode()).hexdigest() == commitments[0]
     # each side's view holds its own record only; the umpire sees both
     french = "\n".join(RS.view(state, "french").private_text)
     prussian = "\n".join(RS.view(state, "prussian").private_text)
-    assert "farm wall" in french and "Rheinbaben" not in french
-    assert "Rheinbaben" in prussian and "farm wall" not in prussian
+    assert "30 42 facing" in french and "Rheinbaben" not in french
+    assert "Rheinbaben" in prussian and "30 42 facing" not in prussian
     umpire = "\n".join(RS.view(state, "umpire").private_text)
-    assert "farm wall" in umpire and "Rheinbaben" in umpire
+    assert "30 42 facing" in umpire and "Rheinbaben" in umpire
     # the opponent's autocomplete does not list the hidden unit's status either
     assert not any("reveal" in o for o in RS.legal_orders(state, "prussian"))
 
@@ -113,9 +113,9 @@ def test_off_board_limit_is_a_third_of_the_army() -> None:
 
 def test_cancel_and_set_up_errors() -> None:
     state, rng = new_game("meeting")
-    order(state, "french", "hide 2e de Ligne at the wood", rng)
+    order(state, "french", "hide 2e de Ligne at 20 42", rng)
     with pytest.raises(IllegalOrder, match="already has a sealed record"):
-        RS.parse_order(state, "french", "hide 2e de Ligne at the farm")
+        RS.parse_order(state, "french", "hide 2e de Ligne at 30 42")
     with pytest.raises(InvalidSyntax, match="where is it hidden"):
         RS.parse_order(state, "french", "hide 63e")
     with pytest.raises(NotAllowed, match="belongs to the Prussians"):
@@ -136,7 +136,7 @@ def test_secrets_are_published_at_the_end() -> None:
     order(state, "french", "end", rng)
     events = order(state, "prussian", "end", rng)
     assert all(r.revealed for r in state.sealed)
-    assert "farm wall" in events[0].text and state.sealed[1].nonce in events[0].text
+    assert "30 42 facing" in events[0].text and state.sealed[1].nonce in events[0].text
 
 
 def test_views_are_a_bare_table_with_deployment_zones_and_only_own_secrets() -> None:
@@ -166,7 +166,7 @@ def test_name_resolution_does_not_depend_on_enemy_secrets() -> None:
     for hide in (False, True):
         state, rng = new_game("meeting")
         if hide:
-            order(state, "prussian", "hide 74th at the orchard", rng)
+            order(state, "prussian", "hide 74th at 20 6", rng)
         ready_both(state, rng)
         start_turn(state)
         for text in ("reveal 7", "loss 74 1", "rout 74", "reveal 74"):

@@ -59,7 +59,7 @@ def test_field_promotions_every_turn_keep_the_state_size_flat() -> None:
             yield "french", "initiative"
             if not holder():
                 yield "french", f"promote {doens}"
-            yield "french", f"killed {holder()}"
+            yield UMPIRE, f"killed {holder()}"  # players lose Generals to rolls on the measured table
             yield UMPIRE, "check wood"
             while state.phase == "turn":
                 yield RS.to_act(state)[0], "next"
@@ -77,13 +77,13 @@ def test_sealing_and_cancelling_in_the_set_up_keeps_the_state_size_flat() -> Non
 
     def set_up() -> Iterator[tuple[str, str]]:
         while True:
-            yield "french", "hide 2e de Ligne at the wood"
+            yield "french", "hide 2e de Ligne at 20 42"
             yield "french", f"cancel {state.sealed[-1].number}"
 
     sizes = sizes_at(state, rng, set_up())
     assert sizes[LATE][0] <= sizes[EARLY][0] + SLACK, sizes
     assert sizes[LATE][1] <= sizes[EARLY][1] + SLACK, sizes
-    events = order(state, "french", "hide 2e de Ligne at the wood", rng)
+    events = order(state, "french", "hide 2e de Ligne at 20 42", rng)
     assert f"record #{LATE // 2 + 1} " in events[0].text  # numbers run on; none is reused
 
 
@@ -94,11 +94,11 @@ def test_a_lost_successor_is_replaced_in_place_a_turn_later() -> None:
     ready_both(state, rng)
     doens = unit(state, "Doëns").id
     order(state, "french", "initiative", rng)
-    order(state, "french", f"killed {doens}", rng)
+    order(state, UMPIRE, f"killed {doens}", rng)
     finish_turn(state, rng)
     order(state, "french", "initiative", rng)
     order(state, "french", f"promote {doens}", rng)
-    order(state, "french", "killed Doëns", rng)  # the successor: the book General is already lost
+    order(state, UMPIRE, "killed Doëns", rng)  # the successor: the book General is already lost
     successor = unit(state, "Doëns's successor")
     assert successor.status == "killed" and successor.replaces == doens
     with pytest.raises(IllegalOrder, match="after 1 turn"):

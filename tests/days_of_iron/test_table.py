@@ -182,7 +182,7 @@ def test_candidates_offer_moves_forms_and_measures_that_all_apply() -> None:
 
 def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     state, rng = new_game("meeting", scouting="no")
-    order(state, "french", "hide 10e Chasseurs at behind the farm wall", rng)
+    order(state, "french", "hide 10e Chasseurs at 10 47", rng)
     order(state, "prussian", "offboard Rheinbaben at east road", rng)
     ready_both(state, rng)
     chasseurs = unit(state, "10e Chasseurs")

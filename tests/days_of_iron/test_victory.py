@@ -116,7 +116,7 @@ def test_objective_win_when_one_side_takes_all_and_denies_the_other() -> None:
     order(state, "umpire", "end", rng)
     outcome = RS.outcome(state)
     assert outcome is not None and outcome.winner == "prussian"
-    assert "took their objectives and denied" in outcome.reason
+    assert outcome.reason.endswith("The Prussians took their objectives; the French took none of theirs.")
 
 
 def test_neither_side_achieving_is_a_draw_and_points_mode_can_be_chosen() -> None:

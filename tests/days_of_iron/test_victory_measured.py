@@ -394,7 +394,7 @@ def test_playouts_with_arrivals_and_surrenders_replay_and_never_show_off_board_u
 
 def test_a_hidden_unit_holds_no_objective_until_revealed() -> None:
     state, rng = new_game("spicheren", 1, scouting="no")
-    order(state, "prussian", "hide 8th Jäger at behind the Rotherberg", rng)
+    order(state, "prussian", "hide 8th Jäger at 37 6", rng)
     ready_both(state, rng)
     start_turn(state)
     jager = unit(state, "8th Jäger")

@@ -4,6 +4,10 @@ the channel sees a number and a SHA-256 commitment, checked when the record is o
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from typing import NamedTuple
+
 from games.core.errors import IllegalOrder, InvalidSyntax, UnknownName, WrongPhase, resolve_name
 from games.core.geometry import Point, add, bearing_vector, polygon_distance, scale
 from games.core.rng import Rng, check_seal, seal
@@ -49,11 +53,114 @@ def _named_side(state: State, words: list[str], verb: str) -> str:
 
 
 def check_hide(state: State, seat: str, order: Hide) -> Hide:
-    """A unit not already sealed may be hidden, where it stands written down (16.4)."""
+    """A unit not already sealed may be hidden, where it stands written down (16.4): on the
+    measured table a place in its side's deployment zone (``hidden_place``), else free text."""
     unit = own_unit(state, seat, order.unit)
     if unit.status != ON_TABLE:
         raise IllegalOrder(f"{unit.name} already has a sealed record.", hint="`cancel N` it first.")
-    return Hide(unit.id, free_text(order.where, "where"))
+    where = free_text(order.where, "where")
+    if formations_12.measured(state):
+        where = hidden_place(state, unit, where).text
+    return Hide(unit.id, where)
+
+
+class Place(NamedTuple):
+    """Where a hidden unit stands on the measured table (16.4: location, formation and facing)."""
+
+    x: float
+    y: float
+    facing: float
+    formation: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.x:g} {self.y:g} facing {self.facing:g} in {self.formation}"
+
+
+PLACE_USAGE = ("write `hide UNIT at X Y [facing DEGREES] [line|column|skirmish]`: X and Y in inches from the "
+               "table's top-left corner, as the board's rulers read")
+
+
+def read_place(text: str) -> tuple[float, float, float | None, str] | None:
+    """``X Y [facing F] [in] [FORMATION]`` (inch marks and commas allowed), or None if not that shape."""
+    words = text.replace(",", " ").replace('"', " ").casefold().split()
+    try:
+        x, y = float(words[0]), float(words[1])
+    except (IndexError, ValueError):
+        return None
+    rest = words[2:]
+    facing: float | None = None
+    if rest[:1] == ["facing"]:
+        try:
+            facing = float(rest[1])
+        except (IndexError, ValueError):
+            return None
+        rest = rest[2:]
+    if rest[:1] == ["in"]:
+        rest = rest[1:]
+    formation = rest[0] if len(rest) == 1 else formations_12.COLUMN if not rest else ""
+    if formation not in formations_12.FORMATIONS or not all(map(math.isfinite, (x, y, facing or 0.0))):
+        return None
+    return x, y, facing, formation
+
+
+def zone(state: State, side: str) -> tuple[float, float, float, float]:
+    """A side's deployment zone (16.2): the table's width and ``deployment_depth`` inches deep from
+    its own edge (the first side's is the bottom), as ``formations_12.deploy`` sets it out: x0, y0, x1, y1."""
+    depth = float(min(rules().deployment_depth, state.table_height // 2))
+    if side == state.sides[0].id:
+        return 0.0, state.table_height - depth, float(state.table_width), float(state.table_height)
+    return 0.0, 0.0, float(state.table_width), depth
+
+
+def zone_text(state: State, side: str) -> str:
+    """The zone as a refusal names it, in the board's inches (its rulers read from the top left)."""
+    x0, y0, x1, y1 = zone(state, side)
+    edge = "bottom" if side == state.sides[0].id else "top"
+    return (f"the deployment zone of the {state.side_name(side)}, the {edge} {y1 - y0:g}\" of the table "
+            f"(x {x0:g} to {x1:g}, y {y0:g} to {y1:g})")
+
+
+def hidden_place(state: State, unit: Unit, where: str) -> Place:
+    """Where a hidden unit is recorded on the measured table (16.4): a place whose footprint lies in
+    its side's deployment zone (16.2), facing the enemy unless the record says otherwise."""
+    read = read_place(where)
+    if read is None:
+        raise InvalidSyntax(f"where is it hidden? On the measured table {PLACE_USAGE}, inside "
+                            f"{zone_text(state, unit.side)}.")
+    x, y, facing, formation = read
+    toward = 0.0 if unit.side == state.sides[0].id else 180.0
+    place = Place(x, y, (toward if facing is None else facing) % 360, formation)
+    x0, y0, x1, y1 = zone(state, unit.side)
+    probe = dataclasses.replace(unit, x=place.x, y=place.y, facing=place.facing, formation=place.formation)
+    if not all(x0 - 1e-6 <= px <= x1 + 1e-6 and y0 - 1e-6 <= py <= y1 + 1e-6
+               for px, py in formations_12.base(probe).polygon()):
+        raise IllegalOrder(f"{unit.name} at ({x:g}\", {y:g}\") in {formation} would stand outside "
+                           f"{zone_text(state, unit.side)} (16.2, 16.4).", hint=f"Hidden units are recorded "
+                           f"where they deploy: {PLACE_USAGE}.")
+    return place
+
+
+def hide_candidate(state: State, unit: Unit, default: str) -> Hide:
+    """The `hide` to offer (16.4): on the measured table the middle of the side's zone, else ``default``."""
+    if not formations_12.measured(state):
+        return Hide(unit.id, default)
+    x0, y0, x1, y1 = zone(state, unit.side)
+    toward = 0.0 if unit.side == state.sides[0].id else 180.0
+    return Hide(unit.id, Place((x0 + x1) / 2, (y0 + y1) / 2, toward, formations_12.COLUMN).text)
+
+
+def place_hidden(state: State) -> None:
+    """Hidden units stand where their records put them (16.4), not in the slots ``deploy`` gave
+    them; records from before places were read keep those slots."""
+    for record in state.sealed:
+        if record.kind != "hidden" or record.revealed or record.cancelled:
+            continue
+        unit = state.unit(record.units[0])
+        prefix = f"Hidden: {unit.name} at "
+        read = read_place(record.text[len(prefix):]) if record.text.startswith(prefix) else None
+        if read is not None and read[2] is not None:
+            unit.x, unit.y, unit.facing, unit.formation = read[0], read[1], read[2], read[3]
 
 
 def check_offboard(state: State, order: Offboard) -> Offboard:
@@ -275,6 +382,7 @@ def start_battle(state: State, rng: Rng) -> list[str]:
     state.phase = INITIATIVE
     if formations_12.measured(state):
         lines += formations_12.deploy(state)
+        place_hidden(state)
         lines.append("Roll `initiative` for turn 1.")
         return lines
     lines.append("Deploy on the table, then roll `initiative` for turn 1.")
@@ -288,9 +396,13 @@ def reveal(state: State, unit: Unit) -> list[Event]:
                   and not r.revealed)
     record.revealed = True
     check = "matches" if check_seal(record.text, record.nonce, record.digest) else "DOES NOT match"
+    placed = "Place it on the table."
+    if formations_12.measured(state):
+        placed = (f"It stands at ({unit.x:g}\", {unit.y:g}\") facing {unit.facing:g} in {unit.formation} "
+                  "(16.4).")
     return [public(f"The {state.side_name(unit.side)} reveal {unit.name}: record #{record.number} "
                    f"read \"{record.text}\" (nonce `{record.nonce}`; it {check} commitment "
-                   f"`{record.digest[:16]}…`). Place it on the table.", reveals=True)]
+                   f"`{record.digest[:16]}…`). {placed}", reveals=True)]
 
 
 def dust(state: State, order: Dust) -> list[Event]:

@@ -24,7 +24,6 @@ from games.days_of_iron.orders import (
     Fate,
     Fire,
     Form,
-    Hide,
     Initiative,
     Loss,
     Measure,
@@ -229,7 +228,7 @@ def _set_up_candidates(state: State, seat: str, side: str) -> list[DoiOrder]:
     out: list[DoiOrder] = [Ready(named) if ss.staff_rolled else Staff(named)]
     for u in state.units:
         if u.side == side and u.status == ON_TABLE:
-            out.append(Hide(u.id, DEFAULT_WHERE))
+            out.append(deployment_16.hide_candidate(state, u, DEFAULT_WHERE))
             if u.light and state.options.get("scouting") == "yes":
                 out.append(Scout(u.id))
     out += [Offboard(b.id) for b in state.brigades if b.side == side]
@@ -241,12 +240,13 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
     out: list[DoiOrder] = []
     if seat in (UMPIRE, state.acting_side()):
         out.append(Next())
+    by_hand = seat == UMPIRE or not formations_12.measured(state)  # the measured table decides losses and fates (18.2)
     for u in state.units:
         if u.side not in sides:
             continue
         if u.status == HIDDEN:
             out.append(Reveal(u.id))
-        elif u.status in (ON_TABLE, ROUTING):
+        elif u.status in (ON_TABLE, ROUTING) and by_hand:
             out.append(Loss(u.id, 1))
             if u.type == "general":
                 out += [Fate("killed", u.id), Fate("captured", u.id)]

@@ -184,7 +184,13 @@ def _on_objectives(state: State) -> tuple[str | None, str]:
     """The winner on objectives (18.2): the one side that achieved its own; else a draw."""
     got = [s.id for s in state.sides if objectives_achieved(state, s.id)]
     if len(got) == 1:
-        return got[0], f"The {state.side_name(got[0])} took their objectives and denied the enemy theirs."
+        other = state.other(got[0])
+        wanted = [o for o in state.objectives if o.wanted_by == other]
+        held = sum(o.held_by == other for o in wanted)
+        theirs = (f"the {state.side_name(other)} took only {held} of {len(wanted)}" if held
+                  else f"the {state.side_name(other)} took none of theirs" if wanted
+                  else f"the {state.side_name(other)} had none to take")
+        return got[0], f"The {state.side_name(got[0])} took their objectives; {theirs}."
     return None, "Both sides achieved their objectives: a draw." if got else "Neither side achieved its objectives: a draw."
 
 
@@ -206,18 +212,28 @@ def outcome(state: State) -> Outcome | None:
 # --- the measured table (option board=measured): the table decides the result ---------------------
 
 HAND_RECORDS = ("loss", "destroyed", "routed-off")  # what fire, close assault and routing decide there
+HAND_FATES = ("rout", "killed", "captured")  # what the morale tests and the staff rolls decide there
 
 
 def check_by_hand(state: State, seat: str, order: Loss | Fate) -> None:
     """On the measured table the losses that score (18.2) come from the table: fire and close
-    assault take stands (17.3, 17.5), routing units leave it (17.4.14). Players do not record them
-    by hand there (they still do with board=tape); the umpire may, to correct the table."""
+    assault take stands (17.3, 17.5), routing units leave it (17.4.14); units rout on failed
+    tests (17.2, 17.5) and Generals are lost on the Casualties to Staff rolls (14.3, 14.5).
+    Players do not record them by hand there (they still do with board=tape); the umpire may,
+    to correct the table."""
     verb = "loss" if isinstance(order, Loss) else order.fate
-    if measured(state) and seat != UMPIRE and verb in HAND_RECORDS:
+    if not measured(state) or seat == UMPIRE:
+        return
+    if verb in HAND_RECORDS:
         raise NotAllowed(f"`{verb}` is decided on the measured table: losses come from fire and close assault "
                          "(17.3, 17.5) and routing units leave the table (17.4.14); the result counts them (18.2).",
                          hint="Surrender an affected unit with `UNIT surrender` at the end of the Close Assault "
                               "phase (18.1); the umpire may correct the table.")
+    if verb in HAND_FATES:
+        why = ("units rout when they fail a morale test (17.2) or lose a close assault (17.5)" if verb == "rout"
+               else "Generals are killed or captured by the Casualties to Staff rolls (14.3) and in close assault (14.5)")
+        raise NotAllowed(f"`{verb}` is decided on the measured table: {why}.",
+                         hint="The umpire may correct the table.")
 
 
 def check_record(state: State, seat: str, order: Loss | Fate) -> Loss | Fate | Surrender:
