@@ -21,7 +21,10 @@ def view(state: State, seat: str | None) -> View:
     measured = formations_12.measured(state)
     label = f"{state.table_width}\" x {state.table_height}\" table" + ("" if measured else ": measure on your own")
     table = Terrain("land", points=((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)), label=label)
-    pieces = tuple(Terrain(t.type, tuple((p[0], p[1]) for p in t.points), label=t.name) for t in state.terrain)
+    flagged = {f.label.casefold() for f in objective_counters(state)} if measured else set()
+    pieces = tuple(Terrain(t.type, tuple((p[0], p[1]) for p in t.points),
+                           label=_kind_name(t.type) if t.name.casefold() in flagged else t.name)
+                   for t in state.terrain)  # a piece named like an objective: the flag on it names it
     board = Board(kind="table", key=f"{SYSTEM_ID}:{state.scenario}:{state.table_width}x{state.table_height}",
                   name=state.scenario_name, width=w, height=h, table_terrain=(table, *pieces))
     depth = float(min(rules().deployment_depth, state.table_height // 2))
@@ -30,7 +33,7 @@ def view(state: State, seat: str | None) -> View:
              polygon=((0.0, h - depth), (w, h - depth), (w, h), (0.0, h))),
         Zone(f"{state.sides[1].name} deployment", state.sides[1].id,
              polygon=((0.0, 0.0), (w, 0.0), (w, depth), (0.0, depth))),
-    )
+    ) if state.phase == SETUP or not measured else ()  # on the measured table they only clutter the battle
     return View(
         board=board,
         viewer=seat,
@@ -43,6 +46,12 @@ def view(state: State, seat: str | None) -> View:
     )
 
 
+def _kind_name(terrain_type: str) -> str:
+    """A terrain type as the sheet names it, without its section ("High hill (15.1, 17.3.3)" -> "High hill")."""
+    kind = house().terrain.get(terrain_type)
+    return kind.name.split(" (")[0] if kind is not None else terrain_type.replace("-", " ")
+
+
 def seen_by(unit: Unit, seat: str | None) -> bool:
     """Units standing on the table are seen by all; a hidden one (16.4) only by its side and the
     umpire, until revealed; off-board and gone units by nobody."""
@@ -52,33 +61,94 @@ def seen_by(unit: Unit, seat: str | None) -> bool:
 
 
 def counters(state: State, seat: str | None) -> list[Counter]:
-    """Each unit this seat may see, drawn to scale as its block of stands (section 12)."""
+    """Each unit this seat may see, drawn to scale as its block of stands (section 12; a General
+    as a commander's disc), then the scenario's objective points as flags in the holder's colour."""
+    seen = [u for u in state.units if seen_by(u, seat)]
+    flags = objective_counters(state)
+    names = board_labels(seen, {f.label for f in flags})
     out = []
-    for u in state.units:
-        if not seen_by(u, seat):
-            continue
+    for u in seen:
         width, depth = formations_12.footprint(u)
         markers = tuple(m for m, on in (("hidden", u.status == HIDDEN), ("routing", u.status == ROUTING)) if on)
         words = morale_17_2.status_words(u) if u.status != HIDDEN else []  # 17.2.8: markers beside the unit
-        label = short_label(u) + (f" ({', '.join(words)})" if words else "")
+        label = names[u.id] + (f" ({', '.join(words)})" if words else "")
         out.append(Counter(id=u.id, label=label, side=u.side, pos=(round(u.x, 4), round(u.y, 4)),
-                           facing=round(u.facing, 4), markers=markers, size=(depth, width), kind="unit"))
+                           facing=round(u.facing, 4), markers=markers, size=(depth, width),
+                           kind="general" if u.type == "general" else "unit"))
+    return out + flags
+
+
+def objective_counters(state: State) -> list[Counter]:
+    """The objectives with a point on the measured table (18.2), public to every seat: a flag named
+    for the objective in the colour of the side holding it (no side's colour when nobody does)."""
+    out = []
+    for o in state.objectives:
+        point = objective_point(state, o.name)
+        if point is not None:
+            out.append(Counter(id=f"objective:{o.name}", label=o.name, side=o.held_by,
+                               pos=(float(point[0]), float(point[1])), kind="objective"))
     return out
 
 
 NAME_FILLERS = ("de", "du", "des", "la", "le", "à", "a", "von", "der", "of", "the")
+CUT = 5  # letters kept of a word cut short on a label ("Chasseurs" -> "Chass.")
 
 
 def short_label(unit: Unit) -> str:
     """A name short enough to sit under a 4" column on the board: a General's surname, or the
-    unit's number and the start of its arm ("10e Chasseurs à pied" -> "10e Chass.")."""
+    unit's number and the start of its arm ("10e Chasseurs à pied" -> "10e Chass."). The full
+    stop marks a cut word only ("1st Heavy Battery" -> "1st Heavy")."""
     words = unit.name.split()
     if unit.type == "general":
         return words[-1]
     if len(unit.name) <= 11:
         return unit.name
     rest = [w for w in words[1:] if w.casefold() not in NAME_FILLERS] or words[1:]
-    return f"{words[0]} {rest[0][:5]}." if rest else unit.name[:11]
+    if not rest:
+        return unit.name[:11]
+    word = rest[0]
+    return f"{words[0]} {word[:CUT]}" + ("." if len(word) > CUT and not word[:CUT].endswith(".") else "")
+
+
+TITLES = {"general": "Gen.", "colonel": "Col.", "major": "Maj.", "captain": "Capt.", "marshal": "Marshal"}
+
+
+def _longer_label(unit: Unit, level: int) -> str:
+    """Longer forms of a unit's label, for names its short label shares on a board: a General's
+    title and surname ("Col. Bothmer"), then the full name, then a General's full name with his
+    rank of command, and last the full name with its id (unique by construction)."""
+    words = unit.name.split()
+    if level == 1:
+        if unit.type == "general" and len(words) > 1:
+            first = words[0]
+            title = first if first.endswith(".") else TITLES.get(first.casefold(), first)
+            return f"{title} {words[-1]}"
+        return unit.name.split(" (")[0]
+    if level == 2:
+        return unit.name
+    if level == 3:
+        return f"{unit.name} ({unit.rank})" if unit.type == "general" and unit.rank else unit.name
+    return f"{unit.name} [{unit.id}]"
+
+
+LAST_LEVEL = 4
+
+
+def board_labels(units: list[Unit], taken: set[str]) -> dict[str, str]:
+    """A label for each unit unique on this board (among these units and the ``taken`` labels):
+    the short label, lengthened only for the units whose label another counter shares. Only the
+    units a seat sees count, so a hidden unit never renames one the other side sees."""
+    level = {u.id: 0 for u in units}
+    while True:
+        labels = {u.id: short_label(u) if level[u.id] == 0 else _longer_label(u, level[u.id]) for u in units}
+        count: dict[str, int] = {}
+        for text in labels.values():
+            count[text] = count.get(text, 0) + 1
+        clash = [u for u in units if (count[labels[u.id]] > 1 or labels[u.id] in taken) and level[u.id] < LAST_LEVEL]
+        if not clash:
+            return labels
+        for u in clash:
+            level[u.id] += 1
 
 
 PREVIEW_TARGETS = 4  # lines drawn from a previewed unit: the nearest enemies near its reach

@@ -64,7 +64,7 @@ def test_table_name_boxes_hold_what_is_drawn() -> None:
     for board in ("oak-and-iron", "days-of-iron"):
         renderer.render_board(real_view(board))
     looks = [key for key in renderer.sprites._data if isinstance(key, Look) and has_table_name(key)]
-    assert len({look.kind for look in looks}) == 2  # ships and units
+    assert {look.kind for look in looks} == {"ship", "unit", "general"}  # ships, units and generals
     for look in looks:
         sprite = table_name_sprite(look)
         w, h = table_name_size(look)
