@@ -91,7 +91,7 @@ def test_a_hidden_unit_never_changes_the_labels_others_see() -> None:
     renames nothing on the other side's board (that would betray him)."""
     state, rng = new_game("outpost", scouting="no")
     general = unit(state, "Gen. von Bothmer")
-    order(state, "prussian", "hide Gen. von Bothmer at the copse", rng)
+    order(state, "prussian", "hide Gen. von Bothmer at 30 6", rng)  # x y on the measured table
     ready_both(state, rng)
     assert general.status == HIDDEN
     colonel = unit(state, "Colonel von Bothmer")
