@@ -7,6 +7,7 @@ All are ``ValueError`` subclasses, like python-chess's move errors, so callers m
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 
 def quote(text: str) -> str:
@@ -110,17 +111,15 @@ def resolve_name(text: str, names: dict[str, str], what: str) -> str:
         exact = [k for k, n in names.items() if fold(n) == folded or fold(k) == folded]
         if len(exact) == 1:
             return exact[0]
-    wanted = fold(wanted)
 
-    def words_onward(name: str) -> list[str]:
-        words = fold(name).split()
-        return [" ".join(words[i:]) for i in range(len(words))]
+    def prefixed(key: str, name: str, shape: Callable[[str], str], typed: str) -> bool:
+        tails = shape(name).split()
+        return shape(key).startswith(typed) or any(" ".join(tails[i:]).startswith(typed) for i in range(len(tails)))
 
-    prefix = [
-        k
-        for k, n in names.items()
-        if fold(k).startswith(wanted) or any(tail.startswith(wanted) for tail in words_onward(n))
-    ]
+    prefix = [k for k, n in names.items() if prefixed(k, n, str.casefold, wanted)]
+    if len(prefix) == 1:  # as typed, accents and all, a unique prefix wins before folding widens it
+        return prefix[0]
+    prefix = [k for k, n in names.items() if prefixed(k, n, fold, fold(wanted))]
     if len(prefix) == 1:
         return prefix[0]
     choices = ", ".join(sorted(names.values()))

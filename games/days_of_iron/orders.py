@@ -695,6 +695,9 @@ def usage(state: State, verb: str, rest: list[str]) -> GameError:
     if verb == "table":
         return InvalidSyntax("which table?", hint=f"Tables: {', '.join(reference().tables)}.")
     if verb == "hide":
+        if state.options.get("board", "tape") == "measured":
+            return InvalidSyntax("where is it hidden?", hint="Write `hide UNIT at X Y [facing DEGREES] [line|column|skirmish]`, "
+                                 "inches from the table's top-left corner, inside your deployment zone (16.2, 16.4).")
         return InvalidSyntax("where is it hidden?", hint="Write `hide UNIT at WHERE` (location, formation and facing, 16.4).")
     fixed = {
         "cancel": "write `cancel N` with your record's number.",

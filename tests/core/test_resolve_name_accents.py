@@ -34,5 +34,13 @@ def test_folded_names_that_match_two_things_are_ambiguous() -> None:
         resolve_name("Hussar", UNITS, "unit")
 
 
+def test_a_prefix_typed_with_its_accent_is_not_widened_by_folding() -> None:
+    names = {"a": "Jäger Battalion", "b": "Jager Company"}
+    assert resolve_name("Jäg", names, "unit") == "a"
+    assert resolve_name("Jag", names, "unit") == "b"  # the spelling as typed first, here too
+    with pytest.raises(AmbiguousName):
+        resolve_name("Jâg", names, "unit")  # folded only when nothing matches as typed: both
+
+
 def test_fold_drops_marks_and_case() -> None:
     assert fold("Chasseurs à Cheval Jäger Doëns") == "chasseurs a cheval jager doens"

@@ -104,6 +104,7 @@ def test_a_hidden_unit_is_recorded_in_the_zone_and_revealed_where_it_was_written
         order(state, side, "staff", rng)
     err = refusal(state, "prussian", "hide 5th Jäger at in the wood")
     assert "X Y" in err.message and "deployment zone of the Prussians, the top 12\"" in err.message
+    assert "`hide UNIT at X Y [facing DEGREES]" in refusal(state, "prussian", "hide 5th Jager").hint
     err = refusal(state, "prussian", "hide 5th Jager at 20 30")
     assert "would stand outside the deployment zone of the Prussians" in err.message
     assert "(x 0 to 48, y 0 to 12)" in err.message
