@@ -633,7 +633,8 @@ def check_unit_names(text: str, verb: str, known: Mapping[str, Mapping[str, str]
 
 
 TABLE_USAGE = {
-    "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]`, e.g. `2/IR12 move 6 wheel left 30`.",
+    "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]` (INCHES from 0 to 60, DEGREES from 1 "
+            "to 180), e.g. `2/IR12 move 6 wheel left 30`.",
     "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",

@@ -105,14 +105,23 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `UNIT move INCHES [wheel left|right DEGREES] [forced]` e.g. `2e de Ligne move 6`,
   `74th move 3 wheel left 30`: straight ahead from the command stand, then wheel on the inner front
   corner; the outer arc costs DOUBLE. The allowance is the movement sheet's rate for the arm and
-  the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1).
-  A unit may not leave the table nor end within 1" of an enemy it can see.
+  the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1);
+  it disorders the unit, not within 12" of a visible formed enemy, and by the whole brigade (17.4.5,
+  house: once one unit of a brigade force marches, its brigade-mates move this turn only with
+  `forced`; once one has moved, formed or charged otherwise, none force marches).
+  A unit may not leave the table nor end within 1" of an enemy it can see. It may pass through
+  friends (17.4.8, 17.4.9) but no move, wheel, formation change, charge impulse or evade ENDS on
+  another unit's base: the refusal names the unit in the way and how far it can go. INCHES 0-60,
+  DEGREES 1-180.
 - `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
   ahead (within 45 degrees) and within its move: the To Charge test (house morale chart, 1d6 in
   the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
-  2" short). When the Close Assault phase begins every pair in contact fights (house chart:
+  2" short). A charge's path crosses rivers only at bridges and fords and no unit may stand in it
+  (enemy screens in the open are swept aside, 17.2.7): a charge that cannot reach is refused; an
+  impulse short of contact ends no nearer than 1" to an enemy it did not charge (17.4). When the
+  Close Assault phase begins every pair in contact fights (house chart:
   1d6 + Class, +1 charging; the loser loses stands; a tie costs each a stand). The house results
   sheet, by the winning margin, moves both (17.5.1): the loser routs or falls back, the winner holds,
   advances or pursues; an advance into a new enemy is a Break-Through Attack fought next turn
@@ -160,8 +169,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   the Shooting phase every unit that lost stands takes the Casualties from Shooting test (1d6 +
   factors in its Class column: pass, halted, gone to ground, disordered, shaken or rout). A halted
   unit may not move closer to the enemy; one gone to ground may not move until it rallies;
-  disorder also comes from urban areas, woods, fords, swamps and a second forced march in
-  successive turns, and lifts after a turn without moving, firing or charging. A routing unit
+  disorder also comes from urban areas, woods, fords, swamps and every forced march (17.4.5),
+  and lifts after a turn without moving, firing or charging. A routing unit
   makes half its rout distance directly away from the enemy at once, the rest of one full rout
   distance a turn at the start of its side's Movement phase (before other moves); off the table it
   is gone for good, into an enemy it is dispersed, into or across a river away from a ford or

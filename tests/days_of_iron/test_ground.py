@@ -279,7 +279,8 @@ def test_a_passage_of_lines_is_slower_for_class_2_and_better_in_the_open() -> No
     state, rng = river_game()  # the Movement phase of turn 1; the river lies beyond this ground
     state.terrain.clear()
     line = place(unit(state, "63e de Ligne"), 36.0, 36.0, 0.0)  # a friendly line, y 35.5-36.5
-    column = place(unit(state, "2e de Ligne"), 36.0, 39.0, 0.0, "column")  # Class 2, front 1" behind it
+    column = place(unit(state, "2e de Ligne"), 36.0, 38.0, 0.0, "column")  # Class 2, front touching its rear
+    # (it must get wholly through: no unit ends on another's base, 17.4.8)
     # Class 1 troops may not pass through a line (17.4.9)
     column.cls = 1
     with pytest.raises(IllegalOrder, match=r"2e de Ligne \(Class 1\) may not pass through 63e de Ligne: only Class 2 and better"):
@@ -298,7 +299,7 @@ def test_a_passage_of_lines_is_slower_for_class_2_and_better_in_the_open() -> No
     assert column.order == "disordered" and movement_17_4.passed_lines(state, column)
     # through a column (the book speaks only of lines) or a deployed battery (17.4.8) there is no passage of lines
     other = place(unit(state, "24e de Ligne"), 20.0, 39.0, 0.0, "column")
-    place(unit(state, "40e de Ligne"), 20.0, 36.0, 0.0, "column")
-    place(unit(state, "7e Batterie"), 20.0, 33.0, 0.0, "line")
+    place(unit(state, "40e de Ligne"), 20.0, 36.5, 0.0, "column")
+    place(unit(state, "7e Batterie"), 20.0, 34.0, 0.0, "line")  # y 33.25-34.75: the 24e ends clear beyond it
     events = order(state, "french", "24e de Ligne move 8", rng)
     assert events[0].text == '24e de Ligne moves 8": it costs 8", 0" left this turn.' and not movement_17_4.passed_lines(state, other)

@@ -26,12 +26,13 @@ def test_measured_meeting_plays_to_a_result() -> None:
     out = done.stdout
     assert "The units are set out in column in their deployment zones" in out
     assert '40th Fusiliers moves 12" (forced march): it costs 12", 0" left this turn.' in out
-    assert '77th Infantry moves 4" and wheels left 20°: it costs 6.79", 1.21" left this turn.' in out
+    assert "40th Fusiliers is disordered by its forced march (17.4.5)." in out
+    assert '39th Fusiliers moves 4" and wheels left 20°: it costs 6.79", 1.21" left this turn.' in out
     assert "24e de Ligne forms line (4\" left this turn)." in out
     assert '40th Fusiliers to 40e de Ligne: 15.23" edge to edge' in out
     assert "Preview of `40e-ligne move 8`" in out
     assert '40e de Ligne fire at 40th Fusiliers: 8.49" (long), 12 x 1d6' in out
-    assert "40th Fusiliers loses 3 stands (9/12 left)." in out
+    assert "40th Fusiliers loses 4 stands (8/12 left)." in out  # the rally test of its forced march's disorder
     assert "**Game over.**" in out and "Points (18.2)" in out
 
 
@@ -74,7 +75,7 @@ def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> No
     # declared in the Morale phase, it comes on at the entry point when the French part of the Movement phase begins
     assert ("**Arrival** (17.2.1): 24e de Ligne, 40e de Ligne, Gen. Micheler come on at Forbach road (0\", 40\") "
             "in column, facing into the table") in out
-    assert '24e de Ligne moves 6" and wheels right 10°' in out  # the arrived brigade moves
+    assert '24e de Ligne moves 6": it costs 6", 2" left this turn.' in out  # the arrived brigade moves
     # objectives with a point are held from the table (18.2): the hand order is refused, the Jäger on the hill hold it
     assert "`objective Rotherberg prussian`: Rotherberg is decided on the table" in out
     assert "Objective Rotherberg is now held by the Prussians: 8th Jäger stands 2.24\" from it (18.2)." in out

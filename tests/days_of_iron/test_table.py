@@ -87,6 +87,7 @@ def test_a_wheel_pivots_on_the_inner_front_corner_and_costs_double_its_outer_arc
 def test_form_line_keeps_the_command_stand_and_costs_half_the_allowance() -> None:
     state, rng = game_in_movement()
     ligne = unit(state, "2e de Ligne")
+    unit(state, "63e de Ligne").y = 30.0  # out of the way: a line is laid across no unit (17.4.8)
     front = front_centre(ligne)
     order(state, "french", "2e de Ligne form line", rng)
     assert ligne.formation == "line" and footprint(ligne) == (12.0, 1.0)
@@ -104,6 +105,7 @@ def test_forced_march_only_from_column_and_adds_the_bonus() -> None:
     y0 = ligne.y
     order(state, "french", "40e de Ligne move 12 forced", rng)  # 8" column rate + 50% (house)
     assert ligne.y == pytest.approx(y0 - 12)
+    unit(state, "63e de Ligne").y = 30.0  # clear of its neighbours: a line is laid across no unit (17.4.8)
     order(state, "french", "63e de Ligne form line", rng)
     state.turn += 1  # next turn: it starts the phase in line
     with pytest.raises(IllegalOrder, match="only a unit that started the phase in column may force march"):
@@ -117,6 +119,7 @@ def test_moves_stay_on_the_table_and_1_inch_from_visible_enemies() -> None:
     with pytest.raises(IllegalOrder, match="would leave the table"):
         RS.parse_order(state, "french", "2e de Ligne move 0 wheel left 45")
     ligne.x = 30.0
+    unit(state, "24e de Ligne").y = 44.5  # out of the 2e's new place: no unit ends on another (17.4.8)
     # put a Prussian unit 2" ahead of the 2e de Ligne
     prussian.x, prussian.facing = ligne.x, 180.0
     prussian.y = ligne.y - footprint(ligne)[1] / 2 - 2 - footprint(prussian)[1] / 2
@@ -171,7 +174,8 @@ def test_measure_answers_only_the_asker() -> None:
 def test_candidates_offer_moves_forms_and_measures_that_all_apply() -> None:
     state, rng = game_in_movement()
     legal = RS.legal_orders(state, "french")
-    assert "2e-ligne move 8" in legal and "2e-ligne move 4" in legal and "2e-ligne form line" in legal
+    assert "2e-ligne move 8" in legal and "2e-ligne move 4" in legal and "5e-chasseurs form line" in legal
+    assert "2e-ligne form line" not in legal  # its line would lie across the 63e beside it (17.4.8)
     assert "2e-ligne move 0 wheel left 45" in legal
     assert any(o.startswith("measure 2e-ligne to ") for o in legal)
     assert not any(o.startswith("74th move") for o in legal)

@@ -41,7 +41,7 @@ from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint
 from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
 from games.days_of_iron.rules.formations_12 import SKIRMISH, base, front_centre, on_table
-from games.days_of_iron.rules.movement_17_4 import allowance, fmt, left, spend, visible_enemies
+from games.days_of_iron.rules.movement_17_4 import allowance, back_off, clear_run, fmt, left, spend, visible_enemies
 from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, STEPS, TURN, State, Unit
 
 CHARGERS = ("infantry", "cavalry")
@@ -128,6 +128,7 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
         _check_opportunity(state, unit, target, distance)
     elif distance > allowance(state, unit) + 1e-9:
         raise IllegalOrder(f"{target.name} is {fmt(distance)}\" away, beyond {unit.name}'s {fmt(allowance(state, unit))}\" move.")
+    _check_path(state, unit, target, opportunity)
     return order
 
 
@@ -149,14 +150,48 @@ def opportunity_reach(state: State, unit: Unit) -> float:
     return min(allowance(state, unit) / 2, left(state, unit))
 
 
-def _advance(unit: Unit, target: Unit, inches: float) -> tuple[float, bool]:
-    """Move straight ahead up to ``inches``, stopping at contact with the target: (moved, contact)."""
+def _advance(state: State, unit: Unit, target: Unit, inches: float,
+             ignore: frozenset[str] = frozenset(), swept: frozenset[str] = frozenset()) -> tuple[float, bool]:
+    """Move straight ahead up to ``inches``, stopping at contact with the target, before a unit or
+    a river outside its crossings in the way (15.3, 17.4.8), and, short of contact, not within 1"
+    of another enemy (17.4): (moved, contact). ``ignore``: units that stop nothing; ``swept``:
+    screens overrun by this charge (17.2.7), which it may come near but not end on."""
     b = base(unit)
     delta = scale(b.forward, inches)
     t = slide_contact(b.polygon(), delta, base(target).polygon())
     moved = inches if t is None else inches * t
+    moved, _ = clear_run(state, unit, b, b.forward, moved, target=target.id, ignore=ignore)
+    if polygon_distance(b.moved(moved).polygon(), base(target).polygon()) >= CONTACT:
+        moved, _ = back_off(state, unit, b, b.forward, moved, target.id, ignore | swept)
     unit.x, unit.y = b.moved(moved).centre
     return moved, in_contact(unit, target)
+
+
+def screens(state: State, unit: Unit) -> frozenset[str]:
+    """17.2.7: the enemy skirmish screens in the open a formed charger's 1st Impulse goes through
+    (they rout as it comes on), so they do not stop its path."""
+    if unit.formation == SKIRMISH:
+        return frozenset()
+    return frozenset(e.id for e in visible_enemies(state, unit.side)
+                     if e.formation == SKIRMISH and e.status == ON_TABLE and in_the_open(state, e))
+
+
+def _check_path(state: State, unit: Unit, target: Unit, opportunity: bool) -> None:
+    """A charge's path obeys the ground as a move does (15.3: rivers only at bridges and fords) and
+    no unit may stand in its way (17.4.8; enemy screens in the open are swept aside, 17.2.7): a
+    charge that cannot reach its target is refused."""
+    trial = Unit(**{**unit.__dict__})
+    if not opportunity:
+        trial.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
+    reach = opportunity_reach(state, unit) if opportunity else allowance(state, unit)
+    b = base(trial)
+    t = slide_contact(b.polygon(), scale(b.forward, reach), base(target).polygon())
+    if t is None:
+        return
+    run, why = clear_run(state, trial, b, b.forward, reach * t, target=target.id, ignore=screens(state, unit))
+    if why:
+        raise IllegalOrder(f"{unit.name} cannot reach {target.name}: {why} is in the way after {fmt(run)}\" "
+                           "(a charge crosses rivers only at bridges and fords, 15.3, and ends on no unit, 17.4.8).")
 
 
 def caught(unit: Unit, distance: float) -> bool:
@@ -183,9 +218,10 @@ def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
     unit.declared_turn = state.turn
     unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
     trial = Unit(**{**unit.__dict__})  # where the 1st Impulse will take it: the screens it sweeps rout first
-    _advance(trial, target, allowance(state, unit) / 2)
+    swept = screens(state, unit)
+    _advance(state, trial, target, allowance(state, unit) / 2, swept)
     overrun = overrun_screens(state, unit, trial)
-    moved, contact = _advance(unit, target, allowance(state, unit) / 2)
+    moved, contact = _advance(state, unit, target, allowance(state, unit) / 2, swept=swept)
     spend(state, unit, moved)
     unit.charging = target.id
     where = "into contact" if contact else f"{fmt(gap(unit, target))}\" short"
@@ -462,11 +498,11 @@ def _go_in(state: State, unit: Unit, target: Unit, passed: bool, text: str, inch
         if distance < HALT_SHORT:  # already closer (contact in the 1st Impulse): it pulls back to 2"
             unit.x, unit.y = base(unit).moved(distance - HALT_SHORT).centre
         else:
-            _advance(unit, target, min(distance - HALT_SHORT, inches))
+            _advance(state, unit, target, min(distance - HALT_SHORT, inches))
         spend(state, unit, left(state, unit))
         return [public(f"{unit.name}: {text}: it halts {fmt(HALT_SHORT)}\" "
                        f"in front of {target.name} (17.4).")]
-    moved, contact = _advance(unit, target, inches)
+    moved, contact = _advance(state, unit, target, inches)
     spend(state, unit, left(state, unit))
     result = f"in contact with {target.name}: close assault follows (17.5)" if contact else f"it falls short of {target.name}"
     return [public(f"{unit.name}: {text}. 2nd Impulse {fmt(moved)}\": {result}.")]
@@ -499,7 +535,7 @@ def _opportunity(state: State, order: Charge, rng: Rng) -> list[Event]:
     if not on_table(unit):
         return events
     unit.charging = target.id
-    moved, contact = _advance(unit, target, reach)
+    moved, contact = _advance(state, unit, target, reach)
     spend(state, unit, left(state, unit))
     result = f"in contact with {target.name}: close assault follows (17.5)" if contact else f"it falls short of {target.name}"
     return [*events, public(f"{unit.name} charges {fmt(moved)}\" straight ahead: {result}.")]

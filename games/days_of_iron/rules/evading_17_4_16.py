@@ -6,8 +6,9 @@ facing); a battery's crew leave their guns where they stand, and the battery may
 they come back in the Movement Phase (17.4.8). A unit whose evade takes it off the table may come
 back three turns later in the Movement Phase (``UNIT return``), where it left.
 
-Not done: evading into cover or into an infantry square (the bot has no squares); the evade
-takes the full half move, through anything in the way (house).
+Not done: evading into cover or into an infantry square (the bot has no squares). House: the
+evade stops short of a unit it would end on and of a river outside its crossings (15.3, 17.4.8),
+and not within 1" of another enemy (17.4).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from games.days_of_iron.rules.formations_12 import SKIRMISH, base
 from games.days_of_iron.rules.movement_17_4 import (
     EPS,
     allowance,
+    back_off,
     check_movement_order,
+    clear_run,
     fmt,
     left,
     spend,
@@ -52,6 +55,13 @@ def evade(state: State, unit: Unit, charger: Unit) -> list[Event]:
     inches = allowance(state, unit) / 2
     away = normalise(sub(base(unit).centre, base(charger).centre))
     start = (unit.x, unit.y)
+    b = base(unit)
+    room, stopper = clear_run(state, unit, b, away, inches, target=charger.id)
+    room, near = back_off(state, unit, b, away, room, charger.id)
+    if room < inches - EPS:
+        unit.x, unit.y = start[0] + away[0] * room, start[1] + away[1] * room
+        return [public(f"{unit.name} evades {fmt(room)}\" directly away from {charger.name}, stopping short of "
+                       f"{stopper or near} (17.4.16).")]
     unit.x, unit.y = start[0] + away[0] * inches, start[1] + away[1] * inches
     if _inside(state, unit):
         return [public(f"{unit.name} evades {fmt(inches)}\" directly away from {charger.name} (17.4.16).")]

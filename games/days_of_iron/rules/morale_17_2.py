@@ -310,20 +310,21 @@ def disordering_ground(state: State, unit: Unit) -> str:
 
 
 def after_move(state: State, unit: Unit, forced: bool) -> list[Event]:
-    """After a move or formation change (17.2.8): disordered in disordering ground, or by a second
-    forced march in successive turns (17.4.5); an attached General moves with the unit."""
+    """After a move or formation change (17.2.8): disordered in disordering ground, or by a forced
+    march (17.4.5: "Units forced marching are disordered"; 17.2.8's "two forced march moves" is
+    read as covered by it, ruling in data/days_of_iron/reference/README.md); an attached General
+    moves with the unit."""
     events: list[Event] = []
     reason = ""
     ground = disordering_ground(state, unit)
     if ground:
-        reason = f"in {ground}"
+        reason = f"in {ground} (17.2.8)"
     if forced:
-        if unit.forced_turn >= state.turn - 1 and unit.forced_turn > 0:
-            reason = reason or "after two forced marches"
+        reason = reason or "by its forced march (17.4.5)"
         unit.forced_turn = state.turn
     if reason and unit.order == GOOD:
         unit.order, unit.order_turn = DISORDERED, state.turn
-        events.append(public(f"{unit.name} is disordered {reason} (17.2.8)."))
+        events.append(public(f"{unit.name} is disordered {reason}."))
     elif reason and unit.order == DISORDERED:
         unit.order_turn = state.turn
     if unit.type == "general" and unit.attached:

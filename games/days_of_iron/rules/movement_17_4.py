@@ -12,6 +12,7 @@ a refusal can never tell a player where an enemy hides.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 
@@ -28,16 +29,19 @@ from games.core.geometry import (
     overlaps,
     point_in_polygon,
     polygon_distance,
+    scale,
     signed_area,
     sub,
 )
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Form, Measure, Move
-from games.days_of_iron.rules.formations_12 import COLUMN, LINE, arm, base, footprint, on_table, reform
+from games.days_of_iron.rules.formations_12 import COLUMN, LINE, SKIRMISH, arm, base, footprint, on_table, reform
 from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, TURN, State, TerrainPiece, Unit
 
 EPS = 1e-6
+FORCED_MARCH_CLEARANCE = 12.0  # book 17.4.5: forced marches not within 12" of a visible formed enemy
+CLEAR_STEP = 0.1  # inches: the step in which the bot looks for where a move, impulse or evade may end
 
 
 def fmt(inches: float) -> str:
@@ -205,6 +209,102 @@ def fords_crossed(state: State, start: Base, end: Base) -> list[TerrainPiece]:
     return [t for t in pieces_under(state, swept) if types[t.type].crossing == "ford"]
 
 
+def in_the_way(state: State, unit: Unit, end: Base, *, ignore: frozenset[str] = frozenset()) -> Unit | None:
+    """17.4.8-17.4.9: units pass through friends (a deployed battery, a line by a passage of lines)
+    but no unit ENDS on another's base, friend or enemy: the first unit standing on the table where
+    ``end`` would put ``unit``. Generals ride among the troops: they neither block nor are blocked
+    (house). Hidden enemies are not on the table, so a refusal never tells where one hides."""
+    if unit.type == "general":
+        return None
+    outline = end.polygon()
+    return next((o for o in state.units if o.id != unit.id and o.id not in ignore and o.type != "general"
+                 and on_table(o) and overlaps(outline, base(o).polygon())), None)
+
+
+def farthest_clear(state: State, unit: Unit, order: Move) -> float | None:
+    """The longest move short of ``order.inches`` (the same wheel) that ends on no unit, to the
+    bot's 0.1" step; None when even staying put (and wheeling) would."""
+    reach = math.hypot(*footprint(unit)) * 2 + order.inches
+    near = [o for o in state.units if o.id != unit.id and on_table(o)
+            and math.hypot(o.x - unit.x, o.y - unit.y) <= reach + math.hypot(*footprint(o))]
+    saved = state.units
+    try:
+        state.units = [unit, *near]
+        for i in range(int(order.inches / CLEAR_STEP + EPS), -1, -1):
+            trial = dataclasses.replace(order, inches=round(i * CLEAR_STEP, 6))
+            if in_the_way(state, unit, moved_base(unit, trial)) is None:
+                return trial.inches
+    finally:
+        state.units = saved
+    return None
+
+
+def run_stopper(state: State, unit: Unit, start: Base, end: Base, target: str, ignore: frozenset[str]) -> str:
+    """Why a push straight from ``start`` may not reach ``end`` ("" if it may): it would end on
+    another unit's base (17.4.8; one it already stood on does not count), or its path enters a
+    river outside its crossings (15.3)."""
+    outline, first = end.polygon(), start.polygon()
+    for o in state.units:
+        if o.id in (unit.id, target) or o.id in ignore or o.type == "general" or not on_table(o):
+            continue
+        there = base(o).polygon()
+        if overlaps(outline, there) and not overlaps(first, there):
+            return o.name
+    swept = convex_hull([*first, *outline])
+    types = house().terrain
+    river = next((t for t in pieces_under(state, swept) if types[t.type].water and uncrossed(state, swept, t)), None)
+    return river.name if river is not None else ""
+
+
+def clear_run(state: State, unit: Unit, start: Base, direction: Point, inches: float, *, target: str = "",
+              ignore: frozenset[str] = frozenset()) -> tuple[float, str]:
+    """How far a unit pushed straight along ``direction`` (a charge's impulse, an evade) goes, up to
+    ``inches``: it stops at the last place before the first one ``run_stopper`` refuses (0.1" steps,
+    then halved ten times): (inches, what stopped it or "")."""
+    done = 0.0
+    steps = max(1, math.ceil(inches / CLEAR_STEP - EPS))
+    for i in range(1, steps + 1):
+        d = min(inches, i * CLEAR_STEP)
+        why = run_stopper(state, unit, start, start.translated(scale(direction, d)), target, ignore)
+        if why:
+            lo, hi = done, d
+            for _ in range(10):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if not run_stopper(state, unit, start, start.translated(scale(direction, mid)),
+                                                      target, ignore) else (lo, mid)
+            return round(lo, 6), why
+        done = d
+    return inches, ""
+
+
+def too_near(state: State, unit: Unit, start: Base, end: Base, target: str,
+             ignore: frozenset[str] = frozenset()) -> str:
+    """17.4: the enemy other than ``target`` (and those in ``ignore``) that ``end`` would bring the
+    unit within 1" of, closer than it stood at ``start`` ("" if none)."""
+    clearance = house().movement.enemy_clearance
+    outline, first = end.polygon(), start.polygon()
+    for o in visible_enemies(state, unit.side):
+        if o.id == target or o.id in ignore or (o.type == "general" and o.attached):
+            continue
+        there = base(o).polygon()
+        if polygon_distance(outline, there) < min(clearance, polygon_distance(first, there)) - EPS:
+            return o.name
+    return ""
+
+
+def back_off(state: State, unit: Unit, start: Base, direction: Point, inches: float, target: str = "",
+             ignore: frozenset[str] = frozenset()) -> tuple[float, str]:
+    """Shorten a push that would END within 1" of an enemy it did not charge (17.4), in 0.1" steps:
+    (inches, the enemy that shortened it or "")."""
+    why = too_near(state, unit, start, start.translated(scale(direction, inches)), target, ignore)
+    if not why:
+        return inches, ""
+    d = inches
+    while d > EPS and too_near(state, unit, start, start.translated(scale(direction, d)), target, ignore):
+        d = max(0.0, round(d - CLEAR_STEP, 6))
+    return d, why
+
+
 def check_movement_order(state: State, seat: str, unit: Unit, text: str) -> None:
     """Movement orders belong to the acting side's part of the Movement Phase (17.4), for its own
     units standing on the table and not routing."""
@@ -228,6 +328,7 @@ def check_move(state: State, seat: str, order: Move) -> Move:
         raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
     if order.forced and start_formation(state, unit) != COLUMN:
         raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
+    _check_brigade_march(state, unit, order)
     end = moved_base(unit, order)
     factor, slowest, passed = move_factor(state, unit, base(unit), end)
     if factor <= 0:
@@ -243,7 +344,9 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if cost > room + EPS:
         raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
                            f"this turn ({start_formation(state, unit)} rate {fmt(allowance(state, unit, order.forced))}\").",
-                           hint=(f"{slowest} slows it (x{fmt(factor)}; section 15, 17.4.9). " if slowest else "")
+                           hint=(f"{slowest} slows it (x{fmt(factor)}; "
+                                 + ("a passage of lines, 17.4.9). " if passed and slowest == passed[0].name
+                                    else "17.4.4, section 15). ") if slowest else "")
                            + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
     _check_on_table(state, order.text, end)
     clearance = house().movement.enemy_clearance
@@ -252,7 +355,65 @@ def check_move(state: State, seat: str, order: Move) -> Move:
         if gap < clearance - EPS:
             raise IllegalOrder(f"it would end {fmt(gap)}\" from {enemy.name}; a unit may not come "
                                f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).")
+    _check_end_clear(state, unit, order, end)
+    if order.forced:
+        _check_forced_clearance(state, unit, end)
     return order
+
+
+def _brigade_mates(state: State, unit: Unit) -> list[Unit]:
+    """The unit's brigade on the table, Generals aside (17.4.5 speaks of the brigade's units)."""
+    return [u for u in state.units if u.brigade and u.brigade == unit.brigade and u.id != unit.id
+            and u.type != "general" and on_table(u)]
+
+
+def _check_brigade_march(state: State, unit: Unit, order: Move) -> None:
+    """17.4.5, "units cannot force march unless their whole brigade makes a forced march" (house
+    reading, checked order by order): once a unit of the brigade has force marched this turn, its
+    brigade-mates move only by forced march (or stay put); once one has moved, formed or charged
+    otherwise, none of them force marches this turn."""
+    if unit.type == "general":
+        return
+    mates = _brigade_mates(state, unit)
+    if order.forced:
+        other = next((u for u in mates if u.moved_turn == state.turn and u.moved > 0 and u.forced_turn != state.turn), None)
+        if other is not None:
+            raise IllegalOrder(f"{other.name} of the same brigade has moved this turn without a forced march: a unit "
+                               "force marches only when its whole brigade does (17.4.5).",
+                               hint=f"`{unit.id} move N` without `forced`.")
+        return
+    marcher = next((u for u in mates if u.forced_turn == state.turn), None)
+    if marcher is not None:
+        raise IllegalOrder(f"{marcher.name} of the same brigade has force marched this turn: the whole brigade "
+                           "makes the forced march (17.4.5), so its units move only with `forced` this turn.",
+                           hint=f"`{unit.id} move N forced` (from column), or leave it where it is.")
+
+
+def _check_forced_clearance(state: State, unit: Unit, end: Base) -> None:
+    """17.4.5: "Brigades making forced marches can not move within 12" of a *visible* formed enemy
+    unit" (house: formed troops are foot or horse in line or column, not routing; skirmishers,
+    batteries and Generals are not formed units; hidden enemies are not visible)."""
+    for enemy in visible_enemies(state, unit.side):
+        if enemy.type not in ("infantry", "cavalry") or enemy.formation == SKIRMISH or enemy.status != ON_TABLE:
+            continue
+        gap = polygon_distance(end.polygon(), base(enemy).polygon())
+        if gap < FORCED_MARCH_CLEARANCE - EPS:
+            raise IllegalOrder(f"a forced march may not come within {fmt(FORCED_MARCH_CLEARANCE)}\" of a visible formed "
+                               f"enemy (17.4.5); it would end {fmt(gap)}\" from {enemy.name}.",
+                               hint=f"A normal move: `{unit.id} move N`.")
+
+
+def _check_end_clear(state: State, unit: Unit, order: Move, end: Base) -> None:
+    """17.4.8-17.4.9: a move may pass through friends but not end on any unit's base."""
+    other = in_the_way(state, unit, end)
+    if other is None:
+        return
+    room = farthest_clear(state, unit, order)
+    wheel = f" wheel {order.turn} {fmt(order.degrees)}" if order.turn and order.degrees else ""
+    hint = (f"It can end clear short of it: at most `{unit.id} move {fmt(room)}{wheel}`." if room is not None
+            else "Move it clear another way first.")
+    raise IllegalOrder(f"{unit.name} would end on top of {other.name}: a unit may pass through friends "
+                       f"(17.4.8, 17.4.9) but not end on another unit's base.", hint=hint)
 
 
 def _check_on_table(state: State, text: str, end: Base) -> None:
@@ -311,6 +472,10 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     trial = Unit(**{**unit.__dict__})
     reform(trial, order.formation)
     _check_on_table(state, order.text, base(trial))
+    other = in_the_way(state, trial, base(trial))
+    if other is not None:
+        raise IllegalOrder(f"forming {order.formation} would lay {unit.name} across {other.name}: no unit ends "
+                           "on another unit's base (17.4.8).", hint=f"Move {unit.name} clear of {other.name} first.")
     return order
 
 
