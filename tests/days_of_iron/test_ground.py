@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PURSUIT = ("Close assault results (house): 5th Jäger rout, 3e Hussards pursue 8\" (17.5.1).\n"
            "         5th Jäger loses 2 stands (6/8 left).\n"
            "         5th Jäger routs (beaten by 3e Hussards): initial rout of 6\" (17.4.14).\n"
-           "         3e Hussards pursues 6\" and catches the routing 5th Jäger (17.5.3 next turn).")
+           "         3e Hussards pursues 6.18\" and catches the routing 5th Jäger (17.5.3 next turn).")
 
 def to_shooting(state: State, rng: Rng) -> None:
     """French initiative, then `next` through the Morale phase."""
@@ -269,8 +269,10 @@ def test_the_ground_console_script_plays_to_a_result() -> None:
             "5e Batterie (mitrailleuses) (a Mitrailleuse fires in a 22.5-degree arc) (17.3).") in out
     assert ("`4th Horse Battery fire at 16e Chasseurs`: 16e Chasseurs à pied stands on a high hill (Spicherer Höhe): "
             "only howitzers or guns sited on a hill may fire at it (17.3.3).") in out
-    assert ('1er Tirailleurs algériens moves 4" through Gersweiler ford (fording Gersweiler ford disorders it, 15.4): '
-            'it costs 8", 0" left this turn.') in out
+    # a column whose left stands would go into the river beside the ford is refused (15.3)
+    assert "`1er Tirailleurs move 4`: 1er Tirailleurs algériens cannot cross Saar (15.3: only at bridges and fords)." in out
+    assert ('1er Tirailleurs algériens moves 3" through Gersweiler ford (fording Gersweiler ford disorders it, 15.4): '
+            'it costs 6", 2" left this turn.') in out
     assert PURSUIT in out
     assert "**Game over.**" in out
 

@@ -25,14 +25,15 @@ def test_measured_meeting_plays_to_a_result() -> None:
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "The units are set out in column in their deployment zones" in out
-    assert '40th Fusiliers moves 12" (forced march): it costs 12", 0" left this turn.' in out
-    assert "40th Fusiliers is disordered by its forced march (17.4.5)." in out
+    assert '77th Infantry moves 12" (forced march): it costs 12", 0" left this turn.' in out
+    assert "77th Infantry is disordered by its forced march (17.4.5)." in out
     assert '39th Fusiliers moves 4" and wheels left 20°: it costs 6.79", 1.21" left this turn.' in out
-    assert "24e de Ligne forms line (4\" left this turn)." in out
-    assert '40th Fusiliers to 40e de Ligne: 15.23" edge to edge' in out
-    assert "Preview of `40e-ligne move 8`" in out
-    assert '40e de Ligne fire at 40th Fusiliers: 8.49" (long), 12 x 1d6' in out
-    assert "40th Fusiliers loses 4 stands (8/12 left)." in out  # the rally test of its forced march's disorder
+    assert "40e de Ligne forms line (4\" left this turn)." in out  # set out with room for its line (16.2)
+    assert '77th Infantry to 24e de Ligne: 14.14" edge to edge' in out
+    assert "Preview of `24e-ligne move 8`" in out
+    assert '24e de Ligne fire at 77th Infantry: 6.32" (effective), 12 x 1d6' in out
+    assert "40e de Ligne would be endangered: it stands between 7e Batterie (4-pdr) and 77th Infantry (17.3.4)" in out
+    assert "77th Infantry loses 4 stands (8/12 left)." in out
     assert "**Game over.**" in out and "Points (18.2)" in out
 
 
@@ -45,7 +46,7 @@ def test_the_hidden_unit_stays_private_until_the_end() -> None:
     assert not any("10e Chasseurs" in r.get("text", "") for r in before if r["kind"] == "message")
     to_bob = [r["text"] for r in before if r.get("to") == "@bob" and "10e Chasseurs" in r.get("text", "")]
     # only his own probe comes back, answered as for any unit not on the table (hidden or off board)
-    assert to_bob == ["`measure 40th Fusiliers to 10e Chasseurs`: 10e Chasseurs à pied is not on the table."]
+    assert to_bob == ["`measure 77th Infantry to 10e Chasseurs`: 10e Chasseurs à pied is not on the table."]
     assert records[-1]["kind"] == "done" and records[-1]["state"] == "over"
 
 
@@ -76,7 +77,7 @@ def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> No
     assert ("**Arrival** (17.2.1): 24e de Ligne, 40e de Ligne, Gen. Micheler come on at Forbach road (0\", 40\") "
             "in column, facing into the table") in out
     assert '24e de Ligne moves 6": it costs 6", 2" left this turn.' in out  # the arrived brigade moves
-    # objectives with a point are held from the table (18.2): the hand order is refused, the Jäger on the hill hold it
+    # objectives with a point are held from the table (18.2): the hand order is refused, the 77th on the hill hold it
     assert "`objective Rotherberg prussian`: Rotherberg is decided on the table" in out
-    assert "Objective Rotherberg is now held by the Prussians: 8th Jäger stands 2.24\" from it (18.2)." in out
+    assert "Objective Rotherberg is now held by the Prussians: 77th Infantry stands 2.00\" from it (18.2)." in out
     assert "**Game over.** Winner: french." in out and "Rotherberg (wanted by the Prussians) held by the Prussians" in out

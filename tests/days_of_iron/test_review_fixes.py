@@ -45,17 +45,18 @@ def text_of(events: list) -> str:  # type: ignore[type-arg]
 
 def test_a_move_may_not_end_on_a_friend_and_the_refusal_says_how_far_it_can_go() -> None:
     state, _ = movement_game()
-    # the 5e Chasseurs (x 16-18, y 43-46) stand 3" behind the 63e de Ligne's column (x 15-19, y 37-40)
-    with pytest.raises(IllegalOrder, match=r"5e Chasseurs à cheval would end on top of 63e de Ligne.*"
-                                           r"at most `5e-chasseurs move 3`"):
-        RS.parse_order(state, "french", "5e Chasseurs à cheval move 6")
+    # the 4e Chasseurs (x 17-19, y 42-45) stand 2" behind the 63e de Ligne's column (x 18-22, y 37-40)
+    with pytest.raises(IllegalOrder, match=r"4e Chasseurs à cheval would end on top of 63e de Ligne.*"
+                                           r"at most `4e-chasseurs move 2`"):
+        RS.parse_order(state, "french", "4e Chasseurs à cheval move 3")
     legal = RS.legal_orders(state, "french")
-    assert "5e-chasseurs move 14" in legal  # through the 63e's column and out beyond it (17.4.8)
-    RS.parse_order(state, "french", "5e Chasseurs à cheval move 3")
+    assert "4e-chasseurs move 14" in legal  # through the 63e's column and out beyond it (17.4.8)
+    RS.parse_order(state, "french", "4e Chasseurs à cheval move 2")
 
 
 def test_a_formation_change_may_not_lay_the_unit_across_a_neighbour() -> None:
     state, rng = movement_game()
+    unit(state, "63e de Ligne").x = 12.0  # x 10-14, beside the 2e (x 5-9), whose line would be x 1-13
     with pytest.raises(IllegalOrder, match=r"forming line would lay 2e de Ligne across 63e de Ligne"):
         RS.parse_order(state, "french", "2e de Ligne form line")
     assert "2e-ligne form line" not in RS.legal_orders(state, "french")
@@ -115,32 +116,32 @@ def test_an_evade_stops_short_of_a_friend_in_its_way() -> None:
 
 def test_a_forced_march_disorders_the_unit_at_once() -> None:
     state, rng = movement_game()
-    events = order(state, "french", "40e de Ligne move 12 forced", rng)
-    assert "40e de Ligne is disordered by its forced march (17.4.5)." in text_of(events)
-    assert unit(state, "40e de Ligne").order == "disordered"
+    events = order(state, "french", "24e de Ligne move 12 forced", rng)
+    assert "24e de Ligne is disordered by its forced march (17.4.5)." in text_of(events)
+    assert unit(state, "24e de Ligne").order == "disordered"
 
 
 def test_the_whole_brigade_force_marches_or_none_of_it() -> None:
     state, rng = movement_game()
-    order(state, "french", "40e de Ligne move 12 forced", rng)
-    with pytest.raises(IllegalOrder, match=r"40e de Ligne of the same brigade has force marched this turn"):
-        RS.parse_order(state, "french", "24e de Ligne move 2")
-    order(state, "french", "24e de Ligne move 2 forced", rng)
+    order(state, "french", "24e de Ligne move 12 forced", rng)
+    with pytest.raises(IllegalOrder, match=r"24e de Ligne of the same brigade has force marched this turn"):
+        RS.parse_order(state, "french", "40e de Ligne move 2")
+    order(state, "french", "40e de Ligne move 2 forced", rng)
     order(state, "french", "2e de Ligne move 2", rng)  # another brigade moves as it likes
     state, rng = movement_game()
-    order(state, "french", "24e de Ligne move 2", rng)
-    with pytest.raises(IllegalOrder, match=r"24e de Ligne of the same brigade has moved this turn without a forced march"):
-        RS.parse_order(state, "french", "40e de Ligne move 12 forced")
+    order(state, "french", "40e de Ligne move 2", rng)
+    with pytest.raises(IllegalOrder, match=r"40e de Ligne of the same brigade has moved this turn without a forced march"):
+        RS.parse_order(state, "french", "24e de Ligne move 12 forced")
 
 
 def test_a_forced_march_may_not_come_within_12_inches_of_a_visible_formed_enemy() -> None:
     state, rng = movement_game()
-    ligne = unit(state, "40e de Ligne")  # x 36-40, front at y 37
-    place(unit(state, "74th"), 38.0, 15.5, 180.0, "column")  # y 14-17: 20" ahead
+    ligne = unit(state, "24e de Ligne")  # x 40-44, front at y 37
+    place(unit(state, "74th"), 42.0, 15.5, 180.0, "column")  # y 14-17: 20" ahead
     with pytest.raises(IllegalOrder, match=r"a forced march may not come within 12\" of a visible formed enemy \(17.4.5\); "
                                            r"it would end 8\" from 74th Infantry"):
-        RS.parse_order(state, "french", "40e de Ligne move 12 forced")
-    order(state, "french", "40e de Ligne move 8", rng)
+        RS.parse_order(state, "french", "24e de Ligne move 12 forced")
+    order(state, "french", "24e de Ligne move 8", rng)
     assert ligne.y == pytest.approx(30.5)
 
 

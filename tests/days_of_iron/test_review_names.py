@@ -41,7 +41,7 @@ def test_names_typed_without_their_accents_find_the_unit() -> None:
     chasseurs = RS.parse_order(state, "french", "5e Chasseurs a cheval move 14")
     assert isinstance(chasseurs, Move) and chasseurs.unit == unit(state, "5e Chasseurs à cheval").id
     order(state, UMPIRE, "next", new_game()[1])  # the Prussian part of the Movement phase
-    assert RS.parse_order(state, "prussian", "8th Jager move 8") == Move("8th-jager", 8.0)
+    assert RS.parse_order(state, "prussian", "8th Jager move 6") == Move("8th-jager", 6.0)  # short of the wood
 
 
 @pytest.mark.parametrize(("text", "typed", "closest"), [

@@ -326,10 +326,10 @@ def test_the_arrivals_script_plays_an_arrival_and_a_surrender_to_the_computed_re
     assert ("**Arrival** (17.2.1): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 6\") "
             "in column, facing into the table, and may move this phase.") in out
     assert '2nd Hussars moves 10": it costs 10", 4" left this turn.' in out
-    assert "`77th Infantry surrender`: 77th Infantry is not affected" in out
-    assert "8th Jäger is disordered by its forced march (17.4.5)." in out
+    assert "`8th Jäger surrender`: 8th Jäger is not affected" in out
+    assert "77th Infantry is disordered by its forced march (17.4.5)." in out
     assert "`end`: a game ends after a turn's Close Assault phase (18)." in out
-    assert "24e de Ligne routs (beaten by 8th Jäger)" in out
+    assert "24e de Ligne routs (beaten by 77th Infantry)" in out
     assert "`24e de Ligne surrender`: 24e de Ligne belongs to the French; only its own side may surrender it." in out
     assert "24e-ligne surrender" in out  # offered to the French by `?`
     assert "24e de Ligne surrenders (18.1; routing, contact): it leaves the table and counts its full 48 points lost" in out

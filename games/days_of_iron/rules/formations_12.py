@@ -19,8 +19,9 @@ from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State
 
 COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
 FORMATIONS = (COLUMN, LINE, SKIRMISH)
-DEPLOY_MARGIN = 7.0  # house: inches kept clear of the side edges when setting out (room to form line)
-DEPLOY_GAP = 3.0  # house: inches between rows of units set out
+DEPLOY_MARGIN = 1.0  # house: inches kept clear of the side edges when setting out
+DEPLOY_GAP = 2.0  # house: inches between rows of units set out (a General stands in the middle)
+DEPLOY_FRONT = 1.0  # house: inches between the front of the zone and the first row set out
 DEPLOY_SLOT = 6.0  # house: the least room a unit set out takes along its row (its name is drawn under it)
 
 
@@ -66,46 +67,88 @@ def on_table(unit: Unit) -> bool:
 
 def deploy(state: State) -> list[str]:
     """Set out both armies in column in their deployment zones (16.2), the first side along the
-    bottom edge facing up the table, the second along the top facing down. Units on the table are
-    placed first, so where they stand never depends on the hidden or off-board units (placed after
-    them, out of sight until revealed or arriving)."""
+    bottom edge facing up the table, the second along the top facing down. Each unit gets a slot as
+    wide as its line, so it may form line where it stands (17.4.8: no unit ends on another's base);
+    rows go back from the front of the zone when a row is full, and each General stands in the gap
+    behind his brigade. Units on the table are placed first, so where they stand never depends on the
+    hidden or off-board units (placed after them, out of sight until revealed or arriving)."""
     depth = float(min(rules().deployment_depth, state.table_height // 2))
     for index, side in enumerate(state.sides):
         units = [u for u in state.units if u.side == side.id and u.status in (ON_TABLE, HIDDEN, OFF_BOARD)]
-        troops = [u for u in units if u.type != "general"]
-        staff = [u for u in units if u.type == "general"]
-        # the troops on the table first, then (a row behind) the Generals, then hidden and off-board units
-        rows = [[u for u in troops if u.status == ON_TABLE], [u for u in staff if u.status == ON_TABLE],
-                [u for u in units if u.status != ON_TABLE]]
-        _set_out(state, rows, bottom=index == 0, depth=depth)
-    return ["The units are set out in column in their deployment zones, facing the enemy "
-            "(move them with `UNIT move N`, `UNIT form line`)."]
+        troops = [u for u in units if u.type != "general" and u.status == ON_TABLE]
+        staff = [u for u in units if u.type == "general" and u.status == ON_TABLE]
+        rest = [u for u in units if u.status != ON_TABLE]
+        bottom = index == 0
+        rows = _set_out(state, troops, bottom=bottom, depth=depth, row_front=DEPLOY_FRONT)
+        _set_generals(state, staff, rows, bottom=bottom, depth=depth)
+        back = rows[-1][0] + rows[-1][1] + DEPLOY_GAP if rows else DEPLOY_FRONT
+        _set_out(state, rest, bottom=bottom, depth=depth, row_front=back)
+    return ["The units are set out in column in their deployment zones, facing the enemy, each with room "
+            "to form line where it stands and its General behind it (move them with `UNIT move N`, "
+            "`UNIT form line`)."]
 
 
-def _set_out(state: State, groups: list[list[Unit]], *, bottom: bool, depth: float) -> None:
-    """Pack units left to right in rows from the front of the zone backwards, each group on a new row."""
+def slot(unit: Unit) -> float:
+    """The room a unit set out takes along its row: its widest formation (line), at least ``DEPLOY_SLOT``."""
+    return max(footprint(unit, LINE)[0], footprint(unit, COLUMN)[0], DEPLOY_SLOT)
+
+
+def _place(state: State, unit: Unit, left: float, width: float, row_front: float, *, bottom: bool, depth: float) -> None:
+    """Stand a unit in column in the slot ``left``..``left + width`` (inches from its own left), its
+    front ``row_front`` inches behind the zone's front edge (kept inside the zone)."""
+    unit.formation = COLUMN
+    unit.facing = 0.0 if bottom else 180.0
+    unit.moved = 0.0
+    d = footprint(unit)[1]
+    front = min(row_front, max(0.0, depth - d))
+    centre_from_front = front + d / 2
+    unit.y = state.table_height - depth + centre_from_front if bottom else depth - centre_from_front
+    unit.x = left + width / 2 if bottom else state.table_width - left - width / 2
+
+
+Row = tuple[float, float, list[Unit]]  # front (inches behind the zone's front), depth, the units in it
+
+
+def _set_out(state: State, units: list[Unit], *, bottom: bool, depth: float, row_front: float) -> list[Row]:
+    """Pack units left to right (from their own side) in rows from ``row_front`` backwards, each in a
+    slot as wide as its line, ``DEPLOY_GAP`` between rows (room for the Generals)."""
+    rows: list[Row] = []
     x = DEPLOY_MARGIN
-    row_front = 1.0  # inches behind the zone's front edge
-    row_depth = 0.0
-    for unit in (u for group in groups for u in [*group, None]):
-        if unit is None:  # the group ends: the next starts a row further back
-            if x > DEPLOY_MARGIN:
-                x, row_front, row_depth = DEPLOY_MARGIN, row_front + row_depth + DEPLOY_GAP, 0.0
-            continue
-        unit.formation = COLUMN
-        unit.facing = 0.0 if bottom else 180.0
-        unit.moved = 0.0
-        d = footprint(unit)[1]
-        width = max(footprint(unit)[0], DEPLOY_SLOT)
-        if x + width > state.table_width - DEPLOY_MARGIN and x > DEPLOY_MARGIN:
-            x, row_front, row_depth = DEPLOY_MARGIN, row_front + row_depth + DEPLOY_GAP, 0.0
-        row_front = min(row_front, max(0.0, depth - d))
-        row_depth = max(row_depth, d)
-        centre_from_front = row_front + d / 2
-        y = state.table_height - depth + centre_from_front if bottom else depth - centre_from_front
-        cx = x + width / 2 if bottom else state.table_width - x - width / 2
-        unit.x, unit.y = cx, y
+    for unit in units:
+        width = slot(unit)
+        if not rows or (x + width > state.table_width - DEPLOY_MARGIN and x > DEPLOY_MARGIN):
+            front = rows[-1][0] + rows[-1][1] + DEPLOY_GAP if rows else row_front
+            rows.append((front, 0.0, []))
+            x = DEPLOY_MARGIN
+        front, row_depth, members = rows[-1]
+        _place(state, unit, x, width, front, bottom=bottom, depth=depth)
+        rows[-1] = (front, max(row_depth, footprint(unit)[1]), [*members, unit])
         x += width + 1.0
+    return rows
+
+
+def _set_generals(state: State, staff: list[Unit], rows: list[Row], *, bottom: bool, depth: float) -> None:
+    """Each General in the gap behind the row holding his brigade, behind its middle (the army's own
+    Generals behind the middle of the front row), pushed aside where he would touch another."""
+    def own_x(u: Unit) -> float:
+        return u.x if bottom else state.table_width - u.x
+
+    def post(g: Unit) -> tuple[int, float]:
+        for index, (_, _, members) in enumerate(rows):
+            mine = [u for u in members if u.brigade == g.brigade and g.brigade]
+            if mine:
+                return index, sum(own_x(u) for u in mine) / len(mine)
+        members = rows[0][2] if rows else []
+        return 0, (sum(own_x(u) for u in members) / len(members) if members else state.table_width / 2)
+
+    floors: dict[int, float] = {}
+    for g in sorted(staff, key=post):
+        index, want = post(g)
+        width, d = footprint(g)
+        front = (rows[index][0] + rows[index][1] + (DEPLOY_GAP - d) / 2) if rows else DEPLOY_FRONT
+        left = min(max(want - width / 2, floors.get(index, DEPLOY_MARGIN)), state.table_width - DEPLOY_MARGIN - width)
+        _place(state, g, left, width, front, bottom=bottom, depth=depth)
+        floors[index] = left + width + 1.0
 
 
 def reform(unit: Unit, formation: str) -> None:
