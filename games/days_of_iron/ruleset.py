@@ -198,7 +198,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   off-board brigade at one of your side's entry points (the scenario's, or `baseline`, the middle of
   your own edge; `?` lists them). It comes on when your part of that turn's Movement phase begins, in
   column facing into the table, and may move; within 25" of a visible enemy not routing it comes on
-  at your baseline instead. Until then it is on nobody's board but the record is opened.
+  at your baseline instead. If a unit stands where the column would come on, it comes on at the
+  nearest clear place along that table edge; if the edge has no room it stays off the table and
+  comes on as your next Movement phase begins (17.4.8: no unit ends on another's base). Until then it
+  is on nobody's board but the record is opened.
 - The result on the measured table is counted from the table (18.2): players do not record `loss`,
   `destroyed` or `routed-off`, nor `rout` (failed tests rout units, 17.2, 17.5) or `killed`/`captured`
   (the Casualties to Staff rolls, 14.3) (the umpire may correct); objectives with a point on the table are held

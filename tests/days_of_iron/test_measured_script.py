@@ -74,8 +74,10 @@ def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> No
     out = played("spicheren-measured.txt")
     assert "**Dust on the horizon at Forbach road!**" in out
     # declared in the Morale phase, it comes on at the entry point when the French part of the Movement phase begins
-    assert ("**Arrival** (17.2.1): 24e de Ligne, 40e de Ligne, Gen. Micheler come on at Forbach road (0\", 40\") "
+    # (the 2e de Ligne, set out at the French left, stands on the road's mouth: they come on 2" along the edge)
+    assert ("**Arrival** (17.2.1): 24e de Ligne, 40e de Ligne, Gen. Micheler come on at Forbach road (0\", 42\") "
             "in column, facing into the table") in out
+    assert "2e de Ligne stands at Forbach road, so they come on at the nearest clear place along the table edge" in out
     assert '24e de Ligne moves 6": it costs 6", 2" left this turn.' in out  # the arrived brigade moves
     # objectives with a point are held from the table (18.2): the hand order is refused, the 77th on the hill hold it
     assert "`objective Rotherberg prussian`: Rotherberg is decided on the table" in out

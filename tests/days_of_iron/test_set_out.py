@@ -9,9 +9,11 @@ import itertools
 import pytest
 
 from games.core.geometry import overlaps
+from games.core.rng import Rng
+from games.core.ruleset import UMPIRE, Event
 from games.days_of_iron.rules import deployment_16, formations_12
 from games.days_of_iron.state import State
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn
+from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
 
 SCENARIOS = ("meeting", "outpost", "spicheren", "saar")
 
@@ -55,3 +57,69 @@ def test_no_two_bases_overlap_and_each_stands_in_its_zone_generals_behind(scenar
         if brigade:  # further from the enemy than the rearmost of his brigade's units
             toward_rear = 1 if g.side == state.sides[0].id else -1
             assert all((g.y - u.y) * toward_rear > 0 for u in brigade), g.name
+
+
+# --- 17.2.1 arrivals on a clear place -----------------------------------------------------------
+
+BRIGADE = ("gen-von-rheinbaben", "2nd-hussars", "11th-uhlans")
+
+
+def held_off() -> tuple[State, Rng]:
+    """The meeting with the Prussian cavalry brigade declared at the Givonne road (72", 6"), the
+    Prussians first in turn 1's Morale phase."""
+    state, rng = new_game("meeting", scouting="no", turns="3")
+    order(state, "prussian", "staff", rng)
+    order(state, "prussian", "offboard Rheinbaben", rng)
+    ready_both(state, rng)
+    start_turn(state, french_first=False)
+    order(state, "prussian", "dust Rheinbaben at Givonne road", rng)
+    return state, rng
+
+
+def to_movement(state: State, rng: Rng) -> list[Event]:
+    events: list[Event] = []
+    while not (state.phase == "turn" and state.step == 2):
+        events = order(state, UMPIRE, "next", rng)
+    return events
+
+
+def clear_of_everyone(state: State, ids: tuple[str, ...]) -> None:
+    on = [u for u in state.units if formations_12.on_table(u)]
+    for a in (u for u in on if u.id in ids):
+        for b in (u for u in on if u.id != a.id):
+            assert not overlaps(formations_12.base(a).polygon(), formations_12.base(b).polygon()), (a.name, b.name)
+
+
+def test_an_arrival_blocked_at_its_entry_comes_on_at_the_nearest_clear_place_on_the_edge() -> None:
+    state, rng = held_off()
+    blocker = unit(state, "74th")  # stands on the Givonne road, in column facing into the table
+    blocker.x, blocker.y, blocker.facing = 70.5, 6.0, 270.0
+    events = to_movement(state, rng)
+    said = "\n".join(e.text for e in events)
+    assert "74th Infantry stands at Givonne road, so they come on at the nearest clear place along the table edge" in said
+    assert all(unit(state, u).status == "on table" for u in BRIGADE)
+    clear_of_everyone(state, BRIGADE)  # before: laid out on top of the 74th
+    hussars = unit(state, "2nd Hussars")
+    assert hussars.facing == 270.0 and max(p[0] for p in formations_12.base(hussars).polygon()) < 72.0 + 1e-6
+
+
+def test_an_arrival_with_no_room_on_the_edge_waits_off_the_table_for_the_next_movement_phase() -> None:
+    state, rng = held_off()
+    for i, name in enumerate(("74th", "39th", "77th", "40th")):  # four lines of 12" along the whole 48" edge
+        u = unit(state, name)
+        u.formation, u.facing, u.x, u.y = "line", 270.0, 71.5, 6.0 + 12.0 * i
+    events = to_movement(state, rng)
+    said = "\n".join(e.text for e in events)
+    assert "**Arrival held** (17.2.1, 17.4.8): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben find no clear room" in said
+    assert all(unit(state, u).status == "off board" and unit(state, u).entry == "Givonne road" for u in BRIGADE)
+    assert not any(c.id in BRIGADE for c in RS.view(state, None).counters)
+    for name in ("74th", "39th", "77th", "40th"):
+        unit(state, name).x = 40.0  # the lines step off the edge; next turn the brigade comes on
+        unit(state, name).y = 20.0 + 5 * ("74th", "39th", "77th", "40th").index(name)
+    while state.phase == "turn":
+        order(state, UMPIRE, "next", rng)
+    order(state, "prussian", "initiative", ScriptedRng([1, 6]))  # the Prussians first again
+    said = "\n".join(e.text for e in to_movement(state, rng))
+    # the 2nd Light Battery, set out at the right of the Prussians' second row, still stands 1" too near
+    assert "Gen. von Rheinbaben come on at Givonne road (72\", 7\")" in said and "2nd Light Battery (Krupp) stands at" in said
+    clear_of_everyone(state, BRIGADE)

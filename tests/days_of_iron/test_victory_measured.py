@@ -243,7 +243,9 @@ def test_arrival_is_declared_in_the_morale_phase_and_comes_on_in_the_movement_ph
     order(state, UMPIRE, "next", rng)
     events = order(state, UMPIRE, "next", rng)  # the Movement phase opens with the Prussians' part
     arrival = next(e for e in events if "**Arrival**" in e.text)
-    assert arrival.public and "2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 6\")" in arrival.text
+    # the 2nd Light Battery, set out at the right of the Prussians' second row, stands on the road's mouth
+    assert arrival.public and "2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 7\")" in arrival.text
+    assert "2nd Light Battery (Krupp) stands at Givonne road, so they come on at the nearest clear place" in arrival.text
     hussars, uhlans, general = unit(state, "2nd Hussars"), unit(state, "11th Uhlans"), unit(state, "Rheinbaben")
     assert all(u.status == "on table" and u.formation == "column" and u.facing == 270.0 and not u.entry
                for u in (hussars, uhlans, general))
@@ -323,8 +325,9 @@ def test_the_arrivals_script_plays_an_arrival_and_a_surrender_to_the_computed_re
     assert "`dust Rheinbaben at the moon`: No entry point called `the moon`. Known: Givonne road, baseline." in out
     assert "**Dust on the horizon at Givonne road!**" in out
     assert "`measure 2e de Ligne to 2nd Hussars`: 2nd Hussars is not on the table." in out  # declared, not yet there
-    assert ("**Arrival** (17.2.1): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 6\") "
-            "in column, facing into the table, and may move this phase.") in out
+    assert ("**Arrival** (17.2.1): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 7\") "
+            "in column, facing into the table, and may move this phase. 2nd Light Battery (Krupp) stands at Givonne "
+            "road, so they come on at the nearest clear place along the table edge (17.4.8") in out
     assert '2nd Hussars moves 10": it costs 10", 4" left this turn.' in out
     assert "`8th Jäger surrender`: 8th Jäger is not affected" in out
     assert "77th Infantry is disordered by its forced march (17.4.5)." in out

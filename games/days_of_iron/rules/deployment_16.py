@@ -9,7 +9,7 @@ import math
 from typing import NamedTuple
 
 from games.core.errors import IllegalOrder, InvalidSyntax, UnknownName, WrongPhase, resolve_name
-from games.core.geometry import Point, add, bearing_vector, polygon_distance, scale
+from games.core.geometry import Point, add, bearing_vector, overlaps, polygon_distance, scale
 from games.core.rng import Rng, check_seal, seal
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron import data
@@ -269,10 +269,55 @@ def _too_close(state: State, column: list[Unit]) -> bool:
                for u in column for e in enemies)
 
 
+ARRIVAL_STEP = 0.5  # house: inches between the places along the edge tried for a blocked arrival
+
+
+def _blocker(state: State, column: list[Unit], entry: EntrySpec) -> str:
+    """The name of the first unit on the table an arriving column laid out at ``entry`` would stand on."""
+    _lay_out(state, column, entry)
+    return next((o.name for o in _others(state, column) for u in column
+                 if overlaps(formations_12.base(u).polygon(), formations_12.base(o).polygon())), "a unit")
+
+
+def _others(state: State, column: list[Unit]) -> list[Unit]:
+    """The units on the table (and seen) an arriving column must not end on (17.4.8)."""
+    ids = {u.id for u in column}
+    return [o for o in state.units if o.id not in ids and formations_12.on_table(o)]
+
+
+def _fits(state: State, column: list[Unit]) -> bool:
+    """The laid-out column stands wholly on the table and on no other unit's base."""
+    others = [formations_12.base(o).polygon() for o in _others(state, column)]
+    for u in column:
+        outline = formations_12.base(u).polygon()
+        if not all(-1e-6 <= x <= state.table_width + 1e-6 and -1e-6 <= y <= state.table_height + 1e-6
+                   for x, y in outline) or any(overlaps(outline, o) for o in others):
+            return False
+    return True
+
+
+def clear_spot(state: State, column: list[Unit], entry: EntrySpec) -> EntrySpec | None:
+    """Where on the edge the column comes on (17.2.1 with 17.4.8): the entry point if it lands
+    clear, else the nearest point along the same edge where it does, else None (held off the table)."""
+    along = bearing_vector(inward(state, entry.at) + 90.0)
+    reach = int(max(state.table_width, state.table_height) / ARRIVAL_STEP)
+    for step in range(reach + 1):
+        for sign in ((1,) if step == 0 else (1, -1)):
+            at = add(entry.at, scale(along, sign * step * ARRIVAL_STEP))
+            if not (0 <= at[0] <= state.table_width and 0 <= at[1] <= state.table_height):
+                continue
+            spot = EntrySpec(entry.side, entry.name, (round(at[0], 6), round(at[1], 6)), entry.source)
+            _lay_out(state, column, spot)
+            if _fits(state, column):
+                return spot
+    return None
+
+
 def arrive(state: State) -> list[Event]:
     """The acting side's declared off-board units come on as its part of the Movement phase begins
     (17.2.1): at their entry point in column facing into the table, or at its own baseline if the
-    enemy stands within 25" of the entry (16.5). They may then move."""
+    enemy stands within 25" of the entry (16.5); where a unit stands there, at the nearest clear place
+    along the edge, and if there is none they wait off the table for the next turn. They may then move."""
     side = state.acting_side()
     coming = [u for u in state.units if u.side == side and u.status == OFF_BOARD and u.entry]
     events: list[Event] = []
@@ -287,6 +332,18 @@ def arrive(state: State) -> list[Event]:
             note = (f" Enemy troops stand within {victory_sheet().arrival_clearance:g}\" of {entry.name}, so they come "
                     f"on at their own table edge instead (16.5).")
             entry = baseline(state, side)
+        spot = clear_spot(state, column, entry)
+        if spot is None:  # still declared (their entry kept): they try again as the next Movement phase begins
+            events.append(public(f"**Arrival held** (17.2.1, 17.4.8): {', '.join(u.name for u in column)} find no "
+                                 f"clear room on the table edge near {entry.name}; they stay off the table and come "
+                                 "on as your next Movement phase begins."))
+            continue
+        if spot.at != entry.at:
+            blocker = _blocker(state, column, entry)
+            note += (f" {blocker} stands at {entry.name}, so they come on at the nearest clear place along the "
+                     "table edge (17.4.8: no unit ends on another's base).")
+        entry = EntrySpec(entry.side, entry.name, spot.at, entry.source)
+        _lay_out(state, column, entry)
         for u in column:
             u.status = ON_TABLE
             u.entry = ""
