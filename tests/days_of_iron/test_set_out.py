@@ -12,7 +12,9 @@ from games.core.geometry import overlaps
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event
 from games.days_of_iron.rules import deployment_16, formations_12
-from games.days_of_iron.state import State
+from games.days_of_iron.rules.formations_12 import base
+from games.days_of_iron.rules.routing_17_4_14 import rout
+from games.days_of_iron.state import State, Unit
 from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
 
 SCENARIOS = ("meeting", "outpost", "spicheren", "saar")
@@ -123,3 +125,38 @@ def test_an_arrival_with_no_room_on_the_edge_waits_off_the_table_for_the_next_mo
     # the 2nd Light Battery, set out at the right of the Prussians' second row, still stands 1" too near
     assert "Gen. von Rheinbaben come on at Givonne road (72\", 7\")" in said and "2nd Light Battery (Krupp) stands at" in said
     clear_of_everyone(state, BRIGADE)
+
+
+# --- 17.4.14 routs end on no base ----------------------------------------------------------------
+
+def router_game() -> tuple[State, Unit]:
+    """The meeting set out, the ground cleared, the 2e de Ligne in column mid-table at (36", 20")."""
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    state.terrain.clear()
+    ligne = unit(state, "2e de Ligne")
+    ligne.x, ligne.y, ligne.facing, ligne.formation = 36.0, 20.0, 0.0, "column"
+    return state, ligne
+
+
+def stand(u: Unit, x: float, y: float, formation: str, status: str = "on table") -> Unit:
+    u.x, u.y, u.facing, u.formation, u.status = x, y, 0.0, formation, status
+    return u
+
+
+def test_a_rout_does_not_end_on_a_routing_friend() -> None:
+    state, ligne = router_game()
+    friend = stand(unit(state, "63e de Ligne"), 36.0, 26.0, "column", "routing")  # where the rout would end
+    rout(state, ligne, (36.0, 0.0), cause="test")  # away from the top edge: 6" down the table
+    assert not overlaps(base(ligne).polygon(), base(friend).polygon())  # before: routing friends were ignored
+    assert ligne.y == pytest.approx(26.0) and ligne.x != pytest.approx(36.0)  # stepped aside
+
+
+def test_a_rout_with_no_sidestep_stops_short_on_its_path() -> None:
+    state, ligne = router_game()
+    lines = [stand(unit(state, "63e de Ligne"), 30.0, 26.0, "line"), stand(unit(state, "24e de Ligne"), 42.0, 26.0, "line")]
+    said = "\n".join(e.text for e in rout(state, ligne, (36.0, 0.0), cause="test"))
+    for other in lines:  # before: left on top of them (no sidestep clears x 24-48)
+        assert not overlaps(base(ligne).polygon(), base(other).polygon())
+    assert ligne.x == pytest.approx(36.0) and 20.0 < ligne.y <= 24.0 + 1e-6  # its rear short of the lines' front (y 25.5)
+    assert "2e de Ligne stops short of" in said and "no unit ends on another's base" in said

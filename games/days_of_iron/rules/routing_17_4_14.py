@@ -25,6 +25,8 @@ in its text).
 
 from __future__ import annotations
 
+import math
+
 from games.core.geometry import (
     Base,
     Point,
@@ -144,7 +146,9 @@ def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
             if friend.order == GOOD:
                 friend.order, friend.order_turn = DISORDERED, state.turn
             events.append(public(f"{unit.name} bursts through {friend.name}, which is disordered (17.4.15)."))
-    end = _clear_of(state, end, friends)
+    end, short = _clear_of(state, start, end, _blockers(state, unit))
+    if short:
+        events.append(public(f"{unit.name} stops short of {short}: no unit ends on another's base (17.4.8, 17.4.15)."))
     river = water_crossed(state, end, end)
     if river:  # gone round a column into the water
         _place(state, unit, end, start_centre)
@@ -174,20 +178,38 @@ def drowned(unit: Unit, river: str) -> str:
             "it is removed from play (15.3, 17.5.1).")
 
 
-def _clear_of(state: State, end: Base, friends: list[Unit]) -> Base:
-    """The end of a rout moved sideways, to the nearer side, until it stands clear of the friendly
-    units it goes around (17.4.15) and of any friend (it cannot end on top of one)."""
-    def clear(b: Base) -> bool:
-        return not any(overlaps(b.polygon(), base(f).polygon()) for f in friends)
+def _blockers(state: State, unit: Unit) -> list[Unit]:
+    """Every unit on the table a router may not end on (17.4.8): friends in any state, routing ones
+    and Generals included, and enemies; not itself nor the Generals attached to it (they go with it)."""
+    carried = {g.id for g in attached_generals(state, unit)}
+    return [o for o in state.units if o.id != unit.id and o.id not in carried and on_table(o)]
 
-    if clear(end):
-        return end
+
+def _clear_of(state: State, start: Base, end: Base, blockers: list[Unit]) -> tuple[Base, str]:
+    """The end of a rout moved sideways, to the nearer side, until it stands clear of the friendly
+    units it goes around (17.4.15) and of any other base (it cannot end on top of one); failing
+    that, stopped short along its path at the last clear place. Returns the end and, when it
+    stopped short, the name of the unit it stopped short of."""
+    outlines = [(o.name, base(o).polygon()) for o in blockers]
+
+    def in_the_way(b: Base) -> str:
+        return next((name for name, poly in outlines if overlaps(b.polygon(), poly)), "")
+
+    blocker = in_the_way(end)
+    if not blocker:
+        return end, ""
     for i in range(1, SIDESTEP_TRIES + 1):
         for sign in (1, -1):
             trial = end.translated(scale(end.starboard, sign * i * SIDESTEP))
-            if clear(trial) and _on_table(state, trial):
-                return trial
-    return end
+            if not in_the_way(trial) and _on_table(state, trial):
+                return trial, ""
+    path = sub(end.centre, start.centre)
+    steps = max(1, math.ceil(math.hypot(*path) / SIDESTEP))
+    for k in range(steps - 1, -1, -1):
+        trial = start.translated(scale(path, k / steps))
+        if not in_the_way(trial):
+            return trial, blocker
+    return start, blocker
 
 
 def _on_table(state: State, b: Base) -> bool:
