@@ -119,7 +119,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
   2" short). A charge's path crosses rivers only at bridges and fords and no unit may stand in it
-  (enemy screens in the open are swept aside, 17.2.7): a charge that cannot reach is refused; an
+  (enemy screens in the open are swept aside, 17.2.7; a declared charge's 1st Impulse passes
+  through a friendly deployed battery, not a limbered one, and is disordered, and the battery may
+  not fire that turn as its gunners evade, 17.4.8): a charge that cannot reach is refused; an
   impulse short of contact ends no nearer than 1" to an enemy it did not charge (17.4). When the
   Close Assault phase begins every pair in contact fights (house chart:
   1d6 + Class, +1 charging; the loser loses stands; a tie costs each a stand). The house results

@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 
+from games.core.errors import GameError
 from games.core.geometry import overlaps
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event
@@ -160,3 +161,42 @@ def test_a_rout_with_no_sidestep_stops_short_on_its_path() -> None:
         assert not overlaps(base(ligne).polygon(), base(other).polygon())
     assert ligne.x == pytest.approx(36.0) and 20.0 < ligne.y <= 24.0 + 1e-6  # its rear short of the lines' front (y 25.5)
     assert "2e de Ligne stops short of" in said and "no unit ends on another's base" in said
+
+
+# --- 17.4.8 charging through a friendly deployed battery -----------------------------------------
+
+def battery_game(battery_formation: str) -> tuple[State, Rng, Unit, Unit]:
+    """Turn 1's Morale phase, the French first: the 4e Chasseurs à cheval (y 28.5-31.5) with the 7e
+    Batterie right in front of them (y 27-28.5) and the 74th Infantry 12" beyond, ground cleared."""
+    state, rng = new_game("meeting", scouting="no")
+    ready_both(state, rng)
+    state.terrain.clear()
+    start_turn(state)
+    horse = stand(unit(state, "4e Chasseurs à cheval"), 36.0, 30.0, "column")
+    guns = stand(unit(state, "7e Batterie"), 36.0, 27.75, battery_formation)
+    target = stand(unit(state, "74th"), 36.0, 15.0, "column")
+    target.facing = 180.0
+    return state, rng, horse, guns
+
+
+def test_a_charge_passes_through_a_friendly_deployed_battery_disordered_and_the_guns_fall_silent() -> None:
+    state, rng, horse, guns = battery_game("line")
+    events = order(state, "french", "4e Chasseurs à cheval charge 74th", ScriptedRng([4]))  # refused before
+    said = "\n".join(e.text for e in events)
+    assert "1st Impulse: 7\"" in said
+    assert ("4e Chasseurs à cheval charges through 7e Batterie (4-pdr): it is disordered; the gunners evade it and "
+            "7e Batterie (4-pdr) may not fire until they return to the guns in the Movement phase (17.4.8).") in said
+    assert horse.order == "disordered" and horse.y == pytest.approx(23.0)
+    assert not overlaps(base(horse).polygon(), base(guns).polygon())
+    while state.step < 1:  # the Shooting phase, the French part
+        order(state, RS.to_act(state)[0], "next", rng)
+    assert RS.to_act(state) == ["french"]
+    with pytest.raises(GameError, match=r"7e Batterie \(4-pdr\) has fired this turn"):
+        RS.parse_order(state, "french", "7e Batterie fire at 74th")
+
+
+def test_a_limbered_battery_still_blocks_a_charge() -> None:
+    state, _, _, guns = battery_game("column")
+    guns.y = 26.9  # limbered, 3" deep: y 25.4-28.4, still right in front of the horse
+    with pytest.raises(GameError, match=r"cannot reach 74th Infantry: 7e Batterie \(4-pdr\) is in the way"):
+        RS.parse_order(state, "french", "4e Chasseurs à cheval charge 74th")

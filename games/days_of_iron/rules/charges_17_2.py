@@ -33,14 +33,14 @@ from __future__ import annotations
 
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import bearing_of, convex_hull, overlaps, polygon_distance, scale, slide_contact, sub
+from games.core.geometry import Base, bearing_of, convex_hull, overlaps, polygon_distance, scale, slide_contact, sub
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
 from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
-from games.days_of_iron.rules.formations_12 import SKIRMISH, base, front_centre, on_table
+from games.days_of_iron.rules.formations_12 import LINE, SKIRMISH, base, front_centre, on_table
 from games.days_of_iron.rules.movement_17_4 import allowance, back_off, clear_run, fmt, left, spend, visible_enemies
 from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, STEPS, TURN, State, Unit
 
@@ -151,20 +151,53 @@ def opportunity_reach(state: State, unit: Unit) -> float:
 
 
 def _advance(state: State, unit: Unit, target: Unit, inches: float,
-             ignore: frozenset[str] = frozenset(), swept: frozenset[str] = frozenset()) -> tuple[float, bool]:
+             ignore: frozenset[str] = frozenset(), swept: frozenset[str] = frozenset(),
+             through: frozenset[str] = frozenset()) -> tuple[float, bool]:
     """Move straight ahead up to ``inches``, stopping at contact with the target, before a unit or
     a river outside its crossings in the way (15.3, 17.4.8), and, short of contact, not within 1"
     of another enemy (17.4): (moved, contact). ``ignore``: units that stop nothing; ``swept``:
-    screens overrun by this charge (17.2.7), which it may come near but not end on."""
+    screens overrun by this charge (17.2.7), which it may come near but not end on; ``through``:
+    friendly deployed batteries it may pass through but not end on (17.4.8)."""
     b = base(unit)
     delta = scale(b.forward, inches)
     t = slide_contact(b.polygon(), delta, base(target).polygon())
     moved = inches if t is None else inches * t
-    moved, _ = clear_run(state, unit, b, b.forward, moved, target=target.id, ignore=ignore)
+    moved, _ = clear_run(state, unit, b, b.forward, moved, target=target.id, ignore=ignore | through)
+    moved = _off_batteries(state, b, moved, through)
     if polygon_distance(b.moved(moved).polygon(), base(target).polygon()) >= CONTACT:
         moved, _ = back_off(state, unit, b, b.forward, moved, target.id, ignore | swept)
     unit.x, unit.y = b.moved(moved).centre
     return moved, in_contact(unit, target)
+
+
+def batteries(state: State, unit: Unit) -> frozenset[str]:
+    """17.4.8: the friendly deployed (unlimbered) batteries a declared charge's 1st Impulse may pass
+    through; a limbered battery (in column) may not be passed through."""
+    return frozenset(f.id for f in state.units if f.side == unit.side and f.id != unit.id and f.type == "artillery"
+                     and f.formation == LINE and f.status == ON_TABLE and on_table(f))
+
+
+def _off_batteries(state: State, start: Base, moved: float, through: frozenset[str]) -> float:
+    """Shorten an impulse that would END on a battery it may pass through (17.4.8), in 0.1" steps."""
+    outlines = [base(state.unit(i)).polygon() for i in through]
+    while moved > 0 and any(overlaps(start.moved(moved).polygon(), o) for o in outlines):
+        moved = max(0.0, round(moved - 0.1, 6))
+    return moved
+
+
+def through_batteries(state: State, unit: Unit, start: Base, through: frozenset[str]) -> list[Event]:
+    """17.4.8: a charger that went through a friendly deployed battery is disordered; the gunners
+    evade it and the battery may not fire until they return to the guns in the Movement phase."""
+    swept = convex_hull([*start.polygon(), *base(unit).polygon()])
+    passed = [state.unit(i) for i in sorted(through) if overlaps(swept, base(state.unit(i)).polygon())]
+    if not passed:
+        return []
+    unit.order, unit.order_turn = DISORDERED, state.turn
+    for battery in passed:
+        battery.fired_turn = state.turn
+    names = " and ".join(b.name for b in passed)
+    return [public(f"{unit.name} charges through {names}: it is disordered; the gunners evade it and {names} may "
+                   "not fire until they return to the guns in the Movement phase (17.4.8).")]
 
 
 def screens(state: State, unit: Unit) -> frozenset[str]:
@@ -188,7 +221,8 @@ def _check_path(state: State, unit: Unit, target: Unit, opportunity: bool) -> No
     t = slide_contact(b.polygon(), scale(b.forward, reach), base(target).polygon())
     if t is None:
         return
-    run, why = clear_run(state, trial, b, b.forward, reach * t, target=target.id, ignore=screens(state, unit))
+    through = frozenset() if opportunity else batteries(state, unit)
+    run, why = clear_run(state, trial, b, b.forward, reach * t, target=target.id, ignore=screens(state, unit) | through)
     if why:
         raise IllegalOrder(f"{unit.name} cannot reach {target.name}: {why} is in the way after {fmt(run)}\" "
                            "(a charge crosses rivers only at bridges and fords, 15.3, and ends on no unit, 17.4.8).")
@@ -218,10 +252,12 @@ def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
     unit.declared_turn = state.turn
     unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
     trial = Unit(**{**unit.__dict__})  # where the 1st Impulse will take it: the screens it sweeps rout first
-    swept = screens(state, unit)
-    _advance(state, trial, target, allowance(state, unit) / 2, swept)
+    swept, through = screens(state, unit), batteries(state, unit)
+    _advance(state, trial, target, allowance(state, unit) / 2, swept, through=through)
     overrun = overrun_screens(state, unit, trial)
-    moved, contact = _advance(state, unit, target, allowance(state, unit) / 2, swept=swept)
+    start = base(unit)
+    moved, contact = _advance(state, unit, target, allowance(state, unit) / 2, swept=swept, through=through)
+    overrun += through_batteries(state, unit, start, through)
     spend(state, unit, moved)
     unit.charging = target.id
     where = "into contact" if contact else f"{fmt(gap(unit, target))}\" short"
