@@ -286,9 +286,11 @@ def _edges(poly: Sequence[Point]) -> list[tuple[Point, Point]]:
 
 def polygon_distance(a: Sequence[Point], b: Sequence[Point]) -> float:
     """Shortest distance between two convex polygons (0 when they touch or overlap)."""
-    if overlap_depth(a, b) > 0:  # interiors overlap (one may hold the other, with no edges crossing)
+    if overlap_depth(a, b) >= 0:  # no axis separates them: they touch or overlap
         return 0.0
-    return min(segment_distance(p, q, r, s) for p, q in _edges(a) for r, s in _edges(b))
+    # apart: the nearest points of two separated convex polygons include a vertex of one of them
+    return min(min(point_segment_distance(p, r, s) for p in a for r, s in _edges(b)),
+               min(point_segment_distance(p, r, s) for p in b for r, s in _edges(a)))
 
 
 def closest_points(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, Point]:

@@ -8,7 +8,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.core.geometry import overlap_depth, overlaps, polygon_distance
+from games.core.geometry import Base, _edges, overlap_depth, overlaps, polygon_distance, segment_distance
 
 Rect = tuple[tuple[float, float], ...]
 
@@ -44,3 +44,21 @@ def test_axis_aligned_rectangles_match_the_closed_form(ax: int, ay: int, aw: int
     gx = max(0, bx - (ax + aw), ax - (bx + bw))
     gy = max(0, by - (ay + ah), ay - (by + bh))
     assert math.isclose(polygon_distance(a, b), math.hypot(gx, gy), abs_tol=1e-9)
+
+
+angle = st.floats(0, 360, allow_nan=False)
+place = st.floats(-30, 30, allow_nan=False)
+
+
+@given(place, place, angle, place, place, angle)
+def test_rotated_bases_agree_with_the_edge_by_edge_distance(ax: float, ay: float, ah: float,
+                                                             bx: float, by: float, bh: float) -> None:
+    """Any two rotated bases: the distance is the least over every pair of edges (0 if they cross),
+    the slow definition the fast vertex-to-edge search must match."""
+    a = Base((ax, ay), ah, 4.0, 1.5).polygon()
+    b = Base((bx, by), bh, 2.0, 3.0).polygon()
+    slow = min(segment_distance(p, q, r, s) for p, q in _edges(a) for r, s in _edges(b))
+    if overlap_depth(a, b) > 1e-9:
+        assert polygon_distance(a, b) == 0.0
+    else:
+        assert math.isclose(polygon_distance(a, b), slow, abs_tol=1e-9)
