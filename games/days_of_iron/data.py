@@ -601,6 +601,11 @@ class VictorySheet:
     surrender_when: tuple[str, ...]
     arrival_clearance: float
     arrival_gap: float
+    arrival_step: float
+    set_out_margin: float
+    set_out_gap: float
+    set_out_front: float
+    set_out_slot: float
     source: str
 
 
@@ -618,7 +623,9 @@ def victory_sheet() -> VictorySheet:
         raise DataError(f"{doc.file}: key 'surrender_when': unknown {', '.join(unknown)} "
                         f"(known: {', '.join(SURRENDER_REASONS)})")
     return VictorySheet(doc.float("objective_radius"), reasons, doc.float("arrival_clearance"),
-                        doc.float("arrival_gap"), doc.str("source"))
+                        doc.float("arrival_gap"), doc.float("arrival_step"), doc.float("set_out_margin"),
+                        doc.float("set_out_gap"), doc.float("set_out_front"), doc.float("set_out_slot"),
+                        doc.str("source"))
 
 
 on_reload(victory_sheet.cache_clear)

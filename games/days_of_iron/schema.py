@@ -279,6 +279,11 @@ class VictoryFile(Sourced, tag_field="kind", tag="victory", kw_only=True):
     surrender_when: list[Literal["routing", "contact", "under-half", "disordered", "shaken"]]
     arrival_clearance: Inch
     arrival_gap: Inch
+    arrival_step: Annotated[float, msgspec.Meta(gt=0, le=12)]
+    set_out_margin: Inch
+    set_out_gap: Inch
+    set_out_front: Inch
+    set_out_slot: Inch
 
 
 class MoraleTestsFile(Sourced, tag_field="kind", tag="morale-tests", kw_only=True):

@@ -269,7 +269,6 @@ def _too_close(state: State, column: list[Unit]) -> bool:
                for u in column for e in enemies)
 
 
-ARRIVAL_STEP = 0.5  # house: inches between the places along the edge tried for a blocked arrival
 
 
 def _blocker(state: State, column: list[Unit], entry: EntrySpec) -> str:
@@ -300,10 +299,11 @@ def clear_spot(state: State, column: list[Unit], entry: EntrySpec) -> EntrySpec 
     """Where on the edge the column comes on (17.2.1 with 17.4.8): the entry point if it lands
     clear, else the nearest point along the same edge where it does, else None (held off the table)."""
     along = bearing_vector(inward(state, entry.at) + 90.0)
-    reach = int(max(state.table_width, state.table_height) / ARRIVAL_STEP)
+    step_size = victory_sheet().arrival_step
+    reach = int(max(state.table_width, state.table_height) / step_size)
     for step in range(reach + 1):
         for sign in ((1,) if step == 0 else (1, -1)):
-            at = add(entry.at, scale(along, sign * step * ARRIVAL_STEP))
+            at = add(entry.at, scale(along, sign * step * step_size))
             if not (0 <= at[0] <= state.table_width and 0 <= at[1] <= state.table_height):
                 continue
             spot = EntrySpec(entry.side, entry.name, (round(at[0], 6), round(at[1], 6)), entry.source)

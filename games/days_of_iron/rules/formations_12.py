@@ -14,15 +14,11 @@ from __future__ import annotations
 import math
 
 from games.core.geometry import Base, add, bearing_vector, scale
-from games.days_of_iron.data import house, rules
+from games.days_of_iron.data import house, rules, victory_sheet
 from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State, Unit
 
 COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
 FORMATIONS = (COLUMN, LINE, SKIRMISH)
-DEPLOY_MARGIN = 1.0  # house: inches kept clear of the side edges when setting out
-DEPLOY_GAP = 2.0  # house: inches between rows of units set out (a General stands in the middle)
-DEPLOY_FRONT = 1.0  # house: inches between the front of the zone and the first row set out
-DEPLOY_SLOT = 6.0  # house: the least room a unit set out takes along its row (its name is drawn under it)
 
 
 def measured(state: State) -> bool:
@@ -79,9 +75,9 @@ def deploy(state: State) -> list[str]:
         staff = [u for u in units if u.type == "general" and u.status == ON_TABLE]
         rest = [u for u in units if u.status != ON_TABLE]
         bottom = index == 0
-        rows = _set_out(state, troops, bottom=bottom, depth=depth, row_front=DEPLOY_FRONT)
+        rows = _set_out(state, troops, bottom=bottom, depth=depth, row_front=victory_sheet().set_out_front)
         _set_generals(state, staff, rows, bottom=bottom, depth=depth)
-        back = rows[-1][0] + rows[-1][1] + DEPLOY_GAP if rows else DEPLOY_FRONT
+        back = rows[-1][0] + rows[-1][1] + victory_sheet().set_out_gap if rows else victory_sheet().set_out_front
         _set_out(state, rest, bottom=bottom, depth=depth, row_front=back)
     return ["The units are set out in column in their deployment zones, facing the enemy, each with room "
             "to form line where it stands and its General behind it (move them with `UNIT move N`, "
@@ -89,8 +85,9 @@ def deploy(state: State) -> list[str]:
 
 
 def slot(unit: Unit) -> float:
-    """The room a unit set out takes along its row: its widest formation (line), at least ``DEPLOY_SLOT``."""
-    return max(footprint(unit, LINE)[0], footprint(unit, COLUMN)[0], DEPLOY_SLOT)
+    """The room a unit set out takes along its row: its widest formation (line), at least the
+    victory sheet's ``set_out_slot`` (house)."""
+    return max(footprint(unit, LINE)[0], footprint(unit, COLUMN)[0], victory_sheet().set_out_slot)
 
 
 def _place(state: State, unit: Unit, left: float, width: float, row_front: float, *, bottom: bool, depth: float) -> None:
@@ -111,15 +108,16 @@ Row = tuple[float, float, list[Unit]]  # front (inches behind the zone's front),
 
 def _set_out(state: State, units: list[Unit], *, bottom: bool, depth: float, row_front: float) -> list[Row]:
     """Pack units left to right (from their own side) in rows from ``row_front`` backwards, each in a
-    slot as wide as its line, ``DEPLOY_GAP`` between rows (room for the Generals)."""
+    slot as wide as its line, the sheet's ``set_out_gap`` between rows (room for the Generals)."""
     rows: list[Row] = []
-    x = DEPLOY_MARGIN
+    margin, gap = victory_sheet().set_out_margin, victory_sheet().set_out_gap
+    x = margin
     for unit in units:
         width = slot(unit)
-        if not rows or (x + width > state.table_width - DEPLOY_MARGIN and x > DEPLOY_MARGIN):
-            front = rows[-1][0] + rows[-1][1] + DEPLOY_GAP if rows else row_front
+        if not rows or (x + width > state.table_width - margin and x > margin):
+            front = rows[-1][0] + rows[-1][1] + gap if rows else row_front
             rows.append((front, 0.0, []))
-            x = DEPLOY_MARGIN
+            x = margin
         front, row_depth, members = rows[-1]
         _place(state, unit, x, width, front, bottom=bottom, depth=depth)
         rows[-1] = (front, max(row_depth, footprint(unit)[1]), [*members, unit])
@@ -141,12 +139,14 @@ def _set_generals(state: State, staff: list[Unit], rows: list[Row], *, bottom: b
         members = rows[0][2] if rows else []
         return 0, (sum(own_x(u) for u in members) / len(members) if members else state.table_width / 2)
 
+    sheet = victory_sheet()
     floors: dict[int, float] = {}
     for g in sorted(staff, key=post):
         index, want = post(g)
         width, d = footprint(g)
-        front = (rows[index][0] + rows[index][1] + (DEPLOY_GAP - d) / 2) if rows else DEPLOY_FRONT
-        left = min(max(want - width / 2, floors.get(index, DEPLOY_MARGIN)), state.table_width - DEPLOY_MARGIN - width)
+        front = (rows[index][0] + rows[index][1] + (sheet.set_out_gap - d) / 2) if rows else sheet.set_out_front
+        left = min(max(want - width / 2, floors.get(index, sheet.set_out_margin)),
+                   state.table_width - sheet.set_out_margin - width)
         _place(state, g, left, width, front, bottom=bottom, depth=depth)
         floors[index] = left + width + 1.0
 
