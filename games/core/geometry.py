@@ -289,8 +289,9 @@ def polygon_distance(a: Sequence[Point], b: Sequence[Point]) -> float:
     if overlap_depth(a, b) >= 0:  # no axis separates them: they touch or overlap
         return 0.0
     # apart: the nearest points of two separated convex polygons include a vertex of one of them
-    return min(min(point_segment_distance(p, r, s) for p in a for r, s in _edges(b)),
-               min(point_segment_distance(p, r, s) for p in b for r, s in _edges(a)))
+    gap = min(min(point_segment_distance(p, r, s) for p in a for r, s in _edges(b)),
+              min(point_segment_distance(p, r, s) for p in b for r, s in _edges(a)))
+    return 0.0 if gap < EPS else gap  # a corner laid on an edge, off by rounding: touching
 
 
 def closest_points(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, Point]:
