@@ -238,17 +238,24 @@ def _ripples(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -
         d.line(line, fill=(200, 228, 246, 150), width=w)
 
 
-def _furrows(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -> None:
+def _hatch(d: ImageDraw.ImageDraw, local: list[Pt], gap: float, fill: tuple[int, int, int, int], width: int,
+           *, along: bool) -> float:
+    """Parallel lines ``gap`` apart over a piece, along its long axis or across it; returns the axis."""
     a = _axis(local)
     ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
+    (ox, oy), (lx, ly) = ((vx, vy), (ux, uy)) if along else ((ux, uy), (vx, vy))
     cx = sum(p[0] for p in local) / len(local)
     cy = sum(p[1] for p in local) / len(local)
     span = max(math.hypot(x - cx, y - cy) for x, y in local)
-    gap = max(4.0, unit * 0.5)
     for k in range(-int(span / gap), int(span / gap) + 1):
-        p = (cx + k * gap * vx - span * ux, cy + k * gap * vy - span * uy)
-        q = (cx + k * gap * vx + span * ux, cy + k * gap * vy + span * uy)
-        d.line([p, q], fill=(150, 132, 64, 200), width=max(1, round(unit / 12)))
+        p = (cx + k * gap * ox - span * lx, cy + k * gap * oy - span * ly)
+        q = (cx + k * gap * ox + span * lx, cy + k * gap * oy + span * ly)
+        d.line([p, q], fill=fill, width=width)
+    return a
+
+
+def _furrows(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -> None:
+    _hatch(d, local, max(4.0, unit * 0.5), (150, 132, 64, 200), max(1, round(unit / 12)), along=True)
 
 
 def _tufts(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -> None:
@@ -269,16 +276,7 @@ def _stones(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) ->
 
 def _planks(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -> None:
     """A bridge deck: planks across its length and a dark rail along each long side."""
-    a = _axis(local)
-    ux, uy, vx, vy = math.cos(a), math.sin(a), -math.sin(a), math.cos(a)
-    cx = sum(p[0] for p in local) / len(local)
-    cy = sum(p[1] for p in local) / len(local)
-    span = max(math.hypot(x - cx, y - cy) for x, y in local)
-    gap = max(3.0, unit * 0.3)
-    for k in range(-int(span / gap), int(span / gap) + 1):
-        p = (cx + k * gap * ux - span * vx, cy + k * gap * uy - span * vy)
-        q = (cx + k * gap * ux + span * vx, cy + k * gap * uy + span * vy)
-        d.line([p, q], fill=(96, 64, 38, 255), width=max(1, round(unit / 14)))
+    a = _hatch(d, local, max(3.0, unit * 0.3), (96, 64, 38, 255), max(1, round(unit / 14)), along=False)
     for i in range(len(local)):  # the long sides as rails
         (x0, y0), (x1, y1) = local[i - 1], local[i]
         if abs(math.sin(math.atan2(y1 - y0, x1 - x0) - a)) < 0.3:

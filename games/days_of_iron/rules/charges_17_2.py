@@ -243,12 +243,9 @@ def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
     unit.charge_turn = state.turn
     distance = gap(unit, target)
     counter = _counter(state, target)
-    passed, text = passes(unit, rng, "To Charge test")
-    what = "a counter charge" if counter else "a charge"
-    if not passed:
-        spend(state, unit, left(state, unit))
-        return [public(f"{unit.name} declares {what} at {target.name}. {text}: it may not move closer "
-                       "to the enemy this turn.")]
+    text, what, refused = _to_charge(state, unit, target, rng, opportunity=False)
+    if refused:
+        return refused
     unit.declared_turn = state.turn
     unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
     trial = Unit(**{**unit.__dict__})  # where the 1st Impulse will take it: the screens it sweeps rout first
@@ -544,6 +541,19 @@ def _go_in(state: State, unit: Unit, target: Unit, passed: bool, text: str, inch
     return [public(f"{unit.name}: {text}. 2nd Impulse {fmt(moved)}\": {result}.")]
 
 
+def _to_charge(state: State, unit: Unit, target: Unit, rng: Rng, *, opportunity: bool) -> tuple[str, str, list[Event]]:
+    """The To Charge test (17.2.2, 17.4.11): its dice text, what the charge is called, and, when it
+    fails, the events of a unit that may not move closer to the enemy this turn (else none)."""
+    passed, text = passes(unit, rng, "To Charge test")
+    what = ("an opportunity " if opportunity else "a ") + ("counter charge" if _counter(state, target) else "charge")
+    if passed:
+        return text, what, []
+    spend(state, unit, left(state, unit))
+    said = "makes" if opportunity else "declares"
+    return text, what, [public(f"{unit.name} {said} {what} at {target.name}. {text}: it may not move closer "
+                               "to the enemy this turn.")]
+
+
 def _opportunity(state: State, order: Charge, rng: Rng) -> list[Event]:
     """17.4.11: the To Charge test; the target's Being Charged test (at once, 17.4.13 for a
     charging target) unless caught, and its defensive fire (17.3.1); then half the move straight
@@ -553,12 +563,9 @@ def _opportunity(state: State, order: Charge, rng: Rng) -> list[Event]:
     distance = gap(unit, target)
     reach = opportunity_reach(state, unit)
     counter = _counter(state, target)
-    passed, text = passes(unit, rng, "To Charge test")
-    what = "an opportunity counter charge" if counter else "an opportunity charge"
-    if not passed:
-        spend(state, unit, left(state, unit))
-        return [public(f"{unit.name} makes {what} at {target.name}. {text}: it may not move closer "
-                       "to the enemy this turn.")]
+    text, what, refused = _to_charge(state, unit, target, rng, opportunity=True)
+    if refused:
+        return refused
     events = [public(f"{unit.name} makes {what} at {target.name} (17.4.11). {text}.")]
     if target.tested_turn != state.turn:
         if caught(unit, distance):
