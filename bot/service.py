@@ -869,10 +869,10 @@ class TableService:
         votes; a hidden order does not, or the vanishing votes would tell that it was given)."""
         loaded = await self._live(channel)
         row = loaded.row
-        standing = "".join(f"{line}\n" for line in loaded.rules.standing(loaded.state)) if row.status == "running" else ""
         if user.manage_server or self._umpire(row) == user.id or user.id == row.creator:
             await self.store.update_game(row, status="over")
-            return [Output("message", f"<@{user.id}> ended the game.\n{standing}{self._seed_reveal(row)}", channel=channel)]
+            return [Output("message", f"<@{user.id}> ended the game.\n{self._standing(loaded)}{self._seed_reveal(row)}",
+                           channel=channel)]
         players = self._players(row)
         if user.id not in players:
             raise NotAllowed(f"You hold no seat in this game. {END_RULE}")
@@ -886,11 +886,19 @@ class TableService:
         if len(votes) == len(players):
             await self.store.update_game(row, status="over")  # refused if an order came in meanwhile
             return [Output("message", f"<@{user.id}> votes to end too. All {len(players)} players agreed to end the "
-                                      f"game.\n{standing}{self._seed_reveal(row)}", channel=channel)]
+                                      f"game.\n{self._standing(loaded)}{self._seed_reveal(row)}", channel=channel)]
         await self.store.add_end_vote(row.id, user.id, mark)
         waiting = [p for p in players if p not in votes]
         return [Output("message", f"<@{user.id}> votes to end the game ({len(votes)}/{len(players)} players); "
                                   f"{self._mentions(waiting)}: /game end to agree. {VOTES_LAPSE}", channel=channel)]
+
+    @staticmethod
+    def _standing(loaded: Loaded) -> str:
+        """The rules' count of a running game stopped by /game end (Ruleset.standing), a line each;
+        worked out only when the game really ends, not for every vote."""
+        if loaded.row.status != "running":
+            return ""
+        return "".join(f"{line}\n" for line in loaded.rules.standing(loaded.state))
 
     def _public_mark(self, loaded: Loaded) -> int:
         """What everyone can see of the game (the picture, who is to act, the seats), as a number
