@@ -6,8 +6,9 @@ All are ``ValueError`` subclasses, like python-chess's move errors, so callers m
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 
 def quote(text: str) -> str:
@@ -127,3 +128,31 @@ def resolve_name(text: str, names: dict[str, str], what: str) -> str:
         raise UnknownName(f"No {what} called {quote(text)}.", hint=f"Known: {choices}.")
     matched = ", ".join(sorted(names[k] for k in prefix))
     raise AmbiguousName(f"{quote(text)} could be any of: {matched}.", hint="Type more of the name.")
+
+
+SHORT_LIST = 8  # names a refusal lists in full; of more it suggests the closest few
+
+
+def resolve_suggesting(text: str, known: Mapping[str, str], what: str) -> str:
+    """``resolve_name``, but a name matching nothing among many is answered with the closest few
+    names (difflib, accents folded) rather than every one of an army's 29 units."""
+    try:
+        return resolve_name(text, dict(known), what)
+    except UnknownName as err:
+        if len(known) <= SHORT_LIST:
+            raise
+        raise UnknownName(err.message, hint=closest_hint(text, known)) from None
+
+
+def closest_hint(text: str, known: Mapping[str, str]) -> str:
+    """``Closest: A, B, C.``: the display names nearest the text as typed."""
+    by_fold = {fold(name): name for name in known.values()}
+    near = difflib.get_close_matches(fold(text), list(by_fold), n=3, cutoff=0.0)
+    return "Closest: " + ", ".join(by_fold[n] for n in near) + ". `?` lists your orders."
+
+
+def quoting(text: str, err: GameError) -> GameError:
+    """The refusal with the whole order quoted first (once), so a player sees what was refused."""
+    if err.message.startswith(quote(text)) or not text.strip():
+        return err
+    return type(err)(f"{quote(text)}: {err.message}", hint=err.hint)

@@ -40,6 +40,11 @@ Round trip: ``grammar.parse(o.text, names) == o`` and ``grammar.parse(t, names).
 canonical spelling of ``t`` (``tests/core/test_notation.py`` checks both with Hypothesis).
 ``each(Fire, ship=ships, target=lambda chosen: targets_of(chosen["ship"]))`` lists candidate
 orders for ``legal_orders`` from per-field candidate lists.
+
+``Grammar.read`` reads as a player means an order, for systems with many verbs (Days of Iron):
+the verb first (``Grammar.verb``), then the shape of that verb's orders with names unresolved (a
+misshapen order is answered with the verb's usage, which the system words), then the names (a
+misspelt name is answered as a name, with the closest few: ``resolve_suggesting``).
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ __all__ = [
 ]
 
 MAX_WORDS = 60  # no order of any system is longer; a longer text is refused before matching
+FOLD = "\x00"  # joins the tail of an over-long free text into one word while ``Grammar.read`` reads it
 T = TypeVar("T", bound="Typed")
 
 
@@ -120,10 +126,12 @@ class Name(Slot):
         return self.domain
 
     def read(self, words: Sequence[str], ctx: _Reading) -> Ref:
+        text = " ".join(words)
+        if ctx.shape_only:
+            return Ref(text, text)
         names = ctx.names.get(self.domain)
         if names is None:
             raise KeyError(f"parse() was given no names for {self.domain!r}")
-        text = " ".join(words)
         key = resolve_name(text, dict(names), self.domain)
         if text.casefold() not in (key.casefold(), names[key].casefold()):
             ctx.inexact += 1
@@ -275,7 +283,7 @@ class Free(Slot):
     max_words: ClassVar[int | None] = None
 
     def read(self, words: Sequence[str], ctx: _Reading) -> str:
-        return " ".join(words)
+        return " ".join(words).replace(FOLD, " ")
 
 
 # --- patterns ----------------------------------------------------------------------------------
@@ -303,11 +311,13 @@ _TOKEN = re.compile(r"\[|\]|\{\w+\}|[^\s\[\]{}]+")
 
 @dataclass
 class _Reading:
-    """One attempt at reading a text: the names to resolve against, and how many matched inexactly."""
+    """One attempt at reading a text: the names to resolve against, and how many matched inexactly.
+    ``shape_only``: name slots take their words as they are, unresolved (``Grammar.read``)."""
 
     text: str
     names: Mapping[str, Mapping[str, str]]
     inexact: int = 0
+    shape_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -499,11 +509,30 @@ class _Failure:
 
 
 class Grammar:
-    """The order classes of one system, read and printed together."""
+    """The order classes of one system, read and printed together.
 
-    def __init__(self, *classes: type[Typed], hint: str = "") -> None:
+    ``parse`` tries every class. ``read`` reads the way a player means an order: by its verb first
+    (the word it starts with, or for an order led by a name, ``UNIT move 6``, the first keyword after
+    that), then the shape of that verb's orders with names unresolved, then the names: so a
+    misshapen order is explained as its verb's usage, and a misspelt name as a name.
+    ``what`` ("a Days of Iron order") and ``empty`` / ``empty_hint`` word the refusals of a text
+    with no verb.
+    """
+
+    def __init__(self, *classes: type[Typed], hint: str = "", what: str = "an order",
+                 empty: str = "No order given.", empty_hint: str = "") -> None:
         self.shapes = tuple(_shape(c) for c in classes)
         self.hint = hint or "Orders: " + ", ".join(f"`{s.usage()}`" for s in self.shapes) + "."
+        self.what, self.empty, self.empty_hint = what, empty, empty_hint or self.hint
+        self.leading: dict[str, list[_Shape]] = {}
+        self.trailing: dict[str, list[_Shape]] = {}
+        for shape in self.shapes:
+            for parts in (shape.pattern, *shape.aliases):
+                led, words = _keywords(parts)
+                for word in words:
+                    verbs = self.leading if led else self.trailing
+                    if shape not in verbs.setdefault(word, []):
+                        verbs[word].append(shape)
 
     def usages(self) -> list[str]:
         return [s.usage() for s in self.shapes]
@@ -517,17 +546,53 @@ class Grammar:
         words = text.split()
         if not words:
             raise InvalidSyntax("No order given.", hint=self.hint)
+        return self._parse(text, words, names or {}, self.shapes)
+
+    def verb(self, text: str) -> str:
+        """The order's verb (lower case): its first word when an order starts so, else the first
+        keyword after the first word (``2e de Ligne form line``: ``form``). Refuses a text with none."""
+        said = [w.casefold() for w in text.split()]
+        if not said:
+            raise InvalidSyntax(self.empty, hint=self.empty_hint)
+        if said[0] in self.leading:
+            return said[0]
+        found = next((w for w in said[1:] if w in self.trailing), None)
+        if found is None:
+            raise InvalidSyntax(f"{quote(text)} is not {self.what}.", hint=self.hint)
+        return found
+
+    def read(self, text: str, names: Mapping[str, Mapping[str, str]],
+             explain: Callable[[str, list[str]], GameError]) -> Typed:
+        """Read ``text`` as an order of its verb (see the class docstring). ``explain(verb, words)``
+        says what is wrong with an order of that verb that fits none of its shapes. Free text of
+        any length is read (its tail held together while matching)."""
+        verb = self.verb(text)
+        led = text.split()[0].casefold() == verb
+        shapes = tuple(self.leading[verb] if led else self.trailing[verb])
+        words = _held_together(text.split(), shapes)
+        try:
+            self._parse(text, words, names, shapes, shape_only=True)
+        except InvalidSyntax:
+            raise explain(verb, text.split()) from None
+        try:
+            return self._parse(text, words, names, shapes)
+        except InvalidSyntax:
+            if led:
+                raise explain(verb, text.split()) from None
+            raise
+
+    def _parse(self, text: str, words: Sequence[str], names: Mapping[str, Mapping[str, str]],
+               shapes: Sequence[_Shape], *, shape_only: bool = False) -> Typed:
         if len(words) > MAX_WORDS:
             raise InvalidSyntax(f"{quote(text)} is too long for an order ({len(words)} words).", hint=self.hint)
-        names = names or {}
         fallback: Typed | None = None
         failure: _Failure | None = None
-        for shape in self.shapes:
+        for shape in shapes:
             for parts in (shape.pattern, *shape.aliases):
                 for end, bound in _spans(parts, words, 0, {}):
                     if end != len(words):
                         continue
-                    ctx = _Reading(text, names)
+                    ctx = _Reading(text, names, shape_only=shape_only)
                     result = self._build(shape, bound, words, ctx)
                     if isinstance(result, _Failure):
                         if failure is None or result.progress > failure.progress:
@@ -568,6 +633,25 @@ class Grammar:
                 return InvalidSyntax(f"{quote(text)}: give the {label}.", hint=usage)
             return InvalidSyntax(f"{quote(text)} does not fit `{shape.usage()}`.", hint=self.hint)
         return InvalidSyntax(f"Cannot read the order {quote(text)}.", hint=self.hint)
+
+
+def _keywords(parts: Sequence[_Part]) -> tuple[bool, tuple[str, ...]]:
+    """A pattern's verbs: (led by them, the words). ``loss {unit} {n}`` is led by ``loss``;
+    ``{fate} {unit}`` by each of its words; ``{unit} move {inches}`` has ``move`` after a name."""
+    head = parts[0]
+    if isinstance(head, _Lit):
+        return True, (head.word,)
+    if isinstance(head, _Field) and isinstance(head.slot, Word):
+        return True, tuple(c.casefold() for c in head.slot.choices)
+    return False, tuple(p.word for p in parts[1:2] if isinstance(p, _Lit))
+
+
+def _held_together(words: list[str], shapes: Sequence[_Shape]) -> list[str]:
+    """Words of a text longer than the notation reads at once, when its shapes take free text:
+    the tail held together as one word (``Free`` reads it apart again)."""
+    if len(words) <= MAX_WORDS or not any(isinstance(s, Free) for shape in shapes for s in shape.slots.values()):
+        return words
+    return [*words[:MAX_WORDS - 1], FOLD.join(words[MAX_WORDS - 1:])]
 
 
 def _in_order(literals: Sequence[str], said: Sequence[str]) -> bool:

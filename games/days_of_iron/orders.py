@@ -11,8 +11,6 @@ command for ``promote``, backticks out of free text).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import difflib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,11 +22,11 @@ from games.core.errors import (
     InvalidSyntax,
     NotAllowed,
     UnknownName,
-    fold,
     quote,
     resolve_name,
+    resolve_suggesting,
 )
-from games.core.notation import MAX_WORDS, Decimal, Flag, Free, Grammar, Number, Slot, Typed
+from games.core.notation import Decimal, Flag, Free, Grammar, Number, Slot, Typed
 from games.core.ruleset import UMPIRE
 from games.days_of_iron.data import reference, rules
 from games.days_of_iron.state import CAPTURED, GONE, HIDDEN, KILLED, ON_TABLE, ROUTING, State, Unit
@@ -42,8 +40,6 @@ VERBS = (
 )  # fmt: skip
 TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
-FOLD = "\x00"  # joins the words of an over-long free text while the notation reads it
-SHAPE = "shape only"  # a key given to parse: read the order's shape, names unresolved
 
 
 # --- slots: how a name, a record number or a modifier is read and printed -----------------------
@@ -64,33 +60,12 @@ class Id(Slot):
 
     def read(self, words: Sequence[str], ctx: Any) -> str:
         text = " ".join(words)
-        if SHAPE in ctx.names:
+        if ctx.shape_only:
             return text
         if self.prefer:
             with contextlib.suppress(UnknownName, AmbiguousName):
                 return resolve_name(text, dict(ctx.names[self.prefer]), self.domain)
         return resolve_suggesting(text, ctx.names[self.domain], self.domain)
-
-
-SHORT_LIST = 8  # names a refusal lists in full; of more it suggests the closest few
-
-
-def resolve_suggesting(text: str, known: Mapping[str, str], what: str) -> str:
-    """``resolve_name``, but a name matching nothing is answered with the closest few names
-    (difflib, accents folded) rather than every one of an army's 29 units."""
-    try:
-        return resolve_name(text, dict(known), what)
-    except UnknownName as err:
-        if len(known) <= SHORT_LIST:
-            raise
-        raise UnknownName(err.message, hint=closest_hint(text, known)) from None
-
-
-def closest_hint(text: str, known: Mapping[str, str]) -> str:
-    """``Closest: A, B, C.``: the display names nearest the text as typed."""
-    by_fold = {fold(name): name for name in known.values()}
-    near = difflib.get_close_matches(fold(text), list(by_fold), n=3, cutoff=0.0)
-    return "Closest: " + ", ".join(by_fold[n] for n in near) + ". `?` lists your orders."
 
 
 @dataclass(frozen=True)
@@ -122,7 +97,7 @@ class Holder(Slot):
     def read(self, words: Sequence[str], ctx: Any) -> str:
         if words[0].casefold() in ("none", "nobody"):
             return "none"
-        if SHAPE in ctx.names:
+        if ctx.shape_only:
             return words[0]
         return resolve_name(words[0], dict(ctx.names["side"]), "side")
 
@@ -220,7 +195,7 @@ class Hide(Typed):
 class Offboard(Typed):
     """Hold a brigade off the table, sealed (16.5)."""
 
-    PATTERN: ClassVar[str] = "offboard {brigade} [at {where}]"
+    PATTERN: ClassVar[str] = "offboard {brigade} [at [{where}]]"  # a bare `at` reads as no place
     brigade: BrigadeId
     where: Text | None = None
 
@@ -274,7 +249,7 @@ class Reveal(Typed):
 class Dust(Typed):
     """An off-board brigade arrives: "dust on the horizon" (16.5)."""
 
-    PATTERN: ClassVar[str] = "dust {brigade} [at {where}]"
+    PATTERN: ClassVar[str] = "dust {brigade} [at [{where}]]"  # a bare `at` reads as no place
     brigade: BrigadeId
     where: Text | None = None
 
@@ -493,7 +468,8 @@ DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
                   Rally, Attach, Detach,
                   Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender,
-                  Stand, Evade, Feint, ReserveFire, Return, hint="Orders: " + ", ".join(VERBS) + " (see the help).")
+                  Stand, Evade, Feint, ReserveFire, Return, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
+                  what="a Days of Iron order", empty="Empty order.", empty_hint=EMPTY_HINT)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -540,96 +516,18 @@ def names(state: State, seat: str, verb: str) -> dict[str, Mapping[str, str]]:
     }
 
 
-def verb_of(text: str) -> str:
-    """The order's first word, refused unless it is one of the verbs."""
-    words = text.split()
-    if not words:
-        raise InvalidSyntax("Empty order.", hint=EMPTY_HINT)
-    verb = words[0].casefold()
-    if verb == "measure":
-        return verb
-    if verb not in VERBS and len(words) >= 2:
-        if words[-1].casefold() == "rally":  # `UNIT rally` (17.2.11), as `rally UNIT` reads
-            return "rally"
-        table_verb = next((w.casefold() for w in words[1:] if w.casefold() in TABLE_VERBS), "")
-        if table_verb:
-            return table_verb
-        if words[-1].casefold() == "surrender":  # `UNIT surrender` (18.1), as `surrender UNIT` reads
-            return "surrender"
-    if verb not in VERBS:
-        raise InvalidSyntax(f"{quote(text)} is not a Days of Iron order.", hint="Orders: " + ", ".join(VERBS) + " (see the help).")
-    return verb
-
-
 def read(state: State, seat: str, text: str) -> DoiOrder:
-    """The text as an order of its verb's shape, names resolved. The shape is read first, names
-    unresolved, so a misshapen order is explained as its verb's usage (``usage``) rather than by
-    a name it happens to hold."""
-    verb = verb_of(text)
-    known = names(state, seat, verb)
-    words = text.split()[1:]
-    if verb in TABLE_VERBS:
-        return _read_table_order(state, verb, text, known)
-    text = _folded(_without_bare_at(verb, text))
-    try:
-        GRAMMAR.parse(text, {**known, SHAPE: {}})
-    except InvalidSyntax:
-        raise usage(state, verb, words) from None
-    try:
-        order = GRAMMAR.parse(text, known)
-    except InvalidSyntax:
-        if text.split()[0].casefold() not in VERBS:  # `UNIT rally`, `UNIT surrender`
-            check_unit_names(text, verb, known)
-        raise usage(state, verb, words) from None
-    assert isinstance(order, DoiOrder)
-    return _unfolded(order)
-
-
-def _read_table_order(state: State, verb: str, text: str, known: dict[str, Mapping[str, str]]) -> DoiOrder:
-    """A measured-table order (``UNIT move 6 wheel left 30``, ``UNIT form line``, ``measure A to B``)."""
+    """The text as an order of its verb's shape, names resolved (``Grammar.read``: a misshapen order
+    is explained as its verb's usage, a misspelt name with the closest names)."""
     from games.days_of_iron.rules.formations_12 import measured
 
-    if not measured(state):
+    verb = GRAMMAR.verb(text)
+    if verb in TABLE_VERBS and not measured(state):
         raise NotAllowed(f"{quote(text)}: this game is played with board=tape: move and measure on your own table.",
                          hint="Start a game with option board=measured for the bot to keep the table.")
-    try:
-        GRAMMAR.parse(text, {**known, SHAPE: {}})
-    except InvalidSyntax:
-        raise InvalidSyntax(f"{quote(text)}: {TABLE_USAGE[verb]}") from None
-    try:
-        order = GRAMMAR.parse(text, known)
-    except GameError:
-        check_unit_names(text, verb, known)
-        raise
+    order = GRAMMAR.read(text, names(state, seat, verb), lambda verb, words: usage(state, verb, words))
     assert isinstance(order, DoiOrder)
     return order
-
-
-def named_units(text: str, verb: str) -> list[str]:
-    """The unit names an order of the table holds, as typed: the words before its verb (between
-    `measure` and `to`), and its target's (after `fire at`, `charge`, `attach`, `measure A to`)."""
-    words = text.split()
-    said = [w.casefold() for w in words]
-    if verb == "measure":
-        to = said.index("to", 1) if "to" in said[1:] else len(words)
-        return [n for n in (" ".join(words[1:to]), " ".join(words[to + 1:])) if n]
-    at = said.index(verb, 1) if verb in said[1:] else len(words)
-    tail = words[at + 1:]
-    if verb == "fire" and said[at + 1:at + 2] == ["at"]:
-        tail = tail[1:]
-    targets = [" ".join(tail)] if verb in ("fire", "charge", "attach") and tail and said[at + 1:] != ["home"] else []
-    return [n for n in (" ".join(words[:at]), *targets) if n]
-
-
-def check_unit_names(text: str, verb: str, known: Mapping[str, Mapping[str, str]]) -> None:
-    """Refuse an order whose unit names match nothing as exactly that, with the closest names, rather
-    than with what some other order's shape expected of its first word (`expected rout or ...`)."""
-    for name in named_units(text, verb):
-        try:
-            resolve_name(name, dict(known["unit"]), "unit")
-        except UnknownName:
-            raise UnknownName(f"{quote(text)}: the unit name {quote(name)} was not recognised.",
-                              hint=closest_hint(name, known["unit"])) from None
 
 
 TABLE_USAGE = {
@@ -650,31 +548,6 @@ TABLE_USAGE = {
 }
 
 
-def _folded(text: str) -> str:
-    """A text of more words than the notation reads at once, its tail (free text: the longest
-    is 200 characters) held together as one word, so every text that ever parsed still does."""
-    words = text.split()
-    if len(words) <= MAX_WORDS:
-        return text
-    return " ".join([*words[:MAX_WORDS - 1], FOLD.join(words[MAX_WORDS - 1:])])
-
-
-def _unfolded(order: DoiOrder) -> DoiOrder:
-    changed: dict[str, Any] = {f.name: value.replace(FOLD, " ") for f in dataclasses.fields(order)
-                               if isinstance(value := getattr(order, f.name), str) and FOLD in value}
-    original: Any = order
-    return dataclasses.replace(original, **changed) if changed else order
-
-
-def _without_bare_at(verb: str, text: str) -> str:
-    """``offboard X at`` (and ``dust``) with nothing after its only ``at`` reads as ``offboard X``."""
-    rest = text.split()[1:]
-    if verb in ("offboard", "dust") and len(rest) >= 2 and rest[-1].casefold() == "at" and not any(
-            w.casefold() == "at" for w in rest[1:-1]):
-        return " ".join(text.split()[:-1])
-    return text
-
-
 def free_text(value: str | None, what: str) -> str:
     """Free text as stored: present, at most MAX_TEXT characters, no backticks (they break quoting)."""
     value = (value or "").strip()
@@ -685,8 +558,13 @@ def free_text(value: str | None, what: str) -> str:
     return value.replace("`", "'")
 
 
-def usage(state: State, verb: str, rest: list[str]) -> GameError:
-    """What is wrong with an order of ``verb`` that fits no shape, said as the verb's usage."""
+def usage(state: State, verb: str, words: list[str]) -> GameError:
+    """What is wrong with an order of ``verb`` (its words) that fits no shape, said as the verb's usage."""
+    if verb in TABLE_USAGE:
+        return InvalidSyntax(TABLE_USAGE[verb])
+    rest = words[1:]
+    if words[0].casefold() != verb:  # `UNIT rally`, `UNIT surrender` with more after
+        return InvalidSyntax(f"write `UNIT {verb}`, with nothing after `{verb}`.")
     if verb in ("staff", "ready", "initiative", "next", "end"):
         return InvalidSyntax(f"`{verb}` takes nothing more.")
     if verb == "dispute":
@@ -720,13 +598,6 @@ def _check_usage(rest: list[str]) -> GameError:
     if rest[1].casefold() != "about":
         return InvalidSyntax(f"write `check {cid} about WHAT`.")
     return InvalidSyntax("what the check is about is missing.")
-
-
-def quoting(text: str, err: GameError) -> GameError:
-    """Every refusal starts by quoting the whole order."""
-    if err.message.startswith(quote(text)) or not text.strip():
-        return err
-    return type(err)(f"{quote(text)}: {err.message}", hint=err.hint)
 
 
 def own_unit(state: State, seat: str, unit_id: str) -> Unit:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.core.errors import GameError, InvalidSyntax, quote, resolve_name
+from games.core.errors import GameError, InvalidSyntax, quote, quoting, resolve_name
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
@@ -312,11 +312,11 @@ class DaysOfIron(Ruleset[State]):
     def parse_order(self, state: State, seat: str, text: str) -> DoiOrder:
         """Read, guard and check an order; every refusal starts by quoting the whole order."""
         try:
-            verb = orders.verb_of(text)
+            verb = orders.GRAMMAR.verb(text)
             phases_17.guard(state, seat, verb, text)
             return self._checked(state, seat, orders.read(state, seat, text))
         except GameError as err:
-            raise orders.quoting(text, err) from None
+            raise quoting(text, err) from None
 
     def legal_orders(self, state: State, seat: str) -> list[str]:
         """The candidates of ``phases_17``, each kept only if its text passes as if typed, so the
@@ -333,10 +333,10 @@ class DaysOfIron(Ruleset[State]):
         """Check the order again in this state (any seat's order comes through here), then carry it out."""
         if isinstance(order, DoiOrder):
             try:
-                phases_17.guard(state, seat, orders.verb_of(order.text), order.text)
+                phases_17.guard(state, seat, orders.GRAMMAR.verb(order.text), order.text)
                 order = self._checked(state, seat, order)
             except GameError as err:
-                raise orders.quoting(order.text, err) from None
+                raise quoting(order.text, err) from None
         else:
             order = self.parse_order(state, seat, order.text)
         if isinstance(order, SetUpOrder):

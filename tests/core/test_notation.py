@@ -230,3 +230,66 @@ def spellings(draw: st.DrawFn) -> tuple[str, str]:
 def test_print_of_parse_is_the_canonical_text(case: tuple[str, str]) -> None:
     typed, canonical = case
     assert GRAMMAR.parse(typed, NAMES).text == canonical
+
+
+# --- reading by verb (Grammar.read): the verb first, then the shape, then the names ----------------
+
+DrillUnit = Annotated[Ref, Name("unit")]
+
+
+@dataclass(frozen=True)
+class DrillMarch(Typed):
+    PATTERN: ClassVar[str] = "{unit} march {inches}"
+    unit: DrillUnit
+    inches: Annotated[int, Number(0, 30)]
+
+
+@dataclass(frozen=True)
+class DrillLoss(Typed):
+    PATTERN: ClassVar[str] = "loss {unit} {stands}"
+    unit: DrillUnit
+    stands: Annotated[int, Number(0, 9)]
+
+
+@dataclass(frozen=True)
+class DrillNote(Typed):
+    PATTERN: ClassVar[str] = "note {words}"
+    words: Annotated[str, Free("text")]
+
+
+VERBED = Grammar(DrillMarch, DrillLoss, DrillNote, what="a drill order", empty="Say something.")
+UNITS = {"unit": {"a": "Alpha Company", "b": "Bravo Company"}}
+
+
+def explain(verb: str, words: list[str]) -> InvalidSyntax:
+    return InvalidSyntax(f"usage of {verb} ({len(words)} words)")
+
+
+def test_the_verb_leads_the_order_or_follows_the_name_that_leads_it() -> None:
+    assert VERBED.verb("LOSS Alpha 2") == "loss"
+    assert VERBED.verb("Alpha Company march 6") == "march"
+    with pytest.raises(InvalidSyntax, match="Say something"):
+        VERBED.verb("  ")
+    with pytest.raises(InvalidSyntax, match="`Alpha halt` is not a drill order"):
+        VERBED.verb("Alpha halt")
+
+
+def test_a_misshapen_order_is_explained_as_its_verbs_usage_not_by_a_name_in_it() -> None:
+    with pytest.raises(InvalidSyntax, match=r"usage of loss \(2 words\)"):
+        VERBED.read("loss Zulu", UNITS, explain)
+    # the shape fits, so the name is what is wrong, said as a name
+    with pytest.raises(UnknownName, match="Zulu"):
+        VERBED.read("loss Zulu 2", UNITS, explain)
+    with pytest.raises(UnknownName, match="Zulu"):
+        VERBED.read("Zulu march 6", UNITS, explain)
+    # a number out of its range is part of the shape: the usage says the range
+    with pytest.raises(InvalidSyntax, match=r"usage of march \(4 words\)"):
+        VERBED.read("Alpha Company march 40", UNITS, explain)
+    assert VERBED.read("bravo MARCH 6", UNITS, explain) == DrillMarch(Ref("b", "Bravo Company"), 6)
+
+
+def test_free_text_longer_than_the_word_limit_is_read_whole() -> None:
+    words = [f"w{i}" for i in range(90)]
+    assert VERBED.read("note " + " ".join(words), UNITS, explain) == DrillNote(" ".join(words))
+    with pytest.raises(InvalidSyntax, match="too long"):
+        VERBED.parse("note " + " ".join(words), UNITS)  # parse keeps the plain limit

@@ -55,7 +55,7 @@ def test_a_misspelt_unit_is_refused_as_an_unrecognised_name_with_the_closest(tex
     movement(state)  # the French part
     err = refusal(state, "french", text)
     assert isinstance(err, UnknownName)
-    assert f"the unit name `{typed}` was not recognised" in err.message
+    assert f"No unit called `{typed}`." in err.message
     assert err.hint.startswith(f"Closest: {closest}, ")
     assert "expected `rout`" not in err.text
 
@@ -146,3 +146,12 @@ def test_the_objectives_result_says_what_each_side_took() -> None:
     state.objectives[0].held_by = "french"
     assert result(state).reason == "The French took their objectives; the Prussians took none of theirs."
     finish_turn(state, new_game()[1])
+
+
+def test_a_name_led_rally_or_surrender_with_words_after_it_says_to_end_there() -> None:
+    """Read by the shared notation's verb-first reading: `UNIT rally now` names its verb, so the
+    refusal says how that order is written rather than that it is no order at all."""
+    state = playing()
+    for verb in ("rally", "surrender"):
+        err = refusal(state, "french", f"2e de Ligne {verb} now")
+        assert f"write `UNIT {verb}`, with nothing after `{verb}`" in err.message
