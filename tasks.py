@@ -3,6 +3,7 @@
 
     python3 tasks.py run    # start the bot (Discord with DISCORD_TOKEN, else the console table)
     python3 tasks.py test   # ruff, mypy --strict on games/, render/ and bot/, then pytest
+    python3 tasks.py test --fast  # developers' loop: the same, leaving out tests marked slow
     python3 tasks.py setup  # only create or update .venv-run (a deployment's environment)
     python3 tasks.py lock   # maintainers: regenerate both lock files from pyproject.toml
 
@@ -147,10 +148,13 @@ def main(argv: list[str]) -> int:
         os.chdir(ROOT)
         os.execv(str(py), [str(py), "-m", "bot", *argv[1:]])
     py = ensure_env(TEST_VENV)
+    args = argv[1:]
+    if "--fast" in args:  # the slow marker (pyproject) tags long random playouts; `test` alone runs them
+        args = ["-m", "not slow", *(a for a in args if a != "--fast")]
     steps = [
         [str(py), "-m", "ruff", "check", "."],
         [str(py), "-m", "mypy"],
-        [str(py), "-m", "pytest", *argv[1:]],
+        [str(py), "-m", "pytest", *args],
     ]
     failed = [" ".join(s[2:4]) for s in steps if run(s) != 0]
     if failed:

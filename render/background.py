@@ -77,37 +77,45 @@ def _hex_poly(frame: Frame, cx: float, cy: float, shrink: float = 1.0) -> list[t
 
 
 def _hex_shapes(draw: ImageDraw.ImageDraw, board: Board, frame: Frame, cells: list[tuple[Hex, str, str, float, float]]) -> None:
-    layout = _layout(board)
     s = frame.scale
-    by_hex = {h: kind for h, _, kind, _, _ in cells}
     for _, _, kind, cx, cy in cells:
         draw.polygon(_ss(_hex_poly(frame, cx, cy, 1.0)), fill=theme.terrain_colour(kind))
-    # texture that tells terrain apart without colour: sand dots on shoals, roofs in towns
     for h, _, kind, cx, cy in cells:
-        if kind == "shoal":
-            for i in range(7):
-                a = math.radians(i * 97.0 + h.q * 31 + h.r * 17)
-                d = s * (0.2 + 0.45 * ((i * 37) % 10) / 10)
-                x, y = cx + d * math.cos(a), cy + d * math.sin(a)
-                rr = max(1.0, s * 0.05) * SS
-                draw.ellipse((x * SS - rr, y * SS - rr, x * SS + rr, y * SS + rr), fill=(*theme.SAND, 200))
-        elif kind in ("town", "port"):
-            b = s * 0.16
-            for dx, dy in ((-0.28, 0.02), (0.06, -0.14), (0.24, 0.16), (-0.06, 0.3)):
-                x, y = cx + dx * s, cy + dy * s
-                draw.rectangle(((x - b) * SS, (y - b * 0.8) * SS, (x + b) * SS, (y + b * 0.8) * SS), fill=(150, 74, 52))
-        elif kind == "shallow":
-            for i in range(3):
-                y = cy + (i - 1) * s * 0.35
-                x = cx + ((i * 13) % 5 - 2) * s * 0.08
-                draw.arc(((x - s * 0.22) * SS, (y - s * 0.08) * SS, (x + s * 0.22) * SS, (y + s * 0.08) * SS), 200, 340, fill=(255, 255, 255, 70), width=SS)
+        _hex_texture(draw, s, h, kind, cx, cy)
     # grid: one translucent stroke per hex so shared sides read as a single thin line
     grid_w = max(1, round(s / 30)) * SS
     for _, _, _, cx, cy in cells:
         poly = _ss(_hex_poly(frame, cx, cy))
         draw.line([*poly, poly[0]], fill=(255, 255, 255, 70), width=grid_w)
-    # coastlines: land hexsides that face water
-    coast_w = max(2, round(s / 12)) * SS
+    _hex_coasts(draw, board, frame, cells)
+
+
+def _hex_texture(draw: ImageDraw.ImageDraw, s: float, h: Hex, kind: str, cx: float, cy: float) -> None:
+    """Texture that tells terrain apart without colour: sand dots on shoals, roofs in towns."""
+    if kind == "shoal":
+        for i in range(7):
+            a = math.radians(i * 97.0 + h.q * 31 + h.r * 17)
+            d = s * (0.2 + 0.45 * ((i * 37) % 10) / 10)
+            x, y = cx + d * math.cos(a), cy + d * math.sin(a)
+            rr = max(1.0, s * 0.05) * SS
+            draw.ellipse((x * SS - rr, y * SS - rr, x * SS + rr, y * SS + rr), fill=(*theme.SAND, 200))
+    elif kind in ("town", "port"):
+        b = s * 0.16
+        for dx, dy in ((-0.28, 0.02), (0.06, -0.14), (0.24, 0.16), (-0.06, 0.3)):
+            x, y = cx + dx * s, cy + dy * s
+            draw.rectangle(((x - b) * SS, (y - b * 0.8) * SS, (x + b) * SS, (y + b * 0.8) * SS), fill=(150, 74, 52))
+    elif kind == "shallow":
+        for i in range(3):
+            y = cy + (i - 1) * s * 0.35
+            x = cx + ((i * 13) % 5 - 2) * s * 0.08
+            draw.arc(((x - s * 0.22) * SS, (y - s * 0.08) * SS, (x + s * 0.22) * SS, (y + s * 0.08) * SS), 200, 340, fill=(255, 255, 255, 70), width=SS)
+
+
+def _hex_coasts(draw: ImageDraw.ImageDraw, board: Board, frame: Frame, cells: list[tuple[Hex, str, str, float, float]]) -> None:
+    """Coastlines: the land hexsides that face water."""
+    layout = _layout(board)
+    by_hex = {h: kind for h, _, kind, _, _ in cells}
+    coast_w = max(2, round(frame.scale / 12)) * SS
     for h, _, kind, cx, cy in cells:
         if kind not in theme.LAND_KINDS:
             continue

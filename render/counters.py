@@ -336,6 +336,46 @@ def _token_sprite(look: Look) -> Sprite:
     big = Image.new("RGBA", (side * k, side * k), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     cx = cy = c * k
+    _token_body(d, look, cx, cy, r, k)
+    pips = _token_pips(d, look, cx, cy, r, k)
+    badges = _badge_positions(look.markers, cx / k, cy / k, r, badge, look.facing)
+    for (bx, by), (_, colour) in badges:
+        d.ellipse(((bx - badge) * k, (by - badge) * k, (bx + badge) * k, (by + badge) * k), fill=colour, outline=theme.OUTLINE, width=k)
+    rr = r * k
+    if "sunk" in look.markers:
+        d.line([(cx - rr * 0.8, cy - rr * 0.8), (cx + rr * 0.8, cy + rr * 0.8)], fill=(20, 20, 20), width=max(2, round(r / 7)) * k)
+        d.line([(cx - rr * 0.8, cy + rr * 0.8), (cx + rr * 0.8, cy - rr * 0.8)], fill=(20, 20, 20), width=max(2, round(r / 7)) * k)
+    img = big.reduce(k)
+    if "sunk" in look.markers:
+        img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
+    ink = theme.ink_on(look.colour)
+    halo = theme.OUTLINE if ink == (255, 255, 255) else (255, 255, 255)
+    has_second_line = bool(pips or look.damage_text)
+    label_y = c - r * 0.16 if has_second_line else c
+    if look.kind == "mine":
+        label_y = c + r * 0.95
+        ink, halo = (255, 255, 255), theme.OUTLINE
+    spills = label_w > 1.8 * r  # over the sea: a firmer halo
+    step = label_size * 1.05
+    if len(lines) > 1:  # two lines: the pair sits higher, its lower line clear of the damage text
+        label_y = c - (r * 0.5 if has_second_line else r * 0.12)
+    for i, line in enumerate(lines):
+        y = label_y + (i - (len(lines) - 1) / 2) * step
+        paste_text(img, (c, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
+    if look.facing is not None and look.kind not in ("battery", "fort", "mine", "marker") and not look.face_down:
+        text_top = label_y - (len(lines) / 2) * step
+        box = (c - label_w / 2 - 2, text_top - 2, c + label_w / 2 + 2, text_top + len(lines) * step + 2)
+        _bow_pointer_if_hidden(img, c, r, half, box, look.facing, look.colour)
+    if look.damage_text:
+        paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
+    if look.damage_max > 8 and not look.damage_text:
+        paste_text(img, (c, c + r * 0.5), f"{look.damage}/{look.damage_max}", max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
+    _badge_text(img, badges, badge)
+    return Sprite(img, round(c), round(c))
+
+
+def _token_body(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, r: float, k: int) -> None:
+    """The counter's shape for its kind, drawn supersampled by ``k`` around (cx, cy)."""
     rr = r * k
     outline_w = max(1, round(r / 14)) * k
     fill = look.colour
@@ -358,7 +398,11 @@ def _token_sprite(look: Look) -> Sprite:
         d.polygon(_teardrop(cx, cy, rr, facing), fill=fill, outline=theme.OUTLINE, width=outline_w)
         if look.face_down:
             d.ellipse((cx - rr * 0.8, cy - rr * 0.8, cx + rr * 0.8, cy + rr * 0.8), outline=(255, 255, 255, 90), width=k)
-    pip_y = cy + rr * 0.45
+
+
+def _token_pips(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, r: float, k: int) -> int:
+    """Damage pips under the name (up to 8 boxes, hit ones filled); returns how many were drawn."""
+    pip_y = cy + r * k * 0.45
     pips = look.damage_max if 0 < look.damage_max <= 8 and not look.damage_text else 0
     if pips:
         gap = min(max(2.2, r * 0.12) * 2.6, 1.7 * r / max(1, pips - 1)) * k
@@ -368,44 +412,18 @@ def _token_sprite(look: Look) -> Sprite:
             x = x0 + gap * i
             hit = i < look.damage
             d.ellipse((x - pr, pip_y - pr, x + pr, pip_y + pr), fill=theme.PIP_HIT if hit else theme.PIP_LEFT, outline=theme.OUTLINE, width=max(1, k // 2))
-    badges = _badge_positions(look.markers, cx / k, cy / k, r, badge, look.facing)
-    for (bx, by), (_, colour) in badges:
-        d.ellipse(((bx - badge) * k, (by - badge) * k, (bx + badge) * k, (by + badge) * k), fill=colour, outline=theme.OUTLINE, width=k)
-    if "sunk" in look.markers:
-        d.line([(cx - rr * 0.8, cy - rr * 0.8), (cx + rr * 0.8, cy + rr * 0.8)], fill=(20, 20, 20), width=max(2, round(r / 7)) * k)
-        d.line([(cx - rr * 0.8, cy + rr * 0.8), (cx + rr * 0.8, cy - rr * 0.8)], fill=(20, 20, 20), width=max(2, round(r / 7)) * k)
-    img = big.reduce(k)
-    if "sunk" in look.markers:
-        img.putalpha(img.getchannel("A").point(lambda a: a * 3 // 5))
-    ink = theme.ink_on(look.colour)
-    halo = theme.OUTLINE if ink == (255, 255, 255) else (255, 255, 255)
-    has_second_line = bool(pips or look.damage_text)
-    label_y = c - r * 0.16 if has_second_line else c
-    if look.kind == "mine":
-        label_y = c + r * 0.95
-        ink, halo = (255, 255, 255), theme.OUTLINE
-    spills = label_w > 1.8 * r  # over the sea: a firmer halo
-    step = label_size * 1.05
-    if len(lines) > 1:  # two lines: the pair sits higher, its lower line clear of the damage text
-        label_y = c - (r * 0.5 if has_second_line else r * 0.12)
-    for i, line in enumerate(lines):
-        y = label_y + (i - (len(lines) - 1) / 2) * step
-        paste_text(img, (c, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
-    if look.facing is not None and look.kind not in ("battery", "fort", "mine", "marker") and not look.face_down:
-        tip = _bearing_pt(c, c, r * 1.5, look.facing)
-        text_top = label_y - (len(lines) / 2) * step
-        box = (c - label_w / 2 - 2, text_top - 2, c + label_w / 2 + 2, text_top + len(lines) * step + 2)
-        if box[0] < tip[0] < box[2] and box[1] < tip[1] < box[3]:  # a wide name hides the bow point
-            base = r * 1.3
-            while base < half and box[0] < _bearing_pt(c, c, base, look.facing)[0] < box[2] and box[1] < _bearing_pt(c, c, base, look.facing)[1] < box[3]:
-                base += 1.0
-            _bow_pointer(img, c, r, base, look.facing, look.colour)
-    if look.damage_text:
-        paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
-    if look.damage_max > 8 and not look.damage_text:
-        paste_text(img, (c, c + r * 0.5), f"{look.damage}/{look.damage_max}", max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
-    _badge_text(img, badges, badge)
-    return Sprite(img, round(c), round(c))
+    return pips
+
+
+def _bow_pointer_if_hidden(img: Image.Image, c: float, r: float, half: float, box: tuple[float, float, float, float],
+                           facing: float, colour: theme.RGB) -> None:
+    """Draw the bow pointer beyond the name when the name's ``box`` hides the teardrop's point."""
+    tip = _bearing_pt(c, c, r * 1.5, facing)
+    if box[0] < tip[0] < box[2] and box[1] < tip[1] < box[3]:  # a wide name hides the bow point
+        base = r * 1.3
+        while base < half and box[0] < _bearing_pt(c, c, base, facing)[0] < box[2] and box[1] < _bearing_pt(c, c, base, facing)[1] < box[3]:
+            base += 1.0
+        _bow_pointer(img, c, r, base, facing, colour)
 
 
 def _bow_pointer(img: Image.Image, c: float, r: float, base: float, facing: float, colour: theme.RGB) -> None:

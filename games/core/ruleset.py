@@ -94,8 +94,9 @@ class Order:
     """A parsed order; ``text`` is its canonical notation, the line the game's log stores.
 
     Typed orders (frozen dataclasses declared with ``games.core.notation``) subclass it and work
-    ``text`` out from their fields. ``Order(text, args)`` is the untyped form that systems not yet
-    converted to the notation still build (issue 14 retires it): a value, compared by both parts.
+    ``text`` out from their fields; every system in ``games/`` uses them (tests/test_skeleton.py
+    checks). ``Order(text, args)`` is the untyped form, left for the small stand-in systems the
+    tests build (tests/e2e, tests/bot): a value, compared by both parts.
     """
 
     __slots__ = ("_args", "_text")
@@ -143,7 +144,7 @@ class Ruleset(ABC, Generic[S]):
     id: ClassVar[str]
     name: ClassVar[str]
     state_type: ClassVar[type[Any]]
-    book: ClassVar[str] = ""  # the rule book file in shared/seeds, for help
+    book: ClassVar[str] = ""  # the file name of the rule book this system carries out, for help
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...

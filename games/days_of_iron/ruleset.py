@@ -1,6 +1,8 @@
 """Days of Iron as a ``Ruleset``: the thin adapter the table service calls, and where it registers.
 
-The miniatures stand on a real table and are measured with a tape; the bot never moves them. It
+Two ways to play (option ``board``): on the measured table (the default) the bot sets the units
+out, draws them to scale and moves them by the players' orders; with ``board=tape`` the miniatures
+stand on a real table, measured with a tape, and the players move them. Either way the bot
 keeps each side's order of battle, rolls what the book tells players to roll, keeps secret records
 sealed with a public commitment, tracks losses and objectives and scores the end. Each order is one
 short line (``orders.py``; see ``HELP``); canonical texts use unit ids so they replay exactly.

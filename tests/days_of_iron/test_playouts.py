@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ from games.core.ruleset import UMPIRE
 from games.days_of_iron import data as rec
 from games.days_of_iron.state import HIDDEN, OFF_BOARD, State
 from tests.days_of_iron.helpers import RS
+
+pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
 
 ORDER_CAP = 400
 WANDER = 80  # after this many orders only orders that move the game on are picked

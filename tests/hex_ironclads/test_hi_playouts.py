@@ -15,6 +15,8 @@ from games.core.ruleset import UMPIRE
 from games.hex_ironclads.state import FIRE, State
 from tests.hex_ironclads.helpers import ruleset
 
+pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
+
 SCENARIOS = [s.id for s in ruleset().scenarios()]
 MAX_ORDERS = 3000
 

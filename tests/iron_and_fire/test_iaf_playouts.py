@@ -14,6 +14,8 @@ from games.core.rng import Rng, seed_from_number
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import ruleset
 
+pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
+
 BASIC: dict[str, str] = {}
 ADVANCED = {"fow": "on", "honor": "on", "visibility": "on", "random_events": "on"}
 VARIANTS = {"s1": {"boilers": "fixed", "mines": "on"}, "s3": {"independencia": "survives"}, "s5": {"independencia": "survives"}}

@@ -20,6 +20,8 @@ from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
 from tests.iron_and_fire.helpers import ruleset
 
+pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
+
 CASES: list[dict[str, Any]] = json.loads((Path(__file__).parent / "fixtures" / "playouts.json").read_text(encoding="utf-8"))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,8 @@ from bot.service import fold
 from games.core.rng import Rng, seed_from_number
 from games.ironclad_draughts.state import State, check_rules
 from tests.ironclad_draughts.helpers import RS
+
+pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
 
 ORDER_CAP = 400
 

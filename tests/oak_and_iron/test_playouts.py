@@ -14,6 +14,8 @@ from games.oak_and_iron.rules.starting_7 import BUILT
 from tests.oak_and_iron.autoplay import play
 from tests.oak_and_iron.helpers import ruleset
 
+pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
+
 
 def random_game(scenario: str, seed: int, picker_seed: int, options: dict[str, str] | None = None,
                 *, every_seat: bool = False) -> tuple[object, list[tuple[str, str]]]:
