@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from games.core.ruleset import legal_texts
+
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
@@ -86,7 +88,7 @@ async def build(case: str, orders: int, db: Path) -> int:
             state = rules.decode(row.snapshot)
             to_act = rules.to_act(state) or [s.id for s in rules.seats(state) if s.id != UMPIRE]
             seat = chooser.choice(to_act)
-            legal = [o for o in rules.legal_orders(state, seat) if not o.startswith(("concede", "end"))]
+            legal = [o for o in legal_texts(rules, state, seat) if not o.startswith(("concede", "end"))]
             if not legal:
                 break
             text = chooser.choice(legal)

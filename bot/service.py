@@ -41,7 +41,7 @@ from games.core.hexgrid import Hex
 from games.core.options import check_options
 from games.core.preview import preview_view
 from games.core.rng import DrawRefused, NoDraws, Rng, commitment, new_seed
-from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, Seat, get_ruleset, read_order, system_ids
+from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, Seat, get_ruleset, legal_texts, read_order, system_ids
 from games.core.squaregrid import Square, SquareBoard
 from games.core.view import View
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
@@ -94,7 +94,7 @@ class Loaded:
     """A game row with its ruleset and decoded state."""
 
     row: GameRow
-    rules: Ruleset[Any]
+    rules: Ruleset[Any, Any]
     state: Any
 
 
@@ -172,13 +172,13 @@ def mentioned_users(text: str) -> list[str]:
     return users
 
 
-def ruleset_for(system: str) -> Ruleset[Any]:
+def ruleset_for(system: str) -> Ruleset[Any, Any]:
     """The rule system of a stored row or an export: a game's, or the channel table tools'."""
     return TOOLS if system == TOOLS.id else get_ruleset(system)
 
 
 def fold(
-    rules: Ruleset[Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]]
+    rules: Ruleset[Any, Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]]
 ) -> Iterator[tuple[Any, Rng, list[Event]]]:
     """Replay a game: set-up, then each (seat, order text) in turn, yielding the state, the random
     stream and that step's events after set-up and after every order (the same live objects).
@@ -204,7 +204,7 @@ def side_of(seat: Seat) -> str:
     return seat.side or seat.id
 
 
-def side_labels(rules: Ruleset[Any], state: Any) -> dict[str, str]:
+def side_labels(rules: Ruleset[Any, Any], state: Any) -> dict[str, str]:
     """Side id -> its label, in seat order (the umpire is no side): its own seat's label, else (a
     side whose seats are its parts, e.g. an Oak & Iron fleet's squadrons) the view's name for it."""
     labels: dict[str, str] = {}
@@ -221,7 +221,7 @@ def side_labels(rules: Ruleset[Any], state: Any) -> dict[str, str]:
     return labels
 
 
-def concession_event(rules: Ruleset[Any], state: Any, seat_id: str) -> Event:
+def concession_event(rules: Ruleset[Any, Any], state: Any, seat_id: str) -> Event:
     seat = next((s for s in rules.seats(state) if s.id == seat_id), None)
     side = side_of(seat) if seat is not None else seat_id
     return Event(f"{side_labels(rules, state).get(side, side)} concedes.")
@@ -377,7 +377,7 @@ class TableService:
         if given.get("seat"):
             wanted = given["seat"].lower()
             seats = [s for s in seats if s.lower() == wanted] or seats
-        return [(text, text) for seat in seats for text in loaded.rules.legal_orders(loaded.state, seat)]
+        return [(text, text) for seat in seats for text in legal_texts(loaded.rules, loaded.state, seat)]
 
     async def _complete_zoom(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
         """The places of the units this user can see, named: where /game board zoom: most often goes."""
@@ -604,7 +604,7 @@ class TableService:
                 seen.append((o, readable))
         return seen
 
-    def _replay(self, rules: Ruleset[Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int]:
+    def _replay(self, rules: Ruleset[Any, Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int]:
         """The state and stream counter after folding the given orders over set-up."""
         *_, (state, rng, _) = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))
         return state, rng.counter
@@ -1196,7 +1196,7 @@ class TableService:
         loaded, seat = await self._ordering_seat(channel, user, opts)
         row, text = loaded.row, opts.get("text", "")
         if text in ("", "?"):
-            legal = loaded.rules.legal_orders(loaded.state, seat)
+            legal = legal_texts(loaded.rules, loaded.state, seat)
             return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
         working = copy.deepcopy(loaded.state)
         rng = Rng(row.seed, row.counter)
@@ -1509,7 +1509,7 @@ def _plain(name: str) -> str:
     return re.sub(r"([\\*_~`|>#<@\[\]()])", r"\\\1", name)
 
 
-def _new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any], str, str, dict[str, str]]:
+def _new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any, Any], str, str, dict[str, str]]:
     """/game new's options checked: (rules, system id, scenario id, every option with defaults)."""
     system = opts.get("system", "")
     if not system:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Output, TableService, User
-from games.core.ruleset import UMPIRE, broken_systems, get_ruleset, system_ids
+from games.core.ruleset import UMPIRE, broken_systems, get_ruleset, legal_texts, system_ids
 from tests.bot.helpers import make_service
 
 SYSTEMS = [s for s in system_ids() if not s.startswith("test-")]
@@ -58,7 +58,7 @@ async def _play(svc: TableService, system: str, scenario: str, chooser: random.R
         if not to_act:
             break
         seat = chooser.choice(to_act)
-        legal = rules.legal_orders(state, seat)
+        legal = legal_texts(rules, state, seat)
         if not legal:
             break
         text = chooser.choice(legal)

@@ -5,7 +5,7 @@ the free table has no turns, so no ring, and shows its last move as a path inste
 from __future__ import annotations
 
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import get_ruleset
+from games.core.ruleset import get_ruleset, legal_texts
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4
 
@@ -28,7 +28,7 @@ def test_iron_and_fire_rings_exactly_the_units_that_may_act_on_the_card() -> Non
         assert rung == {u.id for u in state.units if u.afloat and activations_4.can_activate(game, u)}
         assert all(u.controller == state.card_side for u in state.units if u.id in rung)
         seat = state.card_side
-        orders = [o for o in rules.legal_orders(state, seat) if o.startswith(("Huáscar move", "Esmeralda move", "pass"))]
+        orders = [o for o in legal_texts(rules, state, seat) if o.startswith(("Huáscar move", "Esmeralda move", "pass"))]
         if not orders:
             break
         rules.apply(state, seat, rules.parse_order(state, seat, orders[-1]), rng)

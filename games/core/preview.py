@@ -32,7 +32,7 @@ def moved_pieces(before: View, after: View, sides: frozenset[str] | None) -> lis
     return out
 
 
-def preview_view(rules: Ruleset[Any], before: Any, after: Any, seat: str, text: str) -> View:
+def preview_view(rules: Ruleset[Any, Any], before: Any, after: Any, seat: str, text: str) -> View:
     """The asker's view before the order, with ghosts where their pieces would end."""
     seen_before, seen_after = rules.view(before, seat), rules.view(after, seat)
     own = None if seat == UMPIRE else frozenset(s.side or s.id for s in rules.seats(before) if s.id == seat)

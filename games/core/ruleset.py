@@ -12,7 +12,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Never, NoReturn, TypeVar
 
 from games.core.codec import from_json, to_json
 from games.core.errors import InvalidSyntax, UnknownName, quote
@@ -20,6 +20,7 @@ from games.core.rng import Rng
 from games.core.view import Overlay, View
 
 S = TypeVar("S")
+OrderT = TypeVar("OrderT", bound="Order")  # a system's order type: the union of its typed order classes
 SeatKind = Literal["side", "ship", "umpire", "player"]
 UMPIRE = "umpire"
 MAX_DIGITS = 12  # no order of any system needs a longer number
@@ -138,8 +139,9 @@ class Order:
         return self.text
 
 
-class Ruleset(ABC, Generic[S]):
-    """One rule system. Implementations are stateless; all game state lives in ``S``."""
+class Ruleset(ABC, Generic[S, OrderT]):
+    """One rule system. Implementations are stateless; all game state lives in ``S``; its orders are
+    ``OrderT`` (the union of its typed order classes), so mypy checks that ``apply`` handles each."""
 
     id: ClassVar[str]
     name: ClassVar[str]
@@ -166,17 +168,18 @@ class Ruleset(ABC, Generic[S]):
         """Seat ids that must act now (drives pings and reminders)."""
 
     @abstractmethod
-    def legal_orders(self, state: S, seat: str) -> list[str]:
-        """Complete order texts for autocomplete (each re-checked on apply)."""
+    def legal_orders(self, state: S, seat: str) -> list[OrderT]:
+        """The orders this seat may give now, for autocomplete and buttons (each re-checked on
+        apply); ``legal_texts`` prints them."""
 
     @abstractmethod
-    def parse_order(self, state: S, seat: str, text: str) -> Order: ...
+    def parse_order(self, state: S, seat: str, text: str) -> OrderT: ...
 
-    def format_order(self, order: Order) -> str:
+    def format_order(self, order: OrderT) -> str:
         return order.text
 
     @abstractmethod
-    def apply(self, state: S, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: S, seat: str, order: OrderT, rng: Rng) -> list[Event]:
         """Carry out an order. Must refuse, with a GameError (NotYourTurn for turn order), any order
         this seat may not give now: the service passes every seated player's orders through."""
 
@@ -214,10 +217,22 @@ class Ruleset(ABC, Generic[S]):
         return result
 
 
-_REGISTRY: dict[str, Callable[[], Ruleset[Any]]] = {}
+_REGISTRY: dict[str, Callable[[], Ruleset[Any, Any]]] = {}
 
 
-def read_order(rules: Ruleset[S], state: S, seat: str, text: str) -> Order:
+def unhandled(order: Never, *, hint: str = "") -> NoReturn:
+    """The end of ``apply``'s ``match``: mypy refuses the call while any order class of the
+    system's order type is unhandled (``order`` must have been narrowed to ``Never``); at run time
+    an order of no class of the system (an untyped one) is refused."""
+    raise InvalidSyntax(f"Cannot carry out {quote(str(order))}.", hint=hint)
+
+
+def legal_texts(rules: Ruleset[S, OrderT], state: S, seat: str) -> list[str]:
+    """The legal orders printed once each, in order: what autocomplete offers."""
+    return list(dict.fromkeys(rules.format_order(o) for o in rules.legal_orders(state, seat)))
+
+
+def read_order(rules: Ruleset[S, OrderT], state: S, seat: str, text: str) -> OrderT:
     """A new order's text, parsed by ``rules`` after the checks every system needs: a number of
     thousands of digits is slow to convert and past 4,300 Python refuses with a plain ValueError
     that no parser expects. (Orders already in a log are replayed with ``parse_order`` as given.)"""
@@ -228,10 +243,10 @@ def read_order(rules: Ruleset[S], state: S, seat: str, text: str) -> Order:
     return rules.parse_order(state, seat, text)
 
 
-def register(system_id: str) -> Callable[[Callable[[], Ruleset[Any]]], Callable[[], Ruleset[Any]]]:
+def register(system_id: str) -> Callable[[Callable[[], Ruleset[Any, Any]]], Callable[[], Ruleset[Any, Any]]]:
     """Class decorator / factory registration: ``@register("ironclad-draughts")``."""
 
-    def deco(factory: Callable[[], Ruleset[Any]]) -> Callable[[], Ruleset[Any]]:
+    def deco(factory: Callable[[], Ruleset[Any, Any]]) -> Callable[[], Ruleset[Any, Any]]:
         _REGISTRY[system_id] = factory
         return factory
 
@@ -242,7 +257,7 @@ _BROKEN: dict[str, str] = {}
 _loaded = False
 
 
-def get_ruleset(system_id: str) -> Ruleset[Any]:
+def get_ruleset(system_id: str) -> Ruleset[Any, Any]:
     """Find a system by id (loading the built-in systems on first use)."""
     _load_builtin()
     if system_id in _REGISTRY:

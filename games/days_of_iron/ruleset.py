@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.core.errors import GameError, InvalidSyntax, quote, quoting, resolve_name
+from games.core.errors import GameError, quoting, resolve_name
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
-from games.core.ruleset import Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.ruleset import Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.seats import side_seats
 from games.core.view import Overlay, View
 from games.days_of_iron import data, orders, view
@@ -84,6 +84,9 @@ from games.days_of_iron.state import OVER, SETUP, State
 
 SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
+PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
+             | Dispute | Check | Rally | Attach | Detach | Move | Form | Measure | Fire | Charge | ChargeHome | Stand | Evade
+             | Feint | ReserveFire | Return)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -280,7 +283,7 @@ def game_options(given: dict[str, str], spec: data.ScenarioSpec) -> dict[str, st
 
 
 @register(SYSTEM_ID)
-class DaysOfIron(Ruleset[State]):
+class DaysOfIron(Ruleset[State, DoiOrder]):
     id: ClassVar[str] = SYSTEM_ID
     name: ClassVar[str] = "Days of Iron"
     state_type: ClassVar[type[State]] = State
@@ -320,18 +323,19 @@ class DaysOfIron(Ruleset[State]):
         except GameError as err:
             raise quoting(text, err) from None
 
-    def legal_orders(self, state: State, seat: str) -> list[str]:
+    def legal_orders(self, state: State, seat: str) -> list[DoiOrder]:
         """The candidates of ``phases_17``, each kept only if its text passes as if typed, so the
         list never offers what ``apply`` would refuse (nor names an enemy's hidden unit)."""
-        out: list[str] = []
+        out: dict[str, DoiOrder] = {}
         for candidate in phases_17.candidates(state, seat):
             try:
-                out.append(self.parse_order(state, seat, candidate.text).text)
+                order = self.parse_order(state, seat, candidate.text)
             except ValueError:
                 continue
-        return list(dict.fromkeys(out))
+            out.setdefault(order.text, order)
+        return list(out.values())
 
-    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: DoiOrder, rng: Rng) -> list[Event]:
         """Check the order again in this state (any seat's order comes through here), then carry it out."""
         if isinstance(order, DoiOrder):
             try:
@@ -442,8 +446,10 @@ class DaysOfIron(Ruleset[State]):
                 return deployment_16.cancel(state, order)
             case Scout():
                 return deployment_16.scout(state, state.unit(order.unit), rng)
+            case _:
+                unhandled(order)
 
-    def _play(self, state: State, seat: str, order: DoiOrder, rng: Rng) -> list[Event]:
+    def _play(self, state: State, seat: str, order: PlayOrder, rng: Rng) -> list[Event]:
         match order:
             case Initiative():
                 opening = initiative_17_1.initiative(state, rng)
@@ -476,7 +482,8 @@ class DaysOfIron(Ruleset[State]):
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
-        raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint="See the help for the orders.")
+            case _:
+                unhandled(order, hint="See the help for the orders.")
 
     def _losses(self, state: State, order: Loss | Fate | Promote, rng: Rng) -> list[Event]:
         """Losses and fates recorded by hand (17.5, 18.2), routs (17.4.14) and field promotion (14.3)."""

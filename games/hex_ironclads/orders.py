@@ -91,9 +91,11 @@ def ref(ship: Ship) -> Ref:
     return Ref(ship.id, ship.name)
 
 
-def parse(state: State, text: str) -> Typed:
+def parse(state: State, text: str) -> HexOrder:
     """Read an order; ship names are matched as ``resolve_name`` does (prefixes, any word on)."""
-    return GRAMMAR.parse(text, {"ship": ship_names(state)})
+    order = GRAMMAR.parse(text, {"ship": ship_names(state)})
+    assert isinstance(order, HexOrder)
+    return order
 
 
 def fire_order(state: State, ship: Ship, target_id: str) -> Fire | Hold:

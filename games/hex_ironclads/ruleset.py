@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.core.errors import InvalidSyntax, NotAllowed, WrongPhase, quote
+from games.core.errors import NotAllowed, WrongPhase, quote
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.seats import side_seats
 from games.core.view import View
 from games.hex_ironclads import orders, view
 from games.hex_ironclads.data import load_scenario, scenario_ids
-from games.hex_ironclads.orders import Done, Fire, Hold, Move, Reveal, Seal, Stay
+from games.hex_ironclads.orders import Done, Fire, HexOrder, Hold, Move, Reveal, Seal, Stay
 from games.hex_ironclads.rules import firing_dice_2, movement_4, turn_sequence_1
 from games.hex_ironclads.state import OVER, State, new_state
 
@@ -79,7 +79,7 @@ so do ships in between (option ships-block-sight). A side with no ship left figh
 
 
 @register("hex-ironclads")
-class HexIronclads(Ruleset[State]):
+class HexIronclads(Ruleset[State, HexOrder]):
     id: ClassVar[str] = "hex-ironclads"
     name: ClassVar[str] = "Hex ironclads (Memoir of Battle at Sea style)"
     state_type: ClassVar[type[State]] = State
@@ -105,13 +105,13 @@ class HexIronclads(Ruleset[State]):
     def to_act(self, state: State) -> list[str]:
         return turn_sequence_1.to_act(state)
 
-    def parse_order(self, state: State, seat: str, text: str) -> Order:
+    def parse_order(self, state: State, seat: str, text: str) -> HexOrder:
         return orders.parse(state, text)
 
-    def legal_orders(self, state: State, seat: str) -> list[str]:
-        return [order.text for order in turn_sequence_1.legal_orders(state, seat)]
+    def legal_orders(self, state: State, seat: str) -> list[HexOrder]:
+        return turn_sequence_1.legal_orders(state, seat)
 
-    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: HexOrder, rng: Rng) -> list[Event]:
         if state.phase == OVER:
             raise WrongPhase("The game is over.", hint=state.result)
         if seat != UMPIRE and seat not in {s.id for s in state.sides}:
@@ -128,7 +128,8 @@ class HexIronclads(Ruleset[State]):
                 return events + turn_sequence_1.after_ship_moved(state, rng)
             case Done():
                 return turn_sequence_1.done(state, seat, rng)
-        raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint=orders.SYNTAX_HINT)
+            case _:
+                unhandled(order, hint=orders.SYNTAX_HINT)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)

@@ -18,7 +18,7 @@ from games.core.maps import load_map
 from games.core.notation import Typed
 from games.core.options import check_options
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register
 from games.core.view import View
 from games.iron_and_fire import view as views
 from games.iron_and_fire.data import SIDES, scenarios
@@ -81,7 +81,7 @@ land_blocks, turns.
 House values in use: ship stats, maps, mine mix, turn limits of scenarios 1, 2 and 5."""
 
 
-class IronAndFire(Ruleset[State]):
+class IronAndFire(Ruleset[State, IronOrder]):
     id = "iron-and-fire"
     name = "Iron and Fire"
     state_type = State
@@ -136,10 +136,10 @@ class IronAndFire(Ruleset[State]):
             raise NotYourTurn("Nobody is to act now.")
         raise NotYourTurn(f"Seat {quote(seat)} cannot give orders in Iron and Fire.", hint="Seats: peru, chile, umpire.")
 
-    def parse_order(self, state: State, seat: str, text: str) -> Order:
+    def parse_order(self, state: State, seat: str, text: str) -> IronOrder:
         return parse(state, load_map(scenarios()[state.scenario].map).layout, text)
 
-    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: IronOrder, rng: Rng) -> list[Event]:
         """Apply an order; events are marked ``reveals`` when a die was rolled or a card drawn,
         so only the umpire can undo it. A refused order may leave ``state`` half changed: the
         table service applies orders to a copy and drops it on error (``games.core.ruleset``)."""
@@ -157,7 +157,7 @@ class IronAndFire(Ruleset[State]):
             self._activate(game, side, order)
         else:
             state.snapshot, state.snapshot_dice, state.snapshot_mines = "", [], []
-            self._decide(game, side, order)  # type: ignore[arg-type]
+            self._decide(game, side, order)
         events = game.events
         if rng.counter != counter or len(state.deck) != cards:
             events = [dataclasses.replace(e, reveals=True) for e in events]
@@ -207,12 +207,12 @@ class IronAndFire(Ruleset[State]):
                 fortunes_of_war_13_1.fow_redraw(game, side)
 
     # --- legal orders ----------------------------------------------------------------------------
-    def legal_orders(self, state: State, seat: str) -> list[str]:
+    def legal_orders(self, state: State, seat: str) -> list[IronOrder]:
         try:
             side = self._side(state, seat)
         except NotYourTurn:
             return []
-        return [o.text for o in self._legal(Game(state), side)]
+        return self._legal(Game(state), side)
 
     def _legal(self, game: Game, side: str) -> list[IronOrder]:
         state = game.s
@@ -250,5 +250,5 @@ class IronAndFire(Ruleset[State]):
 
 
 @register("iron-and-fire")
-def _factory() -> Ruleset[Any]:
+def _factory() -> Ruleset[Any, Any]:
     return IronAndFire()

@@ -204,6 +204,7 @@ class AdjustHeading(Typed):
 
 Activation = Move | Pass | Fire
 Adjust = AdjustFlotation | AdjustDamage | AdjustAt | AdjustHeading
+DraughtsOrder = Activation | Deal | Adjust
 ACTIVATION = Grammar(Move, Pass, Fire, hint=ACTIVATION_HINT)
 UMPIRE_ORDERS = Grammar(Deal, AdjustFlotation, AdjustDamage, AdjustAt, AdjustHeading, hint=f"Write `{ADJUST_FORM}`.")
 

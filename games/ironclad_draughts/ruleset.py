@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.core.errors import InvalidSyntax, quote
+from games.core.errors import InvalidSyntax
 from games.core.notation import Typed
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, public, register
+from games.core.ruleset import (
+    UMPIRE,
+    Event,
+    OptionSpec,
+    Outcome,
+    Ruleset,
+    ScenarioInfo,
+    Seat,
+    public,
+    register,
+    unhandled,
+)
 from games.core.view import View
 from games.ironclad_draughts import view
 from games.ironclad_draughts.data import scenarios
@@ -23,6 +34,7 @@ from games.ironclad_draughts.orders import (
     AdjustFlotation,
     AdjustHeading,
     Deal,
+    DraughtsOrder,
     Fire,
     Move,
     Pass,
@@ -68,7 +80,7 @@ that passed through the enemy line to the far edge and returned to their startin
 
 
 @register("ironclad-draughts")
-class IroncladDraughts(Ruleset[State]):
+class IroncladDraughts(Ruleset[State, DraughtsOrder]):
     id: ClassVar[str] = "ironclad-draughts"
     name: ClassVar[str] = "Ironclad Draughts"
     state_type: ClassVar[type[State]] = State
@@ -95,7 +107,7 @@ class IroncladDraughts(Ruleset[State]):
     def to_act(self, state: State) -> list[str]:
         return sequence_3.to_act(state)
 
-    def parse_order(self, state: State, seat: str, text: str) -> Order:
+    def parse_order(self, state: State, seat: str, text: str) -> DraughtsOrder:
         words = text.split()
         if not words:
             raise InvalidSyntax("Empty order.", hint="Try `move 2`, `move 1 turn port fire SHIP` or `pass`.")
@@ -103,14 +115,14 @@ class IroncladDraughts(Ruleset[State]):
             return umpire_3.read_order(state, seat, text)
         return sequence_3.read_activation(state, seat, text)
 
-    def legal_orders(self, state: State, seat: str) -> list[str]:
+    def legal_orders(self, state: State, seat: str) -> list[DraughtsOrder]:
         if state.phase == OVER:
             return []
         if state.phase == DEAL:
-            return [Deal().text] if seat == UMPIRE else []
-        return [order.text for order in sequence_3.legal_activations(state, seat)]
+            return [Deal()] if seat == UMPIRE else []
+        return list(sequence_3.legal_activations(state, seat))
 
-    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: DraughtsOrder, rng: Rng) -> list[Event]:
         if not isinstance(order, Typed):  # an untyped order (a test, a script): read its text
             order = self.parse_order(state, seat, order.text)
         match order:
@@ -127,7 +139,8 @@ class IroncladDraughts(Ruleset[State]):
                 # Dice, shuffles and damage-pack draws reveal chance; a plain move does not (the owner may undo it).
                 revealed = rng.counter != counter or len(state.damage_deck.draw_pile) != pack
                 return [public(report, reveals=revealed)]
-        raise InvalidSyntax(f"Cannot carry out {quote(order.text)}.", hint=ACTIVATION_HINT)
+            case _:
+                unhandled(order, hint=ACTIVATION_HINT)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)

@@ -484,6 +484,7 @@ Seamanship = Adjust | Heading | CutFree
 CrewAction = Reload | Rally | Repair | ChangeSail | Board | Row | TransferFlag | LandingParty
 MovementOrder = Move | Done | Seamanship | CrewAction
 AttackOrder = Broadside | Partial | Close | LandingAttack | Hold
+OakOrder = SetupOrder | MovementOrder | AttackOrder | Initiative | Capture | Destroy | Spare | Measure
 GRAMMAR = Grammar(  # orders that start with a ship first, so an unknown ship is what a refusal names
     Move, Done, Adjust, Heading, CutFree, Reload, Rally, Repair, ChangeSail, Board, Row, TransferFlag, LandingParty,
     Broadside, Partial, Close, LandingAttack, Hold, Initiative, Capture, Destroy, Spare, Measure,
@@ -509,7 +510,7 @@ def ref(ship: ShipState) -> Ref:
     return Ref(ship.id, ship.name)
 
 
-def movement_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[Typed]:
+def movement_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[MovementOrder]:
     """The Movement Phase orders ``legal_orders`` tries for one ship, in the order it offers them."""
     return [
         Move(ship), Move(ship, "turn-end", "port", 45.0), Move(ship, "turn-end", "starboard", 45.0),
@@ -521,15 +522,15 @@ def movement_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[Typed]:
     ]
 
 
-def attack_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[Typed]:
+def attack_candidates(ship: Ref, enemies: Sequence[Ref]) -> list[AttackOrder]:
     """The Attack Phase orders ``legal_orders`` tries for one ship, in the order it offers them."""
-    out: list[Typed] = []
+    out: list[AttackOrder] = []
     for target in enemies:
         out += [Broadside(ship, "port", target), Broadside(ship, "starboard", target), Partial(ship, target), Close(ship, target)]
     return [*out, Hold(ship)]
 
 
-def setup_candidates(state: State, side_id: str) -> list[Typed]:
+def setup_candidates(state: State, side_id: str) -> list[SetupOrder]:
     """The set-up orders ``legal_orders`` tries: every choice of a step, terrain and ships on a
     coarse grid of points (any point may be written)."""
     setup = state.setup
@@ -544,7 +545,7 @@ def setup_candidates(state: State, side_id: str) -> list[Typed]:
         kinds = [k for k, n in setup.allowance.get(side_id, {}).items() if n]
         return [*(TerrainAdd(k) for k in kinds), TerrainDone()]  # type: ignore[arg-type]
     if setup.step == "place":
-        out: list[Typed] = []
+        out: list[SetupOrder] = []
         for kind in dict.fromkeys(setup.pool):
             out += [TerrainPlace(kind, float(x), float(y))  # type: ignore[arg-type]
                     for y in range(4, int(state.table_height) - 3, 4) for x in range(4, int(state.table_width) - 3, 4)]
@@ -553,7 +554,7 @@ def setup_candidates(state: State, side_id: str) -> list[Typed]:
     if setup.step == "adjust":
         from games.oak_and_iron.rules.scenario_cards_7 import movable
 
-        moves: list[Typed] = []
+        moves: list[SetupOrder] = []
         for t in movable(state, side_id):
             cx = sum(p[0] for p in t.points) / len(t.points)
             cy = sum(p[1] for p in t.points) / len(t.points)
@@ -569,7 +570,7 @@ def setup_candidates(state: State, side_id: str) -> list[Typed]:
     return []
 
 
-def parse(state: State, text: str) -> Typed:
+def parse(state: State, text: str) -> OakOrder:
     """Read an order (names against this game's ships and the initiative cards)."""
     if not text.split():
         raise InvalidSyntax("Empty order.", hint=HELP)
@@ -581,6 +582,7 @@ def parse(state: State, text: str) -> Typed:
     order = GRAMMAR.parse(" ".join(_normalise(text.split())), names)
     if isinstance(order, Broadside) and order.side2 == order.side:
         raise InvalidSyntax(f"{quote(text)}: at most one broadside from each side.")
+    assert isinstance(order, OakOrder)
     return order
 
 

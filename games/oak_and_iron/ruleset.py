@@ -11,11 +11,11 @@ import copy
 from typing import ClassVar
 
 from games.core.data import load
-from games.core.errors import GameError, InvalidSyntax, WrongPhase, quote
-from games.core.notation import Ref, Typed
+from games.core.errors import GameError, WrongPhase, quote
+from games.core.notation import Ref
 from games.core.options import check_options
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.view import Overlay, View
 from games.oak_and_iron import orders, view
 from games.oak_and_iron.data import captain_cards, factions, initiative_cards, rules, scenario_files, upgrade_cards
@@ -42,6 +42,7 @@ from games.oak_and_iron.orders import (
     Measure,
     Move,
     MovementOrder,
+    OakOrder,
     Partial,
     Rally,
     Reload,
@@ -123,7 +124,7 @@ DRY_RUN = b"legal-orders-dry-run-seed-000000"
 
 
 @register("oak-and-iron")
-class OakAndIron(Ruleset[State]):
+class OakAndIron(Ruleset[State, OakOrder]):
     id: ClassVar[str] = "oak-and-iron"
     name: ClassVar[str] = "Oak & Iron"
     state_type: ClassVar[type[State]] = State
@@ -158,17 +159,17 @@ class OakAndIron(Ruleset[State]):
     def to_act(self, state: State) -> list[str]:
         return to_act(state)
 
-    def parse_order(self, state: State, seat: str, text: str) -> Order:
+    def parse_order(self, state: State, seat: str, text: str) -> OakOrder:
         return orders.parse(state, text)
 
-    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: OakOrder, rng: Rng) -> list[Event]:
         before = rng.counter
         events = self._apply(state, seat, order, rng)
         if rng.counter == before:  # nothing random and nothing hidden came out: the order may be undone
             events = [Event(e.text, e.to, False) for e in events]
         return events
 
-    def _apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def _apply(self, state: State, seat: str, order: OakOrder, rng: Rng) -> list[Event]:
         if state.phase == "over":
             raise WrongPhase("The game is over.")
         match order:
@@ -189,7 +190,8 @@ class OakAndIron(Ruleset[State]):
                 return self._movement(state, seat, order, rng) + turn_4.after_movement_order(state, rng)
             case Broadside() | Partial() | Close() | LandingAttack() | Hold():
                 return self._attack(state, seat, order, rng) + turn_4.next_activation(state, rng)
-        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+            case _:
+                unhandled(order, hint=orders.HELP)
 
     def _setup_order(self, state: State, seat: str, order: SetupOrder) -> list[Event]:
         match order:
@@ -211,7 +213,8 @@ class OakAndIron(Ruleset[State]):
                 return scenario_cards_7.terrain_keep(state, seat)
             case Deploy(ship=ship, x=x, y=y, heading=heading):
                 return scenario_cards_7.deploy(state, seat, ship.id, x, y, heading)
-        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+            case _:
+                unhandled(order, hint=orders.HELP)
 
     def _movement(self, state: State, seat: str, order: MovementOrder, rng: Rng) -> list[Event]:
         match order:
@@ -230,7 +233,8 @@ class OakAndIron(Ruleset[State]):
                 return seamanship_4_2.seamanship(state, seat, ship.id, "cutfree", rng, fortune=fortune)
             case Reload() | Rally() | Repair() | ChangeSail() | Board() | Row() | TransferFlag() | LandingParty():
                 return crew_actions_4_2.crew_action(state, seat, order, rng)
-        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+            case _:
+                unhandled(order, hint=orders.HELP)
 
     def _attack(self, state: State, seat: str, order: AttackOrder, rng: Rng) -> list[Event]:
         match order:
@@ -244,20 +248,20 @@ class OakAndIron(Ruleset[State]):
                 return close_combat_4_3.landing_attack(state, seat, ship.id, target.id, rng)
             case Hold(ship=ship):
                 return attack_4_3.hold(state, seat, ship.id)
-        raise InvalidSyntax(f"Cannot apply {quote(order.text)}.", hint=orders.HELP)
+            case _:
+                unhandled(order, hint=orders.HELP)
 
     # --- orders for autocomplete -----------------------------------------------------------------
 
-    def legal_orders(self, state: State, seat: str) -> list[str]:
+    def legal_orders(self, state: State, seat: str) -> list[OakOrder]:
         if state.phase == "over" or not to_act(state) or (seat != UMPIRE and seat not in to_act(state)):
             return []
         side_id = acting_side(state, seat)
-        candidates = [o.text for o in self._candidates(state, seat, side_id)]
-        return [c for c in candidates if self._is_legal(state, seat, c)]
+        return [o for o in self._candidates(state, seat, side_id) if self._is_legal(state, seat, o.text)]
 
-    def _candidates(self, state: State, seat: str, side_id: str) -> list[Typed]:
+    def _candidates(self, state: State, seat: str, side_id: str) -> list[OakOrder]:
         if state.phase == "setup":
-            return orders.setup_candidates(state, side_id)
+            return list[OakOrder](orders.setup_candidates(state, side_id))
         if state.phase == "select":
             cards = initiative_cards()
             holder = holder_of_seat(state, seat) if squadron_seats(state) else to_seal(state, side_id)  # or its fleet's next squadron (ch. 9)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from games.core.errors import InvalidSyntax, UnknownName, quote
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.view import View
 from games.table import orders, view
 from games.table.data import settings
-from games.table.orders import Concede, Move, Place, Remove, Say
+from games.table.orders import Concede, Move, Place, Remove, Say, TableOrder
 from games.table.rules import conceding_3, messages_2, pieces_1
 from games.table.state import State
 
@@ -55,7 +55,7 @@ def _board(text: str) -> tuple[int, int]:
 
 
 @register("table")
-class FreeTable(Ruleset[State]):
+class FreeTable(Ruleset[State, TableOrder]):
     id = "table"
     name = "Free table"
     state_type = State
@@ -81,14 +81,14 @@ class FreeTable(Ruleset[State]):
     def to_act(self, state: State) -> list[str]:
         return []
 
-    def legal_orders(self, state: State, seat: str) -> list[str]:
-        own = [Remove(p.label) for p in state.pieces if p.side == seat or seat == UMPIRE]
-        return [o.text for o in own] + ([] if seat == UMPIRE else [Concede().text])
+    def legal_orders(self, state: State, seat: str) -> list[TableOrder]:
+        own: list[TableOrder] = [Remove(p.label) for p in state.pieces if p.side == seat or seat == UMPIRE]
+        return own + ([] if seat == UMPIRE else [Concede()])
 
-    def parse_order(self, state: State, seat: str, text: str) -> Order:
+    def parse_order(self, state: State, seat: str, text: str) -> TableOrder:
         return orders.parse(text)
 
-    def apply(self, state: State, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: State, seat: str, order: TableOrder, rng: Rng) -> list[Event]:
         match order:
             case Place():
                 return pieces_1.place(state, seat, order)
@@ -100,7 +100,8 @@ class FreeTable(Ruleset[State]):
                 return conceding_3.concede(state, seat)
             case Say():
                 return messages_2.say(state, seat, order)
-        raise TypeError(f"not a free-table order: {order!r}")
+            case _:
+                unhandled(order)
 
     def view(self, state: State, seat: str | None) -> View:
         return view.view(state, seat)

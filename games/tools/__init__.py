@@ -28,7 +28,7 @@ from games.core.decks import Deck, card_name, custom_cards, standard_cards
 from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import Rng, seal
-from games.core.ruleset import UMPIRE, Event, Order, Outcome, Ruleset, ScenarioInfo, Seat, private, public
+from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, ScenarioInfo, Seat, private, public, unhandled
 from games.core.view import Board, View
 from games.tools import orders
 from games.tools.orders import (
@@ -45,6 +45,7 @@ from games.tools.orders import (
     SealReveal,
     SealText,
     Secret,
+    ToolOrder,
 )
 
 DeckOrder = DeckNew | DeckShuffle | DeckReshuffle | DeckDraw | DeckDeal
@@ -115,7 +116,7 @@ def _user(uid: str) -> str:
     return f"<@{uid}>"
 
 
-class Tools(Ruleset[ToolsState]):
+class Tools(Ruleset[ToolsState, ToolOrder]):
     id = "tools"
     name = "Table tools"
     state_type = ToolsState
@@ -165,10 +166,10 @@ class Tools(Ruleset[ToolsState]):
             return [u for u in state.seal_round.participants if u not in state.seal_round.texts]
         return []
 
-    def legal_orders(self, state: ToolsState, seat: str) -> list[str]:
+    def legal_orders(self, state: ToolsState, seat: str) -> list[ToolOrder]:
         return []
 
-    def parse_order(self, state: ToolsState, seat: str, text: str) -> Order:
+    def parse_order(self, state: ToolsState, seat: str, text: str) -> ToolOrder:
         return orders.parse(text)
 
     def view(self, state: ToolsState, seat: str | None) -> View:
@@ -197,7 +198,7 @@ class Tools(Ruleset[ToolsState]):
         return lines
 
     # --- apply ---------------------------------------------------------------------------------
-    def apply(self, state: ToolsState, seat: str, order: Order, rng: Rng) -> list[Event]:
+    def apply(self, state: ToolsState, seat: str, order: ToolOrder, rng: Rng) -> list[Event]:
         match order:
             case Roll(dice=dice):
                 result = DiceParser(custom_dice()).roll(dice, rng)
@@ -216,7 +217,8 @@ class Tools(Ruleset[ToolsState]):
                 return self._seal_reveal(state, seat)
             case SealText(words=text) | SealBare(words=text):
                 return self._seal(state, seat, text, rng)
-        raise InvalidSyntax(f"Unknown table command {quote(order.text)}.")
+            case _:
+                unhandled(order)
 
     def _secret(self, state: ToolsState, seat: str, expr: str, purpose: str, rng: Rng) -> list[Event]:
         result = DiceParser(custom_dice()).roll(expr, rng)

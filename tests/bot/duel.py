@@ -23,7 +23,7 @@ class DuelState:
     reserve: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SIDES})
 
 
-class Duel(Ruleset[DuelState]):
+class Duel(Ruleset[DuelState, Order]):
     id = "test-duel"
     name = "Test duel"
     state_type = DuelState
@@ -40,7 +40,10 @@ class Duel(Ruleset[DuelState]):
     def to_act(self, state: DuelState) -> list[str]:
         return [] if self.outcome(state) else [SIDES[state.turn % 2]]
 
-    def legal_orders(self, state: DuelState, seat: str) -> list[str]:
+    def legal_orders(self, state: DuelState, seat: str) -> list[Order]:
+        return [Order(text) for text in self.order_texts(state, seat)]
+
+    def order_texts(self, state: DuelState, seat: str) -> list[str]:
         if seat not in self.to_act(state):
             return []
         return ["roll", "hide", "pass"] + (["spend"] if state.reserve[seat] else [])

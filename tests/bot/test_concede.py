@@ -11,7 +11,7 @@ import pytest
 
 import tests.bot.duel  # noqa: F401
 from bot.service import CONCEDE_ORDER, TableService, User, verify_export
-from games.core.ruleset import UMPIRE, get_ruleset, system_ids
+from games.core.ruleset import UMPIRE, get_ruleset, legal_texts, system_ids
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
 
 SYSTEMS = [s for s in system_ids() if not s.startswith("test-")]
@@ -46,7 +46,7 @@ async def play_a_little(svc: TableService, system: str, users: dict[str, User], 
             break
         state = rules.decode(row.snapshot)
         to_act = [s for s in rules.to_act(state) if s in users]
-        legal = rules.legal_orders(state, to_act[0]) if to_act else []
+        legal = legal_texts(rules, state, to_act[0]) if to_act else []
         if not legal:
             break
         await ok(svc, users[to_act[0]], "order", text=chooser.choice(legal), seat=to_act[0])

@@ -38,7 +38,7 @@ class CoinState:
     turn: str = "heads"
 
 
-class CoinGame(Ruleset[CoinState]):
+class CoinGame(Ruleset[CoinState, Order]):
     """A toy system: each side flips in turn; the first to flip a 1 wins. The secret is a hidden die."""
 
     id = "coin-test"
@@ -57,7 +57,10 @@ class CoinGame(Ruleset[CoinState]):
     def to_act(self, state: CoinState) -> list[str]:
         return [] if self.outcome(state) else [state.turn]
 
-    def legal_orders(self, state: CoinState, seat: str) -> list[str]:
+    def legal_orders(self, state: CoinState, seat: str) -> list[Order]:
+        return [Order(text) for text in self.order_texts(state, seat)]
+
+    def order_texts(self, state: CoinState, seat: str) -> list[str]:
         return ["flip"] if seat == state.turn else []
 
     def parse_order(self, state: CoinState, seat: str, text: str) -> Order:

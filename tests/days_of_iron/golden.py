@@ -24,7 +24,7 @@ from typing import Any
 from games.core import data
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import UMPIRE, Event, Ruleset, get_ruleset
+from games.core.ruleset import UMPIRE, Event, Ruleset, get_ruleset, legal_texts
 from tests.days_of_iron.helpers import MORALE, SMALL_ARMS
 
 FIXTURE = Path(__file__).with_name("golden_games.json")
@@ -71,7 +71,7 @@ def digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()[:16]
 
 
-def answer(rules: Ruleset[Any], state: Any, seat: str, text: str) -> list[str]:
+def answer(rules: Ruleset[Any, Any], state: Any, seat: str, text: str) -> list[str]:
     """What parsing says: the canonical text, or the error's class, message and hint."""
     try:
         return ["ok", rules.parse_order(state, seat, text).text]
@@ -181,7 +181,7 @@ def play(game: dict[str, Any]) -> dict[str, Any]:
                 break
             acting = rules.to_act(state)
             seat = pick.choice([*acting, *acting, UMPIRE]) if i < STEPS * 3 // 4 else acting[0]
-            legal = {s: rules.legal_orders(state, s) for s in seats(state)}
+            legal = {s: legal_texts(rules, state, s) for s in seats(state)}
             views = {str(s): [list(v.status), list(v.private_text)] for s in (None, *seats(state))
                      for v in [rules.view(state, s)]}
             probe_seat = pick.choice(seats(state))

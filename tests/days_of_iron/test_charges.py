@@ -11,7 +11,7 @@ import pytest
 
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
-from games.core.ruleset import Event
+from games.core.ruleset import Event, legal_texts
 from games.days_of_iron.data import house
 from games.days_of_iron.rules.charges_17_2 import gap
 from games.days_of_iron.rules.formations_12 import base
@@ -53,9 +53,9 @@ def test_the_charged_unit_takes_its_being_charged_test_when_the_1st_impulses_are
     events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
     assert "74th Infantry takes its Being Charged test when the 1st Impulses are done (17.2.2): `74th stand`." \
         in text_of(events)
-    assert "74th stand" not in RS.legal_orders(state, "prussian")  # the Prussians do not act yet
+    assert "74th stand" not in legal_texts(RS, state, "prussian")  # the Prussians do not act yet
     order(state, "french", "next", rng)
-    assert "74th stand" in RS.legal_orders(state, "prussian")
+    assert "74th stand" in legal_texts(RS, state, "prussian")
     with pytest.raises(IllegalOrder, match="only skirmishers, battery crews and Generals evade"):
         RS.parse_order(state, "prussian", "74th evade")
     # the Prussians say `next` without answering: it tests and stands or fails (Class 3, 1d6 = 2: disordered)
@@ -91,7 +91,7 @@ def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_cha
     events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
     assert "74th Infantry is caught (2\" from 2e de Ligne, within 2\"): no Being Charged test" in text_of(events)
     order(state, "french", "next", rng)
-    assert "74th stand" not in RS.legal_orders(state, "prussian")
+    assert "74th stand" not in legal_texts(RS, state, "prussian")
     with pytest.raises(IllegalOrder, match="no Being Charged test to take"):
         RS.parse_order(state, "prussian", "74th stand")
     texts = to_step(state, "Movement", rng)
@@ -127,7 +127,7 @@ def test_a_unit_whose_declared_charge_went_ahead_may_not_shoot() -> None:
     to_step(state, "Shooting", ScriptedRng([5]))
     with pytest.raises(IllegalOrder, match=r"made a declared charge this turn and may not shoot \(17.2.5\)"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
-    assert "2e-ligne fire at 74th" not in RS.legal_orders(state, "french")
+    assert "2e-ligne fire at 74th" not in legal_texts(RS, state, "french")
     # a unit whose To Charge test failed may shoot
     state, rng, _ligne, _prussian = game()
     order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))
@@ -138,7 +138,7 @@ def test_a_unit_whose_declared_charge_went_ahead_may_not_shoot() -> None:
 def test_an_opportunity_charge_in_the_movement_phase() -> None:
     state, rng, ligne, prussian = game(apart=2.5)
     to_step(state, "Movement", rng)
-    assert "2e-ligne charge 74th" in RS.legal_orders(state, "french")
+    assert "2e-ligne charge 74th" in legal_texts(RS, state, "french")
     # To Charge 4 (Class 2 passes), the 74th's Being Charged test at once 5 (stands), then half the
     # line's 6" straight ahead: 2.5" into contact
     events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4, 5]))
@@ -197,7 +197,7 @@ def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
     state, rng, ligne, _prussian = game()
     order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
     to_step(state, "Movement", ScriptedRng([5]))
-    assert "2e-ligne feint" in RS.legal_orders(state, "french")
+    assert "2e-ligne feint" in legal_texts(RS, state, "french")
     y = ligne.y
     events = order(state, "french", "2e de Ligne feint", rng)
     assert "2e de Ligne makes a feint charge at 74th Infantry: it moves no further this turn (17.4.12)." in text_of(events)
@@ -222,7 +222,7 @@ def test_a_skirmisher_evades_half_its_move_directly_away_keeping_its_formation()
     prussian.formation = "skirmish"
     order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
     order(state, "french", "next", rng)
-    assert "74th evade" in RS.legal_orders(state, "prussian")
+    assert "74th evade" in legal_texts(RS, state, "prussian")
     y, facing = prussian.y, prussian.facing
     events = order(state, "prussian", "74th evade", ScriptedRng([5]))
     half = house().movement.rates["infantry"]["skirmish"] / 2
@@ -269,7 +269,7 @@ def test_an_evade_off_the_table_comes_back_three_turns_later() -> None:
         RS.parse_order(state, "prussian", "74th return")
     state.turn += 3
     ligne.y = 30.0
-    assert "74th return" in RS.legal_orders(state, "prussian")
+    assert "74th return" in legal_texts(RS, state, "prussian")
     events = order(state, "prussian", "74th return", rng)
     assert "74th Infantry comes back onto the table where it left it" in text_of(events)
     assert prussian.status == "on table" and min(p[1] for p in base(prussian).polygon()) >= -1e-6
@@ -282,7 +282,7 @@ def test_reserved_fire_shoots_at_the_charger_before_its_charge_home_test() -> No
     order(state, "prussian", "74th stand", ScriptedRng([6]))
     order(state, "prussian", "next", rng)
     order(state, "french", "next", rng)
-    assert "74th reserve fire" in RS.legal_orders(state, "prussian")
+    assert "74th reserve fire" in legal_texts(RS, state, "prussian")
     events = order(state, "prussian", "74th reserve fire", rng)
     assert "74th Infantry holds its fire for defensive fire" in text_of(events)
     with pytest.raises(IllegalOrder, match="reserved its fire for defensive fire"):
@@ -323,7 +323,7 @@ def test_a_skirmish_screen_charged_by_formed_troops_must_evade() -> None:
     screen.formation = "skirmish"
     order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
     order(state, "french", "next", rng)
-    assert "74th stand" not in RS.legal_orders(state, "prussian")
+    assert "74th stand" not in legal_texts(RS, state, "prussian")
     with pytest.raises(IllegalOrder, match=r"a skirmish screen charged by formed troops: it must evade \(17.2.7\)"):
         RS.parse_order(state, "prussian", "74th stand")
     y = screen.y
@@ -360,7 +360,7 @@ def test_hidden_units_cannot_be_charged_and_are_never_offered() -> None:
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
     assert str(hidden.value) == str(off.value)  # the same refusal: no probe tells a hidden unit
     prussian.status = HIDDEN
-    assert not any("74th" in o for o in RS.legal_orders(state, "french"))
+    assert not any("74th" in o for o in legal_texts(RS, state, "french"))
 
 
 def test_the_charges_console_script_plays_every_charge_rule() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from games.core.errors import DataError, IllegalOrder
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.days_of_iron.rules import close_assault_17_5, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import State, TerrainPiece, Unit
@@ -75,7 +76,7 @@ def test_only_howitzers_and_guns_on_a_hill_fire_at_targets_on_a_high_hill() -> N
     to_shooting(state, rng)
     with pytest.raises(IllegalOrder, match=r"74th Infantry stands on a high hill \(Rotherberg\): only howitzers or guns sited on a hill"):
         RS.parse_order(state, "french", "7e Batterie fire at 74th")
-    assert "7e-batterie fire at 74th" not in RS.legal_orders(state, "french")
+    assert "7e-batterie fire at 74th" not in legal_texts(RS, state, "french")
     guns.gun = "howitzer"
     assert RS.parse_order(state, "french", "7e Batterie fire at 74th")
     guns.gun = "muzzle"

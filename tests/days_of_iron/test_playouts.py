@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import UMPIRE
+from games.core.ruleset import UMPIRE, legal_texts
 from games.days_of_iron import data as rec
 from games.days_of_iron.state import HIDDEN, OFF_BOARD, State
 from tests.days_of_iron.helpers import RS
@@ -55,7 +55,7 @@ def play(scenario: str, seed: int, picks: list[int], options: dict[str, str]) ->
         to_act = RS.to_act(state)
         seats = [*to_act, UMPIRE] if i < WANDER else to_act[:1]
         seat = seats[pick % len(seats)]
-        legal = RS.legal_orders(state, seat)
+        legal = legal_texts(RS, state, seat)
         if i >= WANDER:
             legal = [o for o in legal if o.split()[0] in PROGRESS]
         assert legal, f"no legal order for {seat} in {state.phase}"
@@ -113,7 +113,7 @@ def test_midgame_states_round_trip(seed: int, picks: list[int]) -> None:
         if RS.outcome(state) is not None:
             break
         seat = RS.to_act(state)[pick % len(RS.to_act(state))]
-        legal = RS.legal_orders(state, seat)
+        legal = legal_texts(RS, state, seat)
         RS.apply(state, seat, RS.parse_order(state, seat, legal[(pick + i) % len(legal)]), rng)
         assert RS.decode(json.loads(json.dumps(RS.encode(state)))) == state
 
@@ -134,7 +134,7 @@ def test_measured_table_playout(scenario: str, seed: int) -> None:
         if RS.outcome(state) is not None:
             break
         seat = RS.to_act(state)[0]
-        legal = RS.legal_orders(state, seat)
+        legal = legal_texts(RS, state, seat)
         table = [o for o in legal if o.split()[1:2] in (["move"], ["form"], ["fire"], ["charge"])]
         if state.phase == "setup":
             legal = [o for o in legal if o.split()[0] in PROGRESS] or legal

@@ -11,6 +11,7 @@ import pytest
 from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.geometry import overlaps, polygon_distance
 from games.core.rng import Rng
+from games.core.ruleset import legal_texts
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
@@ -49,7 +50,7 @@ def test_a_move_may_not_end_on_a_friend_and_the_refusal_says_how_far_it_can_go()
     with pytest.raises(IllegalOrder, match=r"4e Chasseurs à cheval would end on top of 63e de Ligne.*"
                                            r"at most `4e-chasseurs move 2`"):
         RS.parse_order(state, "french", "4e Chasseurs à cheval move 3")
-    legal = RS.legal_orders(state, "french")
+    legal = legal_texts(RS, state, "french")
     assert "4e-chasseurs move 14" in legal  # through the 63e's column and out beyond it (17.4.8)
     RS.parse_order(state, "french", "4e Chasseurs à cheval move 2")
 
@@ -59,7 +60,7 @@ def test_a_formation_change_may_not_lay_the_unit_across_a_neighbour() -> None:
     unit(state, "63e de Ligne").x = 12.0  # x 10-14, beside the 2e (x 5-9), whose line would be x 1-13
     with pytest.raises(IllegalOrder, match=r"forming line would lay 2e de Ligne across 63e de Ligne"):
         RS.parse_order(state, "french", "2e de Ligne form line")
-    assert "2e-ligne form line" not in RS.legal_orders(state, "french")
+    assert "2e-ligne form line" not in legal_texts(RS, state, "french")
     unit(state, "63e de Ligne").y = 30.0  # moved out of the way, the line forms
     order(state, "french", "2e de Ligne form line", rng)
 
@@ -82,7 +83,7 @@ def test_a_charge_across_a_river_is_refused_and_not_offered() -> None:
     assert polygon_distance(base(horse).polygon(), base(target).polygon()) < 7
     with pytest.raises(IllegalOrder, match=r"4e Chasseurs à cheval cannot reach 74th Infantry: Saar is in the way"):
         RS.parse_order(state, "french", "4e Chasseurs charge 74th")
-    assert "4e-chasseurs charge 74th" not in RS.legal_orders(state, "french")
+    assert "4e-chasseurs charge 74th" not in legal_texts(RS, state, "french")
     state.terrain.clear()  # without the river the same charge is open
     RS.parse_order(state, "french", "4e Chasseurs charge 74th")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import GameError, UnknownName
-from games.core.ruleset import UMPIRE
+from games.core.ruleset import UMPIRE, legal_texts
 from games.days_of_iron.orders import Move
 from games.days_of_iron.rules.victory_18 import result
 from games.days_of_iron.state import State
@@ -88,11 +88,11 @@ def test_players_may_not_rout_or_lose_generals_by_hand_on_the_measured_table() -
 def test_the_measured_tables_order_list_offers_players_no_hand_records() -> None:
     hand = ("rout ", "killed ", "captured ", "loss ", "routed-off ", "destroyed ")
     state = playing()
-    listed = RS.legal_orders(state, "french")
+    listed = legal_texts(RS, state, "french")
     assert listed and not [t for t in listed if t.startswith(hand)]
-    assert any(t.startswith("rout ") for t in RS.legal_orders(state, UMPIRE))
+    assert any(t.startswith("rout ") for t in legal_texts(RS, state, UMPIRE))
     tape = playing(board="tape")
-    assert any(t.startswith("rout ") for t in RS.legal_orders(tape, "french"))
+    assert any(t.startswith("rout ") for t in legal_texts(RS, tape, "french"))
 
 
 # --- 3. hidden units at a place in the deployment zone ----------------------------------------------
@@ -125,9 +125,9 @@ def test_a_hidden_unit_is_recorded_in_the_zone_and_revealed_where_it_was_written
 def test_the_set_up_list_offers_a_place_in_the_zone_that_the_rules_accept() -> None:
     state, rng = new_game("outpost", 1, scouting="no")
     order(state, "french", "staff", rng)
-    offered = [t for t in RS.legal_orders(state, "french") if t.startswith("hide ")]
+    offered = [t for t in legal_texts(RS, state, "french") if t.startswith("hide ")]
     assert offered and all(t.endswith(" at 24 42 facing 0 in column") for t in offered)
-    assert "as marked on the deployment map" not in " ".join(RS.legal_orders(state, "french"))
+    assert "as marked on the deployment map" not in " ".join(legal_texts(RS, state, "french"))
     RS.apply(state, "french", RS.parse_order(state, "french", offered[0]), rng)
     tape, rng2 = new_game("outpost", 1, scouting="no", board="tape")
     order(tape, "prussian", "hide 5th Jäger at in the wood", rng2)  # free text stays the tape board's form

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName, WrongPhase
+from games.core.ruleset import legal_texts
 from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, start_turn
 
 
@@ -129,7 +130,7 @@ def test_ending_needs_both_sides_after_a_close_assault_phase() -> None:
     order(state, "prussian", "end", rng)
     outcome = RS.outcome(state)
     assert outcome is not None and outcome.winner is None and "Both players agreed" in outcome.reason
-    assert RS.to_act(state) == [] and RS.legal_orders(state, "french") == []
+    assert RS.to_act(state) == [] and legal_texts(RS, state, "french") == []
     with pytest.raises(WrongPhase, match="game is over"):
         RS.parse_order(state, "french", "initiative")
 

@@ -9,7 +9,7 @@ import pytest
 
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase
 from games.core.rng import Rng, check_seal
-from games.core.ruleset import Event
+from games.core.ruleset import Event, legal_texts
 from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 
@@ -52,7 +52,7 @@ def test_hidden_record_goes_only_to_its_side_with_a_public_commitment() -> None:
     umpire = "\n".join(RS.view(state, "umpire").private_text)
     assert "30 42 facing" in umpire and "Rheinbaben" in umpire
     # the opponent's autocomplete does not list the hidden unit's status either
-    assert not any("reveal" in o for o in RS.legal_orders(state, "prussian"))
+    assert not any("reveal" in o for o in legal_texts(RS, state, "prussian"))
 
 
 def test_reveal_publishes_text_and_nonce_and_the_unit_returns() -> None:

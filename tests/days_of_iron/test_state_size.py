@@ -15,7 +15,7 @@ import pytest
 
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE
+from games.core.ruleset import UMPIRE, legal_texts
 from games.days_of_iron.state import State
 from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, unit
 
@@ -107,7 +107,7 @@ def test_a_lost_successor_is_replaced_in_place_a_turn_later() -> None:
     finish_turn(state, rng)
     order(state, "french", "initiative", rng)
     assert RS.parse_order(state, "french", "promote Doëns's successor").text == f"promote {doens}"
-    assert f"promote {doens}" in RS.legal_orders(state, "french")
+    assert f"promote {doens}" in legal_texts(RS, state, "french")
     events = order(state, "french", "promote Doëns", ScriptedRng([5]))
     assert "lost again: 5 = Capable. A new General takes command as Gen. Doëns's successor" in events[0].text
     assert len(state.units) == units and successor.status == "on table" and successor.quality == "capable"

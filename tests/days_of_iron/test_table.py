@@ -11,6 +11,7 @@ import pytest
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, NotYourTurn, WrongPhase
 from games.core.geometry import distance, polygon_distance
 from games.core.rng import Rng
+from games.core.ruleset import legal_texts
 from games.days_of_iron.data import house
 from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
 from games.days_of_iron.state import STEPS, State, Unit
@@ -158,7 +159,7 @@ def test_tape_games_keep_the_assistant_and_refuse_table_orders() -> None:
     assert RS.view(state, None).counters == ()
     with pytest.raises(NotAllowed, match="board=tape"):
         RS.parse_order(state, "french", "2e de Ligne move 2")
-    assert not any(" move " in o for o in RS.legal_orders(state, "french"))
+    assert not any(" move " in o for o in legal_texts(RS, state, "french"))
 
 
 def test_measure_answers_only_the_asker() -> None:
@@ -173,7 +174,7 @@ def test_measure_answers_only_the_asker() -> None:
 
 def test_candidates_offer_moves_forms_and_measures_that_all_apply() -> None:
     state, rng = game_in_movement()
-    legal = RS.legal_orders(state, "french")
+    legal = legal_texts(RS, state, "french")
     assert "2e-ligne move 8" in legal and "2e-ligne move 4" in legal and "5e-chasseurs form line" in legal
     assert "2e-ligne form line" in legal  # set out with room for its line (16.2, 17.4.8)
     assert "2e-ligne move 0 wheel left 45" in legal
@@ -203,7 +204,7 @@ def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     # measuring to a hidden enemy gets the same answer as to an off-board one: no probe
     with pytest.raises(IllegalOrder, match="10e Chasseurs à pied is not on the table"):
         RS.parse_order(state, "prussian", "measure 74th to 10e Chasseurs")
-    assert not any("10e-chasseurs" in o for o in RS.legal_orders(state, "prussian"))
+    assert not any("10e-chasseurs" in o for o in legal_texts(RS, state, "prussian"))
     # previews aim only at enemies on the table: the 74th as if it had marched to 6" from the 2e de Ligne
     ligne, prussian = unit(state, "2e de Ligne"), unit(state, "74th")
     prussian.x, prussian.y = ligne.x, ligne.y - 3.0 / 2 - 6.0 - 3.0 / 2
@@ -236,7 +237,7 @@ def test_fire_rolls_a_die_per_stand_and_hits_come_off_at_the_end_of_the_phase() 
     ready_both(state, rng)
     ligne, prussian = face_off(state)
     to_shooting(state, rng)
-    assert "2e-ligne fire at 74th" in RS.legal_orders(state, "french")
+    assert "2e-ligne fire at 74th" in legal_texts(RS, state, "french")
     # 12 stands, 6" away: the small arms chart's "effective" column (house): H on a 6
     events = order(state, "french", "2e de Ligne fire at 74th", ScriptedRng([6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1]))
     assert '2e de Ligne fire at 74th Infantry: 6" (effective), 12 x 1d6 [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1] = 3 H' in events[0].text
@@ -297,7 +298,7 @@ def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_fo
     ready_both(state, rng)
     ligne, prussian = face_off(state)  # 6" apart, line facing line
     start_turn(state)  # French initiative: they act first in the Morale phase
-    assert "2e-ligne charge 74th" in RS.legal_orders(state, "french")
+    assert "2e-ligne charge 74th" in legal_texts(RS, state, "french")
     with pytest.raises(IllegalOrder, match="only infantry and cavalry charge"):
         RS.parse_order(state, "french", "7e Batterie charge 74th")
     # To Charge test on the house morale chart, Class 2 column: 4+ passes; 1st Impulse: half of 6"
@@ -308,7 +309,7 @@ def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_fo
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
     while STEPS[state.step] != "Movement":
         order(state, RS.to_act(state)[0], "next", rng)
-    assert "2e-ligne charge home" in RS.legal_orders(state, "french")
+    assert "2e-ligne charge home" in legal_texts(RS, state, "french")
     events = order(state, "french", "2e de Ligne charge home", ScriptedRng([5]))
     assert "Charge Home test" in events[0].text and "in contact with 74th Infantry" in events[0].text
     order(state, "french", "next", rng)

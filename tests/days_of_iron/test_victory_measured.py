@@ -14,7 +14,7 @@ import pytest
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import UMPIRE, Event
+from games.core.ruleset import UMPIRE, Event, legal_texts
 from games.days_of_iron import data as rec
 from games.days_of_iron.rules import deployment_16, shooting_17_3
 from games.days_of_iron.rules.formations_12 import base, on_table
@@ -66,7 +66,7 @@ def test_a_routing_unit_surrenders_at_the_end_of_the_close_assault_phase() -> No
     hussars.status = "on table"  # (a routing unit would rout on in the Movement phase, 17.4.14)
     to_step(state, rng, "Close Assault")
     hussars.status = "routing"
-    assert "3e-hussards surrender" in RS.legal_orders(state, "french")
+    assert "3e-hussards surrender" in legal_texts(RS, state, "french")
     events = order(state, "french", "3e Hussards surrender", rng)
     assert hussars.status == "surrendered" and not on_table(hussars)
     assert "3e Hussards surrenders (18.1; routing)" in events[0].text and "full 36 points" in events[0].text
@@ -98,13 +98,13 @@ def test_only_affected_own_units_surrender_in_their_own_part() -> None:
     to_step(state, rng, "Close Assault")
     assert "not affected" in refused(state, "french", "1er Tirailleurs surrender")
     assert "routing, contact, under-half" in refused(state, "french", "1er Tirailleurs surrender")
-    assert not any(o.endswith(" surrender") for o in RS.legal_orders(state, "french"))
+    assert not any(o.endswith(" surrender") for o in legal_texts(RS, state, "french"))
     unit(state, "7th Grenadiers").status = "routing"
     assert "only its own side" in refused(state, "french", "7th Grenadiers surrender")
     assert "act now" in refused(state, "prussian", "7th Grenadiers surrender")  # the French part of the phase
     assert "Generals are captured" in refused(state, "french", "Pelletier surrender")
     order(state, "french", "next", rng)
-    assert "7th-grenadiers surrender" in RS.legal_orders(state, "prussian")
+    assert "7th-grenadiers surrender" in legal_texts(RS, state, "prussian")
 
 
 def test_in_contact_and_under_half_are_affected_and_disorder_counts() -> None:
@@ -114,7 +114,7 @@ def test_in_contact_and_under_half_are_affected_and_disorder_counts() -> None:
     beside(turcos, grenadiers)
     chasseurs.stands = 3  # 3/8: under half
     unit(state, "9e Batterie").order = "shaken"
-    legal = RS.legal_orders(state, "french")
+    legal = legal_texts(RS, state, "french")
     assert {"1er-turcos surrender", "16e-chasseurs surrender", "9e-batterie surrender"} <= set(legal)
     events = order(state, "french", "1er Tirailleurs surrender", rng)
     assert "(18.1; contact)" in events[0].text
@@ -198,10 +198,10 @@ def test_a_game_ends_only_after_the_non_initiative_players_close_assault() -> No
     for step in ("Morale", "Shooting", "Movement", "Close Assault"):
         to_step(state, rng, step, 1)
         assert "after a turn's Close Assault phase" in refused(state, "prussian", "end")
-        assert "end" not in RS.legal_orders(state, "prussian")
+        assert "end" not in legal_texts(RS, state, "prussian")
     order(state, "prussian", "next", rng)  # the non-initiative side ends its Close Assault phase
     assert state.phase == "initiative"
-    assert "end" in RS.legal_orders(state, "french") and "end" in RS.legal_orders(state, "prussian")
+    assert "end" in legal_texts(RS, state, "french") and "end" in legal_texts(RS, state, "prussian")
     order(state, "french", "end", rng)
     events: list[Event] = order(state, "prussian", "end", rng)
     assert RS.outcome(state) is not None and "Both players agreed" in events[0].text
@@ -229,17 +229,17 @@ BRIGADE = ("gen-von-rheinbaben", "2nd-hussars", "11th-uhlans")
 
 def test_arrival_is_declared_in_the_morale_phase_and_comes_on_in_the_movement_phase() -> None:
     state, rng = held_off()
-    assert {"dust rheinbaben at Givonne road", "dust rheinbaben at baseline"} <= set(RS.legal_orders(state, "prussian"))
+    assert {"dust rheinbaben at Givonne road", "dust rheinbaben at baseline"} <= set(legal_texts(RS, state, "prussian"))
     events = order(state, "prussian", "dust Rheinbaben at givonne", rng)
     assert "Dust on the horizon at Givonne road!" in events[0].text
     # declared, not yet there: on nobody's board, not a target, not named to the French
     assert all(unit(state, u).status == "off board" and unit(state, u).entry == "Givonne road" for u in BRIGADE)
     for seat in (None, "french", "prussian"):
         assert not seen(state, seat) & set(BRIGADE)
-    assert not any("hussars" in o or "uhlans" in o for o in RS.legal_orders(state, "french"))
+    assert not any("hussars" in o or "uhlans" in o for o in legal_texts(RS, state, "french"))
     assert "already on its way" in refused(state, "prussian", "dust Rheinbaben")
     to_step(state, rng, "Shooting")
-    assert not any("hussars" in o for o in RS.legal_orders(state, "french"))
+    assert not any("hussars" in o for o in legal_texts(RS, state, "french"))
     order(state, UMPIRE, "next", rng)
     events = order(state, UMPIRE, "next", rng)  # the Movement phase opens with the Prussians' part
     arrival = next(e for e in events if "**Arrival**" in e.text)
@@ -252,7 +252,7 @@ def test_arrival_is_declared_in_the_morale_phase_and_comes_on_in_the_movement_ph
     assert hussars.x < uhlans.x < general.x and base(general).polygon()[0][0] <= 72.0 + 1e-9  # the lead deepest
     assert max(p[0] for p in base(general).polygon()) == pytest.approx(72.0)  # the last one's rear on the edge
     assert set(BRIGADE) <= seen(state, None) and set(BRIGADE) <= seen(state, "french")
-    assert "2nd-hussars move 14" in RS.legal_orders(state, "prussian")  # it may move its whole allowance
+    assert "2nd-hussars move 14" in legal_texts(RS, state, "prussian")  # it may move its whole allowance
     before = hussars.x
     order(state, "prussian", "2nd Hussars move 10", rng)
     assert hussars.x == pytest.approx(before - 10.0)
@@ -311,7 +311,7 @@ def test_hidden_and_off_board_units_never_reach_the_enemy_or_the_channel() -> No
         assert not seen(state, seat) & set(BRIGADE) and not any("Rheinbaben" in t for t in view.private_text)
         assert not any("off board" in line or "Off-board" in line for line in view.status)
     assert not any(n in t for n in names for t in public_before)
-    assert not any(n in o for n in BRIGADE for o in RS.legal_orders(state, "french"))
+    assert not any(n in o for n in BRIGADE for o in legal_texts(RS, state, "french"))
     assert "not on the table" in refused(state, "french", "measure 2e de Ligne to 2nd Hussars")
 
 
@@ -378,7 +378,7 @@ def test_playouts_with_arrivals_and_surrenders_replay_and_never_show_off_board_u
         if RS.outcome(state) is not None:
             break
         seat = RS.to_act(state)[0]
-        legal = RS.legal_orders(state, seat)
+        legal = legal_texts(RS, state, seat)
         wanted = [o for o in legal if o.startswith("dust") or o.endswith(" surrender")
                   or o.split()[1:2] in (["move"], ["charge"])]
         text = pick.choice(wanted) if wanted and pick.random() < 0.7 else (

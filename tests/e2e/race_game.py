@@ -28,7 +28,7 @@ class RaceState:
     turn: str = "red"
 
 
-class Race(Ruleset[RaceState]):
+class Race(Ruleset[RaceState, Order]):
     id = "e2e-race"
     name = "Boat race (test)"
     state_type = RaceState
@@ -46,16 +46,19 @@ class Race(Ruleset[RaceState]):
     def to_act(self, state: RaceState) -> list[str]:
         return [] if self.outcome(state) else [state.turn]
 
-    def legal_orders(self, state: RaceState, seat: str) -> list[str]:
+    def legal_orders(self, state: RaceState, seat: str) -> list[Order]:
+        return [Order(text) for text in self.order_texts(state, seat)]
+
+    def order_texts(self, state: RaceState, seat: str) -> list[str]:
         if seat != state.turn or self.outcome(state):
             return []
         return ["row 1", "row 2"] + (["drift"] if state.positions[seat] else [])
 
     def parse_order(self, state: RaceState, seat: str, text: str) -> Order:
         canonical = " ".join(text.split()).lower()
-        if canonical not in self.legal_orders(state, seat):
+        if canonical not in self.order_texts(state, seat):
             raise IllegalOrder(
-                f"{quote(text)} is not an order now.", hint="Orders: " + ", ".join(self.legal_orders(state, seat))
+                f"{quote(text)} is not an order now.", hint="Orders: " + ", ".join(self.order_texts(state, seat))
             )
         return Order(canonical)
 

@@ -41,7 +41,7 @@ class SteerState:
     log: list[str] = field(default_factory=list)
 
 
-class Steer(Ruleset[SteerState]):
+class Steer(Ruleset[SteerState, Order]):
     """Seats take turns choosing one of their scenario's orders; it never ends."""
 
     id = "e2e-steer"
@@ -64,7 +64,10 @@ class Steer(Ruleset[SteerState]):
     def to_act(self, state: SteerState) -> list[str]:
         return [self._seats(state)[0 if state.scenario == "solo" else state.turn % 2]]
 
-    def legal_orders(self, state: SteerState, seat: str) -> list[str]:
+    def legal_orders(self, state: SteerState, seat: str) -> list[Order]:
+        return [Order(text) for text in self.order_texts(state, seat)]
+
+    def order_texts(self, state: SteerState, seat: str) -> list[str]:
         return list(SCENARIOS[state.scenario][1]) if seat in self.to_act(state) else []
 
     def parse_order(self, state: SteerState, seat: str, text: str) -> Order:

@@ -98,7 +98,7 @@ class MenuState:
     moves: int = 0
 
 
-class Menu(Ruleset[MenuState]):
+class Menu(Ruleset[MenuState, Order]):
     """Every turn the first seat picks one of its scenario's orders; never ends."""
 
     id = "e2e-menu"
@@ -119,12 +119,15 @@ class Menu(Ruleset[MenuState]):
     def to_act(self, state: MenuState) -> list[str]:
         return [SCENARIOS[state.scenario][0][0]]
 
-    def legal_orders(self, state: MenuState, seat: str) -> list[str]:
+    def legal_orders(self, state: MenuState, seat: str) -> list[Order]:
+        return [Order(text) for text in self.order_texts(state, seat)]
+
+    def order_texts(self, state: MenuState, seat: str) -> list[str]:
         seats, orders = SCENARIOS[state.scenario]
         return list(orders) if seat == seats[0] else []
 
     def parse_order(self, state: MenuState, seat: str, text: str) -> Order:
-        if text not in self.legal_orders(state, seat):
+        if text not in self.order_texts(state, seat):
             raise IllegalOrder(f"{quote(text)} is not an order now.")
         return Order(text)
 

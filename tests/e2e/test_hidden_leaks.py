@@ -36,7 +36,7 @@ class WhisperState:
     notes: int = 0  # private: how often the seat to act whispered
 
 
-class Whisper(Ruleset[WhisperState]):
+class Whisper(Ruleset[WhisperState, Order]):
     """Seats take turns; ``pass`` hands the turn on in public, ``whisper`` is a secret order that
     changes nothing anyone else sees. Its options are the same for everyone, so it may offer
     public order buttons; a secret order can still move the game's version under them."""
@@ -58,11 +58,14 @@ class Whisper(Ruleset[WhisperState]):
     def to_act(self, state: WhisperState) -> list[str]:
         return [SEATS[state.turn % 2]]
 
-    def legal_orders(self, state: WhisperState, seat: str) -> list[str]:
+    def legal_orders(self, state: WhisperState, seat: str) -> list[Order]:
+        return [Order(text) for text in self.order_texts(state, seat)]
+
+    def order_texts(self, state: WhisperState, seat: str) -> list[str]:
         return ["pass", "whisper"] if seat in self.to_act(state) else []
 
     def parse_order(self, state: WhisperState, seat: str, text: str) -> Order:
-        if text not in self.legal_orders(state, seat):
+        if text not in self.order_texts(state, seat):
             raise IllegalOrder(f"{quote(text)} is not an order now.")
         return Order(text)
 

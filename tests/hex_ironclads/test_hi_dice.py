@@ -8,6 +8,7 @@ import pytest
 from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.hexgrid import Hex
 from games.core.maps import load_map
+from games.core.ruleset import legal_texts
 from games.hex_ironclads.data import ship_types
 from games.hex_ironclads.rules.firing_dice_2 import arc_of, dice_for, max_range
 from tests.hex_ironclads.helpers import (
@@ -123,7 +124,7 @@ def test_turret_fires_full_dice_all_round(rng_hexes: int) -> None:
             continue
         place_hex(state, "Almirante Cochrane", target, 0)
         expected = 6 - (rng_hexes - 1)
-        legal = ruleset().legal_orders(state, "peru")
+        legal = legal_texts(ruleset(), state, "peru")
         if expected <= 0:
             assert "Huascar fire Almirante Cochrane" not in legal
             continue

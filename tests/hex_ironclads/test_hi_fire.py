@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
+from games.core.ruleset import legal_texts
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
@@ -169,7 +170,7 @@ def test_land_blocks_sight() -> None:
     place(state, "Richmond", "0908", 4)
     with pytest.raises(IllegalOrder, match="blocked by land at 0602"):
         order(state, "union", "Onondaga fire Virginia II")
-    legal = ruleset().legal_orders(state, "union")
+    legal = legal_texts(ruleset(), state, "union")
     assert "Onondaga fire Virginia II" not in legal
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotAllowed, NotYourTurn, WrongPhase
+from games.core.ruleset import legal_texts
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
@@ -178,7 +179,7 @@ def test_a_ram_that_sinks_the_last_enemy_ends_the_game() -> None:
     order(state, "confederate", "done", rng)
     outcome = ruleset().outcome(state)
     assert outcome is not None and outcome.winner == "union"
-    assert ruleset().to_act(state) == [] and ruleset().legal_orders(state, "union") == []
+    assert ruleset().to_act(state) == [] and legal_texts(ruleset(), state, "union") == []
     with pytest.raises(WrongPhase, match="over"):
         order(state, "confederate", "seal")
 
@@ -186,7 +187,7 @@ def test_a_ram_that_sinks_the_last_enemy_ends_the_game() -> None:
 def test_legal_moves_are_all_legal_and_distinct() -> None:
     state = roads()
     to_move_phase(state, "union")
-    legal = ruleset().legal_orders(state, "union")
+    legal = legal_texts(ruleset(), state, "union")
     assert "Monitor stay" in legal and "Monitor move F F" in legal and legal[-1] == "done"
     assert "Monitor move F F F" not in legal
     ends = set()

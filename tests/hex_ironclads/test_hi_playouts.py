@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import UMPIRE
+from games.core.ruleset import UMPIRE, legal_texts
 from games.hex_ironclads.state import FIRE, State
 from tests.hex_ironclads.helpers import ruleset
 
@@ -41,7 +41,7 @@ def play(scenario: str, seed: int, choose: st.DataObject | None, log: list[tuple
                 seat = UMPIRE
             else:
                 seat = choose.draw(st.sampled_from(seats), label="seat")
-            legal = rs.legal_orders(state, seat)
+            legal = legal_texts(rs, state, seat)
             assert legal, f"{seat} must act but has no legal order"
             text = choose.draw(st.sampled_from(legal), label="order")
         parsed = rs.parse_order(state, seat, text)
@@ -93,7 +93,7 @@ def test_state_round_trips_mid_game(scenario: str) -> None:
     picker = Rng(seed_from_number(5))
     while rs.outcome(state) is None:
         seat = rs.to_act(state)[0]
-        rs.apply(state, seat, rs.parse_order(state, seat, picker.choice(rs.legal_orders(state, seat))), rng)
+        rs.apply(state, seat, rs.parse_order(state, seat, picker.choice(legal_texts(rs, state, seat))), rng)
         assert rs.decode(json.loads(json.dumps(rs.encode(state)))) == state
     assert state.turn <= 3
 
@@ -109,6 +109,6 @@ def test_games_end_under_the_other_readings(scenario: str) -> None:
     picker = Rng(seed_from_number(9))
     while rs.outcome(state) is None:
         seat = rs.to_act(state)[0]
-        rs.apply(state, seat, rs.parse_order(state, seat, picker.choice(rs.legal_orders(state, seat))), rng)
+        rs.apply(state, seat, rs.parse_order(state, seat, picker.choice(legal_texts(rs, state, seat))), rng)
         assert rs.decode(json.loads(json.dumps(rs.encode(state)))) == state
     assert state.turn <= 4 and not state.rams

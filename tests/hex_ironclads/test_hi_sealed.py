@@ -9,7 +9,7 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase
 from games.core.rng import check_seal
-from games.core.ruleset import UMPIRE, Event
+from games.core.ruleset import UMPIRE, Event, legal_texts
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
     ScriptedRng,
@@ -59,7 +59,7 @@ def test_sealed_orders_are_never_visible_before_the_reveal() -> None:
             assert secret not in public_text
             assert secret not in seen_by(state, None)
             assert secret not in seen_by(state, other)
-            assert secret not in "\n".join(ruleset().legal_orders(state, other))
+            assert secret not in "\n".join(legal_texts(ruleset(), state, other))
             assert secret in texts(e for e in events if e.to == frozenset({side}))
             assert secret in seen_by(state, UMPIRE)
     assert union.sealed_text in seen_by(state, "union")  # a side reads its own sealed orders
@@ -129,7 +129,7 @@ def test_the_umpire_reveals_early_and_only_the_umpire() -> None:
         order(state, "union", "reveal", rng)
     with pytest.raises(NotAllowed, match="does not seal"):
         order(state, UMPIRE, "seal", rng)
-    assert ruleset().legal_orders(state, UMPIRE) == ["reveal"]
+    assert legal_texts(ruleset(), state, UMPIRE) == ["reveal"]
     events = order(state, UMPIRE, "reveal", rng)
     log = texts(events)
     assert "Confederate has sealed its fire orders (sealed as they stood by the umpire's reveal)" in log
@@ -165,7 +165,7 @@ def test_orders_round_trip_through_their_notation() -> None:
     state = close_action()
     rs = ruleset()
     for seat in ("union", "confederate"):
-        for text in rs.legal_orders(state, seat):
+        for text in legal_texts(rs, state, seat):
             parsed = rs.parse_order(state, seat, text)
             assert rs.format_order(parsed) == text
             assert rs.parse_order(state, seat, rs.format_order(parsed)) == parsed

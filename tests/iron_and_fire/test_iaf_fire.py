@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
+from games.core.ruleset import legal_texts
 from tests.iron_and_fire.helpers import add_battery, in_play, new_game, order, place, ruleset, text, unit
 
 
@@ -89,7 +90,7 @@ def test_line_of_sight_blocked_by_land() -> None:
     in_play(st, "peru")
     with pytest.raises(IllegalOrder, match="blocked by land in 1306"):
         order(st, "peru", "Huascar fire Battery 1")
-    assert not any("fire Battery" in o for o in ruleset().legal_orders(st, "peru"))
+    assert not any("fire Battery" in o for o in legal_texts(ruleset(), st, "peru"))
 
 
 def test_ironclad_ignores_hits_on_an_even_raw_die() -> None:
@@ -212,6 +213,6 @@ def test_a_shot_that_cannot_hit_is_refused_until_a_bonus_makes_it_possible() -> 
     st.fow_holder = "chile"
     with pytest.raises(IllegalOrder, match=r"no hit is possible \(the best total, a d10 of 10 with every modifier, is 6; PF 7\)"):
         order(st, "chile", "Esmeralda fire Huascar")
-    assert "Esmeralda fire Huáscar" not in ruleset().legal_orders(st, "chile")
+    assert "Esmeralda fire Huáscar" not in legal_texts(ruleset(), st, "chile")
     log = text(order(st, "chile", "Esmeralda fire Huascar fow", [10]))
     assert "= 8 vs PF 7" in log

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import ruleset
 
@@ -34,7 +35,7 @@ def playout(scenario: str, options: dict[str, str], seed: int, max_orders: int =
         acting = rs.to_act(state)
         assert acting, f"nobody to act in phase {state.phase}"
         seat = acting[0]
-        legal = rs.legal_orders(state, seat)
+        legal = legal_texts(rs, state, seat)
         assert legal, f"{seat} has no legal order in phase {state.phase}"
         picker.shuffle(legal)
         # prefer doing something over passing, but pass sometimes

@@ -18,6 +18,7 @@ import pytest
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from tests.iron_and_fire.helpers import ruleset
 
 pytestmark = pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
@@ -37,7 +38,7 @@ def test_recorded_playout_replays_with_the_same_orders_events_and_state(case: di
     state = rs.setup(case["scenario"], dict(case["options"]), Rng(seed_from_number(case["seed"])))
     for n, (seat, text, digest) in enumerate(case["steps"]):
         assert rs.to_act(state)[0] == seat, n
-        legal = rs.legal_orders(state, seat)
+        legal = legal_texts(rs, state, seat)
         assert rnd.choice(legal) == text, n
         try:
             events: Any = [[e.text, sorted(e.to) if e.to else None, e.reveals]

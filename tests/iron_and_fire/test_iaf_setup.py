@@ -7,6 +7,7 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName
 from games.core.rng import Rng, check_seal, seed_from_number
+from games.core.ruleset import legal_texts
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.orders import Place
 from games.iron_and_fire.rules import damage_7, sequence_3
@@ -48,7 +49,7 @@ def test_setup_legal_orders_are_all_valid() -> None:
             if st.phase not in ("setup", "arrive"):
                 break
             seat = rs.to_act(st)[0]
-            legal = rs.legal_orders(st, seat)
+            legal = legal_texts(rs, st, seat)
             assert legal, (scn, st.phase)
             pick = next((o for o in legal if o.startswith("roll")), None) or next((o for o in legal if o != "done"), "done")
             say(st, seat, pick)

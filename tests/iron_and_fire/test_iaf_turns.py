@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.ruleset import legal_texts
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, end_phase_11, movement_5, random_events_14
 from games.iron_and_fire.state import State
@@ -387,7 +388,7 @@ def test_option_land_does_not_block() -> None:
     place(st, "huascar", "1407", 1)
     add_battery(st, "1305")
     in_play(st, "peru")
-    assert "Huáscar fire Battery 1" in ruleset().legal_orders(st, "peru")
+    assert "Huáscar fire Battery 1" in legal_texts(ruleset(), st, "peru")
 
 
 def test_fow_ram_bonus() -> None:
@@ -417,7 +418,7 @@ def test_fow_reroll_one_die_keeps_the_others() -> None:
     # d10 9 + 1 + 1 - 1 = 10 >= 7: 1 hit on the Huascar (odd: armour fails)
     order(st, "chile", "Esmeralda fire Huascar", [9])
     assert st.snapshot_dice == [(10, 9)]
-    assert "fow reroll 1" in ruleset().legal_orders(st, "peru")
+    assert "fow reroll 1" in legal_texts(ruleset(), st, "peru")
     with pytest.raises(IllegalOrder, match="no die 2"):
         order(st, "peru", "fow reroll 2")
     log = text(order(st, "peru", "fow reroll 1", [4]))

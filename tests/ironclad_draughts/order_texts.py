@@ -19,7 +19,7 @@ from typing import Any
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import UMPIRE, get_ruleset
+from games.core.ruleset import UMPIRE, get_ruleset, legal_texts
 
 FIXTURE = Path(__file__).with_name("order_texts.json.xz")
 RS = get_ruleset("ironclad-draughts")
@@ -123,7 +123,7 @@ def play(scenario: str, seed: int, options: dict[str, str]) -> list[dict[str, An
         seats = [s.id for s in RS.seats(state)]
         step: dict[str, Any] = {
             "to_act": RS.to_act(state),
-            "legal": {seat: RS.legal_orders(state, seat) for seat in seats},
+            "legal": {seat: legal_texts(RS, state, seat) for seat in seats},
             "summary": RS.summary(state),
             "view": [list(RS.view(state, None).status), [c.label + c.damage_text for c in RS.view(state, None).counters]],
         }

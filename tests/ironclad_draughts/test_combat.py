@@ -8,6 +8,7 @@ import pytest
 
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.core.squaregrid import Square
 from games.ironclad_draughts.rules.damage_control_6 import damage_control
 from games.ironclad_draughts.rules.firing_5 import dice_for, draw_damage, guns_bearing, hit_damage
@@ -40,7 +41,7 @@ def duel(hu_sq: str, hu_head: str, co_sq: str, co_head: str) -> tuple[State, Shi
 
 def test_range_is_counted_orthogonally_up_to_six() -> None:
     state, _, _ = duel("a1", "N", "d5", "S")  # after move 1: a2 -> d5 is 3 + 3 = 6
-    assert "move 1 fire Almirante Cochrane" in RS.legal_orders(state, "peru")
+    assert "move 1 fire Almirante Cochrane" in legal_texts(RS, state, "peru")
     state, _, _ = duel("a1", "N", "d6", "S")  # a2 -> d6 is 7, though only 4 diagonally
     with pytest.raises(IllegalOrder, match="7 squares away from a2; range is 6") as err:
         RS.parse_order(state, "peru", "move 1 fire Cochrane")
@@ -50,7 +51,7 @@ def test_range_is_counted_orthogonally_up_to_six() -> None:
 def test_range_is_four_on_fire() -> None:
     state, _, _ = duel("a1", "N", "c4", "S")  # a2 -> c4 is 4
     damage(state, "Huascar", "JH")
-    assert "move 1 fire Almirante Cochrane" in RS.legal_orders(state, "peru")
+    assert "move 1 fire Almirante Cochrane" in legal_texts(RS, state, "peru")
     state, _, _ = duel("a1", "N", "c5", "S")
     damage(state, "Huascar", "JH")
     with pytest.raises(IllegalOrder, match=r"range is 4 \(on fire\)"):
@@ -295,9 +296,9 @@ def test_a_ramming_ship_may_not_fire() -> None:
     state, _, _ = duel("c3", "N", "c4", "S")
     with pytest.raises(IllegalOrder, match="may not fire"):
         RS.parse_order(state, "peru", "move 1 fire Cochrane")
-    rams_then_fires = [o for o in RS.legal_orders(state, "peru") if re.match(r"move 1( turn \w+)? fire", o)]
+    rams_then_fires = [o for o in legal_texts(RS, state, "peru") if re.match(r"move 1( turn \w+)? fire", o)]
     assert rams_then_fires == []
-    assert "move 1" in RS.legal_orders(state, "peru")
+    assert "move 1" in legal_texts(RS, state, "peru")
 
 
 def friendly(card: str) -> tuple[State, Ship, Ship]:

@@ -6,6 +6,7 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.core.squaregrid import Square
 from games.ironclad_draughts.rules.movement_4 import movement_mode
 from games.ironclad_draughts.rules.sequence_3 import advance
@@ -64,7 +65,7 @@ def test_moves_outside_the_rules_are_refused_quoting_the_input(heading: str, tex
 
 def test_no_going_astern_or_abeam() -> None:
     state, _ = duel_at("c3", "N")
-    legal = RS.legal_orders(state, "peru")
+    legal = legal_texts(RS, state, "peru")
     destinations = set()
     for text in legal:
         trial = RS.decode(RS.encode(state))
@@ -95,7 +96,7 @@ def test_leaving_the_board_needs_leave_and_is_final() -> None:
     assert "leave" in err.value.hint
     with pytest.raises(IllegalOrder, match="stays on the board"):
         RS.parse_order(state, "peru", "move 1 leave")
-    assert "move 2 leave" in RS.legal_orders(state, "peru")
+    assert "move 2 leave" in legal_texts(RS, state, "peru")
     text = order(state, "peru", "move 2 leave")
     assert "cannot return" in text and s.status == "off"
 
@@ -113,7 +114,7 @@ def test_conning_tower_hit_moves_one_square_ahead_and_may_not_fire() -> None:
     state.damage_deck.draw_pile.append("2H")
     with pytest.raises(IllegalOrder, match="cannot choose its move"):
         RS.parse_order(state, "peru", "move 2")
-    assert RS.legal_orders(state, "peru") == ["pass"]
+    assert legal_texts(RS, state, "peru") == ["pass"]
     with pytest.raises(IllegalOrder, match="conning tower"):
         RS.parse_order(state, "peru", "fire Cochrane")
     order(state, "peru", "pass")

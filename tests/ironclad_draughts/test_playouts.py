@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from bot.service import fold
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.ironclad_draughts.state import State, check_rules
 from tests.ironclad_draughts.helpers import RS
 
@@ -29,7 +30,7 @@ def play(
         if RS.outcome(state) is not None:
             break
         seat = RS.to_act(state)[0]
-        legal = RS.legal_orders(state, seat)
+        legal = legal_texts(RS, state, seat)
         assert legal, f"no legal order for {seat}"
         if aggressive:  # prefer firing, then staying on the board, so that combat gets exercised
             legal = [o for o in legal if " fire " in o] or [o for o in legal if "leave" not in o] or legal
@@ -88,5 +89,5 @@ def test_midgame_states_round_trip(seed: int, picks: list[int]) -> None:
             break
         assert RS.decode(json.loads(json.dumps(RS.encode(state)))) == state
         seat = RS.to_act(state)[0]
-        legal = RS.legal_orders(state, seat)
+        legal = legal_texts(RS, state, seat)
         RS.apply(state, seat, RS.parse_order(state, seat, legal[pick % len(legal)]), rng)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.errors import GameError, IllegalOrder
+from games.core.ruleset import legal_texts
 from games.ironclad_draughts.state import State
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, order, place, rng_rolling, ship
 from tests.ironclad_draughts.test_playouts import play, replay
@@ -39,8 +40,8 @@ def test_damaged_may_stop_option_lets_a_damaged_ship_stop_and_fire(how: str) -> 
     else:
         hu.flotation -= 1
     place(state, "Cochrane", "c6", "S")
-    assert "pass" in RS.legal_orders(state, "peru")
-    assert "fire Almirante Cochrane" in RS.legal_orders(state, "peru")
+    assert "pass" in legal_texts(RS, state, "peru")
+    assert "fire Almirante Cochrane" in legal_texts(RS, state, "peru")
     text = order(state, "peru", "fire Cochrane", rng_rolling([6]))
     assert (hu.x, hu.y) == (2, 2) and hu.heading == 0
     assert "stops" in text and "fires at Almirante Cochrane" in text
@@ -50,7 +51,7 @@ def test_damaged_may_stop_option_still_makes_an_undamaged_ship_move() -> None:
     state = _huascar_alone("c3", "N", damaged_may_stop="yes")
     with pytest.raises(IllegalOrder, match="must move"):
         RS.parse_order(state, "peru", "pass")
-    assert "pass" not in RS.legal_orders(state, "peru")
+    assert "pass" not in legal_texts(RS, state, "peru")
 
 
 def test_damaged_may_stop_option_is_validated() -> None:

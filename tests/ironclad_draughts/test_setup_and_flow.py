@@ -6,7 +6,7 @@ import pytest
 
 from games.core.errors import GameError, InvalidSyntax, UnknownName
 from games.core.rng import Rng, seed_from_number
-from games.core.ruleset import get_ruleset
+from games.core.ruleset import get_ruleset, legal_texts
 from games.ironclad_draughts.data import scenarios, ship_classes
 from games.ironclad_draughts.rules.movement_4 import update_manoeuvre
 from games.ironclad_draughts.rules.sequence_3 import activation_key, advance
@@ -88,8 +88,8 @@ def test_next_ship_follows_cards_and_turn_ends_with_a_new_deal() -> None:
 def test_umpire_deals_when_option_set() -> None:
     state = new_game("duel", umpire_deals="yes")
     assert state.phase == "deal" and RS.to_act(state) == ["umpire"]
-    assert RS.legal_orders(state, "umpire") == ["deal"]
-    assert RS.legal_orders(state, "chile") == []
+    assert legal_texts(RS, state, "umpire") == ["deal"]
+    assert legal_texts(RS, state, "chile") == []
     with pytest.raises(GameError, match="Only the umpire"):
         RS.parse_order(state, "chile", "deal")
     with pytest.raises(GameError, match="not dealt yet"):
@@ -106,7 +106,7 @@ def test_umpire_deals_again_after_each_turn() -> None:
     order(state, "umpire", "deal")
     for _ in range(2):
         seat = RS.to_act(state)[0]
-        order(state, seat, RS.legal_orders(state, seat)[0])
+        order(state, seat, legal_texts(RS, state, seat)[0])
     assert state.phase == "deal" and RS.to_act(state) == ["umpire"]
 
 
@@ -168,7 +168,7 @@ def test_game_ends_when_a_side_is_all_sunk_or_off_and_reports_the_manoeuvre() ->
     assert "no ship left" in outcome.reason
     assert any("Passed through and returned: Erzherzog Ferdinand Max" in d for d in outcome.details)
     assert any("far edge only: Affondatore" in d for d in outcome.details)
-    assert RS.to_act(state) == [] and RS.legal_orders(state, "austria") == []
+    assert RS.to_act(state) == [] and legal_texts(RS, state, "austria") == []
     with pytest.raises(GameError, match="over"):
         RS.parse_order(state, "austria", "move 2")
 
@@ -189,7 +189,7 @@ def test_turn_limit_option_ends_the_game() -> None:
     state = new_game("duel", turn_limit="1")
     for _ in range(2):
         seat = RS.to_act(state)[0]
-        order(state, seat, RS.legal_orders(state, seat)[0])
+        order(state, seat, legal_texts(RS, state, seat)[0])
     outcome = RS.outcome(state)
     assert outcome is not None and "turn limit 1" in outcome.reason
 

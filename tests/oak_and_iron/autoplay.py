@@ -13,6 +13,7 @@ from typing import Any
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.oak_and_iron.measure import base_distance, in_broadside_path
 from games.oak_and_iron.rules.activation_4 import acting_side, movers
 from games.oak_and_iron.rules.fleet_battles_9 import squadron_seats
@@ -55,7 +56,7 @@ def _score(state: State, ship_id: str) -> float:
 
 def choose(rs: Any, state: State, seat: str) -> str:
     """The order this captain gives now."""
-    legal = rs.legal_orders(state, seat)
+    legal = legal_texts(rs, state, seat)
     if not legal:
         raise AssertionError(f"no legal order for {seat} in {state.phase}")
     if state.phase == "setup":  # the ch. 7 set-up: attack, the first card offered, a middle spot

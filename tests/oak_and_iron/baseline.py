@@ -19,6 +19,7 @@ from typing import Any
 
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from tests.oak_and_iron.autoplay import choose
 from tests.oak_and_iron.helpers import ruleset, started
 
@@ -126,7 +127,7 @@ def read(text: str) -> str:
 
 def step_digest(rs: Any, state: Any, seat: str, events: list[Any]) -> str:
     views = [rs.view(state, who) for who in (None, "a")]
-    legal = {s: rs.legal_orders(state, s) for s in rs.to_act(state)}
+    legal = {s: legal_texts(rs, state, s) for s in rs.to_act(state)}
     return digest(([(e.text, sorted(e.to) if e.to is not None else None, e.reveals) for e in events], legal, views))
 
 
@@ -151,7 +152,7 @@ def record_game(scenario: str, seed: int, options: dict[str, str], picker_seed: 
                     steps.append([seat, bad, "!", str(exc)])
                     continue
                 raise AssertionError(f"probe {bad!r} was accepted")
-        text = picker.choice(rs.legal_orders(state, seat)) if picker is not None else choose(rs, state, seat)
+        text = picker.choice(legal_texts(rs, state, seat)) if picker is not None else choose(rs, state, seat)
         order = rs.parse_order(state, seat, text)
         events = rs.apply(state, seat, order, stream)
         steps.append([seat, text, rs.format_order(order), step_digest(rs, state, seat, events)])

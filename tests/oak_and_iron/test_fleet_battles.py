@@ -11,6 +11,7 @@ import pytest
 
 from games.core.errors import GameError
 from games.core.rng import Rng
+from games.core.ruleset import legal_texts
 from games.oak_and_iron.data import initiative_cards
 from games.oak_and_iron.rules import end_phase_4_4 as end
 from games.oak_and_iron.rules.initiative_4_1 import card_amount
@@ -197,8 +198,8 @@ def test_a_squadrons_player_seals_only_from_its_own_hand_and_sees_only_it() -> N
                                        "fire-as-she-bears/take-courage/fleet-manuever/reload/favorable-wind")
     own = "\n".join(rs.view(state, "a2").private_text)
     assert "squadron 2's initiative hand" in own and "squadron 1's" not in own
-    assert all(o.startswith("initiative ") for o in rs.legal_orders(state, "a2"))
-    assert "initiative Take Courage" in rs.legal_orders(state, "a2") and "initiative Down!" not in rs.legal_orders(state, "a2")
+    assert all(o.startswith("initiative ") for o in legal_texts(rs, state, "a2"))
+    assert "initiative Take Courage" in legal_texts(rs, state, "a2") and "initiative Down!" not in legal_texts(rs, state, "a2")
     assert "is not in Player A squadron 2's hand" in fails(state, "a2", "initiative Down!", stream).text
     events = order(state, "a2", "initiative Take Courage", stream)
     assert next(e for e in events if e.text.startswith("You sealed")).to == frozenset({"a2"})
@@ -228,9 +229,9 @@ def test_a_player_orders_only_their_own_squadrons_ships() -> None:
     a2 = [s for s in state.ships if s.squadron == "a2"]
     err = fails(state, "a1", f"{a2[0].name} move", stream)
     assert "each player orders only their own Squadron's" in err.text and "add seat:a2" in str(err)
-    assert all(o.startswith(tuple(s.name for s in a1)) for o in rs.legal_orders(state, "a1"))
+    assert all(o.startswith(tuple(s.name for s in a1)) for o in legal_texts(rs, state, "a1"))
     order(state, "a2", f"{a2[0].name} move", stream)
-    assert rs.to_act(state) == ["a2"] and rs.legal_orders(state, "a1") == []
+    assert rs.to_act(state) == ["a2"] and legal_texts(rs, state, "a1") == []
     order(state, "a2", f"{a2[0].name} done", stream)
     assert rs.to_act(state) == ["a2"]  # the rest of its squadron first (ch. 9)
     order(state, "a2", f"{a2[1].name} move", stream)

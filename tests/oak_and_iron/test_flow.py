@@ -7,6 +7,7 @@ import copy
 import json
 
 from games.core.rng import check_seal
+from games.core.ruleset import legal_texts
 from games.oak_and_iron.data import initiative_cards
 from games.oak_and_iron.rules import dice_2 as dice
 from games.oak_and_iron.rules import end_phase_4_4 as end
@@ -125,7 +126,7 @@ def test_shaken_entangled_ship_may_be_captured_and_counts_for_the_captor() -> No
         ship.moved = ship.attacked = True
     turn.end_phase(state, stream)
     assert state.phase == "end" and ruleset().to_act(state) == ["b"]
-    assert ruleset().legal_orders(state, "b") == ["capture Sloop", "destroy Sloop", "spare Sloop"]
+    assert legal_texts(ruleset(), state, "b") == ["capture Sloop", "destroy Sloop", "spare Sloop"]
     order(state, "b", "capture Sloop", stream)
     assert sloop.captured_by == "b" and end.ship_total(state, "b") == 3
     assert end.strike_points(state, "a") == 2
@@ -207,7 +208,7 @@ def test_bad_syntax_quotes_the_input() -> None:
 
 def test_the_umpire_may_give_the_acting_side_s_order() -> None:
     state, stream = started()
-    assert ruleset().legal_orders(state, "umpire")
+    assert legal_texts(ruleset(), state, "umpire")
     order(state, "umpire", "Corvette move turn-start starboard 45", stream)
     assert state.ship("corvette").heading == 225.0
     assert fails(state, "umpire", "initiative Down!", stream).kind == "wrong phase"

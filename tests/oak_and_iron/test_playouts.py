@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core.rng import Rng, seed_from_number
+from games.core.ruleset import legal_texts
 from games.oak_and_iron.rules.starting_7 import BUILT
 from tests.oak_and_iron.autoplay import play
 from tests.oak_and_iron.helpers import ruleset
@@ -29,9 +30,9 @@ def random_game(scenario: str, seed: int, picker_seed: int, options: dict[str, s
         assert len(log) < 800, "a game must end by the turn limit"
         if every_seat:
             for other in rs.to_act(state)[1:]:
-                assert rs.legal_orders(state, other), f"{other} is to act in {state.phase} but has no legal order"
+                assert legal_texts(rs, state, other), f"{other} is to act in {state.phase} but has no legal order"
         seat = picker.choice(rs.to_act(state)) if every_seat else rs.to_act(state)[0]
-        legal = rs.legal_orders(state, seat)
+        legal = legal_texts(rs, state, seat)
         assert legal, f"{seat} must act in {state.phase} but has no legal order"
         order = rs.parse_order(state, seat, picker.choice(legal))
         rs.apply(state, seat, order, stream)

@@ -14,6 +14,7 @@ import pytest
 
 from games.core.errors import GameError
 from games.core.rng import Rng
+from games.core.ruleset import legal_texts
 from games.oak_and_iron.data import scenario_cards
 from games.oak_and_iron.rules import end_phase_4_4 as end
 from games.oak_and_iron.rules.scenario_cards_7 import zone
@@ -174,7 +175,7 @@ def test_deployment_stays_in_the_zone_and_out_of_cannon_shot_then_cards_are_seal
         assert adv.changes is not None and side.fortune == fortune_before[side.id] + adv.changes.fortune
     hands = [e for e in events if "initiative hand" in e.text]
     assert len(hands) == 2 and all(e.to is not None and len(e.to) == 1 for e in hands)
-    assert ruleset().legal_orders(state, "a")[0].startswith("initiative ")
+    assert legal_texts(ruleset(), state, "a")[0].startswith("initiative ")
 
 
 def test_within_cannon_shot_of_an_enemy_is_refused() -> None:
@@ -215,7 +216,7 @@ def test_hands_never_reach_public_messages_or_other_views_during_set_up() -> Non
     public: list[str] = []
     while state.phase == "setup":
         seat = rs.to_act(state)[0]
-        text = rs.legal_orders(state, seat)[0]
+        text = legal_texts(rs, state, seat)[0]
         for e in rs.apply(state, seat, rs.parse_order(state, seat, text), stream):
             if e.to is None:
                 public.append(e.text)

@@ -11,10 +11,9 @@ damage lands after every ship has rolled, so a ship sunk this turn still fires. 
 from __future__ import annotations
 
 from games.core.errors import IllegalOrder, NotAllowed, NotYourTurn, WrongPhase, quote
-from games.core.notation import Typed
 from games.core.rng import Rng, seal
 from games.core.ruleset import UMPIRE, Event, private, public
-from games.hex_ironclads.orders import Done, Reveal, Seal, fire_order
+from games.hex_ironclads.orders import Done, HexOrder, Reveal, Seal, fire_order
 from games.hex_ironclads.rules.damage_3 import damage_report, points
 from games.hex_ironclads.rules.firing_dice_2 import (
     assess_shot,
@@ -39,7 +38,7 @@ def to_act(state: State) -> list[str]:
     return []
 
 
-def legal_orders(state: State, seat: str) -> list[Typed]:
+def legal_orders(state: State, seat: str) -> list[HexOrder]:
     """The orders of this phase the seat may give (each re-checked when applied)."""
     if state.phase == FIRE:
         if seat == UMPIRE:
