@@ -98,6 +98,14 @@ class TableService:
         self.table.seed_source = source
 
     @property
+    def clock(self) -> Callable[[], float]:
+        return self.table.clock
+
+    @property
+    def mention(self) -> Callable[[str], str]:
+        return self.table.mention
+
+    @property
     def commands(self) -> list[str]:
         return sorted(self._handlers)
 
