@@ -33,6 +33,7 @@ from games.core.ruleset import legal_texts
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
+from bot.rooms.seats import seat_label  # noqa: E402
 from bot.service import TableService, User  # noqa: E402
 from bot.store import Store  # noqa: E402
 from games.core.rng import Rng, seed_from_number  # noqa: E402
@@ -133,7 +134,7 @@ async def old_replay(svc: TableService) -> bytes:
     from render import DEFAULT
     from render.replay import captioned
 
-    loaded = await svc._latest("c")
+    loaded = await svc.table.latest("c")
     orders = await svc.store.orders(loaded.row.id, include_undone=False)
     rules, row = loaded.rules, loaded.row
     first = len(orders) - 300
@@ -141,7 +142,7 @@ async def old_replay(svc: TableService) -> bytes:
     for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))):
         if step >= first:
             views.append(rules.view(state, None))
-            caps.append("Set-up" if step == 0 else f"{orders[step - 1].seq}. {svc._seat_label(Loaded(row, rules, state), orders[step - 1].seat)}")
+            caps.append("Set-up" if step == 0 else f"{orders[step - 1].seq}. {seat_label(Loaded(row, rules, state), orders[step - 1].seat)}")
     rendered = [DEFAULT._render(v, scale=None, zoom=None) for v in views]
     frames = [captioned(img, c, i, len(views)) for i, ((img, _), c) in enumerate(zip(rendered, caps, strict=True))]
     pal = [f.quantize(palette=p, dither=Image.Dither.NONE) for f, (_, p) in zip(frames, rendered, strict=True)]

@@ -1,19 +1,30 @@
 """Every table command, declared once.
 
-The table service dispatches on this table (handler, accepted options), the Discord adapter
+The table service dispatches on this table (handler, by reference, and accepted options), the Discord adapter
 generates its slash commands from it (descriptions, option types, autocomplete), and the console
-lists it. Adding a command is one entry here plus its handler in ``bot/service.py``.
+lists it. Adding a command is one entry here plus its handler in the room of its concern (``bot/rooms/``).
 
 Option values always reach the service as text. ``complete`` names the candidate list
-``TableService.choice_pairs`` offers for the option (autocomplete on Discord, ``?`` on the console);
+``TableService.choice_pairs`` (bot/rooms/choices.py) offers for the option (autocomplete on Discord, ``?`` on the console);
 a front end never computes candidates itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from bot.rooms.common import Output, User
+from bot.rooms.help import Help
+from bot.rooms.lifecycle import Lifecycle
+from bot.rooms.orders import Orders
+from bot.rooms.records import Records
+from bot.rooms.reminders import Reminders
+from bot.rooms.tools import Tools
+
+# A command's handler: a room's method (channel, user, options) -> outputs; its first argument is the room.
+Handler = Callable[[Any, str, User, dict[str, str]], Awaitable[list[Output]]]
 ParamKind = Literal["text", "int", "bool", "user"]
 Completer = Literal[
     "", "systems", "scenarios", "options", "seats_free", "seats", "my_seats", "orders", "zoom",
@@ -42,7 +53,7 @@ class Command:
     """A command: ``name`` is what players type after the slash ("game new", "order")."""
 
     name: str
-    handler: str  # TableService method
+    handler: Handler  # a room's method, bound to the service's room of that class (bot/service.py)
     description: str
     params: tuple[Param, ...] = ()
     read_only: bool = False  # never changes a game: no status refresh, no buttons after it
@@ -55,106 +66,106 @@ class Command:
 
 
 COMMAND_LIST: tuple[Command, ...] = (
-    Command("game new", "_game_new", "Start a new game in this channel", (
+    Command("game new", Lifecycle.game_new, "Start a new game in this channel", (
         Param("system", "Rule system", required=True, complete="systems"),
         Param("scenario", "Scenario to play", required=True, complete="scenarios"),
         Param("options", "Game options as key=value,key=value", complete="options"),
         Param("thread", "Play it in a new thread of this channel (its messages stay out of the channel)",
               kind="bool"),
     )),
-    Command("game join", "_game_join", "Take a seat in this channel's game", (
+    Command("game join", Lifecycle.game_join, "Take a seat in this channel's game", (
         Param("seat", "The side, ship or umpire seat to take", required=True, complete="seats_free"),
     )),
-    Command("game leave", "_game_leave", "Give up your seat"),
-    Command("game start", "_game_start", "Start play once the seats are filled"),
-    Command("game status", "_game_status", "Whose turn it is and how the game stands", read_only=True),
-    Command("game board", "_game_board", "Show the board (your own view if you are seated)", (
+    Command("game leave", Lifecycle.game_leave, "Give up your seat"),
+    Command("game start", Lifecycle.game_start, "Start play once the seats are filled"),
+    Command("game status", Lifecycle.game_status, "Whose turn it is and how the game stands", read_only=True),
+    Command("game board", Lifecycle.game_board, "Show the board (your own view if you are seated)", (
         Param("zoom", "Where to zoom in: a hex, square, point or unit", complete="zoom"),
     ), read_only=True),
-    Command("game log", "_game_log", "The game's orders, newest first, page by page", (
+    Command("game log", Records.game_log, "The game's orders, newest first, page by page", (
         Param("page", "Page number (1 = the newest orders)", kind="int", low=1, high=10_000),
     ), read_only=True),
-    Command("game undo", "_game_undo", "Take back your last order (if nothing was revealed since)"),
-    Command("game end", "_game_end",
+    Command("game undo", Orders.game_undo, "Take back your last order (if nothing was revealed since)"),
+    Command("game end", Lifecycle.game_end,
             "End the game: umpire, creator or Manage Server at once; players: all must vote"),
-    Command("game concede", "_game_concede", "Give up for your side: the other side wins (asks you to confirm)", (
+    Command("game concede", Lifecycle.game_concede, "Give up for your side: the other side wins (asks you to confirm)", (
         Param("confirm", "true to concede now (without it you are told what conceding would do)", kind="bool"),
         Param("seat", "Which of your seats' sides concedes (if you hold several)", complete="my_seats"),
     )),
-    Command("game list", "_game_list", "This server's games, most recent first, and whose turn it is", (
+    Command("game list", Lifecycle.game_list, "This server's games, most recent first, and whose turn it is", (
         Param("page", "Page number (1 = the most recently active games)", kind="int", low=1, high=10_000),
     ), read_only=True, private=True),
-    Command("game export", "_game_export", "Download the game record as JSON", read_only=True, private=True),
-    Command("game replay", "_game_replay", "An animated replay of the game so far (only you see it)",
+    Command("game export", Records.game_export, "Download the game record as JSON", read_only=True, private=True),
+    Command("game replay", Records.game_replay, "An animated replay of the game so far (only you see it)",
             read_only=True),
-    Command("game verify", "_game_verify", "Check every roll and shuffle against the published seed", (
+    Command("game verify", Records.game_verify, "Check every roll and shuffle against the published seed", (
         Param("export", "A game export to check instead of this channel's game", front_end=False),
     ), read_only=True),
-    Command("game private", "_game_private",
+    Command("game private", Records.game_private,
             "Your private information (hand, secret rolls), only to you; retries closed DMs",
             read_only=True, private=True),
-    Command("game remind", "_game_remind", "Set when to remind whoever must act (umpire or Manage Server)", (
+    Command("game remind", Reminders.game_remind, "Set when to remind whoever must act (umpire or Manage Server)", (
         Param("after", "Hours without an order before the first reminder, e.g. 12"),
         Param("every", "Hours between reminders after that, e.g. 24"),
     )),
-    Command("game assign", "_game_assign", "Umpire: give a seat to someone, or empty it so play can move on", (
+    Command("game assign", Lifecycle.game_assign, "Umpire: give a seat to someone, or empty it so play can move on", (
         Param("seat", "The seat", required=True, complete="seats"),
         Param("user", "Who takes it (leave out to empty the seat)", kind="user", name_to="name"),
     )),
-    Command("game help", "_help", "How to play: order notation and where each rule is in the book", (
+    Command("game help", Help.show_help, "How to play: order notation and where each rule is in the book", (
         Param("system", "Rule system (default: this channel's game)", complete="systems"),
     ), read_only=True, private=True),
-    Command("help", "_help", "How to play: commands, systems, each system's order notation", (
+    Command("help", Help.show_help, "How to play: commands, systems, each system's order notation", (
         Param("system", "Rule system to explain", complete="systems"),
     ), read_only=True, private=True),
-    Command("order", "_order_or_preview", "Give an order for your seat (suggestions come from the rules)", (
+    Command("order", Orders.order_or_preview, "Give an order for your seat (suggestions come from the rules)", (
         Param("text", "The order, e.g. 'Huascar move F F P F' or 'pass'", required=True, complete="orders"),
         Param("seat", "Which of your seats (if you hold several)", complete="my_seats"),
         Param("preview", "true: only show you where it would leave your pieces; nothing is ordered", kind="bool"),
     )),
-    Command("roll", "_roll", "Roll dice, openly or in secret", (
+    Command("roll", Tools.roll, "Roll dice, openly or in secret", (
         Param("dice", "Dice, e.g. 2d6+1, 4d6kh3, d%, 3d6!, adv", required=True),
         Param("secret", "Roll in secret (reveal later)", kind="bool"),
         Param("purpose", "What it is for"),
     )),
-    Command("reveal", "_reveal", "Reveal one of your secret rolls", (
+    Command("reveal", Tools.reveal, "Reveal one of your secret rolls", (
         Param("roll", "The secret roll's number", required=True, complete="my_rolls"),
     )),
-    Command("deck new", "_deck", "Make a deck at this table from a deck definition", (
+    Command("deck new", Tools.deck, "Make a deck at this table from a deck definition", (
         Param("name", "One-word name for this deck", required=True),
         Param("from", "Deck to copy, e.g. standard54", required=True, complete="deck_sources"),
     )),
-    Command("deck shuffle", "_deck", "Shuffle a deck (discards go back in)", (
+    Command("deck shuffle", Tools.deck, "Shuffle a deck (discards go back in)", (
         Param("name", "The deck", required=True, complete="decks"),
     )),
-    Command("deck reshuffle", "_deck", "Gather the discards back into a deck and shuffle it", (
+    Command("deck reshuffle", Tools.deck, "Gather the discards back into a deck and shuffle it", (
         Param("name", "The deck", required=True, complete="decks"),
     )),
-    Command("deck draw", "_deck", "Draw a card, face up or into your hand", (
+    Command("deck draw", Tools.deck, "Draw a card, face up or into your hand", (
         Param("name", "The deck", required=True, complete="decks"),
         Param("to", "'hand' to draw privately into your hand", choices=("hand",)),
     )),
-    Command("deck deal", "_deck", "Deal cards privately to players", (
+    Command("deck deal", Tools.deck, "Deal cards privately to players", (
         Param("name", "The deck", required=True, complete="decks"),
         Param("count", "Cards each", kind="int", required=True, low=1, high=100),
         Param("to", "Players, e.g. @alice @bob", required=True),
     )),
-    Command("tools verify", "_tools_verify", "Publish this channel's dice seed, re-check every roll, start anew"),
-    Command("hand", "_hand", "Show your hand only to you", read_only=True, private=True),
-    Command("play", "_play", "Play a card from your hand face up", (
+    Command("tools verify", Tools.tools_verify, "Publish this channel's dice seed, re-check every roll, start anew"),
+    Command("hand", Tools.hand, "Show your hand only to you", read_only=True, private=True),
+    Command("play", Tools.play, "Play a card from your hand face up", (
         Param("card", "The card, e.g. A♥ (see /hand)", required=True, complete="hand_cards"),
         Param("deck", "The deck it belongs to, if several", complete="decks"),
     )),
-    Command("seal", "_seal", "Sealed orders: seal yours, open a round, or reveal them all", (
+    Command("seal", Tools.seal, "Sealed orders: seal yours, open a round, or reveal them all", (
         Param("text", "Your order to seal (hidden until everyone has sealed)"),
         Param("action", "open: start a sealed round for the players in 'who'; reveal: reveal the sealed orders",
               choices=("open", "reveal")),
         Param("who", "For action:open, the players, e.g. @alice @bob"),
     )),
-    Command("seal open", "_seal", "Open a sealed round for these players", (
+    Command("seal open", Tools.seal, "Open a sealed round for these players", (
         Param("who", "The players, e.g. @alice @bob", required=True),
     ), slash=False),
-    Command("seal reveal", "_seal", "Reveal the sealed orders", slash=False),
+    Command("seal reveal", Tools.seal, "Reveal the sealed orders", slash=False),
 )
 
 COMMANDS: dict[str, Command] = {c.name: c for c in COMMAND_LIST}

@@ -313,6 +313,201 @@ async def open_service(db_path: str) -> tuple[TableService, Callable[[], Awaitab
     return service, store.close
 
 
+
+def _files(files: Sequence[tuple[str, bytes]], limit: int) -> tuple[list[discord.File], list[str]]:
+    attached: list[discord.File] = []
+    notes: list[str] = []
+    for name, data in files:
+        if len(data) > limit:
+            notes.append(
+                f"({name} is {len(data) / 1_048_576:.1f} MiB, over Discord's {limit // 1_048_576} MiB limit.)"
+            )
+        else:
+            attached.append(discord.File(io.BytesIO(data), filename=name))
+    return attached, notes
+
+def _pieces(prepared: Prepared, index: int, limit: int) -> list[tuple[str, list[discord.File]]]:
+    """One output as message-sized pieces; attachments ride on the last piece."""
+    files, notes = _files(prepared.files_for(index), limit)
+    text = prepared.outputs[index].text
+    if notes:
+        text = f"{text}\n" + "\n".join(notes)
+    chunks = split_text(text) if text else [""]
+    if not chunks[-1] and not files:
+        chunks[-1] = "\u200b"
+    return [(chunk, files if i == len(chunks) - 1 else []) for i, chunk in enumerate(chunks)]
+
+
+
+class CommandSync:
+    """The bot's slash commands sent to Discord: only when their definitions changed since this
+    application last synced the scope (the hash is kept in the store)."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    def _scope_key(self, guild_id: int | None) -> str:
+        return f"commands:{self.bot.application_id}:" + (f"guild:{guild_id}" if guild_id is not None else "global")
+
+    async def sync(self, *, force: bool = False) -> bool:
+        """Send the slash commands to Discord only when their definitions changed since this
+        application last synced this scope (their hash is kept in the store), so restarts cost no
+        sync and no rate limit. Run globally (no DISCORD_GUILD_ID), it also clears the commands of
+        any development guild this database synced before: they would show twice there."""
+        store = self.bot.service.store
+        guild = discord.Object(self.bot.guild_id) if self.bot.guild_id is not None else None
+        if guild is not None:
+            self.bot.tree.copy_global_to(guild=guild)
+        digest = commands_hash([c.to_dict(self.bot.tree) for c in self.bot.tree.get_commands(guild=guild)])
+        key = self._scope_key(self.bot.guild_id)
+        changed = force or await store.setting(key) != digest
+        if changed:
+            await self.bot.tree.sync(guild=guild)
+            await store.set_setting(key, digest)
+            log.info("slash commands synced (%s)", key)
+        else:
+            log.info("slash commands unchanged since the last sync (%s): not syncing", key)
+        if guild is None:
+            for old in await store.settings_like(f"commands:{self.bot.application_id}:guild:"):
+                await self.clear_guild(int(old.rpartition(":")[2]))
+        return changed
+
+    async def clear_guild(self, guild_id: int) -> None:
+        """Remove this application's commands from one guild (left over from guild-scoped testing)."""
+        guild = discord.Object(guild_id)
+        await self.bot.http.bulk_upsert_guild_commands(self.bot.application_id or 0, guild.id, [])
+        await self.bot.service.store.set_setting(self._scope_key(guild_id), None)
+        log.info("cleared the slash commands of guild %s", guild_id)
+
+
+class OfferBoard:
+    """The newest buttons or menu offered in each channel, greyed out when the game moves on."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self._offers: dict[str, tuple[int, Offer]] = {}  # channel -> (message id, offer) of its newest choices
+
+    async def refuse_out_of_date(self, interaction: discord.Interaction[Any], *, grey_out: bool) -> None:
+        """``grey_out``: disable the clicked message's components too (seat offers). An order offer
+        is only answered: the game may have moved by a hidden order, and greying the message out
+        in everyone's sight would show that it had; offers are greyed when the channel hears news."""
+        view = disabled_copy(interaction.message) if grey_out else None
+        with contextlib.suppress(discord.HTTPException):
+            if view is None:
+                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+                return
+            await interaction.response.edit_message(view=view)  # the clicked message greys out
+            await interaction.followup.send(OUT_OF_DATE, ephemeral=True)
+
+    def moved_on(self, channel: str, command: str, prepared: Prepared) -> None:
+        """The game in ``channel`` changed: grey out the channel's previous offer, and remember the
+        new one. Seats stay on offer while players sit down (join, leave, assign); orders are good
+        for one state only. Kept in memory: after a restart the stamps in the ids still refuse
+        out-of-date clicks, they just are not greyed out until clicked."""
+        old = self._offers.pop(channel, None)
+        if old is not None and old[1].kind == "join" and command in SEAT_COMMANDS:
+            self._offers[channel] = old
+            return
+        if prepared.offer is not None and prepared.offer_message is not None:
+            self._offers[channel] = (prepared.offer_message, prepared.offer)
+        if old is not None and old[0] != prepared.offer_message:
+            self.bot._spawn(self._disable(channel, *old), f"offer-{channel}")
+
+    async def _disable(self, channel: str, message_id: int, offer: Offer) -> None:
+        message = self.bot.get_partial_messageable(int(channel)).get_partial_message(message_id)
+        try:
+            await message.edit(view=offer_view(offer, disabled=True))
+        except discord.HTTPException as exc:  # deleted meanwhile, or no longer ours to edit
+            log.info("could not grey out the old choices in %s: %s", channel, exc)
+
+
+class DirectMessages:
+    """DMs with a fallback: a user whose DMs are closed is paused (``TableBot.dms_closed``) and
+    pointed once per channel to /game private."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self._pointed: set[tuple[str, str]] = set()  # (user, channel) told publicly where their private info is
+        self._dm_channels: dict[str, discord.DMChannel] = {}
+
+    async def send_dm(
+        self, user_id: str, content: str, files: Sequence[discord.File] = (), *, retry: bool = False
+    ) -> bool:
+        """Send a DM; False when the user's DMs are closed. Once refused, a user is not tried again
+        for DM_RETRY_SECONDS unless ``retry`` (they asked, with /game private); a DM that goes
+        through clears the mark."""
+        closed_at = self.bot.dms_closed.get(user_id)
+        if closed_at is not None and not retry and self.bot.clock() - closed_at < DM_RETRY_SECONDS:
+            return False
+        try:
+            channel = self._dm_channels.get(user_id)
+            if channel is None:
+                channel = await self.bot.create_dm(discord.Object(int(user_id)))
+                self._dm_channels[user_id] = channel
+            await channel.send(content, files=list(files))
+        except discord.Forbidden as error:
+            if error.code == DMS_CLOSED:
+                self.bot.dms_closed[user_id] = self.bot.clock()  # the pause starts again from this refusal
+                try:
+                    await self.bot.service.dms_closed(user_id)
+                except Exception:
+                    log.exception("could not record that %s has DMs closed", user_id)
+            else:
+                log.warning("DM to %s refused: %s", user_id, error)
+            return False
+        except discord.HTTPException:
+            log.exception("DM to %s failed", user_id)
+            return False
+        if self.bot.dms_closed.pop(user_id, None) is not None:
+            self._pointed = {(who, where) for who, where in self._pointed if who != user_id}
+            try:
+                await self.bot.service.dms_reopened(user_id)
+            except Exception:
+                log.exception("could not clear the closed-DM mark of %s", user_id)
+        return True
+
+    async def send_all(self, prepared: Prepared, indexes: Sequence[int], invoker: str, channel: str) -> list[str]:
+        """Send the DMs; returns what the invoker should be told ephemerally (their fallbacks)."""
+        notices: list[str] = []
+        for index in indexes:
+            output = prepared.outputs[index]
+            target = output.to or invoker
+            delivered = True
+            for content, files in _pieces(prepared, index, DEFAULT_FILE_LIMIT):
+                if not await self.send_dm(target, content, files):
+                    delivered = False
+                    break
+            if delivered:
+                continue
+            if target == invoker:
+                # The invoker is here: show it to them privately right now, and say how to see it later.
+                notices.append(output.text)
+            elif (target, channel) not in self._pointed:
+                self._pointed.add((target, channel))  # once per channel: a pointer, not a stream of pings
+                self.bot._spawn(
+                    self.bot.get_partial_messageable(int(channel)).send(
+                        f"<@{target}>: I could not send you a direct message (your DMs are closed). "
+                        "Use `/game private` in this channel to see your private information."
+                    ),
+                    "dm-fallback",
+                )
+        if notices:
+            notices = split_text("\n\n".join([*notices, PRIVATE_HELP]))
+        return notices
+
+    async def private_by_dm(self, prepared: Prepared, user_id: str) -> Prepared:
+        """/game private from someone whose DMs were found closed: they may have opened them since,
+        so try their private information by DM now. If it goes through the mark is gone and the
+        reply says so; if not, the reply stays the ephemeral fallback it was."""
+        from bot.service import Output
+
+        for index in range(len(prepared.outputs)):
+            for content, files in _pieces(prepared, index, DEFAULT_FILE_LIMIT):
+                if not await self.send_dm(user_id, content, files, retry=True):
+                    return prepared
+        return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
+
+
 class TableBot(discord.Client):
     """discord.py client wired to a ``TableService``; dependencies are opened in ``setup_hook``."""
 
@@ -356,9 +551,9 @@ class TableBot(discord.Client):
         self._close_service: Callable[[], Awaitable[None]] | None = None
         self.dms_closed: dict[str, float] = {}  # user id -> when their DMs were found closed
         self.clock: Callable[[], float] = time.time  # for the DM retry pause (tests move it on)
-        self._pointed: set[tuple[str, str]] = set()  # (user, channel) told publicly where their private info is
-        self._offers: dict[str, tuple[int, Offer]] = {}  # channel -> (message id, offer) of its newest choices
-        self._dm_channels: dict[str, discord.DMChannel] = {}
+        self.offers = OfferBoard(self)
+        self.dms = DirectMessages(self)
+        self.command_sync = CommandSync(self)
         self._status_locks: dict[str, asyncio.Lock] = {}
         self._status_pending: set[str] = set()
         self._status_shown: dict[str, tuple[int, str, str]] = {}  # channel -> (game, message id, text) last put there
@@ -388,7 +583,7 @@ class TableBot(discord.Client):
         self.dms_closed.update(await self.service.closed_dm_times())
         self.install_commands()
         self.add_dynamic_items(JoinButton, OrderButton, PickMenu)
-        await self.sync_commands()
+        await self.command_sync.sync()
         self.synced.set()
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
 
@@ -396,39 +591,6 @@ class TableBot(discord.Client):
         for command in build_commands():
             command.guild_only = True
             self.tree.add_command(command)
-
-    def _scope_key(self, guild_id: int | None) -> str:
-        return f"commands:{self.application_id}:" + (f"guild:{guild_id}" if guild_id is not None else "global")
-
-    async def sync_commands(self, *, force: bool = False) -> bool:
-        """Send the slash commands to Discord only when their definitions changed since this
-        application last synced this scope (their hash is kept in the store), so restarts cost no
-        sync and no rate limit. Run globally (no DISCORD_GUILD_ID), it also clears the commands of
-        any development guild this database synced before: they would show twice there."""
-        store = self.service.store
-        guild = discord.Object(self.guild_id) if self.guild_id is not None else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
-        digest = commands_hash([c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)])
-        key = self._scope_key(self.guild_id)
-        changed = force or await store.setting(key) != digest
-        if changed:
-            await self.tree.sync(guild=guild)
-            await store.set_setting(key, digest)
-            log.info("slash commands synced (%s)", key)
-        else:
-            log.info("slash commands unchanged since the last sync (%s): not syncing", key)
-        if guild is None:
-            for old in await store.settings_like(f"commands:{self.application_id}:guild:"):
-                await self.clear_guild_commands(int(old.rpartition(":")[2]))
-        return changed
-
-    async def clear_guild_commands(self, guild_id: int) -> None:
-        """Remove this application's commands from one guild (left over from guild-scoped testing)."""
-        guild = discord.Object(guild_id)
-        await self.http.bulk_upsert_guild_commands(self.application_id or 0, guild.id, [])
-        await self.service.store.set_setting(self._scope_key(guild_id), None)
-        log.info("cleared the slash commands of guild %s", guild_id)
 
     async def _open_service(self) -> tuple[TableService, Callable[[], Awaitable[None]]]:
         """The service from ``service_factory``, opened in a task of its own: a stop while it opens
@@ -528,8 +690,8 @@ class TableBot(discord.Client):
             self.refresh_status(channel)
             if any(o.kind == "message" for o in prepared.outputs):
                 # only news the channel was told of greys an offer out: a hidden order posts
-                # nothing (see TableService._order_outputs), so the edit would time it
-                self._offer_moved_on(channel, command, prepared)
+                # nothing (see order_outputs in bot/rooms/delivery.py), so the edit would time it
+                self.offers.moved_on(channel, command, prepared)
 
     async def run_choice(
         self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], expect: Expect | None
@@ -562,42 +724,9 @@ class TableBot(discord.Client):
                 log.exception("could not check whether a click is out of date; running it")
                 current = True
             if not current:
-                await self._refuse_out_of_date(interaction, grey_out=expect[1] is None)
+                await self.offers.refuse_out_of_date(interaction, grey_out=expect[1] is None)
                 return
         await self.run_command(interaction, command, options, offered=expect)  # checked again under the lock
-
-    async def _refuse_out_of_date(self, interaction: discord.Interaction[Any], *, grey_out: bool) -> None:
-        """``grey_out``: disable the clicked message's components too (seat offers). An order offer
-        is only answered: the game may have moved by a hidden order, and greying the message out
-        in everyone's sight would show that it had; offers are greyed when the channel hears news."""
-        view = disabled_copy(interaction.message) if grey_out else None
-        with contextlib.suppress(discord.HTTPException):
-            if view is None:
-                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
-                return
-            await interaction.response.edit_message(view=view)  # the clicked message greys out
-            await interaction.followup.send(OUT_OF_DATE, ephemeral=True)
-
-    def _offer_moved_on(self, channel: str, command: str, prepared: Prepared) -> None:
-        """The game in ``channel`` changed: grey out the channel's previous offer, and remember the
-        new one. Seats stay on offer while players sit down (join, leave, assign); orders are good
-        for one state only. Kept in memory: after a restart the stamps in the ids still refuse
-        out-of-date clicks, they just are not greyed out until clicked."""
-        old = self._offers.pop(channel, None)
-        if old is not None and old[1].kind == "join" and command in SEAT_COMMANDS:
-            self._offers[channel] = old
-            return
-        if prepared.offer is not None and prepared.offer_message is not None:
-            self._offers[channel] = (prepared.offer_message, prepared.offer)
-        if old is not None and old[0] != prepared.offer_message:
-            self._spawn(self._disable_offer(channel, *old), f"offer-{channel}")
-
-    async def _disable_offer(self, channel: str, message_id: int, offer: Offer) -> None:
-        message = self.get_partial_messageable(int(channel)).get_partial_message(message_id)
-        try:
-            await message.edit(view=offer_view(offer, disabled=True))
-        except discord.HTTPException as exc:  # deleted meanwhile, or no longer ours to edit
-            log.info("could not grey out the old choices in %s: %s", channel, exc)
 
     async def _new_game_in_thread(self, interaction: discord.Interaction[Any], user: User, options: dict[str, str]) -> None:
         """/game new thread:true: a new public thread of this channel becomes the game's channel (a
@@ -640,7 +769,7 @@ class TableBot(discord.Client):
             return
         if any(o.kind == "message" for o in prepared.outputs):
             self.refresh_status(channel)
-            self._offer_moved_on(channel, "game new", prepared)
+            self.offers.moved_on(channel, "game new", prepared)
 
     async def _deliver_to_thread(
         self, interaction: discord.Interaction[Any], thread: discord.Thread, title: str, invoker: str,
@@ -650,13 +779,13 @@ class TableBot(discord.Client):
         command's reply in the channel says where the game is, or what went wrong."""
         channel = str(thread.id)
         plan = plan_outputs(prepared.outputs, channel, invoker)
-        pieces = [piece for index in plan.public for piece in self._pieces(prepared, index, DEFAULT_FILE_LIMIT)]
+        pieces = [piece for index in plan.public for piece in _pieces(prepared, index, DEFAULT_FILE_LIMIT)]
         for number, (content, files) in enumerate(pieces):
             view = offer_view(prepared.offer) if number == len(pieces) - 1 else None
             message = await thread.send(content, files=files, view=view or discord.utils.MISSING)
             if view is not None:
                 prepared.offer_message = message.id
-        private = [c for index in plan.to_invoker for c, _ in self._pieces(prepared, index, DEFAULT_FILE_LIMIT)]
+        private = [c for index in plan.to_invoker for c, _ in _pieces(prepared, index, DEFAULT_FILE_LIMIT)]
         if pieces:
             await interaction.edit_original_response(
                 content=f"<@{invoker}> set up **{title}** in {thread.mention}: take a seat there.")
@@ -665,7 +794,7 @@ class TableBot(discord.Client):
         for text in private:
             await interaction.followup.send(text, ephemeral=True)
         if plan.dms:
-            for notice in await self._send_dms(prepared, plan.dms, invoker, channel):
+            for notice in await self.dms.send_all(prepared, plan.dms, invoker, channel):
                 await interaction.followup.send(notice, ephemeral=True)
 
     async def _prepare(
@@ -687,20 +816,8 @@ class TableBot(discord.Client):
         if jobs:
             await asyncio.gather(*jobs)
         if command == "game private" and user.id in self.dms_closed and all(o.kind != "error" for o in outputs):
-            prepared = await self._private_by_dm(prepared, user.id)
+            prepared = await self.dms.private_by_dm(prepared, user.id)
         return prepared
-
-    async def _private_by_dm(self, prepared: Prepared, user_id: str) -> Prepared:
-        """/game private from someone whose DMs were found closed: they may have opened them since,
-        so try their private information by DM now. If it goes through the mark is gone and the
-        reply says so; if not, the reply stays the ephemeral fallback it was."""
-        from bot.service import Output
-
-        for index in range(len(prepared.outputs)):
-            for content, files in self._pieces(prepared, index, DEFAULT_FILE_LIMIT):
-                if not await self.send_dm(user_id, content, files, retry=True):
-                    return prepared
-        return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
 
     async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None) -> None:
         """Draw one output's board; ``zoom`` is the service's validated (where, radius)."""
@@ -755,44 +872,21 @@ class TableBot(discord.Client):
             log.exception("working out buttons failed; the message goes without them")
 
     # ----- turning outputs into Discord messages
-    def _files(self, files: Sequence[tuple[str, bytes]], limit: int) -> tuple[list[discord.File], list[str]]:
-        attached: list[discord.File] = []
-        notes: list[str] = []
-        for name, data in files:
-            if len(data) > limit:
-                notes.append(
-                    f"({name} is {len(data) / 1_048_576:.1f} MiB, over Discord's {limit // 1_048_576} MiB limit.)"
-                )
-            else:
-                attached.append(discord.File(io.BytesIO(data), filename=name))
-        return attached, notes
-
-    def _pieces(self, prepared: Prepared, index: int, limit: int) -> list[tuple[str, list[discord.File]]]:
-        """One output as message-sized pieces; attachments ride on the last piece."""
-        files, notes = self._files(prepared.files_for(index), limit)
-        text = prepared.outputs[index].text
-        if notes:
-            text = f"{text}\n" + "\n".join(notes)
-        chunks = split_text(text) if text else [""]
-        if not chunks[-1] and not files:
-            chunks[-1] = "\u200b"
-        return [(chunk, files if i == len(chunks) - 1 else []) for i, chunk in enumerate(chunks)]
-
     async def _deliver(
         self, interaction: discord.Interaction[Any], channel: str, invoker: str, prepared: Prepared, deferred: bool
     ) -> None:
         """Send everything in order: the reply (or the deferral's edit), follow-ups, other channels, DMs."""
         plan = plan_outputs(prepared.outputs, channel, invoker)
         limit = interaction.filesize_limit or DEFAULT_FILE_LIMIT
-        sends: list[Send] = [Send(c, f, False) for i in plan.public for c, f in self._pieces(prepared, i, limit)]
+        sends: list[Send] = [Send(c, f, False) for i in plan.public for c, f in _pieces(prepared, i, limit)]
         offered: Send | None = None
         if sends and prepared.offer is not None:
             offered = sends[-1]
             offered.view = offer_view(prepared.offer)
-        sends += [Send(c, f, True) for i in plan.to_invoker for c, f in self._pieces(prepared, i, limit)]
+        sends += [Send(c, f, True) for i in plan.to_invoker for c, f in _pieces(prepared, i, limit)]
         if not sends:
             # Nothing to say here: send the DMs first so the reply can say how they went.
-            notices = await self._send_dms(prepared, plan.dms, invoker, channel) if plan.dms else []
+            notices = await self.dms.send_all(prepared, plan.dms, invoker, channel) if plan.dms else []
             sends = [Send(n, [], True) for n in notices] or [
                 Send("Sent you a direct message." if plan.dms else "Done.", [], True)
             ]
@@ -838,7 +932,7 @@ class TableBot(discord.Client):
         for index in plan.elsewhere:
             await self._send_channel(prepared, index, prepared.outputs[index].channel or channel)
         if plan.dms:
-            for notice in await self._send_dms(prepared, plan.dms, invoker, channel):
+            for notice in await self.dms.send_all(prepared, plan.dms, invoker, channel):
                 await interaction.followup.send(notice, ephemeral=True)
 
     async def _reply_failure(self, interaction: discord.Interaction[Any], deferred: bool) -> None:
@@ -853,78 +947,12 @@ class TableBot(discord.Client):
 
     async def _send_channel(self, prepared: Prepared, index: int, channel: str) -> None:
         target = self.get_partial_messageable(int(channel))
-        for content, files in self._pieces(prepared, index, DEFAULT_FILE_LIMIT):
+        for content, files in _pieces(prepared, index, DEFAULT_FILE_LIMIT):
             try:
                 await target.send(content, files=files)
             except discord.HTTPException:
                 log.exception("could not post in channel %s", channel)
                 return
-
-    # ----- DMs with a fallback
-    async def send_dm(
-        self, user_id: str, content: str, files: Sequence[discord.File] = (), *, retry: bool = False
-    ) -> bool:
-        """Send a DM; False when the user's DMs are closed. Once refused, a user is not tried again
-        for DM_RETRY_SECONDS unless ``retry`` (they asked, with /game private); a DM that goes
-        through clears the mark."""
-        closed_at = self.dms_closed.get(user_id)
-        if closed_at is not None and not retry and self.clock() - closed_at < DM_RETRY_SECONDS:
-            return False
-        try:
-            channel = self._dm_channels.get(user_id)
-            if channel is None:
-                channel = await self.create_dm(discord.Object(int(user_id)))
-                self._dm_channels[user_id] = channel
-            await channel.send(content, files=list(files))
-        except discord.Forbidden as error:
-            if error.code == DMS_CLOSED:
-                self.dms_closed[user_id] = self.clock()  # the pause starts again from this refusal
-                try:
-                    await self.service.dms_closed(user_id)
-                except Exception:
-                    log.exception("could not record that %s has DMs closed", user_id)
-            else:
-                log.warning("DM to %s refused: %s", user_id, error)
-            return False
-        except discord.HTTPException:
-            log.exception("DM to %s failed", user_id)
-            return False
-        if self.dms_closed.pop(user_id, None) is not None:
-            self._pointed = {(who, where) for who, where in self._pointed if who != user_id}
-            try:
-                await self.service.dms_reopened(user_id)
-            except Exception:
-                log.exception("could not clear the closed-DM mark of %s", user_id)
-        return True
-
-    async def _send_dms(self, prepared: Prepared, indexes: Sequence[int], invoker: str, channel: str) -> list[str]:
-        """Send the DMs; returns what the invoker should be told ephemerally (their fallbacks)."""
-        notices: list[str] = []
-        for index in indexes:
-            output = prepared.outputs[index]
-            target = output.to or invoker
-            delivered = True
-            for content, files in self._pieces(prepared, index, DEFAULT_FILE_LIMIT):
-                if not await self.send_dm(target, content, files):
-                    delivered = False
-                    break
-            if delivered:
-                continue
-            if target == invoker:
-                # The invoker is here: show it to them privately right now, and say how to see it later.
-                notices.append(output.text)
-            elif (target, channel) not in self._pointed:
-                self._pointed.add((target, channel))  # once per channel: a pointer, not a stream of pings
-                self._spawn(
-                    self.get_partial_messageable(int(channel)).send(
-                        f"<@{target}>: I could not send you a direct message (your DMs are closed). "
-                        "Use `/game private` in this channel to see your private information."
-                    ),
-                    "dm-fallback",
-                )
-        if notices:
-            notices = split_text("\n\n".join([*notices, PRIVATE_HELP]))
-        return notices
 
     # ----- status message
     def refresh_status(self, channel: str) -> None:
@@ -1019,7 +1047,7 @@ class TableBot(discord.Client):
             if output.kind == "message" and output.channel:
                 await self._send_channel(prepared, index, output.channel)
             elif output.to:
-                await self.send_dm(output.to, output.text)
+                await self.dms.send_dm(output.to, output.text)
 
     # ----- errors nobody caught
     async def on_app_command_error(
@@ -1072,10 +1100,10 @@ async def manage_commands(token: str, db_path: str, argv: Sequence[str], guild_i
     try:
         await bot.login(token)  # runs CommandsClient.setup_hook
         if action == "sync":
-            await bot.sync_commands(force=True)
+            await bot.command_sync.sync(force=True)
             print(f"Slash commands sent ({'guild ' + str(guild_id) if guild_id is not None else 'global'}).")
         else:
-            await bot.clear_guild_commands(int(argv[1]))
+            await bot.command_sync.clear_guild(int(argv[1]))
             print(f"Slash commands of guild {argv[1]} removed.")
     finally:
         await bot.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User
 from games.core.ruleset import UMPIRE, broken_systems, get_ruleset, legal_texts, system_ids
 from tests.bot.helpers import make_service
@@ -77,9 +78,9 @@ async def _play(svc: TableService, system: str, scenario: str, chooser: random.R
         orders += 1
     row = await svc.store.latest_game("c")
     assert row is not None
-    state, counter = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+    state, counter = replay_state(rules, row, await svc.store.orders(row.id, include_undone=False))
     assert rules.encode(state) == row.snapshot and counter == row.counter, "replay differs from the snapshot"
-    cached = svc._decode(row).state  # the service's in-memory state: views must not have changed it
+    cached = svc.table.decode(row).state  # the service's in-memory state: views must not have changed it
     assert rules.encode(cached) == row.snapshot, "a view or query mutated the cached state"
     public = "\n".join(o.text for o in outputs if o.kind == "message")
     for dm in (o for o in outputs if o.kind == "dm"):

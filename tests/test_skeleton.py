@@ -1,6 +1,6 @@
 """One skeleton for every rule system (issue 14): the same files in each converted system, rules
 split by book section, typed orders, and no function over ruff's C901 complexity 15 nor class over
-30 methods anywhere in ``games/`` (nor in ``render/``, the same limits).
+30 methods anywhere in ``games/``, ``render/`` or ``bot/`` (the folders in SIZE_CHECKED).
 
 Systems not yet converted, and the functions and classes still too big, are listed below; each
 list may only shrink. A conversion moves its system to CONVERTED and deletes its entries (a stale
@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "games"
-CHECKED = ["games", "render"]  # folders held to the complexity and method-count limits
+SIZE_CHECKED = ("games", "render", "bot")  # folders held to the complexity and method-count limits
 NOT_SYSTEMS = {"core", "tools"}  # shared code, and the table tools (not a registered system)
 CONVERTED = {"days_of_iron", "hex_ironclads", "iron_and_fire", "ironclad_draughts", "oak_and_iron", "table"}
 NOT_YET_CONVERTED: set[str] = set()
@@ -31,8 +31,9 @@ SKELETON_FILES = ("__init__.py", "state.py", "orders.py", "ruleset.py", "view.py
 
 # "path:function" over MAX_COMPLEXITY; may only shrink.
 TOO_COMPLEX: set[str] = set()
-# "path:Class" with more than MAX_METHODS methods; may only shrink.
-TOO_MANY_METHODS: set[str] = set()
+# "path:Class" with more than MAX_METHODS methods; may only shrink. The two stores are being merged
+# into one by another change (issue 22), which takes them off this list.
+TOO_MANY_METHODS: set[str] = {"bot/store.py:Store", "bot/store_pg.py:PgStore"}
 
 
 def _rel(path: Path) -> str:
@@ -42,7 +43,7 @@ def _rel(path: Path) -> str:
 def _too_complex() -> set[str]:
     run = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "C901",
-         "--config", f"lint.mccabe.max-complexity={MAX_COMPLEXITY}", "--output-format", "json", *CHECKED],
+         "--config", f"lint.mccabe.max-complexity={MAX_COMPLEXITY}", "--output-format", "json", *SIZE_CHECKED],
         cwd=ROOT, capture_output=True, text=True, check=False,
     )
     assert run.returncode in (0, 1), run.stderr
@@ -56,7 +57,7 @@ def _too_complex() -> set[str]:
 
 def _classes_with_many_methods() -> set[str]:
     found = set()
-    for path in sorted(p for folder in CHECKED for p in (ROOT / folder).rglob("*.py")):
+    for path in sorted(p for folder in SIZE_CHECKED for p in (ROOT / folder).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):
                 methods = sum(isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) for b in node.body)
@@ -71,7 +72,7 @@ def test_every_system_is_converted_or_listed_as_not_yet() -> None:
     assert not CONVERTED & NOT_YET_CONVERTED
 
 
-def test_no_function_in_games_is_more_complex_than_allowed() -> None:
+def test_no_function_is_more_complex_than_allowed() -> None:
     assert MAX_COMPLEXITY <= 15, "issue 14: no function over complexity 15"
     found = _too_complex()
     new = sorted(found - TOO_COMPLEX)
@@ -81,7 +82,7 @@ def test_no_function_in_games_is_more_complex_than_allowed() -> None:
     assert not [f for f in TOO_COMPLEX if f.split("/")[1] in CONVERTED], "a converted system has no exceptions"
 
 
-def test_no_class_in_games_has_too_many_methods() -> None:
+def test_no_class_has_too_many_methods() -> None:
     found = _classes_with_many_methods()
     assert not sorted(found - TOO_MANY_METHODS), f"classes over {MAX_METHODS} methods: {sorted(found - TOO_MANY_METHODS)}"
     assert not sorted(TOO_MANY_METHODS - found), f"delete from TOO_MANY_METHODS: {sorted(TOO_MANY_METHODS - found)}"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import tests.bot.duel  # noqa: F401
+from bot.rooms.seats import replay_state
 from bot.service import CONCEDE_ORDER, TableService, User, verify_export
 from games.core.ruleset import UMPIRE, get_ruleset, legal_texts, system_ids
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, public_text, run
@@ -81,7 +82,7 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
     assert errors(await run(svc, users[winner], "order", text="pass"))  # nothing more can be ordered
 
     rules = get_ruleset(system)
-    state, counter = svc._replay(rules, over, await svc.store.orders(over.id, include_undone=False))
+    state, counter = replay_state(rules, over, await svc.store.orders(over.id, include_undone=False))
     assert rules.encode(state) == over.snapshot and counter == over.counter
     exported = await ok(svc, CAROL, "game export")
     data = json.loads(exported[0].file[1])  # type: ignore[index]

@@ -14,6 +14,7 @@ import json
 import pytest
 
 import tests.bot.duel  # noqa: F401  (registers test-duel)
+from bot.rooms import lifecycle
 from bot.service import Output, TableService, User
 from tests.bot.helpers import ALICE, BOB, CAROL, UMP, errors, hex_duel, ok, run
 
@@ -120,16 +121,16 @@ async def test_undoing_a_public_order_still_tells_the_channel(svc: TableService)
 
 
 async def test_concede_ends_with_the_shared_game_over_block(svc: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every ending reads the same: /game concede builds its block with ``_game_over_lines``."""
+    """Every ending reads the same: /game concede builds its block with ``game_over_lines``."""
     await hex_duel(svc)
     calls: list[str | None] = []
-    real = TableService._game_over_lines
+    real = lifecycle.game_over_lines
 
-    def spy(self: TableService, outcome: object, row: object) -> list[str]:
+    def spy(outcome: object, row: object) -> list[str]:
         calls.append(getattr(outcome, "winner", None))
-        return real(self, outcome, row)  # type: ignore[arg-type]
+        return real(outcome, row)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(TableService, "_game_over_lines", spy)
+    monkeypatch.setattr(lifecycle, "game_over_lines", spy)
     (post,) = channel_posts(await ok(svc, BOB, "game concede", confirm="true"))
     assert calls == ["union"]
     lines = post.splitlines()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.console import parse_line
+from bot.rooms.seats import users_to_act
 from bot.service import Output, TableService, User
 from bot.storage import open_store
 from games.core.rng import seed_from_number
@@ -64,10 +65,10 @@ async def moment(svc: TableService, channel: str) -> Moment | None:
     row = await svc.store.latest_game(channel)
     if row is None or row.system == "tools":
         return None
-    loaded = svc._decode(row)
+    loaded = svc.table.decode(row)
     spectator = User("spectator", "spectator")
     status = "\n".join(o.text for o in await svc.handle(channel, spectator, "game status", {}))
-    return Moment(row.status, frozenset(loaded.rules.to_act(loaded.state)), svc._users_to_act(loaded),
+    return Moment(row.status, frozenset(loaded.rules.to_act(loaded.state)), users_to_act(loaded),
                   loaded.rules.view(loaded.state, None), status)
 
 

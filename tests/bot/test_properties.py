@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tests.bot.duel  # noqa: F401  (registers test-duel)
+from bot.rooms.seats import replay_state
 from bot.service import TableService
 from games.core.rng import check_seal
 from games.core.ruleset import get_ruleset
@@ -57,7 +58,7 @@ async def _play(svc: TableService, orders: list[tuple[object, str]]) -> None:
     row = await svc.store.latest_game("c1")
     assert row is not None
     rules = get_ruleset("test-duel")
-    state, counter = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+    state, counter = replay_state(rules, row, await svc.store.orders(row.id, include_undone=False))
     assert rules.encode(state) == row.snapshot and counter == row.counter
     for secret in secrets:
         assert all(secret not in text for text in public)

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tests.bot.duel  # noqa: F401  (registers test-duel)
+from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User, verify_export
 from games.core.ruleset import get_ruleset
 from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, UMP, errors, hex_duel, make_service, ok, public_text, run
@@ -338,7 +339,7 @@ def test_replay_equals_snapshot_after_undo_sequences(actions: list[tuple[User, s
                 row = await svc.store.latest_game("c1")
                 assert row is not None
                 rules = get_ruleset("test-duel")
-                state, counter = svc._replay(rules, row, await svc.store.orders(row.id, include_undone=False))
+                state, counter = replay_state(rules, row, await svc.store.orders(row.id, include_undone=False))
                 assert rules.encode(state) == row.snapshot and counter == row.counter
                 assert "Verified" in (await ok(svc, CAROL, "game verify"))[0].text
             finally:

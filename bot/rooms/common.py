@@ -1,0 +1,220 @@
+"""What every room shares: the service's records (User, Output, Loaded), its limits and texts, and
+pure helpers for options, zoom, mentions and replaying a game's log."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.storage import GameRow
+from games.core.errors import InvalidSyntax, quote
+from games.core.hexgrid import Hex
+from games.core.rng import Rng
+from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset
+from games.core.squaregrid import Square, SquareBoard
+from games.core.view import View
+from games.tools import TOOLS
+
+MAX_REPLAY_FRAMES = 100  # a longer game is sampled: set-up, evenly spaced orders, the last
+STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
+MAX_MESSAGE = 1900  # the service leaves a front end room to add to a message (a ping, a note)
+MAX_INPUT = 6000  # characters in one option, as on Discord; a pasted export (/game verify export:) may be longer
+HIDDEN_ORDER = "(a hidden order, shown when the game ends)"
+FINISHED = ("over", "published")  # a game that ended; a table-tools stream whose seed was published
+OUT_OF_DATE = "This choice is out of date: the game has moved on since it was offered, so nothing was done."
+NOT_YOUR_OFFER = "These choices are for the player to act now, so nothing was done."
+USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
+MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    name: str
+    manage_server: bool = False
+
+
+@dataclass(frozen=True)
+class Output:
+    kind: Literal["message", "dm", "ephemeral", "error"]
+    text: str
+    channel: str | None = None
+    to: str | None = None
+    view: View | None = None
+    file: tuple[str, bytes] | None = None
+    private_fallback: bool = False
+    zoom: tuple[str | tuple[float, float], float] | None = None  # (where, radius) for the renderer
+
+
+@dataclass
+class Loaded:
+    """A game row with its ruleset and decoded state."""
+
+    row: GameRow
+    rules: Ruleset[Any, Any]
+    state: Any
+
+
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``k=v,k2=v2`` -> dict. A part without ``=`` continues the previous value (``sides=Peru,Chile``)."""
+    out: dict[str, str] = {}
+    last = ""
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" not in part:
+            if not last:
+                raise InvalidSyntax(f"Option {quote(part)} has no value.", hint="Write options as key=value,key2=value2.")
+            out[last] += "," + part
+            continue
+        key, value = (x.strip() for x in part.split("=", 1))
+        if not key:
+            raise InvalidSyntax(f"Option {quote(part)} has no name.", hint="Write options as key=value,key2=value2.")
+        if key in out:
+            raise InvalidSyntax(f"Option {quote(key)} is given twice.", hint="Give each option once.")
+        out[key] = value
+        last = key
+    return out
+
+
+def place(view: View, pos: tuple[float, float]) -> str:
+    """A counter's position as /game board zoom: reads it: hex label, square, or x,y inches."""
+    if view.board.kind == "hex" and view.board.hex_layout is not None:
+        return view.board.hex_layout.label(Hex(int(pos[0]), int(pos[1])))
+    if view.board.kind == "square":
+        return SquareBoard(int(view.board.width), int(view.board.height)).label(Square(int(pos[0]), int(pos[1])))
+    return f"{pos[0]:g},{pos[1]:g}"
+
+
+ZOOM_RADIUS = {"hex": 3.0, "square": 2.0, "table": 6.0}
+
+
+def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]:
+    """``1205``, ``c4 3`` or ``12.5,18 8``: where to centre a zoomed board, and how far to show."""
+    parts = text.replace(";", " ").split()
+    kind = view.board.kind
+    radius = ZOOM_RADIUS[kind]
+    if len(parts) == 2:
+        try:
+            radius = float(parts[1])
+        except ValueError:
+            raise InvalidSyntax(f"Zoom radius {quote(parts[1])} is not a number.") from None
+        if not 0.5 <= radius <= 50:
+            raise InvalidSyntax("Zoom radius must be between 0.5 and 50.")
+    elif len(parts) != 1:
+        raise InvalidSyntax(f"Cannot read zoom {quote(text)}.", hint="Write a hex (1205), a square (c4) or a point (12,18), then optionally a radius.")
+    where = parts[0]
+    if kind == "hex" and view.board.hex_layout is not None:
+        view.board.hex_layout.parse(where)
+        return where, radius
+    if kind == "square":
+        SquareBoard(int(view.board.width), int(view.board.height)).parse(where)
+        return where.lower(), radius
+    try:
+        x_text, y_text = where.split(",")
+        x, y = float(x_text), float(y_text)
+    except ValueError:
+        raise InvalidSyntax(f"Zoom point {quote(where)} should be x,y in inches, e.g. 12,18.") from None
+    if not (0 <= x <= view.board.width and 0 <= y <= view.board.height):
+        raise InvalidSyntax(f"Point {quote(where)} is off the {view.board.width:g}x{view.board.height:g} inch table.")
+    return (x, y), radius
+
+
+def mentioned_users(text: str) -> list[str]:
+    """User ids from ``<@1> <@!2> bob``: both mention forms name the same user; a role is refused."""
+    users: list[str] = []
+    for word in MENTION.sub(lambda m: f" {m.group(0)} ", text).split():
+        token = MENTION.fullmatch(word)
+        if token and token.group(1) == "&":
+            raise InvalidSyntax(f"{quote(word)} is a role, not a user.", hint="Mention each person, e.g. @alice @bob.")
+        users.append(token.group(2) if token else word)
+    return users
+
+
+def ruleset_for(system: str) -> Ruleset[Any, Any]:
+    """The rule system of a stored row or an export: a game's, or the channel table tools'."""
+    return TOOLS if system == TOOLS.id else get_ruleset(system)
+
+
+def fold(
+    rules: Ruleset[Any, Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]]
+) -> Iterator[tuple[Any, Rng, list[Event]]]:
+    """Replay a game: set-up, then each (seat, order text) in turn, yielding the state, the random
+    stream and that step's events after set-up and after every order (the same live objects).
+    A concession (``CONCEDE_ORDER``, logged by /game concede) changes no state and draws nothing."""
+    rng = Rng(seed)
+    state = rules.setup(scenario, options, rng)
+    yield state, rng, []
+    for seat, text in orders:
+        if text == CONCEDE_ORDER:
+            yield state, rng, [concession_event(rules, state, seat)]
+            continue
+        yield state, rng, rules.apply(state, seat, rules.parse_order(state, seat, text), rng)
+
+
+# /game concede is logged as an order with this text, for the conceding side's seat. No system's
+# notation starts with "/" (tests/bot/test_concede.py checks every system refuses it as an order),
+# so replay, export and verify tell it from a rules order without asking the rule system.
+CONCEDE_ORDER = "/concede"
+
+
+def side_of(seat: Seat) -> str:
+    """The side a seat plays for (a ship's seat belongs to its side; a side's seat is the side)."""
+    return seat.side or seat.id
+
+
+def side_labels(rules: Ruleset[Any, Any], state: Any) -> dict[str, str]:
+    """Side id -> its label, in seat order (the umpire is no side): its own seat's label, else (a
+    side whose seats are its parts, e.g. an Oak & Iron fleet's squadrons) the view's name for it."""
+    labels: dict[str, str] = {}
+    named: dict[str, str] | None = None
+    for seat in rules.seats(state):
+        if seat.kind != "umpire" and seat.id != UMPIRE:
+            side = side_of(seat)
+            if side == seat.id:
+                labels[side] = seat.label
+            elif side not in labels:
+                if named is None:
+                    named = {s.id: s.name for s in rules.view(state, None).sides}
+                labels[side] = named.get(side, side)
+    return labels
+
+
+def concession_event(rules: Ruleset[Any, Any], state: Any, seat_id: str) -> Event:
+    seat = next((s for s in rules.seats(state) if s.id == seat_id), None)
+    side = side_of(seat) if seat is not None else seat_id
+    return Event(f"{side_labels(rules, state).get(side, side)} concedes.")
+
+
+def replay_steps(orders: int, cap: int) -> list[int]:
+    """The fold steps a replay shows (0 = set-up, i = after order i): all of them when they fit in
+    ``cap`` frames, else ``cap`` evenly spaced ones that always include the set-up and the last."""
+    if orders + 1 <= cap:
+        return list(range(orders + 1))
+    return sorted({round(i * orders / (cap - 1)) for i in range(cap)})
+
+
+def event_json(e: Event) -> dict[str, Any]:
+    return {"text": e.text, "to": sorted(e.to) if e.to is not None else None, "reveals": e.reveals}
+
+TRUE, FALSE = ("true", "yes", "y", "on", "1"), ("false", "no", "n", "off", "0", "")
+
+
+def flag(opts: dict[str, str], key: str) -> bool:
+    """A true/false option (Discord sends true or false; the console takes what is typed): anything
+    else is refused rather than read as false, so a mistyped preview:ture never gives the order."""
+    value = opts.get(key, "").lower()
+    if value not in TRUE + FALSE:
+        raise InvalidSyntax(f"{key}:{quote(value)} is neither true nor false.", hint=f"Write {key}:true or leave it out.")
+    return value in TRUE
+
+
+def picture(view: View) -> View:
+    """What a posted board shows that the message does not already say: the map, the counters, the
+    lines drawn on it and its title. The status strip under the picture only repeats news the
+    message text and the pinned status message carry, so a change there alone posts no board."""
+    return dataclasses.replace(view, status=(), private_text=())
+

@@ -1,0 +1,78 @@
+"""The table every room works at: the store, the service's clock, seed source and mention format,
+the cache of decoded game states, and the channels' Discord servers. Rooms load games through it;
+it holds no command logic."""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from bot.rooms.common import STATE_CACHE, USER_TOKEN, Loaded, Output, User, ruleset_for
+from bot.rooms.seats import umpire_of
+from bot.storage import GameRow, Storage
+from games.core.errors import NoSuchGame, WrongPhase
+from games.core.rng import new_seed
+from games.tools import TOOLS, ToolsState
+
+
+class Table:
+    """Shared by the rooms of one ``TableService``; the service sets ``seed_source`` on it too."""
+
+    def __init__(
+        self,
+        store: Storage,
+        *,
+        mention: Callable[[str], str] = lambda uid: f"<@{uid}>",
+        seed_source: Callable[[], bytes] = new_seed,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.mention = mention
+        self.seed_source = seed_source
+        self.clock = clock
+        self.states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
+        self.guilds: dict[str, str] = {}  # channel -> its Discord server, as the front end said (note_guild)
+
+    def format(self, out: Output) -> Output:
+        text = USER_TOKEN.sub(lambda m: self.mention(m.group(1)), out.text)
+        return Output(out.kind, text, out.channel, out.to, out.view, out.file, out.private_fallback, out.zoom)
+
+    def decode(self, row: GameRow) -> Loaded:
+        """The row's state, decoded once per (game, version): callers must not mutate it."""
+        rules = ruleset_for(row.system)
+        key = (row.id, row.version, row.status)
+        state = self.states.get(key)
+        if state is None:
+            state = rules.decode(row.snapshot)
+            self.states[key] = state
+            if len(self.states) > STATE_CACHE:
+                self.states.popitem(last=False)
+        else:
+            self.states.move_to_end(key)
+        return Loaded(row, rules, state)
+
+    async def live(self, channel: str) -> Loaded:
+        row = await self.store.live_game(channel)
+        if row is None:
+            ended = await self.store.latest_game(channel)
+            if ended is not None:
+                raise WrongPhase(f"The {ended.system} game in this channel is over.",
+                                 hint="/game log, /game export and /game verify still show it; start another with /game new.")
+            raise NoSuchGame("There is no game in this channel.", hint="Start one with /game new system:<id> scenario:<id>.")
+        return self.decode(row)
+
+    async def latest(self, channel: str) -> Loaded:
+        row = await self.store.latest_game(channel)
+        if row is None:
+            raise NoSuchGame("There is no game in this channel.", hint="Start one with /game new system:<id> scenario:<id>.")
+        return self.decode(row)
+
+    async def tools_state(self, channel: str) -> ToolsState:
+        row = await self.store.tools(channel)
+        return TOOLS.decode(row.snapshot) if row else ToolsState()
+
+    async def is_umpire(self, channel: str, user: User) -> bool:
+        return umpire_of(await self.store.live_game(channel)) == user.id
+

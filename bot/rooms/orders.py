@@ -1,0 +1,143 @@
+"""Orders: /order (given or previewed) and /game undo."""
+
+from __future__ import annotations
+
+import copy
+
+from bot.rooms.common import CONCEDE_ORDER, HIDDEN_ORDER, Loaded, Output, User, event_json, flag
+from bot.rooms.context import Table
+from bot.rooms.delivery import order_outputs
+from bot.rooms.seats import may_read_order, replay_state, resolve_seat, seat_label, seat_users, umpire_of, user_seats
+from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, WrongPhase, quote
+from games.core.preview import preview_view
+from games.core.rng import DrawRefused, NoDraws, Rng
+from games.core.ruleset import UMPIRE, legal_texts, read_order
+
+
+class Orders:
+    """Give, preview and take back orders."""
+
+    def __init__(self, ctx: Table) -> None:
+        self.ctx = ctx
+
+    async def order_or_preview(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        if flag(opts, "preview"):
+            return await self.preview(channel, user, opts)
+        return await self.order(channel, user, opts)
+
+    async def preview(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """/order preview:true: the order run on a copy that may not roll, drawn for the asker only
+        (games/core/preview.py says what is and is not shown). Nothing is stored."""
+        loaded, seat = await self._ordering_seat(channel, user, opts)
+        text = opts.get("text", "")
+        if text in ("", "?"):
+            raise InvalidSyntax("Give the order to preview.", hint="e.g. /order text:<your order> preview:true")
+        working = copy.deepcopy(loaded.state)
+        order = read_order(loaded.rules, working, seat, text)
+        written = loaded.rules.format_order(order)
+        try:
+            loaded.rules.apply(working, seat, order, NoDraws())
+        except DrawRefused:
+            return [Output("ephemeral", f"{quote(written)} rolls dice, so it cannot be previewed: a preview never "
+                           "spends or shows the game's rolls. Moves and turns can be previewed.", to=user.id)]
+        view = preview_view(loaded.rules, loaded.state, working, seat, written)
+        moved = sum(1 for c in view.counters if c.ghost)
+        where = "where your pieces would end, translucent" if moved else "no piece of yours would move"
+        return [Output("ephemeral", f"Preview of {quote(written)}: {where}. Nothing has been ordered; "
+                       f"give it with /order text:{written}", to=user.id, view=view)]
+
+
+    async def order(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        loaded, seat = await self._ordering_seat(channel, user, opts)
+        row, text = loaded.row, opts.get("text", "")
+        if text in ("", "?"):
+            legal = legal_texts(loaded.rules, loaded.state, seat)
+            return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
+        working = copy.deepcopy(loaded.state)
+        rng = Rng(row.seed, row.counter)
+        order = read_order(loaded.rules, working, seat, text)
+        if loaded.rules.format_order(order) == CONCEDE_ORDER:  # the log's concession mark: /game concede
+            raise InvalidSyntax(f"{quote(text)} is not an order.", hint="To concede, use /game concede.")
+        events = loaded.rules.apply(working, seat, order, rng)
+        outcome = loaded.rules.outcome(working)
+        status = "over" if outcome else "running"
+        row = await self.ctx.store.save_order(
+            row, seat=seat, user_id=user.id, text=loaded.rules.format_order(order),
+            events=[event_json(e) for e in events], snapshot=loaded.rules.encode(working),
+            counter=rng.counter, status=status,
+        )
+        self.ctx.states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
+        after = Loaded(row, loaded.rules, working)
+        return order_outputs(loaded, after, seat, user, loaded.rules.format_order(order), events)
+
+    async def _ordering_seat(self, channel: str, user: User, opts: dict[str, str]) -> tuple[Loaded, str]:
+        """The running game and the seat an /order (given or previewed) is for; refused for a game
+        not started and for a user holding no seat."""
+        loaded = await self.ctx.live(channel)
+        if loaded.row.status != "running":
+            raise WrongPhase("The game has not started yet.", hint="Fill the seats and /game start.")
+        mine = user_seats(loaded.row, user.id)
+        if not mine:
+            raise NotAllowed("You hold no seat in this game, so you cannot give orders.",
+                             hint="Spectators can use /game board, /game status and /game log.")
+        return loaded, self._pick_seat(loaded, mine, opts.get("seat", ""))
+
+    def _pick_seat(self, loaded: Loaded, mine: list[str], wanted: str) -> str:
+        if wanted:
+            seats = {s.id: s for s in loaded.rules.seats(loaded.state)}
+            seat = resolve_seat(seats, wanted)
+            if seat.id not in mine and UMPIRE not in mine:
+                raise NotAllowed(f"You do not hold the seat {quote(wanted)}.")
+            return seat.id
+        to_act = loaded.rules.to_act(loaded.state)
+        for held in mine:
+            if held in to_act:
+                return held
+        # Not this user's turn as far as to_act says; the rules refuse out-of-turn orders
+        # themselves (with a message that can say more, e.g. "your orders are already sealed").
+        return UMPIRE if UMPIRE in mine else mine[0]
+
+    async def game_undo(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        loaded = await self.ctx.live(channel)
+        row = loaded.row
+        orders = await self.ctx.store.orders(row.id, include_undone=False)
+        if not orders:
+            raise IllegalOrder("There is no order to undo.")
+        last = orders[-1]
+        is_umpire = umpire_of(row) == user.id
+        if not is_umpire:
+            if last.seat not in user_seats(row, user.id):
+                raise NotAllowed("You can only take back your own last order, and only while nobody has acted since.",
+                                 hint="The umpire can undo further.")
+            if last.user_id != user.id:
+                raise NotAllowed(f"Your seat's last order ({quote(last.text)}) was given by <@{last.user_id}>, not by you, "
+                                 "so only the umpire can undo it.")
+            if any(e["reveals"] for e in last.events):
+                raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
+        state, counter = replay_state(loaded.rules, row, orders[:-1])
+        drew_random = counter != row.counter
+        if not is_umpire and drew_random and any(e["to"] is not None for e in last.events):
+            # a privately told random value (a hidden die, a drawn card, a nonce): after an undo the
+            # stream rewinds, so the player would know what comes next before choosing again
+            raise NotAllowed(f"Your last order {quote(last.text)} told you something random in private, so only the umpire can undo it.")
+        await self.ctx.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
+        rules = loaded.rules
+        shown_after = rules.view(state, None)
+        public = (any(e["to"] is None for e in last.events) or rules.view(loaded.state, None) != shown_after
+                  or set(rules.to_act(loaded.state)) != set(rules.to_act(state)))
+        whose = "their last order" if last.user_id == user.id else f"the last order of {seat_label(loaded, last.seat)}"
+        if public:
+            shown = f" ({quote(last.text)})" if may_read_order(row, None, last) else f" {HIDDEN_ORDER}"
+            return [Output("message", f"<@{user.id}> undid {whose}{shown}. It stays in the log, marked undone.",
+                           channel=channel, view=shown_after)]
+        # The order was given in secret (nothing public changed when it was given, so nothing does
+        # now): its undo is as quiet as it was, told only to whoever undid it and the seat's players.
+        outputs = [Output("ephemeral", f"You undid {whose} ({quote(last.text)}). It changed nothing anyone else "
+                                       "can see, so nothing was posted in the channel; it stays in the log, marked undone.",
+                          to=user.id, view=rules.view(state, UMPIRE if is_umpire else last.seat))]
+        for uid in seat_users(row, [last.seat]):
+            if uid != user.id:
+                outputs.append(Output("dm", f"The umpire took back your order {quote(last.text)} for "
+                                            f"{seat_label(loaded, last.seat)}.", to=uid, private_fallback=True))
+        return outputs
+

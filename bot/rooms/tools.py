@@ -1,0 +1,196 @@
+"""The table tools, open at any table: /roll, /reveal, /deck, /hand, /play, /seal and /tools
+verify, on the channel's own committed random stream."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+
+from bot.rooms.common import Loaded, Output, User, event_json, flag, mentioned_users
+from bot.rooms.context import Table
+from bot.rooms.delivery import route
+from bot.rooms.records import export_record, verify_export
+from bot.rooms.seats import umpire_of
+from bot.storage import StaleVersion
+from games.core.dice import DiceParser, sanitise_label
+from games.core.errors import IllegalOrder, InvalidSyntax, WrongPhase, quote
+from games.core.rng import Rng, commitment
+from games.core.ruleset import UMPIRE
+from games.tools import TOOLS, ToolsState, custom_dice, small_number
+
+TOOLS_RETRIES = 3
+
+
+class Tools:
+    """Dice, decks, hands and sealed orders, on the channel's table-tools stream."""
+
+    def __init__(self, ctx: Table) -> None:
+        self.ctx = ctx
+
+    async def _tools_apply(self, channel: str, user: User, text: str, *, as_umpire: bool = False) -> list[Output]:
+        # Another bot process on the same database (a deploy overlap) may open this channel's tools
+        # first or act on them at the same moment; a roll or draw decided nothing on the state it
+        # read, so it is simply applied again on the fresh stream (one process serialises instead).
+        for _ in range(TOOLS_RETRIES):
+            try:
+                return await self._tools_once(channel, user, text, as_umpire=as_umpire)
+            except StaleVersion:
+                continue
+        return await self._tools_once(channel, user, text, as_umpire=as_umpire)
+
+    async def _tools_once(self, channel: str, user: User, text: str, *, as_umpire: bool) -> list[Output]:
+        row = await self.ctx.store.tools(channel)
+        seat = "umpire" if as_umpire else user.id
+        if row is None:  # the channel's first table command: store its tools only if the command is good
+            seed = self.ctx.seed_source()
+            setup_rng = Rng(seed)
+            initial = TOOLS.setup("tools", {}, setup_rng)
+            state: ToolsState = TOOLS.decode(TOOLS.encode(initial))
+            rng = Rng(seed, setup_rng.counter)
+            events = TOOLS.apply(state, seat, TOOLS.parse_order(state, seat, text), rng)
+            row = await self.ctx.store.create_game(
+                channel=channel, system="tools", scenario="tools", options={}, seed=seed, commitment=commitment(seed),
+                status="tools", snapshot=TOOLS.encode(initial), counter=setup_rng.counter, creator=user.id,
+            )
+            opened = [Output("message", _stream_opened(row.commitment), channel=channel)]
+        else:
+            opened = []
+            state = TOOLS.decode(row.snapshot)
+            rng = Rng(row.seed, row.counter)
+            events = TOOLS.apply(state, seat, TOOLS.parse_order(state, seat, text), rng)
+        row = await self.ctx.store.save_order(
+            row, seat=seat, user_id=user.id, text=text, events=[event_json(e) for e in events],
+            snapshot=TOOLS.encode(state), counter=rng.counter, status="tools",
+        )
+        # the commitment is shown, not logged: the log holds what replaying the stream re-derives
+        return opened + route(Loaded(row, TOOLS, state), events, umpire=umpire_of(await self.ctx.store.live_game(channel)))
+
+    async def tools_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """Publish the seed of the channel's table-tools stream, re-derive every roll and card from
+        it, and start a new committed stream, so a table can audit its dice as a game can at its end.
+        Refused while the seed would give away something still secret."""
+        row = await self.ctx.store.tools(channel)
+        if row is None:
+            raise IllegalOrder("This channel has no table-tools stream yet: nothing to verify.",
+                               hint="Its first /roll, /deck or /seal starts one and shows its commitment.")
+        if row.version == 0:  # each roll or draw bumps the stream's version; nothing else does
+            raise IllegalOrder(f"Nothing has been drawn from this channel's stream (commitment `{row.commitment}`) yet.",
+                               hint="Verify it after some rolls or draws.")
+        state: ToolsState = self.ctx.decode(row).state
+        secrets = TOOLS.seed_would_reveal(state)
+        if secrets:
+            raise IllegalOrder("Publishing this channel's seed now would give away " + "; ".join(secrets) + ".",
+                               hint="The seed re-derives every roll and card; verify once nothing is secret.")
+        carry = TOOLS.carry_over(state)
+        seed = self.ctx.seed_source()
+        rng = Rng(seed)
+        fresh = TOOLS.setup(TOOLS.id, carry, rng)
+        try:
+            new = await self.ctx.store.publish_stream(row, seed=seed, commitment=commitment(seed), options=carry,
+                                                  snapshot=TOOLS.encode(fresh), counter=rng.counter, creator=user.id)
+        except StaleVersion:
+            raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools verify again.") from None
+        published = dataclasses.replace(row, status="published")
+        data = await export_record(self.ctx.store, published)
+        report = await asyncio.to_thread(verify_export, data)  # a replay of the whole stream: off the loop
+        piles = [name for name, deck in sorted(fresh.decks.items()) if deck.draw_pile]
+        several = len(piles) > 1
+        reshuffled = (f"\nThe draw pile{'s' if several else ''} of {', '.join(f'**{n}**' for n in piles)} "
+                      f"{'were' if several else 'was'} shuffled again from the new stream (the published seed "
+                      f"tells {'their' if several else 'its'} old order)." if piles else "")
+        text = (f"<@{user.id}> published this channel's table-tools seed: `{row.seed.hex()}` (its SHA-256 is the "
+                f"commitment `{row.commitment}` shown at its first use).\n{report}{reshuffled}\n"
+                f"{_stream_opened(new.commitment)}")
+        blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
+        return [self.ctx.format(Output("message", text, channel=channel, file=(f"tools-{row.id}-{channel}.json", blob)))]
+
+    async def roll(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        dice = " ".join(opts.get("dice", "").split())
+        if not dice:
+            raise InvalidSyntax("Give dice to roll.", hint="e.g. /roll dice:2d6+1")
+        read = DiceParser(custom_dice()).read(dice)  # reject bad dice with the user's own text quoted
+        if flag(opts, "secret"):
+            purpose = ": ".join(p for p in (sanitise_label(opts.get("purpose", "")), read.label) if p) or "unspecified purpose"
+            return await self._tools_apply(channel, user, f"secret {read.text} {purpose}")
+        return await self._tools_apply(channel, user, f"roll {read.order_text}")
+
+    async def reveal(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        ref = opts.get("roll", "")
+        umpire = await self.ctx.is_umpire(channel, user)
+        row = await self.ctx.store.tools(channel)
+        if umpire and row:
+            state: ToolsState = TOOLS.decode(row.snapshot)
+            number = small_number(ref.lstrip("#")) or 0
+            if 1 <= number <= len(state.rolls) and state.rolls[number - 1].roller == user.id:
+                umpire = False
+        return await self._tools_apply(channel, user, f"reveal {ref}", as_umpire=umpire)
+
+    async def deck(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        name = opts.get("name", "").strip()
+        if not name or " " in name:
+            raise InvalidSyntax(f"Deck name {quote(name)} must be one word.", hint="e.g. /deck new name:mines from:mines")
+        verb = opts["_verb"]
+        if verb == "new":
+            if not opts.get("from"):
+                raise InvalidSyntax("Say which deck to copy.", hint="e.g. /deck new name:cards from:standard54")
+            return await self._tools_apply(channel, user, f"deck new {name} {opts['from']}")
+        if verb == "deal":
+            holders = list(dict.fromkeys(mentioned_users(opts.get("to", ""))))  # each person once
+            if not holders:
+                raise InvalidSyntax("Name who to deal to.", hint="e.g. /deck deal name:cards count:3 to:@alice @bob")
+            return await self._tools_apply(channel, user, f"deck deal {name} {opts.get('count', '1')} {' '.join(holders)}")
+        place = opts.get("to", "").lower()
+        if verb == "draw" and place not in ("", "hand", "table"):
+            raise InvalidSyntax(f"to:{quote(opts['to'])} is not a place to draw to.", hint="Use to:hand, or leave it out to draw face up.")
+        suffix = " hand" if verb == "draw" and place == "hand" else ""
+        return await self._tools_apply(channel, user, f"deck {verb} {name}{suffix}")
+
+    async def hand(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        row = await self.ctx.store.tools(channel)
+        state: ToolsState = TOOLS.decode(row.snapshot) if row else ToolsState()
+        return [Output("ephemeral", TOOLS.hand_text(state, user.id), to=user.id)]
+
+    async def play(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        card = opts.get("card", "").replace(" ", "")
+        if not card:
+            raise InvalidSyntax("Name the card to play.", hint="e.g. /play card:A♥ (see /hand)")
+        deck = opts.get("deck", "")
+        return await self._tools_apply(channel, user, f"play {card} {deck}".strip())
+
+    async def seal(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        verb = opts.get("action", "").lower() or opts["_verb"]
+        if verb not in ("seal", "open", "reveal"):
+            raise InvalidSyntax(f"action:{quote(verb)} is not a sealed-order action.", hint="Use action:open or action:reveal.")
+        if verb == "reveal":
+            return await self._tools_apply(channel, user, "seal reveal", as_umpire=await self.ctx.is_umpire(channel, user))
+        if verb == "open" or "who" in opts:
+            who = mentioned_users(opts.get("who", ""))
+            return await self._tools_apply(channel, user, "seal open " + " ".join(who))
+        text = " ".join(opts.get("text", "").split())
+        if not text:
+            raise InvalidSyntax("Give the text to seal.", hint="e.g. /seal text:Huascar fires at Esmeralda")
+        tools_row = await self.ctx.store.tools(channel)
+        tools_state: ToolsState | None = TOOLS.decode(tools_row.snapshot) if tools_row else None
+        outputs: list[Output] = []
+        if tools_state is None or tools_state.seal_round is None:
+            live = await self.ctx.store.live_game(channel)
+            players = [w["user"] for s, w in (live.seats.items() if live else []) if s != UMPIRE]
+            players = list(dict.fromkeys(players))
+            if len(players) < 2:
+                raise WrongPhase("No sealed round is open here.", hint="Open one with /seal open who:@a @b.")
+            # dry run first: if this seal is refused, the round must not be left open either
+            scratch = tools_state or ToolsState()
+            dry_rng = Rng(bytes(32))
+            for step in ("seal open " + " ".join(players), f"seal text {text}"):
+                TOOLS.apply(scratch, user.id, TOOLS.parse_order(scratch, user.id, step), dry_rng)
+            outputs += await self._tools_apply(channel, user, "seal open " + " ".join(players))
+        return outputs + await self._tools_apply(channel, user, f"seal text {text}")
+
+
+
+def _stream_opened(digest: str) -> str:
+    return (f"Table tools here draw from a new random stream. Seed commitment: `{digest}` (SHA-256 of its secret "
+            "seed; /tools verify publishes the seed and re-checks every roll and card).")
+
+
