@@ -24,6 +24,7 @@ from typing import Any, Literal
 from bot.commands import COMMAND_LIST, COMMANDS, Command
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from bot.text import split_text
+from bot.undo_rule import plan_undo
 from games.core.codec import to_json
 from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import (
@@ -821,26 +822,19 @@ class TableService:
         loaded = await self._live(channel)
         row = loaded.row
         orders = await self.store.orders(row.id, include_undone=False)
-        if not orders:
-            raise IllegalOrder("There is no order to undo.")
-        last = orders[-1]
         is_umpire = self._umpire(row) == user.id
-        if not is_umpire:
-            if last.seat not in self._user_seats(row, user.id):
-                raise NotAllowed("You can only take back your own last order, and only while nobody has acted since.",
-                                 hint="The umpire can undo further.")
-            if last.user_id != user.id:
-                raise NotAllowed(f"Your seat's last order ({quote(last.text)}) was given by <@{last.user_id}>, not by you, "
-                                 "so only the umpire can undo it.")
-            if any(e["reveals"] for e in last.events):
-                raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
-        state, counter = self._replay(loaded.rules, row, orders[:-1])
-        drew_random = counter != row.counter
-        if not is_umpire and drew_random and any(e["to"] is not None for e in last.events):
+        plan = plan_undo(orders, user.id, set(self._user_seats(row, user.id)), umpire=is_umpire)  # bot/undo_rule.py
+        last, at = plan.target, orders.index(plan.target)
+        state, counter = self._replay(loaded.rules, row, orders[:at])
+        if (not is_umpire and any(e["to"] is not None for e in last.events)
+                and counter != self._replay(loaded.rules, row, orders[:at + 1])[1]):
             # a privately told random value (a hidden die, a drawn card, a nonce): after an undo the
             # stream rewinds, so the player would know what comes next before choosing again
             raise NotAllowed(f"Your last order {quote(last.text)} told you something random in private, so only the umpire can undo it.")
-        await self.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
+        if len(plan.remaining) != at:  # others' secret orders after it stand: replayed without it
+            state, counter = self._replay(loaded.rules, row, plan.remaining)
+        for o in (*plan.dropped, last):
+            row = await self.store.mark_undone(row, o.seq, snapshot=loaded.rules.encode(state), counter=counter)
         rules = loaded.rules
         shown_after = rules.view(state, None)
         public = (any(e["to"] is None for e in last.events) or rules.view(loaded.state, None) != shown_after
@@ -849,7 +843,11 @@ class TableService:
         if public:
             shown = f" ({quote(last.text)})" if self._may_read_order(row, None, last) else f" {HIDDEN_ORDER}"
             return [Output("message", f"<@{user.id}> undid {whose}{shown}. It stays in the log, marked undone.",
-                           channel=channel, view=shown_after)]
+                           channel=channel, view=shown_after)] + [
+                Output("dm", f"Your order {quote(o.text)} for {self._seat_label(loaded, o.seat)} was taken back with the "
+                             "order it came after, which was undone; give it again if you still want it.",
+                       to=uid, private_fallback=True)
+                for o in plan.dropped for uid in self._seat_users(row, [o.seat])]
         # The order was given in secret (nothing public changed when it was given, so nothing does
         # now): its undo is as quiet as it was, told only to whoever undid it and the seat's players.
         outputs = [Output("ephemeral", f"You undid {whose} ({quote(last.text)}). It changed nothing anyone else "
@@ -1140,12 +1138,13 @@ class TableService:
                 seat_view = loaded.rules.view(loaded.state, seat)
                 view = seat_view
                 lines += [f"**{self._seat_label(loaded, seat)}**", *seat_view.private_text]
-            orders = await self.store.orders(row.id, include_undone=False)
             mine = set(self._user_seats(row, user.id))
-            for o in orders[-10:]:
+            # numbered as the asker's /game log numbers them: a global order number would count hidden orders
+            seen = list(enumerate(self._orders_seen(row, user.id, await self.store.orders(row.id)), start=1))
+            for number, (o, _) in [(n, seen_o) for n, seen_o in seen if not seen_o[0].undone][-10:]:
                 for e in o.events:
                     if e["to"] is not None and (mine & set(e["to"]) or UMPIRE in mine):
-                        lines.append(f"[{o.seq}] {e['text']}")
+                        lines.append(f"[{number}] {e['text']}")
         tools_row = await self.store.tools(channel)
         if tools_row:
             tools_state: ToolsState = TOOLS.decode(tools_row.snapshot)

@@ -284,3 +284,26 @@ async def test_a_hidden_order_changes_nothing_anyone_else_receives(system: str, 
         total += await playout(system, scenario, seed, with_umpire, 10, found)
     assert total >= 5, f"only {total} hidden points"
     assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
+
+
+async def test_a_seat_takes_back_its_hidden_order_whatever_the_other_seat_did_in_secret() -> None:
+    """The undo rule of issue 24: within the fire phase each side may take back its own sealed-to-be
+    order until the reveal; the other side's secret orders stand and are replayed."""
+    svc, table = await set_up("hex-ironclads", "duel", 0, False)
+    union, confederate = table.users["union"], table.users["confederate"]
+    try:
+        assert not errors(await give(svc, table, "union", "Monitor fire Virginia"))
+        assert not errors(await give(svc, table, "confederate", "Virginia fire Monitor"))
+        undo = await svc.handle(CHANNEL, union, "game undo", {})
+        assert not errors(undo) and not posted(undo), undo
+        assert [o.to for o in undo] == [union.id] and "Monitor fire Virginia" in undo[0].text
+        mine = "\n".join(o.text for o in await svc.handle(CHANNEL, confederate, "game private", {}))
+        assert "Virginia fire Monitor" in mine  # the Confederate order stands
+        row = await svc.store.latest_game(CHANNEL)
+        assert row is not None
+        state, counter = svc._replay(get_ruleset("hex-ironclads"), row, await svc.store.orders(row.id, include_undone=False))
+        assert get_ruleset("hex-ironclads").encode(state) == row.snapshot and counter == row.counter
+        again = await svc.handle(CHANNEL, union, "game undo", {})
+        assert errors(again) == ["There is no order to undo."]  # Union knows of no other order
+    finally:
+        await svc.store.close()
