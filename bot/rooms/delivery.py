@@ -71,6 +71,12 @@ def order_outputs(
                                      channel=channel, view=board))
     private_seats = {s for e in events if e.to is not None for s in e.to}
     outputs += private_views(after, private_seats) if private_seats else []
+    if not public_change:  # one private reply to the giver, not a note and DMs (issue 24)
+        own = [o for o in outputs[1:] if o.kind == "dm" and o.to == user.id]
+        views = [o.view for o in own if o.view is not None]
+        text = "\n".join([outputs[0].text, *(o.text for o in own)])
+        outputs = [Output("ephemeral", chunk, to=user.id, view=views[-1] if views and i == 0 else None)
+                   for i, chunk in enumerate(split_text(text, MAX_MESSAGE))] + [o for o in outputs[1:] if o not in own]
     return outputs
 
 def turn_lines(before: Loaded, after: Loaded, seat: str) -> list[str]:

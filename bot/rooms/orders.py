@@ -8,7 +8,8 @@ from bot.rooms.common import CONCEDE_ORDER, HIDDEN_ORDER, Loaded, Output, User, 
 from bot.rooms.context import Table
 from bot.rooms.delivery import order_outputs
 from bot.rooms.seats import may_read_order, replay_state, resolve_seat, seat_label, seat_users, umpire_of, user_seats
-from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, WrongPhase, quote
+from bot.undo_rule import plan_undo
+from games.core.errors import InvalidSyntax, NotAllowed, WrongPhase, quote
 from games.core.preview import preview_view
 from games.core.rng import DrawRefused, NoDraws, Rng
 from games.core.ruleset import UMPIRE, legal_texts, read_order
@@ -101,26 +102,19 @@ class Orders:
         loaded = await self.ctx.live(channel)
         row = loaded.row
         orders = await self.ctx.store.orders(row.id, include_undone=False)
-        if not orders:
-            raise IllegalOrder("There is no order to undo.")
-        last = orders[-1]
         is_umpire = umpire_of(row) == user.id
-        if not is_umpire:
-            if last.seat not in user_seats(row, user.id):
-                raise NotAllowed("You can only take back your own last order, and only while nobody has acted since.",
-                                 hint="The umpire can undo further.")
-            if last.user_id != user.id:
-                raise NotAllowed(f"Your seat's last order ({quote(last.text)}) was given by <@{last.user_id}>, not by you, "
-                                 "so only the umpire can undo it.")
-            if any(e["reveals"] for e in last.events):
-                raise NotAllowed(f"Your last order {quote(last.text)} revealed something random or hidden, so only the umpire can undo it.")
-        state, counter = replay_state(loaded.rules, row, orders[:-1])
-        drew_random = counter != row.counter
-        if not is_umpire and drew_random and any(e["to"] is not None for e in last.events):
+        plan = plan_undo(orders, user.id, set(user_seats(row, user.id)), umpire=is_umpire)  # bot/undo_rule.py
+        last, at = plan.target, orders.index(plan.target)
+        state, counter = replay_state(loaded.rules, row, orders[:at])
+        if (not is_umpire and any(e["to"] is not None for e in last.events)
+                and counter != replay_state(loaded.rules, row, orders[:at + 1])[1]):
             # a privately told random value (a hidden die, a drawn card, a nonce): after an undo the
             # stream rewinds, so the player would know what comes next before choosing again
             raise NotAllowed(f"Your last order {quote(last.text)} told you something random in private, so only the umpire can undo it.")
-        await self.ctx.store.mark_undone(row, last.seq, snapshot=loaded.rules.encode(state), counter=counter)
+        if len(plan.remaining) != at:  # others' secret orders after it stand: replayed without it
+            state, counter = replay_state(loaded.rules, row, plan.remaining)
+        for o in (*plan.dropped, last):
+            row = await self.ctx.store.mark_undone(row, o.seq, snapshot=loaded.rules.encode(state), counter=counter)
         rules = loaded.rules
         shown_after = rules.view(state, None)
         public = (any(e["to"] is None for e in last.events) or rules.view(loaded.state, None) != shown_after
@@ -129,7 +123,11 @@ class Orders:
         if public:
             shown = f" ({quote(last.text)})" if may_read_order(row, None, last) else f" {HIDDEN_ORDER}"
             return [Output("message", f"<@{user.id}> undid {whose}{shown}. It stays in the log, marked undone.",
-                           channel=channel, view=shown_after)]
+                           channel=channel, view=shown_after)] + [
+                Output("dm", f"Your order {quote(o.text)} for {seat_label(loaded, o.seat)} was taken back with the "
+                             "order it came after, which was undone; give it again if you still want it.",
+                       to=uid, private_fallback=True)
+                for o in plan.dropped for uid in seat_users(row, [o.seat])]
         # The order was given in secret (nothing public changed when it was given, so nothing does
         # now): its undo is as quiet as it was, told only to whoever undid it and the seat's players.
         outputs = [Output("ephemeral", f"You undid {whose} ({quote(last.text)}). It changed nothing anyone else "

@@ -154,12 +154,13 @@ class Records:
                 seat_view = loaded.rules.view(loaded.state, seat)
                 view = seat_view
                 lines += [f"**{seat_label(loaded, seat)}**", *seat_view.private_text]
-            orders = await self.ctx.store.orders(row.id, include_undone=False)
             mine = set(user_seats(row, user.id))
-            for o in orders[-10:]:
+            # numbered as the asker's /game log numbers them: a global order number would count hidden orders
+            seen = list(enumerate(orders_seen(row, user.id, await self.ctx.store.orders(row.id)), start=1))
+            for number, (o, _) in [(n, seen_o) for n, seen_o in seen if not seen_o[0].undone][-10:]:
                 for e in o.events:
                     if e["to"] is not None and (mine & set(e["to"]) or UMPIRE in mine):
-                        lines.append(f"[{o.seq}] {e['text']}")
+                        lines.append(f"[{number}] {e['text']}")
         tools_row = await self.ctx.store.tools(channel)
         if tools_row:
             tools_state: ToolsState = TOOLS.decode(tools_row.snapshot)

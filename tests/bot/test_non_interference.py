@@ -1,0 +1,351 @@
+"""Non-interference of hidden orders (issue 24, item 2), through the table service in-process.
+
+For every system with hidden information, a seeded random playout picks points where a seat gives
+an order in secret (it posts nothing). The game is then played twice from the point before it:
+once with that order, once with another hidden order of the same seat or none at all, and
+optionally a few more secret orders of the other seats after it (the same in both games). Before
+any reveal, every other seat's player and a spectator must receive exactly the same from every
+command they may issue: channel posts, their DMs and private answers (texts, views, files byte for
+byte), and autocomplete. Commands that change the game (undo, end, concede) run on fresh copies of
+the store, so no probe disturbs the next. The giver's own seat and the umpire (who sees all) are
+not compared: what they get may differ.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.commands import COMMANDS
+from bot.service import Output, TableService, User
+from bot.store import Store
+from games.core.rng import seed_from_number
+from games.core.ruleset import UMPIRE, get_ruleset
+
+CHANNEL = "c"
+SPECTATOR = User("spectator", "Spectator")
+CREATOR = User("creator", "Creator")
+MAX_ORDERS = 60
+SUFFIX = 3  # at most this many secret orders of other seats after the deviation
+
+
+async def fresh_service() -> TableService:
+    counter = iter(range(1_000_000))
+    store = await Store.open(":memory:")
+    return TableService(store, mention=lambda uid: f"@{uid}", seed_source=lambda: seed_from_number(next(counter)))
+
+
+async def clone(svc: TableService) -> TableService:
+    """A service on an independent in-memory copy of ``svc``'s database."""
+    db = await aiosqlite.connect(":memory:")
+    source = svc.store
+    assert isinstance(source, Store)
+    await source._db.backup(db)
+    await db.execute("PRAGMA foreign_keys=ON")
+    copy = TableService(Store(db), mention=svc.mention, seed_source=svc.seed_source)
+    return copy
+
+
+def errors(outputs: list[Output]) -> list[str]:
+    return [o.text for o in outputs if o.kind == "error"]
+
+
+def posted(outputs: list[Output]) -> bool:
+    return any(o.kind == "message" for o in outputs)
+
+
+HASH = re.compile(r"\b[0-9a-f]{16,64}\b")
+
+
+def opaque(value: object) -> str:
+    """``value`` as text with every commitment (a hex digest) made alike: sealing another card or
+    order publishes another hash, which tells nothing of what was sealed."""
+    return HASH.sub("<hash>", repr(value))
+
+
+def seen_by(outputs: list[Output], audience: set[str]) -> list[str]:
+    """Everything in ``outputs`` that reaches the channel or one of ``audience``, comparably (views
+    as the drawing's input, files byte for byte)."""
+    return [opaque((o.kind, o.text, o.channel, o.to, o.view, o.file, o.zoom, o.private_fallback))
+            for o in outputs if o.kind == "message" or o.to in audience]
+
+
+@dataclass
+class Table:
+    """A game being played: its users by seat and its system."""
+
+    system: str
+    scenario: str
+    users: dict[str, User]
+    umpire: User | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+async def set_up(system: str, scenario: str, seed: int, with_umpire: bool) -> tuple[TableService, Table]:
+    svc = await fresh_service()
+    for _ in range(seed % 7):  # vary the game's seed with the playout
+        svc.seed_source()
+    out = await svc.handle(CHANNEL, CREATOR, "game new", {"system": system, "scenario": scenario})
+    assert not errors(out), out
+    rules = get_ruleset(system)
+    live = await svc.store.live_game(CHANNEL)
+    assert live is not None
+    table = Table(system, scenario, {})
+    for seat in rules.seats(rules.decode(live.snapshot)):
+        if seat.id == UMPIRE:
+            if with_umpire:
+                table.umpire = User("ump", "Ump")
+                assert not errors(await svc.handle(CHANNEL, table.umpire, "game join", {"seat": UMPIRE}))
+            continue
+        table.users[seat.id] = User(f"u-{seat.id}", seat.label)
+        assert not errors(await svc.handle(CHANNEL, table.users[seat.id], "game join", {"seat": seat.id}))
+    assert not errors(await svc.handle(CHANNEL, CREATOR, "game start", {}))
+    return svc, table
+
+
+async def state_of(svc: TableService) -> tuple[Any, Any]:
+    row = await svc.store.latest_game(CHANNEL)
+    assert row is not None
+    loaded = svc._decode(row)
+    return loaded.rules, (loaded.state if row.status == "running" else None)
+
+
+async def give(svc: TableService, table: Table, seat: str, text: str) -> list[Output]:
+    return await svc.handle(CHANNEL, table.users[seat], "order", {"text": text, "seat": seat})
+
+
+Probe = Callable[[TableService, User], Awaitable[list[Any]]]
+
+
+def command_probe(command: str, **options: str) -> Probe:
+    async def probe(svc: TableService, user: User) -> list[Any]:
+        return [await svc.handle(CHANNEL, user, command, dict(options))]
+    probe.__name__ = f"/{command} {options}"
+    return probe
+
+
+async def autocomplete(svc: TableService, user: User) -> list[Any]:
+    """Every option with suggestions of the game commands and /order, for "" and "?"."""
+    found: list[Any] = []
+    for name in ("order", "game board", "game join", "game assign", "game concede", "game log"):
+        for param in COMMANDS[name].params:
+            if param.complete:
+                for current in ("", "?"):
+                    found.append(opaque(await svc.choice_pairs(CHANNEL, user, name, param.name, current, {})))
+    return found
+
+
+async def preview(svc: TableService, user: User) -> list[Any]:
+    """A preview of the first order the user's own autocomplete offers (the same in both games, or
+    the autocomplete comparison fails first)."""
+    offered = await svc.choice_pairs(CHANNEL, user, "order", "text", "", {})
+    if not offered:
+        return []
+    return [await svc.handle(CHANNEL, user, "order", {"text": offered[0][1], "preview": "true"})]
+
+
+READ_ONLY: list[Probe] = [
+    command_probe("game status"), command_probe("game board"), command_probe("game log"),
+    command_probe("game list"), command_probe("game export"), command_probe("game verify"),
+    command_probe("game private"), command_probe("order", text="?"), autocomplete, preview,
+]
+CHANGING: list[Probe] = [command_probe("game undo"), command_probe("game end"), command_probe("game concede", confirm="true")]
+
+
+@dataclass
+class Difference:
+    where: str
+    probe: str
+    observer: str
+    a: list[Any]
+    b: list[Any]
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.observer} {self.probe}:\n  with:    {self.a!r}\n  without: {self.b!r}"
+
+
+async def compare(a: TableService, b: TableService, observers: list[User], audience: set[str],
+                  where: str, found: list[Difference]) -> None:
+    """Every probe by every observer, on both games; state-changing probes on fresh copies."""
+
+    def norm(results: list[Any]) -> list[Any]:
+        return [seen_by(r, audience) if isinstance(r, list) and r and isinstance(r[0], Output) else r for r in results]
+
+    for user in observers:
+        for probe in READ_ONLY:
+            ra, rb = norm(await probe(a, user)), norm(await probe(b, user))
+            if ra != rb:
+                found.append(Difference(where, probe.__name__, user.id, ra, rb))
+        # state-changing probes on fresh copies: an undo (then a look at the table), an end vote then a concession
+        for batch in ([CHANGING[0], *READ_ONLY[:3]], CHANGING[1:]):
+            ca, cb = await clone(a), await clone(b)
+            try:
+                for probe in batch:
+                    ra, rb = norm(await probe(ca, user)), norm(await probe(cb, user))
+                    if ra != rb:
+                        found.append(Difference(where, " then ".join(p.__name__ for p in batch[:batch.index(probe) + 1]),
+                                                user.id, ra, rb))
+                        break
+            finally:
+                await ca.store.close()
+                await cb.store.close()
+
+
+async def playout(system: str, scenario: str, seed: int, with_umpire: bool, pairs: int,
+                  found: list[Difference]) -> int:
+    """One seeded random playout; up to ``pairs`` hidden points compared. Returns the pairs run."""
+    chooser = random.Random(f"{system}/{scenario}/{seed}")
+    svc, table = await set_up(system, scenario, seed, with_umpire)
+    done = 0
+    try:
+        for step in range(MAX_ORDERS):
+            rules, state = await state_of(svc)
+            if state is None:
+                break
+            to_act = [s for s in rules.to_act(state) if s in table.users]
+            if not to_act:
+                break
+            seat = chooser.choice(to_act)
+            legal = rules.legal_orders(state, seat)
+            if not legal:
+                break
+            text = chooser.choice(legal)
+            candidate = done < pairs and chooser.random() < 0.7
+            before = await clone(svc) if candidate else None
+            out = await give(svc, table, seat, text)
+            assert not errors(out), (system, seat, text, errors(out))
+            if before is None:
+                continue
+            # a public order may have a hidden part too (where an Iron and Fire mine lies): tried
+            # against orders of its kind, kept only where the others receive both alike
+            if not posted(out) or await told_privately(svc) or chooser.random() < 0.3:
+                where = f"{system}/{scenario} seed {seed} step {step}"
+                done += await pair(before, svc, table, seat, text, out, legal, chooser, where, found)
+            await before.store.close()
+    finally:
+        await svc.store.close()
+    return done
+
+
+async def told_privately(svc: TableService) -> bool:
+    """Whether the last order told someone something privately (its hidden part, if any)."""
+    row = await svc.store.latest_game(CHANNEL)
+    assert row is not None
+    last = (await svc.store.orders(row.id))[-1]
+    return any(e["to"] is not None for e in last.events)
+
+
+async def pair(before: TableService, after: TableService, table: Table, seat: str, text: str, out: list[Output],
+               legal: list[str], chooser: random.Random, where: str, found: list[Difference]) -> int:
+    """Game A gave ``text`` for ``seat``, telling something privately; game B gives another order of
+    the seat that the others receive alike at that moment (its hidden part differs), or, when A's
+    order posted nothing, none at all. Returns 1 if such a B was found and the games compared."""
+    giver = {table.users[seat].id}
+    audience = {u.id for s, u in table.users.items() if s != seat} - giver | {SPECTATOR.id}
+    public = seen_by(out, audience)
+    alternatives = [o for o in legal if o != text]
+    chooser.shuffle(alternatives)
+    alternatives.sort(key=lambda o: o.split()[:1] != text.split()[:1])  # orders of its kind first
+    given = "(none)" if not public and chooser.random() < 0.4 else ""
+    a, b = await clone(after), await clone(before)
+    try:
+        for other in alternatives[:4] if not given else []:
+            trial = await clone(b)
+            tried = await give(trial, table, seat, other)
+            await trial.store.close()
+            if not errors(tried) and seen_by(tried, audience) == public:
+                await give(b, table, seat, other)
+                given = other
+                break
+        if not given:
+            return 0
+        observers = [u for s, u in table.users.items() if u.id in audience] + [SPECTATOR]
+        where = f"{where}: {seat} gave {text!r} or {given!r}"
+        # a few secret orders of the other seats, the same in both games, compared as they are given
+        for _ in range(chooser.randrange(SUFFIX + 1)):
+            rules, state = await state_of(a)
+            if state is None:
+                break
+            others = [s for s in rules.to_act(state) if s in table.users and s != seat]
+            if not others:
+                break
+            mover = chooser.choice(others)
+            offered = await a.choice_pairs(CHANNEL, table.users[mover], "order", "text", "", {"seat": mover})
+            if not offered:
+                break
+            order = chooser.choice(offered)[1]
+            trial = await clone(a)
+            out = await give(trial, table, mover, order)
+            await trial.store.close()
+            if errors(out) or posted(out):
+                break
+            oa, ob = await give(a, table, mover, order), await give(b, table, mover, order)
+            if seen_by(oa, audience) != seen_by(ob, audience):
+                found.append(Difference(where, f"/order {order!r} by {mover}", table.users[mover].id,
+                                        seen_by(oa, audience), seen_by(ob, audience)))
+            where += f", then {mover} {order!r}"
+        await compare(a, b, observers, audience, where, found)
+        return 1
+    finally:
+        await a.store.close()
+        await b.store.close()
+
+
+# (system, scenario, umpire seated, pairs): 1,000 pairs in all
+HIDDEN_SYSTEMS = [
+    ("hex-ironclads", "duel", True, 250), ("hex-ironclads", "duel", False, 250),
+    ("hex-ironclads", "hampton-roads", False, 150), ("hex-ironclads", "trents-reach", False, 100),
+    ("days-of-iron", "outpost", False, 150), ("oak-and-iron", "quickstart", False, 100),
+]
+
+
+@pytest.mark.parametrize(("system", "scenario", "with_umpire", "pairs"), HIDDEN_SYSTEMS)
+async def test_a_hidden_order_changes_nothing_anyone_else_receives(system: str, scenario: str,
+                                                                   with_umpire: bool, pairs: int) -> None:
+    found: list[Difference] = []
+    total = 0
+    for seed in range(4 * pairs):
+        if total >= pairs:
+            break
+        total += await playout(system, scenario, seed, with_umpire, min(15, pairs - total), found)
+        assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
+    assert total == pairs, f"only {total} hidden points"
+
+
+async def test_a_hidden_order_costs_its_giver_one_private_reply() -> None:
+    svc, table = await set_up("hex-ironclads", "duel", 0, True)
+    try:
+        out = await give(svc, table, "union", "Monitor fire Virginia")
+        assert [(o.kind, o.to) for o in out if o.to != "ump"] == [("ephemeral", table.users["union"].id)], out
+        assert out[0].view is not None and "Monitor fire Virginia" in out[0].text
+    finally:
+        await svc.store.close()
+
+
+async def test_a_seat_takes_back_its_hidden_order_whatever_the_other_seat_did_in_secret() -> None:
+    """The undo rule of issue 24: within the fire phase each side may take back its own sealed-to-be
+    order until the reveal; the other side's secret orders stand and are replayed."""
+    svc, table = await set_up("hex-ironclads", "duel", 0, False)
+    union, confederate = table.users["union"], table.users["confederate"]
+    try:
+        assert not errors(await give(svc, table, "union", "Monitor fire Virginia"))
+        assert not errors(await give(svc, table, "confederate", "Virginia fire Monitor"))
+        undo = await svc.handle(CHANNEL, union, "game undo", {})
+        assert not errors(undo) and not posted(undo), undo
+        assert [o.to for o in undo] == [union.id] and "Monitor fire Virginia" in undo[0].text
+        mine = "\n".join(o.text for o in await svc.handle(CHANNEL, confederate, "game private", {}))
+        assert "Virginia fire Monitor" in mine  # the Confederate order stands
+        row = await svc.store.latest_game(CHANNEL)
+        assert row is not None
+        state, counter = svc._replay(get_ruleset("hex-ironclads"), row, await svc.store.orders(row.id, include_undone=False))
+        assert get_ruleset("hex-ironclads").encode(state) == row.snapshot and counter == row.counter
+        again = await svc.handle(CHANNEL, union, "game undo", {})
+        assert errors(again) == ["There is no order to undo."]  # Union knows of no other order
+    finally:
+        await svc.store.close()
