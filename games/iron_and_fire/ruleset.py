@@ -47,6 +47,7 @@ from games.iron_and_fire.orders import (
 from games.iron_and_fire.rules import (
     activations_4,
     boarding_6_3,
+    end_phase_11,
     fortunes_of_war_13_1,
     mines_9,
     scenarios_15,
@@ -152,7 +153,9 @@ class IronAndFire(Ruleset[State]):
         state.log_tail = []
         game = Game(state, rng)
         if isinstance(order, FowReroll):
-            fortunes_of_war_13_1.reroll(game, side, 1 if order.die is None else order.die)
+            replay = fortunes_of_war_13_1.start_reroll(game, side, order)
+            activations_4.perform(game, replay.actor, replay.order)
+            fortunes_of_war_13_1.finish_reroll(game, replay)
         elif isinstance(order, ACTIVATIONS):
             self._activate(game, side, order)
         else:
@@ -181,12 +184,16 @@ class IronAndFire(Ruleset[State]):
             case Done():
                 if game.s.phase in ("setup", "arrive"):
                     scenarios_15.setup_done(game, side)
+                    activations_4.advance(game)
                 else:
                     activations_4.pass_card(game, side)
             case Continue() | BreakOff():
                 boarding_6_3.boarding_decision(game, side, isinstance(order, Continue))
+                activations_4.continue_card(game)
             case Pass() | FowEnd():
-                fortunes_of_war_13_1.joker_decision(game, side, isinstance(order, FowEnd))
+                if fortunes_of_war_13_1.joker_decision(game, side, order):
+                    end_phase_11.end_phase(game)
+                activations_4.advance(game)
             case Roll(what=what):
                 scenarios_15.do_roll(game, side, what)
             case Place(unit=u, hex=h, facing=facing):
@@ -201,10 +208,11 @@ class IronAndFire(Ruleset[State]):
                 scenarios_15.place_cable_with(game, side, ship.id)
             case FowExtra():
                 fortunes_of_war_13_1.fow_extra(game, side)
-            case FowAgain(unit=u):
-                fortunes_of_war_13_1.fow_again(game, side, u.id)
+            case FowAgain():
+                fortunes_of_war_13_1.fow_again(game, side, order)
             case FowRedraw():
                 fortunes_of_war_13_1.fow_redraw(game, side)
+                activations_4.advance(game)
 
     # --- legal orders ----------------------------------------------------------------------------
     def legal_orders(self, state: State, seat: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.decks import card_name
 from games.core.ruleset import UMPIRE
 from games.core.view import Board, Counter, Overlay, SideInfo, View, Zone
 from games.iron_and_fire.game import SIDE_NAMES, Game
@@ -144,7 +145,7 @@ def _phase_lines(game: Game) -> list[str]:
     lines = [f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + "."]
     if s.card:
         left = s.acts_left
-        lines.append(f"Card {activations_4.card_name(game, s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
+        lines.append(f"Card {card_name(s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
     return lines
 
 

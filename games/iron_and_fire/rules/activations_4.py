@@ -4,8 +4,8 @@ face up to 3; the Jokers), one action per activated unit (4.2), and handing the 
 
 from __future__ import annotations
 
-from games.core.decks import is_joker, is_red, rank_of
-from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.decks import card_name, is_joker, is_red, rank_of
+from games.core.errors import IllegalOrder, NotYourTurn
 from games.core.hexgrid import Hex, distance
 from games.iron_and_fire.data import (
     SIDES,
@@ -34,6 +34,7 @@ from games.iron_and_fire.rules import (
     end_phase_11,
     firing_6_1,
     movement_5,
+    ramming_6_2,
     random_events_14,
     repair_8,
     scenarios_15,
@@ -54,8 +55,10 @@ def acts_for(g: Game, card: str) -> int:
 def advance(g: Game) -> None:
     """Draw cards until a side has a choice to make (the bot draws for the players)."""
     s = g.s
-    guard = 0
+    guard, turn = 0, s.turn
     while s.phase == "activations" and not s.card:
+        if s.turn != turn:  # a new turn began: its own draws
+            guard, turn = 0, s.turn
         guard += 1
         if guard > 200:  # pragma: no cover - defensive
             raise RuntimeError("card loop did not settle")
@@ -79,7 +82,7 @@ def advance(g: Game) -> None:
                 g.say("First Joker drawn.")
                 random_events_14.random_event(g)
                 continue
-            missing = [x for x in SIDES if x not in s.acted_sides and side_can_act(g, x)]
+            missing = [x for x in SIDES if x not in s.acted_sides and victory_12.side_can_act(g, x)]
             if missing and s.extra_draws < 0:
                 values, total = g.dice(2, 6)
                 s.extra_draws = total
@@ -92,18 +95,11 @@ def advance(g: Game) -> None:
         n = acts_for(g, card)
         s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = card, side, n, [], ""
         if not any(can_activate(g, u) for u in s.units if u.controller == side):
-            g.say(f"Card {card_name(g, card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
+            g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
             s.card, s.card_side, s.acts_left = "", "", 0
             continue
-        g.say(f"Card {card_name(g, card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
+        g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
         return
-
-
-def card_name(g: Game, card: str) -> str:
-    """The card as players read it (``K♥``), for messages."""
-    from games.core.decks import card_name
-
-    return card_name(card)
 
 
 def finish_card(g: Game) -> None:
@@ -113,9 +109,6 @@ def finish_card(g: Game) -> None:
     advance(g)
 
 
-def side_can_act(g: Game, side: str) -> bool:
-    """Whether ``side`` has any unit left in play (a card of a side with none is passed over)."""
-    return any(u.afloat and u.controller == side for u in g.s.units)
 
 
 # ==========================================================================================
@@ -135,27 +128,6 @@ def can_activate(g: Game, u: Unit) -> bool:
     return True
 
 
-def activation_guard(g: Game, side: str, uid: str) -> Unit:
-    """The unit an activation names, after the checks every action shares (4.2): play under way, the side's card, the side's own unit, one activation each."""
-    s = g.s
-    if s.phase in ("setup", "arrive"):
-        raise WrongPhase("Set-up is not finished yet.", hint="Place your units and say `done`.")
-    if s.phase == "over":
-        raise WrongPhase("The game is over.")
-    if s.phase in ("joker", "boarding"):
-        raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
-    u = g.unit(uid)
-    if u.controller != side:
-        raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
-    if s.card_side != side:
-        raise NotYourTurn(f"The card in play ({card_name(g, s.card)}) activates {SIDE_NAMES.get(s.card_side, '?')}, not {SIDE_NAMES[side]}.")
-    if not u.afloat:
-        raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
-    if u.id in s.used and s.bonus_unit != u.id:
-        raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
-    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
-        raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
-    return u
 
 
 def activation_done(g: Game, u: Unit) -> None:
@@ -195,7 +167,7 @@ def pass_card(g: Game, side: str) -> None:
     s = g.s
     if s.phase != "activations" or s.card_side != side:
         raise NotYourTurn(f"There is no {SIDE_NAMES.get(side, side)} card in play to end.")
-    g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(g, s.card)}.")
+    g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(s.card)}.")
     finish_card(g)
 
 
@@ -270,24 +242,22 @@ def perform(g: Game, side: str, order: Activation) -> None:
     """Carry out one activation (4.2: movement and ramming, firing, boarding, repair, ungrounding,
     and the scenarios' cutting and prize actions), then count it against the card."""
     match order:
-        case Move(unit=u, steps=steps, ram=ram, fow=fow):
-            movement_5.move(g, side, u.id, list(steps), None, ram, fow)
-        case MoveRam(unit=u, steps=steps, target=target, fow=fow):
-            movement_5.move(g, side, u.id, list(steps), target.id, True, fow)
-        case Ram(unit=u, target=target, fow=fow):
-            movement_5.move(g, side, u.id, [], target.id if target else None, True, fow)
-        case Fire(unit=u, target=target, fow=fow):
-            firing_6_1.fire(g, side, u.id, target.id, fow)
-        case Bombard(unit=u):
-            scenarios_15.bombard(g, side, u.id)
-        case Board(unit=u, target=target):
-            boarding_6_3.board(g, side, u.id, target.id if target else None)
-        case Repair(unit=u):
-            repair_8.repair(g, side, u.id)
-        case Unground(unit=u):
-            movement_5.unground(g, side, u.id)
-        case Cut(unit=u):
-            scenarios_15.cut(g, side, u.id)
-        case Prepare(unit=u):
-            boarding_6_3.prepare_prize(g, side, u.id)
+        case Move() | MoveRam() | Ram():
+            run = movement_5.move(g, side, order)
+            if run is not None:
+                ramming_6_2.ram(g, g.unit(order.unit.id), *run)
+        case Fire():
+            firing_6_1.fire(g, side, order)
+        case Bombard():
+            scenarios_15.bombard(g, side, order)
+        case Board():
+            boarding_6_3.board(g, side, order)
+        case Repair():
+            repair_8.repair(g, side, order)
+        case Unground():
+            movement_5.unground(g, side, order)
+        case Cut():
+            scenarios_15.cut(g, side, order)
+        case Prepare():
+            boarding_6_3.prepare_prize(g, side, order)
     activation_done(g, g.unit(order.unit.id))

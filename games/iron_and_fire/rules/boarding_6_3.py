@@ -10,41 +10,16 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
-from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, damage_7, victory_12
+from games.iron_and_fire.orders import Board, Prepare
+from games.iron_and_fire.rules import chilean_honor_13_2, damage_7, sequence_3, victory_12
 from games.iron_and_fire.state import LastAction, Unit
 
 
-def _unlock(g: Game, a: Unit, b: Unit) -> None:
-    """Remove the Boarding Combat markers between a and b (each may be locked elsewhere)."""
-    if a.boarding_with == b.id:
-        a.boarding_with = ""
-    if b.boarding_with == a.id:
-        b.boarding_with = ""
-    # a target still boarded by another ship stays locked with that one
-    for x in (a, b):
-        if not x.boarding_with:
-            partner = next((y for y in g.s.units if y.afloat and y.boarding_with == x.id), None)
-            if partner is not None:
-                x.boarding_with = partner.id
-
-
-def _break_boarding(g: Game, u: Unit) -> None:
-    """A ship leaves play: every Boarding Combat it was part of ends."""
-    partners = [y for y in g.s.units if y.id != u.id and (y.boarding_with == u.id or u.boarding_with == y.id)]
-    if partners or u.boarding_with:
-        for y in partners:
-            _unlock(g, u, y)
-        u.boarding_with = ""
-        if g.s.phase == "boarding" and u.id in g.s.boarding_pair:
-            g.s.phase = "activations"
-            g.s.decider = ""
-            g.s.boarding_pair = []
-
-
 # --- boarding (6.3) -----------------------------------------------------------------------
-def board(g: Game, side: str, uid: str, tid: str | None) -> None:
+def board(g: Game, side: str, order: Board) -> None:
     """6.3: start a Boarding Combat with an adjacent enemy ship (approach roll), or fight the next round of one."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid, tid = order.unit.id, order.target.id if order.target else None
+    u = sequence_3.activation_guard(g, side, uid)
     if u.battery:
         raise IllegalOrder("A land battery cannot board.")
     if tid is None:
@@ -113,7 +88,7 @@ def boarding_round(g: Game, u: Unit, t: Unit) -> None:
         if abs(tu - tt) >= 2:
             g.say(f"{head}: {win.name} wins by {abs(tu - tt)}: **{lose.name} is captured**.")
             for y in [y for y in s.units if y.boarding_with == lose.id or lose.boarding_with == y.id]:
-                _unlock(g, lose, y)
+                damage_7.unlock(g, lose, y)
             lose.boarding_with = ""
             lose.controller = win.controller
             if s.cable_ship == lose.id:
@@ -145,16 +120,15 @@ def boarding_decision(g: Game, side: str, keep: bool) -> None:
     if keep:
         g.say(f"{SIDE_NAMES[side]} continues the Boarding Combat between {a.name} and {b.name}: the markers stay.")
     else:
-        _unlock(g, a, b)
+        damage_7.unlock(g, a, b)
         g.say(f"{SIDE_NAMES[side]} breaks off the Boarding Combat between {a.name} and {b.name}: markers removed.")
-    if victory_12.check_victory(g, end_phase=False):
-        return
-    activations_4.continue_card(g)
+    victory_12.check_victory(g, end_phase=False)
 
 
-def prepare_prize(g: Game, side: str, uid: str) -> None:
+def prepare_prize(g: Game, side: str, order: Prepare) -> None:
     """6.3: a captured ship moves only on the second of two consecutive activations; this is the first."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g, side, uid)
     if not u.captured:
         raise IllegalOrder(f"{u.name} is not a captured ship; it moves normally.")
     g.s.prize_ready[side] = u.id

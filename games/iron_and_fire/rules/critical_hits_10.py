@@ -8,7 +8,7 @@ from games.iron_and_fire.game import (
     CRITICAL_TABLE,
     Game,
 )
-from games.iron_and_fire.rules import boarding_6_3, damage_7
+from games.iron_and_fire.rules import damage_7
 from games.iron_and_fire.state import Unit
 
 
@@ -49,7 +49,7 @@ def repair_criticals(g: Game, u: Unit) -> None:
                 g.say(f"{u.name}: Fire repair d6 **6**: the fire reaches the powder magazine! The ship **blows up**.")
                 u.status = "sunk"
                 u.sunk_by = u.fire_by  # the ship whose hit set the fire sank her
-                boarding_6_3._break_boarding(g, u)
+                damage_7.break_boarding(g, u)
                 return
             else:
                 n = 1 if die == 4 else 2

@@ -14,7 +14,6 @@ from games.iron_and_fire.game import (
     Game,
     sign,
 )
-from games.iron_and_fire.rules import boarding_6_3
 from games.iron_and_fire.state import Unit
 
 
@@ -89,7 +88,7 @@ def hit(g: Game, u: Unit, n: int, cause: str, by: str = "") -> None:
     if u.hits > u.pf:
         u.status = "sunk"
         u.sunk_by = by
-        boarding_6_3._break_boarding(g, u)
+        break_boarding(g, u)
         g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, more than PF {u.pf}: **sunk**.")
         return
     effects = [f"MP {eff_mp(g, u)}"] if not mp_secret(g, u) else []
@@ -112,3 +111,32 @@ def _save_roll(g: Game, u: Unit, what: str, side: str) -> None:
         g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **6**: {u.name} is marked with a Bridge critical hit.")
     else:
         g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **{die}**: no effect (needs 6).")
+
+
+def unlock(g: Game, a: Unit, b: Unit) -> None:
+    """6.3: remove the Boarding Combat markers between a and b (each may be locked elsewhere).
+
+    Kept here, below boarding, because a ship leaving play (7) ends its Boarding Combats too."""
+    if a.boarding_with == b.id:
+        a.boarding_with = ""
+    if b.boarding_with == a.id:
+        b.boarding_with = ""
+    # a target still boarded by another ship stays locked with that one
+    for x in (a, b):
+        if not x.boarding_with:
+            partner = next((y for y in g.s.units if y.afloat and y.boarding_with == x.id), None)
+            if partner is not None:
+                x.boarding_with = partner.id
+
+
+def break_boarding(g: Game, u: Unit) -> None:
+    """7 and 6.3: a ship leaves play, so every Boarding Combat it was part of ends."""
+    partners = [y for y in g.s.units if y.id != u.id and (y.boarding_with == u.id or u.boarding_with == y.id)]
+    if partners or u.boarding_with:
+        for y in partners:
+            unlock(g, u, y)
+        u.boarding_with = ""
+        if g.s.phase == "boarding" and u.id in g.s.boarding_pair:
+            g.s.phase = "activations"
+            g.s.decider = ""
+            g.s.boarding_pair = []

@@ -12,12 +12,13 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
+from games.iron_and_fire.orders import Fire
 from games.iron_and_fire.rules import (
-    activations_4,
     chilean_honor_13_2,
     critical_hits_10,
     damage_7,
     fortunes_of_war_13_1,
+    sequence_3,
 )
 from games.iron_and_fire.state import LastAction, Unit
 
@@ -84,9 +85,10 @@ def fire_problem(g: Game, u: Unit, t: Unit, fow: bool = False) -> str:
     return ""
 
 
-def fire(g: Game, side: str, uid: str, tid: str, fow: bool) -> None:
+def fire(g: Game, side: str, order: Fire) -> None:
     """6.1: fire at an enemy ship or battery: d10 plus modifiers against the target's PF; hits, saves and criticals."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid, tid, fow = order.unit.id, order.target.id, order.fow
+    u = sequence_3.activation_guard(g, side, uid)
     t = g.unit(tid)
     problem = fire_problem(g, u, t, fow)
     if problem:

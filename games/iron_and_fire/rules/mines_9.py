@@ -59,7 +59,7 @@ def mine_attack(g: Game, u: Unit, mine: Mine, fow_mod: int) -> None:
 
 def place_mine(g: Game, side: str, h: Hex) -> None:
     """9.0 and the scenario's set-up: place one of the rolled number of Mine counters, face down."""
-    scenarios_15._setup_guard(g, side)
+    scenarios_15.setup_guard(g, side)
     spec = g.scn.mines
     if spec is None or spec.side != side or (spec.option and not g.on(spec.option)):
         raise IllegalOrder(f"{SIDE_NAMES[side]} places no mines in this game.")

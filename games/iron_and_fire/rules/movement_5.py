@@ -4,6 +4,8 @@ grounding (5.2), ungrounding (5.3), drift (5.4) and prohibited movement (5.5).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import Hex
 from games.iron_and_fire.game import (
@@ -12,16 +14,24 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
+from games.iron_and_fire.orders import Move, MoveRam, Ram, Unground
 from games.iron_and_fire.rules import (
-    activations_4,
-    boarding_6_3,
     chilean_honor_13_2,
     damage_7,
     fortunes_of_war_13_1,
     mines_9,
-    ramming_6_2,
+    sequence_3,
 )
 from games.iron_and_fire.state import LastAction, Unit
+
+
+class RamRun(NamedTuple):
+    """A ram that ends a move (6.2), carried out by ``ramming_6_2.ram`` once the move is done."""
+
+    target: Unit
+    mp_used: int
+    fow_mod: int
+    hexes: int
 
 
 # --- grounding (5.1, 5.2, 15.3.3) ---------------------------------------------------------
@@ -108,7 +118,7 @@ def drift(g: Game, u: Unit) -> None:
     target = g.layout.neighbour(g.pos(u), direction)
     if not g.layout.on_map(target):
         u.status = "sunk"  # eliminated (5.4): counts as lost, never as an exit
-        boarding_6_3._break_boarding(g, u)
+        damage_7.break_boarding(g, u)
         g.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
         return
     terrain = g.terrain(target)
@@ -156,9 +166,10 @@ def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]
     return entered, facing, False
 
 
-def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None, ram: bool, fow: bool) -> None:
+def move(g: Game, side: str, order: Move | MoveRam | Ram) -> RamRun | None:
     """5.0: move by F/P/S steps at 1 MP each, with the checks of 5.1-5.5, mines (9) and Chilean Honor (13.2); ``ram`` rams the ship ahead at the end (6.2)."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid, steps, ram_target, ram, fow = _move_parts(order)
+    u = sequence_3.activation_guard(g, side, uid)
     s = g.s
     _refuse_to_move(g, u, side, ram)
     slow = _check_mp(g, u, len(steps) + (1 if ram else 0))
@@ -181,7 +192,7 @@ def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None,
     start = g.pos(u)
     path: list[tuple[int, int]] = [(start.q, start.r)]
     if not _bridge_lets_it_move(g, u, side, path):
-        return
+        return None
     taken: list[str] = []
     mp_used = 0
     stopped = ""
@@ -196,13 +207,25 @@ def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None,
         taken.append(step)
         stopped = _step_forward(g, u, side, taken, path, mp_used, fow_mod)
         if stopped == "exit":
-            return
+            return None
         if stopped:
             break
     _report(g, u, taken, bool(steps), stopped)
     s.last = LastAction("path", side, path, "")
     if ram and not stopped and u.afloat and target is not None and target.afloat:
-        ramming_6_2.ram(g, u, target, mp_used + 1, fow_mod, len(path) - 1)
+        return RamRun(target, mp_used + 1, fow_mod, len(path) - 1)
+    return None
+
+
+def _move_parts(order: Move | MoveRam | Ram) -> tuple[str, list[str], str | None, bool, bool]:
+    """The unit, steps, named ram target, whether it rams, and the Fortunes of War flag of a move order."""
+    match order:
+        case Move(unit=u, steps=steps, ram=ram, fow=fow):
+            return u.id, list(steps), None, ram, fow
+        case MoveRam(unit=u, steps=steps, target=target, fow=fow):
+            return u.id, list(steps), target.id, True, fow
+        case Ram(unit=u, target=target, fow=fow):
+            return u.id, [], target.id if target else None, True, fow
 
 
 def _refuse_to_move(g: Game, u: Unit, side: str, ram: bool) -> None:
@@ -313,9 +336,10 @@ def _report(g: Game, u: Unit, taken: list[str], had_steps: bool, stopped: str) -
         g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {g.printed(u.facing)}.")
 
 
-def unground(g: Game, side: str, uid: str) -> None:
+def unground(g: Game, side: str, order: Unground) -> None:
     """5.3: spend an activation on an ungrounding roll."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g, side, uid)
     if not u.grounded:
         raise IllegalOrder(f"{u.name} is not grounded.")
     unground_roll(g, u, "activation")

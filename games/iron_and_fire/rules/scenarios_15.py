@@ -24,8 +24,20 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
-from games.iron_and_fire.orders import CableAt, CableWith, Done, IronOrder, Place, PlaceBattery, PlaceMine, Roll, ref
-from games.iron_and_fire.rules import activations_4, sequence_3
+from games.iron_and_fire.orders import (
+    Bombard,
+    CableAt,
+    CableWith,
+    Cut,
+    Done,
+    IronOrder,
+    Place,
+    PlaceBattery,
+    PlaceMine,
+    Roll,
+    ref,
+)
+from games.iron_and_fire.rules import sequence_3
 from games.iron_and_fire.state import LastAction, Secret, State, Unit
 
 
@@ -53,7 +65,7 @@ def setup_remaining(g: Game, side: str) -> list[str]:
     return todo
 
 
-def _setup_guard(g: Game, side: str) -> None:
+def setup_guard(g: Game, side: str) -> None:
     if g.s.phase not in ("setup", "arrive"):
         raise WrongPhase("Set-up is over.", hint="Give activation orders now.")
     if side != g.s.setup_side:
@@ -62,7 +74,7 @@ def _setup_guard(g: Game, side: str) -> None:
 
 def do_roll(g: Game, side: str, key: str) -> None:
     """The scenario's set-up rolls (15.x): steam, arrivals, inshore squadron, cable, mines, batteries, damage; secret ones sealed to their side."""
-    _setup_guard(g, side)
+    setup_guard(g, side)
     if g.s.phase != "setup":
         raise WrongPhase("Set-up rolls are made before play.")
     specs = {r.key: r for r in g.rolls_for(side)}
@@ -122,7 +134,7 @@ def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
 
 def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None) -> None:
     """Set a ship up in its scenario zone with a printed compass facing (15.x set-up), or bring an arrival on."""
-    _setup_guard(g, side)
+    setup_guard(g, side)
     u = g.unit(uid)
     if u.side != side:
         raise NotYourTurn(f"{u.name} is not a {SIDE_NAMES[side]} ship.")
@@ -179,7 +191,7 @@ def _check_group(g: Game, u: Unit, spec: DeploySpec, h: Hex) -> None:
 
 def place_battery(g: Game, side: str, h: Hex) -> None:
     """7.2 and Scenario 4 set-up: place one of the rolled land batteries on a land hex of its zone."""
-    _setup_guard(g, side)
+    setup_guard(g, side)
     spec = g.scn.batteries
     if spec is None or spec.side != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} places no land batteries in this scenario.")
@@ -205,7 +217,7 @@ def place_battery(g: Game, side: str, h: Hex) -> None:
 
 def place_cable(g: Game, side: str, h: Hex) -> None:
     """Scenarios 3 and 4 (15.4, 15.5): place the cable buoy on a hex, or under a ship in Scenario 3."""
-    _setup_guard(g, side)
+    setup_guard(g, side)
     spec = g.scn.cable
     if spec is None or spec.side != side:
         raise IllegalOrder("There is no cable buoy for you to place in this scenario.")
@@ -223,8 +235,9 @@ def place_cable(g: Game, side: str, h: Hex) -> None:
 
 
 def setup_done(g: Game, side: str) -> None:
-    """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done."""
-    _setup_guard(g, side)
+    """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done
+    (the caller then draws the first card, ``activations_4.advance``)."""
+    setup_guard(g, side)
     todo = setup_remaining(g, side)
     if todo:
         raise IllegalOrder(f"{SIDE_NAMES[side]} is not finished setting up.", hint="Still to do: " + "; ".join(todo) + ".")
@@ -260,9 +273,10 @@ def cable_turn_check(g: Game) -> None:
         g.say(f"{text}: not yet.")
 
 
-def bombard(g: Game, side: str, uid: str) -> None:
+def bombard(g: Game, side: str, order: Bombard) -> None:
     """15.5.4: Huáscar fires on Antofagasta for bombardment points."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g, side, uid)
     if g.scn.bombard_target <= 0:
         raise IllegalOrder("There is no bombardment in this scenario.")
     if u.id != "huascar":
@@ -288,9 +302,10 @@ def bombard(g: Game, side: str, uid: str) -> None:
     g.say(f"{u.name} bombards Antofagasta: d6 **{die}**{describe_mods(mods)} = {total} bombardment hits (total {g.s.bombard_hits} of {g.scn.bombard_target}).")
 
 
-def cut(g: Game, side: str, uid: str) -> None:
+def cut(g: Game, side: str, order: Cut) -> None:
     """Scenario 4 (15.5): an activation atop the buoy works on cutting the cable; the secret roll says how many it takes."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g, side, uid)
     s = g.s
     spec = g.scn.cable
     if spec is None or spec.rule != "activations":

@@ -4,13 +4,14 @@
 
 from __future__ import annotations
 
-from games.core.decks import standard_cards
+from games.core.decks import card_name, standard_cards
+from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.hexgrid import Hex
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
 )
-from games.iron_and_fire.rules import activations_4
+from games.iron_and_fire.state import Unit
 
 
 # ==========================================================================================
@@ -67,6 +68,29 @@ def begin_arrivals(g: Game) -> None:
 
 
 def begin_activations(g: Game) -> None:
-    """3.2: the Activations Phase begins with the first card draw."""
+    """3.2: the Activations Phase begins; the first card is drawn by ``activations_4.advance``,
+    which every caller runs next (this module sits below the card draws)."""
     g.s.phase = "activations"
-    activations_4.advance(g)
+
+
+def activation_guard(g: Game, side: str, uid: str) -> Unit:
+    """The unit an activation names, after the checks every action shares (4.2): play under way, the side's card, the side's own unit, one activation each."""
+    s = g.s
+    if s.phase in ("setup", "arrive"):
+        raise WrongPhase("Set-up is not finished yet.", hint="Place your units and say `done`.")
+    if s.phase == "over":
+        raise WrongPhase("The game is over.")
+    if s.phase in ("joker", "boarding"):
+        raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
+    u = g.unit(uid)
+    if u.controller != side:
+        raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
+    if s.card_side != side:
+        raise NotYourTurn(f"The card in play ({card_name(s.card)}) activates {SIDE_NAMES.get(s.card_side, '?')}, not {SIDE_NAMES[side]}.")
+    if not u.afloat:
+        raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
+    if u.id in s.used and s.bonus_unit != u.id:
+        raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
+    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+        raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
+    return u

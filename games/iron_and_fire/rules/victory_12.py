@@ -12,7 +12,7 @@ from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
 )
-from games.iron_and_fire.rules import activations_4, damage_7
+from games.iron_and_fire.rules import damage_7
 from games.iron_and_fire.state import Unit
 
 
@@ -102,6 +102,12 @@ def finish(g: Game, winner: str | None, reason: str, details: list[str] | None =
             g.reveal(sec.key)
 
 
+def side_can_act(g: Game, side: str) -> bool:
+    """Whether ``side`` has any unit left in play (a card of a side with none is passed over, 4.1;
+    a side with none left loses, 12)."""
+    return any(u.afloat and u.controller == side for u in g.s.units)
+
+
 def check_victory(g: Game, *, end_phase: bool) -> bool:
     """Scenario conditions that can happen now (15.x victory); True if the game ended."""
     s = g.s
@@ -114,7 +120,7 @@ def check_victory(g: Game, *, end_phase: bool) -> bool:
         return True
     for side in SIDES:
         waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
-        if not waiting and not activations_4.side_can_act(g, side):
+        if not waiting and not side_can_act(g, side):
             final_result(g, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
             return True
     return False
