@@ -66,6 +66,7 @@ def setup_remaining(g: Game, side: str) -> list[str]:
 
 
 def setup_guard(g: Game, side: str) -> None:
+    """15.0: set-up orders come during set-up or arrivals, from the side placing (Chile first, then Peru)."""
     if g.s.phase not in ("setup", "arrive"):
         raise WrongPhase("Set-up is over.", hint="Give activation orders now.")
     if side != g.s.setup_side:
