@@ -20,9 +20,10 @@ from games.core.options import check_options
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Order, Outcome, Ruleset, ScenarioInfo, Seat, register
 from games.core.view import View
+from games.iron_and_fire import scene
 from games.iron_and_fire import view as views
 from games.iron_and_fire.data import SIDES, scenarios
-from games.iron_and_fire.game import OPTIONS, Game
+from games.iron_and_fire.game import Game
 from games.iron_and_fire.orders import (
     ACTIVATIONS,
     BreakOff,
@@ -93,7 +94,7 @@ class IronAndFire(Ruleset[State]):
         return [ScenarioInfo(s.id, s.name, s.description) for s in scenarios().values()]
 
     def options(self) -> list[OptionSpec]:
-        return list(OPTIONS)
+        return list(scene.OPTIONS)
 
     def help(self) -> str:
         return HELP
@@ -103,7 +104,7 @@ class IronAndFire(Ruleset[State]):
         known = scenarios()
         if scenario not in known:
             scenario = resolve_name(scenario, {k: v.name for k, v in known.items()}, "scenario")
-        return new_state(scenario, check_options(OPTIONS, options, system=self.name))
+        return new_state(scenario, check_options(scene.OPTIONS, options, system=self.name))
 
     def seats(self, state: State) -> list[Seat]:
         return [
@@ -171,7 +172,7 @@ class IronAndFire(Ruleset[State]):
         that ``fow reroll`` can replay it (13.1)."""
         state = game.s
         state.snapshot, state.snapshot_dice, state.snapshot_mines = "", [], []
-        before = snapshot_of(state) if game.on("fow") else ""
+        before = snapshot_of(state) if scene.on(game.s, "fow") else ""
         activations_4.perform(game, side, order)
         if before and game.rolled:
             state.snapshot, state.snapshot_order, state.snapshot_side = before, order.text, side
@@ -197,13 +198,13 @@ class IronAndFire(Ruleset[State]):
             case Roll(what=what):
                 scenarios_15.do_roll(game, side, what)
             case Place(unit=u, hex=h, facing=facing):
-                scenarios_15.place_unit(game, side, u.id, game.layout.parse(h), facing)
+                scenarios_15.place_unit(game, side, u.id, scene.layout(game.s).parse(h), facing)
             case PlaceMine(hex=h):
-                mines_9.place_mine(game, side, game.layout.parse(h))
+                mines_9.place_mine(game, side, scene.layout(game.s).parse(h))
             case PlaceBattery(hex=h):
-                scenarios_15.place_battery(game, side, game.layout.parse(h))
+                scenarios_15.place_battery(game, side, scene.layout(game.s).parse(h))
             case CableAt(hex=h):
-                scenarios_15.place_cable(game, side, game.layout.parse(h))
+                scenarios_15.place_cable(game, side, scene.layout(game.s).parse(h))
             case CableWith(ship=ship):
                 scenarios_15.place_cable_with(game, side, ship.id)
             case FowExtra():
@@ -233,7 +234,7 @@ class IronAndFire(Ruleset[State]):
         if state.phase != "activations":
             return []
         out: list[IronOrder] = []
-        fow_ok = game.on("fow") and state.fow_holder == side and side not in state.fow_used_turn
+        fow_ok = scene.on(game.s, "fow") and state.fow_holder == side and side not in state.fow_used_turn
         if state.card_side == side:
             for u in state.units:
                 if u.controller == side and activations_4.can_activate(game, u):

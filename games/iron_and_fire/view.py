@@ -9,6 +9,7 @@ from typing import Any
 from games.core.decks import card_name
 from games.core.ruleset import UMPIRE
 from games.core.view import Board, Counter, Overlay, SideInfo, View, Zone
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import SIDE_NAMES, Game
 from games.iron_and_fire.rules import activations_4, damage_7
 from games.iron_and_fire.state import State, Unit
@@ -19,6 +20,7 @@ COLOURS = {"peru": "#c8102e", "chile": "#1f3a93"}
 def view(state: State, seat: str | None) -> View:
     """What ``seat`` (a side, the umpire, or None for spectators) may see: secret rolls only to their side."""
     game = Game(state)
+    scn = scene.scenario(state)
     counters = [_unit_counter(game, u) for u in state.units if u.afloat]
     for i, m in enumerate(state.mines):
         counters.append(
@@ -40,7 +42,7 @@ def view(state: State, seat: str | None) -> View:
     if last.kind in ("path", "fire", "ram") and last.points:
         kind: Any = last.kind
         overlays.append(Overlay(kind, tuple((float(q), float(r)) for q, r in last.points), last.side, last.text))
-    board: Board = game.map.board()
+    board: Board = scene.hexmap(game.s).board()
     return View(
         board=board,
         viewer=seat,
@@ -49,7 +51,7 @@ def view(state: State, seat: str | None) -> View:
         overlays=tuple(overlays),
         zones=tuple(_setup_zones(game) if state.phase in ("setup", "arrive") else ()),
         status=tuple(status(game, seat)),
-        title=game.scn.name,
+        title=scn.name,
         private_text=tuple(_private_text(game, seat)),
     )
 
@@ -65,7 +67,7 @@ def _unit_counter(game: Game, u: Unit) -> Counter:
         label=u.name,
         side=u.side,
         pos=(float(u.q), float(u.r)),
-        facing=None if u.battery else game.layout.bearing(u.facing),
+        facing=None if u.battery else scene.layout(game.s).bearing(u.facing),
         damage=u.hits,
         damage_max=3 if u.battery else u.pf + 1,
         damage_text=f"{u.hits}H" if u.hits else "",
@@ -78,49 +80,52 @@ def _unit_counter(game: Game, u: Unit) -> Counter:
 def _setup_zones(game: Game) -> list[Zone]:
     """The set-up zones of the side placing now; ships sharing a zone share one outline and label
     (labels drawn apart overlap)."""
-    state, layout = game.s, game.layout
+    scn = scene.scenario(game.s)
+    state, layout = game.s, scene.layout(game.s)
     side = state.setup_side
     pending = [u for u in state.units if u.side == side and u.status == "waiting" and ((state.phase == "setup" and not u.arrive_turn) or (state.phase == "arrive" and u.arrive_turn == state.turn))]
     by_cells: dict[tuple[tuple[float, float], ...], list[str]] = {}
     for u in pending:
-        spec = game.spec_of(u.id)
+        spec = scene.spec_of(game.s, u.id)
         if spec is None:
             continue
-        cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(spec.zone, h) and game.terrain(h) not in ("land", "town"))
+        cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not scene.in_zone(game.s, spec.zone, h) and scene.terrain(game.s, h) not in ("land", "town"))
         by_cells.setdefault(cells, []).append(u.name)
     zones = [Zone(names[0] if len(names) == 1 else f"{len(names)} ships", side, cells) for cells, names in by_cells.items()]
-    mines = game.scn.mines
+    mines = scn.mines
     if mines is not None and mines.side == side and state.mines_to_place:
-        cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not game.in_zone(mines.zone, h) and game.terrain(h) not in ("land", "town"))
+        cells = tuple((float(h.q), float(h.r)) for h in layout.all_hexes() if not scene.in_zone(game.s, mines.zone, h) and scene.terrain(game.s, h) not in ("land", "town"))
         zones.append(Zone("Mines", side, cells))
     return zones
 
 
 def _private_text(game: Game, seat: str | None) -> list[str]:
     """Secret rolls for their side (and the umpire); Peru's count of cable-cutting activations."""
+    scn = scene.scenario(game.s)
     state = game.s
     umpire = seat == UMPIRE
     out = [f"Secret ({sec.purpose}): {sec.text}" + (" (revealed)" if sec.revealed else "")
            for sec in state.secrets if umpire or seat == sec.side]
-    if (umpire or seat == "peru") and game.scn.cable is not None and game.scn.cable.rule == "activations":
-        out.append(f"Cable cutting: {state.cable_progress} of {game.secret_value('cable') or '?'} activations.")
+    if (umpire or seat == "peru") and scn.cable is not None and scn.cable.rule == "activations":
+        out.append(f"Cable cutting: {state.cable_progress} of {scene.secret_value(game.s, 'cable') or '?'} activations.")
     return out
 
 
 def status(game: Game, seat: str | None) -> list[str]:
     """The status strip: phase, card in play, the advanced rules' state, each unit's condition."""
+    scn = scene.scenario(game.s)
     s = game.s
     lines = _phase_lines(game)
-    if game.on("fow"):
+    if scene.on(game.s, "fow"):
         holder = SIDE_NAMES.get(s.fow_holder, "nobody")
         used = ", ".join(SIDE_NAMES[x] for x in s.fow_used_turn) or "nobody"
         lines.append(f"Fortunes of War: held by {holder}; used this turn by {used}.")
-    if game.on("fow") and s.snapshot and s.snapshot_dice:
+    if scene.on(game.s, "fow") and s.snapshot and s.snapshot_dice:
         dice = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(s.snapshot_dice))
         lines.append(f"Dice of the last activation (`fow reroll N` re-rolls one): {dice}.")
-    if game.scn.bombard_target:
-        lines.append(f"Bombardment hits on Antofagasta: {s.bombard_hits} of {game.scn.bombard_target}.")
-    if game.scn.cable is not None:
+    if scn.bombard_target:
+        lines.append(f"Bombardment hits on Antofagasta: {s.bombard_hits} of {scn.bombard_target}.")
+    if scn.cable is not None:
         lines.append("Cable: " + ("cut." if s.cable_cut else "intact."))
     if s.lucky_shot or s.save_captain or s.save_admiral:
         pending = [f"Lucky Shot ({SIDE_NAMES[x]})" for x in s.lucky_shot]
@@ -129,7 +134,7 @@ def status(game: Game, seat: str | None) -> list[str]:
         lines.append("Pending events: " + ", ".join(pending) + ".")
     secret_steam = any(sec.key == "steam" and not sec.revealed for sec in s.secrets)
     lines.extend(_unit_line(game, u, seat, secret_steam) for u in s.units if u.status != "waiting")
-    lines.append("House values in use: ship stats, maps, mine mix" + (", turn limit" if game.scn.turns_source == "house" and not s.options.get("turns") else "") + ".")
+    lines.append("House values in use: ship stats, maps, mine mix" + (", turn limit" if scn.turns_source == "house" and not s.options.get("turns") else "") + ".")
     return lines
 
 
@@ -145,25 +150,25 @@ def _phase_lines(game: Game) -> list[str]:
     lines = [f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + "."]
     if s.card:
         left = s.acts_left
-        lines.append(f"Card {card_name(s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(game.unit(x).name for x in s.used)})" if s.used else "") + ".")
+        lines.append(f"Card {card_name(s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(scene.unit(game.s, x).name for x in s.used)})" if s.used else "") + ".")
     return lines
 
 
 def _unit_line(game: Game, u: Unit, seat: str | None, secret_steam: bool) -> str:
     """One unit's place and condition; the Covadonga's MP stays hidden from Peru while its steam roll is secret (15.3)."""
-    where = game.label(game.pos(u)) if u.afloat else u.status
+    where = scene.label(game.s, scene.pos(u)) if u.afloat else u.status
     bits = [f"{u.name} ({SIDE_NAMES[u.side]}{', held by ' + SIDE_NAMES[u.controller] if u.captured else ''}): {where}"]
     if u.afloat and u.battery:
         bits.append(f"hits {u.hits}/3, CF {sign_text(u.cf)}, PF {u.pf}")
     elif u.afloat:
         show_mp = not (u.id == "covadonga" and secret_steam and seat not in ("chile", UMPIRE))
         mp = f"MP {damage_7.eff_mp(game, u)}, " if show_mp else ""
-        bits.append(f"facing {game.printed(u.facing)}, hits {u.hits}/{u.pf}, {mp}CF {sign_text(damage_7.eff_cf(game, u))}, PF {u.pf}")
+        bits.append(f"facing {scene.printed(game.s, u.facing)}, hits {u.hits}/{u.pf}, {mp}CF {sign_text(damage_7.eff_cf(game, u))}, PF {u.pf}")
         extras = [c.title() for c in u.criticals]
         if u.grounded:
             extras.append("grounded")
         if u.boarding_with:
-            extras.append(f"boarding {game.unit(u.boarding_with).name}")
+            extras.append(f"boarding {scene.unit(game.s, u.boarding_with).name}")
         if damage_7.crippled(game, u):
             extras.append("crippled")
         if extras:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import critical_hits_10, damage_7, end_phase_11, victory_12
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
@@ -87,7 +88,7 @@ def test_captured_ship_never_fires_and_moves_after_two_consecutive_activations()
     order(st, "peru", "Loa prepare")
     st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
     order(st, "peru", "Loa move F")
-    assert Game(st).label(Game(st).pos(loa)) == "1608"
+    assert scene.label(st, scene.pos(loa)) == "1608"
     # another friendly activation in between cancels the preparation
     st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
     order(st, "peru", "Loa prepare")
@@ -218,7 +219,7 @@ def test_critical_table() -> None:
 
 def test_save_the_captain_and_admiral() -> None:
     st = close()
-    unit(st, "esmeralda").facing = Game(st).dir_of(5)  # no raking fire
+    unit(st, "esmeralda").facing = scene.dir_of(st, 5)  # no raking fire
     st.save_captain = True
     log = text(order(st, "peru", "Huascar fire Esmeralda", [1, 6]))  # 1+3+1 = 5: 1 hit; captain roll 6
     assert "Save the Captain" in log and unit(st, "esmeralda").criticals == ["bridge"]

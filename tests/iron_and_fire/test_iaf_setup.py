@@ -7,6 +7,7 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName
 from games.core.rng import Rng, check_seal, seed_from_number
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.orders import Place
 from games.iron_and_fire.rules import damage_7, sequence_3
@@ -152,7 +153,7 @@ def test_union_arrives_on_its_secret_turn_and_is_revealed() -> None:
     say(st, "chile", "done")
     say(st, "peru", "roll arrival")
     say(st, "peru", "roll cable")
-    arrival = g.secret_value("arrival")
+    arrival = scene.secret_value(g.s, "arrival")
     assert unit(st, "union").arrive_turn == arrival
     say(st, "peru", "Huascar at 2803 1")
     say(st, "peru", "cable 2507")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from games.core.decks import card_name, is_joker, is_red, rank_of
 from games.core.errors import IllegalOrder, NotYourTurn
 from games.core.hexgrid import Hex, distance
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     SIDES,
 )
@@ -74,7 +75,7 @@ def advance(g: Game) -> None:
         if is_joker(card):
             s.jokers_drawn += 1
             if s.jokers_drawn == 1:
-                if g.on("fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
+                if scene.on(g.s, "fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
                     s.phase = "joker"
                     s.decider = s.fow_holder
                     g.say(f"First Joker drawn. {SIDE_NAMES[s.fow_holder]} holds the Fortunes of War: `fow end` to end the Activations Phase, or `pass` for a Random Event roll.")
@@ -121,7 +122,7 @@ def can_activate(g: Game, u: Unit) -> bool:
         return False
     if u.id in s.used and s.bonus_unit != u.id:
         return False
-    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+    if scene.opt(g.s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
         return False
     if u.battery:
         return any(firing_6_1.fire_problem(g, u, t) == "" for t in g.s.units if t.afloat and t.controller != u.controller)
@@ -174,6 +175,7 @@ def pass_card(g: Game, side: str) -> None:
 def unit_orders(g: Game, u: Unit) -> list[Activation]:
     """The actions of 4.2 unit ``u`` may take now: fire, bombard, board, move (and ram), repair,
     unground, cut the cable, prepare a prize. Each is re-checked when given."""
+    scn = scene.scenario(g.s)
     out: list[Activation] = _attacks(g, u)
     if u.battery:
         return out
@@ -183,7 +185,7 @@ def unit_orders(g: Game, u: Unit) -> list[Activation]:
         out.append(Repair(ref(u)))
     if u.grounded:
         out.append(Unground(ref(u)))
-    if g.scn.cable is not None and g.scn.cable.rule == "activations" and s.cable == (u.q, u.r) and not s.cable_cut:
+    if scn.cable is not None and scn.cable.rule == "activations" and s.cable == (u.q, u.r) and not s.cable_cut:
         out.append(Cut(ref(u)))
     if u.captured and s.prize_ready.get(u.controller) != u.id:
         out.append(Prepare(ref(u)))
@@ -192,19 +194,20 @@ def unit_orders(g: Game, u: Unit) -> list[Activation]:
 
 def _attacks(g: Game, u: Unit) -> list[Activation]:
     """Fire (6.1) at each enemy in reach, the Scenario 4 bombardment, boarding (6.3) adjacent ships."""
+    scn = scene.scenario(g.s)
     enemies = [t for t in g.s.units if t.afloat and t.controller != u.controller]
     out: list[Activation] = [Fire(ref(u), ref(t)) for t in enemies if not firing_6_1.fire_problem(g, u, t)]
     if u.battery:
         return out
-    if u.id == "huascar" and g.scn.bombard_target and any(
-        distance(g.pos(u), h) <= 4 and not g.line_blocker(g.pos(u), h) for h, t in g.map.terrain.items() if t == "town"
+    if u.id == "huascar" and scn.bombard_target and any(
+        distance(scene.pos(u), h) <= 4 and not scene.line_blocker(g.s, scene.pos(u), h) for h, t in scene.hexmap(g.s).terrain.items() if t == "town"
     ):
         out.append(Bombard(ref(u)))
     for t in enemies:
-        locked_with_us = not t.boarding_with or g.unit(t.boarding_with).controller == u.controller
+        locked_with_us = not t.boarding_with or scene.unit(g.s, t.boarding_with).controller == u.controller
         fighting = u.boarding_with == t.id or t.boarding_with == u.id
         free = not u.captured and not u.boarding_with and locked_with_us
-        if not t.battery and distance(g.pos(u), g.pos(t)) == 1 and (fighting or free):
+        if not t.battery and distance(scene.pos(u), scene.pos(t)) == 1 and (fighting or free):
             out.append(Board(ref(u), ref(t)))
     return out
 
@@ -226,15 +229,15 @@ def _moves(g: Game, u: Unit) -> list[Activation]:
         except IllegalOrder:
             continue
         out.append(Move(ref(u), seq))
-        if not leaves and len(seq) < mp and not u.captured and _rammable(g, u, entered[-1] if entered else g.pos(u), facing):
+        if not leaves and len(seq) < mp and not u.captured and _rammable(g, u, entered[-1] if entered else scene.pos(u), facing):
             out.append(Move(ref(u), seq, ram=True))
-    if not u.captured and _rammable(g, u, g.pos(u), u.facing):
+    if not u.captured and _rammable(g, u, scene.pos(u), u.facing):
         out.append(Ram(ref(u)))
     return out
 
 
 def _rammable(g: Game, u: Unit, at: Hex, facing: int) -> bool:
-    target = g.unit_at(g.layout.neighbour(at, facing))
+    target = scene.unit_at(g.s, scene.layout(g.s).neighbour(at, facing))
     return target is not None and not target.battery and target.controller != u.controller
 
 
@@ -245,7 +248,7 @@ def perform(g: Game, side: str, order: Activation) -> None:
         case Move() | MoveRam() | Ram():
             run = movement_5.move(g, side, order)
             if run is not None:
-                ramming_6_2.ram(g, g.unit(order.unit.id), *run)
+                ramming_6_2.ram(g, scene.unit(g.s, order.unit.id), *run)
         case Fire():
             firing_6_1.fire(g, side, order)
         case Bombard():
@@ -260,4 +263,4 @@ def perform(g: Game, side: str, order: Activation) -> None:
             scenarios_15.cut(g, side, order)
         case Prepare():
             boarding_6_3.prepare_prize(g, side, order)
-    activation_done(g, g.unit(order.unit.id))
+    activation_done(g, scene.unit(g.s, order.unit.id))

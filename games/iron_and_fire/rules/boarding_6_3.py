@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.hexgrid import distance
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
@@ -26,10 +27,10 @@ def board(g: Game, side: str, order: Board) -> None:
         if not u.boarding_with:
             raise IllegalOrder(f"Name the ship {u.name} boards.", hint=f"`{u.name} board <ship>`.")
         tid = u.boarding_with
-    t = g.unit(tid)
+    t = scene.unit(g.s, tid)
     if t.battery or not t.afloat or t.controller == side:
         raise IllegalOrder(f"{u.name} can only board an enemy ship in play.")
-    if distance(g.pos(u), g.pos(t)) != 1:
+    if distance(scene.pos(u), scene.pos(t)) != 1:
         raise IllegalOrder(f"{u.name} is not adjacent to {t.name}.")
     s = g.s
     if s.cable_ship in (u.id, t.id):
@@ -41,9 +42,9 @@ def board(g: Game, side: str, order: Board) -> None:
     if u.captured:
         raise IllegalOrder(f"{u.name} is a captured ship: it never starts a Boarding Combat.")
     if u.boarding_with:
-        raise IllegalOrder(f"{u.name} is already locked in a Boarding Combat with {g.unit(u.boarding_with).name}.")
-    if t.boarding_with and g.unit(t.boarding_with).controller != side:
-        raise IllegalOrder(f"{t.name} is already locked in a Boarding Combat with {g.unit(t.boarding_with).name}.")
+        raise IllegalOrder(f"{u.name} is already locked in a Boarding Combat with {scene.unit(g.s, u.boarding_with).name}.")
+    if t.boarding_with and scene.unit(g.s, t.boarding_with).controller != side:
+        raise IllegalOrder(f"{t.name} is already locked in a Boarding Combat with {scene.unit(g.s, t.boarding_with).name}.")
     # a second friendly ship may board the same target; the strengths never combine (6.3)
     die = g.d(10)
     head = f"{u.name} attempts to board {t.name}: d10 **{die}** vs PF {t.pf} (needs {t.pf} or less)"
@@ -113,7 +114,7 @@ def boarding_decision(g: Game, side: str, keep: bool) -> None:
         raise WrongPhase("There is no Boarding Combat decision to make now.")
     if s.decider not in (side, "both"):
         raise NotYourTurn(f"{SIDE_NAMES[s.decider]} decides about the Boarding Combat.")
-    a, b = (g.unit(x) for x in s.boarding_pair)
+    a, b = (scene.unit(g.s, x) for x in s.boarding_pair)
     s.phase = "activations"
     s.decider = ""
     s.boarding_pair = []

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     Game,
 )
@@ -11,6 +12,7 @@ from games.iron_and_fire.rules import critical_hits_10, damage_7, movement_5, sc
 
 def end_phase(g: Game) -> None:
     """11.1 in order: victory, critical repairs, ungrounding, drift, then the next turn."""
+    scn = scene.scenario(g.s)
     s = g.s
     s.card, s.card_side, s.acts_left = "", "", 0
     g.say(f"**End Phase** of turn {s.turn}.")
@@ -29,7 +31,7 @@ def end_phase(g: Game) -> None:
             movement_5.drift(g, u)
     for u in s.units:
         u.mp_penalty = 0
-    if g.scn.cable is not None and g.scn.cable.rule == "turns" and not s.cable_cut:
+    if scn.cable is not None and scn.cable.rule == "turns" and not s.cable_cut:
         scenarios_15.cable_turn_check(g)
     if victory_12.check_victory(g, end_phase=False):
         return

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from games.core.codec import from_json, to_json
 from games.core.decks import card_name
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
@@ -23,7 +24,7 @@ from games.iron_and_fire.state import State
 # --- Fortunes of War (13.1) ---------------------------------------------------------------
 def fow_check(g: Game, side: str) -> None:
     """13.1: the side holds the Fortunes of War, it is in use, and the side has not played it this turn."""
-    if not g.on("fow"):
+    if not scene.on(g.s, "fow"):
         raise IllegalOrder("Fortunes of War is not in use in this game.", hint="Start a game with options:fow=on.")
     if g.s.fow_holder != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} does not hold the Fortunes of War.")
@@ -59,7 +60,7 @@ def fow_again(g: Game, side: str, order: FowAgain) -> None:
     """13.1: a unit of the side's own card activates a second time."""
     uid = order.unit.id
     s = g.s
-    u = g.unit(uid)
+    u = scene.unit(g.s, uid)
     if s.phase != "activations" or s.card_side != side or u.controller != side or not u.afloat:
         raise IllegalOrder("Play `fow again <unit>` on one of your own cards, for one of your units in play.")
     fow_use(g, side, f"a second activation for {u.name}")
@@ -148,7 +149,7 @@ def start_reroll(g: Game, side: str, order: FowReroll) -> Replay:
     g.replay, g.reroll_index, g.replay_mines = dice, which - 1, mines
     faces, value = dice[which - 1]
     g.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
-    replayed = parse(state, g.layout, order_text)
+    replayed = parse(state, scene.layout(g.s), order_text)
     assert isinstance(replayed, ACTIVATIONS), order_text  # only activations are kept for a re-roll
     return Replay(side, actor, replayed, order_text, snap, mines, used_turn, used_ever)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from games.core.decks import card_name, standard_cards
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.hexgrid import Hex
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
@@ -19,6 +20,7 @@ from games.iron_and_fire.state import Unit
 # ==========================================================================================
 def begin_turn(g: Game, turn: int) -> None:
     """3.1 Preparation: a new turn, a freshly shuffled deck with both Jokers; then arrivals and activations."""
+    scn = scene.scenario(g.s)
     s = g.s
     s.turn = turn
     s.deck = standard_cards(jokers=2)
@@ -38,8 +40,8 @@ def begin_turn(g: Game, turn: int) -> None:
     if s.scenario == "s2" and turn == s.steam_turns + 1 and s.steam_turns:
         g.say("The Covadonga has raised steam: full MP from now on.")
         g.reveal("steam")
-    if s.cable is not None and not s.cable_cut and g.scn.cable is not None and g.scn.cable.rule == "turns":
-        atop = g.unit_at(Hex(*s.cable))
+    if s.cable is not None and not s.cable_cut and scn.cable is not None and scn.cable.rule == "turns":
+        atop = scene.unit_at(g.s, Hex(*s.cable))
         if atop is not None and atop.side == "peru" and atop.controller == "peru":
             if atop.id != s.cable_ship:
                 s.cable_progress = 0
@@ -53,12 +55,13 @@ def begin_turn(g: Game, turn: int) -> None:
 
 def begin_arrivals(g: Game) -> None:
     """The scenario's ships arriving this turn are set up, with their secret arrival rolls revealed, before the first card (15.x)."""
+    scn = scene.scenario(g.s)
     s = g.s
     for side in ("chile", "peru"):
         if any(u.status == "waiting" and u.arrive_turn == s.turn and u.controller == side for u in s.units):
             s.phase = "arrive"
             s.setup_side = side
-            keys = {d.arrive_roll for d in g.scn.deploy if d.arrive_roll and g.unit(d.ship).arrive_turn == s.turn}
+            keys = {d.arrive_roll for d in scn.deploy if d.arrive_roll and scene.unit(g.s, d.ship).arrive_turn == s.turn}
             for key in sorted(keys):
                 g.reveal(key)
             names = ", ".join(u.name for u in s.units if u.status == "waiting" and u.arrive_turn == s.turn and u.controller == side)
@@ -82,7 +85,7 @@ def activation_guard(g: Game, side: str, uid: str) -> Unit:
         raise WrongPhase("The game is over.")
     if s.phase in ("joker", "boarding"):
         raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
-    u = g.unit(uid)
+    u = scene.unit(g.s, uid)
     if u.controller != side:
         raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
     if s.card_side != side:
@@ -91,6 +94,6 @@ def activation_guard(g: Game, side: str, uid: str) -> Unit:
         raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
     if u.id in s.used and s.bonus_unit != u.id:
         raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
-    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+    if scene.opt(g.s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
         raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
     return u

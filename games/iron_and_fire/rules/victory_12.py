@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     SIDES,
 )
@@ -31,10 +32,11 @@ def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
     Scenario 2 at its (house) turn limit goes to victory points by the rulings ("12 turns,
     then victory points"); option ``s2_end=draw`` keeps 15.3.4's "any other result is a draw".
     """
+    scn = scene.scenario(g.s)
     s = g.s
-    v = g.scn.victory
+    v = scn.victory
     peru_lost, chile_lost = len(lost(g, "peru")), len(lost(g, "chile"))
-    if v == "s2" and (not turn_limit or g.opt("s2_end") == "draw"):
+    if v == "s2" and (not turn_limit or scene.opt(g.s, "s2_end") == "draw"):
         finish(g, None, f"Draw: {why} without either side achieving its objective.")
         return
     if v == "s3":
@@ -110,12 +112,13 @@ def side_can_act(g: Game, side: str) -> bool:
 
 def check_victory(g: Game, *, end_phase: bool) -> bool:
     """Scenario conditions that can happen now (15.x victory); True if the game ended."""
+    scn = scene.scenario(g.s)
     s = g.s
     if s.phase == "over":
         return True
     if s.phase in ("setup",):
         return False
-    check = SCENARIO_CHECKS.get(g.scn.victory)
+    check = SCENARIO_CHECKS.get(scn.victory)
     if check is not None and check(g, {u.id: u for u in s.units}, end_phase):
         return True
     for side in SIDES:
@@ -167,6 +170,7 @@ def _s2_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
 
 def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 4 (15.5): a Chilean ship leaving, the Huáscar lost, or the bombardment achieved."""
+    scn = scene.scenario(g.s)
     s = g.s
     for u in s.units:
         if u.side == "chile" and u.status == "exited":
@@ -175,7 +179,7 @@ def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     if _gone(units, "huascar"):
         finish(g, "chile", "the Huáscar was sunk or captured.")
         return True
-    if end_phase and s.bombard_hits >= g.scn.bombard_target and len(lost(g, "chile")) > len(lost(g, "peru")) and not _gone(units, "huascar"):
+    if end_phase and s.bombard_hits >= scn.bombard_target and len(lost(g, "chile")) > len(lost(g, "peru")) and not _gone(units, "huascar"):
         finish(g, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
         return True
     return False
@@ -184,7 +188,7 @@ def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
 def _s5_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 5 (15.6): all ironclads lost (a draw, checked first), the heroes lost, or their escape with enough kills."""
     s = g.s
-    survives = g.opt("independencia") == "survives"
+    survives = scene.opt(g.s, "independencia") == "survives"
     heroes = ["huascar", "independencia"] if survives else ["huascar"]
     # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
     # pre-empt "all ironclads sunk or captured" and the clause could never apply
