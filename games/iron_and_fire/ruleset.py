@@ -221,12 +221,11 @@ class IronAndFire(Ruleset[State]):
             side = self._side(state, seat)
         except NotYourTurn:
             return []
-        return [o.text for o in self._legal(Game(state), side)]
+        return [o.text for o in self._legal(state, side)]
 
-    def _legal(self, game: Game, side: str) -> list[IronOrder]:
-        state = game.s
+    def _legal(self, state: State, side: str) -> list[IronOrder]:
         if state.phase in ("setup", "arrive"):
-            return scenarios_15.setup_orders(game, side) if side == state.setup_side else []
+            return scenarios_15.setup_orders(state, side) if side == state.setup_side else []
         if state.phase == "joker" and side == state.decider:
             return [FowEnd(), Pass()]
         if state.phase == "boarding" and state.decider in (side, "both"):
@@ -234,11 +233,11 @@ class IronAndFire(Ruleset[State]):
         if state.phase != "activations":
             return []
         out: list[IronOrder] = []
-        fow_ok = scene.on(game.s, "fow") and state.fow_holder == side and side not in state.fow_used_turn
+        fow_ok = scene.on(state, "fow") and state.fow_holder == side and side not in state.fow_used_turn
         if state.card_side == side:
             for u in state.units:
-                if u.controller == side and activations_4.can_activate(game, u):
-                    out.extend(activations_4.unit_orders(game, u))
+                if u.controller == side and activations_4.can_activate(state, u):
+                    out.extend(activations_4.unit_orders(state, u))
             if fow_ok:
                 out.append(FowExtra())
                 out.extend(FowAgain(ref(u)) for u in state.units if u.controller == side and u.afloat and u.id in state.used)

@@ -85,7 +85,7 @@ def in_play(state: State, side: str = "peru", card: str = "KH", deck: list[str] 
     state.turn = turn
     state.card = card
     state.card_side = side
-    state.acts_left = activations_4.acts_for(Game(state), card)
+    state.acts_left = activations_4.acts_for(state, card)
     state.used = []
     state.deck = deck if deck is not None else ["2S", "2H"] * 12
     return state

@@ -89,12 +89,12 @@ def test_covadonga_one_mp_while_raising_steam_and_damage_makes_it_drift() -> Non
     st.steam_turns, st.turn = 2, 1
     c = unit(st, "covadonga")
     g = Game(st)
-    assert damage_7.eff_mp(g, c) == 1
+    assert damage_7.eff_mp(g.s, c) == 1
     c.hits = 1  # half PF 2 rounded up: "drops MP by one"
-    assert damage_7.eff_mp(g, c) == 0
+    assert damage_7.eff_mp(g.s, c) == 0
     st.turn = 3
     c.hits = 0
-    assert damage_7.eff_mp(g, c) == 2
+    assert damage_7.eff_mp(g.s, c) == 2
 
 
 def test_scenario_three_batteries_mines_and_cable_on_a_ship() -> None:

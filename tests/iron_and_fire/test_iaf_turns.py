@@ -22,7 +22,7 @@ def s1(side: str = "peru", card: str = "KH", deck: list[str] | None = None, opti
 
 @pytest.mark.parametrize(("card", "acts"), [("AH", 1), ("3D", 1), ("9H", 1), ("2H", 2), ("8D", 2), ("10H", 2), ("JH", 3), ("QD", 3), ("KH", 3)])
 def test_activations_per_card(card: str, acts: int) -> None:
-    assert activations_4.acts_for(Game(s1()), card) == acts
+    assert activations_4.acts_for(s1(), card) == acts
 
 
 def test_red_cards_activate_peru_and_black_cards_chile() -> None:
@@ -374,12 +374,12 @@ def test_visibility_turns_4_to_6_roll_and_7_on_minus_one() -> None:
 def test_option_once_per_turn() -> None:
     st = s1(options={"once_per": "turn"})
     st.turn_used = ["huascar"]  # activated on an earlier card this turn
-    assert not activations_4.can_activate(Game(st), unit(st, "huascar"))
+    assert not activations_4.can_activate(st, unit(st, "huascar"))
     with pytest.raises(IllegalOrder, match="already activated this turn"):
         order(st, "peru", "Huascar move F")
     st2 = s1()
     st2.turn_used = ["huascar"]
-    assert activations_4.can_activate(Game(st2), unit(st2, "huascar"))
+    assert activations_4.can_activate(st2, unit(st2, "huascar"))
 
 
 def test_option_land_does_not_block() -> None:
@@ -408,7 +408,7 @@ def test_chilean_honor_boarding_penalty_and_ram_lifts_it() -> None:
     place(st, "blanco_encalada", "2005", 6)
     order(st, "chile", "Blanco ram", [5])
     assert unit(st, "blanco_encalada").honor_done
-    assert not chilean_honor_13_2.honor_bound(Game(st), unit(st, "blanco_encalada"))
+    assert not chilean_honor_13_2.honor_bound(st, unit(st, "blanco_encalada"))
 
 
 def test_fow_reroll_one_die_keeps_the_others() -> None:

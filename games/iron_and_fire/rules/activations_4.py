@@ -41,10 +41,10 @@ from games.iron_and_fire.rules import (
     scenarios_15,
     victory_12,
 )
-from games.iron_and_fire.state import Unit
+from games.iron_and_fire.state import State, Unit
 
 
-def acts_for(g: Game, card: str) -> int:
+def acts_for(s: State, card: str) -> int:
     """4.1: an odd card activates 1 unit, an even card up to 2, a face card up to 3."""
     rank = rank_of(card)
     if rank in ("J", "Q", "K"):
@@ -83,7 +83,7 @@ def advance(g: Game) -> None:
                 g.say("First Joker drawn.")
                 random_events_14.random_event(g)
                 continue
-            missing = [x for x in SIDES if x not in s.acted_sides and victory_12.side_can_act(g, x)]
+            missing = [x for x in SIDES if x not in s.acted_sides and victory_12.side_can_act(g.s, x)]
             if missing and s.extra_draws < 0:
                 values, total = g.dice(2, 6)
                 s.extra_draws = total
@@ -93,9 +93,9 @@ def advance(g: Game) -> None:
             end_phase_11.end_phase(g)
             continue
         side = "peru" if is_red(card) else "chile"
-        n = acts_for(g, card)
+        n = acts_for(g.s, card)
         s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = card, side, n, [], ""
-        if not any(can_activate(g, u) for u in s.units if u.controller == side):
+        if not any(can_activate(g.s, u) for u in s.units if u.controller == side):
             g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
             s.card, s.card_side, s.acts_left = "", "", 0
             continue
@@ -115,17 +115,16 @@ def finish_card(g: Game) -> None:
 # ==========================================================================================
 # Activations (4.2)
 # ==========================================================================================
-def can_activate(g: Game, u: Unit) -> bool:
+def can_activate(s: State, u: Unit) -> bool:
     """4.2: a unit acts once per card (once per turn with once_per=turn), unless the Fortunes of War gave it a second activation."""
-    s = g.s
     if not u.afloat or u.controller != s.card_side:
         return False
     if u.id in s.used and s.bonus_unit != u.id:
         return False
-    if scene.opt(g.s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+    if scene.opt(s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
         return False
     if u.battery:
-        return any(firing_6_1.fire_problem(g, u, t) == "" for t in g.s.units if t.afloat and t.controller != u.controller)
+        return any(firing_6_1.fire_problem(s, u, t) == "" for t in s.units if t.afloat and t.controller != u.controller)
     return True
 
 
@@ -159,7 +158,7 @@ def continue_card(g: Game) -> None:
     s = g.s
     if s.phase != "activations":
         return
-    if s.acts_left <= 0 or not any(can_activate(g, x) for x in s.units):
+    if s.acts_left <= 0 or not any(can_activate(g.s, x) for x in s.units):
         finish_card(g)
 
 
@@ -172,15 +171,14 @@ def pass_card(g: Game, side: str) -> None:
     finish_card(g)
 
 
-def unit_orders(g: Game, u: Unit) -> list[Activation]:
+def unit_orders(s: State, u: Unit) -> list[Activation]:
     """The actions of 4.2 unit ``u`` may take now: fire, bombard, board, move (and ram), repair,
     unground, cut the cable, prepare a prize. Each is re-checked when given."""
-    scn = scene.scenario(g.s)
-    out: list[Activation] = _attacks(g, u)
+    scn = scene.scenario(s)
+    out: list[Activation] = _attacks(s, u)
     if u.battery:
         return out
-    out.extend(_moves(g, u))
-    s = g.s
+    out.extend(_moves(s, u))
     if u.hits:
         out.append(Repair(ref(u)))
     if u.grounded:
@@ -192,19 +190,19 @@ def unit_orders(g: Game, u: Unit) -> list[Activation]:
     return out
 
 
-def _attacks(g: Game, u: Unit) -> list[Activation]:
+def _attacks(s: State, u: Unit) -> list[Activation]:
     """Fire (6.1) at each enemy in reach, the Scenario 4 bombardment, boarding (6.3) adjacent ships."""
-    scn = scene.scenario(g.s)
-    enemies = [t for t in g.s.units if t.afloat and t.controller != u.controller]
-    out: list[Activation] = [Fire(ref(u), ref(t)) for t in enemies if not firing_6_1.fire_problem(g, u, t)]
+    scn = scene.scenario(s)
+    enemies = [t for t in s.units if t.afloat and t.controller != u.controller]
+    out: list[Activation] = [Fire(ref(u), ref(t)) for t in enemies if not firing_6_1.fire_problem(s, u, t)]
     if u.battery:
         return out
     if u.id == "huascar" and scn.bombard_target and any(
-        distance(scene.pos(u), h) <= 4 and not scene.line_blocker(g.s, scene.pos(u), h) for h, t in scene.hexmap(g.s).terrain.items() if t == "town"
+        distance(scene.pos(u), h) <= 4 and not scene.line_blocker(s, scene.pos(u), h) for h, t in scene.hexmap(s).terrain.items() if t == "town"
     ):
         out.append(Bombard(ref(u)))
     for t in enemies:
-        locked_with_us = not t.boarding_with or scene.unit(g.s, t.boarding_with).controller == u.controller
+        locked_with_us = not t.boarding_with or scene.unit(s, t.boarding_with).controller == u.controller
         fighting = u.boarding_with == t.id or t.boarding_with == u.id
         free = not u.captured and not u.boarding_with and locked_with_us
         if not t.battery and distance(scene.pos(u), scene.pos(t)) == 1 and (fighting or free):
@@ -212,12 +210,11 @@ def _attacks(g: Game, u: Unit) -> list[Activation]:
     return out
 
 
-def _moves(g: Game, u: Unit) -> list[Activation]:
+def _moves(s: State, u: Unit) -> list[Activation]:
     """Every legal step sequence (section 5) within the ship's MP, with a ram (6.2) where it ends bow-on."""
-    s = g.s
     prize_moves = s.prize_ready.get(u.controller) == u.id and s.last_friendly.get(u.controller) == u.id
     can_move = not u.grounded and not u.boarding_with and (not u.captured or prize_moves)
-    mp = damage_7.eff_mp(g, u)
+    mp = damage_7.eff_mp(s, u)
     if s.cable_slow and s.cable_ship == u.id:
         mp = min(mp, 1)
     if not can_move or mp <= 0:
@@ -225,19 +222,19 @@ def _moves(g: Game, u: Unit) -> list[Activation]:
     out: list[Activation] = []
     for seq in movement_5.step_sequences(mp):
         try:
-            entered, facing, leaves = movement_5.plan_path(g, u, list(seq))
+            entered, facing, leaves = movement_5.plan_path(s, u, list(seq))
         except IllegalOrder:
             continue
         out.append(Move(ref(u), seq))
-        if not leaves and len(seq) < mp and not u.captured and _rammable(g, u, entered[-1] if entered else scene.pos(u), facing):
+        if not leaves and len(seq) < mp and not u.captured and _rammable(s, u, entered[-1] if entered else scene.pos(u), facing):
             out.append(Move(ref(u), seq, ram=True))
-    if not u.captured and _rammable(g, u, scene.pos(u), u.facing):
+    if not u.captured and _rammable(s, u, scene.pos(u), u.facing):
         out.append(Ram(ref(u)))
     return out
 
 
-def _rammable(g: Game, u: Unit, at: Hex, facing: int) -> bool:
-    target = scene.unit_at(g.s, scene.layout(g.s).neighbour(at, facing))
+def _rammable(s: State, u: Unit, at: Hex, facing: int) -> bool:
+    target = scene.unit_at(s, scene.layout(s).neighbour(at, facing))
     return target is not None and not target.battery and target.controller != u.controller
 
 

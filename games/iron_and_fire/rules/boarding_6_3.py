@@ -20,7 +20,7 @@ from games.iron_and_fire.state import LastAction, Unit
 def board(g: Game, side: str, order: Board) -> None:
     """6.3: start a Boarding Combat with an adjacent enemy ship (approach roll), or fight the next round of one."""
     uid, tid = order.unit.id, order.target.id if order.target else None
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     if u.battery:
         raise IllegalOrder("A land battery cannot board.")
     if tid is None:
@@ -64,7 +64,7 @@ def _board_total(g: Game, u: Unit) -> tuple[int, int, str]:
     mods: list[tuple[str, int]] = [("PF", u.pf)]
     if "fire" in u.criticals:
         mods.append(("on fire", -1))
-    if chilean_honor_13_2.honor_bound(g, u):
+    if chilean_honor_13_2.honor_bound(g.s, u):
         mods.append(("Chilean Honor", -2))
     total = die + sum(v for _, v in mods)
     return die, total, f"{u.name} d6 **{die}**{describe_mods(mods)} = {total}"
@@ -89,7 +89,7 @@ def boarding_round(g: Game, u: Unit, t: Unit) -> None:
         if abs(tu - tt) >= 2:
             g.say(f"{head}: {win.name} wins by {abs(tu - tt)}: **{lose.name} is captured**.")
             for y in [y for y in s.units if y.boarding_with == lose.id or lose.boarding_with == y.id]:
-                damage_7.unlock(g, lose, y)
+                damage_7.unlock(g.s, lose, y)
             lose.boarding_with = ""
             lose.controller = win.controller
             if s.cable_ship == lose.id:
@@ -121,7 +121,7 @@ def boarding_decision(g: Game, side: str, keep: bool) -> None:
     if keep:
         g.say(f"{SIDE_NAMES[side]} continues the Boarding Combat between {a.name} and {b.name}: the markers stay.")
     else:
-        damage_7.unlock(g, a, b)
+        damage_7.unlock(g.s, a, b)
         g.say(f"{SIDE_NAMES[side]} breaks off the Boarding Combat between {a.name} and {b.name}: markers removed.")
     victory_12.check_victory(g, end_phase=False)
 
@@ -129,7 +129,7 @@ def boarding_decision(g: Game, side: str, keep: bool) -> None:
 def prepare_prize(g: Game, side: str, order: Prepare) -> None:
     """6.3: a captured ship moves only on the second of two consecutive activations; this is the first."""
     uid = order.unit.id
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     if not u.captured:
         raise IllegalOrder(f"{u.name} is not a captured ship; it moves normally.")
     g.s.prize_ready[side] = u.id

@@ -25,7 +25,7 @@ def end_phase(g: Game) -> None:
         if u.afloat and u.grounded and not u.battery:
             movement_5.unground_roll(g, u, "End Phase")
     for u in s.units:
-        if u.afloat and not u.battery and not u.grounded and damage_7.eff_mp(g, u) == 0 and not u.boarding_with:
+        if u.afloat and not u.battery and not u.grounded and damage_7.eff_mp(g.s, u) == 0 and not u.boarding_with:
             if s.cable is not None and u.id == s.cable_ship and (u.q, u.r) == s.cable and not s.cable_cut:
                 continue
             movement_5.drift(g, u)

@@ -22,19 +22,19 @@ from games.iron_and_fire.state import State
 
 
 # --- Fortunes of War (13.1) ---------------------------------------------------------------
-def fow_check(g: Game, side: str) -> None:
+def fow_check(s: State, side: str) -> None:
     """13.1: the side holds the Fortunes of War, it is in use, and the side has not played it this turn."""
-    if not scene.on(g.s, "fow"):
+    if not scene.on(s, "fow"):
         raise IllegalOrder("Fortunes of War is not in use in this game.", hint="Start a game with options:fow=on.")
-    if g.s.fow_holder != side:
+    if s.fow_holder != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} does not hold the Fortunes of War.")
-    if side in g.s.fow_used_turn:
+    if side in s.fow_used_turn:
         raise IllegalOrder(f"{SIDE_NAMES[side]} has already used the Fortunes of War this turn.")
 
 
 def fow_use(g: Game, side: str, what: str) -> bool:
     """Spend the counter; return True on the player's first use in the game."""
-    fow_check(g, side)
+    fow_check(g.s, side)
     first = side not in g.s.fow_used_ever
     g.s.fow_used_turn.append(side)
     if first:
@@ -132,7 +132,7 @@ def start_reroll(g: Game, side: str, order: FowReroll) -> Replay:
     returns the activation; the caller performs it again and then calls ``finish_reroll``."""
     which = 1 if order.die is None else order.die
     state = g.s
-    fow_check(g, side)
+    fow_check(g.s, side)
     if not state.snapshot:
         raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
     dice = list(state.snapshot_dice)

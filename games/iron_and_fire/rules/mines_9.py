@@ -60,7 +60,7 @@ def mine_attack(g: Game, u: Unit, mine: Mine, fow_mod: int) -> None:
 def place_mine(g: Game, side: str, h: Hex) -> None:
     """9.0 and the scenario's set-up: place one of the rolled number of Mine counters, face down."""
     scn = scene.scenario(g.s)
-    scenarios_15.setup_guard(g, side)
+    scenarios_15.setup_guard(g.s, side)
     spec = scn.mines
     if spec is None or spec.side != side or (spec.option and not scene.on(g.s, spec.option)):
         raise IllegalOrder(f"{SIDE_NAMES[side]} places no mines in this game.")

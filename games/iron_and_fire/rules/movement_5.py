@@ -22,7 +22,7 @@ from games.iron_and_fire.rules import (
     mines_9,
     sequence_3,
 )
-from games.iron_and_fire.state import LastAction, Unit
+from games.iron_and_fire.state import LastAction, State, Unit
 
 
 class RamRun(NamedTuple):
@@ -99,7 +99,7 @@ def unground_roll(g: Game, u: Unit, when: str) -> None:
         mods.append((f"{u.hits} hits", u.hits // 2))
     if u.criticals:
         mods.append(("criticals", len(u.criticals)))
-    if damage_7.crippled(g, u):
+    if damage_7.crippled(g.s, u):
         mods.append(("crippled", 1))
     total = die + sum(v for _, v in mods)
     head = f"{u.name} tries to unground ({when}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
@@ -120,7 +120,7 @@ def drift(g: Game, u: Unit) -> None:
     target = scene.layout(g.s).neighbour(scene.pos(u), direction)
     if not scene.layout(g.s).on_map(target):
         u.status = "sunk"  # eliminated (5.4): counts as lost, never as an exit
-        damage_7.break_boarding(g, u)
+        damage_7.break_boarding(g.s, u)
         g.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
         return
     terrain = scene.terrain(g.s, target)
@@ -143,7 +143,7 @@ def drift(g: Game, u: Unit) -> None:
 
 
 # --- movement (5.0) -----------------------------------------------------------------------
-def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]:
+def plan_path(s: State, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]:
     """Validate a path without dice: returns (hexes entered, final facing, leaves map)."""
     h, facing = scene.pos(u), u.facing
     entered: list[Hex] = []
@@ -153,16 +153,16 @@ def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]
         elif step == "S":
             facing = (facing + 1) % 6
         else:
-            nxt = scene.layout(g.s).neighbour(h, facing)
-            if not scene.layout(g.s).on_map(nxt):
+            nxt = scene.layout(s).neighbour(h, facing)
+            if not scene.layout(s).on_map(nxt):
                 if i != len(steps) - 1:
                     raise IllegalOrder(f"{u.name} leaves the map at step {i + 1}; nothing can follow.", hint="End the order with the F that leaves the map.")
                 return entered, facing, True
-            if scene.terrain(g.s, nxt) in scene.LAND:
-                raise IllegalOrder(f"{u.name} cannot enter {scene.label(g.s, nxt)}: it is {scene.terrain(g.s, nxt)} (step {i + 1}).")
-            occupant = scene.unit_at(g.s, nxt)
+            if scene.terrain(s, nxt) in scene.LAND:
+                raise IllegalOrder(f"{u.name} cannot enter {scene.label(s, nxt)}: it is {scene.terrain(s, nxt)} (step {i + 1}).")
+            occupant = scene.unit_at(s, nxt)
             if occupant is not None:
-                raise IllegalOrder(f"{u.name} cannot enter {scene.label(g.s, nxt)}: {occupant.name} is there (no stacking, step {i + 1}).")
+                raise IllegalOrder(f"{u.name} cannot enter {scene.label(s, nxt)}: {occupant.name} is there (no stacking, step {i + 1}).")
             h = nxt
             entered.append(h)
     return entered, facing, False
@@ -171,16 +171,16 @@ def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]
 def move(g: Game, side: str, order: Move | MoveRam | Ram) -> RamRun | None:
     """5.0: move by F/P/S steps at 1 MP each, with the checks of 5.1-5.5, mines (9) and Chilean Honor (13.2); ``ram`` rams the ship ahead at the end (6.2)."""
     uid, steps, ram_target, ram, fow = _move_parts(order)
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     s = g.s
-    _refuse_to_move(g, u, side, ram)
-    slow = _check_mp(g, u, len(steps) + (1 if ram else 0))
-    entered, final_facing, leaves = plan_path(g, u, steps)
-    target = _ram_target(g, u, side, entered, final_facing, leaves, ram_target) if ram else None
-    if chilean_honor_13_2.honor_bound(g, u) and not ram:
-        chilean_honor_13_2.honor_check(g, u, entered)
+    _refuse_to_move(g.s, u, side, ram)
+    slow = _check_mp(g.s, u, len(steps) + (1 if ram else 0))
+    entered, final_facing, leaves = plan_path(g.s, u, steps)
+    target = _ram_target(g.s, u, side, entered, final_facing, leaves, ram_target) if ram else None
+    if chilean_honor_13_2.honor_bound(g.s, u) and not ram:
+        chilean_honor_13_2.honor_check(g.s, u, entered)
     if fow:
-        fortunes_of_war_13_1.fow_check(g, side)
+        fortunes_of_war_13_1.fow_check(g.s, side)
     # --- carry it out
     if s.cable_ship == u.id:
         s.cable_clean = False
@@ -230,9 +230,8 @@ def _move_parts(order: Move | MoveRam | Ram) -> tuple[str, list[str], str | None
             return u.id, [], target.id if target else None, True, fow
 
 
-def _refuse_to_move(g: Game, u: Unit, side: str, ram: bool) -> None:
+def _refuse_to_move(s: State, u: Unit, side: str, ram: bool) -> None:
     """5.5 and 6.3: batteries, ships locked in a Boarding Combat, grounded ships and unprepared prizes do not move."""
-    s = g.s
     if u.battery:
         raise IllegalOrder(f"{u.name} is a land battery: it never moves.")
     if u.boarding_with:
@@ -245,11 +244,10 @@ def _refuse_to_move(g: Game, u: Unit, side: str, ram: bool) -> None:
         raise IllegalOrder(f"{u.name} is a prize: moving it needs two consecutive activations.", hint=f"First `{u.name} prepare`, then move it on your next activation.")
 
 
-def _check_mp(g: Game, u: Unit, need: int) -> bool:
+def _check_mp(s: State, u: Unit, need: int) -> bool:
     """The order fits the ship's MP (7.1; 1 MP on the first move after cutting the cable in
     Scenario 4). True when that cable limit applies."""
-    s = g.s
-    mp = damage_7.eff_mp(g, u)
+    mp = damage_7.eff_mp(s, u)
     slow = s.cable_slow and s.cable_ship == u.id
     if slow:
         mp = min(mp, 1)
@@ -261,16 +259,16 @@ def _check_mp(g: Game, u: Unit, need: int) -> bool:
     return slow
 
 
-def _ram_target(g: Game, u: Unit, side: str, entered: list[Hex], facing: int, leaves: bool, named: str | None) -> Unit:
+def _ram_target(s: State, u: Unit, side: str, entered: list[Hex], facing: int, leaves: bool, named: str | None) -> Unit:
     """6.2: the enemy ship the bow will point at after the steps (the one named, if named)."""
     if leaves:
         raise IllegalOrder("A ship that leaves the map cannot ram.")
-    ahead = scene.layout(g.s).neighbour(entered[-1] if entered else scene.pos(u), facing)
-    target = scene.unit_at(g.s, ahead)
+    ahead = scene.layout(s).neighbour(entered[-1] if entered else scene.pos(u), facing)
+    target = scene.unit_at(s, ahead)
     if target is None or target.battery or target.controller == side:
-        raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({scene.label(g.s, ahead) if scene.layout(g.s).on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
+        raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({scene.label(s, ahead) if scene.layout(s).on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
     if named and target.id != named:
-        raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {scene.unit(g.s, named).name}.")
+        raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {scene.unit(s, named).name}.")
     return target
 
 
@@ -341,7 +339,7 @@ def _report(g: Game, u: Unit, taken: list[str], had_steps: bool, stopped: str) -
 def unground(g: Game, side: str, order: Unground) -> None:
     """5.3: spend an activation on an ungrounding roll."""
     uid = order.unit.id
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     if not u.grounded:
         raise IllegalOrder(f"{u.name} is not grounded.")
     unground_roll(g, u, "activation")

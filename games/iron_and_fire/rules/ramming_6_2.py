@@ -24,7 +24,7 @@ def ram(g: Game, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int =
     mods: list[tuple[str, int]] = []
     if u.bow == "black":
         mods.append(("black bow", 1))
-    if damage_7.eff_mp(g, target) == 0:
+    if damage_7.eff_mp(g.s, target) == 0:
         mods.append(("target MF 0", 2))
     tpos = scene.pos(target)
     if scene.layout(g.s).neighbour(tpos, target.facing) == scene.pos(u):

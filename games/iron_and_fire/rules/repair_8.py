@@ -16,7 +16,7 @@ from games.iron_and_fire.state import LastAction
 def repair(g: Game, side: str, order: Repair) -> None:
     """8.0: spend an activation rolling 1d10; at or below the PF one hit is removed."""
     uid = order.unit.id
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     if u.battery:
         raise IllegalOrder("Land batteries do not repair.")
     if u.hits == 0:

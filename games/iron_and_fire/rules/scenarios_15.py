@@ -41,22 +41,21 @@ from games.iron_and_fire.rules import sequence_3
 from games.iron_and_fire.state import LastAction, Secret, State, Unit
 
 
-def setup_remaining(g: Game, side: str) -> list[str]:
+def setup_remaining(s: State, side: str) -> list[str]:
     """What ``side`` still has to do before ``done`` (empty when complete)."""
-    scn = scene.scenario(g.s)
-    s = g.s
+    scn = scene.scenario(s)
     todo: list[str] = []
     if s.phase == "arrive":
         for u in s.units:
             if u.controller == side and u.status == "waiting" and u.arrive_turn == s.turn:
                 todo.append(f"place {u.name}")
         return todo
-    for r in scene.rolls_for(g.s, side):
+    for r in scene.rolls_for(s, side):
         if r.key not in s.rolls_done:
             todo.append(f"roll {r.key}")
-    for d in scene.deploy_for(g.s, side, arriving=False):
-        if scene.unit(g.s, d.ship).status == "waiting":
-            todo.append(f"place {scene.unit(g.s, d.ship).name}")
+    for d in scene.deploy_for(s, side, arriving=False):
+        if scene.unit(s, d.ship).status == "waiting":
+            todo.append(f"place {scene.unit(s, d.ship).name}")
     if scn.mines is not None and scn.mines.side == side and s.mines_to_place:
         todo.append(f"place {s.mines_to_place} more mine{'s' if s.mines_to_place > 1 else ''}")
     if scn.batteries is not None and scn.batteries.side == side and s.batteries_to_place:
@@ -66,17 +65,17 @@ def setup_remaining(g: Game, side: str) -> list[str]:
     return todo
 
 
-def setup_guard(g: Game, side: str) -> None:
+def setup_guard(s: State, side: str) -> None:
     """15.0: set-up orders come during set-up or arrivals, from the side placing (Chile first, then Peru)."""
-    if g.s.phase not in ("setup", "arrive"):
+    if s.phase not in ("setup", "arrive"):
         raise WrongPhase("Set-up is over.", hint="Give activation orders now.")
-    if side != g.s.setup_side:
-        raise NotYourTurn(f"{SIDE_NAMES[g.s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
+    if side != s.setup_side:
+        raise NotYourTurn(f"{SIDE_NAMES[s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
 
 
 def do_roll(g: Game, side: str, key: str) -> None:
     """The scenario's set-up rolls (15.x): steam, arrivals, inshore squadron, cable, mines, batteries, damage; secret ones sealed to their side."""
-    setup_guard(g, side)
+    setup_guard(g.s, side)
     if g.s.phase != "setup":
         raise WrongPhase("Set-up rolls are made before play.")
     specs = {r.key: r for r in scene.rolls_for(g.s, side)}
@@ -89,7 +88,7 @@ def do_roll(g: Game, side: str, key: str) -> None:
     dice = roll(spec.dice, g.rng)
     value = dice.total
     g.s.rolls_done[key] = value
-    meaning = _roll_effect(g, spec, value)
+    meaning = _roll_effect(g.s, spec, value)
     text = f"{spec.dice} = {value}: {meaning}"
     if spec.secret:
         nonce = g.rng.nonce()
@@ -101,22 +100,21 @@ def do_roll(g: Game, side: str, key: str) -> None:
         g.say(f"{SIDE_NAMES[side]} rolls for {spec.purpose}: {dice.describe()} → {meaning}.")
 
 
-def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
-    scn = scene.scenario(g.s)
-    s = g.s
+def _roll_effect(s: State, spec: RollSpec, value: int) -> str:
+    scn = scene.scenario(s)
     if spec.key == "steam":
         s.steam_turns = 1 if value <= 2 else 2 if value <= 4 else 3
         return f"the Covadonga moves at 1 MP for {s.steam_turns} turn{'s' if s.steam_turns > 1 else ''}"
     if spec.key == "arrival":
         for d in scn.deploy:
             if d.arrive_roll == "arrival":
-                scene.unit(g.s, d.ship).arrive_turn = value
+                scene.unit(s, d.ship).arrive_turn = value
         return f"the Unión arrives on turn {value}"
     if spec.key == "inshore":
         turn = 2 if value % 2 == 0 else 3
         for d in scn.deploy:
             if d.arrive_roll == "inshore":
-                scene.unit(g.s, d.ship).arrive_turn = turn
+                scene.unit(s, d.ship).arrive_turn = turn
         return f"the Inshore Squadron enters on turn {turn}"
     if spec.key == "cable":
         return f"the cable is cut after {value} consecutive activations atop the buoy"
@@ -128,7 +126,7 @@ def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
         s.batteries_to_place = n
         return f"{n} land batter{'ies' if n != 1 else 'y'}"
     if spec.key == "damage":
-        u = scene.unit(g.s, "independencia")
+        u = scene.unit(s, "independencia")
         hits = (1 if value % 2 else 2) if s.scenario == "s3" else (2 if value % 2 == 0 else 3)
         u.hits = hits
         return f"the Independencia starts with {hits} hits"
@@ -137,7 +135,7 @@ def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
 
 def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None) -> None:
     """Set a ship up in its scenario zone with a printed compass facing (15.x set-up), or bring an arrival on."""
-    setup_guard(g, side)
+    setup_guard(g.s, side)
     u = scene.unit(g.s, uid)
     if u.side != side:
         raise NotYourTurn(f"{u.name} is not a {SIDE_NAMES[side]} ship.")
@@ -160,7 +158,7 @@ def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None)
     if scene.mine_at(g.s, h) is not None:
         raise IllegalOrder(f"{scene.label(g.s, h)} holds a mine counter; set up elsewhere.")
     printed_facing = _checked_facing(u, spec, printed_facing)
-    _check_group(g, u, spec, h)
+    _check_group(g.s, u, spec, h)
     u.q, u.r = h.q, h.r
     u.facing = scene.dir_of(g.s, printed_facing)
     u.status = "afloat"
@@ -182,20 +180,20 @@ def _checked_facing(u: Unit, spec: DeploySpec, printed_facing: int | None) -> in
     return printed_facing
 
 
-def _check_group(g: Game, u: Unit, spec: DeploySpec, h: Hex) -> None:
+def _check_group(s: State, u: Unit, spec: DeploySpec, h: Hex) -> None:
     """Ships of one set-up group stay within the scenario's distance of each other."""
     if not (spec.group and spec.group_within):
         return
-    for mate in g.s.units:
-        mspec = scene.spec_of(g.s, mate.id)
+    for mate in s.units:
+        mspec = scene.spec_of(s, mate.id)
         if mate.id != u.id and mate.afloat and mspec is not None and mspec.group == spec.group and distance(h, scene.pos(mate)) > spec.group_within:
-            raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({scene.label(g.s, scene.pos(mate))}).")
+            raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({scene.label(s, scene.pos(mate))}).")
 
 
 def place_battery(g: Game, side: str, h: Hex) -> None:
     """7.2 and Scenario 4 set-up: place one of the rolled land batteries on a land hex of its zone."""
     scn = scene.scenario(g.s)
-    setup_guard(g, side)
+    setup_guard(g.s, side)
     spec = scn.batteries
     if spec is None or spec.side != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} places no land batteries in this scenario.")
@@ -222,7 +220,7 @@ def place_battery(g: Game, side: str, h: Hex) -> None:
 def place_cable(g: Game, side: str, h: Hex) -> None:
     """Scenarios 3 and 4 (15.4, 15.5): place the cable buoy on a hex, or under a ship in Scenario 3."""
     scn = scene.scenario(g.s)
-    setup_guard(g, side)
+    setup_guard(g.s, side)
     spec = scn.cable
     if spec is None or spec.side != side:
         raise IllegalOrder("There is no cable buoy for you to place in this scenario.")
@@ -242,13 +240,13 @@ def place_cable(g: Game, side: str, h: Hex) -> None:
 def setup_done(g: Game, side: str) -> None:
     """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done
     (the caller then draws the first card, ``activations_4.advance``)."""
-    setup_guard(g, side)
-    todo = setup_remaining(g, side)
+    setup_guard(g.s, side)
+    todo = setup_remaining(g.s, side)
     if todo:
         raise IllegalOrder(f"{SIDE_NAMES[side]} is not finished setting up.", hint="Still to do: " + "; ".join(todo) + ".")
     if g.s.phase == "arrive":
         g.say(f"{SIDE_NAMES[side]}'s arrivals are in place.")
-        sequence_3.begin_activations(g)
+        sequence_3.begin_activations(g.s)
         return
     g.say(f"{SIDE_NAMES[side]} has finished setting up.")
     if side == "chile":
@@ -282,7 +280,7 @@ def bombard(g: Game, side: str, order: Bombard) -> None:
     """15.5.4: Huáscar fires on Antofagasta for bombardment points."""
     scn = scene.scenario(g.s)
     uid = order.unit.id
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     if scn.bombard_target <= 0:
         raise IllegalOrder("There is no bombardment in this scenario.")
     if u.id != "huascar":
@@ -312,7 +310,7 @@ def cut(g: Game, side: str, order: Cut) -> None:
     """Scenario 4 (15.5): an activation atop the buoy works on cutting the cable; the secret roll says how many it takes."""
     scn = scene.scenario(g.s)
     uid = order.unit.id
-    u = sequence_3.activation_guard(g, side, uid)
+    u = sequence_3.activation_guard(g.s, side, uid)
     s = g.s
     spec = scn.cable
     if spec is None or spec.rule != "activations":
@@ -362,65 +360,63 @@ def new_state(scenario_id: str, options: dict[str, str]) -> State:
     return state
 
 
-def setup_orders(g: Game, side: str) -> list[IronOrder]:
+def setup_orders(s: State, side: str) -> list[IronOrder]:
     """Set-up orders ``side`` may give now (15.x set-up): its rolls, ship placements, mines,
     batteries, the cable, then ``done``; hexes are a spread sample for autocomplete."""
-    s = g.s
     out: list[IronOrder] = []
     if s.phase == "setup":
-        out.extend(Roll(r.key) for r in scene.rolls_for(g.s, side) if r.key not in s.rolls_done)
-        pending = [scene.unit(g.s, d.ship) for d in scene.deploy_for(g.s, side, arriving=False)]
+        out.extend(Roll(r.key) for r in scene.rolls_for(s, side) if r.key not in s.rolls_done)
+        pending = [scene.unit(s, d.ship) for d in scene.deploy_for(s, side, arriving=False)]
     else:
         pending = [u for u in s.units if u.controller == side and u.status == "waiting" and u.arrive_turn == s.turn]
     for u in pending:
-        out.extend(_placements(g, u))
-    out.extend(_counter_placements(g, side))
-    if not setup_remaining(g, side):
+        out.extend(_placements(s, u))
+    out.extend(_counter_placements(s, side))
+    if not setup_remaining(s, side):
         out.append(Done())
     return out
 
 
-def _placements(g: Game, u: Unit) -> list[IronOrder]:
+def _placements(s: State, u: Unit) -> list[IronOrder]:
     """Sample ``at`` orders for one waiting ship: free hexes of its zone, near its group mates."""
-    spec = scene.spec_of(g.s, u.id)
+    spec = scene.spec_of(s, u.id)
     if u.status != "waiting" or spec is None:
         return []
     facings = spec.facings or (1, 2, 3, 4, 5, 6)
     mates = [
-        scene.pos(m) for m in g.s.units
-        if m.id != u.id and m.afloat and spec.group and (scene.spec_of(g.s, m.id) or spec).group == spec.group
+        scene.pos(m) for m in s.units
+        if m.id != u.id and m.afloat and spec.group and (scene.spec_of(s, m.id) or spec).group == spec.group
     ]
-    cells = [h for h in scene.layout(g.s).all_hexes()
-             if _free_for_ship(g, spec.zone, h) and all(distance(h, m) <= spec.group_within for m in mates)]
-    return [Place(ref(u), scene.label(g.s, h), facings[k % len(facings)]) for k, h in enumerate(spread(cells, 6))]
+    cells = [h for h in scene.layout(s).all_hexes()
+             if _free_for_ship(s, spec.zone, h) and all(distance(h, m) <= spec.group_within for m in mates)]
+    return [Place(ref(u), scene.label(s, h), facings[k % len(facings)]) for k, h in enumerate(spread(cells, 6))]
 
 
-def _counter_placements(g: Game, side: str) -> list[IronOrder]:
+def _counter_placements(s: State, side: str) -> list[IronOrder]:
     """Sample mine, battery and cable placements the scenario still asks of ``side``."""
-    scn = scene.scenario(g.s)
-    s = g.s
-    hexes = scene.layout(g.s).all_hexes()
+    scn = scene.scenario(s)
+    hexes = scene.layout(s).all_hexes()
     out: list[IronOrder] = []
     mines = scn.mines
     if mines is not None and mines.side == side and s.mines_to_place > 0:
-        cells = [h for h in hexes if not scene.in_zone(g.s, mines.zone, h) and scene.terrain(g.s, h) not in scene.LAND and scene.mine_at(g.s, h) is None and scene.unit_at(g.s, h) is None]
-        out.extend(PlaceMine(scene.label(g.s, h)) for h in spread(cells, 6))
+        cells = [h for h in hexes if not scene.in_zone(s, mines.zone, h) and scene.terrain(s, h) not in scene.LAND and scene.mine_at(s, h) is None and scene.unit_at(s, h) is None]
+        out.extend(PlaceMine(scene.label(s, h)) for h in spread(cells, 6))
     bats = scn.batteries
     if bats is not None and bats.side == side and s.batteries_to_place > 0:
-        cells = [h for h in hexes if not scene.in_zone(g.s, bats.zone, h) and scene.terrain(g.s, h) in scene.LAND and scene.unit_at(g.s, h) is None]
-        out.extend(PlaceBattery(scene.label(g.s, h)) for h in spread(cells, 6))
+        cells = [h for h in hexes if not scene.in_zone(s, bats.zone, h) and scene.terrain(s, h) in scene.LAND and scene.unit_at(s, h) is None]
+        out.extend(PlaceBattery(scene.label(s, h)) for h in spread(cells, 6))
     cable = scn.cable
     if cable is not None and cable.side == side and s.cable is None and s.phase == "setup":
         if cable.on_ship:
             out.extend(CableWith(ref(u)) for u in s.units if u.side == side and u.afloat)
         else:
-            cells = [h for h in hexes if not scene.in_zone(g.s, cable.zone, h) and scene.terrain(g.s, h) == "deep"]
-            out.extend(CableAt(scene.label(g.s, h)) for h in spread(cells, 6))
+            cells = [h for h in hexes if not scene.in_zone(s, cable.zone, h) and scene.terrain(s, h) == "deep"]
+            out.extend(CableAt(scene.label(s, h)) for h in spread(cells, 6))
     return out
 
 
-def _free_for_ship(g: Game, zone: Zone, h: Hex) -> bool:
-    return not scene.in_zone(g.s, zone, h) and scene.terrain(g.s, h) not in scene.LAND and scene.unit_at(g.s, h) is None and scene.mine_at(g.s, h) is None
+def _free_for_ship(s: State, zone: Zone, h: Hex) -> bool:
+    return not scene.in_zone(s, zone, h) and scene.terrain(s, h) not in scene.LAND and scene.unit_at(s, h) is None and scene.mine_at(s, h) is None
 
 
 def spread(items: list[Hex], n: int) -> list[Hex]:

@@ -12,7 +12,7 @@ from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
 )
-from games.iron_and_fire.state import Unit
+from games.iron_and_fire.state import State, Unit
 
 
 # ==========================================================================================
@@ -67,25 +67,24 @@ def begin_arrivals(g: Game) -> None:
             names = ", ".join(u.name for u in s.units if u.status == "waiting" and u.arrive_turn == s.turn and u.controller == side)
             g.say(f"Arriving this turn: {names}. {SIDE_NAMES[side]} places them, then says `done`.")
             return
-    begin_activations(g)
+    begin_activations(g.s)
 
 
-def begin_activations(g: Game) -> None:
+def begin_activations(s: State) -> None:
     """3.2: the Activations Phase begins; the first card is drawn by ``activations_4.advance``,
     which every caller runs next (this module sits below the card draws)."""
-    g.s.phase = "activations"
+    s.phase = "activations"
 
 
-def activation_guard(g: Game, side: str, uid: str) -> Unit:
+def activation_guard(s: State, side: str, uid: str) -> Unit:
     """The unit an activation names, after the checks every action shares (4.2): play under way, the side's card, the side's own unit, one activation each."""
-    s = g.s
     if s.phase in ("setup", "arrive"):
         raise WrongPhase("Set-up is not finished yet.", hint="Place your units and say `done`.")
     if s.phase == "over":
         raise WrongPhase("The game is over.")
     if s.phase in ("joker", "boarding"):
         raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
-    u = scene.unit(g.s, uid)
+    u = scene.unit(s, uid)
     if u.controller != side:
         raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
     if s.card_side != side:
@@ -94,6 +93,6 @@ def activation_guard(g: Game, side: str, uid: str) -> Unit:
         raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
     if u.id in s.used and s.bonus_unit != u.id:
         raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
-    if scene.opt(g.s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+    if scene.opt(s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
         raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
     return u
