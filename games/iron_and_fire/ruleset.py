@@ -195,18 +195,18 @@ class IronAndFire(Ruleset[State]):
                 if fortunes_of_war_13_1.joker_decision(game, side, order):
                     end_phase_11.end_phase(game)
                 activations_4.advance(game)
-            case Roll(what=what):
-                scenarios_15.do_roll(game, side, what)
-            case Place(unit=u, hex=h, facing=facing):
-                scenarios_15.place_unit(game, side, u.id, scene.layout(game.s).parse(h), facing)
-            case PlaceMine(hex=h):
-                mines_9.place_mine(game, side, scene.layout(game.s).parse(h))
-            case PlaceBattery(hex=h):
-                scenarios_15.place_battery(game, side, scene.layout(game.s).parse(h))
-            case CableAt(hex=h):
-                scenarios_15.place_cable(game, side, scene.layout(game.s).parse(h))
-            case CableWith(ship=ship):
-                scenarios_15.place_cable_with(game, side, ship.id)
+            case Roll():
+                scenarios_15.do_roll(game, side, order)
+            case Place():
+                scenarios_15.place_unit(game, side, order)
+            case PlaceMine():
+                mines_9.place_mine(game, side, order)
+            case PlaceBattery():
+                scenarios_15.place_battery(game, side, order)
+            case CableAt():
+                scenarios_15.place_cable(game, side, order)
+            case CableWith():
+                scenarios_15.place_cable_with(game, side, order)
             case FowExtra():
                 fortunes_of_war_13_1.fow_extra(game, side)
             case FowAgain():

@@ -12,6 +12,7 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
+from games.iron_and_fire.orders import PlaceMine
 from games.iron_and_fire.rules import damage_7, scenarios_15
 from games.iron_and_fire.state import Mine, Unit
 
@@ -57,8 +58,9 @@ def mine_attack(g: Game, u: Unit, mine: Mine, fow_mod: int) -> None:
         damage_7.hit(g, u, hits, "mine")
 
 
-def place_mine(g: Game, side: str, h: Hex) -> None:
+def place_mine(g: Game, side: str, order: PlaceMine) -> None:
     """9.0 and the scenario's set-up: place one of the rolled number of Mine counters, face down."""
+    h = scene.layout(g.s).parse(order.hex)
     scn = scene.scenario(g.s)
     scenarios_15.setup_guard(g.s, side)
     spec = scn.mines

@@ -73,8 +73,9 @@ def setup_guard(s: State, side: str) -> None:
         raise NotYourTurn(f"{SIDE_NAMES[s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
 
 
-def do_roll(g: Game, side: str, key: str) -> None:
+def do_roll(g: Game, side: str, order: Roll) -> None:
     """The scenario's set-up rolls (15.x): steam, arrivals, inshore squadron, cable, mines, batteries, damage; secret ones sealed to their side."""
+    key = order.what
     setup_guard(g.s, side)
     if g.s.phase != "setup":
         raise WrongPhase("Set-up rolls are made before play.")
@@ -133,8 +134,9 @@ def _roll_effect(s: State, spec: RollSpec, value: int) -> str:
     return str(value)
 
 
-def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None) -> None:
+def place_unit(g: Game, side: str, order: Place) -> None:
     """Set a ship up in its scenario zone with a printed compass facing (15.x set-up), or bring an arrival on."""
+    uid, h, printed_facing = order.unit.id, scene.layout(g.s).parse(order.hex), order.facing
     setup_guard(g.s, side)
     u = scene.unit(g.s, uid)
     if u.side != side:
@@ -190,8 +192,9 @@ def _check_group(s: State, u: Unit, spec: DeploySpec, h: Hex) -> None:
             raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({scene.label(s, scene.pos(mate))}).")
 
 
-def place_battery(g: Game, side: str, h: Hex) -> None:
+def place_battery(g: Game, side: str, order: PlaceBattery) -> None:
     """7.2 and Scenario 4 set-up: place one of the rolled land batteries on a land hex of its zone."""
+    h = scene.layout(g.s).parse(order.hex)
     scn = scene.scenario(g.s)
     setup_guard(g.s, side)
     spec = scn.batteries
@@ -217,8 +220,13 @@ def place_battery(g: Game, side: str, h: Hex) -> None:
     g.say(f"{SIDE_NAMES[side]} places {b.name} {n} in {scene.label(g.s, h)}.")
 
 
-def place_cable(g: Game, side: str, h: Hex) -> None:
+def place_cable(g: Game, side: str, order: CableAt) -> None:
     """Scenarios 3 and 4 (15.4, 15.5): place the cable buoy on a hex, or under a ship in Scenario 3."""
+    _put_cable(g, side, scene.layout(g.s).parse(order.hex))
+
+
+def _put_cable(g: Game, side: str, h: Hex) -> None:
+    """The buoy in hex ``h``: ``cable 2004`` and ``cable <ship>`` both come here."""
     scn = scene.scenario(g.s)
     setup_guard(g.s, side)
     spec = scn.cable
@@ -427,9 +435,10 @@ def spread(items: list[Hex], n: int) -> list[Hex]:
     return [items[int(i * step)] for i in range(n)]
 
 
-def place_cable_with(g: Game, side: str, uid: str) -> None:
+def place_cable_with(g: Game, side: str, order: CableWith) -> None:
     """Scenario 3: the buoy goes in the hex of a ship already set up (``cable <ship>``)."""
+    uid = order.ship.id
     u = scene.unit(g.s, uid)
     if not u.afloat:
         raise IllegalOrder(f"Set up {u.name} before putting the buoy with it.")
-    place_cable(g, side, scene.pos(u))
+    _put_cable(g, side, scene.pos(u))
