@@ -189,7 +189,7 @@ class IronAndFire(Ruleset[State]):
                 else:
                     activations_4.pass_card(game, side)
             case Continue() | BreakOff():
-                boarding_6_3.boarding_decision(game, side, isinstance(order, Continue))
+                boarding_6_3.boarding_decision(game, side, order)
                 activations_4.continue_card(game)
             case Pass() | FowEnd():
                 if fortunes_of_war_13_1.joker_decision(game, side, order):

@@ -11,7 +11,7 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
-from games.iron_and_fire.orders import Board, Prepare
+from games.iron_and_fire.orders import Board, BreakOff, Continue, Prepare
 from games.iron_and_fire.rules import chilean_honor_13_2, damage_7, sequence_3, victory_12
 from games.iron_and_fire.state import LastAction, Unit
 
@@ -107,8 +107,9 @@ def boarding_round(g: Game, u: Unit, t: Unit) -> None:
         g.say(f"{who} decides: `continue` the Boarding Combat next activation, or `break off`.")
 
 
-def boarding_decision(g: Game, side: str, keep: bool) -> None:
+def boarding_decision(g: Game, side: str, order: Continue | BreakOff) -> None:
     """6.3: after a round, ``continue`` fights on and ``break off`` ends the Boarding Combat."""
+    keep = isinstance(order, Continue)
     s = g.s
     if s.phase != "boarding":
         raise WrongPhase("There is no Boarding Combat decision to make now.")
