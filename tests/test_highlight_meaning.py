@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import get_ruleset, legal_texts
-from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4
 
 
@@ -23,9 +22,8 @@ def test_iron_and_fire_rings_exactly_the_units_that_may_act_on_the_card() -> Non
         if state.phase != "activations" or not state.card:
             break
         seen_card = True
-        game = Game(state)
         rung = {c.id for c in rules.view(state, None).counters if c.highlight}
-        assert rung == {u.id for u in state.units if u.afloat and activations_4.can_activate(game, u)}
+        assert rung == {u.id for u in state.units if u.afloat and activations_4.can_activate(state, u)}
         assert all(u.controller == state.card_side for u in state.units if u.id in rung)
         seat = state.card_side
         orders = [o for o in legal_texts(rules, state, seat) if o.startswith(("Huáscar move", "Esmeralda move", "pass"))]

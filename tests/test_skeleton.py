@@ -126,3 +126,102 @@ def test_orders_are_typed(system: str) -> None:
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"(?<![A-Za-z])Order\(", source), f"{_rel(path)} builds an untyped Order"
         assert ".args" not in source, f"{_rel(path)} reads an order's args by position"
+
+
+# Packages under games/ whose modules import each other in a cycle: "package: module, module, ...".
+# May only shrink. games/table's schema reads the table files' names from data inside a function,
+# and data loads through the schema.
+IMPORT_CYCLES: set[str] = {"table: games.table.data, games.table.schema"}
+
+
+def _package_imports(package: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (at any depth, lazy imports included)."""
+    modules = {}
+    for path in package.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for alias in node.names:
+                    child = f"{node.module}.{alias.name}"
+                    deps.add(child if child in modules else node.module)
+            elif isinstance(node, ast.Import):
+                deps.update(alias.name for alias in node.names)
+        graph[name] = {d for d in deps if d in modules and d != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_cycle_finder_sees_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_inside_a_package_of_games() -> None:
+    """Each system and games/core import one way (docs/adding-a-system.md): a lower module never
+    imports a higher one, so a rule can be read without the ones that call it."""
+    packages = sorted(p for p in GAMES.iterdir() if (p / "__init__.py").exists())
+    found = {f"{p.name}: {', '.join(c)}" for p in packages for c in _cycles(_package_imports(p))}
+    assert found <= IMPORT_CYCLES, f"new import cycles: {sorted(found - IMPORT_CYCLES)}"
+    assert found >= IMPORT_CYCLES, f"gone, remove from IMPORT_CYCLES: {sorted(IMPORT_CYCLES - found)}"
+
+
+def test_no_private_function_is_called_from_another_module() -> None:
+    """A module's ``_name`` is its own: no ``from x import _name`` and no ``x._name(...)`` on an
+    imported module of games/ (a shared helper is made public where it belongs)."""
+    found = set()
+    for path in sorted(GAMES.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("games"):
+                for alias in node.names:
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.add(f"{_rel(path)}: from {node.module} import {alias.name}")
+                    modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Import):
+                modules.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.startswith("games"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+                found.add(f"{_rel(path)}: {node.value.id}.{node.attr}")
+    assert found <= PRIVATE_CALLS, f"new private cross-module uses: {sorted(found - PRIVATE_CALLS)}"
+    assert found >= PRIVATE_CALLS, f"gone, remove from PRIVATE_CALLS: {sorted(PRIVATE_CALLS - found)}"
+
+
+# Private names used across modules of games/ today; may only shrink.
+PRIVATE_CALLS: set[str] = set()

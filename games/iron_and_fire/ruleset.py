@@ -20,9 +20,10 @@ from games.core.options import check_options
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register
 from games.core.view import View
+from games.iron_and_fire import scene
 from games.iron_and_fire import view as views
 from games.iron_and_fire.data import SIDES, scenarios
-from games.iron_and_fire.game import OPTIONS, Game
+from games.iron_and_fire.game import Game
 from games.iron_and_fire.orders import (
     ACTIVATIONS,
     BreakOff,
@@ -47,6 +48,7 @@ from games.iron_and_fire.orders import (
 from games.iron_and_fire.rules import (
     activations_4,
     boarding_6_3,
+    end_phase_11,
     fortunes_of_war_13_1,
     mines_9,
     scenarios_15,
@@ -92,7 +94,7 @@ class IronAndFire(Ruleset[State, IronOrder]):
         return [ScenarioInfo(s.id, s.name, s.description) for s in scenarios().values()]
 
     def options(self) -> list[OptionSpec]:
-        return list(OPTIONS)
+        return list(scene.OPTIONS)
 
     def help(self) -> str:
         return HELP
@@ -102,7 +104,7 @@ class IronAndFire(Ruleset[State, IronOrder]):
         known = scenarios()
         if scenario not in known:
             scenario = resolve_name(scenario, {k: v.name for k, v in known.items()}, "scenario")
-        return new_state(scenario, check_options(OPTIONS, options, system=self.name))
+        return new_state(scenario, check_options(scene.OPTIONS, options, system=self.name))
 
     def seats(self, state: State) -> list[Seat]:
         return [
@@ -152,7 +154,9 @@ class IronAndFire(Ruleset[State, IronOrder]):
         state.log_tail = []
         game = Game(state, rng)
         if isinstance(order, FowReroll):
-            fortunes_of_war_13_1.reroll(game, side, 1 if order.die is None else order.die)
+            replay = fortunes_of_war_13_1.start_reroll(game, side, order)
+            activations_4.perform(game, replay.actor, replay.order)
+            fortunes_of_war_13_1.finish_reroll(game, replay)
         elif isinstance(order, ACTIVATIONS):
             self._activate(game, side, order)
         else:
@@ -168,7 +172,7 @@ class IronAndFire(Ruleset[State, IronOrder]):
         that ``fow reroll`` can replay it (13.1)."""
         state = game.s
         state.snapshot, state.snapshot_dice, state.snapshot_mines = "", [], []
-        before = snapshot_of(state) if game.on("fow") else ""
+        before = snapshot_of(state) if scene.on(game.s, "fow") else ""
         activations_4.perform(game, side, order)
         if before and game.rolled:
             state.snapshot, state.snapshot_order, state.snapshot_side = before, order.text, side
@@ -181,30 +185,35 @@ class IronAndFire(Ruleset[State, IronOrder]):
             case Done():
                 if game.s.phase in ("setup", "arrive"):
                     scenarios_15.setup_done(game, side)
+                    activations_4.advance(game)
                 else:
                     activations_4.pass_card(game, side)
             case Continue() | BreakOff():
-                boarding_6_3.boarding_decision(game, side, isinstance(order, Continue))
+                boarding_6_3.boarding_decision(game, side, order)
+                activations_4.continue_card(game)
             case Pass() | FowEnd():
-                fortunes_of_war_13_1.joker_decision(game, side, isinstance(order, FowEnd))
-            case Roll(what=what):
-                scenarios_15.do_roll(game, side, what)
-            case Place(unit=u, hex=h, facing=facing):
-                scenarios_15.place_unit(game, side, u.id, game.layout.parse(h), facing)
-            case PlaceMine(hex=h):
-                mines_9.place_mine(game, side, game.layout.parse(h))
-            case PlaceBattery(hex=h):
-                scenarios_15.place_battery(game, side, game.layout.parse(h))
-            case CableAt(hex=h):
-                scenarios_15.place_cable(game, side, game.layout.parse(h))
-            case CableWith(ship=ship):
-                scenarios_15.place_cable_with(game, side, ship.id)
+                if fortunes_of_war_13_1.joker_decision(game, side, order):
+                    end_phase_11.end_phase(game)
+                activations_4.advance(game)
+            case Roll():
+                scenarios_15.do_roll(game, side, order)
+            case Place():
+                scenarios_15.place_unit(game, side, order)
+            case PlaceMine():
+                mines_9.place_mine(game, side, order)
+            case PlaceBattery():
+                scenarios_15.place_battery(game, side, order)
+            case CableAt():
+                scenarios_15.place_cable(game, side, order)
+            case CableWith():
+                scenarios_15.place_cable_with(game, side, order)
             case FowExtra():
                 fortunes_of_war_13_1.fow_extra(game, side)
-            case FowAgain(unit=u):
-                fortunes_of_war_13_1.fow_again(game, side, u.id)
+            case FowAgain():
+                fortunes_of_war_13_1.fow_again(game, side, order)
             case FowRedraw():
                 fortunes_of_war_13_1.fow_redraw(game, side)
+                activations_4.advance(game)
 
     # --- legal orders ----------------------------------------------------------------------------
     def legal_orders(self, state: State, seat: str) -> list[IronOrder]:
@@ -212,12 +221,11 @@ class IronAndFire(Ruleset[State, IronOrder]):
             side = self._side(state, seat)
         except NotYourTurn:
             return []
-        return self._legal(Game(state), side)
+        return self._legal(state, side)
 
-    def _legal(self, game: Game, side: str) -> list[IronOrder]:
-        state = game.s
+    def _legal(self, state: State, side: str) -> list[IronOrder]:
         if state.phase in ("setup", "arrive"):
-            return scenarios_15.setup_orders(game, side) if side == state.setup_side else []
+            return scenarios_15.setup_orders(state, side) if side == state.setup_side else []
         if state.phase == "joker" and side == state.decider:
             return [FowEnd(), Pass()]
         if state.phase == "boarding" and state.decider in (side, "both"):
@@ -225,11 +233,11 @@ class IronAndFire(Ruleset[State, IronOrder]):
         if state.phase != "activations":
             return []
         out: list[IronOrder] = []
-        fow_ok = game.on("fow") and state.fow_holder == side and side not in state.fow_used_turn
+        fow_ok = scene.on(state, "fow") and state.fow_holder == side and side not in state.fow_used_turn
         if state.card_side == side:
             for u in state.units:
-                if u.controller == side and activations_4.can_activate(game, u):
-                    out.extend(activations_4.unit_orders(game, u))
+                if u.controller == side and activations_4.can_activate(state, u):
+                    out.extend(activations_4.unit_orders(state, u))
             if fow_ok:
                 out.append(FowExtra())
                 out.extend(FowAgain(ref(u)) for u in state.units if u.controller == side and u.afloat and u.id in state.used)

@@ -23,6 +23,7 @@ import aiosqlite
 import pytest
 
 from bot.commands import COMMANDS
+from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User
 from bot.store import Store
 from games.core.rng import seed_from_number
@@ -112,7 +113,7 @@ async def set_up(system: str, scenario: str, seed: int, with_umpire: bool) -> tu
 async def state_of(svc: TableService) -> tuple[Any, Any]:
     row = await svc.store.latest_game(CHANNEL)
     assert row is not None
-    loaded = svc._decode(row)
+    loaded = svc.table.decode(row)
     return loaded.rules, (loaded.state if row.status == "running" else None)
 
 
@@ -343,7 +344,7 @@ async def test_a_seat_takes_back_its_hidden_order_whatever_the_other_seat_did_in
         assert "Virginia fire Monitor" in mine  # the Confederate order stands
         row = await svc.store.latest_game(CHANNEL)
         assert row is not None
-        state, counter = svc._replay(get_ruleset("hex-ironclads"), row, await svc.store.orders(row.id, include_undone=False))
+        state, counter = replay_state(get_ruleset("hex-ironclads"), row, await svc.store.orders(row.id, include_undone=False))
         assert get_ruleset("hex-ironclads").encode(state) == row.snapshot and counter == row.counter
         again = await svc.handle(CHANNEL, union, "game undo", {})
         assert errors(again) == ["There is no order to undo."]  # Union knows of no other order

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from games.core.hexgrid import Hex
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event, get_ruleset
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4
 from games.iron_and_fire.ruleset import IronAndFire
@@ -57,15 +58,15 @@ def unit(state: State, uid: str) -> Unit:
 
 
 def hexof(state: State, label: str) -> Hex:
-    return Game(state).layout.parse(label)
+    return scene.layout(state).parse(label)
 
 
 def place(state: State, uid: str, label: str, printed_facing: int) -> Unit:
     """Put a unit on a printed hex with a printed compass facing (1-6)."""
     g = Game(state)
     u = unit(state, uid)
-    h = g.layout.parse(label)
-    u.q, u.r, u.facing = h.q, h.r, g.dir_of(printed_facing)
+    h = scene.layout(g.s).parse(label)
+    u.q, u.r, u.facing = h.q, h.r, scene.dir_of(g.s, printed_facing)
     u.status = "afloat"
     return u
 
@@ -84,7 +85,7 @@ def in_play(state: State, side: str = "peru", card: str = "KH", deck: list[str] 
     state.turn = turn
     state.card = card
     state.card_side = side
-    state.acts_left = activations_4.acts_for(Game(state), card)
+    state.acts_left = activations_4.acts_for(state, card)
     state.used = []
     state.deck = deck if deck is not None else ["2S", "2H"] * 12
     return state

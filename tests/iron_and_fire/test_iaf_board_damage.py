@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import critical_hits_10, damage_7, end_phase_11, victory_12
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
@@ -87,7 +88,7 @@ def test_captured_ship_never_fires_and_moves_after_two_consecutive_activations()
     order(st, "peru", "Loa prepare")
     st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
     order(st, "peru", "Loa move F")
-    assert Game(st).label(Game(st).pos(loa)) == "1608"
+    assert scene.label(st, scene.pos(loa)) == "1608"
     # another friendly activation in between cancels the preparation
     st.card, st.card_side, st.acts_left, st.used = "KH", "peru", 3, []
     order(st, "peru", "Loa prepare")
@@ -104,13 +105,13 @@ def test_damage_effects_section_7_1() -> None:
     expected = {0: (2, 1), 1: (2, 1), 2: (1, -1), 3: (0, -1)}
     for hits, (mp, cf) in expected.items():
         e.hits = hits
-        assert (damage_7.eff_mp(g, e), damage_7.eff_cf(g, e)) == (mp, cf), hits
-    assert damage_7.crippled(g, e)
+        assert (damage_7.eff_mp(g.s, e), damage_7.eff_cf(g.s, e)) == (mp, cf), hits
+    assert damage_7.crippled(g.s, e)
     h = unit(st, "huascar")  # MF 3, CF 3, PF 7: half PF rounded up = 4
     for hits, (mp, cf) in {3: (3, 1), 4: (1, 0), 6: (1, 0), 7: (0, 0)}.items():
         h.hits = hits
-        assert (damage_7.eff_mp(g, h), damage_7.eff_cf(g, h)) == (mp, cf), hits
-    assert not damage_7.crippled(g, h)  # CF 0 is not below 0
+        assert (damage_7.eff_mp(g.s, h), damage_7.eff_cf(g.s, h)) == (mp, cf), hits
+    assert not damage_7.crippled(g.s, h)  # CF 0 is not below 0
 
 
 def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
@@ -121,10 +122,10 @@ def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
     g = Game(st)
     e = unit(st, "esmeralda")  # MF 2, CF 1, PF 3
     e.hits = 2
-    assert damage_7.eff_mp(g, e) == 0 and damage_7.eff_cf(g, e) == -1 and not damage_7.crippled(g, e)
-    assert victory_12.vp(g, "peru")[0] == 0
+    assert damage_7.eff_mp(g.s, e) == 0 and damage_7.eff_cf(g.s, e) == -1 and not damage_7.crippled(g.s, e)
+    assert victory_12.vp(g.s, "peru")[0] == 0
     e.hits = 3
-    assert damage_7.crippled(g, e) and victory_12.vp(g, "peru")[0] == 3
+    assert damage_7.crippled(g.s, e) and victory_12.vp(g.s, "peru")[0] == 3
 
 
 def test_sinking_above_pf() -> None:
@@ -213,12 +214,12 @@ def test_critical_table() -> None:
     st = close()
     g = Game(st, ScriptedRng([5]))
     critical_hits_10.critical(g, unit(st, "huascar"))
-    assert damage_7.eff_mp(g, unit(st, "huascar")) == 2
+    assert damage_7.eff_mp(g.s, unit(st, "huascar")) == 2
 
 
 def test_save_the_captain_and_admiral() -> None:
     st = close()
-    unit(st, "esmeralda").facing = Game(st).dir_of(5)  # no raking fire
+    unit(st, "esmeralda").facing = scene.dir_of(st, 5)  # no raking fire
     st.save_captain = True
     log = text(order(st, "peru", "Huascar fire Esmeralda", [1, 6]))  # 1+3+1 = 5: 1 hit; captain roll 6
     assert "Save the Captain" in log and unit(st, "esmeralda").criticals == ["bridge"]

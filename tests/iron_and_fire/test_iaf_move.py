@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.state import Mine
 from tests.iron_and_fire.helpers import hexof, in_play, new_game, order, place, ruleset, text, unit
@@ -22,7 +23,7 @@ def s1(side: str = "peru", **placements: tuple[str, int]):  # type: ignore[no-un
 def where(st, uid: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
     g = Game(st)
     u = unit(st, uid)
-    return g.label(g.pos(u)), g.printed(u.facing)
+    return scene.label(g.s, scene.pos(u)), scene.printed(g.s, u.facing)
 
 
 def test_forward_port_starboard_cost_one_mp_each() -> None:
@@ -62,7 +63,7 @@ def test_never_onto_land() -> None:
     g = Game(st)
     # 1504 facing 1 (upper-left) -> 1403 shallow; facing 2 from 1403 -> 1304 land
     place(st, "huascar", "1403", 2)
-    assert g.terrain(g.layout.neighbour(hexof(st, "1403"), g.dir_of(2))) == "land"
+    assert scene.terrain(g.s, scene.layout(g.s).neighbour(hexof(st, "1403"), scene.dir_of(g.s, 2))) == "land"
     with pytest.raises(IllegalOrder, match="it is land"):
         order(st, "peru", "Huascar move F")
 
@@ -362,11 +363,11 @@ def test_a_ship_that_grounds_in_a_mined_shallow_hex_still_meets_the_mine() -> No
     mines lie in shallow water)."""
     st = new_game("s4")
     g = Game(st)
-    shallow = g.layout.parse("1505")
-    assert g.terrain(shallow) == "shallow"
+    shallow = scene.layout(g.s).parse("1505")
+    assert scene.terrain(g.s, shallow) == "shallow"
     place(st, "huascar", "1605", 1)
     h = unit(st, "huascar")
-    h.facing = next(d for d in range(6) if g.layout.neighbour(g.pos(h), d) == shallow)
+    h.facing = next(d for d in range(6) if scene.layout(g.s).neighbour(scene.pos(h), d) == shallow)
     place(st, "abtao", "1509", 3)
     place(st, "magallanes", "1511", 3)
     in_play(st, "peru")
@@ -389,8 +390,8 @@ def test_map_edges_are_named_by_the_scenarios_north() -> None:
     log = text(order(st, "chile", "Magallanes move F"))
     assert m.exit_edge == "south" and "by the south edge" in log
     g = Game(st)
-    assert g.edge_of(g.layout.neighbour(g.layout.parse("1713"), g.dir_of(3))) == "north"
+    assert scene.edge_of(g.s, scene.layout(g.s).neighbour(scene.layout(g.s).parse("1713"), scene.dir_of(g.s, 3))) == "north"
     st = s1()
     g = Game(st)
-    top = g.layout.neighbour(g.layout.parse("1701"), g.dir_of(6))
-    assert g.edge_of(top) == "north"
+    top = scene.layout(g.s).neighbour(scene.layout(g.s).parse("1701"), scene.dir_of(g.s, 6))
+    assert scene.edge_of(g.s, top) == "north"

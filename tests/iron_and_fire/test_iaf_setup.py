@@ -8,6 +8,7 @@ import pytest
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName
 from games.core.rng import Rng, check_seal, seed_from_number
 from games.core.ruleset import legal_texts
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.orders import Place
 from games.iron_and_fire.rules import damage_7, sequence_3
@@ -89,12 +90,12 @@ def test_covadonga_one_mp_while_raising_steam_and_damage_makes_it_drift() -> Non
     st.steam_turns, st.turn = 2, 1
     c = unit(st, "covadonga")
     g = Game(st)
-    assert damage_7.eff_mp(g, c) == 1
+    assert damage_7.eff_mp(g.s, c) == 1
     c.hits = 1  # half PF 2 rounded up: "drops MP by one"
-    assert damage_7.eff_mp(g, c) == 0
+    assert damage_7.eff_mp(g.s, c) == 0
     st.turn = 3
     c.hits = 0
-    assert damage_7.eff_mp(g, c) == 2
+    assert damage_7.eff_mp(g.s, c) == 2
 
 
 def test_scenario_three_batteries_mines_and_cable_on_a_ship() -> None:
@@ -153,7 +154,7 @@ def test_union_arrives_on_its_secret_turn_and_is_revealed() -> None:
     say(st, "chile", "done")
     say(st, "peru", "roll arrival")
     say(st, "peru", "roll cable")
-    arrival = g.secret_value("arrival")
+    arrival = scene.secret_value(g.s, "arrival")
     assert unit(st, "union").arrive_turn == arrival
     say(st, "peru", "Huascar at 2803 1")
     say(st, "peru", "cable 2507")

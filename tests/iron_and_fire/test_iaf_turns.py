@@ -7,6 +7,7 @@ import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.ruleset import legal_texts
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, end_phase_11, movement_5, random_events_14
 from games.iron_and_fire.state import State
@@ -22,7 +23,7 @@ def s1(side: str = "peru", card: str = "KH", deck: list[str] | None = None, opti
 
 @pytest.mark.parametrize(("card", "acts"), [("AH", 1), ("3D", 1), ("9H", 1), ("2H", 2), ("8D", 2), ("10H", 2), ("JH", 3), ("QD", 3), ("KH", 3)])
 def test_activations_per_card(card: str, acts: int) -> None:
-    assert activations_4.acts_for(Game(s1()), card) == acts
+    assert activations_4.acts_for(s1(), card) == acts
 
 
 def test_red_cards_activate_peru_and_black_cards_chile() -> None:
@@ -96,24 +97,25 @@ def test_end_phase_order_victory_repairs_unground_drift() -> None:
     log = "\n".join(ev.text for ev in g.events)
     assert log.index("Steering repair") < log.index("tries to unground") < log.index("drifts to")
     assert not h.grounded and h.criticals == []
-    assert g.label(g.pos(e)) == "1507"
+    assert scene.label(g.s, scene.pos(e)) == "1507"
 
 
-def coastal_game(current: int = 2) -> Game:
+def coastal_game(monkeypatch: pytest.MonkeyPatch, current: int = 2) -> Game:
     """Map 3 with the current turned towards the coast (lower-left) so drift can reach it."""
     import dataclasses
 
     g = Game(new_game("s4"), ScriptedRng([]))
-    g.scn = dataclasses.replace(g.scn, current=current)
+    turned = dataclasses.replace(scene.scenario(g.s), current=current)
+    monkeypatch.setattr(scene, "scenario", lambda s: turned)
     return g
 
 
 def find_drift_start(g: Game, target_terrain: str) -> str:
     """A water hex whose neighbour with the current is ``target_terrain``."""
-    for h in g.layout.all_hexes():
-        nxt = g.layout.neighbour(h, g.dir_of(g.scn.current))
-        if g.terrain(h) in ("deep", "shallow") and g.layout.on_map(nxt) and g.terrain(nxt) == target_terrain:
-            return g.label(h)
+    for h in scene.layout(g.s).all_hexes():
+        nxt = scene.layout(g.s).neighbour(h, scene.dir_of(g.s, scene.scenario(g.s).current))
+        if scene.terrain(g.s, h) in ("deep", "shallow") and scene.layout(g.s).on_map(nxt) and scene.terrain(g.s, nxt) == target_terrain:
+            return scene.label(g.s, h)
     raise AssertionError(target_terrain)
 
 
@@ -124,44 +126,44 @@ def test_drift_blocked_and_off_the_map() -> None:
     place(st, "huascar", "1507", 6)
     g = Game(st, ScriptedRng([]))
     movement_5.drift(g, e)
-    assert g.label(g.pos(e)) == "1606"  # the current's hex is occupied: stays
+    assert scene.label(g.s, scene.pos(e)) == "1606"  # the current's hex is occupied: stays
     place(st, "esmeralda", "1113", 3)
     movement_5.drift(g, e)
     assert e.status == "sunk" and "eliminated" in g.events[-1].text
 
 
-def test_drift_into_shallow_water_grounds_automatically() -> None:
-    g = coastal_game()
+def test_drift_into_shallow_water_grounds_automatically(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = coastal_game(monkeypatch)
     st = g.s
     a = place(st, "abtao", find_drift_start(g, "shallow"), 3)
     a.hits = 4
-    target = g.layout.neighbour(g.pos(a), g.dir_of(2))
+    target = scene.layout(g.s).neighbour(scene.pos(a), scene.dir_of(g.s, 2))
     movement_5.drift(g, a)
     assert a.grounded and (a.q, a.r) == (target.q, target.r)
 
 
-def test_drift_onto_land_two_hits_and_grounded_in_place() -> None:
-    g = coastal_game()
+def test_drift_onto_land_two_hits_and_grounded_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = coastal_game(monkeypatch)
     start = find_drift_start(g, "land")
     a = place(g.s, "abtao", start, 3)
     a.hits = 1
     movement_5.drift(g, a)
-    assert a.grounded and a.hits == 3 and g.label(g.pos(a)) == start
+    assert a.grounded and a.hits == 3 and scene.label(g.s, scene.pos(a)) == start
 
 
-def test_drift_onto_land_holding_a_battery_is_still_land() -> None:
+def test_drift_onto_land_holding_a_battery_is_still_land(monkeypatch: pytest.MonkeyPatch) -> None:
     """5.4/5.5: a ship never drifts into a hex occupied by another *ship*; a land battery's hex
     is land, so the drifting ship suffers the two hits and grounding of a drift onto land."""
     from tests.iron_and_fire.helpers import add_battery
 
-    g = coastal_game()
+    g = coastal_game(monkeypatch)
     start = find_drift_start(g, "land")
     a = place(g.s, "abtao", start, 3)
     a.hits = 1
-    land = g.layout.neighbour(g.pos(a), g.dir_of(2))
-    add_battery(g.s, g.label(land))
+    land = scene.layout(g.s).neighbour(scene.pos(a), scene.dir_of(g.s, 2))
+    add_battery(g.s, scene.label(g.s, land))
     movement_5.drift(g, a)
-    assert a.grounded and a.hits == 3 and g.label(g.pos(a)) == start
+    assert a.grounded and a.hits == 3 and scene.label(g.s, scene.pos(a)) == start
 
 
 def test_drift_onto_a_mine_attacks() -> None:
@@ -171,7 +173,7 @@ def test_drift_onto_a_mine_attacks() -> None:
     e = unit(st, "esmeralda")
     e.hits = 3
     g = Game(st, ScriptedRng([6, 6]))
-    h = g.layout.neighbour(g.pos(e), g.dir_of(2))
+    h = scene.layout(g.s).neighbour(scene.pos(e), scene.dir_of(g.s, 2))
     st.mines, st.mine_bag = [Mine(h.q, h.r)], ["0"]
     movement_5.drift(g, e)
     assert e.status == "sunk"
@@ -184,7 +186,7 @@ def test_grounded_ships_do_not_drift() -> None:
     st.turns = 1
     g = Game(st, ScriptedRng([1]))  # unground roll 1+1 (3 hits) +1 crippled = 3 >= 3: stays
     end_phase_11.end_phase(g)
-    assert g.label(g.pos(e)) == "1606"
+    assert scene.label(g.s, scene.pos(e)) == "1606"
 
 
 # --- Random events ---------------------------------------------------------------------------
@@ -309,7 +311,7 @@ def test_fow_mine_bonus_helps_the_holder() -> None:
     from games.iron_and_fire.state import Mine
 
     st = fow_game()
-    h = Game(st).layout.parse("1609")
+    h = scene.layout(st).parse("1609")
     st.mines, st.mine_bag = [Mine(h.q, h.r)], ["1"]
     log = text(order(st, "peru", "Huascar move F fow", [3, 3]))
     assert "−2 Fortunes of War = 5 vs PF 7: no effect" in log
@@ -373,12 +375,12 @@ def test_visibility_turns_4_to_6_roll_and_7_on_minus_one() -> None:
 def test_option_once_per_turn() -> None:
     st = s1(options={"once_per": "turn"})
     st.turn_used = ["huascar"]  # activated on an earlier card this turn
-    assert not activations_4.can_activate(Game(st), unit(st, "huascar"))
+    assert not activations_4.can_activate(st, unit(st, "huascar"))
     with pytest.raises(IllegalOrder, match="already activated this turn"):
         order(st, "peru", "Huascar move F")
     st2 = s1()
     st2.turn_used = ["huascar"]
-    assert activations_4.can_activate(Game(st2), unit(st2, "huascar"))
+    assert activations_4.can_activate(st2, unit(st2, "huascar"))
 
 
 def test_option_land_does_not_block() -> None:
@@ -407,7 +409,7 @@ def test_chilean_honor_boarding_penalty_and_ram_lifts_it() -> None:
     place(st, "blanco_encalada", "2005", 6)
     order(st, "chile", "Blanco ram", [5])
     assert unit(st, "blanco_encalada").honor_done
-    assert not chilean_honor_13_2.honor_bound(Game(st), unit(st, "blanco_encalada"))
+    assert not chilean_honor_13_2.honor_bound(st, unit(st, "blanco_encalada"))
 
 
 def test_fow_reroll_one_die_keeps_the_others() -> None:
@@ -447,10 +449,10 @@ def test_fow_reroll_never_swaps_a_mine_counter_already_turned_over() -> None:
     for seed_die in range(1, 7):
         st = new_game("s4", {"fow": "on"})
         g = Game(st)
-        shallow = g.layout.parse("1505")
+        shallow = scene.layout(g.s).parse("1505")
         place(st, "huascar", "1605", 1)
         h = unit(st, "huascar")
-        h.facing = next(d for d in range(6) if g.layout.neighbour(g.pos(h), d) == shallow)
+        h.facing = next(d for d in range(6) if scene.layout(g.s).neighbour(scene.pos(h), d) == shallow)
         place(st, "abtao", "1509", 3)
         place(st, "magallanes", "1511", 3)
         in_play(st, "peru")

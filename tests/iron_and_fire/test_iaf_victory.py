@@ -64,7 +64,7 @@ def test_vp_battery_surrender_counts_for_peru_only() -> None:
     b.status = "surrendered"
     in_play(st)
     g = Game(st)
-    assert victory_12.vp(g, "peru")[0] == 5 and victory_12.vp(g, "chile")[0] == 0
+    assert victory_12.vp(g.s, "peru")[0] == 5 and victory_12.vp(g.s, "chile")[0] == 0
 
 
 def s2(options: dict[str, str] | None = None) -> State:

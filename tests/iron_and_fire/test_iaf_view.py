@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.rng import Rng, seed_from_number
-from games.iron_and_fire.game import Game
+from games.iron_and_fire import scene
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, round_trips, ruleset, unit
 
 
@@ -17,7 +17,7 @@ def test_counters_overlays_and_status() -> None:
     in_play(st)
     order(st, "peru", "Huascar fire Esmeralda", [2])
     view = ruleset().view(st, None)
-    layout = Game(st).layout
+    layout = scene.layout(st)
     h = next(c for c in view.counters if c.id == "huascar")
     assert h.facing == layout.bearing(0) == 0.0 and h.side == "peru"
     e = next(c for c in view.counters if c.id == "esmeralda")

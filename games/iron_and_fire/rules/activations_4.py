@@ -4,9 +4,10 @@ face up to 3; the Jokers), one action per activated unit (4.2), and handing the 
 
 from __future__ import annotations
 
-from games.core.decks import is_joker, is_red, rank_of
-from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.decks import card_name, is_joker, is_red, rank_of
+from games.core.errors import IllegalOrder, NotYourTurn
 from games.core.hexgrid import Hex, distance
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     SIDES,
 )
@@ -34,15 +35,16 @@ from games.iron_and_fire.rules import (
     end_phase_11,
     firing_6_1,
     movement_5,
+    ramming_6_2,
     random_events_14,
     repair_8,
     scenarios_15,
     victory_12,
 )
-from games.iron_and_fire.state import Unit
+from games.iron_and_fire.state import State, Unit
 
 
-def acts_for(g: Game, card: str) -> int:
+def acts_for(s: State, card: str) -> int:
     """4.1: an odd card activates 1 unit, an even card up to 2, a face card up to 3."""
     rank = rank_of(card)
     if rank in ("J", "Q", "K"):
@@ -54,8 +56,10 @@ def acts_for(g: Game, card: str) -> int:
 def advance(g: Game) -> None:
     """Draw cards until a side has a choice to make (the bot draws for the players)."""
     s = g.s
-    guard = 0
+    guard, turn = 0, s.turn
     while s.phase == "activations" and not s.card:
+        if s.turn != turn:  # a new turn began: its own draws
+            guard, turn = 0, s.turn
         guard += 1
         if guard > 200:  # pragma: no cover - defensive
             raise RuntimeError("card loop did not settle")
@@ -71,7 +75,7 @@ def advance(g: Game) -> None:
         if is_joker(card):
             s.jokers_drawn += 1
             if s.jokers_drawn == 1:
-                if g.on("fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
+                if scene.on(g.s, "fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
                     s.phase = "joker"
                     s.decider = s.fow_holder
                     g.say(f"First Joker drawn. {SIDE_NAMES[s.fow_holder]} holds the Fortunes of War: `fow end` to end the Activations Phase, or `pass` for a Random Event roll.")
@@ -79,7 +83,7 @@ def advance(g: Game) -> None:
                 g.say("First Joker drawn.")
                 random_events_14.random_event(g)
                 continue
-            missing = [x for x in SIDES if x not in s.acted_sides and side_can_act(g, x)]
+            missing = [x for x in SIDES if x not in s.acted_sides and victory_12.side_can_act(g.s, x)]
             if missing and s.extra_draws < 0:
                 values, total = g.dice(2, 6)
                 s.extra_draws = total
@@ -89,21 +93,14 @@ def advance(g: Game) -> None:
             end_phase_11.end_phase(g)
             continue
         side = "peru" if is_red(card) else "chile"
-        n = acts_for(g, card)
+        n = acts_for(g.s, card)
         s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = card, side, n, [], ""
-        if not any(can_activate(g, u) for u in s.units if u.controller == side):
-            g.say(f"Card {card_name(g, card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
+        if not any(can_activate(g.s, u) for u in s.units if u.controller == side):
+            g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
             s.card, s.card_side, s.acts_left = "", "", 0
             continue
-        g.say(f"Card {card_name(g, card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
+        g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
         return
-
-
-def card_name(g: Game, card: str) -> str:
-    """The card as players read it (``K♥``), for messages."""
-    from games.core.decks import card_name
-
-    return card_name(card)
 
 
 def finish_card(g: Game) -> None:
@@ -113,49 +110,24 @@ def finish_card(g: Game) -> None:
     advance(g)
 
 
-def side_can_act(g: Game, side: str) -> bool:
-    """Whether ``side`` has any unit left in play (a card of a side with none is passed over)."""
-    return any(u.afloat and u.controller == side for u in g.s.units)
 
 
 # ==========================================================================================
 # Activations (4.2)
 # ==========================================================================================
-def can_activate(g: Game, u: Unit) -> bool:
+def can_activate(s: State, u: Unit) -> bool:
     """4.2: a unit acts once per card (once per turn with once_per=turn), unless the Fortunes of War gave it a second activation."""
-    s = g.s
     if not u.afloat or u.controller != s.card_side:
         return False
     if u.id in s.used and s.bonus_unit != u.id:
         return False
-    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
+    if scene.opt(s, "once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
         return False
     if u.battery:
-        return any(firing_6_1.fire_problem(g, u, t) == "" for t in g.s.units if t.afloat and t.controller != u.controller)
+        return any(firing_6_1.fire_problem(s, u, t) == "" for t in s.units if t.afloat and t.controller != u.controller)
     return True
 
 
-def activation_guard(g: Game, side: str, uid: str) -> Unit:
-    """The unit an activation names, after the checks every action shares (4.2): play under way, the side's card, the side's own unit, one activation each."""
-    s = g.s
-    if s.phase in ("setup", "arrive"):
-        raise WrongPhase("Set-up is not finished yet.", hint="Place your units and say `done`.")
-    if s.phase == "over":
-        raise WrongPhase("The game is over.")
-    if s.phase in ("joker", "boarding"):
-        raise WrongPhase(f"{SIDE_NAMES.get(s.decider, 'A side')} must decide first.", hint="`fow end` or `pass`." if s.phase == "joker" else "`continue` or `break off`.")
-    u = g.unit(uid)
-    if u.controller != side:
-        raise NotYourTurn(f"{u.name} is not under {SIDE_NAMES.get(side, side)}'s command.")
-    if s.card_side != side:
-        raise NotYourTurn(f"The card in play ({card_name(g, s.card)}) activates {SIDE_NAMES.get(s.card_side, '?')}, not {SIDE_NAMES[side]}.")
-    if not u.afloat:
-        raise IllegalOrder(f"{u.name} is no longer in play ({u.status}).")
-    if u.id in s.used and s.bonus_unit != u.id:
-        raise IllegalOrder(f"{u.name} has already activated on this card.", hint="One activation per unit per card; choose another unit or `done`.")
-    if g.opt("once_per") == "turn" and u.id in s.turn_used and s.bonus_unit != u.id:
-        raise IllegalOrder(f"{u.name} has already activated this turn (option once_per=turn).")
-    return u
 
 
 def activation_done(g: Game, u: Unit) -> None:
@@ -186,7 +158,7 @@ def continue_card(g: Game) -> None:
     s = g.s
     if s.phase != "activations":
         return
-    if s.acts_left <= 0 or not any(can_activate(g, x) for x in s.units):
+    if s.acts_left <= 0 or not any(can_activate(g.s, x) for x in s.units):
         finish_card(g)
 
 
@@ -195,54 +167,54 @@ def pass_card(g: Game, side: str) -> None:
     s = g.s
     if s.phase != "activations" or s.card_side != side:
         raise NotYourTurn(f"There is no {SIDE_NAMES.get(side, side)} card in play to end.")
-    g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(g, s.card)}.")
+    g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(s.card)}.")
     finish_card(g)
 
 
-def unit_orders(g: Game, u: Unit) -> list[Activation]:
+def unit_orders(s: State, u: Unit) -> list[Activation]:
     """The actions of 4.2 unit ``u`` may take now: fire, bombard, board, move (and ram), repair,
     unground, cut the cable, prepare a prize. Each is re-checked when given."""
-    out: list[Activation] = _attacks(g, u)
+    scn = scene.scenario(s)
+    out: list[Activation] = _attacks(s, u)
     if u.battery:
         return out
-    out.extend(_moves(g, u))
-    s = g.s
+    out.extend(_moves(s, u))
     if u.hits:
         out.append(Repair(ref(u)))
     if u.grounded:
         out.append(Unground(ref(u)))
-    if g.scn.cable is not None and g.scn.cable.rule == "activations" and s.cable == (u.q, u.r) and not s.cable_cut:
+    if scn.cable is not None and scn.cable.rule == "activations" and s.cable == (u.q, u.r) and not s.cable_cut:
         out.append(Cut(ref(u)))
     if u.captured and s.prize_ready.get(u.controller) != u.id:
         out.append(Prepare(ref(u)))
     return out
 
 
-def _attacks(g: Game, u: Unit) -> list[Activation]:
+def _attacks(s: State, u: Unit) -> list[Activation]:
     """Fire (6.1) at each enemy in reach, the Scenario 4 bombardment, boarding (6.3) adjacent ships."""
-    enemies = [t for t in g.s.units if t.afloat and t.controller != u.controller]
-    out: list[Activation] = [Fire(ref(u), ref(t)) for t in enemies if not firing_6_1.fire_problem(g, u, t)]
+    scn = scene.scenario(s)
+    enemies = [t for t in s.units if t.afloat and t.controller != u.controller]
+    out: list[Activation] = [Fire(ref(u), ref(t)) for t in enemies if not firing_6_1.fire_problem(s, u, t)]
     if u.battery:
         return out
-    if u.id == "huascar" and g.scn.bombard_target and any(
-        distance(g.pos(u), h) <= 4 and not g.line_blocker(g.pos(u), h) for h, t in g.map.terrain.items() if t == "town"
+    if u.id == "huascar" and scn.bombard_target and any(
+        distance(scene.pos(u), h) <= 4 and not scene.line_blocker(s, scene.pos(u), h) for h, t in scene.hexmap(s).terrain.items() if t == "town"
     ):
         out.append(Bombard(ref(u)))
     for t in enemies:
-        locked_with_us = not t.boarding_with or g.unit(t.boarding_with).controller == u.controller
+        locked_with_us = not t.boarding_with or scene.unit(s, t.boarding_with).controller == u.controller
         fighting = u.boarding_with == t.id or t.boarding_with == u.id
         free = not u.captured and not u.boarding_with and locked_with_us
-        if not t.battery and distance(g.pos(u), g.pos(t)) == 1 and (fighting or free):
+        if not t.battery and distance(scene.pos(u), scene.pos(t)) == 1 and (fighting or free):
             out.append(Board(ref(u), ref(t)))
     return out
 
 
-def _moves(g: Game, u: Unit) -> list[Activation]:
+def _moves(s: State, u: Unit) -> list[Activation]:
     """Every legal step sequence (section 5) within the ship's MP, with a ram (6.2) where it ends bow-on."""
-    s = g.s
     prize_moves = s.prize_ready.get(u.controller) == u.id and s.last_friendly.get(u.controller) == u.id
     can_move = not u.grounded and not u.boarding_with and (not u.captured or prize_moves)
-    mp = damage_7.eff_mp(g, u)
+    mp = damage_7.eff_mp(s, u)
     if s.cable_slow and s.cable_ship == u.id:
         mp = min(mp, 1)
     if not can_move or mp <= 0:
@@ -250,19 +222,19 @@ def _moves(g: Game, u: Unit) -> list[Activation]:
     out: list[Activation] = []
     for seq in movement_5.step_sequences(mp):
         try:
-            entered, facing, leaves = movement_5.plan_path(g, u, list(seq))
+            entered, facing, leaves = movement_5.plan_path(s, u, list(seq))
         except IllegalOrder:
             continue
         out.append(Move(ref(u), seq))
-        if not leaves and len(seq) < mp and not u.captured and _rammable(g, u, entered[-1] if entered else g.pos(u), facing):
+        if not leaves and len(seq) < mp and not u.captured and _rammable(s, u, entered[-1] if entered else scene.pos(u), facing):
             out.append(Move(ref(u), seq, ram=True))
-    if not u.captured and _rammable(g, u, g.pos(u), u.facing):
+    if not u.captured and _rammable(s, u, scene.pos(u), u.facing):
         out.append(Ram(ref(u)))
     return out
 
 
-def _rammable(g: Game, u: Unit, at: Hex, facing: int) -> bool:
-    target = g.unit_at(g.layout.neighbour(at, facing))
+def _rammable(s: State, u: Unit, at: Hex, facing: int) -> bool:
+    target = scene.unit_at(s, scene.layout(s).neighbour(at, facing))
     return target is not None and not target.battery and target.controller != u.controller
 
 
@@ -270,24 +242,22 @@ def perform(g: Game, side: str, order: Activation) -> None:
     """Carry out one activation (4.2: movement and ramming, firing, boarding, repair, ungrounding,
     and the scenarios' cutting and prize actions), then count it against the card."""
     match order:
-        case Move(unit=u, steps=steps, ram=ram, fow=fow):
-            movement_5.move(g, side, u.id, list(steps), None, ram, fow)
-        case MoveRam(unit=u, steps=steps, target=target, fow=fow):
-            movement_5.move(g, side, u.id, list(steps), target.id, True, fow)
-        case Ram(unit=u, target=target, fow=fow):
-            movement_5.move(g, side, u.id, [], target.id if target else None, True, fow)
-        case Fire(unit=u, target=target, fow=fow):
-            firing_6_1.fire(g, side, u.id, target.id, fow)
-        case Bombard(unit=u):
-            scenarios_15.bombard(g, side, u.id)
-        case Board(unit=u, target=target):
-            boarding_6_3.board(g, side, u.id, target.id if target else None)
-        case Repair(unit=u):
-            repair_8.repair(g, side, u.id)
-        case Unground(unit=u):
-            movement_5.unground(g, side, u.id)
-        case Cut(unit=u):
-            scenarios_15.cut(g, side, u.id)
-        case Prepare(unit=u):
-            boarding_6_3.prepare_prize(g, side, u.id)
-    activation_done(g, g.unit(order.unit.id))
+        case Move() | MoveRam() | Ram():
+            run = movement_5.move(g, side, order)
+            if run is not None:
+                ramming_6_2.ram(g, scene.unit(g.s, order.unit.id), *run)
+        case Fire():
+            firing_6_1.fire(g, side, order)
+        case Bombard():
+            scenarios_15.bombard(g, side, order)
+        case Board():
+            boarding_6_3.board(g, side, order)
+        case Repair():
+            repair_8.repair(g, side, order)
+        case Unground():
+            movement_5.unground(g, side, order)
+        case Cut():
+            scenarios_15.cut(g, side, order)
+        case Prepare():
+            boarding_6_3.prepare_prize(g, side, order)
+    activation_done(g, scene.unit(g.s, order.unit.id))

@@ -5,56 +5,32 @@ from __future__ import annotations
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.hexgrid import distance
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
     describe_mods,
 )
-from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, damage_7, victory_12
+from games.iron_and_fire.orders import Board, BreakOff, Continue, Prepare
+from games.iron_and_fire.rules import chilean_honor_13_2, damage_7, sequence_3, victory_12
 from games.iron_and_fire.state import LastAction, Unit
 
 
-def _unlock(g: Game, a: Unit, b: Unit) -> None:
-    """Remove the Boarding Combat markers between a and b (each may be locked elsewhere)."""
-    if a.boarding_with == b.id:
-        a.boarding_with = ""
-    if b.boarding_with == a.id:
-        b.boarding_with = ""
-    # a target still boarded by another ship stays locked with that one
-    for x in (a, b):
-        if not x.boarding_with:
-            partner = next((y for y in g.s.units if y.afloat and y.boarding_with == x.id), None)
-            if partner is not None:
-                x.boarding_with = partner.id
-
-
-def _break_boarding(g: Game, u: Unit) -> None:
-    """A ship leaves play: every Boarding Combat it was part of ends."""
-    partners = [y for y in g.s.units if y.id != u.id and (y.boarding_with == u.id or u.boarding_with == y.id)]
-    if partners or u.boarding_with:
-        for y in partners:
-            _unlock(g, u, y)
-        u.boarding_with = ""
-        if g.s.phase == "boarding" and u.id in g.s.boarding_pair:
-            g.s.phase = "activations"
-            g.s.decider = ""
-            g.s.boarding_pair = []
-
-
 # --- boarding (6.3) -----------------------------------------------------------------------
-def board(g: Game, side: str, uid: str, tid: str | None) -> None:
+def board(g: Game, side: str, order: Board) -> None:
     """6.3: start a Boarding Combat with an adjacent enemy ship (approach roll), or fight the next round of one."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid, tid = order.unit.id, order.target.id if order.target else None
+    u = sequence_3.activation_guard(g.s, side, uid)
     if u.battery:
         raise IllegalOrder("A land battery cannot board.")
     if tid is None:
         if not u.boarding_with:
             raise IllegalOrder(f"Name the ship {u.name} boards.", hint=f"`{u.name} board <ship>`.")
         tid = u.boarding_with
-    t = g.unit(tid)
+    t = scene.unit(g.s, tid)
     if t.battery or not t.afloat or t.controller == side:
         raise IllegalOrder(f"{u.name} can only board an enemy ship in play.")
-    if distance(g.pos(u), g.pos(t)) != 1:
+    if distance(scene.pos(u), scene.pos(t)) != 1:
         raise IllegalOrder(f"{u.name} is not adjacent to {t.name}.")
     s = g.s
     if s.cable_ship in (u.id, t.id):
@@ -66,9 +42,9 @@ def board(g: Game, side: str, uid: str, tid: str | None) -> None:
     if u.captured:
         raise IllegalOrder(f"{u.name} is a captured ship: it never starts a Boarding Combat.")
     if u.boarding_with:
-        raise IllegalOrder(f"{u.name} is already locked in a Boarding Combat with {g.unit(u.boarding_with).name}.")
-    if t.boarding_with and g.unit(t.boarding_with).controller != side:
-        raise IllegalOrder(f"{t.name} is already locked in a Boarding Combat with {g.unit(t.boarding_with).name}.")
+        raise IllegalOrder(f"{u.name} is already locked in a Boarding Combat with {scene.unit(g.s, u.boarding_with).name}.")
+    if t.boarding_with and scene.unit(g.s, t.boarding_with).controller != side:
+        raise IllegalOrder(f"{t.name} is already locked in a Boarding Combat with {scene.unit(g.s, t.boarding_with).name}.")
     # a second friendly ship may board the same target; the strengths never combine (6.3)
     die = g.d(10)
     head = f"{u.name} attempts to board {t.name}: d10 **{die}** vs PF {t.pf} (needs {t.pf} or less)"
@@ -88,7 +64,7 @@ def _board_total(g: Game, u: Unit) -> tuple[int, int, str]:
     mods: list[tuple[str, int]] = [("PF", u.pf)]
     if "fire" in u.criticals:
         mods.append(("on fire", -1))
-    if chilean_honor_13_2.honor_bound(g, u):
+    if chilean_honor_13_2.honor_bound(g.s, u):
         mods.append(("Chilean Honor", -2))
     total = die + sum(v for _, v in mods)
     return die, total, f"{u.name} d6 **{die}**{describe_mods(mods)} = {total}"
@@ -113,7 +89,7 @@ def boarding_round(g: Game, u: Unit, t: Unit) -> None:
         if abs(tu - tt) >= 2:
             g.say(f"{head}: {win.name} wins by {abs(tu - tt)}: **{lose.name} is captured**.")
             for y in [y for y in s.units if y.boarding_with == lose.id or lose.boarding_with == y.id]:
-                _unlock(g, lose, y)
+                damage_7.unlock(g.s, lose, y)
             lose.boarding_with = ""
             lose.controller = win.controller
             if s.cable_ship == lose.id:
@@ -131,30 +107,30 @@ def boarding_round(g: Game, u: Unit, t: Unit) -> None:
         g.say(f"{who} decides: `continue` the Boarding Combat next activation, or `break off`.")
 
 
-def boarding_decision(g: Game, side: str, keep: bool) -> None:
+def boarding_decision(g: Game, side: str, order: Continue | BreakOff) -> None:
     """6.3: after a round, ``continue`` fights on and ``break off`` ends the Boarding Combat."""
+    keep = isinstance(order, Continue)
     s = g.s
     if s.phase != "boarding":
         raise WrongPhase("There is no Boarding Combat decision to make now.")
     if s.decider not in (side, "both"):
         raise NotYourTurn(f"{SIDE_NAMES[s.decider]} decides about the Boarding Combat.")
-    a, b = (g.unit(x) for x in s.boarding_pair)
+    a, b = (scene.unit(g.s, x) for x in s.boarding_pair)
     s.phase = "activations"
     s.decider = ""
     s.boarding_pair = []
     if keep:
         g.say(f"{SIDE_NAMES[side]} continues the Boarding Combat between {a.name} and {b.name}: the markers stay.")
     else:
-        _unlock(g, a, b)
+        damage_7.unlock(g.s, a, b)
         g.say(f"{SIDE_NAMES[side]} breaks off the Boarding Combat between {a.name} and {b.name}: markers removed.")
-    if victory_12.check_victory(g, end_phase=False):
-        return
-    activations_4.continue_card(g)
+    victory_12.check_victory(g, end_phase=False)
 
 
-def prepare_prize(g: Game, side: str, uid: str) -> None:
+def prepare_prize(g: Game, side: str, order: Prepare) -> None:
     """6.3: a captured ship moves only on the second of two consecutive activations; this is the first."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g.s, side, uid)
     if not u.captured:
         raise IllegalOrder(f"{u.name} is not a captured ship; it moves normally.")
     g.s.prize_ready[side] = u.id

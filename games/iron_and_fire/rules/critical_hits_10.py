@@ -8,7 +8,7 @@ from games.iron_and_fire.game import (
     CRITICAL_TABLE,
     Game,
 )
-from games.iron_and_fire.rules import boarding_6_3, damage_7
+from games.iron_and_fire.rules import damage_7
 from games.iron_and_fire.state import Unit
 
 
@@ -26,7 +26,7 @@ def critical(g: Game, u: Unit, by: str = "") -> None:
         u.fire_by = by
     extra = ""
     if kind == "propulsion":
-        extra = " MF −1" + ("" if damage_7.mp_secret(g, u) else f" (now MP {damage_7.eff_mp(g, u)}" + (", it will drift)" if damage_7.base_mp(g, u) == 0 else ")"))
+        extra = " MF −1" + ("" if damage_7.mp_secret(g.s, u) else f" (now MP {damage_7.eff_mp(g.s, u)}" + (", it will drift)" if damage_7.base_mp(g.s, u) == 0 else ")"))
     g.say(f"Critical hit on {u.name}: d6 **{die}**: {CRITICAL_NAMES[kind]}.{extra}")
 
 
@@ -49,7 +49,7 @@ def repair_criticals(g: Game, u: Unit) -> None:
                 g.say(f"{u.name}: Fire repair d6 **6**: the fire reaches the powder magazine! The ship **blows up**.")
                 u.status = "sunk"
                 u.sunk_by = u.fire_by  # the ship whose hit set the fire sank her
-                boarding_6_3._break_boarding(g, u)
+                damage_7.break_boarding(g.s, u)
                 return
             else:
                 n = 1 if die == 4 else 2

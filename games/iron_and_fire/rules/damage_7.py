@@ -14,22 +14,21 @@ from games.iron_and_fire.game import (
     Game,
     sign,
 )
-from games.iron_and_fire.rules import boarding_6_3
-from games.iron_and_fire.state import Unit
+from games.iron_and_fire.state import State, Unit
 
 
 # --- unit values (7.1) ---------------------------------------------------------------------
-def half_pf(g: Game, u: Unit) -> int:
+def half_pf(s: State, u: Unit) -> int:
     """Half the PF, rounded up (the 7.1 thresholds)."""
     return math.ceil(u.pf / 2)
 
 
-def steam_limited(g: Game, u: Unit) -> bool:
+def steam_limited(s: State, u: Unit) -> bool:
     """Scenario 2 (15.3): the Covadonga moves 1 MP for the secretly rolled number of turns."""
-    return u.id == "covadonga" and g.s.scenario == "s2" and g.s.turn <= g.s.steam_turns
+    return u.id == "covadonga" and s.scenario == "s2" and s.turn <= s.steam_turns
 
 
-def eff_cf(g: Game, u: Unit) -> int:
+def eff_cf(s: State, u: Unit) -> int:
     """7.1: a ship's CF less 2 at two hits and 1 more at four; a battery keeps its CF (7.2)."""
     cf = u.cf
     if not u.battery:
@@ -40,35 +39,35 @@ def eff_cf(g: Game, u: Unit) -> int:
     return cf
 
 
-def base_mp(g: Game, u: Unit) -> int:
+def base_mp(s: State, u: Unit) -> int:
     """MP from hits and criticals, without temporary penalties (section 7.1, 10.0)."""
     if u.battery:
         return 0
     if u.hits >= u.pf:
         return 0
     mp = u.mf
-    if steam_limited(g, u):  # 15.3.2: 1 MP; any damage that drops MP by one makes it drift
-        mp = min(1, u.mf) - (1 if u.hits >= half_pf(g, u) else 0)
-    elif u.hits >= half_pf(g, u):
+    if steam_limited(s, u):  # 15.3.2: 1 MP; any damage that drops MP by one makes it drift
+        mp = min(1, u.mf) - (1 if u.hits >= half_pf(s, u) else 0)
+    elif u.hits >= half_pf(s, u):
         mp = min(mp, 1)
     mp -= u.criticals.count("propulsion")
     return max(0, mp)
 
 
-def mp_secret(g: Game, u: Unit) -> bool:
+def mp_secret(s: State, u: Unit) -> bool:
     """The Covadonga's MP gives away the secret steam roll until it is revealed."""
-    return u.id == "covadonga" and any(sec.key == "steam" and not sec.revealed for sec in g.s.secrets)
+    return u.id == "covadonga" and any(sec.key == "steam" and not sec.revealed for sec in s.secrets)
 
 
-def eff_mp(g: Game, u: Unit) -> int:
+def eff_mp(s: State, u: Unit) -> int:
     """The MP a ship has this activation: its 7.1 allowance less an Order Confusion penalty (14)."""
-    return max(0, base_mp(g, u) - u.mp_penalty)
+    return max(0, base_mp(s, u) - u.mp_penalty)
 
 
-def crippled(g: Game, u: Unit) -> bool:
+def crippled(s: State, u: Unit) -> bool:
     """2.1/12.0: hits that take MP to 0 (hits equal to PF, 7.1) and CF below 0; critical
     hits and raising steam do not cripple."""
-    return not u.battery and u.hits >= u.pf and eff_cf(g, u) < 0
+    return not u.battery and u.hits >= u.pf and eff_cf(s, u) < 0
 
 
 # --- damage (7.0, 10.0) -------------------------------------------------------------------
@@ -89,12 +88,12 @@ def hit(g: Game, u: Unit, n: int, cause: str, by: str = "") -> None:
     if u.hits > u.pf:
         u.status = "sunk"
         u.sunk_by = by
-        boarding_6_3._break_boarding(g, u)
+        break_boarding(g.s, u)
         g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, more than PF {u.pf}: **sunk**.")
         return
-    effects = [f"MP {eff_mp(g, u)}"] if not mp_secret(g, u) else []
-    effects.append(f"CF {sign(eff_cf(g, u))}")
-    if crippled(g, u):
+    effects = [f"MP {eff_mp(g.s, u)}"] if not mp_secret(g.s, u) else []
+    effects.append(f"CF {sign(eff_cf(g.s, u))}")
+    if crippled(g.s, u):
         effects.append("crippled")
     g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, {', '.join(effects)}.")
     if g.s.save_captain and u.side == "chile":
@@ -112,3 +111,32 @@ def _save_roll(g: Game, u: Unit, what: str, side: str) -> None:
         g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **6**: {u.name} is marked with a Bridge critical hit.")
     else:
         g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **{die}**: no effect (needs 6).")
+
+
+def unlock(s: State, a: Unit, b: Unit) -> None:
+    """6.3: remove the Boarding Combat markers between a and b (each may be locked elsewhere).
+
+    Kept here, below boarding, because a ship leaving play (7) ends its Boarding Combats too."""
+    if a.boarding_with == b.id:
+        a.boarding_with = ""
+    if b.boarding_with == a.id:
+        b.boarding_with = ""
+    # a target still boarded by another ship stays locked with that one
+    for x in (a, b):
+        if not x.boarding_with:
+            partner = next((y for y in s.units if y.afloat and y.boarding_with == x.id), None)
+            if partner is not None:
+                x.boarding_with = partner.id
+
+
+def break_boarding(s: State, u: Unit) -> None:
+    """7 and 6.3: a ship leaves play, so every Boarding Combat it was part of ends."""
+    partners = [y for y in s.units if y.id != u.id and (y.boarding_with == u.id or u.boarding_with == y.id)]
+    if partners or u.boarding_with:
+        for y in partners:
+            unlock(s, u, y)
+        u.boarding_with = ""
+        if s.phase == "boarding" and u.id in s.boarding_pair:
+            s.phase = "activations"
+            s.decider = ""
+            s.boarding_pair = []

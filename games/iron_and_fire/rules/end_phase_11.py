@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     Game,
 )
@@ -11,6 +12,7 @@ from games.iron_and_fire.rules import critical_hits_10, damage_7, movement_5, sc
 
 def end_phase(g: Game) -> None:
     """11.1 in order: victory, critical repairs, ungrounding, drift, then the next turn."""
+    scn = scene.scenario(g.s)
     s = g.s
     s.card, s.card_side, s.acts_left = "", "", 0
     g.say(f"**End Phase** of turn {s.turn}.")
@@ -23,13 +25,13 @@ def end_phase(g: Game) -> None:
         if u.afloat and u.grounded and not u.battery:
             movement_5.unground_roll(g, u, "End Phase")
     for u in s.units:
-        if u.afloat and not u.battery and not u.grounded and damage_7.eff_mp(g, u) == 0 and not u.boarding_with:
+        if u.afloat and not u.battery and not u.grounded and damage_7.eff_mp(g.s, u) == 0 and not u.boarding_with:
             if s.cable is not None and u.id == s.cable_ship and (u.q, u.r) == s.cable and not s.cable_cut:
                 continue
             movement_5.drift(g, u)
     for u in s.units:
         u.mp_penalty = 0
-    if g.scn.cable is not None and g.scn.cable.rule == "turns" and not s.cable_cut:
+    if scn.cable is not None and scn.cable.rule == "turns" and not s.cable_cut:
         scenarios_15.cable_turn_check(g)
     if victory_12.check_victory(g, end_phase=False):
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import distance
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     ships,
 )
@@ -12,21 +13,22 @@ from games.iron_and_fire.game import (
     Game,
     describe_mods,
 )
+from games.iron_and_fire.orders import Fire
 from games.iron_and_fire.rules import (
-    activations_4,
     chilean_honor_13_2,
     critical_hits_10,
     damage_7,
     fortunes_of_war_13_1,
+    sequence_3,
 )
-from games.iron_and_fire.state import LastAction, Unit
+from games.iron_and_fire.state import LastAction, State, Unit
 
 
 # --- firing (6.1) -------------------------------------------------------------------------
-def fixed_fire_mods(g: Game, u: Unit, t: Unit) -> list[tuple[str, int]]:
+def fixed_fire_mods(s: State, u: Unit, t: Unit) -> list[tuple[str, int]]:
     """6.1.2's modifiers that need no die and no choice: CF, range, target state, arcs."""
-    rng = distance(g.pos(u), g.pos(t))
-    mods: list[tuple[str, int]] = [("CF", damage_7.eff_cf(g, u))]
+    rng = distance(scene.pos(u), scene.pos(t))
+    mods: list[tuple[str, int]] = [("CF", damage_7.eff_cf(s, u))]
     if rng == 1:
         mods.append(("range 1", 1))
     elif rng == 2:
@@ -36,31 +38,31 @@ def fixed_fire_mods(g: Game, u: Unit, t: Unit) -> list[tuple[str, int]]:
     if not t.battery:
         if t.grounded:
             mods.append(("target grounded", 2))
-        elif damage_7.eff_mp(g, t) == 0:
+        elif damage_7.eff_mp(s, t) == 0:
             mods.append(("target MF 0", 1))
-        if t.type == "SSC" and (g.on_row(g.pos(t), t.facing, g.pos(u)) or g.on_row(g.pos(t), t.facing + 3, g.pos(u))):
+        if t.type == "SSC" and (scene.on_row(s, scene.pos(t), t.facing, scene.pos(u)) or scene.on_row(s, scene.pos(t), t.facing + 3, scene.pos(u))):
             mods.append(("raking fire", 1))
-    if not u.battery and ships()[u.id].broadside and (g.on_row(g.pos(u), u.facing, g.pos(t)) or g.on_row(g.pos(u), u.facing + 3, g.pos(t))):
+    if not u.battery and ships()[u.id].broadside and (scene.on_row(s, scene.pos(u), u.facing, scene.pos(t)) or scene.on_row(s, scene.pos(u), u.facing + 3, scene.pos(t))):
         mods.append(("broadside ship firing out of bow/stern", -1))
     return mods
 
 
-def best_fire_total(g: Game, u: Unit, t: Unit, fow: bool) -> int:
+def best_fire_total(s: State, u: Unit, t: Unit, fow: bool) -> int:
     """The highest total a fire attack could reach: a d10 of 10, every fixed modifier, the
     Visibility d6 falling even, and the bonuses the firer holds (Lucky Shot, its FoW)."""
-    best = 10 + sum(v for _, v in fixed_fire_mods(g, u, t))
-    if g.on("visibility") and distance(g.pos(u), g.pos(t)) > 1 and g.s.turn >= 7:
+    best = 10 + sum(v for _, v in fixed_fire_mods(s, u, t))
+    if scene.on(s, "visibility") and distance(scene.pos(u), scene.pos(t)) > 1 and s.turn >= 7:
         best -= 1
-    if chilean_honor_13_2.honor_bound(g, u):
+    if chilean_honor_13_2.honor_bound(s, u):
         best -= 2
-    if u.controller in g.s.lucky_shot:
+    if u.controller in s.lucky_shot:
         best += 1
     if fow:
-        best += 2 if u.controller not in g.s.fow_used_ever else 1
+        best += 2 if u.controller not in s.fow_used_ever else 1
     return best
 
 
-def fire_problem(g: Game, u: Unit, t: Unit, fow: bool = False) -> str:
+def fire_problem(s: State, u: Unit, t: Unit, fow: bool = False) -> str:
     """6.1: why ``u`` cannot fire at ``t`` now (guns, boarding, range, arc, line of sight, a possible hit), or ""."""
     if u.type == "collier":
         return f"{u.name} carries no guns"
@@ -72,32 +74,33 @@ def fire_problem(g: Game, u: Unit, t: Unit, fow: bool = False) -> str:
         return f"{t.name} is not in play"
     if t.controller == u.controller:
         return f"{t.name} is on your side"
-    rng = distance(g.pos(u), g.pos(t))
+    rng = distance(scene.pos(u), scene.pos(t))
     if rng > 4:
         return f"{t.name} is {rng} hexes away (range 4)"
-    blocker = g.line_blocker(g.pos(u), g.pos(t))
+    blocker = scene.line_blocker(s, scene.pos(u), scene.pos(t))
     if blocker:
         return f"the line of sight to {t.name} is blocked by {blocker}"
-    best = best_fire_total(g, u, t, fow)
+    best = best_fire_total(s, u, t, fow)
     if best < t.pf:  # 6.1 / 7.1: a unit fires only while a hit is possible
         return f"no hit is possible (the best total, a d10 of 10 with every modifier, is {best}; PF {t.pf})"
     return ""
 
 
-def fire(g: Game, side: str, uid: str, tid: str, fow: bool) -> None:
+def fire(g: Game, side: str, order: Fire) -> None:
     """6.1: fire at an enemy ship or battery: d10 plus modifiers against the target's PF; hits, saves and criticals."""
-    u = activations_4.activation_guard(g, side, uid)
-    t = g.unit(tid)
-    problem = fire_problem(g, u, t, fow)
+    uid, tid, fow = order.unit.id, order.target.id, order.fow
+    u = sequence_3.activation_guard(g.s, side, uid)
+    t = scene.unit(g.s, tid)
+    problem = fire_problem(g.s, u, t, fow)
     if problem:
         raise IllegalOrder(f"{u.name} cannot fire at {t.name}: {problem}.")
     if fow:
-        fortunes_of_war_13_1.fow_check(g, side)
+        fortunes_of_war_13_1.fow_check(g.s, side)
     s = g.s
     if s.cable_ship == u.id:
         s.cable_clean = False
-    rng = distance(g.pos(u), g.pos(t))
-    mods = fixed_fire_mods(g, u, t) + _mods_of_this_attack(g, u, side, rng, fow)
+    rng = distance(scene.pos(u), scene.pos(t))
+    mods = fixed_fire_mods(g.s, u, t) + _mods_of_this_attack(g, u, side, rng, fow)
     die = g.d(10)
     total = die + sum(v for _, v in mods)
     pf = t.pf
@@ -122,7 +125,7 @@ def _mods_of_this_attack(g: Game, u: Unit, side: str, rng: int, fow: bool) -> li
     Shot (14) and the Fortunes of War (13.1)."""
     s = g.s
     mods: list[tuple[str, int]] = []
-    if g.on("visibility") and rng > 1:
+    if scene.on(g.s, "visibility") and rng > 1:
         if 4 <= s.turn <= 6:
             vis = g.d(6)
             if vis % 2:
@@ -131,7 +134,7 @@ def _mods_of_this_attack(g: Game, u: Unit, side: str, rng: int, fow: bool) -> li
                 g.say(f"Visibility check: d6 **{vis}**, even: no effect.")
         elif s.turn >= 7:
             mods.append(("reduced visibility", -1))
-    if chilean_honor_13_2.honor_bound(g, u):
+    if chilean_honor_13_2.honor_bound(g.s, u):
         mods.append(("Chilean Honor", -2))
     if side in s.lucky_shot:
         s.lucky_shot.remove(side)
@@ -145,10 +148,10 @@ def _mods_of_this_attack(g: Game, u: Unit, side: str, rng: int, fow: bool) -> li
 def _saved(g: Game, t: Unit, head: str, hits: int, die: int, rng: int) -> bool:
     """6.1.4: ironclad armour, and land batteries at range 3-4, ignore all hits on an even raw d10."""
     plural = "s" if hits > 1 else ""
-    if t.type in ("TIC", "BIC", "CBIC") and g.on("ironclad_save") and die % 2 == 0:
+    if t.type in ("TIC", "BIC", "CBIC") and scene.on(g.s, "ironclad_save") and die % 2 == 0:
         g.say(f"{head}: {hits} hit{plural}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
         return True
-    if t.battery and g.on("battery_save") and rng >= 3 and die % 2 == 0:
+    if t.battery and scene.on(g.s, "battery_save") and rng >= 3 and die % 2 == 0:
         g.say(f"{head}: {hits} hit{plural}, but at range {rng} the raw d10 {die} is even: the battery ignores all hits (6.1.4).")
         return True
     return False

@@ -5,34 +5,36 @@ second activations, a redraw, a re-roll, ending the Activations Phase on the fir
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import dataclass, fields
 
 from games.core.codec import from_json, to_json
+from games.core.decks import card_name
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
     other,
 )
-from games.iron_and_fire.orders import ACTIVATIONS, parse
-from games.iron_and_fire.rules import activations_4, end_phase_11, random_events_14
+from games.iron_and_fire.orders import ACTIVATIONS, Activation, FowAgain, FowEnd, FowReroll, Pass, parse
+from games.iron_and_fire.rules import random_events_14
 from games.iron_and_fire.state import State
 
 
 # --- Fortunes of War (13.1) ---------------------------------------------------------------
-def fow_check(g: Game, side: str) -> None:
+def fow_check(s: State, side: str) -> None:
     """13.1: the side holds the Fortunes of War, it is in use, and the side has not played it this turn."""
-    if not g.on("fow"):
+    if not scene.on(s, "fow"):
         raise IllegalOrder("Fortunes of War is not in use in this game.", hint="Start a game with options:fow=on.")
-    if g.s.fow_holder != side:
+    if s.fow_holder != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} does not hold the Fortunes of War.")
-    if side in g.s.fow_used_turn:
+    if side in s.fow_used_turn:
         raise IllegalOrder(f"{SIDE_NAMES[side]} has already used the Fortunes of War this turn.")
 
 
 def fow_use(g: Game, side: str, what: str) -> bool:
     """Spend the counter; return True on the player's first use in the game."""
-    fow_check(g, side)
+    fow_check(g.s, side)
     first = side not in g.s.fow_used_ever
     g.s.fow_used_turn.append(side)
     if first:
@@ -54,10 +56,11 @@ def fow_extra(g: Game, side: str) -> None:
     s.acts_left += 1
 
 
-def fow_again(g: Game, side: str, uid: str) -> None:
+def fow_again(g: Game, side: str, order: FowAgain) -> None:
     """13.1: a unit of the side's own card activates a second time."""
+    uid = order.unit.id
     s = g.s
-    u = g.unit(uid)
+    u = scene.unit(g.s, uid)
     if s.phase != "activations" or s.card_side != side or u.controller != side or not u.afloat:
         raise IllegalOrder("Play `fow again <unit>` on one of your own cards, for one of your units in play.")
     fow_use(g, side, f"a second activation for {u.name}")
@@ -66,17 +69,19 @@ def fow_again(g: Game, side: str, uid: str) -> None:
 
 
 def fow_redraw(g: Game, side: str) -> None:
-    """13.1: ignore the card just drawn, before anyone activates on it, and draw another."""
+    """13.1: ignore the card just drawn, before anyone activates on it; the caller draws another."""
     s = g.s
     if s.phase != "activations" or not s.card or s.used:
         raise IllegalOrder("`fow redraw` ignores a just-drawn card before anyone activates on it.")
-    fow_use(g, side, f"ignore {activations_4.card_name(g, s.card)} and draw another card")
+    fow_use(g, side, f"ignore {card_name(s.card)} and draw another card")
     s.card, s.card_side, s.acts_left = "", "", 0
-    activations_4.advance(g)
 
 
-def joker_decision(g: Game, side: str, end: bool) -> None:
-    """13.1 and 14: at the first Joker the holder ends the Activations Phase (``fow end``) or passes and the Random Event is rolled."""
+def joker_decision(g: Game, side: str, order: FowEnd | Pass) -> bool:
+    """13.1 and 14: at the first Joker the holder ends the Activations Phase (``fow end``) or passes
+    and the Random Event is rolled. True when the phase ends: the caller runs the End Phase, then
+    draws on (this module sits below both)."""
+    end = isinstance(order, FowEnd)
     s = g.s
     if s.phase != "joker":
         raise WrongPhase("There is no Joker decision to make now.")
@@ -86,11 +91,10 @@ def joker_decision(g: Game, side: str, end: bool) -> None:
     s.decider = ""
     if end:
         fow_use(g, side, "end the Activations Phase on the first Joker")
-        end_phase_11.end_phase(g)
-        return
+        return True
     g.say(f"{SIDE_NAMES[side]} does not play the Fortunes of War.")
     random_events_14.random_event(g)
-    activations_4.advance(g)
+    return False
 
 
 def snapshot_of(state: State) -> str:
@@ -107,12 +111,28 @@ def restore(state: State, text: str) -> None:
         setattr(state, f.name, getattr(restored, f.name))
 
 
-def reroll(g: Game, side: str, which: int) -> None:
+@dataclass(frozen=True)
+class Replay:
+    """A ``fow reroll`` under way (13.1): the activation to replay and what to restore after it."""
+
+    side: str
+    actor: str
+    order: Activation
+    text: str
+    snapshot: str
+    dice_mines: dict[tuple[int, int], str]
+    used_turn: list[str]
+    used_ever: list[str]
+
+
+def start_reroll(g: Game, side: str, order: FowReroll) -> Replay:
     """13.1 "immediately re-roll any die roll": the last activation is replayed from the state kept
     before it, with die ``which`` rolled afresh and every other die as it fell (until the story
-    diverges); Mine counters it turned over stay the same counters."""
+    diverges); Mine counters it turned over stay the same counters. This puts the state back and
+    returns the activation; the caller performs it again and then calls ``finish_reroll``."""
+    which = 1 if order.die is None else order.die
     state = g.s
-    fow_check(g, side)
+    fow_check(g.s, side)
     if not state.snapshot:
         raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
     dice = list(state.snapshot_dice)
@@ -129,14 +149,19 @@ def reroll(g: Game, side: str, which: int) -> None:
     g.replay, g.reroll_index, g.replay_mines = dice, which - 1, mines
     faces, value = dice[which - 1]
     g.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
-    order = parse(state, g.layout, order_text)
-    assert isinstance(order, ACTIVATIONS), order_text  # only activations are kept for a re-roll
-    activations_4.perform(g, actor, order)
+    replayed = parse(state, scene.layout(g.s), order_text)
+    assert isinstance(replayed, ACTIVATIONS), order_text  # only activations are kept for a re-roll
+    return Replay(side, actor, replayed, order_text, snap, mines, used_turn, used_ever)
+
+
+def finish_reroll(g: Game, replay: Replay) -> None:
+    """13.1: after the replayed activation, keep its dice for a further re-roll and pass the counter on."""
+    state, side, mines = g.s, replay.side, dict(replay.dice_mines)
     state.snapshot_dice = list(g.rolled)
     mines.update({(q, r): v for q, r, v in g.mine_draws})
     state.snapshot_mines = [(q, r, v) for (q, r), v in mines.items()]
-    state.fow_used_turn = sorted(set(used_turn) | set(state.fow_used_turn) | {side})
-    state.fow_used_ever = sorted(set(used_ever) | set(state.fow_used_ever) | {side})
+    state.fow_used_turn = sorted(set(replay.used_turn) | set(state.fow_used_turn) | {side})
+    state.fow_used_ever = sorted(set(replay.used_ever) | set(state.fow_used_ever) | {side})
     state.fow_holder = other(side)
-    state.snapshot, state.snapshot_order, state.snapshot_side = snap, order_text, actor
+    state.snapshot, state.snapshot_order, state.snapshot_side = replay.snapshot, replay.text, replay.actor
     g.say(f"The Fortunes of War passes to {SIDE_NAMES[other(side)]}.")

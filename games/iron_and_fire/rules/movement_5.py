@@ -4,24 +4,34 @@ grounding (5.2), ungrounding (5.3), drift (5.4) and prohibited movement (5.5).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import Hex
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
-    LAND,
     WATER_SHALLOW,
     Game,
     describe_mods,
 )
+from games.iron_and_fire.orders import Move, MoveRam, Ram, Unground
 from games.iron_and_fire.rules import (
-    activations_4,
-    boarding_6_3,
     chilean_honor_13_2,
     damage_7,
     fortunes_of_war_13_1,
     mines_9,
-    ramming_6_2,
+    sequence_3,
 )
-from games.iron_and_fire.state import LastAction, Unit
+from games.iron_and_fire.state import LastAction, State, Unit
+
+
+class RamRun(NamedTuple):
+    """A ram that ends a move (6.2), carried out by ``ramming_6_2.ram`` once the move is done."""
+
+    target: Unit
+    mp_used: int
+    fow_mod: int
+    hexes: int
 
 
 # --- grounding (5.1, 5.2, 15.3.3) ---------------------------------------------------------
@@ -31,7 +41,8 @@ def grounding_check(g: Game, u: Unit, mp_used: int, why: str, hexes: int = 0) ->
     ``mp_used`` feeds 5.1's "+1 if the ship uses 2 MP"; ``hexes`` (hexes entered this
     activation) feeds 15.3.3's "+1: ship moving two or more hexes".
     """
-    if g.scn.shoal_table:
+    scn = scene.scenario(g.s)
+    if scn.shoal_table:
         return _shoal_table(g, u, hexes, why)
     die = g.d(10)
     mods: list[tuple[str, int]] = []
@@ -41,7 +52,7 @@ def grounding_check(g: Game, u: Unit, mp_used: int, why: str, hexes: int = 0) ->
         mods.append((f"{u.hits} hits", u.hits // 2))
     if u.criticals:
         mods.append(("criticals", len(u.criticals)))
-    if g.on("visibility") and g.s.turn >= 7:
+    if scene.on(g.s, "visibility") and g.s.turn >= 7:
         mods.append(("low visibility", 1))
     total = die + sum(v for _, v in mods)
     head = f"Grounding check for {u.name} ({why}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
@@ -88,7 +99,7 @@ def unground_roll(g: Game, u: Unit, when: str) -> None:
         mods.append((f"{u.hits} hits", u.hits // 2))
     if u.criticals:
         mods.append(("criticals", len(u.criticals)))
-    if damage_7.crippled(g, u):
+    if damage_7.crippled(g.s, u):
         mods.append(("crippled", 1))
     total = die + sum(v for _, v in mods)
     head = f"{u.name} tries to unground ({when}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
@@ -104,36 +115,37 @@ def unground_roll(g: Game, u: Unit, when: str) -> None:
 
 def drift(g: Game, u: Unit) -> None:
     """5.4: one hex with the current, no facing change."""
-    direction = g.dir_of(g.scn.current)
-    target = g.layout.neighbour(g.pos(u), direction)
-    if not g.layout.on_map(target):
+    scn = scene.scenario(g.s)
+    direction = scene.dir_of(g.s, scn.current)
+    target = scene.layout(g.s).neighbour(scene.pos(u), direction)
+    if not scene.layout(g.s).on_map(target):
         u.status = "sunk"  # eliminated (5.4): counts as lost, never as an exit
-        boarding_6_3._break_boarding(g, u)
+        damage_7.break_boarding(g.s, u)
         g.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
         return
-    terrain = g.terrain(target)
-    if g.unit_at(target) is not None and terrain not in LAND:  # a battery's hex is still land
-        g.say(f"{u.name} would drift into {g.label(target)} but it is occupied: stays put.")
+    terrain = scene.terrain(g.s, target)
+    if scene.unit_at(g.s, target) is not None and terrain not in scene.LAND:  # a battery's hex is still land
+        g.say(f"{u.name} would drift into {scene.label(g.s, target)} but it is occupied: stays put.")
         return
-    if terrain in LAND:
+    if terrain in scene.LAND:
         u.grounded = True
-        g.say(f"{u.name} drifts onto the {terrain} at {g.label(target)}: grounded in its hex and 2 hits.")
+        g.say(f"{u.name} drifts onto the {terrain} at {scene.label(g.s, target)}: grounded in its hex and 2 hits.")
         damage_7.hit(g, u, 2, "drifting onto land")
         return
     u.q, u.r = target.q, target.r
-    g.say(f"{u.name} drifts to {g.label(target)}.")
+    g.say(f"{u.name} drifts to {scene.label(g.s, target)}.")
     if terrain in WATER_SHALLOW:
         u.grounded = True
         g.say(f"{u.name} drifts into {terrain} water: automatically grounded.")
-    mine = g.mine_at(target)
+    mine = scene.mine_at(g.s, target)
     if mine is not None and u.afloat:
         mines_9.mine_attack(g, u, mine, 0)
 
 
 # --- movement (5.0) -----------------------------------------------------------------------
-def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]:
+def plan_path(s: State, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]:
     """Validate a path without dice: returns (hexes entered, final facing, leaves map)."""
-    h, facing = g.pos(u), u.facing
+    h, facing = scene.pos(u), u.facing
     entered: list[Hex] = []
     for i, step in enumerate(steps):
         if step == "P":
@@ -141,33 +153,34 @@ def plan_path(g: Game, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool]
         elif step == "S":
             facing = (facing + 1) % 6
         else:
-            nxt = g.layout.neighbour(h, facing)
-            if not g.layout.on_map(nxt):
+            nxt = scene.layout(s).neighbour(h, facing)
+            if not scene.layout(s).on_map(nxt):
                 if i != len(steps) - 1:
                     raise IllegalOrder(f"{u.name} leaves the map at step {i + 1}; nothing can follow.", hint="End the order with the F that leaves the map.")
                 return entered, facing, True
-            if g.terrain(nxt) in LAND:
-                raise IllegalOrder(f"{u.name} cannot enter {g.label(nxt)}: it is {g.terrain(nxt)} (step {i + 1}).")
-            occupant = g.unit_at(nxt)
+            if scene.terrain(s, nxt) in scene.LAND:
+                raise IllegalOrder(f"{u.name} cannot enter {scene.label(s, nxt)}: it is {scene.terrain(s, nxt)} (step {i + 1}).")
+            occupant = scene.unit_at(s, nxt)
             if occupant is not None:
-                raise IllegalOrder(f"{u.name} cannot enter {g.label(nxt)}: {occupant.name} is there (no stacking, step {i + 1}).")
+                raise IllegalOrder(f"{u.name} cannot enter {scene.label(s, nxt)}: {occupant.name} is there (no stacking, step {i + 1}).")
             h = nxt
             entered.append(h)
     return entered, facing, False
 
 
-def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None, ram: bool, fow: bool) -> None:
+def move(g: Game, side: str, order: Move | MoveRam | Ram) -> RamRun | None:
     """5.0: move by F/P/S steps at 1 MP each, with the checks of 5.1-5.5, mines (9) and Chilean Honor (13.2); ``ram`` rams the ship ahead at the end (6.2)."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid, steps, ram_target, ram, fow = _move_parts(order)
+    u = sequence_3.activation_guard(g.s, side, uid)
     s = g.s
-    _refuse_to_move(g, u, side, ram)
-    slow = _check_mp(g, u, len(steps) + (1 if ram else 0))
-    entered, final_facing, leaves = plan_path(g, u, steps)
-    target = _ram_target(g, u, side, entered, final_facing, leaves, ram_target) if ram else None
-    if chilean_honor_13_2.honor_bound(g, u) and not ram:
-        chilean_honor_13_2.honor_check(g, u, entered)
+    _refuse_to_move(g.s, u, side, ram)
+    slow = _check_mp(g.s, u, len(steps) + (1 if ram else 0))
+    entered, final_facing, leaves = plan_path(g.s, u, steps)
+    target = _ram_target(g.s, u, side, entered, final_facing, leaves, ram_target) if ram else None
+    if chilean_honor_13_2.honor_bound(g.s, u) and not ram:
+        chilean_honor_13_2.honor_check(g.s, u, entered)
     if fow:
-        fortunes_of_war_13_1.fow_check(g, side)
+        fortunes_of_war_13_1.fow_check(g.s, side)
     # --- carry it out
     if s.cable_ship == u.id:
         s.cable_clean = False
@@ -178,10 +191,10 @@ def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None,
     fow_mod = 0
     if fow:
         fow_mod = 2 if fortunes_of_war_13_1.fow_use(g, side, "a bonus on this movement's ram or mine attack") else 1
-    start = g.pos(u)
+    start = scene.pos(u)
     path: list[tuple[int, int]] = [(start.q, start.r)]
     if not _bridge_lets_it_move(g, u, side, path):
-        return
+        return None
     taken: list[str] = []
     mp_used = 0
     stopped = ""
@@ -196,18 +209,29 @@ def move(g: Game, side: str, uid: str, steps: list[str], ram_target: str | None,
         taken.append(step)
         stopped = _step_forward(g, u, side, taken, path, mp_used, fow_mod)
         if stopped == "exit":
-            return
+            return None
         if stopped:
             break
     _report(g, u, taken, bool(steps), stopped)
     s.last = LastAction("path", side, path, "")
     if ram and not stopped and u.afloat and target is not None and target.afloat:
-        ramming_6_2.ram(g, u, target, mp_used + 1, fow_mod, len(path) - 1)
+        return RamRun(target, mp_used + 1, fow_mod, len(path) - 1)
+    return None
 
 
-def _refuse_to_move(g: Game, u: Unit, side: str, ram: bool) -> None:
+def _move_parts(order: Move | MoveRam | Ram) -> tuple[str, list[str], str | None, bool, bool]:
+    """The unit, steps, named ram target, whether it rams, and the Fortunes of War flag of a move order."""
+    match order:
+        case Move(unit=u, steps=steps, ram=ram, fow=fow):
+            return u.id, list(steps), None, ram, fow
+        case MoveRam(unit=u, steps=steps, target=target, fow=fow):
+            return u.id, list(steps), target.id, True, fow
+        case Ram(unit=u, target=target, fow=fow):
+            return u.id, [], target.id if target else None, True, fow
+
+
+def _refuse_to_move(s: State, u: Unit, side: str, ram: bool) -> None:
     """5.5 and 6.3: batteries, ships locked in a Boarding Combat, grounded ships and unprepared prizes do not move."""
-    s = g.s
     if u.battery:
         raise IllegalOrder(f"{u.name} is a land battery: it never moves.")
     if u.boarding_with:
@@ -220,11 +244,10 @@ def _refuse_to_move(g: Game, u: Unit, side: str, ram: bool) -> None:
         raise IllegalOrder(f"{u.name} is a prize: moving it needs two consecutive activations.", hint=f"First `{u.name} prepare`, then move it on your next activation.")
 
 
-def _check_mp(g: Game, u: Unit, need: int) -> bool:
+def _check_mp(s: State, u: Unit, need: int) -> bool:
     """The order fits the ship's MP (7.1; 1 MP on the first move after cutting the cable in
     Scenario 4). True when that cable limit applies."""
-    s = g.s
-    mp = damage_7.eff_mp(g, u)
+    mp = damage_7.eff_mp(s, u)
     slow = s.cable_slow and s.cable_ship == u.id
     if slow:
         mp = min(mp, 1)
@@ -236,16 +259,16 @@ def _check_mp(g: Game, u: Unit, need: int) -> bool:
     return slow
 
 
-def _ram_target(g: Game, u: Unit, side: str, entered: list[Hex], facing: int, leaves: bool, named: str | None) -> Unit:
+def _ram_target(s: State, u: Unit, side: str, entered: list[Hex], facing: int, leaves: bool, named: str | None) -> Unit:
     """6.2: the enemy ship the bow will point at after the steps (the one named, if named)."""
     if leaves:
         raise IllegalOrder("A ship that leaves the map cannot ram.")
-    ahead = g.layout.neighbour(entered[-1] if entered else g.pos(u), facing)
-    target = g.unit_at(ahead)
+    ahead = scene.layout(s).neighbour(entered[-1] if entered else scene.pos(u), facing)
+    target = scene.unit_at(s, ahead)
     if target is None or target.battery or target.controller == side:
-        raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({g.label(ahead) if g.layout.on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
+        raise IllegalOrder(f"{u.name}'s bow would not point at an adjacent enemy ship ({scene.label(s, ahead) if scene.layout(s).on_map(ahead) else 'off the map'}).", hint="Ram needs the bow on an adjacent enemy ship.")
     if named and target.id != named:
-        raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {g.unit(named).name}.")
+        raise IllegalOrder(f"{u.name}'s bow would point at {target.name}, not {scene.unit(s, named).name}.")
     return target
 
 
@@ -278,23 +301,23 @@ def _step_forward(g: Game, u: Unit, side: str, taken: list[str], path: list[tupl
     """One F step (5.0): off the map ("exit"), shallow water (5.1, 5.2: "grounded"), a Mine
     counter (9.0: "sunk" if it sinks), else ""."""
     s = g.s
-    nxt = g.layout.neighbour(g.pos(u), u.facing)
-    if not g.layout.on_map(nxt):
+    nxt = scene.layout(g.s).neighbour(scene.pos(u), u.facing)
+    if not scene.layout(g.s).on_map(nxt):
         u.status = "exited"
-        u.exit_hex = g.label(g.pos(u))
-        u.exit_edge = g.edge_of(nxt)
+        u.exit_hex = scene.label(g.s, scene.pos(u))
+        u.exit_edge = scene.edge_of(g.s, nxt)
         g.say(f"{u.name} moves {' '.join(taken)} and leaves the map by the {u.exit_edge} edge from {u.exit_hex}: out of play.")
         s.last = LastAction("path", side, path, "exit")
         return "exit"
     u.q, u.r = nxt.q, nxt.r
     path.append((nxt.q, nxt.r))
     stopped = ""
-    terrain = g.terrain(nxt)
+    terrain = scene.terrain(g.s, nxt)
     if terrain in WATER_SHALLOW:
-        g.say(f"{u.name} enters {terrain} water at {g.label(nxt)}.")
-        if grounding_check(g, u, mp_used, f"entering {g.label(nxt)}", len(path) - 1):
+        g.say(f"{u.name} enters {terrain} water at {scene.label(g.s, nxt)}.")
+        if grounding_check(g, u, mp_used, f"entering {scene.label(g.s, nxt)}", len(path) - 1):
             stopped = "grounded"
-    mine = g.mine_at(nxt)
+    mine = scene.mine_at(g.s, nxt)
     if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
         mines_9.mine_attack(g, u, mine, fow_mod)
     if not u.afloat:
@@ -304,18 +327,19 @@ def _step_forward(g: Game, u: Unit, side: str, taken: list[str], path: list[tupl
 
 def _report(g: Game, u: Unit, taken: list[str], had_steps: bool, stopped: str) -> None:
     """Say where the move ended (a ram from where the ship lies needs no move report)."""
-    dest = g.label(g.pos(u))
+    dest = scene.label(g.s, scene.pos(u))
     moved = " ".join(taken) if taken else "nothing"
     if stopped and stopped.startswith("Steering"):
-        g.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {g.printed(u.facing)}.")
+        g.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {scene.printed(g.s, u.facing)}.")
     elif u.afloat and (had_steps or stopped):
         rest = f" (stopped: {stopped})" if stopped else ""
-        g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {g.printed(u.facing)}.")
+        g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {scene.printed(g.s, u.facing)}.")
 
 
-def unground(g: Game, side: str, uid: str) -> None:
+def unground(g: Game, side: str, order: Unground) -> None:
     """5.3: spend an activation on an ungrounding roll."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g.s, side, uid)
     if not u.grounded:
         raise IllegalOrder(f"{u.name} is not grounded.")
     unground_roll(g, u, "activation")

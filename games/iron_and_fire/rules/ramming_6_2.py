@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from games.iron_and_fire import scene
 from games.iron_and_fire.game import (
     WATER_SHALLOW,
     Game,
@@ -15,20 +16,20 @@ from games.iron_and_fire.state import LastAction, Unit
 def ram(g: Game, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int = 0) -> None:
     """6.2: shallow-water check first, then 1d10 against the target's PF."""
     s = g.s
-    shallow = g.terrain(g.pos(target)) in WATER_SHALLOW
-    if shallow and movement_5.grounding_check(g, u, mp_used, f"ramming {target.name} in {g.terrain(g.pos(target))} water", hexes):
+    shallow = scene.terrain(g.s, scene.pos(target)) in WATER_SHALLOW
+    if shallow and movement_5.grounding_check(g, u, mp_used, f"ramming {target.name} in {scene.terrain(g.s, scene.pos(target))} water", hexes):
         g.say(f"{u.name} grounds before the ram: no ram attack.")
         return
     die = g.d(10)
     mods: list[tuple[str, int]] = []
     if u.bow == "black":
         mods.append(("black bow", 1))
-    if damage_7.eff_mp(g, target) == 0:
+    if damage_7.eff_mp(g.s, target) == 0:
         mods.append(("target MF 0", 2))
-    tpos = g.pos(target)
-    if g.layout.neighbour(tpos, target.facing) == g.pos(u):
+    tpos = scene.pos(target)
+    if scene.layout(g.s).neighbour(tpos, target.facing) == scene.pos(u):
         mods.append(("through the bow", -2))
-    elif g.layout.neighbour(tpos, target.facing + 3) == g.pos(u):
+    elif scene.layout(g.s).neighbour(tpos, target.facing + 3) == scene.pos(u):
         mods.append(("through the stern", -1))
     if fow_mod:
         mods.append(("Fortunes of War", fow_mod))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     random_events,
 )
@@ -15,14 +16,14 @@ from games.iron_and_fire.game import (
 
 def random_event(g: Game) -> None:
     """14: roll 2d6 on the Random Event table at the first Joker (if the option is on)."""
-    if not g.on("random_events"):
+    if not scene.on(g.s, "random_events"):
         g.say("Random Events are not in use: no event.")
         return
     values, total = g.dice(2, 6)
     event = next(e for e in random_events() if e.low <= total <= e.high)
     g.say(f"Random Event, 2d6 [{values[0]}, {values[1]}] = **{total}**: {event.text}")
     s = g.s
-    if event.key == "fickle_luck" and g.on("fow") and s.fow_holder:
+    if event.key == "fickle_luck" and scene.on(g.s, "fow") and s.fow_holder:
         s.fow_holder = other(s.fow_holder)
         g.say(f"The Fortunes of War passes to {SIDE_NAMES[s.fow_holder]}.")
     elif event.key in ("order_confusion", "confusing_signal"):

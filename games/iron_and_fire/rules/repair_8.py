@@ -7,14 +7,16 @@ from games.core.errors import IllegalOrder
 from games.iron_and_fire.game import (
     Game,
 )
-from games.iron_and_fire.rules import activations_4
+from games.iron_and_fire.orders import Repair
+from games.iron_and_fire.rules import sequence_3
 from games.iron_and_fire.state import LastAction
 
 
 # --- repair, unground, cable, prize -------------------------------------------------------
-def repair(g: Game, side: str, uid: str) -> None:
+def repair(g: Game, side: str, order: Repair) -> None:
     """8.0: spend an activation rolling 1d10; at or below the PF one hit is removed."""
-    u = activations_4.activation_guard(g, side, uid)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g.s, side, uid)
     if u.battery:
         raise IllegalOrder("Land batteries do not repair.")
     if u.hits == 0:

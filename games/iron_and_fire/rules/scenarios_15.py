@@ -8,6 +8,7 @@ from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase, quote
 from games.core.hexgrid import Hex, distance
 from games.core.rng import seal
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     DeploySpec,
     RollSpec,
@@ -18,54 +19,67 @@ from games.iron_and_fire.data import (
     ships,
 )
 from games.iron_and_fire.game import (
-    LAND,
     SIDE_NAMES,
     WATER_SHALLOW,
     Game,
     describe_mods,
 )
-from games.iron_and_fire.orders import CableAt, CableWith, Done, IronOrder, Place, PlaceBattery, PlaceMine, Roll, ref
-from games.iron_and_fire.rules import activations_4, sequence_3
+from games.iron_and_fire.orders import (
+    Bombard,
+    CableAt,
+    CableWith,
+    Cut,
+    Done,
+    IronOrder,
+    Place,
+    PlaceBattery,
+    PlaceMine,
+    Roll,
+    ref,
+)
+from games.iron_and_fire.rules import sequence_3
 from games.iron_and_fire.state import LastAction, Secret, State, Unit
 
 
-def setup_remaining(g: Game, side: str) -> list[str]:
+def setup_remaining(s: State, side: str) -> list[str]:
     """What ``side`` still has to do before ``done`` (empty when complete)."""
-    s = g.s
+    scn = scene.scenario(s)
     todo: list[str] = []
     if s.phase == "arrive":
         for u in s.units:
             if u.controller == side and u.status == "waiting" and u.arrive_turn == s.turn:
                 todo.append(f"place {u.name}")
         return todo
-    for r in g.rolls_for(side):
+    for r in scene.rolls_for(s, side):
         if r.key not in s.rolls_done:
             todo.append(f"roll {r.key}")
-    for d in g.deploy_for(side, arriving=False):
-        if g.unit(d.ship).status == "waiting":
-            todo.append(f"place {g.unit(d.ship).name}")
-    if g.scn.mines is not None and g.scn.mines.side == side and s.mines_to_place:
+    for d in scene.deploy_for(s, side, arriving=False):
+        if scene.unit(s, d.ship).status == "waiting":
+            todo.append(f"place {scene.unit(s, d.ship).name}")
+    if scn.mines is not None and scn.mines.side == side and s.mines_to_place:
         todo.append(f"place {s.mines_to_place} more mine{'s' if s.mines_to_place > 1 else ''}")
-    if g.scn.batteries is not None and g.scn.batteries.side == side and s.batteries_to_place:
+    if scn.batteries is not None and scn.batteries.side == side and s.batteries_to_place:
         todo.append(f"place {s.batteries_to_place} more land batter{'ies' if s.batteries_to_place > 1 else 'y'}")
-    if g.scn.cable is not None and g.scn.cable.side == side and s.cable is None:
+    if scn.cable is not None and scn.cable.side == side and s.cable is None:
         todo.append("place the cable buoy")
     return todo
 
 
-def _setup_guard(g: Game, side: str) -> None:
-    if g.s.phase not in ("setup", "arrive"):
+def setup_guard(s: State, side: str) -> None:
+    """15.0: set-up orders come during set-up or arrivals, from the side placing (Chile first, then Peru)."""
+    if s.phase not in ("setup", "arrive"):
         raise WrongPhase("Set-up is over.", hint="Give activation orders now.")
-    if side != g.s.setup_side:
-        raise NotYourTurn(f"{SIDE_NAMES[g.s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
+    if side != s.setup_side:
+        raise NotYourTurn(f"{SIDE_NAMES[s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
 
 
-def do_roll(g: Game, side: str, key: str) -> None:
+def do_roll(g: Game, side: str, order: Roll) -> None:
     """The scenario's set-up rolls (15.x): steam, arrivals, inshore squadron, cable, mines, batteries, damage; secret ones sealed to their side."""
-    _setup_guard(g, side)
+    key = order.what
+    setup_guard(g.s, side)
     if g.s.phase != "setup":
         raise WrongPhase("Set-up rolls are made before play.")
-    specs = {r.key: r for r in g.rolls_for(side)}
+    specs = {r.key: r for r in scene.rolls_for(g.s, side)}
     if key not in specs:
         known = ", ".join(sorted(specs)) or "none"
         raise IllegalOrder(f"{SIDE_NAMES[side]} has no set-up roll {quote(key)} in this scenario.", hint=f"Rolls: {known}.")
@@ -75,7 +89,7 @@ def do_roll(g: Game, side: str, key: str) -> None:
     dice = roll(spec.dice, g.rng)
     value = dice.total
     g.s.rolls_done[key] = value
-    meaning = _roll_effect(g, spec, value)
+    meaning = _roll_effect(g.s, spec, value)
     text = f"{spec.dice} = {value}: {meaning}"
     if spec.secret:
         nonce = g.rng.nonce()
@@ -87,21 +101,21 @@ def do_roll(g: Game, side: str, key: str) -> None:
         g.say(f"{SIDE_NAMES[side]} rolls for {spec.purpose}: {dice.describe()} → {meaning}.")
 
 
-def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
-    s = g.s
+def _roll_effect(s: State, spec: RollSpec, value: int) -> str:
+    scn = scene.scenario(s)
     if spec.key == "steam":
         s.steam_turns = 1 if value <= 2 else 2 if value <= 4 else 3
         return f"the Covadonga moves at 1 MP for {s.steam_turns} turn{'s' if s.steam_turns > 1 else ''}"
     if spec.key == "arrival":
-        for d in g.scn.deploy:
+        for d in scn.deploy:
             if d.arrive_roll == "arrival":
-                g.unit(d.ship).arrive_turn = value
+                scene.unit(s, d.ship).arrive_turn = value
         return f"the Unión arrives on turn {value}"
     if spec.key == "inshore":
         turn = 2 if value % 2 == 0 else 3
-        for d in g.scn.deploy:
+        for d in scn.deploy:
             if d.arrive_roll == "inshore":
-                g.unit(d.ship).arrive_turn = turn
+                scene.unit(s, d.ship).arrive_turn = turn
         return f"the Inshore Squadron enters on turn {turn}"
     if spec.key == "cable":
         return f"the cable is cut after {value} consecutive activations atop the buoy"
@@ -113,20 +127,21 @@ def _roll_effect(g: Game, spec: RollSpec, value: int) -> str:
         s.batteries_to_place = n
         return f"{n} land batter{'ies' if n != 1 else 'y'}"
     if spec.key == "damage":
-        u = g.unit("independencia")
+        u = scene.unit(s, "independencia")
         hits = (1 if value % 2 else 2) if s.scenario == "s3" else (2 if value % 2 == 0 else 3)
         u.hits = hits
         return f"the Independencia starts with {hits} hits"
     return str(value)
 
 
-def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None) -> None:
+def place_unit(g: Game, side: str, order: Place) -> None:
     """Set a ship up in its scenario zone with a printed compass facing (15.x set-up), or bring an arrival on."""
-    _setup_guard(g, side)
-    u = g.unit(uid)
+    uid, h, printed_facing = order.unit.id, scene.layout(g.s).parse(order.hex), order.facing
+    setup_guard(g.s, side)
+    u = scene.unit(g.s, uid)
     if u.side != side:
         raise NotYourTurn(f"{u.name} is not a {SIDE_NAMES[side]} ship.")
-    spec = g.spec_of(uid)
+    spec = scene.spec_of(g.s, uid)
     if spec is None:
         raise IllegalOrder(f"{u.name} does not take part in this scenario.")
     arriving = bool(spec.arrive_turn or spec.arrive_roll)
@@ -134,22 +149,22 @@ def place_unit(g: Game, side: str, uid: str, h: Hex, printed_facing: int | None)
         raise IllegalOrder(f"{u.name} is not set up now: it arrives later in the game.")
     if g.s.phase == "arrive" and not (u.status == "waiting" and u.arrive_turn == g.s.turn):
         raise IllegalOrder(f"{u.name} is not arriving now.")
-    why = g.in_zone(spec.zone, h)
+    why = scene.in_zone(g.s, spec.zone, h)
     if why:
-        raise IllegalOrder(f"{u.name} cannot set up in {quote(g.label(h) if g.layout.on_map(h) else '?')}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
-    if g.terrain(h) in LAND:
-        raise IllegalOrder(f"{u.name} cannot set up on {g.terrain(h)} ({g.label(h)}).")
-    occupant = g.unit_at(h)
+        raise IllegalOrder(f"{u.name} cannot set up in {quote(scene.label(g.s, h) if scene.layout(g.s).on_map(h) else '?')}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
+    if scene.terrain(g.s, h) in scene.LAND:
+        raise IllegalOrder(f"{u.name} cannot set up on {scene.terrain(g.s, h)} ({scene.label(g.s, h)}).")
+    occupant = scene.unit_at(g.s, h)
     if occupant is not None and occupant.id != uid:
-        raise IllegalOrder(f"{g.label(h)} is occupied by {occupant.name}: no stacking.")
-    if g.mine_at(h) is not None:
-        raise IllegalOrder(f"{g.label(h)} holds a mine counter; set up elsewhere.")
+        raise IllegalOrder(f"{scene.label(g.s, h)} is occupied by {occupant.name}: no stacking.")
+    if scene.mine_at(g.s, h) is not None:
+        raise IllegalOrder(f"{scene.label(g.s, h)} holds a mine counter; set up elsewhere.")
     printed_facing = _checked_facing(u, spec, printed_facing)
-    _check_group(g, u, spec, h)
+    _check_group(g.s, u, spec, h)
     u.q, u.r = h.q, h.r
-    u.facing = g.dir_of(printed_facing)
+    u.facing = scene.dir_of(g.s, printed_facing)
     u.status = "afloat"
-    g.say(f"{u.name} sets up in {g.label(h)} facing {printed_facing}.")
+    g.say(f"{u.name} sets up in {scene.label(g.s, h)} facing {printed_facing}.")
     if g.s.scenario == "s3" and g.s.cable is not None and g.s.cable_ship == uid:
         g.s.cable = (h.q, h.r)
 
@@ -167,70 +182,79 @@ def _checked_facing(u: Unit, spec: DeploySpec, printed_facing: int | None) -> in
     return printed_facing
 
 
-def _check_group(g: Game, u: Unit, spec: DeploySpec, h: Hex) -> None:
+def _check_group(s: State, u: Unit, spec: DeploySpec, h: Hex) -> None:
     """Ships of one set-up group stay within the scenario's distance of each other."""
     if not (spec.group and spec.group_within):
         return
-    for mate in g.s.units:
-        mspec = g.spec_of(mate.id)
-        if mate.id != u.id and mate.afloat and mspec is not None and mspec.group == spec.group and distance(h, g.pos(mate)) > spec.group_within:
-            raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({g.label(g.pos(mate))}).")
+    for mate in s.units:
+        mspec = scene.spec_of(s, mate.id)
+        if mate.id != u.id and mate.afloat and mspec is not None and mspec.group == spec.group and distance(h, scene.pos(mate)) > spec.group_within:
+            raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({scene.label(s, scene.pos(mate))}).")
 
 
-def place_battery(g: Game, side: str, h: Hex) -> None:
+def place_battery(g: Game, side: str, order: PlaceBattery) -> None:
     """7.2 and Scenario 4 set-up: place one of the rolled land batteries on a land hex of its zone."""
-    _setup_guard(g, side)
-    spec = g.scn.batteries
+    h = scene.layout(g.s).parse(order.hex)
+    scn = scene.scenario(g.s)
+    setup_guard(g.s, side)
+    spec = scn.batteries
     if spec is None or spec.side != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} places no land batteries in this scenario.")
     if "batteries" not in g.s.rolls_done:
         raise IllegalOrder("Roll for the number of land batteries first.", hint="Order: roll batteries")
     if g.s.batteries_to_place <= 0:
         raise IllegalOrder("All land batteries are placed.")
-    if g.terrain(h) not in LAND:
-        raise IllegalOrder(f"A land battery goes on a land or town hex; {g.label(h)} is {g.terrain(h)}.")
-    why = g.in_zone(spec.zone, h)
+    if scene.terrain(g.s, h) not in scene.LAND:
+        raise IllegalOrder(f"A land battery goes on a land or town hex; {scene.label(g.s, h)} is {scene.terrain(g.s, h)}.")
+    why = scene.in_zone(g.s, spec.zone, h)
     if why:
-        raise IllegalOrder(f"No battery in {quote(g.label(h))}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
-    if g.unit_at(h) is not None:
-        raise IllegalOrder(f"{g.label(h)} already holds a battery: one per hex.")
+        raise IllegalOrder(f"No battery in {quote(scene.label(g.s, h))}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
+    if scene.unit_at(g.s, h) is not None:
+        raise IllegalOrder(f"{scene.label(g.s, h)} already holds a battery: one per hex.")
     b = battery()
     n = sum(1 for u in g.s.units if u.battery) + 1
     g.s.units.append(
         Unit(id=f"battery{n}", name=f"{b.name} {n}", side=side, type="battery", mf=0, cf=b.cf, pf=b.pf, q=h.q, r=h.r, status="afloat", controller=side)
     )
     g.s.batteries_to_place -= 1
-    g.say(f"{SIDE_NAMES[side]} places {b.name} {n} in {g.label(h)}.")
+    g.say(f"{SIDE_NAMES[side]} places {b.name} {n} in {scene.label(g.s, h)}.")
 
 
-def place_cable(g: Game, side: str, h: Hex) -> None:
+def place_cable(g: Game, side: str, order: CableAt) -> None:
     """Scenarios 3 and 4 (15.4, 15.5): place the cable buoy on a hex, or under a ship in Scenario 3."""
-    _setup_guard(g, side)
-    spec = g.scn.cable
+    _put_cable(g, side, scene.layout(g.s).parse(order.hex))
+
+
+def _put_cable(g: Game, side: str, h: Hex) -> None:
+    """The buoy in hex ``h``: ``cable 2004`` and ``cable <ship>`` both come here."""
+    scn = scene.scenario(g.s)
+    setup_guard(g.s, side)
+    spec = scn.cable
     if spec is None or spec.side != side:
         raise IllegalOrder("There is no cable buoy for you to place in this scenario.")
     if spec.on_ship:
-        ship = g.unit_at(h)
+        ship = scene.unit_at(g.s, h)
         if ship is None or ship.side != side or ship.battery:
-            raise IllegalOrder(f"The buoy goes in the same hex as a {SIDE_NAMES[side]} ship; {g.label(h)} holds none.", hint="Set up the ship first, then: cable <ship>.")
+            raise IllegalOrder(f"The buoy goes in the same hex as a {SIDE_NAMES[side]} ship; {scene.label(g.s, h)} holds none.", hint="Set up the ship first, then: cable <ship>.")
         g.s.cable_ship = ship.id
     else:
-        why = g.in_zone(spec.zone, h)
-        if why or g.terrain(h) in (*LAND, *WATER_SHALLOW):
-            raise IllegalOrder(f"The buoy cannot go in {g.label(h)}: {why or 'it must be deep water'}.", hint=f"Zone: {spec.zone.describe()}, not land or shallow water.")
+        why = scene.in_zone(g.s, spec.zone, h)
+        if why or scene.terrain(g.s, h) in (*scene.LAND, *WATER_SHALLOW):
+            raise IllegalOrder(f"The buoy cannot go in {scene.label(g.s, h)}: {why or 'it must be deep water'}.", hint=f"Zone: {spec.zone.describe()}, not land or shallow water.")
     g.s.cable = (h.q, h.r)
-    g.say(f"{SIDE_NAMES[side]} places the Underwater Cable Buoy in {g.label(h)}.")
+    g.say(f"{SIDE_NAMES[side]} places the Underwater Cable Buoy in {scene.label(g.s, h)}.")
 
 
 def setup_done(g: Game, side: str) -> None:
-    """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done."""
-    _setup_guard(g, side)
-    todo = setup_remaining(g, side)
+    """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done
+    (the caller then draws the first card, ``activations_4.advance``)."""
+    setup_guard(g.s, side)
+    todo = setup_remaining(g.s, side)
     if todo:
         raise IllegalOrder(f"{SIDE_NAMES[side]} is not finished setting up.", hint="Still to do: " + "; ".join(todo) + ".")
     if g.s.phase == "arrive":
         g.say(f"{SIDE_NAMES[side]}'s arrivals are in place.")
-        sequence_3.begin_activations(g)
+        sequence_3.begin_activations(g.s)
         return
     g.say(f"{SIDE_NAMES[side]} has finished setting up.")
     if side == "chile":
@@ -244,7 +268,7 @@ def cable_turn_check(g: Game) -> None:
     s = g.s
     if not s.cable_ship or s.cable is None:
         return
-    u = g.unit(s.cable_ship)
+    u = scene.unit(g.s, s.cable_ship)
     if not u.afloat or (u.q, u.r) != s.cable or not s.cable_clean or u.controller != "peru":
         s.cable_progress = 0
         return
@@ -260,20 +284,22 @@ def cable_turn_check(g: Game) -> None:
         g.say(f"{text}: not yet.")
 
 
-def bombard(g: Game, side: str, uid: str) -> None:
+def bombard(g: Game, side: str, order: Bombard) -> None:
     """15.5.4: Huáscar fires on Antofagasta for bombardment points."""
-    u = activations_4.activation_guard(g, side, uid)
-    if g.scn.bombard_target <= 0:
+    scn = scene.scenario(g.s)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g.s, side, uid)
+    if scn.bombard_target <= 0:
         raise IllegalOrder("There is no bombardment in this scenario.")
     if u.id != "huascar":
         raise IllegalOrder("Only the Huáscar bombards the town (15.5.4).")
     if u.boarding_with:
         raise IllegalOrder(f"{u.name} is locked in a Boarding Combat.")
-    towns = [h for h, t in g.map.terrain.items() if t == "town"]
-    in_range = [h for h in towns if distance(g.pos(u), h) <= 4 and not g.line_blocker(g.pos(u), h)]
+    towns = [h for h, t in scene.hexmap(g.s).terrain.items() if t == "town"]
+    in_range = [h for h in towns if distance(scene.pos(u), h) <= 4 and not scene.line_blocker(g.s, scene.pos(u), h)]
     if not in_range:
         raise IllegalOrder(f"{u.name} has no Antofagasta hex within range 4 and line of sight.")
-    rng = min(distance(g.pos(u), h) for h in in_range)
+    rng = min(distance(scene.pos(u), h) for h in in_range)
     die = g.d(6)
     mods: list[tuple[str, int]] = []
     if "abtao" in g.s.fired_on_huascar:
@@ -285,14 +311,16 @@ def bombard(g: Game, side: str, uid: str) -> None:
     total = max(0, die + sum(v for _, v in mods))
     g.s.bombard_hits += total
     g.s.last = LastAction("fire", side, [(u.q, u.r), (in_range[0].q, in_range[0].r)], f"bombard {total}")
-    g.say(f"{u.name} bombards Antofagasta: d6 **{die}**{describe_mods(mods)} = {total} bombardment hits (total {g.s.bombard_hits} of {g.scn.bombard_target}).")
+    g.say(f"{u.name} bombards Antofagasta: d6 **{die}**{describe_mods(mods)} = {total} bombardment hits (total {g.s.bombard_hits} of {scn.bombard_target}).")
 
 
-def cut(g: Game, side: str, uid: str) -> None:
+def cut(g: Game, side: str, order: Cut) -> None:
     """Scenario 4 (15.5): an activation atop the buoy works on cutting the cable; the secret roll says how many it takes."""
-    u = activations_4.activation_guard(g, side, uid)
+    scn = scene.scenario(g.s)
+    uid = order.unit.id
+    u = sequence_3.activation_guard(g.s, side, uid)
     s = g.s
-    spec = g.scn.cable
+    spec = scn.cable
     if spec is None or spec.rule != "activations":
         raise IllegalOrder("Cable cutting by activations is not part of this scenario.", hint="In Scenario 3 the ship just stays atop the buoy all turn.")
     if s.cable_cut:
@@ -304,7 +332,7 @@ def cut(g: Game, side: str, uid: str) -> None:
     s.cable_ship = u.id
     s.cable_slow = True
     s.cable_progress += 1
-    need = g.secret_value("cable")
+    need = scene.secret_value(g.s, "cable")
     g.say(f"{u.name} spends an activation cutting the cable ({s.cable_progress} so far).")
     g.tell(side, f"Cable cutting: {s.cable_progress} of {need} activations.")
     if s.cable_progress >= need:
@@ -322,82 +350,81 @@ def new_state(scenario_id: str, options: dict[str, str]) -> State:
     game = Game(state)
     specs = ships()
     for d in scn.deploy:
-        if not game.variant_ok(d.variant):
+        if not scene.variant_ok(game.s, d.variant):
             continue
         sp = specs[d.ship]
         u = Unit(id=sp.id, name=sp.name, side=sp.side, type=sp.type, mf=sp.mf, cf=sp.cf, pf=sp.pf, bow=sp.bow, controller=sp.side, arrive_turn=d.arrive_turn)
         if d.arrive_roll:
             u.arrive_turn = 99  # set by the secret roll
         state.units.append(u)
-    if scenario_id == "s1" and game.opt("boilers") == "bad":
+    if scenario_id == "s1" and scene.opt(game.s, "boilers") == "bad":
         e = next(u for u in state.units if u.id == "esmeralda")
         e.criticals.append("propulsion")
         e.bad_boilers = True
     state.mine_bag = list(mine_mix())
-    if game.on("fow"):
+    if scene.on(game.s, "fow"):
         state.fow_holder = "peru"
     state.setup_side = "chile"
     return state
 
 
-def setup_orders(g: Game, side: str) -> list[IronOrder]:
+def setup_orders(s: State, side: str) -> list[IronOrder]:
     """Set-up orders ``side`` may give now (15.x set-up): its rolls, ship placements, mines,
     batteries, the cable, then ``done``; hexes are a spread sample for autocomplete."""
-    s = g.s
     out: list[IronOrder] = []
     if s.phase == "setup":
-        out.extend(Roll(r.key) for r in g.rolls_for(side) if r.key not in s.rolls_done)
-        pending = [g.unit(d.ship) for d in g.deploy_for(side, arriving=False)]
+        out.extend(Roll(r.key) for r in scene.rolls_for(s, side) if r.key not in s.rolls_done)
+        pending = [scene.unit(s, d.ship) for d in scene.deploy_for(s, side, arriving=False)]
     else:
         pending = [u for u in s.units if u.controller == side and u.status == "waiting" and u.arrive_turn == s.turn]
     for u in pending:
-        out.extend(_placements(g, u))
-    out.extend(_counter_placements(g, side))
-    if not setup_remaining(g, side):
+        out.extend(_placements(s, u))
+    out.extend(_counter_placements(s, side))
+    if not setup_remaining(s, side):
         out.append(Done())
     return out
 
 
-def _placements(g: Game, u: Unit) -> list[IronOrder]:
+def _placements(s: State, u: Unit) -> list[IronOrder]:
     """Sample ``at`` orders for one waiting ship: free hexes of its zone, near its group mates."""
-    spec = g.spec_of(u.id)
+    spec = scene.spec_of(s, u.id)
     if u.status != "waiting" or spec is None:
         return []
     facings = spec.facings or (1, 2, 3, 4, 5, 6)
     mates = [
-        g.pos(m) for m in g.s.units
-        if m.id != u.id and m.afloat and spec.group and (g.spec_of(m.id) or spec).group == spec.group
+        scene.pos(m) for m in s.units
+        if m.id != u.id and m.afloat and spec.group and (scene.spec_of(s, m.id) or spec).group == spec.group
     ]
-    cells = [h for h in g.layout.all_hexes()
-             if _free_for_ship(g, spec.zone, h) and all(distance(h, m) <= spec.group_within for m in mates)]
-    return [Place(ref(u), g.label(h), facings[k % len(facings)]) for k, h in enumerate(spread(cells, 6))]
+    cells = [h for h in scene.layout(s).all_hexes()
+             if _free_for_ship(s, spec.zone, h) and all(distance(h, m) <= spec.group_within for m in mates)]
+    return [Place(ref(u), scene.label(s, h), facings[k % len(facings)]) for k, h in enumerate(spread(cells, 6))]
 
 
-def _counter_placements(g: Game, side: str) -> list[IronOrder]:
+def _counter_placements(s: State, side: str) -> list[IronOrder]:
     """Sample mine, battery and cable placements the scenario still asks of ``side``."""
-    s = g.s
-    hexes = g.layout.all_hexes()
+    scn = scene.scenario(s)
+    hexes = scene.layout(s).all_hexes()
     out: list[IronOrder] = []
-    mines = g.scn.mines
+    mines = scn.mines
     if mines is not None and mines.side == side and s.mines_to_place > 0:
-        cells = [h for h in hexes if not g.in_zone(mines.zone, h) and g.terrain(h) not in LAND and g.mine_at(h) is None and g.unit_at(h) is None]
-        out.extend(PlaceMine(g.label(h)) for h in spread(cells, 6))
-    bats = g.scn.batteries
+        cells = [h for h in hexes if not scene.in_zone(s, mines.zone, h) and scene.terrain(s, h) not in scene.LAND and scene.mine_at(s, h) is None and scene.unit_at(s, h) is None]
+        out.extend(PlaceMine(scene.label(s, h)) for h in spread(cells, 6))
+    bats = scn.batteries
     if bats is not None and bats.side == side and s.batteries_to_place > 0:
-        cells = [h for h in hexes if not g.in_zone(bats.zone, h) and g.terrain(h) in LAND and g.unit_at(h) is None]
-        out.extend(PlaceBattery(g.label(h)) for h in spread(cells, 6))
-    cable = g.scn.cable
+        cells = [h for h in hexes if not scene.in_zone(s, bats.zone, h) and scene.terrain(s, h) in scene.LAND and scene.unit_at(s, h) is None]
+        out.extend(PlaceBattery(scene.label(s, h)) for h in spread(cells, 6))
+    cable = scn.cable
     if cable is not None and cable.side == side and s.cable is None and s.phase == "setup":
         if cable.on_ship:
             out.extend(CableWith(ref(u)) for u in s.units if u.side == side and u.afloat)
         else:
-            cells = [h for h in hexes if not g.in_zone(cable.zone, h) and g.terrain(h) == "deep"]
-            out.extend(CableAt(g.label(h)) for h in spread(cells, 6))
+            cells = [h for h in hexes if not scene.in_zone(s, cable.zone, h) and scene.terrain(s, h) == "deep"]
+            out.extend(CableAt(scene.label(s, h)) for h in spread(cells, 6))
     return out
 
 
-def _free_for_ship(g: Game, zone: Zone, h: Hex) -> bool:
-    return not g.in_zone(zone, h) and g.terrain(h) not in LAND and g.unit_at(h) is None and g.mine_at(h) is None
+def _free_for_ship(s: State, zone: Zone, h: Hex) -> bool:
+    return not scene.in_zone(s, zone, h) and scene.terrain(s, h) not in scene.LAND and scene.unit_at(s, h) is None and scene.mine_at(s, h) is None
 
 
 def spread(items: list[Hex], n: int) -> list[Hex]:
@@ -408,9 +435,10 @@ def spread(items: list[Hex], n: int) -> list[Hex]:
     return [items[int(i * step)] for i in range(n)]
 
 
-def place_cable_with(g: Game, side: str, uid: str) -> None:
+def place_cable_with(g: Game, side: str, order: CableWith) -> None:
     """Scenario 3: the buoy goes in the hex of a ship already set up (``cable <ship>``)."""
-    u = g.unit(uid)
+    uid = order.ship.id
+    u = scene.unit(g.s, uid)
     if not u.afloat:
         raise IllegalOrder(f"Set up {u.name} before putting the buoy with it.")
-    place_cable(g, side, g.pos(u))
+    _put_cable(g, side, scene.pos(u))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
     SIDES,
 )
@@ -12,16 +13,16 @@ from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
 )
-from games.iron_and_fire.rules import activations_4, damage_7
-from games.iron_and_fire.state import Unit
+from games.iron_and_fire.rules import damage_7
+from games.iron_and_fire.state import State, Unit
 
 
 # ==========================================================================================
 # Victory (12.0, 15.x)
 # ==========================================================================================
-def lost(g: Game, side: str) -> list[Unit]:
+def lost(s: State, side: str) -> list[Unit]:
     """``side``'s own ships sunk or captured (exited ships are not lost)."""
-    return [u for u in g.s.units if u.side == side and not u.battery and (u.status == "sunk" or (u.status != "waiting" and u.captured))]
+    return [u for u in s.units if u.side == side and not u.battery and (u.status == "sunk" or (u.status != "waiting" and u.captured))]
 
 
 def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
@@ -31,10 +32,11 @@ def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
     Scenario 2 at its (house) turn limit goes to victory points by the rulings ("12 turns,
     then victory points"); option ``s2_end=draw`` keeps 15.3.4's "any other result is a draw".
     """
+    scn = scene.scenario(g.s)
     s = g.s
-    v = g.scn.victory
-    peru_lost, chile_lost = len(lost(g, "peru")), len(lost(g, "chile"))
-    if v == "s2" and (not turn_limit or g.opt("s2_end") == "draw"):
+    v = scn.victory
+    peru_lost, chile_lost = len(lost(g.s, "peru")), len(lost(g.s, "chile"))
+    if v == "s2" and (not turn_limit or scene.opt(g.s, "s2_end") == "draw"):
         finish(g, None, f"Draw: {why} without either side achieving its objective.")
         return
     if v == "s3":
@@ -52,11 +54,11 @@ def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
     victory_points(g, why)
 
 
-def vp(g: Game, side: str) -> tuple[int, list[str]]:
+def vp(s: State, side: str) -> tuple[int, list[str]]:
     """12.0: a side's victory points and the lines that explain them."""
     points = 0
     lines: list[str] = []
-    for u in g.s.units:
+    for u in s.units:
         if u.battery:
             if side == "peru" and u.side == "chile" and u.status == "surrendered":
                 points += 5
@@ -69,7 +71,7 @@ def vp(g: Game, side: str) -> tuple[int, list[str]]:
             state = "sunk" if u.status == "sunk" else "captured" if u.captured else "grounded"
             points += mult * u.pf
             lines.append(f"{u.name} {state}: {mult} x PF {u.pf} = {mult * u.pf}")
-        elif u.afloat and damage_7.crippled(g, u):
+        elif u.afloat and damage_7.crippled(s, u):
             points += u.pf
             lines.append(f"{u.name} crippled: PF {u.pf}")
     return points, lines
@@ -77,8 +79,8 @@ def vp(g: Game, side: str) -> tuple[int, list[str]]:
 
 def victory_points(g: Game, why: str) -> None:
     """12.0: at the last turn without a scenario winner, the side with more victory points wins (Peru on a tie)."""
-    pv, plines = vp(g, "peru")
-    cv, clines = vp(g, "chile")
+    pv, plines = vp(g.s, "peru")
+    cv, clines = vp(g.s, "chile")
     details = [f"Peru {pv} VP: " + ("; ".join(plines) or "none"), f"Chile {cv} VP: " + ("; ".join(clines) or "none")]
     winner = "peru" if pv >= cv else "chile"
     tie = " (a tie goes to Peru)" if pv == cv else ""
@@ -102,19 +104,26 @@ def finish(g: Game, winner: str | None, reason: str, details: list[str] | None =
             g.reveal(sec.key)
 
 
+def side_can_act(s: State, side: str) -> bool:
+    """Whether ``side`` has any unit left in play (a card of a side with none is passed over, 4.1;
+    a side with none left loses, 12)."""
+    return any(u.afloat and u.controller == side for u in s.units)
+
+
 def check_victory(g: Game, *, end_phase: bool) -> bool:
     """Scenario conditions that can happen now (15.x victory); True if the game ended."""
+    scn = scene.scenario(g.s)
     s = g.s
     if s.phase == "over":
         return True
     if s.phase in ("setup",):
         return False
-    check = SCENARIO_CHECKS.get(g.scn.victory)
+    check = SCENARIO_CHECKS.get(scn.victory)
     if check is not None and check(g, {u.id: u for u in s.units}, end_phase):
         return True
     for side in SIDES:
         waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
-        if not waiting and not activations_4.side_can_act(g, side):
+        if not waiting and not side_can_act(g.s, side):
             final_result(g, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
             return True
     return False
@@ -153,7 +162,7 @@ def _s2_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     if _gone(units, "independencia"):
         finish(g, "chile", f"the Independencia was {_fate(i)}.")
         return True
-    if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(g, c):
+    if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(g.s, c):
         finish(g, "chile", f"the Covadonga escaped from {c.exit_hex}, not crippled.")
         return True
     return False
@@ -161,6 +170,7 @@ def _s2_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
 
 def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 4 (15.5): a Chilean ship leaving, the Huáscar lost, or the bombardment achieved."""
+    scn = scene.scenario(g.s)
     s = g.s
     for u in s.units:
         if u.side == "chile" and u.status == "exited":
@@ -169,7 +179,7 @@ def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     if _gone(units, "huascar"):
         finish(g, "chile", "the Huáscar was sunk or captured.")
         return True
-    if end_phase and s.bombard_hits >= g.scn.bombard_target and len(lost(g, "chile")) > len(lost(g, "peru")) and not _gone(units, "huascar"):
+    if end_phase and s.bombard_hits >= scn.bombard_target and len(lost(g.s, "chile")) > len(lost(g.s, "peru")) and not _gone(units, "huascar"):
         finish(g, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
         return True
     return False
@@ -178,7 +188,7 @@ def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
 def _s5_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 5 (15.6): all ironclads lost (a draw, checked first), the heroes lost, or their escape with enough kills."""
     s = g.s
-    survives = g.opt("independencia") == "survives"
+    survives = scene.opt(g.s, "independencia") == "survives"
     heroes = ["huascar", "independencia"] if survives else ["huascar"]
     # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
     # pre-empt "all ironclads sunk or captured" and the clause could never apply
@@ -193,7 +203,7 @@ def _s5_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     kills = sum(1 for u in s.units if u.side == "chile" and u.status == "sunk" and u.sunk_by in heroes)
     need = 3 if survives else 2
     escaped = all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift"
-                  and not damage_7.crippled(g, units[h]) for h in heroes)
+                  and not damage_7.crippled(g.s, units[h]) for h in heroes)
     if kills >= need and escaped:
         finish(g, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
         return True
