@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from games.core.data import DATA_DIR, data_packs, describe, load, pack_name, read_toml
+from games.core.data import DATA_DIR, HOUSE_SOURCES, data_packs, describe, load, pack_name, read_toml
 from games.core.errors import DataError, GameError
 
 T = TypeVar("T")
@@ -46,6 +46,11 @@ class Sourced(Strict, kw_only=True):
     """A file (or table) that may say where its numbers come from (``is_house`` reads it)."""
 
     source: str = "house"
+
+    @property
+    def house(self) -> bool:
+        """True for values the book does not give (``is_house`` of a decoded file)."""
+        return self.source in HOUSE_SOURCES
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,8 @@ def _describe(text: str, where: str, tp: Any, value: Any = None) -> str:
     text = text[:1].lower() + text[1:]
     if re.match(r"expected (int|float) [<>]", text) and isinstance(value, int | float):
         text += f", got {value!r}{_allowed(tp)}"
+    elif re.match(r"expected \w+, got \w+$", text) and isinstance(value, str | int | float):
+        text += f" ({value!r})"
     return f"key '{where}': {text}" if where else text
 
 

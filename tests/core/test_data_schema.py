@@ -85,7 +85,7 @@ def test_the_issue_example_names_pack_file_key_and_expectation(write_pack: Write
     wrong_type = text.replace("mf = 3\n", 'mf = "three"\n', 1)
     write_pack("mypack", "iron_and_fire/ships.toml", wrong_type)
     assert problems_with(root) == [
-        "data pack 'mypack': iron_and_fire/ships.toml: key 'ships.huascar.mf': expected int, got str"
+        "data pack 'mypack': iron_and_fire/ships.toml: key 'ships.huascar.mf': expected int, got str ('three')"
     ]
 
 
