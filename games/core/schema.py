@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -54,12 +54,12 @@ class Sourced(Strict, kw_only=True):
 
 
 @dataclass(frozen=True)
-class Keyed:
+class Keyed(Generic[T]):
     """A table whose fixed keys follow ``fixed`` and whose every other key is an ``item`` table:
     ``source = "book"`` beside ``[s1]``, ``[s2]``... (msgspec has no type for that mix)."""
 
     fixed: type[msgspec.Struct]
-    item: Any
+    item: type[T]
 
 
 Schema = Any  # a msgspec-convertible type (usually a Strict subclass) or a Keyed
@@ -206,7 +206,7 @@ def _problem(value: Any, tp: Any, where: str) -> str | None:
     return deeper or _describe(text, f"{where}{at}", tp)
 
 
-def _keyed_problem(value: Any, tp: Keyed, where: str) -> str | None:
+def _keyed_problem(value: Any, tp: Keyed[Any], where: str) -> str | None:
     """A table of fixed keys (``tp.fixed``) beside named tables (each a ``tp.item``)."""
     fixed = set(_fields(tp.fixed))
     problem = _problem({k: v for k, v in value.items() if k in fixed}, tp.fixed, where)
@@ -274,6 +274,16 @@ def convert(doc: dict[str, Any], schema: type[T], file: str) -> T:
     as the start-up check does (the loaders and the check share one description of each file)."""
     try:
         return msgspec.convert(doc, schema)
+    except msgspec.ValidationError:
+        raise DataError(f"{file}: {check_document(doc, schema)}") from None
+
+
+def convert_keyed(doc: dict[str, Any], schema: Keyed[T], file: str) -> dict[str, T]:
+    """A ``Keyed`` file decoded: its named tables by key (its fixed keys checked, not returned)."""
+    fixed = set(_fields(schema.fixed))
+    try:
+        msgspec.convert({k: v for k, v in doc.items() if k in fixed}, schema.fixed)
+        return {k: msgspec.convert(v, schema.item) for k, v in doc.items() if k not in fixed}
     except msgspec.ValidationError:
         raise DataError(f"{file}: {check_document(doc, schema)}") from None
 

@@ -100,10 +100,10 @@ def test_end_phase_order_victory_repairs_unground_drift() -> None:
 
 def coastal_game(current: int = 2) -> Game:
     """Map 3 with the current turned towards the coast (lower-left) so drift can reach it."""
-    import dataclasses
+    import msgspec
 
     g = Game(new_game("s4"), ScriptedRng([]))
-    g.scn = dataclasses.replace(g.scn, current=current)
+    g.scn = msgspec.structs.replace(g.scn, current=current)
     return g
 
 
