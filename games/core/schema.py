@@ -155,10 +155,10 @@ def _describe(text: str, where: str, tp: Any, value: Any = None) -> str:
 
 
 def _allowed(tp: Any) -> str:
-    """`` (allowed: 1 to 20)`` for a number bounded on both sides, so one message gives the whole range."""
+    """`` (allowed: 1 to 20)`` for a number with both ends inclusive, so one message gives the whole range."""
     metas = [m for m in typing.get_args(tp)[1:] if isinstance(m, msgspec.Meta)] if typing.get_origin(tp) is typing.Annotated else []
-    low = next((m.ge if m.ge is not None else m.gt for m in metas if m.ge is not None or m.gt is not None), None)
-    high = next((m.le if m.le is not None else m.lt for m in metas if m.le is not None or m.lt is not None), None)
+    low = next((m.ge for m in metas if m.ge is not None), None)
+    high = next((m.le for m in metas if m.le is not None), None)
     return f" (allowed: {low} to {high})" if low is not None and high is not None else ""
 
 
