@@ -111,9 +111,13 @@ def read_toml(path: Path, name: str) -> dict[str, Any]:
         raise DataError(f"{name}: cannot be read ({type(exc).__name__})") from exc
 
 
+#: ``source`` values of numbers the book does not give: house rulings and values scaled from history.
+HOUSE_SOURCES = ("house", "historical")
+
+
 def is_house(record: Record) -> bool:
     """True for values the book does not give: ``house`` and ``historical`` (scaled from history) alike."""
-    return record.opt_str("source", "house") in ("house", "historical")
+    return record.opt_str("source", "house") in HOUSE_SOURCES
 
 
 class Record:

@@ -23,12 +23,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from games.core.data import DATA_DIR, data_packs, describe, pack_name, read_toml
+from games.core.data import DATA_DIR, HOUSE_SOURCES, data_packs, describe, load, pack_name, read_toml
 from games.core.errors import DataError, GameError
+
+T = TypeVar("T")
 
 #: Modules outside ``games/<system>/schema.py`` that declare ``SCHEMAS`` (and optionally ``CHECKS``).
 CORE_MODULES = ("games.core.maps", "games.tools.schema")
@@ -45,14 +47,19 @@ class Sourced(Strict, kw_only=True):
 
     source: str = "house"
 
+    @property
+    def house(self) -> bool:
+        """True for values the book does not give (``is_house`` of a decoded file)."""
+        return self.source in HOUSE_SOURCES
+
 
 @dataclass(frozen=True)
-class Keyed:
+class Keyed(Generic[T]):
     """A table whose fixed keys follow ``fixed`` and whose every other key is an ``item`` table:
     ``source = "book"`` beside ``[s1]``, ``[s2]``... (msgspec has no type for that mix)."""
 
     fixed: type[msgspec.Struct]
-    item: Any
+    item: type[T]
 
 
 Schema = Any  # a msgspec-convertible type (usually a Strict subclass) or a Keyed
@@ -124,8 +131,9 @@ def _strip(tp: Any) -> Any:
     return tp
 
 
-def _describe(text: str, where: str, tp: Any) -> str:
-    """One msgspec message as "key 'a.b': expected ..." with the key path written out."""
+def _describe(text: str, where: str, tp: Any, value: Any = None) -> str:
+    """One msgspec message as "key 'a.b': expected ..." with the key path written out (and the value
+    given, when msgspec names only the bound it broke)."""
     unknown = re.match(r"Object contains unknown field `(.*)`", text)
     if unknown:
         return f"key '{_join(where, unknown.group(1))}' is not allowed (unknown field)"
@@ -139,7 +147,19 @@ def _describe(text: str, where: str, tp: Any) -> str:
         return f"key '{where}': expected {expected}, got {bad.group(1)}"
     text = text.replace("`", "")
     text = text[:1].lower() + text[1:]
+    if re.match(r"expected (int|float) [<>]", text) and isinstance(value, int | float):
+        text += f", got {value!r}{_allowed(tp)}"
+    elif re.match(r"expected \w+, got \w+$", text) and isinstance(value, str | int | float):
+        text += f" ({value!r})"
     return f"key '{where}': {text}" if where else text
+
+
+def _allowed(tp: Any) -> str:
+    """`` (allowed: 1 to 20)`` for a number with both ends inclusive, so one message gives the whole range."""
+    metas = [m for m in typing.get_args(tp)[1:] if isinstance(m, msgspec.Meta)] if typing.get_origin(tp) is typing.Annotated else []
+    low = next((m.ge for m in metas if m.ge is not None), None)
+    high = next((m.le for m in metas if m.le is not None), None)
+    return f" (allowed: {low} to {high})" if low is not None and high is not None else ""
 
 
 def _fields(tp: Any) -> dict[str, Any]:
@@ -179,14 +199,14 @@ def _problem(value: Any, tp: Any, where: str) -> str | None:
         if match["key"] and origin is dict and isinstance(value, dict):
             key_type = typing.get_args(base)[0]
             return next(filter(None, (_key_problem(k, key_type, where) for k in value)), _describe(text, where, tp))
-        return _describe(text, where, tp)
+        return _describe(text, where, tp, value)
     if origin in (typing.Union, types.UnionType):
         return _union_problem(value, tp, base, where, text, at)
     deeper = _problem_below(value, base, origin, where, segment.group(1), segment.group(2))
     return deeper or _describe(text, f"{where}{at}", tp)
 
 
-def _keyed_problem(value: Any, tp: Keyed, where: str) -> str | None:
+def _keyed_problem(value: Any, tp: Keyed[Any], where: str) -> str | None:
     """A table of fixed keys (``tp.fixed``) beside named tables (each a ``tp.item``)."""
     fixed = set(_fields(tp.fixed))
     problem = _problem({k: v for k, v in value.items() if k in fixed}, tp.fixed, where)
@@ -247,6 +267,36 @@ def _key_problem(key: str, key_type: Any, where: str) -> str | None:
 def check_document(doc: dict[str, Any], schema: Schema) -> str | None:
     """The first problem of one parsed file against its schema (``key '...': ...``), or None."""
     return _problem(doc, schema, "")
+
+
+def convert(doc: dict[str, Any], schema: type[T], file: str) -> T:
+    """A parsed file decoded straight into its schema; a problem names the file, key and expectation
+    as the start-up check does (the loaders and the check share one description of each file)."""
+    try:
+        return msgspec.convert(doc, schema)
+    except msgspec.ValidationError:
+        raise DataError(f"{file}: {check_document(doc, schema)}") from None
+
+
+def convert_keyed(doc: dict[str, Any], schema: Keyed[T], file: str) -> dict[str, T]:
+    """A ``Keyed`` file decoded: its named tables by key (its fixed keys checked, not returned)."""
+    fixed = set(_fields(schema.fixed))
+    try:
+        msgspec.convert({k: v for k, v in doc.items() if k in fixed}, schema.fixed)
+        return {k: msgspec.convert(v, schema.item) for k, v in doc.items() if k not in fixed}
+    except msgspec.ValidationError:
+        raise DataError(f"{file}: {check_document(doc, schema)}") from None
+
+
+def decode(relpath: str, schema: type[T]) -> T:
+    """One data file (the winning pack's) decoded into its schema: see ``convert``."""
+    record = load(relpath)
+    return convert(record.doc, schema, record.file)
+
+
+def fail(file: str, where: str, text: str) -> DataError:
+    """A check the schema cannot express, in the schema's words: ``file: key 'where': text``."""
+    return DataError(f"{file}: key '{where}': {text}")
 
 
 # --- the start-up check --------------------------------------------------------------------------

@@ -28,10 +28,31 @@ import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
+import msgspec
+
 from games.core.data import Record, listing, load, on_reload
 from games.core.dice import DiceParser
 from games.core.errors import DataError
+from games.core.schema import convert, decode
+from games.days_of_iron.schema import (
+    BrigadeSpec,
+    CommanderSpec,
+    EntrySpec,
+    ForceSpec,
+    ObjectiveSpec,
+    ScenarioSpec,
+    SideSpec,
+    TerrainFile,
+    TerrainSpec,
+    TerrainType,
+    UnitSpec,
+    VictorySheet,
+)
 
+__all__ = ["BrigadeSpec", "Chart", "Check", "CommanderSpec", "DiceTable", "EntrySpec", "ForceSpec", "House",
+           "MoraleSheet", "MoraleTest", "Movement", "ObjectiveSpec", "Reference", "Rules", "ScenarioSpec", "SideSpec",
+           "TerrainSpec", "TerrainType", "UnitSpec", "VictorySheet", "force", "force_ids", "house", "morale_sheet",
+           "reference", "rules", "scenario", "scenario_ids", "victory_sheet"]
 RULES_FILE = "days_of_iron/rules.toml"
 FORCES_DIR = "days_of_iron/forces"
 SCENARIOS_DIR = "days_of_iron/scenarios"
@@ -42,8 +63,6 @@ SHEET_KINDS = ("movement", "terrain", "chart", "victory", "morale-tests")
 ARMS = ("infantry", "cavalry", "artillery", "engineer", "general")
 FORMATIONS = ("column", "line", "skirmish")
 QUALITIES = ("inept", "capable", "exceptional")
-UNIT_TYPES = ("infantry", "cavalry", "artillery", "engineer")
-RANKS = ("army", "corps", "division", "brigade")
 
 
 @dataclass(frozen=True)
@@ -153,70 +172,31 @@ def rules() -> Rules:
 
 
 # --- forces --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class UnitSpec:
-    id: str
-    name: str
-    type: str
-    cls: int
-    stands: int
-    modifiers: tuple[str, ...]
-    gun: str
-    light: bool
-
-
-@dataclass(frozen=True)
-class BrigadeSpec:
-    id: str
-    name: str
-    general: str  # "" when the brigade has no general of its own
-    units: tuple[UnitSpec, ...]
-
-
-@dataclass(frozen=True)
-class CommanderSpec:
-    id: str
-    name: str
-    rank: str
-
-
-@dataclass(frozen=True)
-class ForceSpec:
-    id: str
-    name: str
-    nation: str
-    general: str
-    commanders: tuple[CommanderSpec, ...]
-    brigades: tuple[BrigadeSpec, ...]
-
-
-def _unit(rec: Record, rules_: Rules) -> UnitSpec:
-    kind = rec.str("type", UNIT_TYPES)
-    modifiers = tuple(rec.str_list("modifiers")) if rec.has("modifiers") else ()
-    for mod in modifiers:
+def _unit(file: str, where: str, unit: UnitSpec, rules_: Rules) -> UnitSpec:
+    """A unit of a force checked against the book's numbers (what its schema cannot see)."""
+    for mod in unit.modifiers:
         if mod not in rules_.modifiers:
-            raise DataError(f"{rec.file}: unit '{rec.str('id')}': unknown modifier {mod!r} (known: {', '.join(rules_.modifiers)})")
-    gun = ""
-    if kind == "artillery":
-        gun = rec.str("gun", tuple(rules_.gun_points))
-    cls = rec.int("class", 1, 4) if kind in ("infantry", "cavalry") else rec.opt_int("class", 0)
-    stands = rec.int("stands", 1, 60) if kind != "engineer" else 1
-    return UnitSpec(rec.str("id"), rec.str("name"), kind, cls, stands, modifiers, gun, rec.opt_bool("light", False))
+            raise DataError(f"{file}: unit '{unit.id}': unknown modifier {mod!r} (known: {', '.join(rules_.modifiers)})")
+    if unit.type == "artillery" and unit.gun not in rules_.gun_points:
+        raise DataError(f"{file}: key '{where}.gun': expected one of {', '.join(rules_.gun_points)}, got {unit.gun!r}")
+    if unit.type in ("infantry", "cavalry") and not 1 <= unit.cls <= 4:
+        raise DataError(f"{file}: key '{where}.class': expected an integer from 1 to 4, got {unit.cls or 'nothing'}")
+    if unit.type == "engineer":
+        return msgspec.structs.replace(unit, stands=1, gun="")
+    if not unit.stands:
+        raise DataError(f"{file}: key '{where}.stands' is missing: expected an integer from 1 to 60")
+    return unit if unit.type == "artillery" else msgspec.structs.replace(unit, gun="")
 
 
 def force(force_id: str) -> ForceSpec:
     """One order of battle from ``forces/<id>.toml``."""
-    doc = load(f"{FORCES_DIR}/{force_id}.toml")
-    rules_ = rules()
-    commanders = tuple(
-        CommanderSpec(c.str("id"), c.str("name"), c.str("rank", RANKS[1:3]))
-        for c in (doc.tables("commanders") if doc.has("commanders") else [])
-    )
+    relpath = f"{FORCES_DIR}/{force_id}.toml"
+    spec, file, rules_ = decode(relpath, ForceSpec), load(relpath).file, rules()
     brigades = tuple(
-        BrigadeSpec(b.str("id"), b.str("name"), b.opt_str("general", ""), tuple(_unit(u, rules_) for u in b.tables("units")))
-        for b in doc.tables("brigades")
+        msgspec.structs.replace(b, units=tuple(_unit(file, f"brigades[{i}].units[{j}]", u, rules_) for j, u in enumerate(b.units)))
+        for i, b in enumerate(spec.brigades)
     )
-    return ForceSpec(force_id, doc.str("name"), doc.str("nation"), doc.str("general"), commanders, brigades)
+    return msgspec.structs.replace(spec, id=force_id, brigades=brigades)
 
 
 def force_ids() -> list[str]:
@@ -224,122 +204,53 @@ def force_ids() -> list[str]:
 
 
 # --- scenarios ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class SideSpec:
-    id: str
-    name: str
-    colour: str
-    force: str
+def _point(file: str, where: str, value: tuple[float, float], table: tuple[int, int]) -> None:
+    """A point ``[x, y]`` in inches must lie on the table."""
+    if not (0 <= value[0] <= table[0] and 0 <= value[1] <= table[1]):
+        raise DataError(f"{file}: key '{where}': expected [x, y] inches on the {table[0]}x{table[1]} table, "
+                        f"got [{value[0]:g}, {value[1]:g}]")
 
 
-@dataclass(frozen=True)
-class ObjectiveSpec:
-    name: str
-    wanted_by: str
-    held_by: str
-    at: tuple[float, float] | None = None  # the measured table: the point to hold (18.2), None: recorded by hand
-
-
-@dataclass(frozen=True)
-class EntrySpec:
-    """Where a side's off-board units come on (16.5, 17.2.1): a point on a table edge."""
-
-    side: str
-    name: str
-    at: tuple[float, float]
-    source: str
-
-
-@dataclass(frozen=True)
-class TerrainSpec:
-    type: str
-    name: str
-    points: tuple[tuple[float, float], ...]
-
-
-@dataclass(frozen=True)
-class ScenarioSpec:
-    id: str
-    name: str
-    description: str
-    points: int
-    table: tuple[int, int]
-    victory: str
-    scouting: bool
-    staff: str
-    margin: str
-    sides: tuple[SideSpec, SideSpec]
-    objectives: tuple[ObjectiveSpec, ...]
-    terrain: tuple[TerrainSpec, ...] = ()
-    entries: tuple[EntrySpec, ...] = ()
-
-
-def _point(rec: Record, key: str, table: tuple[int, int], where: str) -> tuple[float, float]:
-    """A point ``[x, y]`` in inches on the table."""
-    value = rec.list(key)
-    if len(value) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) or not (
-            0 <= value[0] <= table[0] and 0 <= value[1] <= table[1]):
-        raise DataError(f"{rec.file}: key '{where}': expected [x, y] inches on the {table[0]}x{table[1]} table, got {value!r}")
-    return (float(value[0]), float(value[1]))
-
-
-def _entries(doc: Record, table: tuple[int, int], sides: set[str]) -> tuple[EntrySpec, ...]:
+def _entries(file: str, spec: ScenarioSpec, sides: list[str]) -> None:
     """The scenario's arrival points (16.5): each on a table edge, for one of its sides."""
-    out = []
-    for i, rec in enumerate(doc.tables("entries") if doc.has("entries") else []):
-        x, y = _point(rec, "at", table, f"entries[{i}].at")
+    table = spec.table
+    for i, entry in enumerate(spec.entries):
+        _point(file, f"entries[{i}].at", entry.at, table)
+        x, y = entry.at
         if not (x in (0.0, float(table[0])) or y in (0.0, float(table[1]))):
-            raise DataError(f"{doc.file}: key 'entries[{i}].at': an entry point must lie on a table edge, got [{x:g}, {y:g}]")
-        out.append(EntrySpec(rec.str("side", tuple(sides)), rec.str("name"), (x, y), rec.str("source", ("scenario", "house"))))
-    return tuple(out)
+            raise DataError(f"{file}: key 'entries[{i}].at': an entry point must lie on a table edge, got [{x:g}, {y:g}]")
+        if entry.side not in sides:
+            raise DataError(f"{file}: key 'entries[{i}].side': expected one of {', '.join(sides)}, got {entry.side!r}")
 
 
-def _terrain(doc: Record, table: tuple[int, int]) -> tuple[TerrainSpec, ...]:
+def _terrain(file: str, spec: ScenarioSpec) -> tuple[TerrainSpec, ...]:
     """The scenario's terrain pieces (15): a type of the terrain sheet and a convex outline on the table."""
     from games.core.geometry import is_convex
 
     out = []
     types = house().terrain
-    for i, rec in enumerate(doc.tables("terrain") if doc.has("terrain") else []):
-        kind = rec.str("type", tuple(types))
-        points = tuple((float(p[0]), float(p[1])) for p in rec.list("points"))
-        if len(points) < 3 or not is_convex(points) or not all(
-                0 <= x <= table[0] and 0 <= y <= table[1] for x, y in points):
-            raise DataError(f"{doc.file}: key 'terrain[{i}].points': expected a convex outline of 3 or more points on the table")
-        out.append(TerrainSpec(kind, rec.opt_str("name", types[kind].name), points))
+    width, height = spec.table
+    for i, piece in enumerate(spec.terrain):
+        if piece.type not in types:
+            raise DataError(f"{file}: key 'terrain[{i}].type': expected one of {', '.join(types)}, got {piece.type!r}")
+        if not is_convex(piece.points) or not all(0 <= x <= width and 0 <= y <= height for x, y in piece.points):
+            raise DataError(f"{file}: key 'terrain[{i}].points': expected a convex outline of 3 or more points on the table")
+        out.append(msgspec.structs.replace(piece, name=piece.name or types[piece.type].name))
     return tuple(out)
 
 
 def scenario(scenario_id: str) -> ScenarioSpec:
-    doc = load(f"{SCENARIOS_DIR}/{scenario_id}.toml")
-    sides = tuple(SideSpec(s.str("id"), s.str("name"), s.str("colour"), s.str("force")) for s in doc.tables("sides"))
-    if len(sides) != 2:
-        raise DataError(f"{doc.file}: key 'sides': expected two sides, got {len(sides)}")
-    ids = {s.id for s in sides}
-    table = doc.list("table")
-    if len(table) != 2 or not all(isinstance(v, int) and 12 <= v <= 240 for v in table):
-        raise DataError(f"{doc.file}: key 'table': expected [width, height] in inches (12-240), got {table!r}")
-    size = (table[0], table[1])
-    objectives = tuple(
-        ObjectiveSpec(o.str("name"), o.str("wanted_by", tuple(ids)), o.opt_str("held_by", ""),
-                      _point(o, "at", size, f"objectives[{i}].at") if o.has("at") else None)
-        for i, o in enumerate(doc.tables("objectives") if doc.has("objectives") else [])
-    )
-    return ScenarioSpec(
-        id=scenario_id,
-        name=doc.str("name"),
-        description=doc.opt_str("description", ""),
-        points=doc.int("points", 1),
-        table=(table[0], table[1]),
-        victory=doc.str("victory", ("points", "objectives")),
-        scouting=doc.opt_bool("scouting", False),
-        staff=doc.opt_str("staff", "standard"),
-        margin=doc.opt_str("margin", "book"),
-        sides=(sides[0], sides[1]),
-        objectives=objectives,
-        terrain=_terrain(doc, (table[0], table[1])),
-        entries=_entries(doc, size, ids),
-    )
+    relpath = f"{SCENARIOS_DIR}/{scenario_id}.toml"
+    spec, file = decode(relpath, ScenarioSpec), load(relpath).file
+    sides = [s.id for s in spec.sides]
+    for i, objective in enumerate(spec.objectives):
+        if objective.wanted_by not in sides:
+            raise DataError(f"{file}: key 'objectives[{i}].wanted_by': expected one of {', '.join(sides)}, "
+                            f"got {objective.wanted_by!r}")
+        if objective.at is not None:
+            _point(file, f"objectives[{i}].at", objective.at, spec.table)
+    _entries(file, spec, sides)
+    return msgspec.structs.replace(spec, id=scenario_id, terrain=_terrain(file, spec))
 
 
 def scenario_ids() -> list[str]:
@@ -492,18 +403,6 @@ class Movement:
 
 
 @dataclass(frozen=True)
-class TerrainType:
-    id: str
-    name: str
-    move: float
-    cover: str
-    blocks_sight: bool
-    elevation: int = 0  # 17.3.3: 0 level ground, 1 a low hill, 2 a high hill
-    crossing: str = ""  # 15.4: "ford" or "bridge": carries troops over water where it lies
-    water: bool = False  # 15.3: a river, impassable except at a crossing; a compulsory rout into it drowns
-
-
-@dataclass(frozen=True)
 class Chart:
     """A house (or owner's) dice chart the measured-table rules roll on, e.g. small arms by range."""
 
@@ -572,10 +471,8 @@ def house() -> House:
         elif kind == "victory":
             continue  # read by ``victory_sheet()``
         elif kind == "terrain":
-            for tid, rec in doc.table("types").items():
-                terrain[tid] = TerrainType(tid, rec.str("name"), rec.float("move"), rec.str("cover"),
-                                           rec.opt_bool("blocks_sight", False), rec.opt_int("elevation", 0),
-                                           rec.opt_str("crossing", ""), rec.opt_bool("water", False))
+            types = convert(doc.doc, TerrainFile, doc.file).types
+            terrain.update({tid: msgspec.structs.replace(t, id=tid) for tid, t in types.items()})
         else:
             table = _table(doc, doc.str("id"))
             ranges = tuple(float(v) for v in doc.list("ranges")) if doc.has("ranges") else ()
@@ -593,39 +490,11 @@ def house() -> House:
 on_reload(house.cache_clear)
 
 
-@dataclass(frozen=True)
-class VictorySheet:
-    """The victory sheet (18, 18.1, 18.2, 16.5): house values until an owner's ruling replaces the file."""
-
-    objective_radius: float
-    surrender_when: tuple[str, ...]
-    arrival_clearance: float
-    arrival_gap: float
-    arrival_step: float
-    set_out_margin: float
-    set_out_gap: float
-    set_out_front: float
-    set_out_slot: float
-    source: str
-
-
-SURRENDER_REASONS = ("routing", "contact", "under-half", "disordered", "shaken")
-
-
 @lru_cache(maxsize=1)
 def victory_sheet() -> VictorySheet:
     """``reference/sheets/victory.toml``: the objective radius, the units that may surrender and the
     arrival distances of the measured table."""
-    doc = load(f"{SHEETS_DIR}/victory.toml")
-    reasons = tuple(doc.str_list("surrender_when"))
-    unknown = [r for r in reasons if r not in SURRENDER_REASONS]
-    if unknown:
-        raise DataError(f"{doc.file}: key 'surrender_when': unknown {', '.join(unknown)} "
-                        f"(known: {', '.join(SURRENDER_REASONS)})")
-    return VictorySheet(doc.float("objective_radius"), reasons, doc.float("arrival_clearance"),
-                        doc.float("arrival_gap"), doc.float("arrival_step"), doc.float("set_out_margin"),
-                        doc.float("set_out_gap"), doc.float("set_out_front"), doc.float("set_out_slot"),
-                        doc.str("source"))
+    return decode(f"{SHEETS_DIR}/victory.toml", VictorySheet)
 
 
 on_reload(victory_sheet.cache_clear)

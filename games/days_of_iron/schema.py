@@ -97,72 +97,74 @@ class RulesFile(Sourced, kw_only=True):
 
 
 # --- forces/*.toml -------------------------------------------------------------------------------
-class CommanderSchema(Strict, kw_only=True):
+class CommanderSpec(Strict, kw_only=True):
     id: str
     name: str
     rank: Literal["corps", "division"]
 
 
-class UnitSchema(Strict, kw_only=True):
+class UnitSpec(Strict, kw_only=True):
     id: str
     name: str
     type: Literal["infantry", "cavalry", "artillery", "engineer"]
-    unit_class: int | None = msgspec.field(default=None, name="class")  # 1-4 for foot and horse: data.py
-    stands: Annotated[int, msgspec.Meta(ge=1, le=60)] | None = None  # engineers have none
-    modifiers: list[str] = msgspec.field(default_factory=list)
-    gun: str = ""
+    cls: int = msgspec.field(default=0, name="class")  # 1-4 for foot and horse: data.py
+    stands: Annotated[int, msgspec.Meta(ge=1, le=60)] = 0  # needed but for engineers (1): data.py
+    modifiers: tuple[str, ...] = ()  # modifiers of rules.toml: data.py
+    gun: str = ""  # artillery: a gun of rules.toml (data.py)
     light: bool = False
 
 
-class BrigadeSchema(Strict, kw_only=True):
+class BrigadeSpec(Strict, kw_only=True):
     id: str
     name: str
-    general: str = ""
-    units: list[UnitSchema]
+    general: str = ""  # "" when the brigade has no general of its own
+    units: tuple[UnitSpec, ...]
 
 
-class ForceFile(Sourced, kw_only=True):
+class ForceSpec(Sourced, kw_only=True):
+    id: str = ""  # the file's name, set by data.py
     name: str
     nation: str
     general: str
-    commanders: list[CommanderSchema] = msgspec.field(default_factory=list)
-    brigades: list[BrigadeSchema]
+    commanders: tuple[CommanderSpec, ...] = ()
+    brigades: tuple[BrigadeSpec, ...]
 
 
 # --- scenarios/*.toml ----------------------------------------------------------------------------
-class SideSchema(Strict, kw_only=True):
+class SideSpec(Strict, kw_only=True):
     id: str
     name: str
     colour: str
     force: str
 
 
-class ObjectiveSchema(Strict, kw_only=True):
+class ObjectiveSpec(Strict, kw_only=True):
     name: str
-    wanted_by: str
+    wanted_by: str  # a side: data.py
     held_by: str = ""
-    at: tuple[float, float] | None = None  # the measured table: the point a unit must hold (18.2; data.py)
+    at: tuple[float, float] | None = None  # the measured table: the point to hold (18.2) on the table (data.py)
 
 
-class EntrySchema(Strict, kw_only=True):
+class EntrySpec(Strict):
     """An off-board arrival point on a table edge (16.5, 17.2.1): data.py checks it is on an edge."""
 
     side: str
     name: str
     at: tuple[float, float]
-    source: str  # "scenario" when the scenario's text gives it, else "house"
+    source: Literal["scenario", "house"]  # "scenario" when the scenario's text gives it
 
 
 Inches = Annotated[int, msgspec.Meta(ge=12, le=240)]
 
 
-class TerrainPieceSchema(Strict, kw_only=True):
+class TerrainSpec(Strict, kw_only=True):
     type: str  # a type of reference/sheets/terrain.toml: data.py
-    name: str = ""
-    points: Annotated[list[tuple[float, float]], msgspec.Meta(min_length=3)]  # convex: data.py
+    name: str = ""  # default: the type's name (data.py)
+    points: Annotated[tuple[tuple[float, float], ...], msgspec.Meta(min_length=3)]  # convex, on the table: data.py
 
 
-class ScenarioFile(Sourced, kw_only=True):
+class ScenarioSpec(Sourced, kw_only=True):
+    id: str = ""  # the file's name, set by data.py
     name: str
     description: str = ""
     points: Positive
@@ -171,10 +173,10 @@ class ScenarioFile(Sourced, kw_only=True):
     scouting: bool = False
     staff: str = "standard"
     margin: str = "book"
-    sides: Annotated[list[SideSchema], msgspec.Meta(min_length=2, max_length=2)]
-    objectives: list[ObjectiveSchema] = msgspec.field(default_factory=list)
-    terrain: list[TerrainPieceSchema] = msgspec.field(default_factory=list)  # the measured table (15)
-    entries: list[EntrySchema] = msgspec.field(default_factory=list)  # off-board arrival points (16.5)
+    sides: tuple[SideSpec, SideSpec]
+    objectives: tuple[ObjectiveSpec, ...] = ()
+    terrain: tuple[TerrainSpec, ...] = ()  # the measured table (15)
+    entries: tuple[EntrySpec, ...] = ()  # off-board arrival points (16.5)
 
 
 # --- reference/*.toml (owners' sheets; none ship) ------------------------------------------------
@@ -243,7 +245,8 @@ class MovementFile(Sourced, tag_field="kind", tag="movement", kw_only=True):
     formations: FormationsSchema
 
 
-class TerrainTypeSchema(Strict, kw_only=True):
+class TerrainType(Strict, kw_only=True):
+    id: str = ""  # the table's key, set by data.py
     name: str
     move: Annotated[float, msgspec.Meta(ge=0, le=4)]
     cover: Literal["none", "light", "heavy"]
@@ -254,7 +257,7 @@ class TerrainTypeSchema(Strict, kw_only=True):
 
 
 class TerrainFile(Sourced, tag_field="kind", tag="terrain", kw_only=True):
-    types: dict[str, TerrainTypeSchema]
+    types: dict[str, TerrainType]
 
 
 class ChartFile(Sourced, tag_field="kind", tag="chart", kw_only=True):
@@ -272,11 +275,11 @@ class MoraleTestSheetSchema(Strict, kw_only=True):
     rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
 
 
-class VictoryFile(Sourced, tag_field="kind", tag="victory", kw_only=True):
-    """The victory sheet (18, 18.1, 18.2, 16.5): house values (data.py ``victory_sheet``)."""
+class VictorySheet(Sourced, tag_field="kind", tag="victory", kw_only=True):
+    """The victory sheet (18, 18.1, 18.2, 16.5): house values until an owner's ruling replaces the file."""
 
     objective_radius: Inch
-    surrender_when: list[Literal["routing", "contact", "under-half", "disordered", "shaken"]]
+    surrender_when: tuple[Literal["routing", "contact", "under-half", "disordered", "shaken"], ...]
     arrival_clearance: Inch
     arrival_gap: Inch
     arrival_step: Annotated[float, msgspec.Meta(gt=0, le=12)]
@@ -313,9 +316,9 @@ def _load_all() -> None:
 
 SCHEMAS = {
     "days_of_iron/rules.toml": RulesFile,
-    "days_of_iron/forces/*.toml": ForceFile,
-    "days_of_iron/scenarios/*.toml": ScenarioFile,
+    "days_of_iron/forces/*.toml": ForceSpec,
+    "days_of_iron/scenarios/*.toml": ScenarioSpec,
     "days_of_iron/reference/*.toml": MoraleFile | TableFile,
-    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile | MoraleTestsFile | VictoryFile,
+    "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile | MoraleTestsFile | VictorySheet,
 }
 CHECKS = [_load_all]

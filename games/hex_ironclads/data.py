@@ -1,18 +1,23 @@
 """Loading the ship types, the firing die, terrain rulings and scenarios from ``data/hex_ironclads``.
 
 Every number the book does not give lives in TOML (tagged ``source = "house"``) so owners of the
-printed game can drop in their own values as a data pack.
+printed game can drop in their own values as a data pack. The files decode straight into the
+Structs of ``schema.py``; what a schema cannot say (ships on passable hexes, known types) is
+checked here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from games.core.data import data_packs, is_house, listing, load
+import msgspec
+
+from games.core.data import data_packs, listing, load
 from games.core.errors import DataError, UnknownName, quote
 from games.core.maps import HexMap, load_map
+from games.core.schema import decode
+from games.hex_ironclads.schema import Scenario, ShipsFile, ShipSpec, ShipType, SideSpec, Tables
 
 FOLDER = "hex_ironclads"
 EDGES = ("north", "south", "east", "west")
@@ -20,61 +25,8 @@ FACING_NAMES = {
     "flat": ("N", "NE", "SE", "S", "SW", "NW"),
     "pointy": ("NE", "E", "SE", "SW", "W", "NW"),
 }
-
-
-@dataclass(frozen=True)
-class ShipType:
-    id: str
-    name: str
-    dice: int
-    move: int
-    flotation: int
-    critical: int
-    ram: bool
-    all_round: bool
-
-
-@dataclass(frozen=True)
-class Tables:
-    """The firing die (face name per rolled value), hits per face, ram dice, terrain rulings."""
-
-    faces: tuple[str, ...]
-    hits: dict[str, int]
-    ram_dice: int
-    no_ram_dice: int
-    impassable: frozenset[str]
-    blocks_sight: frozenset[str]
-    house: bool
-
-
-@dataclass(frozen=True)
-class SideSpec:
-    id: str
-    name: str
-    colour: str
-    home_edge: str
-
-
-@dataclass(frozen=True)
-class ShipSpec:
-    name: str
-    type: str
-    side: str
-    hex: str
-    facing: int
-
-
-@dataclass(frozen=True)
-class Scenario:
-    id: str
-    name: str
-    description: str
-    map_id: str
-    turn_limit: int
-    order: int
-    sides: tuple[SideSpec, ...]
-    ships: tuple[ShipSpec, ...]
-    house: bool
+__all__ = ["EDGES", "FACING_NAMES", "Scenario", "ShipSpec", "ShipType", "SideSpec", "Tables", "facing_index",
+           "load_scenario", "scenario_ids", "scenario_map", "ship_types", "ship_types_are_house", "tables"]
 
 
 def tables() -> Tables:
@@ -84,23 +36,12 @@ def tables() -> Tables:
 
 @lru_cache(maxsize=4)
 def _tables(packs: tuple[Path, ...]) -> Tables:
-    rec = load(f"{FOLDER}/rules.toml")
-    faces = tuple(rec.str_list("faces"))
-    if len(faces) != 6:
-        raise DataError(f"{rec.file}: key 'faces': expected 6 face names (a d6), got {len(faces)}")
-    hits_rec = rec.table("hits")
-    hits = {face: hits_rec.int(face, 0, 20) for face in sorted(set(faces))}
-    ramming = rec.table("ramming")
-    terrain = rec.table("terrain")
-    return Tables(
-        faces=faces,
-        hits=hits,
-        ram_dice=ramming.int("with_ram", 0, 20),
-        no_ram_dice=ramming.int("without_ram", 0, 20),
-        impassable=frozenset(terrain.str_list("impassable")),
-        blocks_sight=frozenset(terrain.str_list("blocks_sight")),
-        house=is_house(rec) or is_house(terrain),
-    )
+    relpath = f"{FOLDER}/rules.toml"
+    out = decode(relpath, Tables)
+    missing = sorted(set(out.faces) - set(out.hits))
+    if missing:
+        raise DataError(f"{load(relpath).file}: key 'hits.{missing[0]}' is missing: expected the hits of each face")
+    return out
 
 
 def ship_types() -> dict[str, ShipType]:
@@ -110,31 +51,30 @@ def ship_types() -> dict[str, ShipType]:
 
 @lru_cache(maxsize=4)
 def _ship_types(packs: tuple[Path, ...]) -> dict[str, ShipType]:
-    rec = load(f"{FOLDER}/ships.toml")
+    relpath = f"{FOLDER}/ships.toml"
+    file = load(relpath).file
     out: dict[str, ShipType] = {}
-    for type_id, t in rec.table("types").items():
-        flotation = t.int("flotation", 1, 99)
-        out[type_id] = ShipType(
-            id=type_id,
-            name=t.str("name"),
-            dice=t.int("dice", 1, 20),
-            move=t.int("move", 1, 10),
-            flotation=flotation,
-            critical=t.int("critical", 0, flotation - 1),
-            ram=t.bool("ram"),
-            all_round=t.bool("all_round"),
-        )
+    for type_id, t in decode(relpath, ShipsFile).types.items():
+        if t.critical >= t.flotation:
+            raise DataError(f"{file}: key 'types.{type_id}.critical': expected an integer from 0 to {t.flotation - 1}, "
+                            f"got {t.critical}")
+        out[type_id] = msgspec.structs.replace(t, id=type_id)
     if not out:
-        raise DataError(f"{rec.file}: key 'types': no ship types defined")
+        raise DataError(f"{file}: key 'types': no ship types defined")
     return out
 
 
 def ship_types_are_house() -> bool:
-    return is_house(load(f"{FOLDER}/ships.toml"))
+    return decode(f"{FOLDER}/ships.toml", ShipsFile).house
 
 
 def scenario_ids() -> list[str]:
     return [p.rsplit("/", 1)[1].removesuffix(".toml") for p in listing(f"{FOLDER}/scenarios")]
+
+
+def facing_index(spec: ShipSpec, orientation: str) -> int:
+    """A ship's printed facing as a direction 0-5 of the map's orientation (``flat``, ``pointy``)."""
+    return FACING_NAMES[orientation].index(spec.facing)
 
 
 def load_scenario(scenario_id: str) -> Scenario:
@@ -142,53 +82,46 @@ def load_scenario(scenario_id: str) -> Scenario:
     return _load_scenario(scenario_id, data_packs())
 
 
+def _choice(file: str, where: str, value: str, choices: tuple[str, ...] | list[str]) -> None:
+    if value not in choices:
+        raise DataError(f"{file}: key '{where}': expected one of {', '.join(choices)}, got {value!r}")
+
+
 @lru_cache(maxsize=32)
 def _load_scenario(scenario_id: str, packs: tuple[Path, ...]) -> Scenario:
     known = scenario_ids()
     if scenario_id not in known:
         raise UnknownName(f"No hex ironclads scenario called {quote(scenario_id)}.", hint=f"Scenarios: {', '.join(known)}.")
-    rec = load(f"{FOLDER}/scenarios/{scenario_id}.toml")
-    hex_map = load_map(rec.str("map"))
+    relpath = f"{FOLDER}/scenarios/{scenario_id}.toml"
+    file = load(relpath).file
+    scenario = decode(relpath, Scenario)
+    hex_map = load_map(scenario.map_id)
     names = FACING_NAMES[hex_map.layout.orientation]
-    sides = tuple(
-        SideSpec(s.str("id"), s.str("name"), s.str("colour"), s.str("home_edge", EDGES)) for s in rec.tables("sides")
-    )
+    sides = scenario.sides
     if len(sides) != 2 or sides[0].id == sides[1].id:
-        raise DataError(f"{rec.file}: key 'sides': expected two sides with different ids")
-    side_ids = {s.id for s in sides}
+        raise DataError(f"{file}: key 'sides': expected two sides with different ids")
+    side_ids = [s.id for s in sides]
     types = ship_types()
     impassable = tables().impassable
-    ships: list[ShipSpec] = []
-    for s in rec.tables("ships"):
-        ship_type = s.str("type", tuple(types))
-        side = s.str("side", tuple(side_ids))
-        facing_name = s.str("facing", names)
-        label = s.str("hex")
+    for i, ship in enumerate(scenario.ships):
+        _choice(file, f"ships[{i}].type", ship.type, list(types))
+        _choice(file, f"ships[{i}].side", ship.side, side_ids)
+        _choice(file, f"ships[{i}].facing", ship.facing, names)
         try:
-            h = hex_map.layout.parse(label)
+            h = hex_map.layout.parse(ship.hex)
         except ValueError as exc:
-            raise DataError(f"{rec.file}: ship {s.str('name')!r}: hex {label!r} is not on map {hex_map.id}") from exc
+            raise DataError(f"{file}: ship {ship.name!r}: hex {ship.hex!r} is not on map {hex_map.id}") from exc
         if hex_map.terrain_at(h) in impassable:
-            raise DataError(f"{rec.file}: ship {s.str('name')!r}: hex {label} is {hex_map.terrain_at(h)}")
-        ships.append(ShipSpec(s.str("name"), ship_type, side, label, names.index(facing_name)))
+            raise DataError(f"{file}: ship {ship.name!r}: hex {ship.hex} is {hex_map.terrain_at(h)}")
+    ships = scenario.ships
     if len({sp.hex for sp in ships}) != len(ships):
-        raise DataError(f"{rec.file}: two ships share a hex")
+        raise DataError(f"{file}: two ships share a hex")
     if len({sp.name.casefold() for sp in ships}) != len(ships):
-        raise DataError(f"{rec.file}: two ships share a name")
+        raise DataError(f"{file}: two ships share a name")
     for side_spec in sides:
         if not any(sp.side == side_spec.id for sp in ships):
-            raise DataError(f"{rec.file}: side {side_spec.id!r} has no ships")
-    return Scenario(
-        id=scenario_id,
-        name=rec.str("name"),
-        description=rec.opt_str("description", ""),
-        map_id=hex_map.id,
-        turn_limit=rec.int("turn_limit", 1, 99),
-        order=rec.opt_int("order", 99),
-        sides=sides,
-        ships=tuple(ships),
-        house=is_house(rec),
-    )
+            raise DataError(f"{file}: side {side_spec.id!r} has no ships")
+    return msgspec.structs.replace(scenario, id=scenario_id)
 
 
 def scenario_map(scenario: Scenario) -> HexMap:

@@ -1,7 +1,9 @@
-"""Schemas of ``data/hex_ironclads`` (rules, ship types, scenarios) as ``data.py`` reads them.
+"""Rules, ship types and scenarios of ``data/hex_ironclads``: the one description of each file.
 
-Checked at start-up by ``games.core.schema``: unknown keys and out-of-range numbers are refused
-before play; cross checks (ships on passable hexes of the map) run through ``data.py`` itself.
+``data.py`` decodes the files straight into these Structs and the rules read them;
+``games.core.schema`` checks every file against them at start-up, so unknown keys and out-of-range
+numbers are refused before play. Cross checks (ships on passable hexes of the map, known types)
+are ``data.py``'s, run at start-up too.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from games.core.data import HOUSE_SOURCES
 from games.core.schema import Sourced, Strict
 
 Dice = Annotated[int, msgspec.Meta(ge=0, le=20)]
@@ -21,54 +24,79 @@ class RammingSchema(Strict, kw_only=True):
 
 
 class TerrainSchema(Sourced, kw_only=True):
-    impassable: list[str]
-    blocks_sight: list[str]
+    impassable: frozenset[str]
+    blocks_sight: frozenset[str]
 
 
-class RulesFile(Sourced, kw_only=True):
-    faces: Annotated[list[str], msgspec.Meta(min_length=6, max_length=6)]
-    hits: dict[str, Dice]
+class Tables(Sourced, kw_only=True):
+    """``rules.toml``: the firing die (face name per rolled value), hits per face, ram dice, terrain rulings."""
+
+    faces: Annotated[tuple[str, ...], msgspec.Meta(min_length=6, max_length=6)]
+    hits: dict[str, Dice]  # every face: data.py
     ramming: RammingSchema
     terrain: TerrainSchema
 
+    @property
+    def ram_dice(self) -> int:
+        return self.ramming.with_ram
 
-class ShipTypeSchema(Strict, kw_only=True):
+    @property
+    def no_ram_dice(self) -> int:
+        return self.ramming.without_ram
+
+    @property
+    def impassable(self) -> frozenset[str]:
+        return self.terrain.impassable
+
+    @property
+    def blocks_sight(self) -> frozenset[str]:
+        return self.terrain.blocks_sight
+
+    @property
+    def house(self) -> bool:
+        """The rules file's numbers or its terrain rulings are house values."""
+        return self.source in HOUSE_SOURCES or self.terrain.house
+
+
+class ShipType(Strict, kw_only=True):
+    id: str = ""  # the table's key, set by data.py
     name: str
     dice: Annotated[int, msgspec.Meta(ge=1, le=20)]
     move: Annotated[int, msgspec.Meta(ge=1, le=10)]
     flotation: Annotated[int, msgspec.Meta(ge=1, le=99)]
-    critical: Annotated[int, msgspec.Meta(ge=0)]  # below flotation: checked by data.py
+    critical: Annotated[int, msgspec.Meta(ge=0)]  # below flotation: data.py
     ram: bool
     all_round: bool
 
 
 class ShipsFile(Sourced, kw_only=True):
-    types: dict[str, ShipTypeSchema]
+    types: dict[str, ShipType]
 
 
-class SideSchema(Strict, kw_only=True):
+class SideSpec(Strict, kw_only=True):
     id: str
     name: str
     colour: str
     home_edge: Literal["north", "south", "east", "west"]
 
 
-class ShipSchema(Strict, kw_only=True):
+class ShipSpec(Strict, kw_only=True):
     name: str
-    type: str
-    side: str
-    hex: str
-    facing: str
+    type: str  # a ship type: data.py
+    side: str  # a side's id: data.py
+    hex: str  # a passable hex of the map: data.py
+    facing: str  # a printed facing of the map's orientation (data.FACING_NAMES): data.py
 
 
-class ScenarioFile(Sourced, kw_only=True):
+class Scenario(Sourced, kw_only=True):
+    id: str = ""  # the file's name, set by data.py
     name: str
     description: str = ""
-    map: str
+    map_id: str = msgspec.field(name="map")
     turn_limit: Annotated[int, msgspec.Meta(ge=1, le=99)]
     order: int = 99
-    sides: list[SideSchema]
-    ships: list[ShipSchema]
+    sides: tuple[SideSpec, ...]
+    ships: tuple[ShipSpec, ...]
 
 
 def _load_all() -> None:
@@ -81,8 +109,8 @@ def _load_all() -> None:
 
 
 SCHEMAS = {
-    "hex_ironclads/rules.toml": RulesFile,
+    "hex_ironclads/rules.toml": Tables,
     "hex_ironclads/ships.toml": ShipsFile,
-    "hex_ironclads/scenarios/*.toml": ScenarioFile,
+    "hex_ironclads/scenarios/*.toml": Scenario,
 }
 CHECKS = [_load_all]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from games.core.hexgrid import Hex
 from games.core.maps import HexMap, load_map
-from games.hex_ironclads.data import Scenario, ship_types, ship_types_are_house, tables
+from games.hex_ironclads.data import Scenario, facing_index, ship_types, ship_types_are_house, tables
 
 FIGHTING = "fighting"
 BROKEN_OFF = "broken-off"
@@ -149,7 +149,7 @@ def new_state(scenario: Scenario, options: dict[str, str]) -> State:
         t = types[spec.type]
         h = layout.parse(spec.hex)
         ships.append(Ship(id=slug(spec.name), name=spec.name, side=spec.side, type=t.id, q=h.q, r=h.r,
-                          facing=spec.facing, dice=t.dice, move=t.move, flotation=t.flotation,
+                          facing=facing_index(spec, layout.orientation), dice=t.dice, move=t.move, flotation=t.flotation,
                           critical=t.critical, ram=t.ram, all_round=t.all_round))
     return State(
         scenario=scenario.id,

@@ -1,7 +1,7 @@
-"""Schemas of ``data/iron_and_fire/*.toml`` as ``games/iron_and_fire/data.py`` reads them.
-
-Checked at start-up by ``games.core.schema`` so a typo in a data pack is refused before play
-instead of being skipped (the loaders ignore keys they do not know).
+"""Ship values, mines, random events and scenarios of ``data/iron_and_fire``: the one description of
+each file. ``data.py`` decodes the files straight into these Structs and the rules read them;
+``games.core.schema`` checks every file against them at start-up, so a typo in a data pack is
+refused before play.
 """
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ Side = Literal["peru", "chile"]
 Fire = Annotated[int, msgspec.Meta(ge=-5, le=9)]
 Protection = Annotated[int, msgspec.Meta(ge=1, le=12)]
 TwoDice = Annotated[int, msgspec.Meta(ge=2, le=12)]
+IRONCLAD_TYPES = ("TIC", "BIC", "CBIC")
 
 
-class ShipSchema(Strict, kw_only=True):
+class ShipSpec(Strict, kw_only=True):
+    id: str = ""  # the table's key, set by data.py
     name: str
     side: Side
     type: Literal["TIC", "BIC", "CBIC", "SSC", "ship", "collier"]
@@ -27,8 +29,21 @@ class ShipSchema(Strict, kw_only=True):
     pf: Protection
     bow: str = "brown"
 
+    @property
+    def ironclad(self) -> bool:
+        return self.type in IRONCLAD_TYPES
 
-class BatterySchema(Strict, kw_only=True):
+    @property
+    def can_fire(self) -> bool:
+        return self.type != "collier"
+
+    @property
+    def broadside(self) -> bool:
+        """Every ship except a turret ship fires from broadsides (bow/stern penalty)."""
+        return self.type != "TIC"
+
+
+class BatterySpec(Strict, kw_only=True):
     name: str
     cf: Fire
     pf: Protection
@@ -36,8 +51,8 @@ class BatterySchema(Strict, kw_only=True):
 
 
 class ShipsFile(Sourced, kw_only=True):
-    ships: dict[str, ShipSchema]
-    battery: BatterySchema
+    ships: dict[str, ShipSpec]
+    battery: BatterySpec
 
 
 class MinesFile(Sourced, kw_only=True):
@@ -46,7 +61,7 @@ class MinesFile(Sourced, kw_only=True):
     mix: dict[Annotated[str, msgspec.Meta(pattern=r"^(None|[0-9]+)$")], Annotated[int, msgspec.Meta(ge=0, le=50)]]
 
 
-class EventSchema(Strict, kw_only=True):
+class RandomEvent(Strict, kw_only=True):
     low: TwoDice
     high: TwoDice
     key: str
@@ -54,35 +69,60 @@ class EventSchema(Strict, kw_only=True):
 
 
 class EventsFile(Sourced, kw_only=True):
-    event: list[EventSchema]
+    event: tuple[RandomEvent, ...]
 
 
-class ZoneSchema(Strict, kw_only=True):
-    """Where something may be placed; every key optional (``_zone`` in data.py)."""
+class Zone(Strict, kw_only=True):
+    """Where a unit, mine or battery may be placed (all given conditions must hold); every key optional."""
 
-    rows: list[int] = msgspec.field(default_factory=list)
+    rows: tuple[int, ...] = ()
     cols: tuple[int, int] | None = None
-    near: list[str] = msgspec.field(default_factory=list)
+    near: tuple[str, ...] = ()
     within: int = 0
     near_terrain: str = ""
     far_terrain: str = ""
     far: int = 0
-    terrain: list[str] = msgspec.field(default_factory=list)
-    hexes: list[str] = msgspec.field(default_factory=list)
-    near_ships: list[str] = msgspec.field(default_factory=list)
+    terrain: tuple[str, ...] = ()
+    hexes: tuple[str, ...] = ()
+    near_ships: tuple[str, ...] = ()
+
+    @property
+    def zone(self) -> Zone:
+        """A deployment, placement or cable spec is its own zone (its zone keys sit beside its others)."""
+        return self
+
+    def describe(self) -> str:
+        parts: list[str] = []
+        if self.hexes:
+            parts.append("one of " + ", ".join(self.hexes))
+        if self.rows:
+            parts.append("in row " + " or ".join(f"{r:02d}" for r in self.rows))
+        if self.cols:
+            parts.append(f"in columns {self.cols[0]}-{self.cols[1]}")
+        if self.near:
+            parts.append(f"within {self.within} hexes of " + " or ".join(self.near))
+        if self.near_terrain:
+            parts.append(f"within {self.within} hexes of a {self.near_terrain} hex")
+        if self.near_ships:
+            parts.append(f"within {self.within} hexes of each of " + ", ".join(self.near_ships))
+        if self.far_terrain:
+            parts.append(f"at least {self.far} hexes from any {self.far_terrain} hex")
+        if self.terrain:
+            parts.append("on " + " or ".join(self.terrain))
+        return "; ".join(parts) or "anywhere on the map"
 
 
-class DeploySchema(ZoneSchema, kw_only=True):
-    ship: str
-    facings: list[int] = msgspec.field(default_factory=list)
+class DeploySpec(Zone, kw_only=True):
+    ship: str  # a ship of ships.toml: data.py
+    facings: tuple[int, ...] = ()  # printed compass labels; empty = any
     group: str = ""
     group_within: int = 0
-    variant: str = ""
-    arrive_turn: int = 0
-    arrive_roll: str = ""
+    variant: str = ""  # "option=value" that must hold for this ship to take part
+    arrive_turn: int = 0  # 0 = sets up before play
+    arrive_roll: str = ""  # key of a (secret) roll deciding the arrival turn
 
 
-class RollSchema(Strict, kw_only=True):
+class RollSpec(Strict):
     key: str
     side: Side
     dice: str
@@ -91,34 +131,40 @@ class RollSchema(Strict, kw_only=True):
     variant: str = ""
 
 
-class PlacementSchema(ZoneSchema, kw_only=True):
+class PlacementSpec(Zone, kw_only=True):
+    """Mines or batteries a side places during set-up."""
+
     side: Side
     dice: str = ""
     option: str = ""
 
 
-class CableSchema(ZoneSchema, kw_only=True):
-    rule: Literal["turns", "activations"]
+class CableSpec(Zone, kw_only=True):
+    rule: Literal["turns", "activations"]  # "turns" (scenario 3) or "activations" (scenario 4)
     side: Side
     on_ship: bool = False
 
 
-class ScenarioSchema(Strict, kw_only=True):
+class Scenario(Strict, kw_only=True):
+    id: str = ""  # the table's key, set by data.py
     name: str
     description: str = ""
     map: str
-    current: Annotated[int, msgspec.Meta(ge=1, le=6)]
+    current: Annotated[int, msgspec.Meta(ge=1, le=6)]  # printed compass label
     turns: Annotated[int, msgspec.Meta(ge=1, le=99)]
     turns_source: str = "book"
     victory: str
-    deploy: list[DeploySchema]
-    roll: list[RollSchema] = msgspec.field(default_factory=list)
-    mines: PlacementSchema | None = None
-    batteries: PlacementSchema | None = None
-    cable: CableSchema | None = None
+    deploy: tuple[DeploySpec, ...]
+    rolls: tuple[RollSpec, ...] = msgspec.field(default=(), name="roll")
+    mines: PlacementSpec | None = None
+    batteries: PlacementSpec | None = None
+    cable: CableSpec | None = None
     shoal_table: bool = False
     bombard_target: int = 0
-    north: int = 6
+    north: int = 6  # printed compass label of the edge the scenario calls north
+
+
+ScenariosFile = Keyed(Sourced, Scenario)  # source = "book" beside [s1], [s2]...
 
 
 def _load_all() -> None:
@@ -135,6 +181,6 @@ SCHEMAS = {
     "iron_and_fire/ships.toml": ShipsFile,
     "iron_and_fire/mines.toml": MinesFile,
     "iron_and_fire/events.toml": EventsFile,
-    "iron_and_fire/scenarios.toml": Keyed(Sourced, ScenarioSchema),
+    "iron_and_fire/scenarios.toml": ScenariosFile,
 }
 CHECKS = [_load_all]

@@ -1,6 +1,7 @@
-"""Schemas of ``data/ironclad_draughts`` (record sheets, arcs, scenarios) as ``data.py`` reads them.
-
-Checked at start-up by ``games.core.schema`` so an unknown key or a bad value is refused before play.
+"""Ship record sheets, gun arcs and scenarios of ``data/ironclad_draughts``: the one description of
+each file. ``data.py`` decodes the files straight into these Structs and the rules read them;
+``games.core.schema`` checks every file against them at start-up, so an unknown key or a bad value
+is refused before play.
 """
 
 from __future__ import annotations
@@ -22,50 +23,52 @@ class ArcsSchema(Sourced, kw_only=True):
     starboard: Arc
 
 
-class GunSchema(Strict, kw_only=True):
+class GunSpec(Strict, kw_only=True):
     name: str
-    calibre: float
+    calibre: float  # inches
     arc: Literal["all", "fore", "aft", "port", "starboard"]
     count: Annotated[int, msgspec.Meta(ge=1, le=20)]
 
 
-class ClassSchema(Strict, kw_only=True):
+class ShipClass(Strict, kw_only=True):
+    id: str = ""  # the table's key, set by data.py
     name: str
     nation: str
     year: Annotated[int, msgspec.Meta(ge=1850, le=1905)]
     type: str
     flotation: Annotated[int, msgspec.Meta(ge=1, le=99)]
-    guns: list[GunSchema]
+    guns: tuple[GunSpec, ...]
 
 
 class ShipsFile(Sourced, kw_only=True):
     arcs: ArcsSchema
-    classes: dict[str, ClassSchema]
+    classes: dict[str, ShipClass]
 
 
-class EntrySchema(Strict, kw_only=True):
-    ship_class: str = msgspec.field(name="class")
-    name: str = ""  # default: the class's name
+class ShipEntry(Strict, kw_only=True):
+    name: str = ""  # default: the class's name (data.py)
+    class_id: str = msgspec.field(name="class")  # a class of ships.toml: data.py
     short: str = ""
 
 
-class SideSchema(Strict, kw_only=True):
+class SideSpec(Strict):
     id: str
     name: str
     colour: str
-    ships: list[EntrySchema]
+    ships: tuple[ShipEntry, ...]
 
 
-class ScenarioSchema(Strict, kw_only=True):
+class ScenarioSpec(Strict, kw_only=True):
+    id: str = ""  # the table's key, set by data.py
     name: str
     description: str = ""
     width: Annotated[int, msgspec.Meta(ge=3, le=26)]
     height: Annotated[int, msgspec.Meta(ge=3, le=26)]
-    sides: Annotated[list[SideSchema], msgspec.Meta(min_length=2, max_length=2)]
+    sides: tuple[SideSpec, SideSpec]
 
 
 class ScenariosFile(Sourced, kw_only=True):
-    scenarios: dict[str, ScenarioSchema]
+    scenarios: dict[str, ScenarioSpec]
 
 
 def _load_all() -> None:

@@ -1,15 +1,43 @@
 """Oak & Iron house data: rules numbers, the custom die, ship, initiative, event and admiral cards.
 
-Everything is read from ``data/oak_and_iron`` (so a data pack can replace it) and validated once.
+Everything is read from ``data/oak_and_iron`` (so a data pack can replace it) and decoded straight
+into the Structs of ``schema.py``; what a schema cannot say (faces of the die, classes with a base,
+symbols that name a faction, pieces the cards place) is checked here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
-from games.core.data import Record, listing, load, on_reload
+import msgspec
+
+from games.core.data import listing, load, on_reload
 from games.core.errors import DataError
+from games.core.schema import decode
+from games.oak_and_iron.schema import (
+    Admiral,
+    AdmiralsFile,
+    Advantage,
+    CaptainsFile,
+    CardChanges,
+    DiceFile,
+    EventCard,
+    EventsFile,
+    Faction,
+    FactionsFile,
+    GameSize,
+    InitiativeCard,
+    InitiativeFile,
+    RulesFile,
+    ScenarioCardsFile,
+    ShipCard,
+    ShipsFile,
+    Upgrade,
+    UpgradeCard,
+    UpgradeCardsFile,
+)
 
 ROOT = "oak_and_iron"
 INITIATIVE_EFFECTS = (
@@ -26,255 +54,174 @@ INITIATIVE_EFFECTS = (
     "ignore_first_fatigue",
 )
 EVENT_EFFECTS = ("none", "speed", "attack_dice", "rally_all", "fatigue_all")
+T = TypeVar("T", bound=msgspec.Struct)
+__all__ = ["DECKS", "EVENT_EFFECTS", "INITIATIVE_EFFECTS", "PIECE_KINDS", "Admiral", "Advantage", "CardChanges",
+           "EventCard", "Faction", "GameSize", "InitiativeCard", "Rules", "ScenarioCard", "ScenarioCards", "ShipCard",
+           "Upgrade", "UpgradeCard", "admirals", "captain_cards", "check_symbols", "event_cards", "factions",
+           "initiative_cards", "rules", "scenario_cards", "scenario_files", "ship_cards", "upgrade_cards"]
 
 
-@dataclass(frozen=True)
-class ShipCard:
-    key: str
-    name: str
-    type: str
-    size_class: str
-    points: int
-    fortitude: int
-    broadside: int
-    crew: int
-    windward: int
-    large: int
-    special: tuple[str, ...]
-    upgrade_costs: tuple[tuple[str, int], ...]
+class Rules(msgspec.Struct, frozen=True):
+    """``rules.toml`` and ``dice.toml`` together, read through the names the rules use."""
 
-    def upgrade_cost(self, upgrade: str) -> int:
-        return dict(self.upgrade_costs).get(upgrade, 0)
-
-
-@dataclass(frozen=True)
-class InitiativeCard:
-    key: str
-    name: str
-    value: int
-    effect: str
-    amount: int
-    text: str
-    discard: bool
-    faction: str = ""
-
-
-@dataclass(frozen=True)
-class EventCard:
-    key: str
-    name: str
-    effect: str
-    amount: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Admiral:
-    key: str
-    name: str
-    value: int
-    points: int
-
-
-@dataclass(frozen=True)
-class GameSize:
-    key: str
-    points: int
-    min_ships: int
-    max_ships: int
-    table_width: float
-    table_height: float
-    line_allowed: bool
-
-
-@dataclass(frozen=True)
-class Upgrade:
-    key: str
-    name: str
-    skill: int
-    fortitude: int
-    crew: int
-    cost_key: str
-
-
-@dataclass(frozen=True)
-class Rules:
-    distances: tuple[tuple[str, float], ...]
-    inches_per_speed: float
-    turn_angle: float
-    max_speed: int
-    crippled_max_speed: int
-    helm_full_turn_speed: int
-    fatigue_max: int
-    damage_max: int
-    skill_test_dice: int
-    fortune_points: int
-    turn_limit: int
-    close_combat_base_dice: int
-    strike_crippled: int
-    strike_lost: int
-    strike_flagship_lost: int
-    off_table_counts_as_lost: bool
-    bases: tuple[tuple[str, float, float], ...]
-    sizes: tuple[GameSize, ...]
-    upgrades: tuple[Upgrade, ...]
-    faces: tuple[str, ...]
-    hits: tuple[tuple[str, tuple[str, ...]], ...]
-    faces_for: tuple[tuple[str, tuple[str, ...]], ...]
+    file: RulesFile
+    dice: DiceFile
 
     def distance(self, band: str) -> float:
-        return dict(self.distances)[band]
+        return float(getattr(self.file.distances, band))
 
     @property
     def distance_map(self) -> dict[str, float]:
-        return dict(self.distances)
+        return {band: self.distance(band) for band in ("yard_arm", "pistol_shot", "musket_shot", "cannon_shot")}
 
     def base_size(self, size_class: str) -> tuple[float, float]:
-        for key, length, beam in self.bases:
-            if key == size_class:
-                return (length, beam)
-        raise DataError(f"{ROOT}/rules.toml: no base size for class {size_class!r}")
+        base = self.file.bases.get(size_class)
+        if base is None:
+            raise DataError(f"{ROOT}/rules.toml: no base size for class {size_class!r}")
+        return (base.length, base.beam)
 
     def hit_faces(self, band: str) -> tuple[str, ...]:
-        return dict(self.hits)[band]
+        return self.dice.hits[band]
 
     def faces_of(self, purpose: str) -> tuple[str, ...]:
-        return dict(self.faces_for)[purpose]
+        return self.dice.faces_for[purpose]
 
     def size(self, key: str) -> GameSize:
-        for s in self.sizes:
-            if s.key == key:
-                return s
-        raise DataError(f"{ROOT}/rules.toml: no game size {key!r}")
+        found = self.file.sizes.get(key)
+        if found is None:
+            raise DataError(f"{ROOT}/rules.toml: no game size {key!r}")
+        return found
 
     def upgrade(self, key: str) -> Upgrade | None:
-        return next((u for u in self.upgrades if u.key == key), None)
+        return self.file.upgrades.get(key)
+
+    @property
+    def sizes(self) -> tuple[GameSize, ...]:
+        return tuple(self.file.sizes.values())
+
+    @property
+    def upgrades(self) -> tuple[Upgrade, ...]:
+        return tuple(self.file.upgrades.values())
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        return self.dice.faces
+
+    @property
+    def inches_per_speed(self) -> float:
+        return self.file.movement.inches_per_speed
+
+    @property
+    def turn_angle(self) -> float:
+        return self.file.movement.turn_angle
+
+    @property
+    def max_speed(self) -> int:
+        return self.file.movement.max_speed
+
+    @property
+    def crippled_max_speed(self) -> int:
+        return self.file.movement.crippled_max_speed
+
+    @property
+    def helm_full_turn_speed(self) -> int:
+        return self.file.movement.helm_full_turn_speed
+
+    @property
+    def fatigue_max(self) -> int:
+        return self.file.tracks.fatigue_max
+
+    @property
+    def damage_max(self) -> int:
+        return self.file.tracks.damage_max
+
+    @property
+    def skill_test_dice(self) -> int:
+        return self.file.tracks.skill_test_dice
+
+    @property
+    def fortune_points(self) -> int:
+        return self.file.tracks.fortune_points
+
+    @property
+    def turn_limit(self) -> int:
+        return self.file.tracks.turn_limit
+
+    @property
+    def close_combat_base_dice(self) -> int:
+        return self.file.tracks.close_combat_base_dice
+
+    @property
+    def strike_crippled(self) -> int:
+        return self.file.strike_points.crippled
+
+    @property
+    def strike_lost(self) -> int:
+        return self.file.strike_points.lost
+
+    @property
+    def strike_flagship_lost(self) -> int:
+        return self.file.strike_points.flagship_lost
+
+    @property
+    def off_table_counts_as_lost(self) -> bool:
+        return self.file.strike_points.off_table_counts_as_lost
 
 
-def _faces(rec: Record, key: str, faces: tuple[str, ...]) -> tuple[str, ...]:
-    values = rec.str_list(key)
+def _faces(file: str, where: str, values: tuple[str, ...], faces: tuple[str, ...]) -> None:
     for v in values:
         if v not in faces:
-            raise DataError(f"{rec.file}: key '{rec.prefix}{key}': {v!r} is not a face of the die ({', '.join(faces)})")
-    return tuple(values)
+            raise DataError(f"{file}: key '{where}': {v!r} is not a face of the die ({', '.join(faces)})")
 
 
 @lru_cache(maxsize=1)
 def rules() -> Rules:
-    doc = load(f"{ROOT}/rules.toml")
-    dice = load(f"{ROOT}/dice.toml")
-    faces = tuple(dice.str_list("faces"))
-    if len(faces) != 6 or len(set(faces)) != 6:
-        raise DataError(f"{dice.file}: 'faces' must list six different faces")
-    dist = doc.table("distances")
-    mv = doc.table("movement")
-    tr = doc.table("tracks")
-    sp = doc.table("strike_points")
-    bases = tuple((k, r.float("length"), r.float("beam")) for k, r in doc.table("bases").items())
-    sizes = tuple(
-        GameSize(
-            k,
-            r.int("points", 1),
-            r.int("min_ships", 1),
-            r.int("max_ships", 1),
-            r.float("table_width"),
-            r.float("table_height"),
-            r.bool("line_allowed"),
-        )
-        for k, r in doc.table("sizes").items()
+    rules_file = decode(f"{ROOT}/rules.toml", RulesFile)
+    dice = decode(f"{ROOT}/dice.toml", DiceFile)
+    dice_name = load(f"{ROOT}/dice.toml").file
+    if len(set(dice.faces)) != 6:
+        raise DataError(f"{dice_name}: 'faces' must list six different faces")
+    for table, values in (("hits", dice.hits), ("faces_for", dice.faces_for)):
+        for key, faces in values.items():
+            _faces(dice_name, f"{table}.{key}", faces, dice.faces)
+    rules_file = msgspec.structs.replace(
+        rules_file,
+        sizes={k: msgspec.structs.replace(s, key=k) for k, s in rules_file.sizes.items()},
+        upgrades={k: msgspec.structs.replace(u, key=k) for k, u in rules_file.upgrades.items()},
     )
-    upgrades = tuple(
-        Upgrade(k, r.str("name"), r.opt_int("skill", 0), r.opt_int("fortitude", 0), r.opt_int("crew", 0), r.str("cost_key"))
-        for k, r in doc.table("upgrades").items()
-    )
-    hits = dice.table("hits")
-    purposes = dice.table("faces_for")
-    return Rules(
-        distances=tuple(
-            (band, dist.float(band)) for band in ("yard_arm", "pistol_shot", "musket_shot", "cannon_shot")
-        ),
-        inches_per_speed=mv.float("inches_per_speed"),
-        turn_angle=mv.float("turn_angle"),
-        max_speed=mv.int("max_speed", 1),
-        crippled_max_speed=mv.int("crippled_max_speed", 0),
-        helm_full_turn_speed=mv.int("helm_full_turn_speed", 1),
-        fatigue_max=tr.int("fatigue_max", 1),
-        damage_max=tr.int("damage_max", 1),
-        skill_test_dice=tr.int("skill_test_dice", 1),
-        fortune_points=tr.int("fortune_points", 0),
-        turn_limit=tr.int("turn_limit", 1),
-        close_combat_base_dice=tr.int("close_combat_base_dice", 0),
-        strike_crippled=sp.int("crippled", 0),
-        strike_lost=sp.int("lost", 0),
-        strike_flagship_lost=sp.int("flagship_lost", 0),
-        off_table_counts_as_lost=sp.bool("off_table_counts_as_lost"),
-        bases=bases,
-        sizes=sizes,
-        upgrades=upgrades,
-        faces=faces,
-        hits=tuple((k, _faces(hits, k, faces)) for k in hits),
-        faces_for=tuple((k, _faces(purposes, k, faces)) for k in purposes),
-    )
+    return Rules(rules_file, dice)
+
+
+def _keyed(cards: dict[str, T]) -> dict[str, T]:
+    """Cards by key, each told its key."""
+    return {key: msgspec.structs.replace(card, key=key) for key, card in cards.items()}
 
 
 @lru_cache(maxsize=1)
 def ship_cards() -> dict[str, ShipCard]:
-    doc = load(f"{ROOT}/ships.toml")
-    out = {}
-    classes = {b[0] for b in rules().bases}
-    for key, r in doc.table("ships").items():
-        costs = tuple((u.key, r.opt_int(u.cost_key, 0)) for u in rules().upgrades)
-        out[key] = ShipCard(
-            key=key,
-            name=r.str("name"),
-            type=r.str("type"),
-            size_class=r.str("class", tuple(sorted(classes))),
-            points=r.int("points", 0),
-            fortitude=r.int("fortitude", 1),
-            broadside=r.int("broadside", 0),
-            crew=r.int("crew", 0),
-            windward=r.int("windward", 0),
-            large=r.int("large", 0),
-            special=tuple(r.str_list("special")),
-            upgrade_costs=costs,
-        )
+    relpath = f"{ROOT}/ships.toml"
+    out = _keyed(decode(relpath, ShipsFile).ships)
+    classes = tuple(sorted(rules().file.bases))
+    for key, card in out.items():
+        if card.size_class not in classes:
+            raise DataError(f"{load(relpath).file}: key 'ships.{key}.class': expected one of {', '.join(classes)}, "
+                            f"got {card.size_class!r}")
     return out
 
 
 @lru_cache(maxsize=1)
 def initiative_cards() -> dict[str, InitiativeCard]:
-    doc = load(f"{ROOT}/initiative.toml")
-    return {
-        key: InitiativeCard(
-            key,
-            r.str("name"),
-            r.int("value", 0),
-            r.str("effect", INITIATIVE_EFFECTS),
-            r.opt_int("amount", 0),
-            r.str("text"),
-            r.bool("discard"),
-            r.opt_str("faction", ""),
-        )
-        for key, r in doc.table("cards").items()
-    }
+    return _keyed(decode(f"{ROOT}/initiative.toml", InitiativeFile).cards)
 
 
 @lru_cache(maxsize=1)
 def event_cards() -> dict[str, EventCard]:
-    doc = load(f"{ROOT}/events.toml")
-    return {
-        key: EventCard(key, r.str("name"), r.str("effect", EVENT_EFFECTS), r.opt_int("amount", 0), r.str("text"))
-        for key, r in doc.table("events").items()
-    }
+    return _keyed(decode(f"{ROOT}/events.toml", EventsFile).events)
 
 
 @lru_cache(maxsize=1)
 def admirals() -> dict[str, Admiral]:
-    doc = load(f"{ROOT}/admirals.toml")
-    return {
-        key: Admiral(key, r.str("name"), r.int("value", 0), r.int("points", 0))
-        for key, r in doc.table("admirals").items()
-    }
+    return _keyed(decode(f"{ROOT}/admirals.toml", AdmiralsFile).admirals)
 
 
 def scenario_files() -> dict[str, str]:
@@ -282,61 +229,19 @@ def scenario_files() -> dict[str, str]:
     return {path.rsplit("/", 1)[-1].removesuffix(".toml"): path for path in listing(f"{ROOT}/scenarios")}
 
 
-@dataclass(frozen=True)
-class CardChanges:
-    """A faction, upgrade or captain card (ch. 6, house contents): what it changes on a ship."""
-
-    key: str
-    name: str
-    text: str
-    points: int = 0
-    faction: str = ""  # the nationality symbol it carries ("" none); a faction's own key for a faction
-    broadside: int = 0
-    crew: int = 0
-    fortitude: int = 0
-    windward: int = 0
-    large: int = 0
-    skill: int = 0
-    special: tuple[str, ...] = ()
-    fortune: int = 0  # factions: extra Fortune Points
-    symbol: str = ""  # factions: the nationality symbol's name
-
-
-def _changes(key: str, r: Record, *, faction: str | None = None) -> CardChanges:
-    return CardChanges(
-        key=key,
-        name=r.str("name"),
-        text=r.str("text"),
-        points=r.opt_int("points", 0),
-        faction=faction if faction is not None else r.opt_str("faction", ""),
-        broadside=r.opt_int("broadside", 0),
-        crew=r.opt_int("crew", 0),
-        fortitude=r.opt_int("fortitude", 0),
-        windward=r.opt_int("windward", 0),
-        large=r.opt_int("large", 0),
-        skill=r.opt_int("skill", 0),
-        special=tuple(r.str_list("special")) if r.has("special") else (),
-        fortune=r.opt_int("fortune", 0),
-        symbol=r.opt_str("symbol", ""),
-    )
+@lru_cache(maxsize=1)
+def factions() -> dict[str, Faction]:
+    return _keyed(decode(f"{ROOT}/cards/factions.toml", FactionsFile).factions)
 
 
 @lru_cache(maxsize=1)
-def factions() -> dict[str, CardChanges]:
-    doc = load(f"{ROOT}/cards/factions.toml")
-    return {key: _changes(key, r, faction=key) for key, r in doc.table("factions").items()}
+def upgrade_cards() -> dict[str, UpgradeCard]:
+    return _keyed(decode(f"{ROOT}/cards/upgrades.toml", UpgradeCardsFile).upgrades)
 
 
 @lru_cache(maxsize=1)
-def upgrade_cards() -> dict[str, CardChanges]:
-    doc = load(f"{ROOT}/cards/upgrades.toml")
-    return {key: _changes(key, r) for key, r in doc.table("upgrades").items()}
-
-
-@lru_cache(maxsize=1)
-def captain_cards() -> dict[str, CardChanges]:
-    doc = load(f"{ROOT}/cards/captains.toml")
-    return {key: _changes(key, r) for key, r in doc.table("captains").items()}
+def captain_cards() -> dict[str, UpgradeCard]:
+    return _keyed(decode(f"{ROOT}/cards/captains.toml", CaptainsFile).captains)
 
 
 def check_symbols() -> None:
@@ -356,7 +261,8 @@ def check_symbols() -> None:
 
 @dataclass(frozen=True)
 class ScenarioCard:
-    """A card of the ch. 7 decks (house contents): objective, setting, deployment or advantage."""
+    """A card of the ch. 7 decks (house contents): objective, setting, deployment or advantage, read
+    alike by the set-up (``cards/scenario.toml`` gives each deck its own table, see ``schema.py``)."""
 
     key: str
     deck: str  # objective, setting, deployment, advantage
@@ -368,7 +274,7 @@ class ScenarioCard:
     depth: float = 0.0  # deployment zone
     start: float = 0.0
     end: float = 1.0
-    changes: CardChanges | None = None  # advantage
+    changes: Advantage | None = None  # advantage
 
 
 @dataclass(frozen=True)
@@ -387,35 +293,36 @@ PIECE_KINDS = ("rock", "island", "shoal", "fog")
 @lru_cache(maxsize=1)
 def scenario_cards() -> ScenarioCards:
     """The decks of ch. 7; card keys are unique across the decks (so an order may name any)."""
-    doc = load(f"{ROOT}/cards/scenario.toml")
-    pieces = {k: (r.float("width"), r.float("height")) for k, r in doc.table("pieces").items()}
+    relpath = f"{ROOT}/cards/scenario.toml"
+    doc = decode(relpath, ScenarioCardsFile)
+    file = load(relpath).file
+    pieces = {k: (p.width, p.height) for k, p in doc.pieces.items()}
+    found = [
+        *(ScenarioCard(k, "objective", o.name, o.text, terrain=o.terrain or "", flagship_lost_extra=o.flagship_lost_extra)
+          for k, o in doc.objectives.items()),
+        *(ScenarioCard(k, "setting", s.name, s.text,
+                       allowance=tuple((kind, getattr(s, kind)) for kind in PIECE_KINDS if getattr(s, kind)))
+          for k, s in doc.settings.items()),
+        *(ScenarioCard(k, "deployment", d.name, d.text, depth=d.depth, start=d.start, end=d.end)
+          for k, d in doc.deployments.items()),
+        *(ScenarioCard(k, "advantage", a.name, a.text, changes=msgspec.structs.replace(a, key=k))
+          for k, a in doc.advantages.items()),
+    ]
     cards: dict[str, ScenarioCard] = {}
-    for deck, table in zip(DECKS, ("objectives", "settings", "deployments", "advantages"), strict=True):
-        for key, r in doc.table(table).items():
-            if key in cards:
-                raise DataError(f"{doc.file}: the card key {key!r} is in two decks")
-            if deck == "objective":
-                card = ScenarioCard(key, deck, r.str("name"), r.str("text"), terrain=r.opt_str("terrain", ""),
-                                    flagship_lost_extra=r.opt_int("flagship_lost_extra", 0))
-            elif deck == "setting":
-                card = ScenarioCard(key, deck, r.str("name"), r.str("text"),
-                                    allowance=tuple((k, r.opt_int(k, 0)) for k in PIECE_KINDS if r.opt_int(k, 0)))
-            elif deck == "deployment":
-                card = ScenarioCard(key, deck, r.str("name"), r.str("text"), depth=r.float("depth"),
-                                    start=r.float("from"), end=r.float("to"))
-            else:
-                card = ScenarioCard(key, deck, r.str("name"), r.str("text"), changes=_changes(key, r))
-            cards[key] = card
+    for card in found:
+        if card.key in cards:
+            raise DataError(f"{file}: the card key {card.key!r} is in two decks")
+        cards[card.key] = card
     for deck in DECKS:
         need = 1 if deck == "objective" else 3
         if sum(1 for c in cards.values() if c.deck == deck) < need:
-            raise DataError(f"{doc.file}: the {deck} deck needs at least {need} cards (ch. 7 draws {need})")
+            raise DataError(f"{file}: the {deck} deck needs at least {need} cards (ch. 7 draws {need})")
     for c in cards.values():
         if c.terrain and c.terrain not in pieces:
-            raise DataError(f"{doc.file}: objective {c.key!r} places {c.terrain!r}, which has no [pieces] entry")
+            raise DataError(f"{file}: objective {c.key!r} places {c.terrain!r}, which has no [pieces] entry")
         for kind, _n in c.allowance:
             if kind not in pieces:
-                raise DataError(f"{doc.file}: setting {c.key!r} offers {kind!r}, which has no [pieces] entry")
+                raise DataError(f"{file}: setting {c.key!r} offers {kind!r}, which has no [pieces] entry")
     return ScenarioCards(pieces, cards)
 
 

@@ -1,5 +1,7 @@
-"""Schemas of ``data/oak_and_iron`` (rules, dice, cards, admirals, scenarios) as ``data.py`` and
-``rules/starting_7.py`` read them, so ``games.core.schema`` refuses an unknown key or a bad value at start-up.
+"""Rules, dice, cards, admirals and scenarios of ``data/oak_and_iron``: the one description of each
+file. ``data.py`` decodes the files straight into these Structs and the rules read them
+(``rules/starting_7.py`` reads the scenario files); ``games.core.schema`` checks every file against
+them at start-up, so an unknown key or a bad value is refused before play.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ class BaseSchema(Strict, kw_only=True):
     beam: float
 
 
-class SizeSchema(Strict, kw_only=True):
+class GameSize(Strict, kw_only=True):
+    key: str = ""  # the table's key, set by data.py
     points: Positive
     min_ships: Positive
     max_ships: Positive
@@ -68,7 +71,8 @@ class SizeSchema(Strict, kw_only=True):
     line_allowed: bool
 
 
-class UpgradeSchema(Strict, kw_only=True):
+class Upgrade(Strict, kw_only=True):
+    key: str = ""  # the table's key, set by data.py
     name: str
     skill: int = 0
     fortitude: int = 0
@@ -82,40 +86,49 @@ class RulesFile(Sourced, kw_only=True):
     tracks: TracksSchema
     strike_points: StrikePointsSchema
     bases: dict[str, BaseSchema]
-    sizes: dict[str, SizeSchema]
-    upgrades: dict[str, UpgradeSchema]
+    sizes: dict[str, GameSize]
+    upgrades: dict[str, Upgrade]
 
 
 class DiceFile(Sourced, kw_only=True):
-    faces: Annotated[list[str], msgspec.Meta(min_length=6, max_length=6)]  # different: cards.py
-    hits: dict[str, list[str]]
-    faces_for: dict[str, list[str]]
+    faces: Annotated[tuple[str, ...], msgspec.Meta(min_length=6, max_length=6)]  # different: data.py
+    hits: dict[str, tuple[str, ...]]  # faces of the die: data.py
+    faces_for: dict[str, tuple[str, ...]]
 
 
 # --- cards ---------------------------------------------------------------------------------------
-class ShipCardSchema(Strict, kw_only=True):
+class ShipCard(Strict, kw_only=True):
+    key: str = ""  # the table's key, set by data.py
     name: str
     type: str
-    size_class: str = msgspec.field(name="class")
+    size_class: str = msgspec.field(name="class")  # a key of [bases] in rules.toml: data.py
     points: Natural
     fortitude: Positive
     broadside: Natural
     crew: Natural
     windward: Natural
     large: Natural
-    special: list[str]
+    special: tuple[str, ...]
     # upgrade prices, one per ``cost_key`` of rules.toml (0: the upgrade is not offered)
     skill1_cost: int = 0
     skill2_cost: int = 0
     stout_cost: int = 0
     crew_cost: int = 0
 
+    def upgrade_cost(self, upgrade: str) -> int:
+        """The price of one of rules.toml's upgrades on this ship (0: not offered)."""
+        from games.oak_and_iron.data import rules
+
+        found = rules().upgrade(upgrade)
+        return int(getattr(self, found.cost_key)) if found is not None else 0
+
 
 class ShipsFile(Sourced, kw_only=True):
-    ships: dict[str, ShipCardSchema]
+    ships: dict[str, ShipCard]
 
 
-class InitiativeCardSchema(Strict, kw_only=True):
+class InitiativeCard(Strict, kw_only=True):
+    key: str = ""  # the table's key, set by data.py
     name: str
     value: Natural
     effect: InitiativeEffect
@@ -126,50 +139,46 @@ class InitiativeCardSchema(Strict, kw_only=True):
 
 
 class InitiativeFile(Sourced, kw_only=True):
-    cards: dict[str, InitiativeCardSchema]
+    cards: dict[str, InitiativeCard]
 
 
 class CardChanges(Strict, kw_only=True):
-    """What a faction, upgrade or captain card changes on each ship it applies to."""
+    """What a faction, upgrade, captain or advantage card changes on each ship it applies to."""
 
+    key: str = ""  # the table's key, set by data.py
+    name: str
     broadside: int = 0
     crew: int = 0
     fortitude: int = 0
     windward: int = 0
     large: int = 0
     skill: Natural = 0  # the ship's Skill is at least this
-    special: list[str] = msgspec.field(default_factory=list)
+    special: tuple[str, ...] = ()
     text: str
 
 
-class FactionSchema(CardChanges, kw_only=True):
-    name: str
-    symbol: str
+class Faction(CardChanges, kw_only=True):
+    symbol: str  # the nationality symbol's name
     fortune: Natural = 0  # extra Fortune Points for the Squadron
 
 
 class FactionsFile(Sourced, kw_only=True):
-    factions: dict[str, FactionSchema]
+    factions: dict[str, Faction]
 
 
-class UpgradeCardSchema(CardChanges, kw_only=True):
-    name: str
+class UpgradeCard(CardChanges, kw_only=True):
+    """An upgrade or a captain card (the same keys)."""
+
     points: Natural
-    faction: str = ""
+    faction: str = ""  # the nationality symbol it carries (a key of cards/factions.toml): data.py
 
 
 class UpgradeCardsFile(Sourced, kw_only=True):
-    upgrades: dict[str, UpgradeCardSchema]
-
-
-class CaptainSchema(CardChanges, kw_only=True):
-    name: str
-    points: Natural
-    faction: str = ""
+    upgrades: dict[str, UpgradeCard]
 
 
 class CaptainsFile(Sourced, kw_only=True):
-    captains: dict[str, CaptainSchema]
+    captains: dict[str, UpgradeCard]
 
 
 class PieceSchema(Strict, kw_only=True):
@@ -201,8 +210,7 @@ class DeploymentSchema(Strict, kw_only=True):
     end: float = msgspec.field(name="to")
 
 
-class AdvantageSchema(CardChanges, kw_only=True):
-    name: str
+class Advantage(CardChanges, kw_only=True):
     fortune: Natural = 0
 
 
@@ -211,10 +219,11 @@ class ScenarioCardsFile(Sourced, kw_only=True):
     objectives: dict[str, ObjectiveSchema]
     settings: dict[str, SettingSchema]
     deployments: dict[str, DeploymentSchema]
-    advantages: dict[str, AdvantageSchema]
+    advantages: dict[str, Advantage]
 
 
-class EventCardSchema(Strict, kw_only=True):
+class EventCard(Strict, kw_only=True):
+    key: str = ""  # the table's key, set by data.py
     name: str
     effect: EventEffect
     amount: int = 0
@@ -222,17 +231,18 @@ class EventCardSchema(Strict, kw_only=True):
 
 
 class EventsFile(Sourced, kw_only=True):
-    events: dict[str, EventCardSchema]
+    events: dict[str, EventCard]
 
 
-class AdmiralSchema(Strict, kw_only=True):
+class Admiral(Strict, kw_only=True):
+    key: str = ""  # the table's key, set by data.py
     name: str
     value: Natural
     points: Natural
 
 
 class AdmiralsFile(Sourced, kw_only=True):
-    admirals: dict[str, AdmiralSchema]
+    admirals: dict[str, Admiral]
 
 
 # --- scenarios/*.toml ----------------------------------------------------------------------------
@@ -281,13 +291,14 @@ def _cost_keys() -> None:
     """Each upgrade's ``cost_key`` must be a ship-card key the schema knows, or no card could price it."""
     from games.core.data import load
     from games.core.errors import DataError
+    from games.core.schema import decode
 
-    rules = load("oak_and_iron/rules.toml")
-    known = [f.encode_name for f in msgspec.structs.fields(ShipCardSchema) if f.encode_name.endswith("_cost")]
-    for key, upgrade in rules.table("upgrades").items():
-        if upgrade.str("cost_key") not in known:
-            raise DataError(f"{rules.file}: key 'upgrades.{key}.cost_key': expected one of {', '.join(known)} "
-                            f"(a new price needs a field in games/oak_and_iron/schema.py), got {upgrade.str('cost_key')!r}")
+    known = [f.encode_name for f in msgspec.structs.fields(ShipCard) if f.encode_name.endswith("_cost")]
+    for key, upgrade in decode("oak_and_iron/rules.toml", RulesFile).upgrades.items():
+        if upgrade.cost_key not in known:
+            raise DataError(f"{load('oak_and_iron/rules.toml').file}: key 'upgrades.{key}.cost_key': expected one of "
+                            f"{', '.join(known)} (a new price needs a field in games/oak_and_iron/schema.py), "
+                            f"got {upgrade.cost_key!r}")
 
 
 def _load_all() -> None:

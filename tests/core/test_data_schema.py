@@ -85,7 +85,7 @@ def test_the_issue_example_names_pack_file_key_and_expectation(write_pack: Write
     wrong_type = text.replace("mf = 3\n", 'mf = "three"\n', 1)
     write_pack("mypack", "iron_and_fire/ships.toml", wrong_type)
     assert problems_with(root) == [
-        "data pack 'mypack': iron_and_fire/ships.toml: key 'ships.huascar.mf': expected int, got str"
+        "data pack 'mypack': iron_and_fire/ships.toml: key 'ships.huascar.mf': expected int, got str ('three')"
     ]
 
 
@@ -254,3 +254,27 @@ def test_oak_and_iron_choices_match_the_loaders() -> None:
     assert typing.get_args(oak.InitiativeEffect) == cards.INITIATIVE_EFFECTS
     assert typing.get_args(oak.EventEffect) == cards.EVENT_EFFECTS
     assert set(typing.get_args(oak.WeatherEdge)) == set(measure.WEATHER_EDGES)
+
+
+def test_a_loader_refuses_what_the_start_up_check_refuses(write_pack: WritePack) -> None:
+    """The loaders decode into the same schemas, so a loader called without the start-up check (a
+    pack switched on later) refuses an unknown key with the start-up message (it once skipped it)."""
+    from games.ironclad_draughts import data as draughts
+
+    text = (DATA_DIR / "ironclad_draughts/ships.toml").read_text(encoding="utf-8")
+    root = write_pack("pack", "ironclad_draughts/ships.toml", text.replace("year = 1865", "year = 1865\nyaer = 1", 1))
+    [problem] = problems_with(root)
+    with pytest.raises(DataError) as info:
+        draughts.ship_classes()
+    assert str(info.value) == problem == (
+        "data pack 'pack': ironclad_draughts/ships.toml: key 'classes.ferdinand_max.yaer' is not allowed (unknown field)"
+    )
+
+
+def test_a_number_out_of_range_gives_the_value_and_the_whole_range(write_pack: WritePack) -> None:
+    text = (DATA_DIR / "ironclad_draughts/scenarios.toml").read_text(encoding="utf-8")
+    root = write_pack("pack", "ironclad_draughts/scenarios.toml", text.replace("width = 8", "width = 2", 1))
+    assert problems_with(root) == [
+        "data pack 'pack': ironclad_draughts/scenarios.toml: key 'scenarios.standard.width': "
+        "expected int >= 3, got 2 (allowed: 3 to 26)"
+    ]

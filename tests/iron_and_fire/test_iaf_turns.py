@@ -102,10 +102,10 @@ def test_end_phase_order_victory_repairs_unground_drift() -> None:
 
 def coastal_game(monkeypatch: pytest.MonkeyPatch, current: int = 2) -> Game:
     """Map 3 with the current turned towards the coast (lower-left) so drift can reach it."""
-    import dataclasses
+    import msgspec
 
     g = Game(new_game("s4"), ScriptedRng([]))
-    turned = dataclasses.replace(scene.scenario(g.s), current=current)
+    turned = msgspec.structs.replace(scene.scenario(g.s), current=current)
     monkeypatch.setattr(scene, "scenario", lambda s: turned)
     return g
 

@@ -75,7 +75,7 @@ def _squadron_from_option(text: str, base: SideSpec) -> SideSpec:
             continue
         cls_text, _, name = part.partition(":")
         cid = resolve_name(cls_text, names, "ship class")
-        entries.append(ShipEntry(name.strip() or classes[cid].name, cid))
+        entries.append(ShipEntry(name=name.strip() or classes[cid].name, class_id=cid))
     if not entries:
         raise InvalidSyntax(f"Squadron {quote(text)} names no ship classes.", hint=f"Classes: {', '.join(classes)}.")
     return SideSpec(base.id, base.name, base.colour, tuple(entries))
