@@ -30,7 +30,8 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from bot.store import _GAME_COLUMNS, Store, _game  # noqa: E402
+from bot.store import Store  # noqa: E402
+from bot.store_sql import GAME_COLUMNS, game_from_row  # noqa: E402
 
 NOW = 10_000_000.0
 SNAPSHOT = json.dumps({"ships": [{"name": f"ship{i}", "hex": "0101", "damage": [0] * 20} for i in range(20)]})
@@ -43,18 +44,15 @@ async def fill(store: Store, games: int, due: int) -> None:
          NOW, NOW, NOW - (2 * 86400 if i < due else 60))
         for i in range(games)
     ]
-    async with store._transaction() as db:
-        await db.executemany(
-            "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot,"
-            " counter, seats, creator, created, updated, last_activity) VALUES (?,?,?,?,?,?,?,0,?,0,'{}',?,?,?,?)",
-            rows,
-        )
+    async with store._db.transaction() as tx:
+        await tx.insert_rows("games", ("channel", "system", "scenario", "options", "seed", "commitment", "status",
+                                       "snapshot", "creator", "created", "updated", "last_activity"), rows)
 
 
 async def old_scan(store: Store, now: float) -> int:
     """Before issue 11: every running game read in full, then filtered here."""
     found = 0
-    for row in [_game(r) for r in await store._fetch(f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'running'")]:
+    for row in [game_from_row(r) for r in await store._fetch(f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'running'")]:
         if now - row.last_activity < row.remind_after:
             continue
         if row.last_reminded and now - row.last_reminded < row.remind_every:
@@ -65,8 +63,7 @@ async def old_scan(store: Store, now: float) -> int:
 
 async def unmark(store: Store) -> None:
     """Every game back to never reminded, so each timed run finds the same due games."""
-    async with store._transaction() as db:
-        await db.execute("UPDATE games SET last_reminded = 0")
+    await store._db.write("UPDATE games SET last_reminded = 0")
 
 
 async def new_scan(store: Store, now: float) -> int:

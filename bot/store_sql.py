@@ -1,0 +1,457 @@
+"""The store both backends share: every statement and every rule (version checks, one live game per
+channel, claims, copies) written once, over a small connection layer each backend supplies.
+
+The SQL here is the subset SQLite and PostgreSQL both read, with ``?`` placeholders (PostgreSQL's
+layer numbers them ``$1, $2, ...``). What really differs stays in the backend modules: how a
+statement runs (SQLite: one connection behind a lock; PostgreSQL: a pool), the reminder claim
+(SQLite's single-writer UPDATE ... RETURNING, PostgreSQL's FOR UPDATE SKIP LOCKED), how a copy loads
+rows, how the schema version is kept, and the column types the migrations below are rendered with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Collection, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from string import Template
+from typing import Any, Generic, Protocol, TypeVar
+
+from bot.storage import (
+    JSON_COLUMNS,
+    Bookkeeping,
+    ChannelTaken,
+    CopyRefused,
+    Counts,
+    GameRow,
+    GameWithOrders,
+    OrderRow,
+    StaleVersion,
+    checked_columns,
+)
+
+# Numbered alike on both backends, so "schema 3" means the same tables whichever a community runs;
+# ``$name`` is a column type or function the backend names (SQLITE_TYPES, PG_TYPES).
+MIGRATION_TEMPLATES: list[str] = [
+    # 1: games, orders, closed DMs
+    """
+    CREATE TABLE games (
+        id $identity,
+        channel TEXT NOT NULL,
+        system TEXT NOT NULL,
+        scenario TEXT NOT NULL,
+        options TEXT NOT NULL,
+        seed $blob NOT NULL,
+        commitment TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version $int NOT NULL DEFAULT 0,
+        snapshot TEXT NOT NULL,
+        counter $int NOT NULL DEFAULT 0,
+        seats TEXT NOT NULL DEFAULT '{}',
+        creator TEXT NOT NULL DEFAULT '',
+        created $real NOT NULL,
+        updated $real NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_game ON games(channel) WHERE status IN ('setup', 'running');
+    CREATE UNIQUE INDEX one_tools ON games(channel) WHERE status = 'tools';
+    CREATE INDEX games_channel ON games(channel, id);
+    CREATE TABLE orders (
+        game_id $int NOT NULL REFERENCES games(id),
+        seq $int NOT NULL,
+        seat TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        events TEXT NOT NULL,
+        undone $bool NOT NULL DEFAULT $false,
+        at $real NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE dm_closed (user_id TEXT PRIMARY KEY, at $real NOT NULL);
+    """,
+    # 2: reminders
+    """
+    ALTER TABLE games ADD COLUMN remind_after $real NOT NULL DEFAULT 86400;
+    ALTER TABLE games ADD COLUMN remind_every $real NOT NULL DEFAULT 86400;
+    ALTER TABLE games ADD COLUMN last_activity $real NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN last_reminded $real NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN status_message TEXT NOT NULL DEFAULT '';
+    """,
+    # 3: when a running game's next reminder falls due, derived by the database from the reminder
+    # columns (so no write path can forget it) and indexed, so the reminder scan reads only due games
+    """
+    ALTER TABLE games ADD COLUMN remind_due $real GENERATED ALWAYS AS ($greatest(last_activity + remind_after,
+        CASE WHEN last_reminded > 0 THEN last_reminded + remind_every ELSE 0 END)) $generated;
+    CREATE INDEX games_remind_due ON games(remind_due) WHERE status = 'running';
+    """,
+    # 4: players' votes to end a game: bookkeeping beside the game, never part of its history
+    """
+    CREATE TABLE end_votes (
+        game_id $int NOT NULL REFERENCES games(id),
+        user_id TEXT NOT NULL,
+        version $int NOT NULL,
+        at $real NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    """,
+    # 5: the deployment's own small facts (e.g. the hash of the slash commands last synced per scope)
+    """
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, at $real NOT NULL);
+    """,
+    # 6: the Discord server a game belongs to, for /game list (older games get it lazily: fill_guild)
+    """
+    ALTER TABLE games ADD COLUMN guild TEXT NOT NULL DEFAULT '';
+    CREATE INDEX games_guild ON games(guild, updated);
+    """,
+]
+
+
+def render_migrations(types: Mapping[str, str]) -> list[str]:
+    """The migrations in one backend's types (every ``$name`` must be given)."""
+    return [Template(script).substitute(types) for script in MIGRATION_TEMPLATES]
+
+
+GAME_COLUMN_NAMES = (
+    "id", "channel", "system", "scenario", "options", "seed", "commitment", "status", "version", "snapshot",
+    "counter", "seats", "creator", "created", "updated", "remind_after", "remind_every", "last_activity",
+    "last_reminded", "status_message", "guild",
+)
+GAME_COLUMNS = ", ".join(GAME_COLUMN_NAMES)
+ORDER_COLUMN_NAMES = ("game_id", "seq", "seat", "user_id", "text", "events", "undone", "at")
+
+SELECT_GAMES = f"SELECT {GAME_COLUMNS} FROM games"
+# The row as inserted (RETURNING, inside the transaction): read back after the commit it could
+# already hold another process's order, and the caller would save its own on top of that.
+INSERT_GAME = (
+    "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot, counter,"
+    " seats, creator, created, updated, last_activity, guild)"
+    f" VALUES (?,?,?,?,?,?,?,0,?,?,'{{}}',?,?,?,?,?) RETURNING {GAME_COLUMNS}"
+)
+SAVE_ORDER = (
+    "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
+    " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?"
+)
+# The game's row is written by SAVE_ORDER in the same transaction (locked until commit on PostgreSQL,
+# the one writer on SQLite), so no one else numbers an order of this game meanwhile.
+APPEND_ORDER = (
+    "INSERT INTO orders (game_id, seq, seat, user_id, text, events, at) VALUES"
+    " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)"
+)
+SELECT_ORDERS = "SELECT seq, seat, user_id, text, events, undone, at FROM orders WHERE game_id = ?"
+COUNTS = (
+    "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM orders WHERE undone),"
+    " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games), (SELECT COUNT(*) FROM end_votes)"
+)
+
+
+def game_from_row(row: Any) -> GameRow:
+    """A games row read in GAME_COLUMNS order (a tuple from SQLite, a Record from asyncpg)."""
+    return GameRow(
+        id=row[0], channel=row[1], system=row[2], scenario=row[3], options=json.loads(row[4]), seed=bytes(row[5]),
+        commitment=row[6], status=row[7], version=row[8], snapshot=json.loads(row[9]), counter=row[10],
+        seats=json.loads(row[11]), creator=row[12], created=row[13], updated=row[14], remind_after=row[15],
+        remind_every=row[16], last_activity=row[17], last_reminded=row[18], status_message=row[19], guild=row[20],
+    )
+
+
+def order_from_row(r: Any) -> OrderRow:
+    """An orders row read in SELECT_ORDERS order (SQLite keeps ``undone`` as 0/1)."""
+    return OrderRow(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[5]), r[6])
+
+
+def _first_game(rows: list[Any]) -> GameRow | None:
+    return game_from_row(rows[0]) if rows else None
+
+
+def game_record(g: GameRow) -> tuple[Any, ...]:
+    """A game as a row in GAME_COLUMN_NAMES order, for a copy."""
+    return (g.id, g.channel, g.system, g.scenario, json.dumps(g.options), g.seed, g.commitment, g.status, g.version,
+            json.dumps(g.snapshot), g.counter, json.dumps(g.seats), g.creator, g.created, g.updated, g.remind_after,
+            g.remind_every, g.last_activity, g.last_reminded, g.status_message, g.guild)
+
+
+class Tx(Protocol):
+    """Statements inside one transaction of a backend."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement; the number of rows it changed."""
+        ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
+
+    async def insert_rows(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Load many rows at once (a copy between databases)."""
+        ...
+
+
+class Connection(Protocol):
+    """What a backend supplies: how statements run, and the few statements that differ."""
+
+    claim_due: str  # params (now, now, limit): due running games, marked reminded at ``now``
+    claim_due_in: str  # params (now, now, channel_list(channels), limit): the same among those channels
+    unique_violation: tuple[type[Exception], ...]  # what a unique index refusing an INSERT raises
+
+    def channel_list(self, channels: Collection[str]) -> Any:
+        """The channels as claim_due_in's parameter."""
+        ...
+
+    async def fetch(self, sql: str, params: Sequence[Any] = (), *, write: bool = False) -> list[Any]:
+        """Rows of one statement; ``write`` runs it as its own committed transaction."""
+        ...
+
+    async def write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement, committed; the number of rows it changed."""
+        ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        """Statements that commit together, or roll back together on any error."""
+        ...
+
+    def snapshot(self) -> AbstractAsyncContextManager[Tx]:
+        """A read-only transaction: every read in it sees the same database."""
+        ...
+
+    def copying(self) -> AbstractAsyncContextManager[Tx]:
+        """The transaction that loads a copy (nobody else writes meanwhile)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+C = TypeVar("C", bound=Connection)
+
+
+class _Copying(Generic[C]):
+    """Copying whole databases (python -m bot migrate): the same rows out of and into either backend."""
+
+    _db: C
+
+    async def counts(self) -> Counts:
+        rows = await self._db.fetch(COUNTS)
+        return Counts(*(int(v) for v in rows[0]))
+
+    async def export_games(self, batch: int = 200) -> AsyncGenerator[list[GameWithOrders], None]:
+        """One read transaction over the whole export, so every batch sees the same database."""
+        async with self._db.snapshot() as tx:
+            last = 0
+            while True:
+                games = [game_from_row(r) for r in await tx.fetch(f"{SELECT_GAMES} WHERE id > ? ORDER BY id LIMIT ?",
+                                                                  (last, batch))]
+                if not games:
+                    break
+                logs: dict[int, list[OrderRow]] = {g.id: [] for g in games}
+                for r in await tx.fetch(
+                    "SELECT seq, seat, user_id, text, events, undone, at, game_id FROM orders"
+                    " WHERE game_id > ? AND game_id <= ? ORDER BY game_id, seq", (last, games[-1].id),
+                ):
+                    logs[r[7]].append(order_from_row(r))
+                yield [(g, logs[g.id]) for g in games]
+                last = games[-1].id
+
+    async def bookkeeping(self) -> Bookkeeping:
+        dms = await self._db.fetch("SELECT user_id, at FROM dm_closed ORDER BY user_id")
+        votes = await self._db.fetch("SELECT game_id, user_id, version, at FROM end_votes ORDER BY game_id, user_id")
+        return Bookkeeping([(r[0], r[1]) for r in dms], [(r[0], r[1], r[2], r[3]) for r in votes])
+
+    async def import_copy(self, games: AsyncIterator[list[GameWithOrders]], bookkeeping: Bookkeeping,
+                          expected: Counts) -> Counts:
+        async with self._db.copying() as tx:
+            if (await tx.fetch("SELECT EXISTS (SELECT 1 FROM games) OR EXISTS (SELECT 1 FROM dm_closed)"))[0][0]:
+                raise CopyRefused("the target database is not empty; refusing to copy into it, nothing was written")
+            async for batch in games:
+                await tx.insert_rows("games", GAME_COLUMN_NAMES, [game_record(g) for g, _ in batch])
+                await tx.insert_rows("orders", ORDER_COLUMN_NAMES, [
+                    (g.id, o.seq, o.seat, o.user_id, o.text, json.dumps(o.events), o.undone, o.at)
+                    for g, log in batch for o in log
+                ])
+            await tx.insert_rows("dm_closed", ("user_id", "at"), bookkeeping.dm_closed)
+            await tx.insert_rows("end_votes", ("game_id", "user_id", "version", "at"), bookkeeping.end_votes)
+            got = Counts(*(int(v) for v in (await tx.fetch(COUNTS))[0]))
+            if got != expected:
+                raise CopyRefused(f"the copy does not match its source ({got} != {expected}), so nothing was written")
+        return got
+
+
+class SqlStore(_Copying[C]):
+    """The repository the table service talks to, on whichever backend's connection it is given.
+
+    One transaction per order: the order row, the new snapshot and the bumped version commit
+    together or not at all, and every version check is in the SQL (``... WHERE id = ? AND version =
+    ?``; no row changed means StaleVersion), so a stale command is rejected and never applied twice."""
+
+    def __init__(self, db: C) -> None:
+        self._db = db
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = (), *, write: bool = False) -> list[Any]:
+        """Every statement that returns rows outside a transaction goes through here (tests count them)."""
+        return await self._db.fetch(sql, params, write=write)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    # --- games -----------------------------------------------------------------------------
+    async def create_game(self, *, channel: str, system: str, scenario: str, options: dict[str, str], seed: bytes,
+                          commitment: str, status: str, snapshot: Any, counter: int, creator: str,
+                          guild: str = "") -> GameRow:
+        now = time.time()
+        try:
+            rows = await self._fetch(INSERT_GAME, (channel, system, scenario, json.dumps(options), seed, commitment,
+                                                   status, json.dumps(snapshot), counter, creator, now, now, now,
+                                                   guild), write=True)
+        except self._db.unique_violation:  # the unique live-game / tools index: someone else was first
+            raise ChannelTaken(channel) from None
+        return game_from_row(rows[0])
+
+    async def game_by_id(self, game_id: int) -> GameRow | None:
+        return _first_game(await self._fetch(f"{SELECT_GAMES} WHERE id = ?", (game_id,)))
+
+    async def live_game(self, channel: str) -> GameRow | None:
+        """The channel's game in set-up or running, if any."""
+        return _first_game(await self._fetch(f"{SELECT_GAMES} WHERE channel = ? AND status IN ('setup','running')",
+                                             (channel,)))
+
+    async def latest_game(self, channel: str) -> GameRow | None:
+        """The channel's newest game (live or over), not counting its table tools."""
+        return _first_game(await self._fetch(
+            f"{SELECT_GAMES} WHERE channel = ? AND system != 'tools' ORDER BY id DESC LIMIT 1", (channel,)))
+
+    async def tools(self, channel: str) -> GameRow | None:
+        return _first_game(await self._fetch(f"{SELECT_GAMES} WHERE channel = ? AND status = 'tools'", (channel,)))
+
+    async def guild_games(self, guild: str, *, limit: int, offset: int = 0) -> list[GameRow]:
+        """The server's games (not table-tools streams), the most recently changed first."""
+        rows = await self._fetch(f"{SELECT_GAMES} WHERE guild = ? AND system != 'tools'"
+                                 " ORDER BY updated DESC, id DESC LIMIT ? OFFSET ?", (guild, limit, offset))
+        return [game_from_row(r) for r in rows]
+
+    async def fill_guild(self, channel: str, guild: str) -> None:
+        """Bookkeeping, no version bump: games made before schema 6 learn their server when their
+        channel is next used."""
+        await self._db.write("UPDATE games SET guild = ? WHERE channel = ? AND guild = ''", (guild, channel))
+
+    async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
+                             snapshot: Any, counter: int, creator: str) -> GameRow:
+        """Retire a channel's table-tools stream (its seed is being published) and open the next one,
+        atomically: the channel is never left without its decks and hands' table, nor with two."""
+        now = time.time()
+        async with self._db.transaction() as tx:
+            if await tx.execute("UPDATE games SET status = 'published', version = version + 1, updated = ?"
+                                " WHERE id = ? AND version = ?", (now, tools.id, tools.version)) != 1:
+                raise StaleVersion(tools.id)
+            try:
+                rows = await tx.fetch(INSERT_GAME, (tools.channel, tools.system, tools.scenario, json.dumps(options),
+                                                    seed, commitment, "tools", json.dumps(snapshot), counter, creator,
+                                                    now, now, now, tools.guild))
+            except self._db.unique_violation:
+                raise ChannelTaken(tools.channel) from None
+        return game_from_row(rows[0])
+
+    async def claim_due_games(
+        self, now: float, limit: int = 500, channels: Collection[str] | None = None
+    ) -> list[GameRow]:
+        """Due running games, marked reminded at ``now`` by the same statement, so a second process's
+        claim never gets them too. ``channels``: only games in these channels (None: all)."""
+        if channels is None:
+            rows = await self._fetch(self._db.claim_due, (now, now, limit), write=True)
+        else:
+            rows = await self._fetch(self._db.claim_due_in, (now, now, self._db.channel_list(channels), limit),
+                                     write=True)
+        return [game_from_row(r) for r in rows]
+
+    async def count_games(self) -> int:
+        rows = await self._fetch("SELECT COUNT(*) FROM games")
+        return int(rows[0][0])
+
+    async def update_game(self, game: GameRow, **changes: Any) -> GameRow:
+        """Change columns of a game if its version is unchanged; bumps the version."""
+        checked_columns(changes)
+        encoded = {k: json.dumps(v) if k in JSON_COLUMNS else v for k, v in changes.items()}
+        sets = ", ".join(f"{k} = ?" for k in encoded)
+        now = time.time()
+        if await self._db.write(f"UPDATE games SET {sets}, version = version + 1, updated = ? WHERE id = ? AND version = ?",
+                                (*encoded.values(), now, game.id, game.version)) != 1:
+            raise StaleVersion(game.id)
+        stored: dict[str, Any] = {k: json.loads(v) if k in JSON_COLUMNS else v for k, v in encoded.items()}
+        return dataclasses.replace(game, **stored, version=game.version + 1, updated=now)
+
+    async def touch(self, game_id: int, **changes: Any) -> None:
+        """Bookkeeping that is not part of the game's history (reminder times, status message id)."""
+        checked_columns(changes)
+        sets = ", ".join(f"{k} = ?" for k in changes)
+        await self._db.write(f"UPDATE games SET {sets} WHERE id = ?", (*changes.values(), game_id))
+
+    # --- orders ----------------------------------------------------------------------------
+    async def save_order(self, game: GameRow, *, seat: str, user_id: str, text: str, events: list[dict[str, Any]],
+                         snapshot: Any, counter: int, status: str) -> GameRow:
+        """Append an order with its snapshot and version bump, atomically; StaleVersion if raced."""
+        now = time.time()
+        dumped = json.dumps(snapshot)
+        async with self._db.transaction() as tx:
+            if await tx.execute(SAVE_ORDER, (dumped, counter, status, now, now, game.id, game.version)) != 1:
+                raise StaleVersion(game.id)
+            await tx.execute(APPEND_ORDER, (game.id, game.id, seat, user_id, text, json.dumps(events), now))
+        # the row as now stored, built rather than read back (this is every order's hot path)
+        return dataclasses.replace(game, snapshot=json.loads(dumped), counter=counter, status=status,
+                                   version=game.version + 1, updated=now, last_activity=now, last_reminded=0.0)
+
+    async def orders(self, game_id: int, *, include_undone: bool = True) -> list[OrderRow]:
+        sql = SELECT_ORDERS if include_undone else SELECT_ORDERS + " AND NOT undone"
+        return [order_from_row(r) for r in await self._fetch(sql + " ORDER BY seq", (game_id,))]
+
+    async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
+        """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""
+        dumped, now = json.dumps(snapshot), time.time()
+        async with self._db.transaction() as tx:
+            if await tx.execute("UPDATE games SET snapshot = ?, counter = ?, version = version + 1, updated = ?,"
+                                " status = 'running' WHERE id = ? AND version = ?",
+                                (dumped, counter, now, game.id, game.version)) != 1:
+                raise StaleVersion(game.id)
+            await tx.execute("UPDATE orders SET undone = TRUE WHERE game_id = ? AND seq = ?", (game.id, seq))
+        return dataclasses.replace(game, snapshot=json.loads(dumped), counter=counter, status="running",
+                                   version=game.version + 1, updated=now)
+
+    # --- direct messages -------------------------------------------------------------------
+    async def set_dms_closed(self, user_id: str, closed: bool) -> None:
+        if closed:
+            await self._db.write("INSERT INTO dm_closed (user_id, at) VALUES (?, ?)"
+                                 " ON CONFLICT (user_id) DO UPDATE SET at = excluded.at", (user_id, time.time()))
+        else:
+            await self._db.write("DELETE FROM dm_closed WHERE user_id = ?", (user_id,))
+
+    async def dms_closed_users(self) -> set[str]:
+        return {r[0] for r in await self._fetch("SELECT user_id FROM dm_closed")}
+
+    async def dms_closed_since(self) -> dict[str, float]:
+        """User id -> when their DMs were last found closed, so a retry can wait a while after it."""
+        return {r[0]: float(r[1]) for r in await self._fetch("SELECT user_id, at FROM dm_closed")}
+
+    # --- votes to end a game, and deployment settings --------------------------------------
+    async def add_end_vote(self, game_id: int, user_id: str, version: int) -> None:
+        """Record a player's vote to end the game as it stands at ``version``; votes cast at any other
+        version are dropped, since the game has changed under them."""
+        async with self._db.transaction() as tx:
+            await tx.execute("DELETE FROM end_votes WHERE game_id = ? AND version != ?", (game_id, version))
+            await tx.execute("INSERT INTO end_votes (game_id, user_id, version, at) VALUES (?, ?, ?, ?)"
+                             " ON CONFLICT (game_id, user_id) DO UPDATE SET version = excluded.version, at = excluded.at",
+                             (game_id, user_id, version, time.time()))
+
+    async def end_votes(self, game_id: int, version: int) -> set[str]:
+        """Who voted to end the game while it stood at ``version`` (a vote does not bump the version)."""
+        rows = await self._fetch("SELECT user_id FROM end_votes WHERE game_id = ? AND version = ?", (game_id, version))
+        return {r[0] for r in rows}
+
+    async def setting(self, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM settings WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_setting(self, key: str, value: str | None) -> None:
+        if value is None:
+            await self._db.write("DELETE FROM settings WHERE key = ?", (key,))
+        else:
+            await self._db.write("INSERT INTO settings (key, value, at) VALUES (?, ?, ?)"
+                                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value, at = excluded.at",
+                                 (key, value, time.time()))
+
+    async def settings_like(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetch("SELECT key, value FROM settings WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+        return {str(k): str(v) for k, v in rows}
