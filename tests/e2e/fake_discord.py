@@ -390,6 +390,7 @@ class FakeDiscord:
         self.first_response_seconds = first_response_seconds
         self.attachment_limit = attachment_limit
         self.app_id = snowflake()
+        self.token = "fake-token"  # the bot token it accepts: any other is refused with 401, as Discord does
         self.bot_user = FakeUser(snowflake(), "Wargame Table", bot=True)
         self.guild_id = snowflake()
         self.guilds: dict[str, str] = {self.guild_id: "Wargames"}  # id -> name; the first is the default guild
@@ -716,7 +717,10 @@ class FakeDiscord:
         if any(a.filename.endswith(".png") for a in files):
             self._note_image(path, arrived)
         response = self._rate_limited(request.method, path)
-        if response is None:
+        authorization = request.headers.get("Authorization")
+        if response is None and authorization is not None and authorization != f"Bot {self.token}":
+            response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        elif response is None:
             problems = self.spec.check_request(request.method, path, request.content_type, body, fields)
             if problems:
                 self.violations += [f"spec: {p}" for p in problems]
