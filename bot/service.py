@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.commands import COMMAND_LIST, COMMANDS, Command
+from bot.mentions import mentioned_users
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from bot.text import split_text
 from games.core.codec import to_json
@@ -63,7 +64,6 @@ OUT_OF_DATE = "This choice is out of date: the game has moved on since it was of
 NOT_YOUR_OFFER = "These choices are for the player to act now, so nothing was done."
 VOTES_LAPSE = "(Any change on the board, in who is to act or in the seats clears the votes.)"
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
-MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
 
 # The options each command takes (anything else is refused); the commands are in bot/commands.py.
@@ -159,17 +159,6 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
     if not (0 <= x <= view.board.width and 0 <= y <= view.board.height):
         raise InvalidSyntax(f"Point {quote(where)} is off the {view.board.width:g}x{view.board.height:g} inch table.")
     return (x, y), radius
-
-
-def mentioned_users(text: str) -> list[str]:
-    """User ids from ``<@1> <@!2> bob``: both mention forms name the same user; a role is refused."""
-    users: list[str] = []
-    for word in MENTION.sub(lambda m: f" {m.group(0)} ", text).split():
-        token = MENTION.fullmatch(word)
-        if token and token.group(1) == "&":
-            raise InvalidSyntax(f"{quote(word)} is a role, not a user.", hint="Mention each person, e.g. @alice @bob.")
-        users.append(token.group(2) if token else word)
-    return users
 
 
 def ruleset_for(system: str) -> Ruleset[Any]:
@@ -720,7 +709,7 @@ class TableService:
             new.pop(seat.id, None)
             text = f"Seat **{seat.label}** is now empty."
         else:
-            named = mentioned_users(target)
+            named = mentioned_users(target, self.mention)
             if len(named) != 1:
                 raise InvalidSyntax(f"Assign one user, not {quote(target)}.", hint="e.g. /game assign seat:red user:@alice")
             uid = named[0]
@@ -1440,7 +1429,7 @@ class TableService:
                 raise InvalidSyntax("Say which deck to copy.", hint="e.g. /deck new name:cards from:standard54")
             return await self._tools_apply(channel, user, f"deck new {name} {opts['from']}")
         if verb == "deal":
-            holders = list(dict.fromkeys(mentioned_users(opts.get("to", ""))))  # each person once
+            holders = list(dict.fromkeys(mentioned_users(opts.get("to", ""), self.mention)))  # each person once
             if not holders:
                 raise InvalidSyntax("Name who to deal to.", hint="e.g. /deck deal name:cards count:3 to:@alice @bob")
             return await self._tools_apply(channel, user, f"deck deal {name} {opts.get('count', '1')} {' '.join(holders)}")
@@ -1469,7 +1458,7 @@ class TableService:
         if verb == "reveal":
             return await self._tools_apply(channel, user, "seal reveal", as_umpire=await self._is_umpire(channel, user))
         if verb == "open" or "who" in opts:
-            who = mentioned_users(opts.get("who", ""))
+            who = mentioned_users(opts.get("who", ""), self.mention)
             return await self._tools_apply(channel, user, "seal open " + " ".join(who))
         text = " ".join(opts.get("text", "").split())
         if not text:
