@@ -37,6 +37,7 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
+from bot.discord_app import DEFERRED_NOTE
 from tests.e2e.discord_spec.validate import discord_spec
 
 API = "/api/v10"
@@ -351,7 +352,14 @@ class FakeInteraction:
             return False
         if self.response_type in (4, 7, 8):
             return True
-        return self.original is None or self.original.deleted or not self.original.loading or bool(self.followups)
+        if self.original is None or self.original.deleted or self.followups:
+            return True
+        if self.original.loading:
+            return False
+        # The bot turns a private placeholder into this note *before* it posts the public answer
+        # (Discord would give the first follow-up the placeholder's visibility): not settled until
+        # that answer arrives, or a test reading ``public()`` in between sees nothing.
+        return self.original.content != DEFERRED_NOTE
 
     def text(self) -> str:
         return "\n".join(m.text() for m in self.messages())
