@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.commands import COMMAND_LIST, COMMANDS, Command
+from bot.endings import winner_text
 from bot.mentions import mentioned_users
 from bot.storage import ChannelTaken, GameRow, OrderRow, StaleVersion, Storage
 from bot.text import split_text
@@ -958,7 +959,7 @@ class TableService:
         if over:  # the same game-over block as every other ending
             ending = Outcome(standing[0] if standing else None,
                              f"{labels.get(side, side)} conceded." + ("" if standing else " No side is left."))
-            text += "\n" + "\n".join(self._game_over_lines(ending, row))
+            text += "\n" + "\n".join(self._game_over_lines(ending, row, loaded))
         else:
             text += f" Still playing: {', '.join(labels[s] for s in standing)}."
         return [Output("message", text, channel=channel, view=rules.view(loaded.state, None))]
@@ -1225,7 +1226,7 @@ class TableService:
                                      "It changed nothing anyone else can see, so nothing was posted in the channel.",
                                      to=user.id))
         else:
-            tail = self._game_over_lines(outcome, row) if outcome else self._turn_lines(before, after, seat)
+            tail = self._game_over_lines(outcome, row, after) if outcome else self._turn_lines(before, after, seat)
             board = shown_after if outcome or _picture(shown_before) != _picture(shown_after) else None
             if outputs and outputs[0].kind == "message":
                 merged = outputs[0].text + ("\n" + "\n".join(tail) if tail else "")
@@ -1259,9 +1260,9 @@ class TableService:
             return [f"Waiting for {', '.join(waiting)}."]
         return []
 
-    def _game_over_lines(self, outcome: Outcome, row: GameRow) -> list[str]:
+    def _game_over_lines(self, outcome: Outcome, row: GameRow, game: Loaded) -> list[str]:
         """The one game-over block: result, the rules' final tallies, and the published seed."""
-        winner = outcome.winner or "nobody (a draw)"
+        winner = winner_text(game.rules, game.state, outcome.winner)
         return [f"**Game over.** Winner: {winner}. {outcome.reason}", *outcome.details, self._seed_reveal(row)]
 
     async def _ordering_seat(self, channel: str, user: User, opts: dict[str, str]) -> tuple[Loaded, str]:
