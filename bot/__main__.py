@@ -73,8 +73,30 @@ def main(argv: list[str]) -> int:
         print(f"Not starting: WARGAME_DB: {problem}", file=sys.stderr)
         return 2
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
-    run_discord(token, db_path=db, guild_id=int(guild) if guild else None, stop=stop, shards=shards)
+    try:
+        run_discord(token, db_path=db, guild_id=int(guild) if guild else None, stop=stop, shards=shards)
+    except Exception as error:
+        problem = start_failure(error)
+        if problem is None:
+            raise
+        print(f"Not starting: {problem}", file=sys.stderr)
+        return 2
     return 0
+
+
+def start_failure(error: BaseException) -> str | None:
+    """One line for a start that failed outside the bot (a refused token, no way to reach Discord);
+    None for anything else, which stays a traceback because it is a bug to look into."""
+    import discord
+
+    if isinstance(error, discord.LoginFailure):
+        return (
+            "Discord refused DISCORD_TOKEN (improper or revoked token): copy the bot's token again "
+            "from the Developer Portal. See docs/deploy.md."
+        )
+    if isinstance(error, OSError | discord.GatewayNotFound):  # aiohttp's connection errors are OSErrors
+        return f"could not reach Discord ({error}): check the network, DNS and any proxy, then start again."
+    return None
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Script lines are written exactly like slash commands with ``name:value`` options (a value runs
 until the next `` name:``): ``/roll dice:2d6+1``, ``/order text:Huascar fire Esmeralda``.
 ``as @alice`` switches the acting user (``as @admin manage`` gives Manage Server), ``in #harbour``
-switches channel, ``#`` starts a comment, and a leading ``!`` marks a line expected to fail.
+switches channel, ``#`` starts a comment, a leading ``!`` marks a line expected to fail, and
+``exit`` or ``quit`` ends the session (as does the end of the input).
 This is also the stable interface for acceptance tests: keep it stable.
 """
 
@@ -24,6 +25,7 @@ from bot.storage import StoreUnavailable, open_store
 from games.core.rng import new_seed, seed_from_number
 
 OPTION = re.compile(r"(?:^|\s)([a-z_]+):")
+QUIT_WORDS = ("exit", "quit", "/exit", "/quit")
 
 
 class LineError(ValueError):
@@ -58,6 +60,8 @@ class Console:
         self.channel = "#table"
         self.image_count = 0
         self._render_warned = False
+        self.quit = False  # set by an ``exit`` or ``quit`` line
+        self.line_number = 0  # of the input as a whole, also when it comes one line at a time
 
     def emit(self, record: dict[str, Any]) -> None:
         if self.as_json:
@@ -110,6 +114,9 @@ class Console:
         line = raw.strip()
         if not line or line.startswith("#"):
             return None
+        if line.lower() in QUIT_WORDS:
+            self.quit = True
+            return None
         if line.startswith("as "):
             parts = line[3:].split()
             if not parts:
@@ -154,8 +161,14 @@ class Console:
         return ok
 
     async def run_script(self, lines: Iterable[str]) -> int:
+        """Run lines until the end or an ``exit``; 1 if any line did not go as marked (reported on
+        stderr with its line number in the whole input, counted across calls)."""
         failures = 0
-        for number, raw in enumerate(lines, start=1):
+        for raw in lines:
+            if self.quit:
+                break
+            self.line_number += 1
+            number = self.line_number
             stripped = raw.strip()
             expect_fail = stripped.startswith("!")
             if expect_fail:
@@ -204,7 +217,12 @@ async def _main(args: argparse.Namespace) -> int:
         if args.script:
             return await console.run_script(Path(args.script).read_text().splitlines())
         if not args.json and sys.stdin.isatty():
-            print(f"Console table (database {db_path}). Type /help, `as @name`, `in #channel`; Ctrl-D to quit.")
+            print(f"Console table (database {db_path}). Type /help, `as @name`, `in #channel`; exit or Ctrl-D to quit.")
+        state, _ = await service.channel_state(console.channel)
+        if state in ("setup", "running"):
+            # The default database keeps games between runs: say so before a /game new is refused.
+            print(f"Note: {console.channel} has a game in {state} from an earlier run (database {db_path}). "
+                  "/game end ends it (or /game status shows it); --db FILE starts with a fresh table.", file=sys.stderr)
         failures = 0
         loop = asyncio.get_running_loop()
         while True:
@@ -214,6 +232,8 @@ async def _main(args: argparse.Namespace) -> int:
             if not raw:
                 break
             failures += (await console.run_script([raw])) != 0
+            if console.quit:
+                break
         return 1 if failures else 0
     finally:
         await store.close()

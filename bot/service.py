@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 from bot.commands import COMMAND_LIST, COMMANDS
+from bot.mentions import mentioned_users
 from bot.rooms.choices import Choices
 from bot.rooms.common import CONCEDE_ORDER as CONCEDE_ORDER
 from bot.rooms.common import (
@@ -33,7 +34,6 @@ from bot.rooms.common import (
     Output,
     User,
     fold,
-    mentioned_users,
     parse_options,
     parse_zoom,
     replay_steps,

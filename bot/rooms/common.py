@@ -27,7 +27,6 @@ FINISHED = ("over", "published")  # a game that ended; a table-tools stream whos
 OUT_OF_DATE = "This choice is out of date: the game has moved on since it was offered, so nothing was done."
 NOT_YOUR_OFFER = "These choices are for the player to act now, so nothing was done."
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
-MENTION = re.compile(r"<@([!&]?)([^<>\s!&]+)>")  # <@id>, <@!id> (nickname form), <@&id> (a role)
 
 
 @dataclass(frozen=True)
@@ -121,17 +120,6 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
     if not (0 <= x <= view.board.width and 0 <= y <= view.board.height):
         raise InvalidSyntax(f"Point {quote(where)} is off the {view.board.width:g}x{view.board.height:g} inch table.")
     return (x, y), radius
-
-
-def mentioned_users(text: str) -> list[str]:
-    """User ids from ``<@1> <@!2> bob``: both mention forms name the same user; a role is refused."""
-    users: list[str] = []
-    for word in MENTION.sub(lambda m: f" {m.group(0)} ", text).split():
-        token = MENTION.fullmatch(word)
-        if token and token.group(1) == "&":
-            raise InvalidSyntax(f"{quote(word)} is a role, not a user.", hint="Mention each person, e.g. @alice @bob.")
-        users.append(token.group(2) if token else word)
-    return users
 
 
 def ruleset_for(system: str) -> Ruleset[Any, Any]:

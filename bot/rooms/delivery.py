@@ -59,7 +59,7 @@ def order_outputs(
                                  "It changed nothing anyone else can see, so nothing was posted in the channel.",
                                  to=user.id))
     else:
-        tail = game_over_lines(outcome, row) if outcome else turn_lines(before, after, seat)
+        tail = game_over_lines(outcome, row, after) if outcome else turn_lines(before, after, seat)
         board = shown_after if outcome or picture(shown_before) != picture(shown_after) else None
         if outputs and outputs[0].kind == "message":
             merged = outputs[0].text + ("\n" + "\n".join(tail) if tail else "")

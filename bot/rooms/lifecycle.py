@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from bot.mentions import mentioned_users
 from bot.rooms.common import (
     CONCEDE_ORDER,
     MAX_MESSAGE,
@@ -17,7 +18,6 @@ from bot.rooms.common import (
     concession_event,
     event_json,
     flag,
-    mentioned_users,
     parse_options,
     parse_zoom,
     picture,
@@ -141,7 +141,7 @@ class Lifecycle:
             new.pop(seat.id, None)
             text = f"Seat **{seat.label}** is now empty."
         else:
-            named = mentioned_users(target)
+            named = mentioned_users(target, self.ctx.mention)
             if len(named) != 1:
                 raise InvalidSyntax(f"Assign one user, not {quote(target)}.", hint="e.g. /game assign seat:red user:@alice")
             uid = named[0]
@@ -304,7 +304,7 @@ class Lifecycle:
         if over:  # the same game-over block as every other ending
             ending = Outcome(standing[0] if standing else None,
                              f"{labels.get(side, side)} conceded." + ("" if standing else " No side is left."))
-            text += "\n" + "\n".join(game_over_lines(ending, row))
+            text += "\n" + "\n".join(game_over_lines(ending, row, loaded))
         else:
             text += f" Still playing: {', '.join(labels[s] for s in standing)}."
         return [Output("message", text, channel=channel, view=rules.view(loaded.state, None))]

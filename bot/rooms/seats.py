@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.endings import winner_text
 from bot.rooms.common import FINISHED, Loaded, Output, fold
 from bot.storage import GameRow, OrderRow
 from games.core.errors import UnknownName, quote
@@ -100,8 +101,9 @@ def seed_reveal(row: GameRow) -> str:
     return (f"Seed: `{row.seed.hex()}` (its SHA-256 is the commitment `{row.commitment}` shown at the start). "
             "Anyone can now re-derive every roll and card: /game export, then /game verify.")
 
-def game_over_lines(outcome: Outcome, row: GameRow) -> list[str]:
-    """The one game-over block: result, the rules' final tallies, and the published seed."""
-    winner = outcome.winner or "nobody (a draw)"
+def game_over_lines(outcome: Outcome, row: GameRow, game: Loaded) -> list[str]:
+    """The one game-over block: result (the winner named as the board names the side), the rules'
+    final tallies, and the published seed."""
+    winner = winner_text(game.rules, game.state, outcome.winner)
     return [f"**Game over.** Winner: {winner}. {outcome.reason}", *outcome.details, seed_reveal(row)]
 

@@ -7,7 +7,8 @@ import asyncio
 import dataclasses
 import json
 
-from bot.rooms.common import Loaded, Output, User, event_json, flag, mentioned_users
+from bot.mentions import mentioned_users
+from bot.rooms.common import Loaded, Output, User, event_json, flag
 from bot.rooms.context import Table
 from bot.rooms.delivery import route
 from bot.rooms.records import export_record, verify_export
@@ -136,7 +137,7 @@ class Tools:
                 raise InvalidSyntax("Say which deck to copy.", hint="e.g. /deck new name:cards from:standard54")
             return await self._tools_apply(channel, user, f"deck new {name} {opts['from']}")
         if verb == "deal":
-            holders = list(dict.fromkeys(mentioned_users(opts.get("to", ""))))  # each person once
+            holders = list(dict.fromkeys(mentioned_users(opts.get("to", ""), self.ctx.mention)))  # each person once
             if not holders:
                 raise InvalidSyntax("Name who to deal to.", hint="e.g. /deck deal name:cards count:3 to:@alice @bob")
             return await self._tools_apply(channel, user, f"deck deal {name} {opts.get('count', '1')} {' '.join(holders)}")
@@ -165,7 +166,7 @@ class Tools:
         if verb == "reveal":
             return await self._tools_apply(channel, user, "seal reveal", as_umpire=await self.ctx.is_umpire(channel, user))
         if verb == "open" or "who" in opts:
-            who = mentioned_users(opts.get("who", ""))
+            who = mentioned_users(opts.get("who", ""), self.ctx.mention)
             return await self._tools_apply(channel, user, "seal open " + " ".join(who))
         text = " ".join(opts.get("text", "").split())
         if not text:

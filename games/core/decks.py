@@ -20,6 +20,31 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 Visibility = Literal["public", "holder", "umpire", "nobody"]
 
 
+RANK_WORDS = {
+    "ace": "A", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K",
+}  # fmt: skip
+SUIT_WORDS = {"hearts": "H", "heart": "H", "clubs": "C", "club": "C", "diamonds": "D", "diamond": "D",
+              "spades": "S", "spade": "S", **{symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}}  # fmt: skip
+
+
+def card_matches(card: str, text: str) -> bool:
+    """Whether a player's ``text`` names ``card``: its id (``JS``, ``10c``), its display name
+    (``J♠``, ``storm``) or the words (``jack of spades``, ``10 of clubs``), in any case and spacing."""
+    wanted = "".join(text.casefold().split())
+    if wanted in (card.casefold(), card_name(card).casefold()):
+        return True
+    rank, suit = rank_of(card), suit_of(card)
+    if not rank:
+        return False
+    words = wanted.replace("of", "")
+    return any(
+        words == f"{rank_word}{suit_word}"
+        for rank_word in (rank.casefold(), *(w for w, r in RANK_WORDS.items() if r == rank))
+        for suit_word in (suit.casefold(), *(w for w, s in SUIT_WORDS.items() if s == suit))
+    )
+
+
 def standard_cards(jokers: int = 0) -> list[str]:
     cards = [rank + suit for suit in SUITS for rank in RANKS]
     return cards + [f"JK{i + 1}" for i in range(jokers)]
@@ -129,8 +154,7 @@ class Deck:
     def play(self, holder: str, text: str, face_up: bool = True) -> str:
         """Play a card from a hand (matched by id or display name) to the table or discards."""
         hand = self.hands.get(holder, [])
-        wanted = text.strip().casefold().replace(" ", "")
-        matches = [c for c in hand if c.casefold() == wanted or card_name(c).casefold() == wanted]
+        matches = [c for c in hand if card_matches(c, text)]
         if not matches:
             names = ", ".join(card_name(c) for c in hand) or "no cards"
             raise UnknownName(f"You hold no card {quote(text)} in {quote(self.name)}.", hint=f"Your hand: {names}.")

@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass, field
 
 from games.core.data import listing, load
-from games.core.decks import Deck, card_name, custom_cards, standard_cards
+from games.core.decks import Deck, card_matches, card_name, custom_cards, standard_cards
 from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import Rng, seal
@@ -311,9 +311,11 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
 
     def _play(self, state: ToolsState, seat: str, card: str, deck_name: str) -> list[Event]:
         decks = [self._find_deck(state, deck_name)] if deck_name else list(state.decks.values())
-        holding = [d for d in decks if any(card_name(c).casefold() == card.casefold() or c.casefold() == card.casefold() for c in d.hands.get(seat, []))]
+        holding = [d for d in decks if any(card_matches(c, card) for c in d.hands.get(seat, []))]
         if not holding:
-            raise UnknownName(f"You hold no card {quote(card)}.", hint="See your cards with /hand.")
+            held = [f"{d.name}: {', '.join(card_name(c) for c in d.hands[seat])}" for d in decks if d.hands.get(seat)]
+            hint = f"You hold {'; '.join(held)}." if held else "See your cards with /hand."
+            raise UnknownName(f"You hold no card {quote(card)}.", hint=hint)
         if len(holding) > 1:
             raise IllegalOrder(f"You hold {quote(card)} from several decks.", hint="Name the deck too.")
         played = holding[0].play(seat, card)

@@ -72,7 +72,11 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
 
     done = await ok(svc, users[loser], "game concede", confirm="true")
     text = public_text(done)
-    assert "concedes." in text and f"**Game over.** Winner: {winner}." in text
+    over = await svc.store.latest_game("c1")
+    assert over is not None
+    game = svc._decode(over)
+    names = {i.id: i.name for i in game.rules.view(game.state, None).sides}
+    assert "concedes." in text and f"**Game over.** Winner: {names[winner]}." in text  # the side's name, not its id
     assert row.seed.hex() in text  # the seed is published, as at any end
     assert next(o for o in done if o.kind == "message").view is not None  # the final board
     over = await svc.store.latest_game("c1")
@@ -147,7 +151,7 @@ async def test_with_three_sides_the_last_side_standing_wins(tmp_path: Path) -> N
     assert "Red concedes." in first and "Still playing: Blue, Green." in first and "Game over" not in first
     assert "already conceded" in errors(await run(svc, ALICE, "game concede", confirm="true"))[0]
     second = public_text(await ok(svc, CAROL, "game concede", confirm="true"))
-    assert "Green concedes." in second and "**Game over.** Winner: blue." in second
+    assert "Green concedes." in second and "**Game over.** Winner: Blue." in second
     row = await svc.store.latest_game("c1")
     assert row is not None and row.status == "over"
     data = json.loads((await ok(svc, BOB, "game export"))[0].file[1])  # type: ignore[index]
@@ -164,5 +168,5 @@ async def test_a_player_of_two_sides_says_which_concedes(tmp_path: Path) -> None
     await ok(svc, ALICE, "game start")
     assert "several sides" in errors(await run(svc, ALICE, "game concede", confirm="true"))[0]
     done = public_text(await ok(svc, ALICE, "game concede", seat="blue", confirm="true"))
-    assert "Blue concedes." in done and "Winner: red." in done
+    assert "Blue concedes." in done and "Winner: Red." in done
     await svc.store.close()

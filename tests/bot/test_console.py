@@ -78,3 +78,49 @@ def test_run_command_without_token_opens_the_console() -> None:
                             text=True, timeout=60, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert "DISCORD_TOKEN is not set" in result.stderr
     assert "rolls 1d6" in result.stdout
+
+
+def test_piped_lines_are_numbered_in_the_whole_input_and_exit_ends_the_session() -> None:
+    stdin = "as @a\n/roll dice:1d6\n/roll dice:3d0\nexit\n/roll dice:3d0\n"
+    result = console("--db", ":memory:", stdin=stdin)
+    assert result.returncode == 1
+    assert "line 3: '/roll dice:3d0' failed" in result.stderr, result.stderr
+    assert "line 5" not in result.stderr and "exit" not in result.stderr  # nothing after exit ran
+    assert result.stdout.count("ERROR") == 1
+    assert console("--db", ":memory:", stdin="/roll dice:1d6\nQUIT\n/roll dice:3d0\n").returncode == 0
+
+
+def test_a_game_left_from_an_earlier_run_is_pointed_out(tmp_path: Path) -> None:
+    db = str(tmp_path / "console.db")
+    first = console("--db", db, stdin="as @a\n/game new system:table scenario:free\n")
+    assert first.returncode == 0 and "Note:" not in first.stderr
+    again = console("--db", db, stdin="as @a\n! /game new system:table scenario:free\n")
+    assert again.returncode == 0, again.stderr
+    assert "#table has a game in setup from an earlier run" in again.stderr and "/game end" in again.stderr
+
+
+def test_deal_refuses_a_bare_name_and_play_finds_a_card_by_its_words(tmp_path: Path) -> None:
+    stdin = "\n".join([
+        "as @alice",
+        "/deck new name:c from:standard52",
+        "! /deck deal name:c count:2 to:bob",
+        "/deck deal name:c count:52 to:@alice",
+        "/play card:jack of spades",
+        "/play card:10c",
+        "! /play card:JS",
+        "/deck new name:m from:mines",
+        "/deck deal name:m count:12 to:@alice",
+    ]) + "\n"
+    result = console("--json", "--seed", "2", "--db", ":memory:", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    errors = [r["text"] for r in records if r["kind"] == "error"]
+    assert "`bob` is not a mention of a user" in errors[0] and "@alice @bob" in errors[0]
+    refusal, held = errors[1].split(" You hold c: ")
+    assert refusal == "You hold no card `JS`."
+    assert len(held.split(", ")) == 50 and "J♠" not in held and "A♥" in held  # the refusal lists the hand
+    public = [r["text"] for r in records if r["kind"] == "message"]
+    assert any("plays **J♠**" in t for t in public) and any("plays **10♣**" in t for t in public)
+    dealt = [r["text"] for r in records if r["kind"] == "dm" and "from m:" in r["text"]]
+    assert dealt and "None" not in dealt[0] and "No mine" in dealt[0]
+    assert all(r.get("to") != "bob" for r in records)  # nobody called bob was dealt anything

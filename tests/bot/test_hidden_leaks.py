@@ -126,15 +126,15 @@ async def test_concede_ends_with_the_shared_game_over_block(svc: TableService, m
     calls: list[str | None] = []
     real = lifecycle.game_over_lines
 
-    def spy(outcome: object, row: object) -> list[str]:
+    def spy(outcome: object, row: object, game: object) -> list[str]:
         calls.append(getattr(outcome, "winner", None))
-        return real(outcome, row)  # type: ignore[arg-type]
+        return real(outcome, row, game)  # type: ignore[arg-type]
 
     monkeypatch.setattr(lifecycle, "game_over_lines", spy)
     (post,) = channel_posts(await ok(svc, BOB, "game concede", confirm="true"))
     assert calls == ["union"]
     lines = post.splitlines()
-    assert lines[-2].startswith("**Game over.** Winner: union.") and "conceded" in lines[-2]
+    assert lines[-2].startswith("**Game over.** Winner: Union.") and "conceded" in lines[-2]
     assert lines[-1].startswith("Seed: `")
 
 

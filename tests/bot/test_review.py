@@ -229,7 +229,7 @@ def test_every_command_lists_its_options(svc: TableService) -> None:
 
 
 async def test_a_sealed_text_may_start_with_open_or_be_reveal(svc: TableService) -> None:
-    await ok(svc, ALICE, "seal open", who="alice bob")
+    await ok(svc, ALICE, "seal open", who="<@alice> <@bob>")
     await ok(svc, ALICE, "seal", text="open fire on Esmeralda")
     out = await ok(svc, BOB, "seal", text="reveal")
     shown = public_text(out)
@@ -459,11 +459,11 @@ async def test_a_player_cannot_undo_an_order_that_told_them_a_random_secret(svc:
 
 
 async def test_an_open_round_nobody_sealed_can_be_closed_so_it_never_blocks_the_channel(svc: TableService) -> None:
-    await ok(svc, ALICE, "seal open", who="bob carol")
+    await ok(svc, ALICE, "seal open", who="<@bob> <@carol>")
     assert errors(await run(svc, BOB, "seal reveal"))  # only the opener or the umpire
     out = await ok(svc, ALICE, "seal reveal")
     assert "did not seal" in public_text(out)
-    await ok(svc, BOB, "seal open", who="alice bob")  # the channel is free again
+    await ok(svc, BOB, "seal open", who="<@alice> <@bob>")  # the channel is free again
     assert errors(await run(svc, CAROL, "seal reveal"))  # still nothing to reveal once a round is closed
 
 

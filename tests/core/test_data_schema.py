@@ -98,7 +98,7 @@ def test_the_issue_example_names_pack_file_key_and_expectation(write_pack: Write
         ("iron_and_fire/ships.toml", "pf = 7", "pf = 0", "key 'ships.huascar.pf': expected int >= 1"),
         ("iron_and_fire/mines.toml", '"0" = 3', "ten = 3", "key 'mix.ten' is not allowed as a key here"),
         ("iron_and_fire/scenarios.toml", "current = 2", "current = true", "key 's1.current': expected int, got bool"),
-        ("decks/mines.toml", "None = 6", "None = 0", "key 'cards.None': expected int >= 1"),
+        ("decks/mines.toml", '"No mine" = 6', '"No mine" = 0', "key 'cards.No mine': expected int >= 1"),
         ("days_of_iron/rules.toml", "exceptional = [6] }", "exceptional = [7] }",
          "key 'staff.standard.exceptional[0]': expected int <= 6"),
         ("oak_and_iron/initiative.toml", 'effect = "band_closer"', 'effect = "magic"',

@@ -12,6 +12,7 @@ from games.core.decks import (
     RANKS,
     SUITS,
     Deck,
+    card_matches,
     card_name,
     custom_cards,
     is_joker,
@@ -263,3 +264,18 @@ def test_cards_are_never_lost_or_duplicated(ops: list[tuple[str, int]], seed: in
                 assert deck.visibility(card) == "holder" and deck.holder_of(card) == holder
         for card in deck.draw_pile:
             assert deck.visibility(card) == "nobody"
+
+
+@pytest.mark.parametrize(
+    "typed", ["JS", "js", "J♠", "j ♠", "jack of spades", "Jack Of Spades", "jackofspades", "J of spades", "jack s"]
+)
+def test_a_card_is_found_by_id_symbol_or_words(typed: str) -> None:
+    deck = Deck.of("Main", [])
+    deck.hands["peru"] = ["10C", "JS"]
+    assert deck.play("peru", typed) == "JS"
+
+
+@pytest.mark.parametrize("typed", ["10c", "10 of clubs", "ten of clubs", "10♣", "TEN CLUB"])
+def test_a_ten_is_found_by_id_symbol_or_words(typed: str) -> None:
+    assert card_matches("10C", typed)
+    assert not card_matches("10S", typed) and not card_matches("JC", typed)

@@ -82,4 +82,4 @@ def test_spicheren_brings_an_off_board_brigade_on_and_ends_on_objectives() -> No
     # objectives with a point are held from the table (18.2): the hand order is refused, the 77th on the hill hold it
     assert "`objective Rotherberg prussian`: Rotherberg is decided on the table" in out
     assert "Objective Rotherberg is now held by the Prussians: 77th Infantry stands 2.00\" from it (18.2)." in out
-    assert "**Game over.** Winner: french." in out and "Rotherberg (wanted by the Prussians) held by the Prussians" in out
+    assert "**Game over.** Winner: French." in out and "Rotherberg (wanted by the Prussians) held by the Prussians" in out

@@ -37,6 +37,7 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
+from bot.discord_app import DEFERRED_NOTE
 from tests.e2e.discord_spec.validate import discord_spec
 
 API = "/api/v10"
@@ -351,7 +352,14 @@ class FakeInteraction:
             return False
         if self.response_type in (4, 7, 8):
             return True
-        return self.original is None or self.original.deleted or not self.original.loading or bool(self.followups)
+        if self.original is None or self.original.deleted or self.followups:
+            return True
+        if self.original.loading:
+            return False
+        # The bot turns a private placeholder into this note *before* it posts the public answer
+        # (Discord would give the first follow-up the placeholder's visibility): not settled until
+        # that answer arrives, or a test reading ``public()`` in between sees nothing.
+        return self.original.content != DEFERRED_NOTE
 
     def text(self) -> str:
         return "\n".join(m.text() for m in self.messages())
@@ -390,6 +398,7 @@ class FakeDiscord:
         self.first_response_seconds = first_response_seconds
         self.attachment_limit = attachment_limit
         self.app_id = snowflake()
+        self.token = "fake-token"  # the bot token it accepts: any other is refused with 401, as Discord does
         self.bot_user = FakeUser(snowflake(), "Wargame Table", bot=True)
         self.guild_id = snowflake()
         self.guilds: dict[str, str] = {self.guild_id: "Wargames"}  # id -> name; the first is the default guild
@@ -716,7 +725,10 @@ class FakeDiscord:
         if any(a.filename.endswith(".png") for a in files):
             self._note_image(path, arrived)
         response = self._rate_limited(request.method, path)
-        if response is None:
+        authorization = request.headers.get("Authorization")
+        if response is None and authorization is not None and authorization != f"Bot {self.token}":
+            response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
+        elif response is None:
             problems = self.spec.check_request(request.method, path, request.content_type, body, fields)
             if problems:
                 self.violations += [f"spec: {p}" for p in problems]

@@ -125,13 +125,9 @@ class Child:
 
 async def launch(fake: FakeDiscord, tmp_path: Path, hook: str = "", **env_extra: str) -> Child:
     env = dict(
-        os.environ,
-        PYTHONPATH=str(ROOT),
-        DISCORD_TOKEN="fake-token",
-        DISCORD_GUILD_ID=fake.guild_id,
-        WARGAME_DB=str(tmp_path / "deployed.db"),
-        **env_extra,
+        os.environ, PYTHONPATH=str(ROOT), DISCORD_GUILD_ID=fake.guild_id, WARGAME_DB=str(tmp_path / "deployed.db")
     )
+    env |= {"DISCORD_TOKEN": fake.token, **env_extra}  # a test may give another token
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", LAUNCH, fake.api_base, str(fake.gateway_url), hook,
         env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
@@ -243,3 +239,22 @@ async def test_a_stuck_shutdown_step_is_cut_off_at_the_deadline_with_every_stack
     returncode = await wait_exit(child, "SIGINT during a drawing (deadline 3 s)", timeout=12)
     assert returncode == 1, child.text()[-2000:]
     assert "stuck_drawing" in child.text(), child.text()[-3000:]  # the stack says where it was stuck
+
+
+async def test_a_refused_token_is_one_clear_line_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:
+    child = await launch(fake, tmp_path, DISCORD_TOKEN="not-the-token")
+    returncode = await wait_exit(child, "a refused token")
+    text = child.text()
+    assert returncode == 2, text[-2000:]
+    assert "Traceback" not in text, text[-3000:]
+    assert "Discord refused DISCORD_TOKEN" in text.strip().splitlines()[-1], text[-2000:]
+
+
+async def test_no_network_is_one_clear_line_and_exit_2(fake: FakeDiscord, tmp_path: Path) -> None:
+    # Port 9 on the loopback (discard) has nobody listening: the connection is refused at once.
+    child = await launch(fake, tmp_path, "discord.http.Route.BASE = 'http://127.0.0.1:9/api/v10'")
+    returncode = await wait_exit(child, "no network")
+    text = child.text()
+    assert returncode == 2, text[-2000:]
+    assert "Traceback" not in text, text[-3000:]
+    assert "could not reach Discord" in text.strip().splitlines()[-1], text[-2000:]

@@ -63,7 +63,7 @@ async def careless(fake: FakeDiscord) -> AsyncIterator[Careless]:
     fake.violations_expected = True  # each test here breaks a limit on purpose and checks it was caught
     guild = discord.Object(int(fake.guild_id))
     bot.tree.copy_global_to(guild=guild)
-    task = asyncio.create_task(bot.client.start("token"))
+    task = asyncio.create_task(bot.client.start(fake.token))
     await asyncio.wait_for(fake.identified.wait(), 10)
     await asyncio.wait_for(bot.client.wait_until_ready(), 10)
     await bot.tree.sync(guild=guild)

@@ -79,7 +79,7 @@ async def test_free_table_game_to_the_end(fake: FakeDiscord, bot: TableBot) -> N
     assert "move Huascar d4 NE" in (await fake.run(carol, "game log")).text()
 
     end = only_public(await fake.run(alice, "order", {"text": "concede"}))
-    assert "**Game over.** Winner: peru" in end.content and end.has_image()
+    assert "**Game over.** Winner: Peru" in end.content and end.has_image()
     await wait_status(fake, "over")
     assert len(status_messages(fake)) == 1  # edited in place, not reposted
 
