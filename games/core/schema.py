@@ -100,8 +100,16 @@ def registry() -> dict[str, Schema]:
 
 def checks() -> list[Callable[[], object]]:
     """Whole-data checks each system runs at start-up through its own loaders (cross references,
-    hexes on the map, faces 1-6 once each): what a schema cannot say about one file."""
-    return [check for module in _modules() for check in getattr(module, "CHECKS", ())]
+    hexes on the map, faces 1-6 once each): what a schema cannot say about one file. A system keeps
+    them in ``games.<system>.checks`` (above its loaders, which import its schema)."""
+    import games
+
+    modules = _modules()
+    for package in pkgutil.iter_modules(games.__path__):
+        name = f"games.{package.name}.checks"
+        if package.ispkg and importlib.util.find_spec(name) is not None:
+            modules.append(importlib.import_module(name))
+    return [check for module in modules for check in getattr(module, "CHECKS", ())]
 
 
 def _matches(pattern: str, relpath: str) -> bool:

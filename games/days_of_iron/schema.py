@@ -300,20 +300,6 @@ class MoraleTestsFile(Sourced, tag_field="kind", tag="morale-tests", kw_only=Tru
     tests: dict[str, MoraleTestSheetSchema]
 
 
-def _load_all() -> None:
-    from games.days_of_iron import data
-
-    data.rules()
-    for force_id in data.force_ids():
-        data.force(force_id)
-    for scenario_id in data.scenario_ids():
-        data.scenario(scenario_id)
-    data.reference()
-    data.house()
-    data.victory_sheet()
-    data.morale_sheet()
-
-
 SCHEMAS = {
     "days_of_iron/rules.toml": RulesFile,
     "days_of_iron/forces/*.toml": ForceSpec,
@@ -321,4 +307,3 @@ SCHEMAS = {
     "days_of_iron/reference/*.toml": MoraleFile | TableFile,
     "days_of_iron/reference/sheets/*.toml": MovementFile | TerrainFile | ChartFile | MoraleTestsFile | VictorySheet,
 }
-CHECKS = [_load_all]

@@ -99,18 +99,8 @@ class Scenario(Sourced, kw_only=True):
     ships: tuple[ShipSpec, ...]
 
 
-def _load_all() -> None:
-    from games.hex_ironclads import data
-
-    data.tables()
-    data.ship_types()
-    for scenario_id in data.scenario_ids():
-        data.load_scenario(scenario_id)
-
-
 SCHEMAS = {
     "hex_ironclads/rules.toml": Tables,
     "hex_ironclads/ships.toml": ShipsFile,
     "hex_ironclads/scenarios/*.toml": Scenario,
 }
-CHECKS = [_load_all]

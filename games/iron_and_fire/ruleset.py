@@ -104,6 +104,7 @@ class IronAndFire(Ruleset[State, IronOrder]):
         known = scenarios()
         if scenario not in known:
             scenario = resolve_name(scenario, {k: v.name for k, v in known.items()}, "scenario")
+        load_map(known[scenario].map)  # a map that cannot load refuses the game now, not at its first board
         return new_state(scenario, check_options(scene.OPTIONS, options, system=self.name))
 
     def seats(self, state: State) -> list[Seat]:

@@ -167,20 +167,9 @@ class Scenario(Strict, kw_only=True):
 ScenariosFile = Keyed(Sourced, Scenario)  # source = "book" beside [s1], [s2]...
 
 
-def _load_all() -> None:
-    from games.iron_and_fire import data
-
-    data.ships()
-    data.battery()
-    data.mine_mix()
-    data.random_events()
-    data.scenarios()
-
-
 SCHEMAS = {
     "iron_and_fire/ships.toml": ShipsFile,
     "iron_and_fire/mines.toml": MinesFile,
     "iron_and_fire/events.toml": EventsFile,
     "iron_and_fire/scenarios.toml": ScenariosFile,
 }
-CHECKS = [_load_all]

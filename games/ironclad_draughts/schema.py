@@ -71,14 +71,4 @@ class ScenariosFile(Sourced, kw_only=True):
     scenarios: dict[str, ScenarioSpec]
 
 
-def _load_all() -> None:
-    """Read every file the way play reads it, so a value the schema cannot see is refused at start-up."""
-    from games.ironclad_draughts import data
-
-    data.arcs()
-    data.house_values()
-    data.scenarios()
-
-
 SCHEMAS = {"ironclad_draughts/ships.toml": ShipsFile, "ironclad_draughts/scenarios.toml": ScenariosFile}
-CHECKS = [_load_all]

@@ -328,3 +328,9 @@ def scenario_cards() -> ScenarioCards:
 
 for _cached in (rules, ship_cards, initiative_cards, event_cards, admirals, factions, upgrade_cards, captain_cards, scenario_cards):
     on_reload(_cached.cache_clear)  # an owner's data pack replaces the house cards at once
+
+
+def upgrade_cost(card: ShipCard, upgrade: str) -> int:
+    """The price of one of rules.toml's upgrades on this ship (0: not offered)."""
+    found = rules().upgrade(upgrade)
+    return card.cost_of(found.cost_key) if found is not None else 0

@@ -115,12 +115,10 @@ class ShipCard(Strict, kw_only=True):
     stout_cost: int = 0
     crew_cost: int = 0
 
-    def upgrade_cost(self, upgrade: str) -> int:
-        """The price of one of rules.toml's upgrades on this ship (0: not offered)."""
-        from games.oak_and_iron.data import rules
-
-        found = rules().upgrade(upgrade)
-        return int(getattr(self, found.cost_key)) if found is not None else 0
+    def cost_of(self, cost_key: str) -> int:
+        """The price under one of rules.toml's ``cost_key``s on this ship (0: not offered);
+        ``data.upgrade_cost`` finds the key of an upgrade."""
+        return int(getattr(self, cost_key))
 
 
 class ShipsFile(Sourced, kw_only=True):
@@ -287,7 +285,7 @@ class ScenarioFile(Sourced, kw_only=True):
     size: str = ""
 
 
-def _cost_keys() -> None:
+def cost_keys() -> None:
     """Each upgrade's ``cost_key`` must be a ship-card key the schema knows, or no card could price it."""
     from games.core.data import load
     from games.core.errors import DataError
@@ -299,22 +297,6 @@ def _cost_keys() -> None:
             raise DataError(f"{load('oak_and_iron/rules.toml').file}: key 'upgrades.{key}.cost_key': expected one of "
                             f"{', '.join(known)} (a new price needs a field in games/oak_and_iron/schema.py), "
                             f"got {upgrade.cost_key!r}")
-
-
-def _load_all() -> None:
-    from games.oak_and_iron import data as cards
-    from games.oak_and_iron.rules import starting_7 as setup
-
-    _cost_keys()
-    cards.rules()
-    cards.ship_cards()
-    cards.initiative_cards()
-    cards.event_cards()
-    cards.admirals()
-    cards.check_symbols()
-    cards.scenario_cards()
-    for scenario in cards.scenario_files():
-        setup.from_scenario_file(scenario, {})
 
 
 SCHEMAS = {
@@ -330,4 +312,3 @@ SCHEMAS = {
     "oak_and_iron/cards/scenario.toml": ScenarioCardsFile,
     "oak_and_iron/scenarios/*.toml": ScenarioFile,
 }
-CHECKS = [_load_all]

@@ -20,11 +20,4 @@ class TableFile(Sourced, kw_only=True):
     max_board: Annotated[int, msgspec.Meta(ge=2, le=26)]  # squares are lettered a-z
 
 
-def _load_all() -> None:
-    from games.table import data
-
-    data.settings()
-
-
 SCHEMAS = {"table/table.toml": TableFile}
-CHECKS = [_load_all]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import GameError
-from games.oak_and_iron.data import initiative_cards, rules, ship_cards
+from games.oak_and_iron.data import initiative_cards, rules, ship_cards, upgrade_cost
 from games.oak_and_iron.rules.squadron_6 import squadron_points, validate_hand
 from tests.oak_and_iron.helpers import rng, ruleset
 
@@ -31,7 +31,7 @@ def test_upgrades_cost_points_and_change_the_ship() -> None:
     assert frigate.flagship
     cost = squadron_points([("petite-fregate", ["skill1", "stout"]), ("sloop", ["crew"])], 0)
     card_f, card_s = ship_cards()["petite-fregate"], ship_cards()["sloop"]
-    assert cost == card_f.points + card_f.upgrade_cost("skill1") + card_f.upgrade_cost("stout") + card_s.points + card_s.upgrade_cost("crew")
+    assert cost == card_f.points + upgrade_cost(card_f, "skill1") + upgrade_cost(card_f, "stout") + card_s.points + upgrade_cost(card_s, "crew")
 
 
 @pytest.mark.parametrize(

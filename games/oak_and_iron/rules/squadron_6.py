@@ -21,6 +21,7 @@ from games.oak_and_iron.data import (
     rules,
     ship_cards,
     upgrade_cards,
+    upgrade_cost,
 )
 from games.oak_and_iron.state import ShipState
 
@@ -214,7 +215,7 @@ def _check_cards(name: str, key: str, ups: list[str], *, flagship: bool, faction
         elif rules().upgrade(up) is None:
             raise SetupError(f"No upgrade or captain called {quote(up)}.",
                              hint=f"Upgrades: {', '.join(upgrade_names())}. Captains: {', '.join(captain_cards())}.")
-        elif card.upgrade_cost(up) <= 0:
+        elif upgrade_cost(card, up) <= 0:
             raise SetupError(f"{name} does not offer the upgrade {quote(up)}.")
     if len(set(ups)) != len(ups):
         raise SetupError(f"{name} names an upgrade twice in {quote('+'.join([key, *ups]))}.")
@@ -237,5 +238,5 @@ def squadron_points(items: list[tuple[str, list[str]]], admiral_points: int) -> 
         total += card.points
         for u in ups:
             found = upgrade_cards().get(u) or captain_cards().get(u)
-            total += found.points if found is not None else card.upgrade_cost(u)
+            total += found.points if found is not None else upgrade_cost(card, u)
     return total

@@ -1,0 +1,17 @@
+"""Start-up checks of hex ironclads's data as a whole (``games.core.schema.checks`` finds
+``CHECKS`` here): at the top of the package, so the loaders it calls never import back."""
+
+from __future__ import annotations
+
+
+def load_all() -> None:
+    """Load every file through the system's own loaders: the cross-file checks a schema cannot make."""
+    from games.hex_ironclads import data
+
+    data.tables()
+    data.ship_types()
+    for scenario_id in data.scenario_ids():
+        data.load_scenario(scenario_id)
+
+
+CHECKS = [load_all]

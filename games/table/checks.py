@@ -1,0 +1,14 @@
+"""Start-up checks of table's data as a whole (``games.core.schema.checks`` finds
+``CHECKS`` here): at the top of the package, so the loaders it calls never import back."""
+
+from __future__ import annotations
+
+
+def load_all() -> None:
+    """Load every file through the system's own loaders: the cross-file checks a schema cannot make."""
+    from games.table import data
+
+    data.settings()
+
+
+CHECKS = [load_all]
