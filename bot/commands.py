@@ -101,6 +101,10 @@ COMMAND_LIST: tuple[Command, ...] = (
         Param("seat", "The seat", required=True, complete="seats"),
         Param("user", "Who takes it (leave out to empty the seat)", kind="user", name_to="name"),
     )),
+    Command("game web", "_game_web", "A link to this game on the web: your own view, only to you", (
+        Param("revoke", "true: make your earlier links stop working", kind="bool"),
+    ), read_only=True, private=True),
+    Command("game web revoke", "_game_web", "Make your earlier web links stop working", slash=False),
     Command("game help", "_help", "How to play: order notation and where each rule is in the book", (
         Param("system", "Rule system (default: this channel's game)", complete="systems"),
     ), read_only=True, private=True),

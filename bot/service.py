@@ -604,6 +604,17 @@ class TableService:
                 seen.append((o, readable))
         return seen
 
+    def log_lines(self, row: GameRow, user_id: str | None, orders: list[OrderRow]) -> list[tuple[OrderRow, str]]:
+        """A reader's log, oldest first: each order they may see with its numbered line (what /game
+        log pages through, and the web companion shows)."""
+        lines = []
+        for number, (o, readable) in enumerate(self._orders_seen(row, user_id, orders), start=1):
+            mark = " ~~undone~~" if o.undone else ""
+            public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
+            text = o.text if readable else HIDDEN_ORDER
+            lines.append((o, f"{number}. [{o.seat}] {text}{mark} — {public_text}"[:400]))
+        return lines
+
     def _replay(self, rules: Ruleset[Any], row: GameRow, orders: list[OrderRow]) -> tuple[Any, int]:
         """The state and stream counter after folding the given orders over set-up."""
         *_, (state, rng, _) = fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))
@@ -800,14 +811,8 @@ class TableService:
     async def _game_log(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self._latest(channel)
         orders = await self.store.orders(loaded.row.id)
-        lines = []
-        for number, (o, readable) in enumerate(self._orders_seen(loaded.row, user.id, orders), start=1):
-            mark = " ~~undone~~" if o.undone else ""
-            public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
-            text = o.text if readable else HIDDEN_ORDER
-            lines.append(f"{number}. [{o.seat}] {text}{mark} — {public_text}"[:400])
         # Page 1 is the newest orders, newest first: in a long game that is what players look for.
-        lines.reverse()
+        lines = [line for _, line in reversed(self.log_lines(loaded.row, user.id, orders))]
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
         page_text = opts.get("page", "") or "1"
         page = small_number(page_text) or 0
@@ -1170,6 +1175,11 @@ class TableService:
             raise InvalidSyntax("Reminder hours must be between 0.05 and 720.")
         await self.store.touch(row.id, remind_after=after * 3600, remind_every=every * 3600)
         return [Output("message", f"Reminders: after {after:g} h without an order, then every {every:g} h.", channel=channel)]
+
+    async def _game_web(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        from bot.web.command import game_web  # the web companion's command lives with it
+
+        return await game_web(self, channel, user, opts)
 
     async def _help(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         system = opts.get("system", "")

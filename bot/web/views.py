@@ -1,0 +1,194 @@
+"""What a web viewer sees of a game: status, log and boards, now or at a step of the replay.
+
+Everything goes through the table service the bot uses (``TableService.log_lines`` for the
+per-reader log, ``rules.view(state, seat)`` for the board, ``fold`` for the replay) and is drawn
+by ``render.render_png`` exactly as the bot draws it, so the web shows nothing the bot would not
+show the same reader. The public viewer is seat ``None`` reading as nobody (user ``None``).
+
+The replay walks the orders the viewer's log lists (step 0 is the set-up, step k follows the k-th
+listed order), as ``/game replay`` does, so a step never counts or times a hidden order. Its views
+are folded once per (game, viewer, last listed order) and kept in a small LRU; drawn PNGs are
+kept in a byte-bounded LRU shared by every viewer; at most ``DRAW_SLOTS`` folds or draws run at a
+time, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service import Loaded, TableService, fold, side_labels
+from bot.storage import Backend, GameRow, OrderRow
+from games.core.view import View
+
+LOG_PAGE = 15  # as /game log
+DRAW_SLOTS = 2
+FOLD_CACHE = 16  # folded replays (a list of views each) kept
+PNG_CACHE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who is looking: a seat (with the user holding it) or the public (both None)."""
+
+    seat: str | None = None
+    user: str | None = None
+
+
+class Lru:
+    """A thread-safe LRU bounded by total size (bytes for PNGs, entries for folds)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                return None
+            self._items.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Any, value: Any, size: int = 1) -> None:
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self._items[key] = (value, size)
+            self.size += size
+            while self.size > self.limit and self._items:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.size -= dropped
+
+
+def fingerprint(*parts: object) -> str:
+    """A short digest of what a reader sees, for change detection and cache-busting URLs."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+class GameViews:
+    """The per-reader pictures and pages of every game on one store."""
+
+    def __init__(self, service: TableService, store: Backend, *, png_bytes: int = PNG_CACHE_BYTES) -> None:
+        self.service = service
+        self.store = store
+        self.pngs = Lru(png_bytes)
+        self.folds = Lru(FOLD_CACHE)
+        self._slots = asyncio.Semaphore(DRAW_SLOTS)
+
+    async def row(self, game: int) -> GameRow | None:
+        return await self.store.game_by_id(game)
+
+    def loaded(self, row: GameRow) -> Loaded:
+        return self.service._decode(row)
+
+    async def listed(self, row: GameRow, reader: Reader) -> tuple[list[OrderRow], list[tuple[OrderRow, str]]]:
+        """The reader's whole log (as /game log, undone orders marked), and the standing orders the
+        replay folds."""
+        orders = await self.store.orders(row.id)
+        return [o for o in orders if not o.undone], self.service.log_lines(row, reader.user, orders)
+
+    def status(self, loaded: Loaded, reader: Reader) -> dict[str, Any]:
+        """Turn, phase, who acts and the sides, as /game status tells anyone (plus, for a seat,
+        its own private lines: its hand, its secret values)."""
+        rules, row, state = loaded.rules, loaded.row, loaded.state
+        acting = set(rules.to_act(state)) if row.status == "running" else set()
+        seats = [{"label": s.label, "holder": row.seats[s.id]["name"] if s.id in row.seats else "open",
+                  "acts": s.id in acting} for s in rules.seats(state)]
+        outcome = rules.outcome(state)
+        data: dict[str, Any] = {
+            "system": rules.name, "scenario": row.scenario, "state": row.status,
+            "summary": list(rules.summary(state)), "seats": seats,
+            "sides": list(side_labels(rules, state).values()),
+            "result": outcome.reason if outcome else "",
+        }
+        if reader.seat is not None:
+            view = rules.view(state, reader.seat)
+            data["viewer"] = self.service._seat_label(loaded, reader.seat)
+            data["private"] = list(view.private_text)
+        return data
+
+    async def page(self, row: GameRow, reader: Reader, step: int | None, log_page: int) -> dict[str, Any]:
+        """The JSON a page shows: status, the board's URL part, the log page (newest first) and the
+        replay position. ``step`` None is the game now; else 0..steps (clamped)."""
+        loaded = self.loaded(row)
+        _, log = await self.listed(row, reader)
+        lines = [(o, line) for o, line in log if not o.undone]
+        steps = len(lines)
+        if step is not None:
+            step = max(0, min(step, steps))
+            shown = lines[:step]
+            caption = lines[step - 1][1] if step else "Set-up"
+            board = f"step={step}&f={fingerprint(row.id, reader, [o.seq for o, _ in shown])}"
+        else:
+            shown = log
+            caption = ""
+            board = f"f={self.live_key(loaded, reader)}"
+        newest_first = [line for _, line in reversed(shown)]
+        pages = max(1, (len(newest_first) + LOG_PAGE - 1) // LOG_PAGE)
+        log_page = max(1, min(log_page, pages))
+        return {
+            "status": self.status(loaded, reader), "steps": steps, "step": step, "caption": caption,
+            "board": board, "log": newest_first[(log_page - 1) * LOG_PAGE: log_page * LOG_PAGE],
+            "log_page": log_page, "log_pages": pages,
+        }
+
+    def live_view(self, loaded: Loaded, reader: Reader) -> View:
+        return loaded.rules.view(loaded.state, reader.seat)
+
+    def live_key(self, loaded: Loaded, reader: Reader) -> str:
+        """Changes exactly when what this reader sees now changes (never on a hidden order alone)."""
+        return fingerprint(self.live_view(loaded, reader), self.status(loaded, reader))
+
+    async def live_png(self, row: GameRow, reader: Reader) -> bytes:
+        loaded = self.loaded(row)
+        view = self.live_view(loaded, reader)
+        return await self._png(("live", fingerprint(view)), view)
+
+    async def step_png(self, row: GameRow, reader: Reader, step: int) -> bytes:
+        orders, log = await self.listed(row, reader)
+        lines = [(o, line) for o, line in log if not o.undone]
+        step = max(0, min(step, len(lines)))
+        last = lines[-1][0].seq if lines else 0
+        key = ("step", row.id, reader.seat, tuple(o.seq for o, _ in lines[:step]))
+        png = self.pngs.get(key)
+        if png is not None:
+            return png  # type: ignore[no-any-return]
+        fold_key = (row.id, reader, last)
+        async with self._slots:
+            views = self.folds.get(fold_key)
+            if views is None:
+                views = await asyncio.to_thread(self._fold_views, row, reader, orders, lines)
+                self.folds.put(fold_key, views)
+        return await self._png(key, views[step])
+
+    def _fold_views(self, row: GameRow, reader: Reader, orders: list[OrderRow],
+                    lines: list[tuple[OrderRow, str]]) -> list[View]:
+        """The reader's view at set-up and after each listed order (one fold of the whole game)."""
+        rules = self.loaded(row).rules
+        wanted = {o.seq for o, _ in lines}
+        views: list[View] = []
+        plays = ((o.seat, o.text) for o in orders)
+        for i, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays)):
+            if i == 0 or orders[i - 1].seq in wanted:
+                views.append(rules.view(state, reader.seat))
+            if len(views) == len(lines) + 1:
+                break
+        return views
+
+    async def _png(self, key: Any, view: View) -> bytes:
+        png = self.pngs.get(key)
+        if png is None:
+            from render import render_png
+
+            async with self._slots:
+                png = await asyncio.to_thread(render_png, view)
+            self.pngs.put(key, png, len(png))
+        return png  # type: ignore[no-any-return]
