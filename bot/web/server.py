@@ -74,7 +74,7 @@ PAGE = """<!doctype html>
 <div id="board-frame"><img id="board" alt="The board"></div>
 <div id="zoom-bar"><button id="zoom-out" type="button">−</button><button id="zoom-reset" type="button">Fit</button>
 <button id="zoom-in" type="button">+</button></div>
-<div id="replay"><button id="first" type="button">⏮</button><button id="prev" type="button">◀</button>
+<div id="replay"><button id="first" type="button">First</button><button id="prev" type="button">◀</button>
 <input id="scrub" type="range" min="0" max="0" value="0" aria-label="Replay position">
 <button id="next" type="button">▶</button><button id="live" type="button">Live</button>
 <span id="position"></span></div>

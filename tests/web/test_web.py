@@ -16,30 +16,15 @@ import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient
 
-from bot.service import TableService, User
+from bot.service import TableService
 from bot.web import links
 from bot.web.server import RateLimit
 from bot.web.views import Lru
-from tests.bot.helpers import ALICE, BOB, CAROL, UMP, errors, hex_duel, ok
+from tests.bot.helpers import ALICE, BOB, CAROL, UMP, hex_duel, ok
 from tests.web.conftest import SERVER
+from tests.web.helpers import SECRET_ORDER, assign, link_of, opening
 
 Client = TestClient[Any, Any]
-SECRET_ORDER = "Monitor hold"  # a fire order for turn 2: secret until both sides seal
-
-
-async def link_of(svc: TableService, user: User, command: str = "game web") -> str:
-    (out,) = await ok(svc, user, command)
-    own = [line for line in out.text.splitlines() if "?t=" in line]
-    assert len(own) == 1, out.text
-    return own[0].rsplit("?t=", 1)[1]
-
-
-async def opening(svc: TableService) -> None:
-    """A duel through turn 1: both sides' sealed fire orders, then one move each (all public now)."""
-    await hex_duel(svc)
-    for user, order in ((ALICE, "Monitor fire Virginia"), (ALICE, "seal"), (BOB, "Virginia fire Monitor"),
-                        (BOB, "seal"), (ALICE, "Monitor move F"), (BOB, "Virginia move F")):
-        await ok(svc, user, "order", text=order)
 
 
 async def public_everything(web: Client, game: int = 1) -> list[object]:
@@ -88,11 +73,6 @@ async def test_a_seat_link_shows_that_seats_private_view_and_the_umpire_sees_all
     assert own_png != public_png  # drawn with the umpire's private lines
     (out,) = await ok(svc, CAROL, "game web")
     assert "?t=" not in out.text and "/g/1" in out.text  # a spectator gets the public page only
-
-
-async def assign(svc: TableService, seat: str, user: str) -> None:
-    outputs = await svc.handle("c1", UMP, "game assign", {"seat": seat, "user": f"<@{user}>"})
-    assert not errors(outputs), errors(outputs)
 
 
 async def refusal(response: ClientResponse) -> str:
