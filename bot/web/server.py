@@ -175,6 +175,7 @@ class WebServer:
         self.trust_proxy = trust_proxy
         self.watchers: dict[int, Watcher] = {}
         self.streams = 0
+        self.closing = False
 
     # --- plumbing --------------------------------------------------------------------------
     def client(self, request: web.Request) -> str:
@@ -276,11 +277,11 @@ class WebServer:
             async with self.watch(row.id) as watcher:
                 seen = self.views.live_key(self.views.loaded(row), reader)
                 await response.write(b"retry: 2000\n\n")
-                while True:
+                while not self.closing:
                     async with watcher.changed:
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(watcher.changed.wait(), KEEPALIVE)
-                    fresh = await self.store.game_by_id(row.id)
+                    fresh = await self.store.game_by_id(row.id) if not self.closing else None
                     if fresh is None:
                         break
                     if reader.seat is not None:
@@ -330,6 +331,11 @@ class WebServer:
         return app
 
     async def stop_watchers(self, _: web.Application) -> None:
+        """On shutdown, end every live stream now (they would hold the server open) and stop polling."""
+        self.closing = True
+        for watcher in list(self.watchers.values()):
+            async with watcher.changed:
+                watcher.changed.notify_all()
         for watcher in list(self.watchers.values()):
             if watcher.task is not None:
                 watcher.task.cancel()
@@ -350,7 +356,7 @@ async def start(store: Backend, service: TableService | None = None, *, host: st
     """Serve on (host, port) in the running loop (the bot calls this to run the web in-process)."""
     await links.server_secret(store)  # made now, not by two first requests at once
     server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy)
-    runner = web.AppRunner(server.app(), access_log=None, handle_signals=False)
+    runner = web.AppRunner(server.app(), access_log=None, handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     log.info("web companion on http://%s:%s/", host, port)

@@ -28,7 +28,7 @@ from tests.web.helpers import SECRET_ORDER, assign, link_of, opening
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_PAGES = {  # a console script per system, and a word its page's title must hold
     "hex_ironclads/hampton_roads.txt": "Hex ironclads",
-    "ironclad_draughts/duel.txt": "draughts",
+    "ironclad_draughts/duel.txt": "Draughts",
     "oak_and_iron/quickstart.txt": "Oak",
     "iron_and_fire/s1_first_blood.txt": "Iron",
     "days_of_iron/meeting.txt": "Days of Iron",
