@@ -28,6 +28,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import cast
 
 from aiohttp import web
 
@@ -361,6 +362,12 @@ async def start(store: Backend, service: TableService | None = None, *, host: st
     await web.TCPSite(runner, host, port).start()
     log.info("web companion on http://%s:%s/", host, port)
     return runner
+
+
+async def start_from_env(service: TableService) -> web.AppRunner:
+    """The web companion inside the bot's process, on its service and store (WARGAME_WEB_*)."""
+    host, port, trust = settings_from_env()
+    return await start(cast(Backend, service.store), service, host=host, port=port, trust_proxy=trust)
 
 
 def main(argv: list[str]) -> int:
