@@ -28,6 +28,7 @@ from games.core.view import View
 LOG_PAGE = 15  # as /game log
 DRAW_SLOTS = 2
 FOLD_CACHE = 16  # folded replays (a list of views each) kept
+MEMO = 1024  # per (game, version) results kept: its orders, each reader's log, view and status
 PNG_CACHE_BYTES = 64 * 1024 * 1024
 
 
@@ -81,6 +82,7 @@ class GameViews:
         self.store = store
         self.pngs = Lru(png_bytes)
         self.folds = Lru(FOLD_CACHE)
+        self.memo = Lru(MEMO)
         self._slots = asyncio.Semaphore(DRAW_SLOTS)
 
     async def row(self, game: int) -> GameRow | None:
@@ -91,9 +93,26 @@ class GameViews:
 
     async def listed(self, row: GameRow, reader: Reader) -> tuple[list[OrderRow], list[tuple[OrderRow, str]]]:
         """The reader's whole log (as /game log, undone orders marked), and the standing orders the
-        replay folds."""
-        orders = await self.store.orders(row.id)
-        return [o for o in orders if not o.undone], self.service.log_lines(row, reader.user, orders)
+        replay folds. Kept per (game, version): a version is never reused for other orders or seats."""
+        key = ("log", row.id, row.version, row.status, reader.user)
+        hit = self.memo.get(key)
+        if hit is None:
+            orders = await self.store.orders(row.id)
+            hit = [o for o in orders if not o.undone], self.service.log_lines(row, reader.user, orders)
+            self.memo.put(key, hit)
+        return hit  # type: ignore[no-any-return]
+
+    def live(self, loaded: Loaded, reader: Reader) -> tuple[View, dict[str, Any], str]:
+        """The reader's view and status of the game now, and their fingerprint (kept per version)."""
+        row = loaded.row
+        key = ("live", row.id, row.version, row.status, reader)
+        hit = self.memo.get(key)
+        if hit is None:
+            view = loaded.rules.view(loaded.state, reader.seat)
+            status = self.status(loaded, reader)
+            hit = (view, status, fingerprint(view, status))
+            self.memo.put(key, hit)
+        return hit  # type: ignore[no-any-return]
 
     def status(self, loaded: Loaded, reader: Reader) -> dict[str, Any]:
         """Turn, phase, who acts and the sides, as /game status tells anyone (plus, for a seat,
@@ -135,22 +154,18 @@ class GameViews:
         pages = max(1, (len(newest_first) + LOG_PAGE - 1) // LOG_PAGE)
         log_page = max(1, min(log_page, pages))
         return {
-            "status": self.status(loaded, reader), "steps": steps, "step": step, "caption": caption,
+            "status": self.live(loaded, reader)[1], "steps": steps, "step": step, "caption": caption,
             "board": board, "log": newest_first[(log_page - 1) * LOG_PAGE: log_page * LOG_PAGE],
             "log_page": log_page, "log_pages": pages,
         }
 
-    def live_view(self, loaded: Loaded, reader: Reader) -> View:
-        return loaded.rules.view(loaded.state, reader.seat)
-
     def live_key(self, loaded: Loaded, reader: Reader) -> str:
         """Changes exactly when what this reader sees now changes (never on a hidden order alone)."""
-        return fingerprint(self.live_view(loaded, reader), self.status(loaded, reader))
+        return self.live(loaded, reader)[2]
 
     async def live_png(self, row: GameRow, reader: Reader) -> bytes:
-        loaded = self.loaded(row)
-        view = self.live_view(loaded, reader)
-        return await self._png(("live", fingerprint(view)), view)
+        view, _, key = self.live(self.loaded(row), reader)
+        return await self._png(("live", key), view)
 
     async def step_png(self, row: GameRow, reader: Reader, step: int) -> bytes:
         orders, log = await self.listed(row, reader)
