@@ -4,7 +4,8 @@
 
 A fresh SQLite store gets hex-ironclads duels through the table service (each played through its
 first turn). The web server runs in the same process and event loop as the orders (the
-in-process ``WARGAME_WEB_PORT`` set-up, the harder case for the order path). Two scenarios:
+in-process ``WARGAME_WEB_PORT`` set-up, the harder case for the order path), or with ``--process``
+as ``python -m bot web`` beside it on the same store. Two scenarios:
 ``--viewers`` viewers all on one game, and the same number spread over 100 games. Each viewer
 loops: the page JSON and the board now (a "board page"), then a random replay step's JSON and
 board (a "replay step"). Meanwhile one player task gives orders through ``TableService.handle``
@@ -19,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -141,6 +144,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--viewers", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--process", action="store_true", help="serve the web from python -m bot web, not in-process")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="web-bench-"))
     store = await open_store(folder / "bench.db")
@@ -155,15 +159,26 @@ async def main() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    runner = await start(store, svc, host="127.0.0.1", port=port, rate=1e6, burst=1e6)
     url = f"http://127.0.0.1:{port}"
+    if args.process:  # python -m bot web on the same store, as a deployment beside the bot would run it
+        env = {**os.environ, "WARGAME_DB": str(folder / "bench.db"), "WARGAME_WEB_PORT": str(port),
+               "WARGAME_WEB_RATE": "1000000", "PYTHONPATH": str(_HERE.parent)}
+        proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.DEVNULL)
+        await asyncio.sleep(3)
+        runner = None
+    else:
+        runner = await start(store, svc, host="127.0.0.1", port=port, rate=1e6, burst=1e6)
     try:
         for games in ([1], list(range(1, 101))):
             with_viewers = await scenario(svc, url, games, args.viewers, args.seconds)
             worse = (pct(with_viewers, 0.99) / pct(alone, 0.99) - 1) * 100
             print(f"  order p99 {worse:+.0f}% against no viewers: {'ok' if worse <= 10 else 'MISS'} (at most +10%)")
     finally:
-        await runner.cleanup()
+        if runner is not None:
+            await runner.cleanup()
+        else:
+            proc.terminate()
+            proc.wait()
         await store.close()
 
 

@@ -389,7 +389,8 @@ def main(argv: list[str]) -> int:
 
     async def serve() -> None:
         store = await open_store(db)
-        runner = await start(store, host=host, port=port, trust_proxy=trust)
+        rate = float(os.environ.get("WARGAME_WEB_RATE", "") or RATE)  # requests a second per client
+        runner = await start(store, host=host, port=port, trust_proxy=trust, rate=rate, burst=max(BURST, 3 * rate))
         print(f"Serving the web companion on http://{host}:{port}/ (Ctrl-C stops it)", file=sys.stderr, flush=True)
         try:
             await asyncio.Event().wait()

@@ -84,6 +84,31 @@ class GameViews:
         self.folds = Lru(FOLD_CACHE)
         self.memo = Lru(MEMO)
         self._slots = asyncio.Semaphore(DRAW_SLOTS)
+        self._pending: dict[Any, asyncio.Future[Any]] = {}  # one fold or draw per key at a time
+
+    async def _once(self, cache: Lru, key: Any, work: Any, size: Any = None) -> Any:
+        """``cache[key]``, else the result of ``work()`` run in a worker thread, at most
+        DRAW_SLOTS at a time; concurrent askers for one key share the one run."""
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            async with self._slots:
+                value = await asyncio.to_thread(work)
+            cache.put(key, value, size(value) if size else 1)
+            future.set_result(value)
+            return value
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._pending[key]
 
     async def row(self, game: int) -> GameRow | None:
         return await self.store.game_by_id(game)
@@ -173,15 +198,11 @@ class GameViews:
         step = max(0, min(step, len(lines)))
         last = lines[-1][0].seq if lines else 0
         key = ("step", row.id, reader.seat, tuple(o.seq for o, _ in lines[:step]))
-        png = self.pngs.get(key)
+        png = self.pngs.get(("png", key))
         if png is not None:
             return png  # type: ignore[no-any-return]
         fold_key = (row.id, reader, last)
-        async with self._slots:
-            views = self.folds.get(fold_key)
-            if views is None:
-                views = await asyncio.to_thread(self._fold_views, row, reader, orders, lines)
-                self.folds.put(fold_key, views)
+        views = await self._once(self.folds, fold_key, lambda: self._fold_views(row, reader, orders, lines))
         return await self._png(key, views[step])
 
     def _fold_views(self, row: GameRow, reader: Reader, orders: list[OrderRow],
@@ -199,11 +220,6 @@ class GameViews:
         return views
 
     async def _png(self, key: Any, view: View) -> bytes:
-        png = self.pngs.get(key)
-        if png is None:
-            from render import render_png
+        from render import render_png
 
-            async with self._slots:
-                png = await asyncio.to_thread(render_png, view)
-            self.pngs.put(key, png, len(png))
-        return png  # type: ignore[no-any-return]
+        return await self._once(self.pngs, ("png", key), lambda: render_png(view), len)  # type: ignore[no-any-return]
