@@ -164,8 +164,14 @@ async def main() -> None:
         env = {**os.environ, "WARGAME_DB": str(folder / "bench.db"), "WARGAME_WEB_PORT": str(port),
                "WARGAME_WEB_RATE": "1000000", "PYTHONPATH": str(_HERE.parent)}
         proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.DEVNULL)
-        await asyncio.sleep(3)
         runner = None
+        for _ in range(300):  # until it listens (a loaded machine starts it slowly)
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
     else:
         runner = await start(store, svc, host="127.0.0.1", port=port, rate=1e6, burst=1e6)
     try:
