@@ -3,6 +3,7 @@
     python -m bot                 # Discord with DISCORD_TOKEN, else the console
     python -m bot console [...]   # the console table (see bot/console.py for its options)
     python -m bot discord         # Discord; fails clearly without a token
+    python -m bot web             # the read-only web companion on WARGAME_WEB_PORT (see bot/web/server.py)
     python -m bot migrate --from var/wargame.db --to postgresql://user@host/db   # see bot/migrate.py
     python -m bot commands sync            # send the slash commands now (they are sent at start only when changed)
     python -m bot commands clear-guild ID  # remove the bot's commands from a guild used for testing
@@ -29,6 +30,10 @@ def main(argv: list[str]) -> int:
 
     if argv and argv[0] == "console":
         return console.main(argv[1:])
+    if argv and argv[0] == "web":
+        from bot.web import server
+
+        return server.main(argv[1:])
     if argv and argv[0] == "migrate":
         from bot import migrate
 

@@ -22,6 +22,7 @@ from bot.rooms.orders import Orders
 from bot.rooms.records import Records
 from bot.rooms.reminders import Reminders
 from bot.rooms.tools import Tools
+from bot.web.command import WebLinks
 
 # A command's handler: a room's method (channel, user, options) -> outputs; its first argument is the room.
 Handler = Callable[[Any, str, User, dict[str, str]], Awaitable[list[Output]]]
@@ -112,6 +113,10 @@ COMMAND_LIST: tuple[Command, ...] = (
         Param("seat", "The seat", required=True, complete="seats"),
         Param("user", "Who takes it (leave out to empty the seat)", kind="user", name_to="name"),
     )),
+    Command("game web", WebLinks.game_web, "A link to this game on the web: your own view, only to you", (
+        Param("revoke", "true: make your earlier links stop working", kind="bool"),
+    ), read_only=True, private=True),
+    Command("game web revoke", WebLinks.game_web, "Make your earlier web links stop working", slash=False),
     Command("game help", Help.show_help, "How to play: order notation and where each rule is in the book", (
         Param("system", "Rule system (default: this channel's game)", complete="systems"),
     ), read_only=True, private=True),

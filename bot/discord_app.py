@@ -560,6 +560,7 @@ class TableBot(discord.Client):
         self._status_slots = asyncio.Semaphore(STATUS_CONCURRENCY)
         self._background: set[asyncio.Task[Any]] = set()
         self._reminder_task: asyncio.Task[None] | None = None
+        self._web: Any = None  # the web companion's runner when WARGAME_WEB_PORT is set
         self._closing = asyncio.Event()
         self._opening: asyncio.Future[tuple[TableService, Callable[[], Awaitable[None]]]] | None = None
         self.synced = asyncio.Event()
@@ -586,6 +587,10 @@ class TableBot(discord.Client):
         await self.command_sync.sync()
         self.synced.set()
         self._reminder_task = asyncio.create_task(self._reminder_loop(), name="reminders")
+        if os.environ.get("WARGAME_WEB_PORT", "").strip():  # the web companion in this process too
+            from bot.web.server import start_from_env
+
+            self._web = await start_from_env(self.service)
 
     def install_commands(self) -> None:
         for command in build_commands():
@@ -610,6 +615,9 @@ class TableBot(discord.Client):
                 await asyncio.wait({self._reminder_task})
             if self._background:
                 await asyncio.wait(self._background, timeout=5)
+            web, self._web = self._web, None
+            if web is not None:
+                await web.cleanup()
             await super().close()
         finally:
             await self.release()

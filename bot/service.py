@@ -49,6 +49,7 @@ from bot.rooms.reminders import Reminders
 from bot.rooms.seats import users_to_act
 from bot.rooms.tools import Tools
 from bot.storage import StaleVersion, Storage
+from bot.web.command import WebLinks
 from games.core.errors import DataError, GameError, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import new_seed
 
@@ -85,8 +86,9 @@ class TableService:
         self.help = Help(COMMAND_LIST)
         self.choosing = Choices(self.table)
         self.dms = ClosedDms(store)
+        self.web = WebLinks(self.table)
         self._handlers = _bind(COMMAND_LIST, (self.lifecycle, self.orders, self.tools, self.records, self.reminders,
-                                              self.help))
+                                              self.help, self.web))
 
     @property
     def seed_source(self) -> Callable[[], bytes]:

@@ -32,6 +32,18 @@ from games.tools import TOOLS, ToolsState, small_number
 LOG_PAGE = 15
 
 
+
+def log_lines(row: GameRow, user_id: str | None, orders: list[OrderRow]) -> list[tuple[OrderRow, str]]:
+    """A reader's log, oldest first: each order they may see with its numbered line (what /game
+    log pages through, and the web companion shows)."""
+    lines = []
+    for number, (o, readable) in enumerate(orders_seen(row, user_id, orders), start=1):
+        mark = " ~~undone~~" if o.undone else ""
+        public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
+        text = o.text if readable else HIDDEN_ORDER
+        lines.append((o, f"{number}. [{o.seat}] {text}{mark} — {public_text}"[:400]))
+    return lines
+
 class Records:
     """Show, export, replay and check what a game recorded, to each user only what they may see."""
 
@@ -42,14 +54,8 @@ class Records:
     async def game_log(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self.ctx.latest(channel)
         orders = await self.ctx.store.orders(loaded.row.id)
-        lines = []
-        for number, (o, readable) in enumerate(orders_seen(loaded.row, user.id, orders), start=1):
-            mark = " ~~undone~~" if o.undone else ""
-            public_text = " / ".join(e["text"].replace("\n", " ") for e in o.events if e["to"] is None)
-            text = o.text if readable else HIDDEN_ORDER
-            lines.append(f"{number}. [{o.seat}] {text}{mark} — {public_text}"[:400])
         # Page 1 is the newest orders, newest first: in a long game that is what players look for.
-        lines.reverse()
+        lines = [line for _, line in reversed(log_lines(loaded.row, user.id, orders))]
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
         page_text = opts.get("page", "") or "1"
         page = small_number(page_text) or 0

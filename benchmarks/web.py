@@ -1,0 +1,192 @@
+"""The web companion under load: 50 viewers on one game and on 100 games, orders given meanwhile.
+
+    .venv/bin/python benchmarks/web.py [--viewers 50] [--seconds 20]
+
+A fresh SQLite store gets hex-ironclads duels through the table service (each played through its
+first turn). The web server runs in the same process and event loop as the orders (the
+in-process ``WARGAME_WEB_PORT`` set-up, the harder case for the order path), or with ``--process``
+as ``python -m bot web`` beside it on the same store. Two scenarios:
+``--viewers`` viewers all on one game, and the same number spread over 100 games. Each viewer
+loops: the page JSON and the board now (a "board page"), then a random replay step's JSON and
+board (a "replay step"). Meanwhile one player task gives orders through ``TableService.handle``
+(fire orders, seals, moves; a finished game is replaced by a new one).
+
+Prints p50/p99 of the board page and the replay step, and the order path's p99 with no viewers
+(measured first, in the same run) and with viewers; the issue asks that the latter be at most
+10% worse. Exit code is always 0 (a benchmark is not a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(_HERE.parent))
+
+import aiohttp  # noqa: E402
+
+from bot.service import TableService, User  # noqa: E402
+from bot.storage import open_store  # noqa: E402
+from bot.web.server import start  # noqa: E402
+from games.core.rng import seed_from_number  # noqa: E402
+
+ALICE, BOB, UMP = User("alice", "Alice"), User("bob", "Bob"), User("ump", "Ump")
+CANDIDATES = ("Monitor fire Virginia", "Virginia fire Monitor", "seal", "Monitor move F", "Virginia move F",
+              "Monitor move L", "Virginia move L", "Monitor hold", "Virginia hold")
+
+
+async def new_duel(svc: TableService, channel: str) -> None:
+    await svc.handle(channel, ALICE, "game new", {"system": "hex-ironclads", "scenario": "duel"})
+    for user, seat in ((ALICE, "union"), (BOB, "confederate"), (UMP, "umpire")):
+        await svc.handle(channel, user, "game join", {"seat": seat})
+    await svc.handle(channel, ALICE, "game start", {})
+
+
+async def one_order(svc: TableService, channel: str) -> float | None:
+    """Give the first order that is accepted (timing only that one); None when the game is over."""
+    for text in CANDIDATES:
+        for user in (ALICE, BOB):
+            started = time.perf_counter()
+            out = await svc.handle(channel, user, "order", {"text": text})
+            took = time.perf_counter() - started
+            if not any(o.kind == "error" for o in out):
+                return took
+            if any("is over" in o.text for o in out if o.kind == "error"):
+                return None
+    return None
+
+
+class Player:
+    """Gives orders one after another, in a game of its own channel, replaced when it ends."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.svc, self.game = svc, 0
+        self.times: list[float] = []
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            took = await one_order(self.svc, f"orders-{self.game}")
+            if took is None:
+                self.game += 1
+                await new_duel(self.svc, f"orders-{self.game}")
+            else:
+                self.times.append(took)
+            await asyncio.sleep(0.02)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+async def viewer(http: aiohttp.ClientSession, url: str, games: list[int], stop: asyncio.Event,
+                 board: list[float], step: list[float]) -> None:
+    rng = random.Random(len(board))
+    while not stop.is_set():
+        game = rng.choice(games)
+        started = time.perf_counter()
+        async with http.get(f"{url}/api/g/{game}/page") as r:
+            data = await r.json()
+        async with http.get(f"{url}/api/g/{game}/board.png?{data['board']}") as r:
+            await r.read()
+        board.append(time.perf_counter() - started)
+        k = rng.randint(0, data["steps"])
+        started = time.perf_counter()
+        async with http.get(f"{url}/api/g/{game}/page?step={k}") as r:
+            data = await r.json()
+        async with http.get(f"{url}/api/g/{game}/board.png?{data['board']}") as r:
+            await r.read()
+        step.append(time.perf_counter() - started)
+
+
+async def orders_alone(svc: TableService, seconds: float) -> list[float]:
+    player = Player(svc)
+    await new_duel(svc, "orders-0")
+    stop = asyncio.Event()
+    task = asyncio.create_task(player.run(stop))
+    await asyncio.sleep(seconds)
+    stop.set()
+    await task
+    return player.times
+
+
+async def scenario(svc: TableService, url: str, games: list[int], viewers: int, seconds: float) -> list[float]:
+    board: list[float] = []
+    step: list[float] = []
+    stop = asyncio.Event()
+    player = Player(svc)
+    player.game = 10_000 + games[0] * 1000 + len(games)
+    await new_duel(svc, f"orders-{player.game}")
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=viewers + 10)) as http:
+        tasks = [asyncio.create_task(viewer(http, url, games, stop, board, step)) for _ in range(viewers)]
+        order_task = asyncio.create_task(player.run(stop))
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, order_task)
+    where = "one game" if len(games) == 1 else f"{len(games)} games"
+    print(f"{viewers} viewers on {where}: board page p50 {pct(board, 0.5):.1f} ms p99 {pct(board, 0.99):.1f} ms "
+          f"({len(board)} loads); replay step p50 {pct(step, 0.5):.1f} ms p99 {pct(step, 0.99):.1f} ms "
+          f"({len(step)}); orders p50 {pct(player.times, 0.5):.1f} ms p99 {pct(player.times, 0.99):.1f} ms "
+          f"({len(player.times)} orders)")
+    return player.times
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--viewers", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--process", action="store_true", help="serve the web from python -m bot web, not in-process")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="web-bench-"))
+    store = await open_store(folder / "bench.db")
+    counter = iter(range(10**9))
+    svc = TableService(store, seed_source=lambda: seed_from_number(next(counter)))
+    for i in range(100):
+        await new_duel(svc, f"view-{i}")
+        for _ in range(6):
+            await one_order(svc, f"view-{i}")
+    alone = await orders_alone(svc, args.seconds)
+    print(f"orders with no viewers: p50 {pct(alone, 0.5):.1f} ms p99 {pct(alone, 0.99):.1f} ms ({len(alone)} orders)")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    if args.process:  # python -m bot web on the same store, as a deployment beside the bot would run it
+        env = {**os.environ, "WARGAME_DB": str(folder / "bench.db"), "WARGAME_WEB_PORT": str(port),
+               "WARGAME_WEB_RATE": "1000000", "PYTHONPATH": str(_HERE.parent)}
+        proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.DEVNULL)
+        runner = None
+        for _ in range(300):  # until it listens (a loaded machine starts it slowly)
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+    else:
+        runner = await start(store, svc, host="127.0.0.1", port=port, rate=1e6, burst=1e6)
+    try:
+        for games in ([1], list(range(1, 101))):
+            with_viewers = await scenario(svc, url, games, args.viewers, args.seconds)
+            worse = (pct(with_viewers, 0.99) / pct(alone, 0.99) - 1) * 100
+            print(f"  order p99 {worse:+.0f}% against no viewers: {'ok' if worse <= 10 else 'MISS'} (at most +10%)")
+    finally:
+        if runner is not None:
+            await runner.cleanup()
+        else:
+            proc.terminate()
+            proc.wait()
+        await store.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

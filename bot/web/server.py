@@ -1,0 +1,412 @@
+"""The web companion's HTTP server (aiohttp): read-only pages of each game on the bot's store.
+
+    python -m bot web      # WARGAME_WEB_PORT (8080), WARGAME_WEB_HOST (127.0.0.1), WARGAME_DB
+
+Routes (GET only; anything else is 405, and nothing here ever gives an order):
+
+- ``/g/<id>``: a game's page (``?t=<link>`` for a seat's own view); the HTML holds no game data,
+  ``static/app.js`` fetches it;
+- ``/api/g/<id>/page``: status, log page and replay position as JSON (``step``, ``log``);
+- ``/api/g/<id>/board.png``: the board now, or at replay ``step``;
+- ``/api/g/<id>/events``: server-sent events, a ``change`` whenever what this reader sees changes
+  (found by polling the game's version, so orders applied by any bot process on the store show
+  within ``POLL`` seconds; a hidden order alone changes nothing a public reader sees, so sends nothing).
+
+Safe by default: a strict Content-Security-Policy without inline script, nosniff, no framing, no
+referrer; error pages are short fixed texts (no path, no traceback); each client is held to a
+request rate; replay folds and draws are bounded and cached (``bot/web/views.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import cast
+
+from aiohttp import web
+
+from bot.service import TableService
+from bot.storage import Backend, GameRow
+from bot.web import links
+from bot.web.views import GameViews, Reader
+from games.tools import TOOLS
+
+log = logging.getLogger("wargame.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+DEFAULT_PORT = 8080
+POLL = 0.5  # seconds between version checks of a watched game
+KEEPALIVE = 15.0
+MAX_STREAMS = 2000  # live-update connections at once, over all clients
+RATE = 20.0  # requests per second per client, with bursts of BURST
+BURST = 60.0
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    "Server": "wargame-web",
+}
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Game {game}</title>
+<link rel="stylesheet" href="/static/style.css">
+<script src="/static/app.js" defer></script>
+</head>
+<body data-game="{game}">
+<header><h1 id="title">Game {game}</h1><p id="notice" role="status"></p></header>
+<main>
+<section id="board-pane">
+<div id="board-frame"><img id="board" alt="The board"></div>
+<div id="zoom-bar"><button id="zoom-out" type="button">−</button><button id="zoom-reset" type="button">Fit</button>
+<button id="zoom-in" type="button">+</button></div>
+<div id="replay"><button id="first" type="button">First</button><button id="prev" type="button">◀</button>
+<input id="scrub" type="range" min="0" max="0" value="0" aria-label="Replay position">
+<button id="next" type="button">▶</button><button id="live" type="button">Live</button>
+<span id="position"></span></div>
+<p id="caption"></p>
+</section>
+<aside>
+<section id="status"></section>
+<section id="private" hidden><h2>Only you see this</h2><pre id="private-text"></pre></section>
+<section><h2>Log <small>newest first</small></h2><ol id="log"></ol>
+<div id="log-pages"><button id="newer" type="button">Newer</button><span id="log-page"></span>
+<button id="older" type="button">Older</button></div></section>
+</aside>
+</main>
+</body>
+</html>
+"""
+ERROR_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{title}</title>
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><main class="error"><h1>{title}</h1><p>{text}</p></main></body></html>
+"""
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+class Refused(Exception):
+    """A request that must be turned away with this status and message (shown to the reader)."""
+
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status = status
+        self.text = text
+
+
+def error_response(status: int, text: str, *, html: bool) -> web.Response:
+    if html:
+        title = {403: "Not allowed", 404: "Not found", 405: "Read-only", 429: "Slow down"}.get(status, "Error")
+        body = ERROR_PAGE.format(title=title, text=_escape(text))
+        return web.Response(status=status, text=body, content_type="text/html")
+    return web.json_response({"error": text}, status=status)
+
+
+class RateLimit:
+    """A token bucket per client address: ``rate`` requests a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if len(self._buckets) > 50_000:  # forget idle clients rather than grow without bound
+            self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < 60}
+        if tokens < 1:
+            self._buckets[client] = (tokens, now)
+            return False
+        self._buckets[client] = (tokens - 1, now)
+        return True
+
+
+class Watcher:
+    """Polls one game's version while anyone watches it; wakes the watchers on every change."""
+
+    def __init__(self, store: Backend, game: int) -> None:
+        self.store, self.game = store, game
+        self.watchers = 0
+        self.changed = asyncio.Condition()
+        self.mark: tuple[int, str] | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(POLL)
+            try:
+                row = await self.store.game_by_id(self.game)
+            except Exception:  # a store hiccup: try again at the next poll
+                log.exception("polling game %s", self.game)
+                continue
+            mark = (row.version, row.status) if row else (-1, "")
+            if mark != self.mark:
+                self.mark = mark
+                async with self.changed:
+                    self.changed.notify_all()
+
+
+class WebServer:
+    """The application's state: the store, the views, the watchers and the rate limit."""
+
+    def __init__(self, store: Backend, service: TableService | None = None, *, rate: float = RATE,
+                 burst: float = BURST, trust_proxy: bool = False) -> None:
+        self.store = store
+        self.views = GameViews(service or TableService(store), store)
+        self.limit = RateLimit(rate, burst)
+        self.trust_proxy = trust_proxy
+        self.watchers: dict[int, Watcher] = {}
+        self.streams = 0
+        self.closing = False
+
+    # --- plumbing --------------------------------------------------------------------------
+    def client(self, request: web.Request) -> str:
+        """The client's address; behind a trusted reverse proxy, the one it says it served."""
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        if self.trust_proxy and forwarded:
+            return forwarded.split(",")[-1].strip()
+        return request.remote or "?"
+
+    @web.middleware
+    async def guard(self, request: web.Request,
+                    handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        html = not request.path.startswith("/api/")
+        if request.method not in ("GET", "HEAD"):
+            return error_response(405, "This site only shows games; orders are given in Discord.", html=html)
+        if not self.limit.allow(self.client(request)):
+            return error_response(429, "Too many requests: wait a moment and try again.", html=html)
+        try:
+            return await handler(request)
+        except Refused as refused:
+            return error_response(refused.status, refused.text, html=html)
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            text = "There is no such page." if exc.status == 404 else "That request cannot be answered."
+            return error_response(exc.status, text, html=html)
+        except (asyncio.CancelledError, ConnectionResetError):
+            raise
+        except Exception:
+            log.exception("web request %s failed", request.path)
+            return error_response(500, "Something went wrong on the server; it has been logged.", html=html)
+
+    @staticmethod
+    async def headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(HEADERS)
+        if request.path.startswith("/api/"):
+            response.headers["Cache-Control"] = "no-store"
+
+    async def reader(self, request: web.Request) -> tuple[GameRow, Reader]:
+        """The game asked for and who is looking (the public, or a link's seat)."""
+        try:
+            game = int(request.match_info["game"])
+        except ValueError:
+            raise Refused(404, "There is no such game.") from None
+        row = await self.store.game_by_id(game) if 0 < game < 2**62 else None
+        if row is None or row.system == TOOLS.id:
+            raise Refused(404, "There is no such game.")
+        token = request.query.get("t", "")
+        if not token:
+            return row, Reader()
+        try:
+            grant = await links.check(self.store, token, row)
+        except links.LinkRefused as bad:
+            raise Refused(403, str(bad)) from None
+        except (ValueError, KeyError, TypeError):
+            raise Refused(403, "This link is not a valid game link.") from None
+        return row, Reader(grant.seat, grant.user)
+
+    @staticmethod
+    def number(request: web.Request, name: str) -> int | None:
+        text = request.query.get(name, "")
+        if not text:
+            return None
+        if not text.isdigit() or len(text) > 6:
+            raise Refused(400, f"{name} must be a whole number, e.g. {name}=3.")
+        return int(text)
+
+    # --- routes ----------------------------------------------------------------------------
+    async def index(self, request: web.Request) -> web.Response:
+        body = ERROR_PAGE.format(title="Wargame table", text="Open a game's page from its link: /game web in Discord.")
+        return web.Response(text=body, content_type="text/html")
+
+    async def game_page(self, request: web.Request) -> web.Response:
+        row, _ = await self.reader(request)
+        return web.Response(text=PAGE.format(game=row.id), content_type="text/html")
+
+    async def page_data(self, request: web.Request) -> web.Response:
+        row, reader = await self.reader(request)
+        data = await self.views.page(row, reader, self.number(request, "step"), self.number(request, "log") or 1)
+        return web.json_response(data)
+
+    async def board(self, request: web.Request) -> web.Response:
+        row, reader = await self.reader(request)
+        step = self.number(request, "step")
+        if step is None:
+            png = await self.views.live_png(row, reader)
+        else:
+            png = await self.views.step_png(row, reader, step)
+        return web.Response(body=png, content_type="image/png")
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        row, reader = await self.reader(request)
+        if self.streams >= MAX_STREAMS:
+            raise Refused(503, "Too many live viewers right now: reload the page later.")
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        await response.prepare(request)
+        self.streams += 1
+        try:
+            async with self.watch(row.id) as watcher:
+                seen = self.views.live_key(self.views.loaded(row), reader)
+                await response.write(b"retry: 2000\n\n")
+                while not self.closing:
+                    async with watcher.changed:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(watcher.changed.wait(), KEEPALIVE)
+                    fresh = await self.store.game_by_id(row.id) if not self.closing else None
+                    if fresh is None:
+                        break
+                    if reader.seat is not None:
+                        try:
+                            await links.check(self.store, request.query["t"], fresh)
+                        except links.LinkRefused as bad:
+                            await response.write(f"event: refused\ndata: {json.dumps(str(bad))}\n\n".encode())
+                            break
+                    key = self.views.live_key(self.views.loaded(fresh), reader)
+                    if key != seen:
+                        seen = key
+                        await response.write(f"event: change\ndata: {key}\n\n".encode())
+                    else:
+                        await response.write(b": keepalive\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self.streams -= 1
+        return response
+
+    @contextlib.asynccontextmanager
+    async def watch(self, game: int) -> AsyncIterator[Watcher]:
+        watcher = self.watchers.get(game)
+        if watcher is None:
+            watcher = self.watchers[game] = Watcher(self.store, game)
+            watcher.task = asyncio.create_task(watcher.run(), name=f"web-watch-{game}")
+        watcher.watchers += 1
+        try:
+            yield watcher
+        finally:
+            watcher.watchers -= 1
+            if watcher.watchers == 0 and self.watchers.get(game) is watcher:
+                del self.watchers[game]
+                if watcher.task is not None:
+                    watcher.task.cancel()
+
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self.guard], client_max_size=4096)
+        app.on_response_prepare.append(self.headers)
+        app.router.add_get("/", self.index)
+        app.router.add_get("/g/{game}", self.game_page)
+        app.router.add_get("/api/g/{game}/page", self.page_data)
+        app.router.add_get("/api/g/{game}/board.png", self.board)
+        app.router.add_get("/api/g/{game}/events", self.events)
+        app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
+        app.on_shutdown.append(self.stop_watchers)
+        return app
+
+    async def stop_watchers(self, _: web.Application) -> None:
+        """On shutdown, end every live stream now (they would hold the server open) and stop polling."""
+        self.closing = True
+        for watcher in list(self.watchers.values()):
+            async with watcher.changed:
+                watcher.changed.notify_all()
+        for watcher in list(self.watchers.values()):
+            if watcher.task is not None:
+                watcher.task.cancel()
+        self.watchers.clear()
+
+
+def settings_from_env() -> tuple[str, int, bool]:
+    host = os.environ.get("WARGAME_WEB_HOST", "").strip() or "127.0.0.1"
+    port_text = os.environ.get("WARGAME_WEB_PORT", "").strip() or str(DEFAULT_PORT)
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"WARGAME_WEB_PORT must be a port number (1-65535), not {port_text!r}.")
+    trust = os.environ.get("WARGAME_WEB_TRUST_PROXY", "").strip().lower() in ("1", "true", "yes")
+    return host, int(port_text), trust
+
+
+async def start(store: Backend, service: TableService | None = None, *, host: str, port: int,
+                trust_proxy: bool = False, rate: float = RATE, burst: float = BURST) -> web.AppRunner:
+    """Serve on (host, port) in the running loop (the bot calls this to run the web in-process)."""
+    await links.server_secret(store)  # made now, not by two first requests at once
+    server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy)
+    runner = web.AppRunner(server.app(), access_log=None, handle_signals=False, shutdown_timeout=5)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    log.info("web companion on http://%s:%s/", host, port)
+    return runner
+
+
+async def start_from_env(service: TableService) -> web.AppRunner:
+    """The web companion inside the bot's process, on its service and store (WARGAME_WEB_*)."""
+    host, port, trust = settings_from_env()
+    return await start(cast(Backend, service.store), service, host=host, port=port, trust_proxy=trust)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m bot web``: serve until stopped."""
+    from bot.__main__ import DEFAULT_DB
+    from bot.storage import StoreUnavailable, open_store
+
+    if argv:
+        print("python -m bot web takes no arguments; set WARGAME_WEB_PORT, WARGAME_WEB_HOST and WARGAME_DB.",
+              file=sys.stderr)
+        return 2
+    try:
+        host, port, trust = settings_from_env()
+    except ValueError as bad:
+        print(f"Not starting: {bad}", file=sys.stderr)
+        return 2
+    db = os.environ.get("WARGAME_DB", "").strip() or DEFAULT_DB
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    async def serve() -> None:
+        store = await open_store(db)
+        rate = float(os.environ.get("WARGAME_WEB_RATE", "") or RATE)  # requests a second per client
+        runner = await start(store, host=host, port=port, trust_proxy=trust, rate=rate, burst=max(BURST, 3 * rate))
+        print(f"Serving the web companion on http://{host}:{port}/ (Ctrl-C stops it)", file=sys.stderr, flush=True)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+            await store.close()
+
+    try:
+        asyncio.run(serve())
+    except StoreUnavailable as bad:
+        print(f"Not starting: WARGAME_DB: {bad}", file=sys.stderr)
+        return 2
+    except OSError as bad:
+        print(f"Not starting: cannot listen on {host}:{port}: {bad.strerror}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+

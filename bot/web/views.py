@@ -1,0 +1,228 @@
+"""What a web viewer sees of a game: status, log and boards, now or at a step of the replay.
+
+Everything goes through the table service the bot uses (``TableService.log_lines`` for the
+per-reader log, ``rules.view(state, seat)`` for the board, ``fold`` for the replay) and is drawn
+by ``render.render_png`` exactly as the bot draws it, so the web shows nothing the bot would not
+show the same reader. The public viewer is seat ``None`` reading as nobody (user ``None``).
+
+The replay walks the orders the viewer's log lists (step 0 is the set-up, step k follows the k-th
+listed order), as ``/game replay`` does, so a step never counts or times a hidden order. Its views
+are folded once per (game, viewer, last listed order) and kept in a small LRU; drawn PNGs are
+kept in a byte-bounded LRU shared by every viewer; at most ``DRAW_SLOTS`` folds or draws run at a
+time, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from bot.rooms.common import side_labels
+from bot.rooms.records import log_lines
+from bot.rooms.seats import seat_label
+from bot.service import Loaded, TableService, fold
+from bot.storage import Backend, GameRow, OrderRow
+from games.core.view import View
+
+LOG_PAGE = 15  # as /game log
+DRAW_SLOTS = 2
+FOLD_CACHE = 16  # folded replays (a list of views each) kept
+MEMO = 1024  # per (game, version) results kept: its orders, each reader's log, view and status
+PNG_CACHE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who is looking: a seat (with the user holding it) or the public (both None)."""
+
+    seat: str | None = None
+    user: str | None = None
+
+
+class Lru:
+    """A thread-safe LRU bounded by total size (bytes for PNGs, entries for folds)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self._items: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            hit = self._items.get(key)
+            if hit is None:
+                return None
+            self._items.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Any, value: Any, size: int = 1) -> None:
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self._items[key] = (value, size)
+            self.size += size
+            while self.size > self.limit and self._items:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.size -= dropped
+
+
+def fingerprint(*parts: object) -> str:
+    """A short digest of what a reader sees, for change detection and cache-busting URLs."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+class GameViews:
+    """The per-reader pictures and pages of every game on one store."""
+
+    def __init__(self, service: TableService, store: Backend, *, png_bytes: int = PNG_CACHE_BYTES) -> None:
+        self.service = service
+        self.store = store
+        self.pngs = Lru(png_bytes)
+        self.folds = Lru(FOLD_CACHE)
+        self.memo = Lru(MEMO)
+        self._slots = asyncio.Semaphore(DRAW_SLOTS)
+        self._pending: dict[Any, asyncio.Future[Any]] = {}  # one fold or draw per key at a time
+
+    async def _once(self, cache: Lru, key: Any, work: Any, size: Any = None) -> Any:
+        """``cache[key]``, else the result of ``work()`` run in a worker thread, at most
+        DRAW_SLOTS at a time; concurrent askers for one key share the one run."""
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            async with self._slots:
+                value = await asyncio.to_thread(work)
+            cache.put(key, value, size(value) if size else 1)
+            future.set_result(value)
+            return value
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._pending[key]
+
+    async def row(self, game: int) -> GameRow | None:
+        return await self.store.game_by_id(game)
+
+    def loaded(self, row: GameRow) -> Loaded:
+        return self.service.table.decode(row)
+
+    async def listed(self, row: GameRow, reader: Reader) -> tuple[list[OrderRow], list[tuple[OrderRow, str]]]:
+        """The reader's whole log (as /game log, undone orders marked), and the standing orders the
+        replay folds. Kept per (game, version): a version is never reused for other orders or seats."""
+        key = ("log", row.id, row.version, row.status, reader.user)
+        hit = self.memo.get(key)
+        if hit is None:
+            orders = await self.store.orders(row.id)
+            hit = [o for o in orders if not o.undone], log_lines(row, reader.user, orders)
+            self.memo.put(key, hit)
+        return hit  # type: ignore[no-any-return]
+
+    def live(self, loaded: Loaded, reader: Reader) -> tuple[View, dict[str, Any], str]:
+        """The reader's view and status of the game now, and their fingerprint (kept per version)."""
+        row = loaded.row
+        key = ("live", row.id, row.version, row.status, reader)
+        hit = self.memo.get(key)
+        if hit is None:
+            view = loaded.rules.view(loaded.state, reader.seat)
+            status = self.status(loaded, reader)
+            hit = (view, status, fingerprint(view, status))
+            self.memo.put(key, hit)
+        return hit  # type: ignore[no-any-return]
+
+    def status(self, loaded: Loaded, reader: Reader) -> dict[str, Any]:
+        """Turn, phase, who acts and the sides, as /game status tells anyone (plus, for a seat,
+        its own private lines: its hand, its secret values)."""
+        rules, row, state = loaded.rules, loaded.row, loaded.state
+        acting = set(rules.to_act(state)) if row.status == "running" else set()
+        seats = [{"label": s.label, "holder": row.seats[s.id]["name"] if s.id in row.seats else "open",
+                  "acts": s.id in acting} for s in rules.seats(state)]
+        outcome = rules.outcome(state)
+        data: dict[str, Any] = {
+            "system": rules.name, "scenario": row.scenario, "state": row.status,
+            "summary": list(rules.summary(state)), "seats": seats,
+            "sides": list(side_labels(rules, state).values()),
+            "result": outcome.reason if outcome else "",
+        }
+        if reader.seat is not None:
+            view = rules.view(state, reader.seat)
+            data["viewer"] = seat_label(loaded, reader.seat)
+            data["private"] = list(view.private_text)
+        return data
+
+    async def page(self, row: GameRow, reader: Reader, step: int | None, log_page: int) -> dict[str, Any]:
+        """The JSON a page shows: status, the board's URL part, the log page (newest first) and the
+        replay position. ``step`` None is the game now; else 0..steps (clamped)."""
+        loaded = self.loaded(row)
+        _, log = await self.listed(row, reader)
+        lines = [(o, line) for o, line in log if not o.undone]
+        steps = len(lines)
+        if step is not None:
+            step = max(0, min(step, steps))
+            shown = lines[:step]
+            caption = lines[step - 1][1] if step else "Set-up"
+            board = f"step={step}&f={fingerprint(row.id, reader, [o.seq for o, _ in shown])}"
+        else:
+            shown = log
+            caption = ""
+            board = f"f={self.live_key(loaded, reader)}"
+        newest_first = [line for _, line in reversed(shown)]
+        pages = max(1, (len(newest_first) + LOG_PAGE - 1) // LOG_PAGE)
+        log_page = max(1, min(log_page, pages))
+        return {
+            "status": self.live(loaded, reader)[1], "steps": steps, "step": step, "caption": caption,
+            "board": board, "log": newest_first[(log_page - 1) * LOG_PAGE: log_page * LOG_PAGE],
+            "log_page": log_page, "log_pages": pages,
+        }
+
+    def live_key(self, loaded: Loaded, reader: Reader) -> str:
+        """Changes exactly when what this reader sees now changes (never on a hidden order alone)."""
+        return self.live(loaded, reader)[2]
+
+    async def live_png(self, row: GameRow, reader: Reader) -> bytes:
+        view, _, key = self.live(self.loaded(row), reader)
+        return await self._png(("live", key), view)
+
+    async def step_png(self, row: GameRow, reader: Reader, step: int) -> bytes:
+        orders, log = await self.listed(row, reader)
+        lines = [(o, line) for o, line in log if not o.undone]
+        step = max(0, min(step, len(lines)))
+        last = lines[-1][0].seq if lines else 0
+        key = ("step", row.id, reader.seat, tuple(o.seq for o, _ in lines[:step]))
+        png = self.pngs.get(("png", key))
+        if png is not None:
+            return png  # type: ignore[no-any-return]
+        fold_key = (row.id, reader, last)
+        views = await self._once(self.folds, fold_key, lambda: self._fold_views(row, reader, orders, lines))
+        return await self._png(key, views[step])
+
+    def _fold_views(self, row: GameRow, reader: Reader, orders: list[OrderRow],
+                    lines: list[tuple[OrderRow, str]]) -> list[View]:
+        """The reader's view at set-up and after each listed order (one fold of the whole game)."""
+        rules = self.loaded(row).rules
+        wanted = {o.seq for o, _ in lines}
+        views: list[View] = []
+        plays = ((o.seat, o.text) for o in orders)
+        for i, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays)):
+            if i == 0 or orders[i - 1].seq in wanted:
+                views.append(rules.view(state, reader.seat))
+            if len(views) == len(lines) + 1:
+                break
+        return views
+
+    async def _png(self, key: Any, view: View) -> bytes:
+        from render import render_png
+
+        return await self._once(self.pngs, ("png", key), lambda: render_png(view), len)  # type: ignore[no-any-return]
