@@ -30,7 +30,7 @@ def _row(**changes: Any) -> GameRow:
 
 
 def test_every_command_is_bound_to_a_method_of_one_of_the_services_rooms(svc: TableService) -> None:
-    rooms = (svc.lifecycle, svc.orders, svc.tools, svc.records, svc.reminders, svc.help)
+    rooms = (svc.lifecycle, svc.orders, svc.tools, svc.records, svc.reminders, svc.help, svc.web)
     for command in COMMAND_LIST:
         owners = [room for room in rooms if command.handler in vars(type(room)).values()]
         assert len(owners) == 1, command.name
