@@ -237,7 +237,7 @@ def compose_services() -> dict[str, str]:
 
 def test_compose_runs_the_bot_on_its_volume_and_postgres_15_under_a_profile_at_the_documented_url() -> None:
     services = compose_services()
-    assert set(services) == {"bot", "postgres"}
+    assert set(services) == {"bot", "web", "postgres"}  # web: the companion (docs/deploy.md)
     bot, pg = services["bot"], services["postgres"]
     assert "profiles" not in bot and re.search(r"profiles: \[postgres\]", pg)
     assert re.search(r"image: postgres:15\b", pg)

@@ -47,7 +47,7 @@ async def clone(svc: TableService) -> TableService:
     db = await aiosqlite.connect(":memory:")
     source = svc.store
     assert isinstance(source, Store)
-    await source._db.backup(db)
+    await source._db.raw.backup(db)
     await db.execute("PRAGMA foreign_keys=ON")
     copy = TableService(Store(db), mention=svc.mention, seed_source=svc.seed_source)
     return copy

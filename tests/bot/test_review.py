@@ -354,8 +354,8 @@ async def test_a_game_whose_system_no_longer_loads_does_not_stop_reminders_elsew
         await ok(svc, ALICE, "game join", channel, seat="north")
         await ok(svc, BOB, "game join", channel, seat="south")
         await ok(svc, ALICE, "game start", channel)
-    await svc.store._db.execute("UPDATE games SET system = 'retired-system' WHERE channel = 'c1'")
-    await svc.store._db.commit()
+    await svc.store._db.raw.execute("UPDATE games SET system = 'retired-system' WHERE channel = 'c1'")
+    await svc.store._db.raw.commit()
     due = await svc.due_reminders(svc.clock() + 10 * 86400)
     assert [o.channel for o in due] == ["c2"]
     assert (await svc.channel_state("c1"))[0] == "running"
@@ -366,8 +366,8 @@ async def test_a_game_whose_system_no_longer_loads_does_not_stop_reminders_elsew
 async def test_the_bots_own_check_names_no_secret_order_text_when_it_fails(svc: TableService) -> None:
     await hex_duel(svc)
     await ok(svc, ALICE, "order", text="Monitor fire Virginia")
-    await svc.store._db.execute("""UPDATE orders SET events = '[{"text": "x", "to": null, "reveals": false}]'""")
-    await svc.store._db.commit()
+    await svc.store._db.raw.execute("""UPDATE orders SET events = '[{"text": "x", "to": null, "reveals": false}]'""")
+    await svc.store._db.raw.commit()
     report = (await ok(svc, CAROL, "game verify"))[0].text
     # nor its number: "order 5" would say four orders came before it, hidden ones included
     assert "FAILED" in report and "an order" in report and "order 1" not in report and "Virginia" not in report, report
@@ -376,8 +376,8 @@ async def test_the_bots_own_check_names_no_secret_order_text_when_it_fails(svc: 
 async def test_the_bots_own_check_quotes_no_secret_order_when_replay_breaks(svc: TableService) -> None:
     await hex_duel(svc)
     await ok(svc, ALICE, "order", text="Monitor fire Virginia")
-    await svc.store._db.execute("UPDATE orders SET seat = 'confederate'")  # replay now refuses the order
-    await svc.store._db.commit()
+    await svc.store._db.raw.execute("UPDATE orders SET seat = 'confederate'")  # replay now refuses the order
+    await svc.store._db.raw.commit()
     report = (await ok(svc, CAROL, "game verify"))[0].text
     # nor its number: "order 5" would say four orders came before it, hidden ones included
     assert "FAILED" in report and "an order" in report and "order 1" not in report and "Virginia" not in report, report
@@ -425,12 +425,12 @@ async def test_a_refused_first_table_command_stores_nothing(svc: TableService) -
 async def test_assign_keeps_the_umpire_and_the_sides_apart_as_join_does(svc: TableService) -> None:
     await umpired_table(svc)
     before = await versions(svc)
-    for seat, target in (("red", "ump"), ("umpire", "bob")):
+    for seat, target in (("red", "<@ump>"), ("umpire", "<@bob>")):
         out = await svc.handle("c1", ADMIN, "game assign", {"seat": seat, "user": target})
         assert errors(out) and "umpire" in errors(out)[0].lower(), out
     assert await versions(svc) == before
     await ok(svc, ALICE, "game leave")
-    assert not errors(await svc.handle("c1", UMP, "game assign", {"seat": "red", "user": "carol"}))
+    assert not errors(await svc.handle("c1", UMP, "game assign", {"seat": "red", "user": "<@carol>"}))
 
 
 def test_an_option_given_twice_is_refused_not_silently_overridden() -> None:
@@ -476,7 +476,7 @@ async def test_system_and_scenario_ids_are_read_in_any_case(svc: TableService) -
 
 async def test_naming_someone_twice_deals_to_them_once(svc: TableService) -> None:
     await ok(svc, ALICE, "deck new", name="d", **{"from": "standard52"})
-    out = await ok(svc, ALICE, "deck deal", name="d", count="2", to="<@bob> <@!bob> bob")
+    out = await ok(svc, ALICE, "deck deal", name="d", count="2", to="<@bob> <@!bob>")
     assert public_text(out).count("@bob") == 1, public_text(out)
     hand = (await ok(svc, BOB, "hand"))[0].text
     assert len(hand.split(": ", 1)[1].split(", ")) == 2, hand

@@ -65,7 +65,7 @@ async def test_game_bad_input_changes_nothing(svc: TableService) -> None:
         (BOB, "order", {"text": "move Nothing a2"}, "No piece called `Nothing`"),
         (BOB, "order", {"text": "place X z9"}, "off the board"),
         (CAROL, "game end", {}, "Only the umpire"),
-        (ALICE, "deck deal", {"name": "d", "count": "30", "to": "alice bob"}, "Cannot deal 30"),
+        (ALICE, "deck deal", {"name": "d", "count": "30", "to": "<@alice> <@bob>"}, "Cannot deal 30"),
         (ALICE, "seal", {"text": "x", "_": ""}, ""),  # opens a round with both players: succeeds
     ]
     for user, command, options, message in cases[:-1]:

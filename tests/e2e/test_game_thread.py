@@ -97,6 +97,6 @@ async def test_concede_asks_first_then_ends_the_game(fake: FakeDiscord, bot: Tab
     asked = await fake.run(blue, "game concede")
     assert not asked.public() and "confirm:true" in asked.text()
     done = only_public((await fake.run(blue, "game concede", {"confirm": True})).public())
-    assert "Blue concedes." in done.content and "**Game over.** Winner: red." in done.content and done.has_image()
+    assert "Blue concedes." in done.content and "**Game over.** Winner: Red." in done.content and done.has_image()
     assert (await bot.service.channel_state(fake.general))[0] == "over"
     assert not fake.violations
