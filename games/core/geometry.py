@@ -21,7 +21,6 @@ Polygon = tuple[Point, ...]
 
 EPS = 1e-9
 TOUCH = 1e-7  # inches: closer than this is touching, deeper than this is overlapping
-EDGES = ("bow", "starboard", "stern", "port")
 
 
 # --- vectors -------------------------------------------------------------------------------------

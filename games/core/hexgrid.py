@@ -114,9 +114,6 @@ class HexLayout:
         ]
 
     # --- offset labels -----------------------------------------------------------------------
-    def _shift(self, printed: int) -> int:
-        return 1 if (printed % 2 == 1) == (self.shifted == "odd") else 0
-
     def _first_shifted(self) -> bool:
         """Whether the first printed column (flat) or row (pointy) is a shifted one."""
         first = self.first_col if self.orientation == "flat" else self.first_row

@@ -15,18 +15,17 @@ import msgspec
 
 from games.core.data import data_packs, listing, load
 from games.core.errors import DataError, UnknownName, quote
-from games.core.maps import HexMap, load_map
+from games.core.maps import load_map
 from games.core.schema import decode
 from games.hex_ironclads.schema import Scenario, ShipsFile, ShipSpec, ShipType, SideSpec, Tables
 
 FOLDER = "hex_ironclads"
-EDGES = ("north", "south", "east", "west")
 FACING_NAMES = {
     "flat": ("N", "NE", "SE", "S", "SW", "NW"),
     "pointy": ("NE", "E", "SE", "SW", "W", "NW"),
 }
-__all__ = ["EDGES", "FACING_NAMES", "Scenario", "ShipSpec", "ShipType", "SideSpec", "Tables", "facing_index",
-           "load_scenario", "scenario_ids", "scenario_map", "ship_types", "ship_types_are_house", "tables"]
+__all__ = ["FACING_NAMES", "Scenario", "ShipSpec", "ShipType", "SideSpec", "Tables", "facing_index",
+           "load_scenario", "scenario_ids", "ship_types", "ship_types_are_house", "tables"]
 
 
 def tables() -> Tables:
@@ -124,5 +123,3 @@ def _load_scenario(scenario_id: str, packs: tuple[Path, ...]) -> Scenario:
     return msgspec.structs.replace(scenario, id=scenario_id)
 
 
-def scenario_map(scenario: Scenario) -> HexMap:
-    return load_map(scenario.map_id)

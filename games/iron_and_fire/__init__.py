@@ -1,7 +1,7 @@
 """Iron and Fire (Against the Odds): the Huáscar and the naval war of the Pacific, 1879.
 
-Registered as ``iron-and-fire``. Rulings are those of ``shared/docs/rules-notes.md``; where a
-ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironclad_save``,
+Registered as ``iron-and-fire``. Where the book is silent or unclear the house rulings are
+listed here; where a ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironclad_save``,
 ``battery_save``). Further house readings this package makes, each visible in play:
 
 * "N hexes from an edge" (Scenarios 1 and 3) is the Nth hex row from that edge.
@@ -17,7 +17,7 @@ ruling is a real choice it is an option (``once_per``, ``land_blocks``, ``ironcl
 * Bombardment's "fired upon by the Abtao/Magallanes" counts fire at the Huáscar this turn; Peru
   places the Scenario 4 cable buoy during its set-up.
 * Scenario 5 has no turn limit in the book: a house cap of 20 turns (option ``turns``), then
-  victory points. Scenarios 1 and 2: 12 turns, then victory points (rules-notes); option
+  victory points. Scenarios 1 and 2: 12 turns, then victory points (house ruling); option
   ``s2_end=draw`` makes Scenario 2's turn limit a draw as 15.3.4 prints. A Scenario 2 side left
   with nothing in play is a draw either way ("any other result").
 * Scenario 5's "all ironclads sunk or captured: a draw" is checked before Chile's win (the Huáscar

@@ -30,14 +30,6 @@ class ShipSpec(Strict, kw_only=True):
     bow: str = "brown"
 
     @property
-    def ironclad(self) -> bool:
-        return self.type in IRONCLAD_TYPES
-
-    @property
-    def can_fire(self) -> bool:
-        return self.type != "collier"
-
-    @property
     def broadside(self) -> bool:
         """Every ship except a turret ship fires from broadsides (bow/stern penalty)."""
         return self.type != "TIC"

@@ -1,7 +1,7 @@
 """Ironclad Draughts (book 004): umpired squadron actions on a draughts board.
 
-Follows the book and the project's rulings (``shared/docs/rules-notes.md``). Where the book is
-silent the house choices are, in short:
+Follows the book. Where the book is silent the house choices (the rulings this package makes)
+are, in short:
 
 * an activation is one order (move, end turn and fire together; see ``rules/sequence_3.py`` for why);
 * a ship fires all its bearing guns at one enemy ship; friendly ships are never targets;

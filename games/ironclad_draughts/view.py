@@ -118,7 +118,7 @@ def status(state: State) -> list[str]:
 
 
 def summary(state: State) -> list[str]:
-    """The status strip plus which values are the house's, not the book's (rules-notes)."""
+    """The status strip plus which values are the house's, not the book's."""
     house = house_values()
     return status(state) + ([f"House values in use: {', '.join(house)}."] if house else [])
 

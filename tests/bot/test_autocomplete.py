@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.commands import COMMANDS
 from bot.rooms.choices import COMPLETERS
 from bot.service import TableService, User
 from games.core.ruleset import UMPIRE, get_ruleset, system_ids
-from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, run
+from tests.bot.helpers import ALICE, BOB, CAROL, errors, ok, run
 
 SYSTEMS = [s for s in system_ids() if not s.startswith("test-")]
 
@@ -48,8 +46,7 @@ def test_every_named_option_is_completed_through_the_service() -> None:
     assert completers <= set(COMPLETERS)
 
 
-async def test_hand_cards_are_offered_only_to_their_holder(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_hand_cards_are_offered_only_to_their_holder(svc: TableService) -> None:
     await ok(svc, ALICE, "deck new", name="cards", **{"from": "standard52"})
     await ok(svc, ALICE, "deck deal", name="cards", count="3", to="<@alice>")
     hand = await values(svc, ALICE, "play", "card")
@@ -63,8 +60,7 @@ async def test_hand_cards_are_offered_only_to_their_holder(tmp_path: Path) -> No
     assert await values(svc, ALICE, "play", "deck") == ["cards"]
 
 
-async def test_only_your_own_unrevealed_secret_rolls_are_offered(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_only_your_own_unrevealed_secret_rolls_are_offered(svc: TableService) -> None:
     await ok(svc, ALICE, "roll", dice="2d6", secret="true", purpose="ambush")
     await ok(svc, BOB, "roll", dice="1d6", secret="true", purpose="morale")
     pairs = await svc.choice_pairs("c1", ALICE, "reveal", "roll", "")
@@ -75,8 +71,7 @@ async def test_only_your_own_unrevealed_secret_rolls_are_offered(tmp_path: Path)
     assert await values(svc, ALICE, "reveal", "roll") == []
 
 
-async def test_assign_offers_every_seat_with_its_holder_and_order_offers_your_seats(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_assign_offers_every_seat_with_its_holder_and_order_offers_your_seats(svc: TableService) -> None:
     users = await seated_game(svc, "ironclad-draughts")
     seat, user = next(iter(users.items()))
     pairs = await svc.choice_pairs("c1", CAROL, "game assign", "seat", "")
@@ -85,8 +80,7 @@ async def test_assign_offers_every_seat_with_its_holder_and_order_offers_your_se
     assert await values(svc, CAROL, "order", "seat") == []
 
 
-async def test_orders_follow_the_seat_typed(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_orders_follow_the_seat_typed(svc: TableService) -> None:
     await ok(svc, CAROL, "game new", system="table", scenario="free", options="sides=A,B")
     await ok(svc, ALICE, "game join", seat="a")
     await ok(svc, ALICE, "game join", seat="b")
@@ -96,9 +90,8 @@ async def test_orders_follow_the_seat_typed(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-async def test_every_zoom_suggestion_is_a_place_the_board_accepts(tmp_path: Path, system: str) -> None:
+async def test_every_zoom_suggestion_is_a_place_the_board_accepts(svc: TableService, system: str) -> None:
     """Each suggestion names a visible unit and, chosen, zooms the board without an error."""
-    svc = await make_service(tmp_path / "t.db")
     users = await seated_game(svc, system)
     for user in [*users.values(), CAROL]:
         pairs = await svc.choice_pairs("c1", user, "game board", "zoom", "")
@@ -115,8 +108,7 @@ async def test_every_zoom_suggestion_is_a_place_the_board_accepts(tmp_path: Path
         assert label.rsplit(" (", 1)[0] in public  # a spectator is offered only what the public board shows
 
 
-async def test_scenarios_and_options_follow_the_system_typed(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_scenarios_and_options_follow_the_system_typed(svc: TableService) -> None:
     table = await values(svc, ALICE, "game new", "scenario", system="table")
     assert table == [s.id for s in get_ruleset("table").scenarios()]
     assert len(await values(svc, ALICE, "game new", "scenario")) > len(table)  # no system yet: all
@@ -127,8 +119,7 @@ async def test_scenarios_and_options_follow_the_system_typed(tmp_path: Path) -> 
     assert await values(svc, ALICE, "game new", "system", "nosuch") == []
 
 
-async def test_no_game_or_unknown_option_completes_to_nothing(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_no_game_or_unknown_option_completes_to_nothing(svc: TableService) -> None:
     assert await values(svc, ALICE, "order", "text") == []
     assert await values(svc, ALICE, "game board", "zoom") == []
     assert await values(svc, ALICE, "game assign", "seat") == []

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.commands import COMMAND_LIST
-from tests.bot.helpers import ALICE, make_service, ok
+from bot.service import TableService
+from tests.bot.helpers import ALICE, ok
 
 
-async def test_help_lists_every_command_with_its_options(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_help_lists_every_command_with_its_options(svc: TableService) -> None:
     text = "\n".join(o.text for o in await ok(svc, ALICE, "help"))
     for command in COMMAND_LIST:
         if command.slash:

@@ -3,13 +3,11 @@ them alone; nothing is stored, no random number is spent or shown, nothing hidde
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import tests.bot.duel  # noqa: F401  (registers test-duel)
 from bot.service import TableService, User
 from games.core.preview import moved_pieces
 from games.core.view import View
-from tests.bot.helpers import CAROL, errors, make_service, ok, run
+from tests.bot.helpers import CAROL, errors, ok, run
 
 ALICE, BOB = User("alice", "Alice"), User("bob", "Bob")
 
@@ -31,8 +29,7 @@ async def stored(svc: TableService) -> tuple[int, int, int]:
     return row.version, row.counter, len(await svc.store.orders(row.id))
 
 
-async def test_a_move_is_previewed_for_the_asker_only_and_nothing_is_stored(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_a_move_is_previewed_for_the_asker_only_and_nothing_is_stored(svc: TableService) -> None:
     await oak_and_iron_at_movement(svc)
     before = await stored(svc)
     out = await ok(svc, BOB, "order", text="Corvette move turn-start starboard 15", preview="true")
@@ -54,9 +51,8 @@ async def test_a_move_is_previewed_for_the_asker_only_and_nothing_is_stored(tmp_
     assert (await stored(svc))[0] == before[0] + 1
 
 
-async def test_an_order_that_rolls_cannot_be_previewed(tmp_path: Path) -> None:
+async def test_an_order_that_rolls_cannot_be_previewed(svc: TableService) -> None:
     """The test duel's ``roll`` draws a d6 from the game's stream: a preview would spend or show it."""
-    svc = await make_service(tmp_path / "t.db")
     await ok(svc, ALICE, "game new", system="test-duel", scenario="race")
     await ok(svc, ALICE, "game join", seat="north")
     await ok(svc, BOB, "game join", seat="south")
@@ -70,8 +66,7 @@ async def test_an_order_that_rolls_cannot_be_previewed(tmp_path: Path) -> None:
     assert await stored(svc) == before
 
 
-async def test_bad_previews_are_refused_and_change_nothing(tmp_path: Path) -> None:
-    svc = await make_service(tmp_path / "t.db")
+async def test_bad_previews_are_refused_and_change_nothing(svc: TableService) -> None:
     await oak_and_iron_at_movement(svc)
     before = await stored(svc)
     assert errors(await run(svc, CAROL, "order", text="Corvette move", preview="true"))  # no seat
@@ -81,9 +76,8 @@ async def test_bad_previews_are_refused_and_change_nothing(tmp_path: Path) -> No
     assert await stored(svc) == before
 
 
-async def test_only_the_askers_own_pieces_get_ghosts(tmp_path: Path) -> None:
+async def test_only_the_askers_own_pieces_get_ghosts(svc: TableService) -> None:
     """A ghost is drawn only for a face-up piece of the asker's side that the order moves."""
-    svc = await make_service(tmp_path / "t.db")
     await oak_and_iron_at_movement(svc)
     out = await ok(svc, BOB, "order", text="Corvette move turn-start starboard 15", preview="true")
     view = out[0].view
@@ -92,9 +86,8 @@ async def test_only_the_askers_own_pieces_get_ghosts(tmp_path: Path) -> None:
     assert moved_pieces(view, view, None) == []
 
 
-async def test_a_mistyped_preview_flag_orders_nothing(tmp_path: Path) -> None:
+async def test_a_mistyped_preview_flag_orders_nothing(svc: TableService) -> None:
     """preview:ture from the console must not be read as false and give the order for real."""
-    svc = await make_service(tmp_path / "t.db")
     await oak_and_iron_at_movement(svc)
     before = await stored(svc)
     out = await run(svc, BOB, "order", text="Corvette move turn-start starboard 15", preview="ture")

@@ -206,7 +206,7 @@ def test_below_refuses_an_empty_range(n: int) -> None:
         Rng(seed_from_number(1)).below(n)
 
 
-class ScriptedRng(Rng):
+class ScriptedDraws(Rng):
     """An Rng whose raw draws are given, to drive the rejection branch exactly."""
 
     def __init__(self, draws: list[int]) -> None:
@@ -223,7 +223,7 @@ class ScriptedRng(Rng):
 def test_below_rejects_draws_at_or_above_the_limit() -> None:
     n = 3
     limit = (2**256 // n) * n
-    rng = ScriptedRng([limit, 2**256 - 1, limit - 1])
+    rng = ScriptedDraws([limit, 2**256 - 1, limit - 1])
     assert rng.below(n) == (limit - 1) % n
     assert rng.counter == 3
 
@@ -231,7 +231,7 @@ def test_below_rejects_draws_at_or_above_the_limit() -> None:
 def test_below_accepts_a_draw_just_under_the_limit() -> None:
     n = 6
     limit = (2**256 // n) * n
-    rng = ScriptedRng([limit - 1])
+    rng = ScriptedDraws([limit - 1])
     assert rng.below(n) == (limit - 1) % 6
 
 

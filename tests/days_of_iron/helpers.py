@@ -7,23 +7,10 @@ from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event
 from games.days_of_iron.ruleset import DaysOfIron
 from games.days_of_iron.state import State, Unit
+from tests.scripted import DiceThenStream
 
 RS = DaysOfIron()
 
-
-class ScriptedRng(Rng):
-    """A real stream whose next ``below`` draws are the given die faces (then the stream goes on)."""
-
-    def __init__(self, faces: list[int], seed: int = 1) -> None:
-        super().__init__(seed_from_number(seed))
-        self.faces = list(faces)
-
-    def below(self, n: int) -> int:
-        if self.faces:
-            face = self.faces.pop(0)
-            assert 1 <= face <= n, f"scripted face {face} is not on a d{n}"
-            return face - 1
-        return super().below(n)
 
 
 def new_game(scenario: str = "meeting", seed: int = 1, **options: str) -> tuple[State, Rng]:
@@ -55,7 +42,7 @@ def ready_both(state: State, rng: Rng) -> list[Event]:
 def start_turn(state: State, *, french_first: bool = True) -> None:
     """Roll the initiative with scripted dice so the wanted side (first or second) holds it."""
     faces = [6, 1] if french_first else [1, 6]
-    order(state, state.sides[0].id, "initiative", ScriptedRng(faces))
+    order(state, state.sides[0].id, "initiative", DiceThenStream(faces))
 
 
 def finish_turn(state: State, rng: Rng) -> list[Event]:

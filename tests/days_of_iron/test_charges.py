@@ -17,7 +17,8 @@ from games.days_of_iron.rules.charges_17_2 import gap
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import EVADED_OFF, HIDDEN, ROUTING, STEPS, State, Unit
 from tests.console import run_script
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 
 def face_off(state: State, apart: float = 6.0) -> tuple[Unit, Unit]:
@@ -50,7 +51,7 @@ def text_of(events: list[Event]) -> str:
 
 def test_the_charged_unit_takes_its_being_charged_test_when_the_1st_impulses_are_done() -> None:
     state, rng, _ligne, prussian = game()
-    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     assert "74th Infantry takes its Being Charged test when the 1st Impulses are done (17.2.2): `74th stand`." \
         in text_of(events)
     assert "74th stand" not in legal_texts(RS, state, "prussian")  # the Prussians do not act yet
@@ -59,7 +60,7 @@ def test_the_charged_unit_takes_its_being_charged_test_when_the_1st_impulses_are
     with pytest.raises(IllegalOrder, match="only skirmishers, battery crews and Generals evade"):
         RS.parse_order(state, "prussian", "74th evade")
     # the Prussians say `next` without answering: it tests and stands or fails (Class 3, 1d6 = 2: disordered)
-    events = order(state, "prussian", "next", ScriptedRng([2]))
+    events = order(state, "prussian", "next", DiceThenStream([2]))
     assert "74th Infantry: Being Charged test (Being Charged test (house), class-3): 1d6 = 2: DISORDERED: it is " \
            "disordered and halted (17.2.8, 17.2.10)." in text_of(events)
     assert prussian.order == "disordered" and prussian.halted and STEPS[state.step] == "Shooting"
@@ -67,9 +68,9 @@ def test_the_charged_unit_takes_its_being_charged_test_when_the_1st_impulses_are
 
 def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
     state, rng, _ligne, prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     order(state, "french", "next", rng)
-    events = order(state, "prussian", "74th stand", ScriptedRng([5]))
+    events = order(state, "prussian", "74th stand", DiceThenStream([5]))
     assert "1d6 = 5: STAND: it stands." in text_of(events) and prussian.order == "good"
     with pytest.raises(IllegalOrder, match="has no Being Charged test to take"):
         RS.parse_order(state, "prussian", "74th stand")
@@ -78,9 +79,9 @@ def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
     forty, seventy_seventh = unit(state, "40e de Ligne"), unit(state, "77th")
     for u, y, facing in ((forty, 30.0, 0.0), (seventy_seventh, 25.0, 180.0)):
         u.formation, u.x, u.y, u.facing = "line", 10.0, y, facing
-    order(state, "prussian", "77th charge 40e de Ligne", ScriptedRng([4]))
+    order(state, "prussian", "77th charge 40e de Ligne", DiceThenStream([4]))
     order(state, "prussian", "next", rng)
-    events = order(state, "french", "40e de Ligne stand", ScriptedRng([2]))
+    events = order(state, "french", "40e de Ligne stand", DiceThenStream([2]))
     assert "1d6 = 2: ROUT: it routs away from 77th Infantry." in text_of(events)
     assert "40e de Ligne routs (charged by 77th Infantry): initial rout of" in text_of(events)
     assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0) and forty.y > 30.0
@@ -88,7 +89,7 @@ def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
 
 def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_change() -> None:
     state, rng, ligne, _prussian = game(apart=2.0)  # foot: within 2" (17.2.3)
-    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     assert "74th Infantry is caught (2\" from 2e de Ligne, within 2\"): no Being Charged test" in text_of(events)
     order(state, "french", "next", rng)
     assert "74th stand" not in legal_texts(RS, state, "prussian")
@@ -104,7 +105,7 @@ def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_cha
     chasseurs = unit(state, "4e Chasseurs à cheval")
     chasseurs.formation, chasseurs.x, chasseurs.y, chasseurs.facing = "line", 36.0, 30.0, 0.0
     ligne.x = 60.0
-    events = order(state, "french", "4e Chasseurs charge 74th", ScriptedRng([4]))
+    events = order(state, "french", "4e Chasseurs charge 74th", DiceThenStream([4]))
     assert "is caught (5\" from 4e Chasseurs à cheval, within 6\")" in text_of(events)
 
 
@@ -116,21 +117,21 @@ def test_infantry_never_charge_mounted_troops_and_artillery_never_charges() -> N
         RS.parse_order(state, "french", "2e de Ligne charge 2nd Hussars")
     with pytest.raises(IllegalOrder, match="only infantry and cavalry charge"):
         RS.parse_order(state, "french", "7e Batterie charge 74th")
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))  # failed: still once a turn
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))  # failed: still once a turn
     with pytest.raises(IllegalOrder, match="once a turn"):
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
 
 
 def test_a_unit_whose_declared_charge_went_ahead_may_not_shoot() -> None:
     state, rng, _ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
-    to_step(state, "Shooting", ScriptedRng([5]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
+    to_step(state, "Shooting", DiceThenStream([5]))
     with pytest.raises(IllegalOrder, match=r"made a declared charge this turn and may not shoot \(17.2.5\)"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     assert "2e-ligne fire at 74th" not in legal_texts(RS, state, "french")
     # a unit whose To Charge test failed may shoot
     state, rng, _ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))
     to_step(state, "Shooting", rng)
     assert RS.parse_order(state, "french", "2e de Ligne fire at 74th").text == "2e-ligne fire at 74th"
 
@@ -141,7 +142,7 @@ def test_an_opportunity_charge_in_the_movement_phase() -> None:
     assert "2e-ligne charge 74th" in legal_texts(RS, state, "french")
     # To Charge 4 (Class 2 passes), the 74th's Being Charged test at once 5 (stands), then half the
     # line's 6" straight ahead: 2.5" into contact
-    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4, 5]))
+    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4, 5]))
     text = text_of(events)
     assert "2e de Ligne makes an opportunity charge at 74th Infantry (17.4.11)." in text
     assert "74th Infantry: Being Charged test (Being Charged test (house), class-3): 1d6 = 5: STAND" in text
@@ -156,7 +157,7 @@ def test_a_skirmish_screen_evades_an_opportunity_charge_by_formed_troops() -> No
     screen.formation = "skirmish"
     to_step(state, "Movement", rng)
     y = screen.y
-    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4, 5]))
+    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4, 5]))
     text = text_of(events)
     assert "74th Infantry: Being Charged test (Being Charged test (house), class-3): 1d6 = 5: STAND: passed, it evades." in text
     assert screen.y < y and "falls short of 74th Infantry" in text and gap(ligne, screen) > 1
@@ -165,7 +166,7 @@ def test_a_skirmish_screen_evades_an_opportunity_charge_by_formed_troops() -> No
 def test_opportunity_charges_reach_half_the_move_and_after_shooting_only_2_inches() -> None:
     state, rng, ligne, _prussian = game(apart=3.5)
     to_step(state, "Shooting", rng)
-    order(state, "french", "2e de Ligne fire at 74th", ScriptedRng([1] * 12))
+    order(state, "french", "2e de Ligne fire at 74th", DiceThenStream([1] * 12))
     to_step(state, "Movement", rng)
     with pytest.raises(IllegalOrder, match=r"shot this turn: it may opportunity-charge only an enemy within 2\""):
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
@@ -174,7 +175,7 @@ def test_opportunity_charges_reach_half_the_move_and_after_shooting_only_2_inche
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
     # a unit that declared a charge in the Morale phase makes no opportunity charge
     state, rng, ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))
     to_step(state, "Movement", rng)
     with pytest.raises(IllegalOrder, match="an opportunity charge only by a unit that declared none"):
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
@@ -182,10 +183,10 @@ def test_opportunity_charges_reach_half_the_move_and_after_shooting_only_2_inche
 
 def test_a_counter_charged_unit_tests_at_once() -> None:
     state, rng, ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))  # 1st Impulse 3": 3" apart now
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))  # 1st Impulse 3": 3" apart now
     order(state, "french", "next", rng)
     # the 74th counter charges: its To Charge 4 passes; the 2e tests at once: Class 2, 1d6 = 3: disordered
-    events = order(state, "prussian", "74th charge 2e de Ligne", ScriptedRng([4, 3]))
+    events = order(state, "prussian", "74th charge 2e de Ligne", DiceThenStream([4, 3]))
     text = text_of(events)
     assert "74th Infantry declares a counter charge at 2e de Ligne." in text
     assert "2e de Ligne, counter charged (17.4.13): Being Charged test" in text
@@ -195,8 +196,8 @@ def test_a_counter_charged_unit_tests_at_once() -> None:
 
 def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
     state, rng, ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
-    to_step(state, "Movement", ScriptedRng([5]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
+    to_step(state, "Movement", DiceThenStream([5]))
     assert "2e-ligne feint" in legal_texts(RS, state, "french")
     y = ligne.y
     events = order(state, "french", "2e de Ligne feint", rng)
@@ -211,8 +212,8 @@ def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
     forty = unit(state, "40e de Ligne")
     forty.formation, forty.x, forty.y, forty.facing = ligne.formation, ligne.x, ligne.y, ligne.facing
     ligne.x = 60.0
-    order(state, "french", "40e de Ligne charge 74th", ScriptedRng([5]))
-    to_step(state, "Movement", ScriptedRng([5]))
+    order(state, "french", "40e de Ligne charge 74th", DiceThenStream([5]))
+    to_step(state, "Movement", DiceThenStream([5]))
     with pytest.raises(IllegalOrder, match="Class 1 troops cannot make feint charges"):
         RS.parse_order(state, "french", "40e de Ligne feint")
 
@@ -220,11 +221,11 @@ def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
 def test_a_skirmisher_evades_half_its_move_directly_away_keeping_its_formation() -> None:
     state, rng, _ligne, prussian = game()
     prussian.formation = "skirmish"
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     order(state, "french", "next", rng)
     assert "74th evade" in legal_texts(RS, state, "prussian")
     y, facing = prussian.y, prussian.facing
-    events = order(state, "prussian", "74th evade", ScriptedRng([5]))
+    events = order(state, "prussian", "74th evade", DiceThenStream([5]))
     half = house().movement.rates["infantry"]["skirmish"] / 2
     assert f"74th Infantry evades {half:g}\" directly away from 2e de Ligne (17.4.16)." in text_of(events)
     assert prussian.y == pytest.approx(y - half) and prussian.facing == facing and prussian.formation == "skirmish"
@@ -237,14 +238,14 @@ def test_the_initiative_side_answers_with_an_evade_in_its_own_part_and_crews_lea
     uhlans = unit(state, "11th Uhlans")
     uhlans.formation, uhlans.x, uhlans.y, uhlans.facing = "line", 10.0, 31.0, 180.0
     order(state, "french", "next", rng)
-    order(state, "prussian", "11th Uhlans charge 7e Batterie", ScriptedRng([6]))
+    order(state, "prussian", "11th Uhlans charge 7e Batterie", DiceThenStream([6]))
     events = order(state, "prussian", "next", rng)
     assert "The French answer the charges: `7e-batterie evade` or `7e-batterie stand`" in text_of(events)
     assert STEPS[state.step] == "Morale" and RS.to_act(state) == ["french"]
     with pytest.raises(IllegalOrder, match="this part of the Morale phase is for answering them"):
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
     x, y = battery.x, battery.y
-    events = order(state, "french", "7e Batterie evade", ScriptedRng([6]))
+    events = order(state, "french", "7e Batterie evade", DiceThenStream([6]))
     assert "The crew of 7e Batterie (4-pdr) leave their guns and evade" in text_of(events)
     assert (battery.x, battery.y) == (x, y)
     order(state, "french", "next", rng)
@@ -257,9 +258,9 @@ def test_an_evade_off_the_table_comes_back_three_turns_later() -> None:
     state, rng, ligne, prussian = game()
     prussian.formation, prussian.y = "skirmish", 3.0  # 2.5" from the top edge, backing towards it
     ligne.y = 10.0
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     order(state, "french", "next", rng)
-    events = order(state, "prussian", "74th evade", ScriptedRng([6]))
+    events = order(state, "prussian", "74th evade", DiceThenStream([6]))
     assert f"evades off the table away from 2e de Ligne; it may come back in the Movement phase of turn {state.turn + 3}" \
         in text_of(events)
     assert prussian.status == EVADED_OFF and "74th" not in {c.id for c in RS.view(state, "french").counters}
@@ -277,9 +278,9 @@ def test_an_evade_off_the_table_comes_back_three_turns_later() -> None:
 
 def test_reserved_fire_shoots_at_the_charger_before_its_charge_home_test() -> None:
     state, rng, ligne, prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))  # 3" apart after the 1st Impulse
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))  # 3" apart after the 1st Impulse
     order(state, "french", "next", rng)
-    order(state, "prussian", "74th stand", ScriptedRng([6]))
+    order(state, "prussian", "74th stand", DiceThenStream([6]))
     order(state, "prussian", "next", rng)
     order(state, "french", "next", rng)
     assert "74th reserve fire" in legal_texts(RS, state, "prussian")
@@ -290,7 +291,7 @@ def test_reserved_fire_shoots_at_the_charger_before_its_charge_home_test() -> No
     to_step(state, "Movement", rng)
     # 12 dice at 3" (close: house H on 5-6), then the Charge Home test
     faces = [6, 6, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5]
-    events = order(state, "french", "2e de Ligne charge home", ScriptedRng(faces))
+    events = order(state, "french", "2e de Ligne charge home", DiceThenStream(faces))
     text = text_of(events)
     assert text.index("74th Infantry defensive fire at 2e de Ligne (17.3.1)") < text.index("Charge Home test")
     assert "2e de Ligne loses" in text and ligne.stands < 12 and prussian.fired_turn == state.turn
@@ -301,7 +302,7 @@ def test_skirmishers_in_the_open_within_the_1st_impulse_rout_and_may_not_shoot()
     fusiliers = unit(state, "39th Fusiliers")  # the formed target behind the screen, 6" ahead
     fusiliers.formation, fusiliers.x, fusiliers.y, fusiliers.facing = "line", 36.0, 23.0, 180.0
     screen.formation, screen.y = "skirmish", 27.5  # 1.5" in front of the 2e de Ligne
-    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", ScriptedRng([4]))
+    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", DiceThenStream([4]))
     text = text_of(events)
     assert "74th Infantry, a skirmish screen in the open within 2e de Ligne's 1st Impulse, routs at once and may " \
            "not shoot this turn (17.2.7)." in text
@@ -314,20 +315,20 @@ def test_skirmishers_in_the_open_within_the_1st_impulse_rout_and_may_not_shoot()
     for u, y, facing in ((ligne, 30.0, 0.0), (fusiliers, 23.0, 180.0)):
         u.formation, u.x, u.y, u.facing = "line", 14.0, y, facing
     screen.formation, screen.x, screen.y, screen.stands = "skirmish", 14.0, 27.5, 4
-    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", ScriptedRng([4]))
+    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", DiceThenStream([4]))
     assert "skirmish screen" not in text_of(events) and screen.status == "on table"
 
 
 def test_a_skirmish_screen_charged_by_formed_troops_must_evade() -> None:
     state, rng, _ligne, screen = game()
     screen.formation = "skirmish"
-    order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     order(state, "french", "next", rng)
     assert "74th stand" not in legal_texts(RS, state, "prussian")
     with pytest.raises(IllegalOrder, match=r"a skirmish screen charged by formed troops: it must evade \(17.2.7\)"):
         RS.parse_order(state, "prussian", "74th stand")
     y = screen.y
-    events = order(state, "prussian", "next", ScriptedRng([6]))  # not answered: it evades all the same
+    events = order(state, "prussian", "next", DiceThenStream([6]))  # not answered: it evades all the same
     assert "74th Infantry evades 4\" directly away from 2e de Ligne" in text_of(events) and screen.y < y
 
 
@@ -336,14 +337,14 @@ def test_the_new_enemy_of_a_break_through_attack_tests_in_the_morale_phase() -> 
     prussian.breakthrough, prussian.breakthrough_turn = ligne.id, state.turn  # its pursuit reached the 2e (17.5.4)
     order(state, "french", "next", rng)
     # failing (Class 2, 1d6 = 3: any failure) it routs
-    events = order(state, "prussian", "next", ScriptedRng([3]))
+    events = order(state, "prussian", "next", DiceThenStream([3]))
     text = text_of(events)
     assert "2e de Ligne, a Break-Through Attack by 74th Infantry (17.5.4): Being Charged test" in text
     assert "2e de Ligne routs (charged by 74th Infantry)" in text and ligne.status == ROUTING
     # passing, it stands but may not change formation (or evade) this turn
     state, rng, ligne, prussian = game(apart=0.0)
     prussian.breakthrough, prussian.breakthrough_turn = ligne.id, state.turn
-    events = order(state, "french", "2e de Ligne stand", ScriptedRng([6]))
+    events = order(state, "french", "2e de Ligne stand", DiceThenStream([6]))
     assert "it stands; it may not change formation or evade this turn." in text_of(events)
     to_step(state, "Movement", rng)
     with pytest.raises(IllegalOrder, match="no formation change"):

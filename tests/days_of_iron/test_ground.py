@@ -15,7 +15,8 @@ from games.days_of_iron.rules import close_assault_17_5, movement_17_4, shooting
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import State, TerrainPiece, Unit
 from tests.console import run_script
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 ROOT = Path(__file__).resolve().parents[2]
 PURSUIT = ("Close assault results (house): 5th Jäger rout, 3e Hussards pursue 8\" (17.5.1).\n"
@@ -194,7 +195,7 @@ def assault_game() -> tuple[State, Rng]:
 def to_close_assault(state: State, faces: list[int]) -> str:
     """Say `next` through the Movement phase: the Close Assault phase fights with the given dice."""
     order(state, "french", "next", Rng(seed_from_number(5)))
-    return "\n".join(e.text for e in order(state, "prussian", "next", ScriptedRng(faces)))
+    return "\n".join(e.text for e in order(state, "prussian", "next", DiceThenStream(faces)))
 
 
 def test_the_results_sheet_reads_the_margin_and_refuses_a_mistyped_result() -> None:
@@ -224,7 +225,7 @@ def test_a_victors_advance_into_a_new_enemy_is_a_break_through_attack() -> None:
     assert close_assault_17_5.breakthrough_attacks(state) == []  # fought next turn, not now
     state.turn = 2
     assert close_assault_17_5.breakthrough_attacks(state) == [(ligne, fresh)]
-    text = "\n".join(e.text for e in close_assault_17_5.resolve(state, ScriptedRng([3, 3, 1])))
+    text = "\n".join(e.text for e in close_assault_17_5.resolve(state, DiceThenStream([3, 3, 1])))
     assert "2e de Ligne 3+2+1 break-through = 6; 39th Fusiliers 3+" in text
 
 

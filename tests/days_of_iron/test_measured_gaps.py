@@ -12,7 +12,8 @@ from games.days_of_iron.rules import close_assault_17_5, morale_17_2, routing_17
 from games.days_of_iron.rules.charges_17_2 import in_contact
 from games.days_of_iron.rules.formations_12 import footprint
 from games.days_of_iron.state import CAPTURED, DESTROYED, KILLED, ON_TABLE, ROUTING, STEPS, State, TerrainPiece, Unit
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 
 def place(u: Unit, x: float, y: float, facing: float, formation: str = "line") -> Unit:
@@ -41,7 +42,7 @@ def bare_game(step: str = "Movement") -> tuple[State, Rng]:
 def to_close_assault(state: State, faces: list[int]) -> str:
     """Say `next` through the Movement phase: the Close Assault phase opens with the given dice."""
     order(state, "french", "next", Rng(seed_from_number(5)))
-    return texts(order(state, "prussian", "next", ScriptedRng(faces)))
+    return texts(order(state, "prussian", "next", DiceThenStream(faces)))
 
 
 def river(state: State, name: str, kind: str, x0: float, y0: float, x1: float, y1: float) -> None:
@@ -144,7 +145,7 @@ def test_a_halted_unit_that_passes_its_rally_when_the_next_morale_phase_opens_mo
     ligne.halted = True
     order(state, "french", "next", rng)
     order(state, "prussian", "next", rng)
-    said = texts(order(state, "french", "initiative", ScriptedRng([6, 1, 6])))
+    said = texts(order(state, "french", "initiative", DiceThenStream([6, 1, 6])))
     assert "**Rally test (house)** for 2e de Ligne (class-2): 1d6 = 6" in said and ": PASS" in said
     assert not ligne.halted
 
@@ -155,12 +156,12 @@ def test_a_halted_unit_that_failed_its_rally_moves_normally_after_passing_a_casu
     ligne.halted = True
     order(state, "french", "next", rng)
     order(state, "prussian", "next", rng)
-    said = texts(order(state, "french", "initiative", ScriptedRng([6, 1, 1])))  # rally 1d6 = 1: fails
+    said = texts(order(state, "french", "initiative", DiceThenStream([6, 1, 1])))  # rally 1d6 = 1: fails
     assert "2e de Ligne stays halted" in said and ligne.halted
     while STEPS[state.step] != "Shooting":
         order(state, RS.to_act(state)[0], "next", rng)
     ligne.pending_hits = 1
-    faces = ScriptedRng([6])  # 6 -1 halted = 5: PASS
+    faces = DiceThenStream([6])  # 6 -1 halted = 5: PASS
     order(state, RS.to_act(state)[0], "next", faces)
     said = texts(order(state, RS.to_act(state)[0], "next", faces))
     assert "for 2e de Ligne (class-2): 1d6 = 6 -1 halted = 5: PASS" in said
@@ -172,7 +173,7 @@ def test_a_unit_halted_by_a_being_charged_test_this_turn_stays_halted_after_a_pa
     state, _ = bare_game("Shooting")
     ligne = unit(state, "2e de Ligne")
     ligne.halted, ligne.order, ligne.order_turn, ligne.rally_turn = True, "disordered", state.turn, 0
-    said = texts(morale_17_2.after_shooting(state, {ligne.id: 1}, {ligne.id: 1}, ScriptedRng([6])))
+    said = texts(morale_17_2.after_shooting(state, {ligne.id: 1}, {ligne.id: 1}, DiceThenStream([6])))
     assert ": PASS" in said and ligne.halted
 
 
@@ -187,7 +188,7 @@ def test_a_wounded_general_loses_command_for_the_charts_turns_from_the_phase_of_
     staff_14.carry(state, ligne)
     assert morale_17_2.staff_factor(state, ligne, "casualties") == ("attached-capable", 1)
     # staff die 6: hit; the chart's 3: "wounded: no command for 2 turns" (house)
-    said = texts(morale_17_2.staff_risk(state, doens, ScriptedRng([6, 3])))
+    said = texts(morale_17_2.staff_risk(state, doens, DiceThenStream([6, 3])))
     assert "HIT; Casualties to staff (house): 3: wounded: no command for 2 turns (17.3.5)." in said
     assert "Gen. Doëns is wounded and has no command until turn 3's Shooting phase (14.3)." in said
     assert doens.status == ON_TABLE and doens.attached == ligne.id
@@ -213,7 +214,7 @@ def test_an_unattached_general_wounded_by_fire_loses_command_too() -> None:
     general = unit(state, "Laveaucoupet")
     general.attached, general.pending_hits = "", 1
     order(state, "french", "next", rng)
-    said = texts(order(state, "prussian", "next", ScriptedRng([1])))  # Casualties to staff 1: slightly wounded
+    said = texts(order(state, "prussian", "next", DiceThenStream([1])))  # Casualties to staff 1: slightly wounded
     assert "Gen. Laveaucoupet hit 1 time (Casualties to staff (house)): 1: slightly wounded: no command for 1 turn." in said
     assert "Gen. Laveaucoupet is wounded and has no command until turn 2's Movement phase (14.3)." in said  # hits come off as the phase ends
     assert general.status == ON_TABLE and not staff_14.in_command(state, general)

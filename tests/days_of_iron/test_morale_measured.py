@@ -32,7 +32,8 @@ from games.days_of_iron.state import (
     Unit,
 )
 from tests.console import run_script
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 
 def test_a_stored_game_from_before_the_status_fields_loads_in_good_order() -> None:
@@ -144,7 +145,7 @@ def shot(state: State, name: str, hits: int, faces: list[int]) -> list[Event]:
     """End the Shooting phase with ``hits`` on the named unit, the next dice scripted."""
     to_phase(state, Rng(seed_from_number(3)), "Shooting")
     unit(state, name).pending_hits = hits
-    rng = ScriptedRng(faces)
+    rng = DiceThenStream(faces)
     order(state, RS.to_act(state)[0], "next", rng)
     return order(state, RS.to_act(state)[0], "next", rng)
 
@@ -209,7 +210,7 @@ def test_units_not_in_good_order_must_rally_when_the_morale_phase_opens() -> Non
     to_phase(state, rng, "Close Assault")
     order(state, RS.to_act(state)[0], "next", rng)
     order(state, RS.to_act(state)[0], "next", rng)
-    events = order(state, "french", "initiative", ScriptedRng([6, 1, 5]))
+    events = order(state, "french", "initiative", DiceThenStream([6, 1, 5]))
     said = texts(events)
     # 5 -1 shaken +1 Doëns (capable, within 16") = 5: class-2 passes
     assert "**Rally test (house)** for 2e de Ligne (class-2): 1d6 = 5 -1 shaken +1 general-capable = 5: PASS" in said
@@ -226,7 +227,7 @@ def test_a_router_rallies_by_order_facing_back_the_way_it_routed() -> None:
     assert RS.parse_order(state, "french", "2e de Ligne rally").text == "2e-ligne rally"
     assert RS.parse_order(state, "french", "rally 2e de Ligne").text == "2e-ligne rally"
     assert "2e-ligne rally" in legal_texts(RS, state, "french")
-    events = order(state, "french", "2e-ligne rally", ScriptedRng([6]))
+    events = order(state, "french", "2e-ligne rally", DiceThenStream([6]))
     assert "1d6 = 6 -2 routing +1 general-capable = 5: PASS" in events[0].text  # class-2 passes on 5
     assert "halts and rallies in column" in events[0].text
     assert ligne.status == ON_TABLE and ligne.facing == pytest.approx(0)
@@ -239,7 +240,7 @@ def test_a_failed_rally_leaves_the_router_routing_and_one_test_a_turn() -> None:
     ligne = unit(state, "2e de Ligne")
     place(ligne, 68, 28, 0)
     rout(state, ligne, (68, 18))
-    events = order(state, "french", "2e-ligne rally", ScriptedRng([2]))
+    events = order(state, "french", "2e-ligne rally", DiceThenStream([2]))
     assert "FAIL" in events[0].text and "stays routing" in events[0].text and ligne.status == ROUTING
     with pytest.raises(IllegalOrder, match="has taken its rally test this turn"):
         RS.parse_order(state, "french", "2e-ligne rally")

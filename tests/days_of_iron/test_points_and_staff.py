@@ -9,7 +9,8 @@ from games.core.errors import IllegalOrder, WrongPhase
 from games.core.ruleset import UMPIRE
 from games.days_of_iron import data as rec
 from games.days_of_iron.rules.points_5 import side_points, unit_points
-from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 
 def spec(**kw: object) -> rec.UnitSpec:
@@ -54,7 +55,7 @@ def test_data_files_are_tagged() -> None:
 def test_standard_staff_table_14_1() -> None:
     state, _ = new_game("meeting")
     # French Generals in data order: Laveaucoupet, Doëns, Micheler, Valabrègue.
-    events = order(state, "french", "staff", ScriptedRng([1, 2, 5, 6]))
+    events = order(state, "french", "staff", DiceThenStream([1, 2, 5, 6]))
     quality = {u.name: (u.roll, u.quality) for u in state.units if u.side == "french" and u.type == "general"}
     assert quality == {
         "General Frossard": (0, "capable"),  # the player's General is not diced
@@ -80,7 +81,7 @@ def test_standard_staff_table_14_1() -> None:
 )
 def test_national_staff_table_19_4_as_ruled(nation_force: str, faces: list[int], expected: list[str]) -> None:
     state, _ = new_game("meeting", staff="national", force1=nation_force)
-    order(state, "french", "staff", ScriptedRng(faces))
+    order(state, "french", "staff", DiceThenStream(faces))
     diced = [u.quality for u in state.units if u.side == "french" and u.type == "general" and u.rank != "army"]
     assert diced == expected
 
@@ -108,7 +109,7 @@ def test_field_promotion_14_3_waits_a_turn_and_rolls_1_3_inept() -> None:
         RS.parse_order(state, "french", "promote Doëns")
     finish_turn(state, rng)
     start_turn(state)
-    events = order(state, "french", "promote Doëns", ScriptedRng([3]))
+    events = order(state, "french", "promote Doëns", DiceThenStream([3]))
     successor = unit(state, "Gen. Doëns's successor")
     assert successor.quality == "inept" and successor.roll == 3 and successor.points == 0
     assert "3 = Inept" in events[0].text
@@ -117,7 +118,7 @@ def test_field_promotion_14_3_waits_a_turn_and_rolls_1_3_inept() -> None:
     order(state, UMPIRE, "captured Micheler", rng)
     finish_turn(state, rng)
     start_turn(state)
-    order(state, "french", "promote Micheler", ScriptedRng([4]))
+    order(state, "french", "promote Micheler", DiceThenStream([4]))
     assert unit(state, "Gen. Micheler's successor").quality == "capable"
     with pytest.raises(IllegalOrder, match="not replaced"):
         order(state, UMPIRE, "killed Frossard", rng)

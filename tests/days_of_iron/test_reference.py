@@ -11,7 +11,8 @@ from games.core import data
 from games.core.errors import DataError, IllegalOrder, UnknownName
 from games.core.schema import validate_all
 from games.days_of_iron.data import HOUSE_CHARTS, house, reference
-from tests.days_of_iron.helpers import MORALE, RS, SMALL_ARMS, ScriptedRng, new_game, order, ready_both, start_turn
+from tests.days_of_iron.helpers import MORALE, RS, SMALL_ARMS, new_game, order, ready_both, start_turn
+from tests.scripted import DiceThenStream
 
 
 @pytest.fixture
@@ -47,16 +48,16 @@ def test_shipped_game_has_no_reference_tables_and_says_so() -> None:
 def test_morale_lookup_from_a_data_pack(pack: Path) -> None:
     assert "morale.toml" in RS.help() and "small-arms.toml" in RS.help()
     state, _ = new_game()
-    ready_both(state, ScriptedRng([6, 1, 2, 2, 2, 2, 2, 2, 6, 1]))  # Laveaucoupet 6, Doëns 1
+    ready_both(state, DiceThenStream([6, 1, 2, 2, 2, 2, 2, 2, 6, 1]))  # Laveaucoupet 6, Doëns 1
     start_turn(state)
     # 2e de Ligne: base 1 + Class 2 (2) + inept Doëns (1) + disordered (1) = 5; a 6 passes
-    events = order(state, "french", "morale 2e de Ligne charge disordered", ScriptedRng([6]))
+    events = order(state, "french", "morale 2e de Ligne charge disordered", DiceThenStream([6]))
     text = events[0].text
     assert "base +1, Class 2 +2, inept General +1, disordered +1 = 5; 1d6 = 6: PASSED - Charges." in text
-    events = order(state, "french", "morale 2e de Ligne charge disordered", ScriptedRng([5]))
+    events = order(state, "french", "morale 2e de Ligne charge disordered", DiceThenStream([5]))
     assert "= 5; 1d6 = 5: FAILED - May not close." in events[0].text  # the die must be HIGHER
     # the divisional artillery has no brigade General: the senior General (Laveaucoupet, exceptional 6)
-    events = order(state, "french", "morale 7e Batterie charge", ScriptedRng([1]))
+    events = order(state, "french", "morale 7e Batterie charge", DiceThenStream([1]))
     assert "base +1, exceptional General -1 = 0; 1d6 = 1: PASSED" in events[0].text
     with pytest.raises(UnknownName, match="no factor `muddy`"):
         RS.parse_order(state, "french", "morale 2e de Ligne charge muddy")
@@ -66,8 +67,8 @@ def test_dice_table_lookup_from_a_data_pack(pack: Path) -> None:
     state, rng = new_game()
     ready_both(state, rng)
     start_turn(state)
-    assert "HH" in order(state, "prussian", "table small-arms dense", ScriptedRng([5]))[0].text
-    events = order(state, "prussian", "table small line -1", ScriptedRng([4]))
+    assert "HH" in order(state, "prussian", "table small-arms dense", DiceThenStream([5]))[0].text
+    events = order(state, "prussian", "table small line -1", DiceThenStream([4]))
     assert "1d6 [4] = **4** -1 = 3: -" in events[0].text
     assert RS.parse_order(state, "prussian", "table small dense +2").text == "table small-arms dense +2"
 

@@ -6,13 +6,14 @@ import pytest
 
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName, WrongPhase
 from games.core.ruleset import legal_texts
-from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, start_turn
+from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn
+from tests.scripted import DiceThenStream
 
 
 def test_initiative_rerolls_draws_and_the_higher_side_holds_it() -> None:
     state, rng = new_game("meeting")
     ready_both(state, rng)
-    events = order(state, "prussian", "initiative", ScriptedRng([3, 3, 5, 5, 2, 4]))
+    events = order(state, "prussian", "initiative", DiceThenStream([3, 3, 5, 5, 2, 4]))
     assert state.initiative == "prussian" and state.turn == 1
     assert "French 3, Prussians 3 / draw, re-roll: French 5, Prussians 5 / draw, re-roll: French 2, Prussians 4" in (
         events[0].text)
@@ -24,7 +25,7 @@ def test_initiative_rerolls_draws_and_the_higher_side_holds_it() -> None:
 @pytest.mark.parametrize(("face", "winner"), [(1, "French"), (3, "French"), (4, "Prussians"), (6, "Prussians")])
 def test_dispute_1_3_for_the_asking_side_4_6_for_the_other(face: int, winner: str) -> None:
     state, _ = new_game("meeting")
-    events = order(state, "french", "dispute is the orchard light cover?", ScriptedRng([face]))
+    events = order(state, "french", "dispute is the orchard light cover?", DiceThenStream([face]))
     assert f"1d6 = {face}: decided as the {winner} wish" in events[0].text
     assert "is the orchard light cover?" in events[0].text and events[0].reveals
     with pytest.raises(InvalidSyntax, match="the matter in dispute is missing"):
@@ -33,11 +34,11 @@ def test_dispute_1_3_for_the_asking_side_4_6_for_the_other(face: int, winner: st
 
 def test_book_checks() -> None:
     state, _ = new_game("meeting")
-    assert "light wood" in order(state, "french", "check wood about the copse", ScriptedRng([3]))[0].text
-    assert "heavy wood" in order(state, "french", "check wood", ScriptedRng([4]))[0].text
-    assert "a ford is found" in order(state, "prussian", "check ford", ScriptedRng([6]))[0].text
-    assert "span of the bridge is destroyed" in order(state, "prussian", "check demolish", ScriptedRng([5]))[0].text
-    assert "unhurt" in order(state, "prussian", "check general-hit", ScriptedRng([5]))[0].text
+    assert "light wood" in order(state, "french", "check wood about the copse", DiceThenStream([3]))[0].text
+    assert "heavy wood" in order(state, "french", "check wood", DiceThenStream([4]))[0].text
+    assert "a ford is found" in order(state, "prussian", "check ford", DiceThenStream([6]))[0].text
+    assert "span of the bridge is destroyed" in order(state, "prussian", "check demolish", DiceThenStream([5]))[0].text
+    assert "unhurt" in order(state, "prussian", "check general-hit", DiceThenStream([5]))[0].text
     with pytest.raises(UnknownName, match="No check called `weather`"):
         RS.parse_order(state, "french", "check weather")
 
@@ -59,7 +60,7 @@ def test_scouting_points_and_out_scouting() -> None:
 
 def test_no_out_scouting_means_a_roll_off_lowest_places_first() -> None:
     state, _ = new_game("meeting")
-    rng = ScriptedRng([2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 6, 1])  # staff dice, then one draw and a re-roll
+    rng = DiceThenStream([2, 2, 2, 2, 2, 2, 2, 2, 5, 5, 6, 1])  # staff dice, then one draw and a re-roll
     order(state, "french", "scout 4e Chasseurs", rng)  # 12
     order(state, "prussian", "scout 2nd Hussars", rng)  # 24: a margin of 12 < 15
     events = ready_both(state, rng)

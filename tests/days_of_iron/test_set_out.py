@@ -16,7 +16,8 @@ from games.days_of_iron.rules import deployment_16, formations_12
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.rules.routing_17_4_14 import rout
 from games.days_of_iron.state import State, Unit
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 SCENARIOS = ("meeting", "outpost", "spicheren", "saar")
 
@@ -121,7 +122,7 @@ def test_an_arrival_with_no_room_on_the_edge_waits_off_the_table_for_the_next_mo
         unit(state, name).y = 20.0 + 5 * ("74th", "39th", "77th", "40th").index(name)
     while state.phase == "turn":
         order(state, UMPIRE, "next", rng)
-    order(state, "prussian", "initiative", ScriptedRng([1, 6]))  # the Prussians first again
+    order(state, "prussian", "initiative", DiceThenStream([1, 6]))  # the Prussians first again
     said = "\n".join(e.text for e in to_movement(state, rng))
     # the 2nd Light Battery, set out at the right of the Prussians' second row, still stands 1" too near
     assert "Gen. von Rheinbaben come on at Givonne road (72\", 7\")" in said and "2nd Light Battery (Krupp) stands at" in said
@@ -181,7 +182,7 @@ def battery_game(battery_formation: str) -> tuple[State, Rng, Unit, Unit]:
 
 def test_a_charge_passes_through_a_friendly_deployed_battery_disordered_and_the_guns_fall_silent() -> None:
     state, rng, horse, guns = battery_game("line")
-    events = order(state, "french", "4e Chasseurs à cheval charge 74th", ScriptedRng([4]))  # refused before
+    events = order(state, "french", "4e Chasseurs à cheval charge 74th", DiceThenStream([4]))  # refused before
     said = "\n".join(e.text for e in events)
     assert "1st Impulse: 7\"" in said
     assert ("4e Chasseurs à cheval charges through 7e Batterie (4-pdr): it is disordered; the gunners evade it and "

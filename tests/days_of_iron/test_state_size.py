@@ -17,7 +17,8 @@ from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, legal_texts
 from games.days_of_iron.state import State
-from tests.days_of_iron.helpers import RS, ScriptedRng, finish_turn, new_game, order, ready_both, unit
+from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, unit
+from tests.scripted import DiceThenStream
 
 EARLY, LATE = 100, 3000
 SLACK = 256  # bytes: turn numbers and record numbers gain digits; nothing else may grow
@@ -108,7 +109,7 @@ def test_a_lost_successor_is_replaced_in_place_a_turn_later() -> None:
     order(state, "french", "initiative", rng)
     assert RS.parse_order(state, "french", "promote Doëns's successor").text == f"promote {doens}"
     assert f"promote {doens}" in legal_texts(RS, state, "french")
-    events = order(state, "french", "promote Doëns", ScriptedRng([5]))
+    events = order(state, "french", "promote Doëns", DiceThenStream([5]))
     assert "lost again: 5 = Capable. A new General takes command as Gen. Doëns's successor" in events[0].text
     assert len(state.units) == units and successor.status == "on table" and successor.quality == "capable"
     assert successor.lost_turn == state.turn

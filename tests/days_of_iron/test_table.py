@@ -15,7 +15,8 @@ from games.core.ruleset import legal_texts
 from games.days_of_iron.data import house
 from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
 from games.days_of_iron.state import STEPS, State, Unit
-from tests.days_of_iron.helpers import RS, ScriptedRng, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 
 def to_movement(state: State, rng: Rng, *, french_first: bool = True) -> None:
@@ -239,14 +240,14 @@ def test_fire_rolls_a_die_per_stand_and_hits_come_off_at_the_end_of_the_phase() 
     to_shooting(state, rng)
     assert "2e-ligne fire at 74th" in legal_texts(RS, state, "french")
     # 12 stands, 6" away: the small arms chart's "effective" column (house): H on a 6
-    events = order(state, "french", "2e de Ligne fire at 74th", ScriptedRng([6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1]))
+    events = order(state, "french", "2e de Ligne fire at 74th", DiceThenStream([6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1]))
     assert '2e de Ligne fire at 74th Infantry: 6" (effective), 12 x 1d6 [6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1] = 3 H' in events[0].text
     assert prussian.stands == 12 and prussian.pending_hits == 3  # simultaneous: not yet removed
     with pytest.raises(IllegalOrder, match="has fired this turn"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     order(state, "french", "next", rng)
     # the Prussians still fire with all 12 stands (17.3: the stands they started the phase with)
-    events = order(state, "prussian", "74th fire at 2e de Ligne", ScriptedRng([6] * 12))
+    events = order(state, "prussian", "74th fire at 2e de Ligne", DiceThenStream([6] * 12))
     assert "12 x 1d6" in events[0].text and "= 12 H" in events[0].text
     events = order(state, "prussian", "next", rng)
     texts = [e.text for e in events]
@@ -302,7 +303,7 @@ def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_fo
     with pytest.raises(IllegalOrder, match="only infantry and cavalry charge"):
         RS.parse_order(state, "french", "7e Batterie charge 74th")
     # To Charge test on the house morale chart, Class 2 column: 4+ passes; 1st Impulse: half of 6"
-    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([4]))
+    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
     assert "To Charge test (Morale test (house), class-2): 1d6 = 4: PASS" in events[0].text
     assert '1st Impulse: 3" (3" short)' in events[0].text and ligne.charging == prussian.id
     with pytest.raises(IllegalOrder, match="has declared its charge this turn"):
@@ -310,13 +311,13 @@ def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_fo
     while STEPS[state.step] != "Movement":
         order(state, RS.to_act(state)[0], "next", rng)
     assert "2e-ligne charge home" in legal_texts(RS, state, "french")
-    events = order(state, "french", "2e de Ligne charge home", ScriptedRng([5]))
+    events = order(state, "french", "2e de Ligne charge home", DiceThenStream([5]))
     assert "Charge Home test" in events[0].text and "in contact with 74th Infantry" in events[0].text
     order(state, "french", "next", rng)
     # into the Close Assault phase: French 6+2+1 (charging) = 9 beat Prussians 1+3 = 4; 12 v 12 is
     # "even": the chart's 1d6 = 5 costs the loser 2 stands; won by 5, the results sheet's last row
     # (house): the loser routs (6", half the infantry rout distance) and the winner pursues 8"
-    events = order(state, "prussian", "next", ScriptedRng([6, 1, 5]))
+    events = order(state, "prussian", "next", DiceThenStream([6, 1, 5]))
     text = "\n".join(e.text for e in events)
     assert "**Close assault** (17.5): 2e de Ligne 6+2+1 charging = 9; 74th Infantry 1+3 = 4: 2e de Ligne win by 5" in text
     assert "74th Infantry lose 2." in text and "74th Infantry routs (beaten by 2e de Ligne): initial rout of 6\"" in text
@@ -330,7 +331,7 @@ def test_a_failed_to_charge_test_stops_the_unit() -> None:
     ligne, _ = face_off(state)
     start_turn(state)
     y0 = ligne.y
-    events = order(state, "french", "2e de Ligne charge 74th", ScriptedRng([1]))
+    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))
     assert "FAIL: it may not move closer to the enemy this turn" in events[0].text and ligne.y == y0
     assert not ligne.charging
 
@@ -366,7 +367,7 @@ def test_hits_on_a_battery_and_on_a_general_roll_on_their_charts() -> None:
     battery.pending_hits, general.pending_hits = 2, 1
     order(state, "french", "next", rng)
     # Damage to artillery (house): 1-3 crew, 6 a gun; Casualties to staff (house): 6 killed
-    events = order(state, "prussian", "next", ScriptedRng([6, 2, 6]))  # the General comes first
+    events = order(state, "prussian", "next", DiceThenStream([6, 2, 6]))  # the General comes first
     text = "\n".join(e.text for e in events)
     assert "7e Batterie (4-pdr) hit 2 times (Damage to artillery (house)): 2: crew hit" in text
     assert "6: gun destroyed: remove one gun model." in text

@@ -1,6 +1,6 @@
 """A small fake Discord (REST + gateway) on 127.0.0.1 for end-to-end tests of the real discord.py client.
 
-It answers what discord.py 2.7 asks for (see ``shared/docs/discord-notes.md``), records every request,
+It answers what discord.py 2.7 asks for (the REST routes and gateway events it uses), records every request,
 and enforces the platform limits production would: the 3-second first response, one initial response
 per interaction, 25 autocomplete choices, 2,000 characters per message, the embed limits, attachment
 size and count (10), the component limits (5 rows, 5 buttons or one menu a row, custom ids of 100

@@ -12,6 +12,7 @@ from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event, get_ruleset
 from games.hex_ironclads.ruleset import HexIronclads
 from games.hex_ironclads.state import Ship, State
+from tests.scripted import ScriptedDice
 
 
 def ruleset() -> HexIronclads:
@@ -19,22 +20,6 @@ def ruleset() -> HexIronclads:
     assert isinstance(rs, HexIronclads)
     return rs
 
-
-class ScriptedRng(Rng):
-    """A stream whose d6 rolls are given in advance; running out is a test failure, so the
-    number of dice a rule rolls is checked exactly. Nonces still come from the real stream."""
-
-    def __init__(self, dice: Iterable[int] = ()) -> None:
-        super().__init__(seed_from_number(4242))
-        self.dice = list(dice)
-        self.rolled: list[int] = []
-
-    def die(self, faces: int) -> int:
-        assert faces == 6, faces
-        assert self.dice, "the rules rolled more dice than the test scripted"
-        value = self.dice.pop(0)
-        self.rolled.append(value)
-        return value
 
 
 def new_game(scenario: str = "duel", options: dict[str, str] | None = None) -> State:
@@ -70,7 +55,7 @@ def label(state: State, s: Ship) -> str:
 
 def order(state: State, seat: str, text: str, rng: Rng | None = None) -> list[Event]:
     rs = ruleset()
-    return rs.apply(state, seat, rs.parse_order(state, seat, text), rng or ScriptedRng())
+    return rs.apply(state, seat, rs.parse_order(state, seat, text), rng or ScriptedDice())
 
 
 def orders(state: State, seat: str, texts: Iterable[str], rng: Rng) -> list[Event]:
@@ -92,7 +77,7 @@ def to_move_phase(state: State, first: str, rng_dice: list[int] | None = None) -
     """Both sides hold fire and seal; the initiative dice make ``first`` move first."""
     a, b = (s.id for s in state.sides)
     dice = rng_dice if rng_dice is not None else ([1, 2] if first == a else [2, 1])
-    rng = ScriptedRng(dice)
+    rng = ScriptedDice(dice)
     events = order(state, a, "seal", rng) + order(state, b, "seal", rng)
     assert state.phase == "move" and state.mover() == first
     return events

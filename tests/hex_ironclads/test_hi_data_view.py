@@ -14,7 +14,6 @@ from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE
 from games.hex_ironclads.data import load_scenario, ship_types, tables
 from tests.hex_ironclads.helpers import (
-    ScriptedRng,
     new_game,
     order,
     place,
@@ -22,6 +21,7 @@ from tests.hex_ironclads.helpers import (
     ship,
     to_move_phase,
 )
+from tests.scripted import ScriptedDice
 
 
 def test_scenarios_include_a_river_action_and_the_war_of_the_pacific() -> None:
@@ -81,7 +81,7 @@ def test_view_counters_pips_markers_and_overlays() -> None:
     ship(state, "Teaser").status, ship(state, "Teaser").lost = "sunk", 3
     ship(state, "Patrick Henry").status = "saved"
     ship(state, "Jamestown").status, ship(state, "Jamestown").lost = "broken-off", 2
-    rng = ScriptedRng([6, 6, 1, 1, 1, 1, 2, 1])
+    rng = ScriptedDice([6, 6, 1, 1, 1, 1, 2, 1])
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "union", "seal", rng)
     order(state, "confederate", "seal", rng)
@@ -111,7 +111,7 @@ def test_move_and_ram_overlays() -> None:
     place(state, "Monitor", "0705", 1)
     place(state, "Virginia", "0905", 0)
     to_move_phase(state, "union")
-    rng = ScriptedRng([1, 1, 1, 1])
+    rng = ScriptedDice([1, 1, 1, 1])
     order(state, "union", "Monitor move F F", rng)
     order(state, "confederate", "done", rng)  # rams are adjudicated once both sides have moved
     kinds = [o.kind for o in rs.view(state, None).overlays]

@@ -12,7 +12,6 @@ from games.core.ruleset import legal_texts
 from games.hex_ironclads.data import ship_types
 from games.hex_ironclads.rules.firing_dice_2 import arc_of, dice_for, max_range
 from tests.hex_ironclads.helpers import (
-    ScriptedRng,
     keep_only,
     new_game,
     order,
@@ -22,6 +21,7 @@ from tests.hex_ironclads.helpers import (
     ship,
     snapshot,
 )
+from tests.scripted import ScriptedDice
 
 
 @pytest.mark.parametrize(
@@ -103,7 +103,7 @@ def test_fire_rolls_the_countdown(arc: str, rng_hexes: int) -> None:
             order(state, "chile", "Cochrane fire Huascar")
         assert snapshot(state) == before
         return
-    rng = ScriptedRng([1] * expected + [1, 2])  # all misses, then initiative
+    rng = ScriptedDice([1] * expected + [1, 2])  # all misses, then initiative
     order(state, "chile", "Cochrane fire Huascar", rng)
     order(state, "chile", "seal", rng)
     events = order(state, "peru", "seal", rng)

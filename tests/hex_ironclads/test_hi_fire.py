@@ -8,7 +8,6 @@ from games.core.errors import IllegalOrder
 from games.core.ruleset import legal_texts
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
-    ScriptedRng,
     keep_only,
     label,
     new_game,
@@ -19,6 +18,7 @@ from tests.hex_ironclads.helpers import (
     snapshot,
     texts,
 )
+from tests.scripted import ScriptedDice
 
 
 def duel_at_point_blank() -> State:
@@ -30,7 +30,7 @@ def duel_at_point_blank() -> State:
 
 def test_faces_major_minor_miss() -> None:
     state = duel_at_point_blank()
-    rng = ScriptedRng([6, 5, 4, 3, 2, 1, 1, 2])
+    rng = ScriptedDice([6, 5, 4, 3, 2, 1, 1, 2])
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "union", "seal", rng)
     events = order(state, "confederate", "seal", rng)
@@ -45,7 +45,7 @@ def test_faces_major_minor_miss() -> None:
 def test_fire_is_simultaneous_and_a_sinking_ship_still_fires() -> None:
     state = duel_at_point_blank()
     ship(state, "Virginia").lost = 7
-    rng = ScriptedRng([6, 1, 1, 1, 1, 1, 6, 6, 1, 1])
+    rng = ScriptedDice([6, 1, 1, 1, 1, 1, 6, 6, 1, 1])
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "confederate", "Virginia fire Monitor", rng)
     order(state, "confederate", "seal", rng)
@@ -64,7 +64,7 @@ def test_both_sunk_in_the_same_volley_is_a_draw() -> None:
     state = duel_at_point_blank()
     ship(state, "Virginia").lost = 7
     ship(state, "Monitor").lost = 7
-    rng = ScriptedRng([6, 1, 1, 1, 1, 1, 4, 1, 1, 1])
+    rng = ScriptedDice([6, 1, 1, 1, 1, 1, 4, 1, 1, 1])
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "confederate", "Virginia fire Monitor", rng)
     order(state, "union", "seal", rng)
@@ -85,7 +85,7 @@ def breakoff_game() -> State:
 def test_critical_point_breaks_off_and_leaving_by_the_home_edge_saves() -> None:
     state = breakoff_game()
     ship(state, "Virginia").lost = 4
-    rng = ScriptedRng([4, 1, 1, 1, 1, 1, 3, 2])  # a Minor hit; then Confederate (2) moves first
+    rng = ScriptedDice([4, 1, 1, 1, 1, 1, 3, 2])  # a Minor hit; then Confederate (2) moves first
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "union", "seal", rng)
     events = order(state, "confederate", "seal", rng)
@@ -108,7 +108,7 @@ def test_a_broken_off_ship_heads_home_by_the_shortest_route() -> None:
     state = breakoff_game()
     virginia = place(state, "Virginia", "0905", 0)  # facing NE, five rows from the south edge
     virginia.lost, virginia.status = 5, "broken-off"
-    to_move = ScriptedRng([1, 1, 1, 1, 2, 1])  # Union fires at nothing; ties re-rolled, Confederate first
+    to_move = ScriptedDice([1, 1, 1, 1, 2, 1])  # Union fires at nothing; ties re-rolled, Confederate first
     order(state, "union", "seal", to_move)
     events = order(state, "confederate", "seal", to_move)
     assert "(ties re-rolled)" in texts(events)

@@ -8,7 +8,6 @@ from games.core.errors import IllegalOrder, NotAllowed, NotYourTurn, WrongPhase
 from games.core.ruleset import legal_texts
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
-    ScriptedRng,
     keep_only,
     label,
     new_game,
@@ -20,6 +19,7 @@ from tests.hex_ironclads.helpers import (
     texts,
     to_move_phase,
 )
+from tests.scripted import ScriptedDice
 
 
 def roads() -> State:
@@ -135,7 +135,7 @@ def test_ramming_with_a_ram_rolls_four_and_the_rammer_stays_back() -> None:
     state = roads()
     place(state, "Virginia", "0905", 0)
     to_move_phase(state, "union")
-    rng = ScriptedRng([6, 5, 1, 1])
+    rng = ScriptedDice([6, 5, 1, 1])
     events = order(state, "union", "Monitor move F F", rng) + order(state, "union", "done", rng)
     events += order(state, "confederate", "done", rng)  # the ram is adjudicated after movement
     monitor, virginia = ship(state, "Monitor"), ship(state, "Virginia")
@@ -149,7 +149,7 @@ def test_ramming_without_a_ram_rolls_two() -> None:
     state = roads()
     place(state, "Teaser", "0605", 1)  # facing E, the Monitor in the next hex
     to_move_phase(state, "confederate")
-    rng = ScriptedRng([6, 4])
+    rng = ScriptedDice([6, 4])
     events = order(state, "confederate", "Teaser move F", rng) + order(state, "confederate", "done", rng)
     events += order(state, "union", "done", rng)
     assert ship(state, "Monitor").lost == 3 and not rng.dice
@@ -173,7 +173,7 @@ def test_a_ram_that_sinks_the_last_enemy_ends_the_game() -> None:
     place(state, "Virginia", "0805", 0)
     ship(state, "Virginia").lost = 6
     to_move_phase(state, "union")
-    rng = ScriptedRng([6, 1, 1, 1])
+    rng = ScriptedDice([6, 1, 1, 1])
     order(state, "union", "Monitor move F", rng)
     assert ruleset().outcome(state) is None  # the ram waits for the Confederate move
     order(state, "confederate", "done", rng)
@@ -193,7 +193,7 @@ def test_legal_moves_are_all_legal_and_distinct() -> None:
     ends = set()
     for text in legal:
         trial = snapshot_state(state)
-        order(trial, "union", text, ScriptedRng([1] * 8))
+        order(trial, "union", text, ScriptedDice([1] * 8))
         if text.startswith("Monitor move"):
             m = ship(trial, "Monitor")
             ends.add((m.q, m.r, m.facing))
@@ -213,13 +213,13 @@ def test_rams_are_adjudicated_after_both_sides_have_moved() -> None:
     place(state, "Virginia", "0805", 4)  # facing the Monitor
     ship(state, "Virginia").lost = 6  # one more point would sink her
     to_move_phase(state, "union")
-    events = order(state, "union", "Monitor move F", ScriptedRng([]))  # no dice yet
+    events = order(state, "union", "Monitor move F", ScriptedDice([]))  # no dice yet
     assert "Monitor moves F from 0705 and rams Virginia" in texts(events)
     assert ship(state, "Virginia").lost == 6 and state.phase == "move" and state.mover() == "confederate"
     assert label(state, ship(state, "Monitor")) == "0705"
     assert "Rams to adjudicate once both sides have moved: Monitor rammed Virginia." in ruleset().view(state, None).status
     assert ruleset().decode(snapshot(state)) == state  # the pending ram survives a save
-    rng = ScriptedRng([1, 1, 1, 1, 6, 6, 6, 6])
+    rng = ScriptedDice([1, 1, 1, 1, 6, 6, 6, 6])
     events = order(state, "confederate", "Virginia move F", rng)  # rams back before any result
     text = texts(events)
     assert "Monitor rams Virginia with her ram (4 dice): [1 Miss, 1 Miss, 1 Miss, 1 Miss] = 0 flotation points." in text
@@ -236,7 +236,7 @@ def test_option_rams_at_once_adjudicates_each_ram_when_it_happens() -> None:
     place(state, "Monitor", "0705", 1)
     place(state, "Virginia", "0805", 4)
     to_move_phase(state, "union")
-    rng = ScriptedRng([6, 1, 1, 1])
+    rng = ScriptedDice([6, 1, 1, 1])
     order(state, "union", "Monitor move F", rng)
     assert ship(state, "Virginia").lost == 2 and not rng.dice
 
@@ -251,10 +251,10 @@ def test_a_ram_still_counts_when_the_broken_off_target_has_left_the_map_meanwhil
     virginia = ship(state, "Virginia")
     virginia.lost, virginia.status = 5, "broken-off"
     to_move_phase(state, "union")
-    events = order(state, "union", "Monitor move F", ScriptedRng([]))  # Confederate movement starts
+    events = order(state, "union", "Monitor move F", ScriptedDice([]))  # Confederate movement starts
     assert "Virginia (broken off) steers F and leaves by the south edge: saved." in texts(events)
     assert virginia.status == "saved"
-    rng = ScriptedRng([6, 6, 1, 1])
+    rng = ScriptedDice([6, 6, 1, 1])
     text = texts(order(state, "confederate", "Teaser stay", rng))
     assert "Monitor rams Virginia with her ram (4 dice): [6 Major, 6 Major, 1 Miss, 1 Miss] = 4 flotation points." in text
     assert virginia.status == "sunk" and not rng.dice

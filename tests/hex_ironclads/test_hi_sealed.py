@@ -12,7 +12,6 @@ from games.core.rng import check_seal
 from games.core.ruleset import UMPIRE, Event, legal_texts
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import (
-    ScriptedRng,
     keep_only,
     new_game,
     order,
@@ -21,6 +20,7 @@ from tests.hex_ironclads.helpers import (
     snapshot,
     texts,
 )
+from tests.scripted import ScriptedDice
 
 
 def close_action() -> State:
@@ -40,7 +40,7 @@ def seen_by(state: State, seat: str | None) -> str:
 
 def test_sealed_orders_are_never_visible_before_the_reveal() -> None:
     state = close_action()
-    rng = ScriptedRng([1, 2, 3] * 20)
+    rng = ScriptedDice([1, 2, 3] * 20)
     events: list[Event] = []
     events += order(state, "union", "Monitor fire Virginia", rng)
     events += order(state, "union", "Minnesota fire Teaser", rng)
@@ -68,7 +68,7 @@ def test_sealed_orders_are_never_visible_before_the_reveal() -> None:
 
 def test_reveal_publishes_orders_and_nonces_that_check_against_the_commitments() -> None:
     state = close_action()
-    rng = ScriptedRng([1, 2, 3] * 20)
+    rng = ScriptedDice([1, 2, 3] * 20)
     sealed = order(state, "union", "Monitor fire Virginia", rng) + order(state, "union", "seal", rng)
     commitment_u = re.search(r"Commitment: `([0-9a-f]{64})`", texts(sealed))
     assert commitment_u
@@ -100,7 +100,7 @@ def test_a_second_target_for_one_ship_is_refused_until_withdrawn() -> None:
 
 def test_sealed_orders_cannot_change() -> None:
     state = close_action()
-    rng = ScriptedRng([1, 2, 3] * 20)
+    rng = ScriptedDice([1, 2, 3] * 20)
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "union", "seal", rng)
     before = snapshot(state)
@@ -121,7 +121,7 @@ def test_sealed_orders_cannot_change() -> None:
 
 def test_the_umpire_reveals_early_and_only_the_umpire() -> None:
     state = close_action()
-    rng = ScriptedRng([1, 2, 3] * 20)
+    rng = ScriptedDice([1, 2, 3] * 20)
     order(state, "union", "Monitor fire Virginia", rng)
     order(state, "union", "seal", rng)
     order(state, "confederate", "Virginia fire Monitor", rng)

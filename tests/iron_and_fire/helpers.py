@@ -13,6 +13,7 @@ from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4
 from games.iron_and_fire.ruleset import IronAndFire
 from games.iron_and_fire.state import State, Unit
+from tests.scripted import ScriptedDice
 
 
 def ruleset() -> IronAndFire:
@@ -20,33 +21,6 @@ def ruleset() -> IronAndFire:
     assert isinstance(rs, IronAndFire)
     return rs
 
-
-class ScriptedRng(Rng):
-    """d6 and d10 results given in advance, in the order the rules roll them.
-
-    Running out is a test failure, so the number of dice a rule rolls is checked exactly. A d10
-    of 10 is scripted as 10 (the stream's 0). Other draws (nonces) come from the real stream.
-    """
-
-    def __init__(self, dice: Iterable[int] = ()) -> None:
-        super().__init__(seed_from_number(4242))
-        self.dice = list(dice)
-        self.rolled: list[int] = []
-
-    def _next(self, faces: int) -> int:
-        assert self.dice, f"the rules rolled a d{faces} more than the test scripted"
-        value = self.dice.pop(0)
-        assert 1 <= value <= faces, f"scripted {value} on a d{faces}"
-        self.rolled.append(value)
-        return value
-
-    def die(self, faces: int) -> int:
-        return self._next(faces)
-
-    def below(self, n: int) -> int:
-        if n == 10:
-            return self._next(10) % 10
-        return super().below(n)
 
 
 def new_game(scenario: str = "s1", options: dict[str, str] | None = None) -> State:
@@ -94,7 +68,7 @@ def in_play(state: State, side: str = "peru", card: str = "KH", deck: list[str] 
 def order(state: State, seat: str, text: str, dice: Iterable[int] = ()) -> list[Event]:
     """Parse and apply an order with scripted dice; every scripted die must be used."""
     rs = ruleset()
-    rng = ScriptedRng(dice)
+    rng = ScriptedDice(dice)
     events = rs.apply(state, seat, rs.parse_order(state, seat, text), rng)
     assert not rng.dice, f"dice left unrolled: {rng.dice}"
     return events

@@ -149,9 +149,9 @@ def test_repair_removes_one_hit_on_pf_or_less() -> None:
 
 
 def run_end_phase(st, dice: list[int]) -> str:  # type: ignore[no-untyped-def]
-    from tests.iron_and_fire.helpers import ScriptedRng
+    from tests.scripted import ScriptedDice
 
-    rng = ScriptedRng(dice)
+    rng = ScriptedDice(dice)
     g = Game(st, rng)
     st.turns = st.turn  # the last turn: no new deck is shuffled
     end_phase_11.end_phase(g)
@@ -204,15 +204,15 @@ def test_bad_boilers_are_never_repaired() -> None:
 
 
 def test_critical_table() -> None:
-    from tests.iron_and_fire.helpers import ScriptedRng
+    from tests.scripted import ScriptedDice
 
     for die, kind in [(1, None), (2, "bridge"), (3, "fire"), (4, "fire"), (5, "propulsion"), (6, "steering")]:
         st = close()
-        g = Game(st, ScriptedRng([die]))
+        g = Game(st, ScriptedDice([die]))
         critical_hits_10.critical(g, unit(st, "huascar"))
         assert unit(st, "huascar").criticals == ([kind] if kind else [])
     st = close()
-    g = Game(st, ScriptedRng([5]))
+    g = Game(st, ScriptedDice([5]))
     critical_hits_10.critical(g, unit(st, "huascar"))
     assert damage_7.eff_mp(g.s, unit(st, "huascar")) == 2
 

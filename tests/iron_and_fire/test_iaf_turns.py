@@ -11,7 +11,8 @@ from games.iron_and_fire import scene
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, end_phase_11, movement_5, random_events_14
 from games.iron_and_fire.state import State
-from tests.iron_and_fire.helpers import ScriptedRng, in_play, new_game, order, place, ruleset, text, unit
+from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
+from tests.scripted import ScriptedDice
 
 
 def s1(side: str = "peru", card: str = "KH", deck: list[str] | None = None, options: dict[str, str] | None = None) -> State:
@@ -90,7 +91,7 @@ def test_end_phase_order_victory_repairs_unground_drift() -> None:
     h.criticals = ["steering"]
     h.grounded = True
     e.hits = 3  # MP 0: drifts with the current (direction 2, lower-left)
-    rng = ScriptedRng([2, 6])  # steering repaired; unground d10 6 < 7
+    rng = ScriptedDice([2, 6])  # steering repaired; unground d10 6 < 7
     g = Game(st, rng)
     st.turns = st.turn  # the last turn: nothing is shuffled after the End Phase
     end_phase_11.end_phase(g)
@@ -104,7 +105,7 @@ def coastal_game(monkeypatch: pytest.MonkeyPatch, current: int = 2) -> Game:
     """Map 3 with the current turned towards the coast (lower-left) so drift can reach it."""
     import msgspec
 
-    g = Game(new_game("s4"), ScriptedRng([]))
+    g = Game(new_game("s4"), ScriptedDice([]))
     turned = msgspec.structs.replace(scene.scenario(g.s), current=current)
     monkeypatch.setattr(scene, "scenario", lambda s: turned)
     return g
@@ -124,7 +125,7 @@ def test_drift_blocked_and_off_the_map() -> None:
     e = unit(st, "esmeralda")
     e.hits = 3
     place(st, "huascar", "1507", 6)
-    g = Game(st, ScriptedRng([]))
+    g = Game(st, ScriptedDice([]))
     movement_5.drift(g, e)
     assert scene.label(g.s, scene.pos(e)) == "1606"  # the current's hex is occupied: stays
     place(st, "esmeralda", "1113", 3)
@@ -172,7 +173,7 @@ def test_drift_onto_a_mine_attacks() -> None:
     st = s1()
     e = unit(st, "esmeralda")
     e.hits = 3
-    g = Game(st, ScriptedRng([6, 6]))
+    g = Game(st, ScriptedDice([6, 6]))
     h = scene.layout(g.s).neighbour(scene.pos(e), scene.dir_of(g.s, 2))
     st.mines, st.mine_bag = [Mine(h.q, h.r)], ["0"]
     movement_5.drift(g, e)
@@ -184,7 +185,7 @@ def test_grounded_ships_do_not_drift() -> None:
     e = unit(st, "esmeralda")
     e.hits, e.grounded = 3, True
     st.turns = 1
-    g = Game(st, ScriptedRng([1]))  # unground roll 1+1 (3 hits) +1 crippled = 3 >= 3: stays
+    g = Game(st, ScriptedDice([1]))  # unground roll 1+1 (3 hits) +1 crippled = 3 >= 3: stays
     end_phase_11.end_phase(g)
     assert scene.label(g.s, scene.pos(e)) == "1606"
 
@@ -205,7 +206,7 @@ def test_grounded_ships_do_not_drift() -> None:
 )
 def test_random_events(dice: list[int], check) -> None:  # type: ignore[no-untyped-def]
     st = s1(options={"fow": "on"})
-    g = Game(st, ScriptedRng(dice))
+    g = Game(st, ScriptedDice(dice))
     random_events_14.random_event(g)
     assert check(st)
 
@@ -221,7 +222,7 @@ def test_order_confusion_costs_one_mp_on_the_next_activation_only() -> None:
 
 def test_random_events_can_be_switched_off() -> None:
     st = s1(options={"random_events": "off"})
-    g = Game(st, ScriptedRng([]))
+    g = Game(st, ScriptedDice([]))
     random_events_14.random_event(g)
     assert "not in use" in g.events[0].text
 
@@ -459,12 +460,12 @@ def test_fow_reroll_never_swaps_a_mine_counter_already_turned_over() -> None:
         st.fow_holder = "chile"
         st.mines = [Mine(shallow.q, shallow.r)]
         st.mine_bag = ["None", "0", "1", "2"] * 3
-        rng = ScriptedRng([1, seed_die, 1, 1, 1, 1])  # grounding d10 1 (clear), then the mine's 2d6 if any
+        rng = ScriptedDice([1, seed_die, 1, 1, 1, 1])  # grounding d10 1 (clear), then the mine's 2d6 if any
         rs.apply(st, "peru", rs.parse_order(st, "peru", "Huascar move F"), rng)
         first = " ".join(st.log_tail)
         counter = first.split("mine counter is turned over: **")[1][:4] if "turned over" in first else first.split("mine counter **")[1][0]
         st.card, st.card_side = "KS", "chile"  # Chile holds the counter and re-rolls the grounding die
-        later = ScriptedRng([2, 1, 1, 1, 1, 1])
+        later = ScriptedDice([2, 1, 1, 1, 1, 1])
         for _ in range(seed_die):  # the shared stream has moved on since (other draws, nonces)
             later.below(1000)
         rs.apply(st, "chile", rs.parse_order(st, "chile", "fow reroll 1"), later)

@@ -6,15 +6,16 @@ from __future__ import annotations
 from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import scenarios_15, sequence_3, victory_12
 from games.iron_and_fire.state import State
-from tests.iron_and_fire.helpers import ScriptedRng, add_battery, in_play, new_game, place, ruleset, unit
+from tests.iron_and_fire.helpers import add_battery, in_play, new_game, place, ruleset, unit
+from tests.scripted import ScriptedDice
 
 
 def check(st: State, *, end_phase: bool = False) -> bool:
-    return victory_12.check_victory(Game(st, ScriptedRng([])), end_phase=end_phase)
+    return victory_12.check_victory(Game(st, ScriptedDice([])), end_phase=end_phase)
 
 
 def final(st: State) -> None:
-    victory_12.final_result(Game(st, ScriptedRng([])), "the last turn is over")
+    victory_12.final_result(Game(st, ScriptedDice([])), "the last turn is over")
 
 
 def s1() -> State:
@@ -95,7 +96,7 @@ def test_s2_conditions() -> None:
 
 
 def test_s2_turn_limit_goes_to_victory_points_by_the_ruling() -> None:
-    """Rules-notes: Scenarios 1 and 2 end after 12 (house) turns, "then victory points"."""
+    """House ruling: Scenarios 1 and 2 end after 12 (house) turns, "then victory points"."""
     st = s2()
     unit(st, "independencia").grounded = True  # 3 x PF 6 = 18 VP for Chile
     final(st)
@@ -140,13 +141,13 @@ def test_s3_cable_cut_after_a_whole_turn_atop_the_buoy() -> None:
     st = s3()
     h = unit(st, "huascar")
     st.cable, st.cable_ship, st.cable_clean, st.cable_progress = (h.q, h.r), "huascar", True, 1
-    g = Game(st, ScriptedRng([4]))  # second turn: d10 4 +1 = 5
+    g = Game(st, ScriptedDice([4]))  # second turn: d10 4 +1 = 5
     scenarios_15.cable_turn_check(g)
     assert st.cable_cut
     st = s3()
     h = unit(st, "huascar")
     st.cable, st.cable_ship, st.cable_clean = (h.q, h.r), "huascar", False
-    scenarios_15.cable_turn_check(Game(st, ScriptedRng([])))
+    scenarios_15.cable_turn_check(Game(st, ScriptedDice([])))
     assert not st.cable_cut and st.cable_progress == 0
 
 
@@ -272,7 +273,7 @@ def test_s5_inshore_squadron_arrives() -> None:
     st = s5()
     for uid in ("blanco_encalada", "matias_cousino", "covadonga"):
         unit(st, uid).arrive_turn = 2
-    g = Game(st, ScriptedRng([]))
+    g = Game(st, ScriptedDice([]))
     st.turn = 2
     sequence_3.begin_arrivals(g)
     assert st.phase == "arrive" and st.setup_side == "chile"

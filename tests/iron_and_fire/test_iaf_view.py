@@ -76,7 +76,8 @@ def test_a_refused_order_leaves_the_reroll_record_to_the_service_copy() -> None:
     import json
 
     from games.core.errors import GameError
-    from tests.iron_and_fire.helpers import ScriptedRng, in_play, order, place
+    from tests.iron_and_fire.helpers import in_play, order, place
+    from tests.scripted import ScriptedDice
 
     rs = ruleset()
     st = new_game("s1", {"fow": "on", "boilers": "fixed"})
@@ -90,7 +91,7 @@ def test_a_refused_order_leaves_the_reroll_record_to_the_service_copy() -> None:
     for seat, text in (("chile", "Esmeralda move F F F F"), ("chile", "Esmeralda unground"), ("peru", "Huascar move F F F F"), ("peru", "fow reroll 9")):
         working = copy.deepcopy(st)
         with pytest.raises(GameError):
-            rs.apply(working, seat, rs.parse_order(working, seat, text), ScriptedRng([]))
+            rs.apply(working, seat, rs.parse_order(working, seat, text), ScriptedDice([]))
     assert json.dumps(rs.encode(st), sort_keys=True) == before
     assert "re-roll die 1" in "\n".join(e.text for e in order(st, "peru", "fow reroll 1", [9]))
 

@@ -67,7 +67,7 @@ def test_engine_hit_option_is_validated() -> None:
 
 
 def test_summary_says_house_values_are_in_use() -> None:
-    """rules-notes, common conventions: the game summary shows "house values in use"."""
+    """House convention for every system: the game summary shows "house values in use"."""
     state = new_game("standard")
     lines = RS.summary(state)
     house = [line for line in lines if "House values in use" in line]

@@ -193,7 +193,7 @@ def test_a_captured_ship_is_recaptured_when_its_own_squadron_entangles_it() -> N
 
 def test_sinking_roll_counts_skull_or_cannonball_and_spares_able_ships() -> None:
     """4.4 step 3 CHECK FOR SINKING SHIPS: a die for each Out of Action ship (Skull or Cannonball,
-    rules-notes); a ship merely Crippled rolls nothing."""
+    a house reading of the custom die); a ship merely Crippled rolls nothing."""
     for seed in range(1, 10):
         state, stream = started(seed)
         corvette = state.ship("corvette")

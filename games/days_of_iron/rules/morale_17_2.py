@@ -10,7 +10,8 @@ passes a later test: the rally when the next Morale phase opens, or a Casualties
 in a later turn (17.2.10).
 
 NOT done: cavalry Generals not commanding infantry (14.2), "dispersed target" shooting columns for units gone to ground (the house small arms chart
-reads range bands only: ``dispersed_target`` says which units are)."""
+reads range bands only; a dispersed target is a unit gone to ground or an unattached General,
+17.2.9 and 14)."""
 
 from __future__ import annotations
 
@@ -352,11 +353,6 @@ def check_status_move(state: State, unit: Unit, end: Base | None) -> None:
         if then < now - 1e-6:
             raise IllegalOrder(f"{unit.name} is halted: it may not move closer to {enemy.name} (17.2.10).",
                                hint="It may move away, or change formation without coming closer.")
-
-
-def dispersed_target(unit: Unit) -> bool:
-    """17.2.9, 14: a unit gone to ground, or an unattached General, is a dispersed target."""
-    return unit.ground or (unit.type == "general" and not unit.attached)
 
 
 def check_status(state: State, order: object) -> None:

@@ -4,6 +4,6 @@ The book's headings are not numbered; the project numbers them in the book's ord
 module's name ends with its number: 1 Turn Sequence (``turn_sequence_1``), 2 Firing Dice
 (``firing_dice_2``), 3 Damage and Sinking (``damage_3``), 4 Movement (``movement_4``), 5 Ramming
 (``ramming_5``). Rulings where the book is silent or contradicts itself are in
-``shared/docs/rules-notes.md``. Lower sections never import ``turn_sequence_1``, which runs the
+``data/hex_ironclads/README.md`` (with the options that switch them). Lower sections never import ``turn_sequence_1``, which runs the
 turn and so calls all the others.
 """

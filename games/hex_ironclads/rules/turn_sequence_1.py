@@ -5,7 +5,7 @@ Simultaneous fire is played with sealed orders: each side gives its fire orders 
 them; publicly only a commitment ``seal(text, nonce)`` is shown. When both sides have sealed (or
 the umpire orders ``reveal``) orders and nonces are published and all fire resolves at once:
 damage lands after every ship has rolled, so a ship sunk this turn still fires. How a game ends
-(a side with no ship left fighting, or the turn limit) is the project's ruling (rules-notes.md).
+(a side with no ship left fighting, or the turn limit) is a house ruling (``data/hex_ironclads/README.md``).
 """
 
 from __future__ import annotations

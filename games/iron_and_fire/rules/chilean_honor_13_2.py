@@ -7,6 +7,7 @@ from __future__ import annotations
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import Hex, distance
 from games.iron_and_fire import scene
+from games.iron_and_fire.data import IRONCLAD_TYPES
 from games.iron_and_fire.state import State, Unit
 
 
@@ -21,7 +22,7 @@ def honor_bound(s: State, u: Unit) -> bool:
 
 def _peruvian_ironclad(s: State, p: Unit) -> bool:
     """An afloat, ungrounded Peruvian ironclad still under Peruvian command (13.2)."""
-    return p.afloat and not p.grounded and p.side == "peru" and p.controller == "peru" and p.type in ("TIC", "BIC", "CBIC")
+    return p.afloat and not p.grounded and p.side == "peru" and p.controller == "peru" and p.type in IRONCLAD_TYPES
 
 
 def nearest_ironclad(s: State, h: Hex) -> int:

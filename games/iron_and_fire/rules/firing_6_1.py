@@ -6,9 +6,7 @@ from __future__ import annotations
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import distance
 from games.iron_and_fire import scene
-from games.iron_and_fire.data import (
-    ships,
-)
+from games.iron_and_fire.data import IRONCLAD_TYPES, ships
 from games.iron_and_fire.game import (
     Game,
     describe_mods,
@@ -148,7 +146,7 @@ def _mods_of_this_attack(g: Game, u: Unit, side: str, rng: int, fow: bool) -> li
 def _saved(g: Game, t: Unit, head: str, hits: int, die: int, rng: int) -> bool:
     """6.1.4: ironclad armour, and land batteries at range 3-4, ignore all hits on an even raw d10."""
     plural = "s" if hits > 1 else ""
-    if t.type in ("TIC", "BIC", "CBIC") and scene.on(g.s, "ironclad_save") and die % 2 == 0:
+    if t.type in IRONCLAD_TYPES and scene.on(g.s, "ironclad_save") and die % 2 == 0:
         g.say(f"{head}: {hits} hit{plural}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
         return True
     if t.battery and scene.on(g.s, "battery_save") and rng >= 3 and die % 2 == 0:

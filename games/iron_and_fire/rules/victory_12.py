@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from games.iron_and_fire import scene
-from games.iron_and_fire.data import (
-    SIDES,
-)
+from games.iron_and_fire.data import IRONCLAD_TYPES, SIDES
 from games.iron_and_fire.game import (
     SIDE_NAMES,
     Game,
@@ -66,7 +64,7 @@ def vp(s: State, side: str) -> tuple[int, list[str]]:
             continue
         if u.side == side or u.status == "waiting":
             continue
-        mult = 3 if u.type in ("TIC", "BIC", "CBIC") else 2
+        mult = 3 if u.type in IRONCLAD_TYPES else 2
         if u.status == "sunk" or u.captured or (u.afloat and u.grounded):
             state = "sunk" if u.status == "sunk" else "captured" if u.captured else "grounded"
             points += mult * u.pf
@@ -192,8 +190,8 @@ def _s5_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
     heroes = ["huascar", "independencia"] if survives else ["huascar"]
     # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
     # pre-empt "all ironclads sunk or captured" and the clause could never apply
-    ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and (u.status != "waiting")]
-    waiting_ironclads = [u for u in s.units if u.type in ("TIC", "BIC", "CBIC") and u.status == "waiting" and u.arrive_turn]
+    ironclads = [u for u in s.units if u.type in IRONCLAD_TYPES and (u.status != "waiting")]
+    waiting_ironclads = [u for u in s.units if u.type in IRONCLAD_TYPES and u.status == "waiting" and u.arrive_turn]
     if ironclads and not waiting_ironclads and all(_gone(units, u.id) for u in ironclads):
         finish(g, None, "all ironclads were sunk or captured.")
         return True

@@ -21,7 +21,7 @@ under the Admiral, lost to a struck helm). ``scenario_cards_7`` is Starting a Ga
 objective, setting, deployment and advantage decks as set-up orders (option ``start=book``).
 ``fleet_battles_9`` is chapter 9 (the ``fleet`` scenario): squadrons within a fleet, each with its
 own admiral and hand; the initiative, activation and end-phase rules ask it who holds the cards. Rulings where the book is silent are in
-``shared/docs/rules-notes.md`` and ``data/oak_and_iron/RULINGS.md``.
+``data/oak_and_iron/RULINGS.md``.
 
 Lower sections never import ``turn_4``, which moves the turn from phase to phase and so calls the
 others; the rule functions change the ``State`` they are given and return their log lines or

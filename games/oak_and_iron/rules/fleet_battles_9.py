@@ -23,11 +23,6 @@ from games.oak_and_iron.state import ShipState, SideState, State
 COMMAND = ("fleet", "squadron")  # the option ``command``: one seat a fleet, or one a Squadron
 
 
-def is_fleet(state: State) -> bool:
-    """A Fleet Battle: the hands are the squadrons'."""
-    return bool(state.squadrons)
-
-
 def holders(state: State, side_id: str | None = None) -> list[SideState]:
     """The records holding initiative hands (the squadrons, else the sides), of one side if given."""
     if not state.squadrons:

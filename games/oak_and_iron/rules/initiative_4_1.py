@@ -78,11 +78,6 @@ def skill_test(state: State, ship: ShipState, rng: Rng, *, fortune: bool = False
     return TestResult(ok, "; ".join(parts), count(faces, wanted))
 
 
-def hand_text(state: State, side_id: str) -> str:
-    """The side's initiative hand (each squadron's in a Fleet Battle), for its private message."""
-    return hands_text(holders(state, side_id))
-
-
 def hands_text(own: list[SideState]) -> str:
     """These records' initiative hands, one line each."""
     cards = initiative_cards()
