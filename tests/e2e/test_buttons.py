@@ -54,6 +54,6 @@ async def test_a_race_played_with_buttons_to_the_finish(fake: FakeDiscord, bot: 
         if "Game over" not in message.content:
             assert f"Next: {other.mention}" in message.content
         turns += 1
-    assert "Winner: red" in message.content and turns == 5
+    assert "Winner: Red" in message.content and turns == 5
     assert not [c for c in message.custom_ids() if c.startswith("wg:order:")]  # nothing left to press
     assert not fake.violations
