@@ -11,8 +11,9 @@ from PIL import Image
 from render import Renderer
 from render.counters import Look, has_table_name, table_name_size, table_name_sprite
 from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
+from render.labels import Placed, grow, overlap
 from tests.render.golden import check_golden
-from tests.render.real_boards import BOARDS, real_view
+from tests.render.real_boards import BOARDS, real_view, script_view
 
 MAX_BOARD_BYTES = 300_000
 
@@ -101,3 +102,42 @@ def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monke
         first_words = " ".join(text.split()[:2])
         size = next(s for line, s in drawn if line.startswith(first_words))
         assert size * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (text, size, img.height)
+
+
+def _latest_names(renderer: Renderer) -> dict[str, Placed]:
+    """The name boxes of the picture the renderer drew last (it keeps them for the next one)."""
+    names: dict[str, Placed] = list(renderer.names._data.values())[-1]  # type: ignore[assignment]
+    return dict(names)
+
+
+def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
+    """Days of Iron, order by order: between two consecutive pictures of the table, a unit whose
+    base did not move keeps its name's box, unless a base or a moved unit's name now stands on
+    that box (names used to jump about round a unit that moved)."""
+    renderer = Renderer()
+    previous: dict[str, Placed] = {}
+    compared = 0
+    for orders in range(4, 16):
+        view = script_view("days-of-iron", "spicheren-measured", orders)
+        renderer.render_board(view)
+        names = _latest_names(renderer)
+        moved = [p.box for k, p in names.items() if k not in previous or previous[k].base != p.base]
+        in_the_way = [*(grow(b, 2.0, 2.0) for b in renderer.table_layout(view).bases), *moved]
+        for key, placed in names.items():
+            old = previous.get(key)
+            if old is not None and old.base == placed.base and not any(overlap(old.box, b) for b in in_the_way):
+                compared += 1
+                assert placed.box == old.box, (orders, key, old.box, placed.box)
+        previous = names
+    assert compared > 100, compared
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_every_name_lies_inside_the_picture(name: str) -> None:
+    """A name box never leaves the board picture (a name at the edge was cut off)."""
+    renderer = Renderer()
+    view = real_view(name)
+    frame = renderer.frame(view)
+    for key, placed in renderer.table_layout(view).names.items():
+        x0, y0, x1, y1 = placed.box
+        assert x0 >= 0 and y0 >= 0 and x1 <= frame.width and y1 <= frame.height, (key, placed.box, frame.width, frame.height)
