@@ -35,6 +35,7 @@ from render.table_text import draw_captions, draw_names, result_spot, table_layo
 from render.zones import draw_zones
 
 T = TypeVar("T")
+EDGE_GAP = 2.0  # pixels a hex or square counter's name keeps clear of the picture's edge
 Zoom = tuple[Pos | str, float]
 
 
@@ -176,7 +177,11 @@ class Renderer:
                 continue
             gaps = [abs(ox - x) for oid, (ox, oy) in named if oid != cid and abs(oy - y) < rows and abs(ox - x) > 1]
             room = free_room(frame.board_kind, frame.scale, frame.flat, min(gaps) if gaps else None)
-            out[cid] = (dataclasses.replace(look, room=room), (x, y))
+            # a counter in the edge column: its name may not reach past the picture's edge (it was
+            # cut off there, "Palestro"), so the sprite moves it inward (``Look.edge``)
+            left, right = x - EDGE_GAP, frame.width - x - EDGE_GAP
+            edge = round(left, 1) if room / 2 > left else -round(right, 1) if room / 2 > right else 0.0
+            out[cid] = (dataclasses.replace(look, room=room, edge=edge), (x, y))
         return out
 
     def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:

@@ -9,9 +9,10 @@ import pytest
 from PIL import Image
 
 from render import Renderer
-from render.counters import Look, has_table_name, table_name_size, table_name_sprite
-from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
+from render.counters import Look, has_table_name, make_sprite, table_name_size, table_name_sprite
+from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX, chat_text_px
 from render.labels import Placed, grow, overlap
+from render.theme import hex_to_rgb
 from tests.render.golden import check_golden
 from tests.render.real_boards import BOARDS, real_view, script_view
 
@@ -141,3 +142,21 @@ def test_every_name_lies_inside_the_picture(name: str) -> None:
     for key, placed in renderer.table_layout(view).names.items():
         x0, y0, x1, y1 = placed.box
         assert x0 >= 0 and y0 >= 0 and x1 <= frame.width and y1 <= frame.height, (key, placed.box, frame.width, frame.height)
+
+
+@pytest.mark.parametrize("name", ["hex-ironclads", "iron-and-fire", "ironclad-draughts"])
+def test_every_counter_and_name_is_drawn_inside_the_picture(name: str) -> None:
+    """Hex and square boards: every counter's sprite ink (its name included) lies inside the
+    picture; a name in the edge column moves inward instead ("Palestro" was cut at the edge)."""
+    renderer = Renderer()
+    view = real_view(name)
+    img = renderer.render_board(view)
+    frame = renderer.frame(view)
+    colours = {s.id: hex_to_rgb(s.colour) for s in view.sides}
+    looks = renderer._looks(view, frame, colours, chat_text_px(frame, img.height - frame.height))
+    for cid, (look, (x, _y)) in looks.items():
+        sprite = make_sprite(look)
+        ink = sprite.image.getchannel("A").getbbox()
+        assert ink is not None
+        left, right = round(x) - sprite.ax + ink[0], round(x) - sprite.ax + ink[2]
+        assert left >= 0 and right <= frame.width, (cid, look.label, left, right, frame.width)
