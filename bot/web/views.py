@@ -29,7 +29,7 @@ from bot.storage import Backend, GameRow, OrderRow
 from games.core.view import View
 
 LOG_PAGE = 15  # as /game log
-DRAW_SLOTS = 2
+DRAW_SLOTS = 1  # one drawing thread: a second draws no faster (the GIL) and starves the event loop more
 FOLD_CACHE = 16  # folded replays (a list of views each) kept
 MEMO = 1024  # per (game, version) results kept: its orders, each reader's log, view and status
 PNG_CACHE_BYTES = 64 * 1024 * 1024
