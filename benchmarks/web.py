@@ -233,7 +233,7 @@ async def watched_duel(svc: TableService, channel: str) -> dict[int, str]:
     await new_duel(svc, channel)
     for _ in range(6):
         await one_order(svc, channel)
-    row = await svc.store.live_game(channel)
+    row = await svc.store.latest_game(channel)
     assert row is not None
     return {row.id: channel}
 
