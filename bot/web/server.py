@@ -219,10 +219,11 @@ class WebServer:
     """The application's state: the store, the views, the watchers and the rate limit."""
 
     def __init__(self, store: Backend, service: TableService | None = None, *, rate: float = RATE,
-                 burst: float = BURST, trust_proxy: bool = False, fresh: float = FRESH) -> None:
+                 burst: float = BURST, trust_proxy: bool = False, fresh: float = FRESH,
+                 draw_process: bool = False) -> None:
         self.store = store
         self.rows = Rows(store, fresh)
-        self.views = GameViews(service or TableService(store), store)
+        self.views = GameViews(service or TableService(store), store, draw_process=draw_process)
         self.bodies = Lru(BODY_CACHE_BYTES)
         self.boot = secrets.token_hex(4)  # in every ETag: a restarted (maybe newer) server answers afresh
         self.limit = RateLimit(rate, burst)
@@ -408,7 +409,11 @@ class WebServer:
         app.router.add_get("/api/g/{game}/events", self.events)
         app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
         app.on_shutdown.append(self.stop_watchers)
+        app.on_cleanup.append(self.stop_drawing)
         return app
+
+    async def stop_drawing(self, _: web.Application) -> None:
+        self.views.close()
 
     async def stop_watchers(self, _: web.Application) -> None:
         """On shutdown, end every live stream now (they would hold the server open) and stop polling."""
@@ -433,9 +438,10 @@ def settings_from_env() -> tuple[str, int, bool]:
 
 async def start(store: Backend, service: TableService | None = None, *, host: str, port: int,
                 trust_proxy: bool = False, rate: float = RATE, burst: float = BURST) -> web.AppRunner:
-    """Serve on (host, port) in the running loop (the bot calls this to run the web in-process)."""
+    """Serve on (host, port) in the running loop (the bot calls this to run the web in-process);
+    boards are drawn in a process of their own, off the GIL the loop needs."""
     await links.server_secret(store)  # made now, not by two first requests at once
-    server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy)
+    server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy, draw_process=True)
     runner = web.AppRunner(server.app(), access_log=None, handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
