@@ -442,6 +442,7 @@ async def start(store: Backend, service: TableService | None = None, *, host: st
     boards are drawn in a process of their own, off the GIL the loop needs."""
     await links.server_secret(store)  # made now, not by two first requests at once
     server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy, draw_process=True)
+    await asyncio.to_thread(server.views.pool)  # started now, not by the first viewer
     runner = web.AppRunner(server.app(), access_log=None, handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

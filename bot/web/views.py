@@ -93,6 +93,11 @@ def draw(view: View) -> bytes:
     return render_png(view)
 
 
+def warm() -> None:
+    """Import the renderer (fonts, tables) in the drawing process before the first viewer asks."""
+    import render  # noqa: F401
+
+
 class GameViews:
     """The per-reader pictures and pages of every game on one store."""
 
@@ -114,13 +119,18 @@ class GameViews:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
+    def pool(self) -> ProcessPoolExecutor:
+        """The drawing process, started (and its renderer imported) on first use."""
+        if self._pool is None:  # forkserver: never a fork of this process's threads (SQLite's)
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+            self._pool.submit(warm)
+        return self._pool
+
     async def _draw(self, view: View) -> bytes:
-        """The PNG, drawn in the drawing process (started on first use) or else a thread."""
+        """The PNG, drawn in the drawing process or else a thread."""
         if self.draw_process:
-            if self._pool is None:  # forkserver: never a fork of this process's threads (SQLite's)
-                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
             try:
-                return await asyncio.get_running_loop().run_in_executor(self._pool, draw, view)
+                return await asyncio.get_running_loop().run_in_executor(self.pool(), draw, view)
             except BrokenProcessPool:  # the process died: start another next time, draw this one here
                 log.exception("the web's drawing process died")
                 self.close()
