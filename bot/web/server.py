@@ -15,6 +15,15 @@ Routes (GET only; anything else is 405, and nothing here ever gives an order):
 Safe by default: a strict Content-Security-Policy without inline script, nosniff, no framing, no
 referrer; error pages are short fixed texts (no path, no traceback); each client is held to a
 request rate; replay folds and draws are bounded and cached (``bot/web/views.py``).
+
+Cheap for many viewers, and kept off the bot's order path when it runs in the bot's process: a
+public reader's game row is read from the store at most once per ``FRESH`` seconds per game (the
+watcher's poll refreshes it too), so 50 viewers reloading after a change do not queue 50 reads
+on the store's one connection ahead of the next order; every page JSON and board answer carries
+an ETag made from (game, version, status, reader, step, log page), checked before any work, so a
+repeat poll is a 304; and each JSON body is encoded once per (game, version, reader, request) and
+kept in a byte-bounded LRU shared by every viewer. A seat's link always reads the row fresh (a
+revoked or reassigned link must be refused at once).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import contextlib
 import json
 import logging
 import os
+import secrets
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -35,7 +45,7 @@ from aiohttp import web
 from bot.service import TableService
 from bot.storage import Backend, GameRow
 from bot.web import links
-from bot.web.views import GameViews, Reader
+from bot.web.views import GameViews, Lru, Reader, fingerprint
 from games.tools import TOOLS
 
 log = logging.getLogger("wargame.web")
@@ -43,6 +53,8 @@ log = logging.getLogger("wargame.web")
 STATIC = Path(__file__).resolve().parent / "static"
 DEFAULT_PORT = 8080
 POLL = 0.5  # seconds between version checks of a watched game
+FRESH = 0.25  # seconds a public reader may be shown a game row already read (never a seat's)
+BODY_CACHE_BYTES = 16 * 1024 * 1024  # encoded JSON answers kept
 KEEPALIVE = 15.0
 MAX_STREAMS = 2000  # live-update connections at once, over all clients
 RATE = 20.0  # requests per second per client, with bursts of BURST
@@ -140,11 +152,49 @@ class RateLimit:
         return True
 
 
+class Rows:
+    """Game rows read from the store, each kept ``fresh`` seconds for public readers; concurrent
+    askers for one game share one read."""
+
+    def __init__(self, store: Backend, fresh: float = FRESH) -> None:
+        self.store, self.fresh = store, fresh
+        self._rows: dict[int, tuple[float, GameRow | None]] = {}
+        self._pending: dict[int, asyncio.Future[GameRow | None]] = {}
+
+    async def read(self, game: int) -> GameRow | None:
+        """The row now (one store read, shared by everyone asking at the same moment)."""
+        pending = self._pending.get(game)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[GameRow | None] = asyncio.get_running_loop().create_future()
+        self._pending[game] = future
+        try:
+            row = await self.store.game_by_id(game)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._pending[game]
+        future.set_result(row)
+        if len(self._rows) > 10_000:  # forget the oldest rather than grow without bound
+            self._rows.clear()
+        self._rows[game] = (time.monotonic(), row)
+        return row
+
+    async def recent(self, game: int) -> GameRow | None:
+        """The row as read at most ``fresh`` seconds ago."""
+        hit = self._rows.get(game)
+        if hit is not None and time.monotonic() - hit[0] < self.fresh:
+            return hit[1]
+        return await self.read(game)
+
+
 class Watcher:
     """Polls one game's version while anyone watches it; wakes the watchers on every change."""
 
-    def __init__(self, store: Backend, game: int) -> None:
-        self.store, self.game = store, game
+    def __init__(self, rows: Rows, game: int) -> None:
+        self.rows, self.game = rows, game
         self.watchers = 0
         self.changed = asyncio.Condition()
         self.mark: tuple[int, str] | None = None
@@ -154,7 +204,7 @@ class Watcher:
         while True:
             await asyncio.sleep(POLL)
             try:
-                row = await self.store.game_by_id(self.game)
+                row = await self.rows.read(self.game)
             except Exception:  # a store hiccup: try again at the next poll
                 log.exception("polling game %s", self.game)
                 continue
@@ -169,9 +219,13 @@ class WebServer:
     """The application's state: the store, the views, the watchers and the rate limit."""
 
     def __init__(self, store: Backend, service: TableService | None = None, *, rate: float = RATE,
-                 burst: float = BURST, trust_proxy: bool = False) -> None:
+                 burst: float = BURST, trust_proxy: bool = False, fresh: float = FRESH,
+                 draw_process: bool = False) -> None:
         self.store = store
-        self.views = GameViews(service or TableService(store), store)
+        self.rows = Rows(store, fresh)
+        self.views = GameViews(service or TableService(store), store, draw_process=draw_process)
+        self.bodies = Lru(BODY_CACHE_BYTES)
+        self.boot = secrets.token_hex(4)  # in every ETag: a restarted (maybe newer) server answers afresh
         self.limit = RateLimit(rate, burst)
         self.trust_proxy = trust_proxy
         self.watchers: dict[int, Watcher] = {}
@@ -212,7 +266,7 @@ class WebServer:
     @staticmethod
     async def headers(request: web.Request, response: web.StreamResponse) -> None:
         response.headers.update(HEADERS)
-        if request.path.startswith("/api/"):
+        if request.path.startswith("/api/") and "Cache-Control" not in response.headers:
             response.headers["Cache-Control"] = "no-store"
 
     async def reader(self, request: web.Request) -> tuple[GameRow, Reader]:
@@ -221,10 +275,12 @@ class WebServer:
             game = int(request.match_info["game"])
         except ValueError:
             raise Refused(404, "There is no such game.") from None
-        row = await self.store.game_by_id(game) if 0 < game < 2**62 else None
-        if row is None or row.system == TOOLS.id:
+        if not 0 < game < 2**62:
             raise Refused(404, "There is no such game.")
         token = request.query.get("t", "")
+        row = await (self.rows.read(game) if token else self.rows.recent(game))
+        if row is None or row.system == TOOLS.id:
+            raise Refused(404, "There is no such game.")
         if not token:
             return row, Reader()
         try:
@@ -253,19 +309,42 @@ class WebServer:
         row, _ = await self.reader(request)
         return web.Response(text=PAGE.format(game=row.id), content_type="text/html")
 
+    def etag(self, request: web.Request, row: GameRow, reader: Reader, *parts: object) -> str:
+        """The answer's tag: the same (game, version, status, reader, request) always gets the same
+        answer from this server, so a client holding it is answered 304 before any work is done."""
+        return '"' + fingerprint(self.boot, row.id, row.version, row.status, reader, *parts) + '"'
+
+    @staticmethod
+    def cached(request: web.Request, etag: str, body: bytes | None, content_type: str) -> web.Response:
+        headers = {"ETag": etag, "Cache-Control": "no-cache, private"}
+        if etag in request.headers.get("If-None-Match", ""):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=body, content_type=content_type, headers=headers)
+
     async def page_data(self, request: web.Request) -> web.Response:
         row, reader = await self.reader(request)
-        data = await self.views.page(row, reader, self.number(request, "step"), self.number(request, "log") or 1)
-        return web.json_response(data)
+        step, log_page = self.number(request, "step"), self.number(request, "log") or 1
+        etag = self.etag(request, row, reader, "page", step, log_page)
+        if etag in request.headers.get("If-None-Match", ""):
+            return self.cached(request, etag, None, "application/json")
+        body = self.bodies.get(etag)
+        if body is None:
+            data = await self.views.page(row, reader, step, log_page)
+            body = json.dumps(data, separators=(",", ":")).encode()
+            self.bodies.put(etag, body, len(body))
+        return self.cached(request, etag, body, "application/json")
 
     async def board(self, request: web.Request) -> web.Response:
         row, reader = await self.reader(request)
         step = self.number(request, "step")
+        etag = self.etag(request, row, reader, "board", step)
+        if etag in request.headers.get("If-None-Match", ""):
+            return self.cached(request, etag, None, "image/png")
         if step is None:
             png = await self.views.live_png(row, reader)
         else:
             png = await self.views.step_png(row, reader, step)
-        return web.Response(body=png, content_type="image/png")
+        return self.cached(request, etag, png, "image/png")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         row, reader = await self.reader(request)
@@ -282,7 +361,8 @@ class WebServer:
                     async with watcher.changed:
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(watcher.changed.wait(), KEEPALIVE)
-                    fresh = await self.store.game_by_id(row.id) if not self.closing else None
+                    fresh = None if self.closing else await (
+                        self.rows.recent(row.id) if reader.seat is None else self.rows.read(row.id))
                     if fresh is None:
                         break
                     if reader.seat is not None:
@@ -307,7 +387,7 @@ class WebServer:
     async def watch(self, game: int) -> AsyncIterator[Watcher]:
         watcher = self.watchers.get(game)
         if watcher is None:
-            watcher = self.watchers[game] = Watcher(self.store, game)
+            watcher = self.watchers[game] = Watcher(self.rows, game)
             watcher.task = asyncio.create_task(watcher.run(), name=f"web-watch-{game}")
         watcher.watchers += 1
         try:
@@ -329,7 +409,11 @@ class WebServer:
         app.router.add_get("/api/g/{game}/events", self.events)
         app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
         app.on_shutdown.append(self.stop_watchers)
+        app.on_cleanup.append(self.stop_drawing)
         return app
+
+    async def stop_drawing(self, _: web.Application) -> None:
+        self.views.close()
 
     async def stop_watchers(self, _: web.Application) -> None:
         """On shutdown, end every live stream now (they would hold the server open) and stop polling."""
@@ -354,9 +438,11 @@ def settings_from_env() -> tuple[str, int, bool]:
 
 async def start(store: Backend, service: TableService | None = None, *, host: str, port: int,
                 trust_proxy: bool = False, rate: float = RATE, burst: float = BURST) -> web.AppRunner:
-    """Serve on (host, port) in the running loop (the bot calls this to run the web in-process)."""
+    """Serve on (host, port) in the running loop (the bot calls this to run the web in-process);
+    boards are drawn in a process of their own, off the GIL the loop needs."""
     await links.server_secret(store)  # made now, not by two first requests at once
-    server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy)
+    server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy, draw_process=True)
+    await asyncio.to_thread(server.views.pool)  # started now, not by the first viewer
     runner = web.AppRunner(server.app(), access_log=None, handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()

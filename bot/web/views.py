@@ -9,15 +9,22 @@ The replay walks the orders the viewer's log lists (step 0 is the set-up, step k
 listed order), as ``/game replay`` does, so a step never counts or times a hidden order. Its views
 are folded once per (game, viewer, last listed order) and kept in a small LRU; drawn PNGs are
 kept in a byte-bounded LRU shared by every viewer; at most ``DRAW_SLOTS`` folds or draws run at a
-time, off the event loop.
+time, off the event loop. With ``draw_process`` the PNGs are drawn in one worker process rather
+than a thread: drawing is CPU-bound Python, and in a thread it holds the GIL the bot's event loop
+(and its order path, when the web runs in the bot's process) needs.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import multiprocessing
 import threading
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +35,10 @@ from bot.service import Loaded, TableService, fold
 from bot.storage import Backend, GameRow, OrderRow
 from games.core.view import View
 
+log = logging.getLogger("wargame.web")
+
 LOG_PAGE = 15  # as /game log
-DRAW_SLOTS = 2
+DRAW_SLOTS = 1  # one drawing thread: a second draws no faster (the GIL) and starves the event loop more
 FOLD_CACHE = 16  # folded replays (a list of views each) kept
 MEMO = 1024  # per (game, version) results kept: its orders, each reader's log, view and status
 PNG_CACHE_BYTES = 64 * 1024 * 1024
@@ -77,10 +86,23 @@ def fingerprint(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
+def draw(view: View) -> bytes:
+    """A view's PNG (module level: the drawing process calls it)."""
+    from render import render_png
+
+    return render_png(view)
+
+
+def warm() -> None:
+    """Import the renderer (fonts, tables) in the drawing process before the first viewer asks."""
+    import render  # noqa: F401
+
+
 class GameViews:
     """The per-reader pictures and pages of every game on one store."""
 
-    def __init__(self, service: TableService, store: Backend, *, png_bytes: int = PNG_CACHE_BYTES) -> None:
+    def __init__(self, service: TableService, store: Backend, *, png_bytes: int = PNG_CACHE_BYTES,
+                 draw_process: bool = False) -> None:
         self.service = service
         self.store = store
         self.pngs = Lru(png_bytes)
@@ -88,10 +110,35 @@ class GameViews:
         self.memo = Lru(MEMO)
         self._slots = asyncio.Semaphore(DRAW_SLOTS)
         self._pending: dict[Any, asyncio.Future[Any]] = {}  # one fold or draw per key at a time
+        self.draw_process = draw_process
+        self._pool: ProcessPoolExecutor | None = None
 
-    async def _once(self, cache: Lru, key: Any, work: Any, size: Any = None) -> Any:
-        """``cache[key]``, else the result of ``work()`` run in a worker thread, at most
-        DRAW_SLOTS at a time; concurrent askers for one key share the one run."""
+    def close(self) -> None:
+        """Stop the drawing process, if one was started."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def pool(self) -> ProcessPoolExecutor:
+        """The drawing process, started (and its renderer imported) on first use."""
+        if self._pool is None:  # forkserver: never a fork of this process's threads (SQLite's)
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+            self._pool.submit(warm)
+        return self._pool
+
+    async def _draw(self, view: View) -> bytes:
+        """The PNG, drawn in the drawing process or else a thread."""
+        if self.draw_process:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(self.pool(), draw, view)
+            except BrokenProcessPool:  # the process died: start another next time, draw this one here
+                log.exception("the web's drawing process died")
+                self.close()
+        return await asyncio.to_thread(draw, view)
+
+    async def _once(self, cache: Lru, key: Any, work: Callable[[], Awaitable[Any]], size: Any = None) -> Any:
+        """``cache[key]``, else the result of ``work()`` (off the event loop), at most DRAW_SLOTS
+        at a time; concurrent askers for one key share the one run."""
         hit = cache.get(key)
         if hit is not None:
             return hit
@@ -102,7 +149,7 @@ class GameViews:
         self._pending[key] = future
         try:
             async with self._slots:
-                value = await asyncio.to_thread(work)
+                value = await work()
             cache.put(key, value, size(value) if size else 1)
             future.set_result(value)
             return value
@@ -205,7 +252,8 @@ class GameViews:
         if png is not None:
             return png  # type: ignore[no-any-return]
         fold_key = (row.id, reader, last)
-        views = await self._once(self.folds, fold_key, lambda: self._fold_views(row, reader, orders, lines))
+        views = await self._once(self.folds, fold_key,
+                                 lambda: asyncio.to_thread(self._fold_views, row, reader, orders, lines))
         return await self._png(key, views[step])
 
     def _fold_views(self, row: GameRow, reader: Reader, orders: list[OrderRow],
@@ -223,6 +271,4 @@ class GameViews:
         return views
 
     async def _png(self, key: Any, view: View) -> bytes:
-        from render import render_png
-
-        return await self._once(self.pngs, ("png", key), lambda: render_png(view), len)  # type: ignore[no-any-return]
+        return await self._once(self.pngs, ("png", key), lambda: self._draw(view), len)  # type: ignore[no-any-return]

@@ -18,8 +18,8 @@ from aiohttp.test_utils import TestClient
 
 from bot.service import TableService
 from bot.web import links
-from bot.web.server import RateLimit
-from bot.web.views import Lru
+from bot.web.server import FRESH, RateLimit, WebServer
+from bot.web.views import Lru, Reader
 from tests.bot.helpers import ALICE, BOB, CAROL, UMP, hex_duel, ok
 from tests.web.conftest import SERVER
 from tests.web.helpers import SECRET_ORDER, assign, link_of, opening
@@ -223,3 +223,32 @@ async def test_live_events_follow_public_changes_and_not_a_hidden_order(svc: Tab
     assert await next_event(bobs.content, 2.0) == "refused"  # Bob's seat changed hands
     for response in (public, bobs, alices):
         response.close()
+
+
+async def test_boards_drawn_in_the_drawing_process_are_the_ones_a_thread_draws(svc: TableService, web: Client) -> None:
+    await opening(svc)
+    threaded = [await (await web.get(f"/api/g/1/board.png?step={k}")).read() for k in (0, 4)]
+    server = WebServer(svc.store, svc, draw_process=True)  # type: ignore[arg-type]
+    row = await svc.store.game_by_id(1)
+    assert row is not None
+    try:
+        drawn = [await server.views.step_png(row, Reader(), k) for k in (0, 4)]
+        assert server.views._pool is not None  # drawn there, not in a thread
+    finally:
+        server.views.close()
+    assert drawn == threaded
+
+
+async def test_a_repeat_poll_is_answered_304_and_a_change_gives_a_new_tag(svc: TableService, web: Client) -> None:
+    await opening(svc)
+    first = await web.get("/api/g/1/page")
+    tag = first.headers["ETag"]
+    again = await web.get("/api/g/1/page", headers={"If-None-Match": tag})
+    assert again.status == 304 and await again.read() == b""
+    board = await web.get("/api/g/1/board.png")
+    assert (await web.get("/api/g/1/board.png", headers={"If-None-Match": board.headers["ETag"]})).status == 304
+    for user, order in ((ALICE, SECRET_ORDER), (ALICE, "seal"), (BOB, "Virginia hold"), (BOB, "seal")):
+        await ok(svc, user, "order", text=order)  # both sealed: the fire orders are public now
+    await asyncio.sleep(FRESH + 0.05)  # past FRESH: a public reader may be shown a row that old, no older
+    changed = await web.get("/api/g/1/page", headers={"If-None-Match": tag})
+    assert changed.status == 200 and changed.headers["ETag"] != tag

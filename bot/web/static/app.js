@@ -75,7 +75,7 @@
     if (state.step !== null) params.step = String(state.step);
     let response;
     try {
-      response = await fetch(api("page", params), { cache: "no-store" });
+      response = await fetch(api("page", params), { cache: "no-cache" });
     } catch (err) {
       notice("The server cannot be reached; retrying.");
       return;
