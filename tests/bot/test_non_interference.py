@@ -25,7 +25,7 @@ import pytest
 from bot.commands import COMMANDS
 from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User
-from bot.store import Store
+from bot.store import SqliteConnection, Store
 from games.core.rng import seed_from_number
 from games.core.ruleset import UMPIRE, get_ruleset
 
@@ -47,9 +47,9 @@ async def clone(svc: TableService) -> TableService:
     db = await aiosqlite.connect(":memory:")
     source = svc.store
     assert isinstance(source, Store)
-    await source._db.backup(db)
+    await source._db.raw.backup(db)
     await db.execute("PRAGMA foreign_keys=ON")
-    copy = TableService(Store(db), mention=svc.mention, seed_source=svc.seed_source)
+    copy = TableService(Store(SqliteConnection(db)), mention=svc.mention, seed_source=svc.seed_source)
     return copy
 
 
@@ -213,7 +213,7 @@ async def playout(system: str, scenario: str, seed: int, with_umpire: bool, pair
             if not to_act:
                 break
             seat = chooser.choice(to_act)
-            legal = rules.legal_orders(state, seat)
+            legal = [rules.format_order(o) for o in rules.legal_orders(state, seat)]
             if not legal:
                 break
             text = chooser.choice(legal)
