@@ -9,6 +9,13 @@ command they may issue: channel posts, their DMs and private answers (texts, vie
 byte), and autocomplete. Commands that change the game (undo, end, concede) run on fresh copies of
 the store, so no probe disturbs the next. The giver's own seat and the umpire (who sees all) are
 not compared: what they get may differ.
+
+Iron and Fire is not paired: its hidden information is its secret rolls (the Union's arrival turn,
+the activations needed to cut the cable), drawn from the game's stream, not chosen by a player; its
+set-up choices (ships, batteries, face-down mine counters, the cable buoy) are public orders whose
+text the log lists. A playout of scenario s4 favouring those orders found no order of a seat whose
+alternative leaves every other reader's output and log alike (0 pairs), so there is no hidden choice
+to vary; what a secret roll's result may not change is covered for the table tools' secret rolls below.
 """
 
 from __future__ import annotations
@@ -235,6 +242,11 @@ async def playout(system: str, scenario: str, seed: int, with_umpire: bool, pair
     return done
 
 
+async def record(svc: TableService) -> list[Output]:
+    """The log as a spectator reads it."""
+    return await svc.handle(CHANNEL, SPECTATOR, "game log", {})
+
+
 async def told_privately(svc: TableService) -> bool:
     """Whether the last order told someone something privately (its hidden part, if any)."""
     row = await svc.store.latest_game(CHANNEL)
@@ -260,8 +272,11 @@ async def pair(before: TableService, after: TableService, table: Table, seat: st
         for other in alternatives[:4] if not given else []:
             trial = await clone(b)
             tried = await give(trial, table, seat, other)
+            # a public order's own text is public (the log lists it): alike only if the log is alike too
+            alike = not errors(tried) and seen_by(tried, audience) == public and (
+                not public or seen_by(await record(trial), audience) == seen_by(await record(after), audience))
             await trial.store.close()
-            if not errors(tried) and seen_by(tried, audience) == public:
+            if alike:
                 await give(b, table, seat, other)
                 given = other
                 break
