@@ -9,6 +9,13 @@ command they may issue: channel posts, their DMs and private answers (texts, vie
 byte), and autocomplete. Commands that change the game (undo, end, concede) run on fresh copies of
 the store, so no probe disturbs the next. The giver's own seat and the umpire (who sees all) are
 not compared: what they get may differ.
+
+Iron and Fire is not paired: its hidden information is its secret rolls (the Union's arrival turn,
+the activations needed to cut the cable), drawn from the game's stream, not chosen by a player; its
+set-up choices (ships, batteries, face-down mine counters, the cable buoy) are public orders whose
+text the log lists. A playout of scenario s4 favouring those orders found no order of a seat whose
+alternative leaves every other reader's output and log alike (0 pairs), so there is no hidden choice
+to vary; what a secret roll's result may not change is covered for the table tools' secret rolls below.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import pytest
 from bot.commands import COMMANDS
 from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User
-from bot.store import Store
+from bot.store import SqliteConnection, Store
 from games.core.rng import seed_from_number
 from games.core.ruleset import UMPIRE, get_ruleset
 
@@ -49,7 +56,7 @@ async def clone(svc: TableService) -> TableService:
     assert isinstance(source, Store)
     await source._db.raw.backup(db)
     await db.execute("PRAGMA foreign_keys=ON")
-    copy = TableService(Store(db), mention=svc.mention, seed_source=svc.seed_source)
+    copy = TableService(Store(SqliteConnection(db)), mention=svc.mention, seed_source=svc.seed_source)
     return copy
 
 
@@ -199,7 +206,7 @@ async def compare(a: TableService, b: TableService, observers: list[User], audie
 
 
 async def playout(system: str, scenario: str, seed: int, with_umpire: bool, pairs: int,
-                  found: list[Difference]) -> int:
+                  found: list[Difference], prefer: str = "") -> int:
     """One seeded random playout; up to ``pairs`` hidden points compared. Returns the pairs run."""
     chooser = random.Random(f"{system}/{scenario}/{seed}")
     svc, table = await set_up(system, scenario, seed, with_umpire)
@@ -213,10 +220,11 @@ async def playout(system: str, scenario: str, seed: int, with_umpire: bool, pair
             if not to_act:
                 break
             seat = chooser.choice(to_act)
-            legal = rules.legal_orders(state, seat)
+            legal = [rules.format_order(o) for o in rules.legal_orders(state, seat)]
             if not legal:
                 break
-            text = chooser.choice(legal)
+            favoured = [o for o in legal if prefer and o.split()[0] in prefer.split()]
+            text = chooser.choice(favoured if favoured and chooser.random() < 0.8 else legal)
             candidate = done < pairs and chooser.random() < 0.7
             before = await clone(svc) if candidate else None
             out = await give(svc, table, seat, text)
@@ -232,6 +240,11 @@ async def playout(system: str, scenario: str, seed: int, with_umpire: bool, pair
     finally:
         await svc.store.close()
     return done
+
+
+async def record(svc: TableService) -> list[Output]:
+    """The log as a spectator reads it."""
+    return await svc.handle(CHANNEL, SPECTATOR, "game log", {})
 
 
 async def told_privately(svc: TableService) -> bool:
@@ -259,8 +272,11 @@ async def pair(before: TableService, after: TableService, table: Table, seat: st
         for other in alternatives[:4] if not given else []:
             trial = await clone(b)
             tried = await give(trial, table, seat, other)
+            # a public order's own text is public (the log lists it): alike only if the log is alike too
+            alike = not errors(tried) and seen_by(tried, audience) == public and (
+                not public or seen_by(await record(trial), audience) == seen_by(await record(after), audience))
             await trial.store.close()
-            if not errors(tried) and seen_by(tried, audience) == public:
+            if alike:
                 await give(b, table, seat, other)
                 given = other
                 break
@@ -298,23 +314,25 @@ async def pair(before: TableService, after: TableService, table: Table, seat: st
         await b.store.close()
 
 
-# (system, scenario, umpire seated, pairs): 1,000 pairs in all
+# (system, scenario, umpire seated, pairs, orders favoured by the playout): 1,000 pairs with the tools'
 HIDDEN_SYSTEMS = [
-    ("hex-ironclads", "duel", True, 250), ("hex-ironclads", "duel", False, 250),
-    ("hex-ironclads", "hampton-roads", False, 150), ("hex-ironclads", "trents-reach", False, 100),
-    ("days-of-iron", "outpost", False, 150), ("oak-and-iron", "quickstart", False, 100),
+    ("hex-ironclads", "duel", True, 200, ""), ("hex-ironclads", "duel", False, 200, ""),
+    ("hex-ironclads", "hampton-roads", False, 150, ""), ("hex-ironclads", "trents-reach", False, 100, ""),
+    ("days-of-iron", "outpost", False, 100, ""),
+    ("days-of-iron", "outpost", False, 60, "offboard dust"),  # troops held off the table, then their arrival
+    ("oak-and-iron", "quickstart", False, 100, ""),
 ]
 
 
-@pytest.mark.parametrize(("system", "scenario", "with_umpire", "pairs"), HIDDEN_SYSTEMS)
-async def test_a_hidden_order_changes_nothing_anyone_else_receives(system: str, scenario: str,
-                                                                   with_umpire: bool, pairs: int) -> None:
+@pytest.mark.parametrize(("system", "scenario", "with_umpire", "pairs", "prefer"), HIDDEN_SYSTEMS)
+async def test_a_hidden_order_changes_nothing_anyone_else_receives(system: str, scenario: str, with_umpire: bool,
+                                                                   pairs: int, prefer: str) -> None:
     found: list[Difference] = []
     total = 0
     for seed in range(4 * pairs):
         if total >= pairs:
             break
-        total += await playout(system, scenario, seed, with_umpire, min(15, pairs - total), found)
+        total += await playout(system, scenario, seed, with_umpire, min(15, pairs - total), found, prefer)
         assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
     assert total == pairs, f"only {total} hidden points"
 
@@ -350,3 +368,129 @@ async def test_a_seat_takes_back_its_hidden_order_whatever_the_other_seat_did_in
         assert errors(again) == ["There is no order to undo."]  # Union knows of no other order
     finally:
         await svc.store.close()
+
+
+# Table tools: a sealed round's text and a secret roll's result are the hidden parts. What a player
+# chooses in secret is the sealed text (the round, its players and the count of seals are public); a
+# secret roll's dice and purpose are announced, only its result is hidden, and that comes from the
+# stream's seed, so its pairs differ in the seed of a stream whose first draw is the secret roll.
+ALICE, BOB, CAROL = User("alice", "Alice"), User("bob", "Bob"), User("carol", "Carol")
+SEALS = ["go north", "fire at the flagship", "hold", "x" * 40, "ram the monitor at full steam"]
+
+
+async def tools_autocomplete(svc: TableService, user: User) -> list[Any]:
+    """Every tools option with suggestions (the user's rolls, hand cards, decks), for "" and "?"."""
+    found: list[Any] = []
+    for name in ("reveal", "play", "deck draw"):
+        for param in COMMANDS[name].params:
+            if param.complete:
+                for current in ("", "?", "1"):
+                    found.append(opaque(await svc.choice_pairs(CHANNEL, user, name, param.name, current, {})))
+    return found
+
+
+TOOLS_READ_ONLY: list[Probe] = [
+    command_probe("hand"), command_probe("game private"), command_probe("game status"), command_probe("game log"),
+    command_probe("tools verify"), command_probe("reveal", roll="1"), command_probe("reveal", roll="2"),
+    tools_autocomplete, autocomplete,
+]
+# on copies: the observer's own seal (not the last one: that reveals all), a reveal call, a verify after a reveal attempt
+TOOLS_CHANGING: list[list[Probe]] = [
+    [command_probe("seal", text="hold fast"), command_probe("hand"), command_probe("tools verify")],
+    [command_probe("seal", action="reveal"), command_probe("tools verify")],
+    [command_probe("roll", dice="1d6", secret="true", purpose="p"), command_probe("reveal", roll="2"), tools_autocomplete],
+]
+
+
+async def compare_tools(a: TableService, b: TableService, observers: list[User], audience: set[str],
+                        where: str, found: list[Difference], same_stream: bool = True) -> None:
+    """As compare, for the tools; ``same_stream`` False when the games' streams have other seeds, so
+    the observer's own later draws (not the secret) differ and are not compared."""
+    def norm(result: list[Any]) -> list[Any]:
+        return [seen_by(r, audience) if isinstance(r, list) and (not r or isinstance(r[0], Output)) else r for r in result]
+
+    # with two players the observer's own seal is the last one: the reveal, where texts differ by design
+    batches = TOOLS_CHANGING[0 if len(observers) > 2 else 1:None if same_stream else -1]
+    for user in observers:
+        for probe in TOOLS_READ_ONLY:
+            ra, rb = norm(await probe(a, user)), norm(await probe(b, user))
+            if ra != rb:
+                found.append(Difference(where, probe.__name__, user.id, ra, rb))
+        for batch in batches:
+            ca, cb = await clone(a), await clone(b)
+            try:
+                for done, probe in enumerate(batch, start=1):
+                    ra, rb = norm(await probe(ca, user)), norm(await probe(cb, user))
+                    if ra != rb:
+                        found.append(Difference(where, " then ".join(p.__name__ for p in batch[:done]), user.id, ra, rb))
+                        break
+            finally:
+                await ca.store.close()
+                await cb.store.close()
+
+
+async def tools_table(with_game: bool, seed: int) -> tuple[TableService, list[User]]:
+    """A channel with a running hex-ironclads duel (its two players seal without opening a round),
+    or with none (Alice opens a round for Alice, Bob and Carol)."""
+    if with_game:
+        svc, table = await set_up("hex-ironclads", "duel", seed, False)
+        return svc, list(table.users.values())
+    svc = await fresh_service()
+    for _ in range(seed):
+        svc.seed_source()
+    assert not errors(await svc.handle(CHANNEL, ALICE, "seal", {"action": "open", "who": "<@alice> <@bob> <@carol>"}))
+    return svc, [ALICE, BOB, CAROL]
+
+
+@pytest.mark.parametrize("with_game", [False, True])
+async def test_a_sealed_text_changes_nothing_anyone_else_receives(with_game: bool) -> None:
+    """10 pairs each: the first player seals one text or another (after 0-2 public rolls); the other
+    players and a spectator must receive the same from every tools and game command, and from their
+    own seal, until the round is revealed."""
+    found: list[Difference] = []
+    for seed in range(10):
+        chooser = random.Random(f"seal/{with_game}/{seed}")
+        games: list[TableService] = []
+        text_a, text_b = chooser.sample(SEALS, 2)
+        rolls = chooser.randrange(3)
+        try:
+            for text in (text_a, text_b):
+                svc, players = await tools_table(with_game, seed)
+                games.append(svc)
+                for _ in range(rolls):
+                    assert not errors(await svc.handle(CHANNEL, players[1], "roll", {"dice": "2d6"}))
+                out = await svc.handle(CHANNEL, players[0], "seal", {"text": text})
+                assert not errors(out), out
+            audience = {u.id for u in players[1:]} | {SPECTATOR.id}
+            await compare_tools(games[0], games[1], [*players[1:], SPECTATOR], audience,
+                                f"seal {with_game} seed {seed}: {text_a!r} or {text_b!r}", found)
+        finally:
+            for svc in games:
+                await svc.store.close()
+    assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
+
+
+@pytest.mark.parametrize("with_game", [False, True])
+async def test_a_secret_rolls_result_changes_nothing_anyone_else_receives(with_game: bool) -> None:
+    """10 pairs each: the first player's secret roll is the stream's first draw, in two streams of
+    different seeds (so its hidden result and nonce differ); everything else anyone else receives,
+    the public announcement included, must be the same up to the commitments."""
+    found: list[Difference] = []
+    for seed in range(10):
+        games: list[TableService] = []
+        results: list[str] = []
+        try:
+            for shift in (0, 1 + seed % 5):
+                svc, players = await tools_table(with_game, 2 * seed + shift * 41)
+                games.append(svc)
+                out = await svc.handle(CHANNEL, players[0], "roll", {"dice": "3d6", "secret": "true", "purpose": "ambush"})
+                assert not errors(out), out
+                results += [o.text for o in out if o.to == players[0].id]
+            audience = {u.id for u in players[1:]} | {SPECTATOR.id}
+            assert seen_by(out, audience) and results[0] != results[1]  # the hidden parts do differ
+            await compare_tools(games[0], games[1], [*players[1:], SPECTATOR], audience,
+                                f"secret roll {with_game} seed {seed}", found, same_stream=False)
+        finally:
+            for svc in games:
+                await svc.store.close()
+    assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
