@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.storage import GameRow, OrderRow
+from bot.storage import GameRow
 from games.core.errors import InvalidSyntax, quote
 from games.core.hexgrid import Hex
 from games.core.rng import Rng
@@ -169,14 +169,6 @@ def side_labels(rules: Ruleset[Any, Any], state: Any) -> dict[str, str]:
                     named = {s.id: s.name for s in rules.view(state, None).sides}
                 labels[side] = named.get(side, side)
     return labels
-
-
-def conceded_sides(rules: Ruleset[Any, Any], state: Any, orders: Iterable[OrderRow]) -> set[str]:
-    """The sides out of the game: those whose seat conceded in the log (the orders not undone), by
-    /game concede's mark or by the rules' own concede order (``Ruleset.concede_order``)."""
-    seats = {s.id: s for s in rules.seats(state)}
-    marks = {CONCEDE_ORDER, rules.concede_order}
-    return {side_of(seats[o.seat]) if o.seat in seats else o.seat for o in orders if o.text in marks}
 
 
 def concession_event(rules: Ruleset[Any, Any], state: Any, seat_id: str) -> Event:

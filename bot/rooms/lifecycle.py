@@ -3,7 +3,6 @@ list."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
@@ -16,7 +15,6 @@ from bot.rooms.common import (
     Loaded,
     Output,
     User,
-    conceded_sides,
     concession_event,
     event_json,
     flag,
@@ -27,7 +25,6 @@ from bot.rooms.common import (
     side_of,
 )
 from bot.rooms.context import Table
-from bot.rooms.delivery import give_order
 from bot.rooms.seats import (
     game_over_lines,
     mentions,
@@ -47,7 +44,7 @@ from games.core.codec import to_json
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.options import check_options
 from games.core.rng import Rng, commitment
-from games.core.ruleset import UMPIRE, Outcome, Ruleset, get_ruleset, read_order, system_ids
+from games.core.ruleset import UMPIRE, Outcome, Ruleset, get_ruleset, system_ids
 from games.tools import small_number
 
 LIST_PAGE = 10  # games per /game list page
@@ -193,11 +190,6 @@ class Lifecycle:
             votes = [p for p in players if p in voted]
             if votes:
                 lines.append(f"Votes to end: {mentions(votes)} ({len(votes)}/{len(players)} players).")
-        if row.status != "setup" and not loaded.rules.concede_order:  # such rules name who is out in their summary
-            out = conceded_sides(loaded.rules, loaded.state, await self.ctx.store.orders(row.id, include_undone=False))
-            labels = side_labels(loaded.rules, loaded.state)
-            if out:
-                lines.append(f"Out: {', '.join(labels[s] for s in labels if s in out)} (conceded).")
         outcome = loaded.rules.outcome(loaded.state)
         if outcome:
             lines.append(f"Result: {outcome.reason}")
@@ -290,7 +282,8 @@ class Lifecycle:
             seat = seats[mine[0]]
         side = side_of(seat)
         labels = side_labels(rules, loaded.state)
-        out = conceded_sides(rules, loaded.state, await self.ctx.store.orders(row.id, include_undone=False))
+        orders = await self.ctx.store.orders(row.id, include_undone=False)
+        out = {side_of(seats[o.seat]) if o.seat in seats else o.seat for o in orders if o.text == CONCEDE_ORDER}
         if side in out:
             raise IllegalOrder(f"{labels.get(side, side)} has already conceded.")
         standing = [s for s in labels if s not in out | {side}]
@@ -301,10 +294,6 @@ class Lifecycle:
                 effect = f"{labels.get(side, side)} is out; {', '.join(labels[s] for s in standing)} play on"
             return [Output("ephemeral", f"Conceding for {labels.get(side, side)} cannot be taken back: {effect}. "
                                         "To concede, run /game concede confirm:true.", to=user.id)]
-        if rules.concede_order:  # the rules keep who is out: give their order, exactly as /order would
-            working = copy.deepcopy(loaded.state)
-            order = read_order(rules, working, seat.id, rules.concede_order)
-            return await give_order(self.ctx, loaded, working, seat.id, user, order)
         event = concession_event(rules, loaded.state, seat.id)
         over = len(standing) <= 1
         row = await self.ctx.store.save_order(

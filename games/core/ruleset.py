@@ -147,10 +147,6 @@ class Ruleset(ABC, Generic[S, OrderT]):
     name: ClassVar[str]
     state_type: ClassVar[type[Any]]
     book: ClassVar[str] = ""  # the file name of the rule book this system carries out, for help
-    # The rules' own order for giving up, when they keep who is out (the free table's `concede`):
-    # /game concede then gives this order, so both ways of conceding are one. None: the rules know
-    # no concession and the table service logs its own mark.
-    concede_order: ClassVar[str | None] = None
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...

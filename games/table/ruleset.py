@@ -60,7 +60,6 @@ class FreeTable(Ruleset[State, TableOrder]):
     name = "Free table"
     state_type = State
     public_orders = True  # no hidden pieces or orders: its legal orders may be offered as public buttons
-    concede_order = "concede"  # /game concede gives this order (section 3)
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("free", "Free play", "Sides, a square board and the table tools; no rules enforced.")]
@@ -83,8 +82,6 @@ class FreeTable(Ruleset[State, TableOrder]):
         return []
 
     def legal_orders(self, state: State, seat: str) -> list[TableOrder]:
-        if seat in state.conceded:
-            return []
         own: list[TableOrder] = [Remove(p.label) for p in state.pieces if p.side == seat or seat == UMPIRE]
         return own + ([] if seat == UMPIRE else [Concede()])
 
@@ -92,8 +89,6 @@ class FreeTable(Ruleset[State, TableOrder]):
         return orders.parse(text)
 
     def apply(self, state: State, seat: str, order: TableOrder, rng: Rng) -> list[Event]:
-        if not isinstance(order, Concede):
-            conceding_3.still_playing(state, seat)
         match order:
             case Place():
                 return pieces_1.place(state, seat, order)

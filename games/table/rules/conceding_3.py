@@ -15,29 +15,12 @@ def concede(state: State, seat: str) -> list[Event]:
     if seat in state.conceded:
         raise IllegalOrder("You have already conceded.")
     state.conceded.append(seat)
-    standing = _standing(state)
-    still = f" Still playing: {', '.join(standing)}." if len(standing) > 1 else ""
-    return [public(f"{side_name(state, seat)} concedes.{still}")]
-
-
-def still_playing(state: State, seat: str) -> None:
-    """Section 3: a side that conceded is out, so it gives no more orders."""
-    if seat in state.conceded:
-        raise NotAllowed(f"{side_name(state, seat)} has conceded and is out of the game, so it can give no more orders.")
-
-
-def out(state: State) -> list[str]:
-    """Section 3: the sides that conceded, by name, in the order they did."""
-    return [side_name(state, seat) for seat in state.conceded]
-
-
-def _standing(state: State) -> list[str]:
-    return [s for s in state.sides if s.lower() not in state.conceded]
+    return [public(f"{side_name(state, seat)} concedes.")]
 
 
 def outcome(state: State) -> Outcome | None:
     """Section 3: the last side standing wins."""
-    standing = _standing(state)
+    standing = [s for s in state.sides if s.lower() not in state.conceded]
     if len(standing) == 1:
         return Outcome(standing[0].lower(), f"{standing[0]} is the last side standing; the others conceded.")
     return None
