@@ -74,7 +74,7 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
     text = public_text(done)
     over = await svc.store.latest_game("c1")
     assert over is not None
-    game = svc._decode(over)
+    game = svc.table.decode(over)
     names = {i.id: i.name for i in game.rules.view(game.state, None).sides}
     assert "concedes." in text and f"**Game over.** Winner: {names[winner]}." in text  # the side's name, not its id
     assert row.seed.hex() in text  # the seed is published, as at any end

@@ -320,3 +320,31 @@ def test_a_squadrons_player_concedes_for_the_whole_fleet_by_its_name(tmp_path: P
     done = run_script(script)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     assert "Player B's fleet concedes." in done.stdout and "**Game over.** Winner: " in done.stdout
+
+
+def test_a_fleet_concedes_only_when_every_squadrons_player_has(tmp_path: Path) -> None:
+    """A Squadron's player cannot give up a team-mate's ships: their concession is logged, the game
+    goes on, and the fleet concedes (the other fleet wins) once its other Squadron's player concedes
+    too. Before, @alice alone ended the game for both players of Player A's fleet."""
+    from tests.console import run_script
+
+    script = tmp_path / "concede.txt"
+    script.write_text("\n".join([
+        "as @alice", "/game new system:oak-and-iron scenario:fleet options:command=squadron",
+        "/game join seat:a1", "as @carol", "/game join seat:a2", "as @bob", "/game join seat:b1", "/game join seat:b2",
+        "/game start", "as @alice", "/game concede",
+        "/game concede confirm:true", "! /game concede confirm:true",
+        "/order text:initiative Careful Aim",  # alice's seat still plays
+        "as @carol", "/game concede confirm:true",
+    ]) + "\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    first, rest = out.split("Player A squadron 1 concedes for Player A's fleet.", 1)
+    assert "Player A's fleet concedes only once Player A squadron 2 (@carol) concede too" in first  # the preview
+    assert "Player A's fleet plays on until Player A squadron 2 (@carol) concede too." in rest
+    before_carol, after_carol = rest.split("Player A squadron 2 concedes for Player A's fleet.", 1)
+    assert "You have already conceded for Player A's fleet" in before_carol and "Game over" not in before_carol
+    assert "Player A squadron 1 seals an initiative card" in before_carol
+    assert "Player A's fleet concedes." in after_carol and "**Game over.** Winner: Player B's fleet." in after_carol
+    assert "/game concede gives up your fleet only once every Squadron's player" in ruleset().help()
