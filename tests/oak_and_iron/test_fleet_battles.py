@@ -348,3 +348,15 @@ def test_a_fleet_concedes_only_when_every_squadrons_player_has(tmp_path: Path) -
     assert "Player A squadron 1 seals an initiative card" in before_carol
     assert "Player A's fleet concedes." in after_carol and "**Game over.** Winner: Player B's fleet." in after_carol
     assert "/game concede gives up your fleet only once every Squadron's player" in ruleset().help()
+
+
+def test_a_tie_of_fleets_names_the_cards_played() -> None:
+    """Four cards of initiative 2 tie the fleets 4 to 4: the tie line counts the four cards played;
+    before, it said "Both cards have initiative 4"."""
+    state, stream = fleet()
+    events = []
+    while state.phase == "select" and state.turn == 0:
+        events += order(state, ruleset().to_act(state)[0], "initiative Careful Aim", stream)
+    text = "\n".join(e.text for e in events)
+    assert "The 4 cards played give each fleet initiative 4: an event card is drawn." in text
+    assert "Both cards" not in text
