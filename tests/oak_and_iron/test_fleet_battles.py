@@ -360,3 +360,18 @@ def test_a_tie_of_fleets_names_the_cards_played() -> None:
     text = "\n".join(e.text for e in events)
     assert "The 4 cards played give each fleet initiative 4: an event card is drawn." in text
     assert "Both cards" not in text
+
+
+def test_the_sealing_note_names_the_squadron_it_seals_for() -> None:
+    """A fleet's seat seals for each Squadron in turn: its note names the Squadron sealed for and the
+    one its next card goes to; a Squadron's own seat hears its Squadron's name. Before, the note
+    said only "You sealed Down!."."""
+    state, stream = fleet()
+    notes = [e.text for e in order(state, "a", "initiative Down!", stream) if e.to is not None]
+    assert any(n.startswith("You sealed Down! for Player A squadron 1. Nonce ") for n in notes)
+    assert any(n.endswith("Your next `initiative <card>` seals for Player A squadron 2.") for n in notes)
+    last = [e.text for e in order(state, "a", "initiative Down!", stream) if e.to is not None]
+    assert any("You sealed Down! for Player A squadron 2." in n for n in last) and "Your next" not in "\n".join(last)
+    state, stream = fleet(**SQ)
+    own = [e.text for e in order(state, "a2", "initiative Down!", stream) if e.to is not None]
+    assert any(n.startswith("You sealed Down! for Player A squadron 2. Nonce ") for n in own)

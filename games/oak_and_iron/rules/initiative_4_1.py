@@ -120,9 +120,13 @@ def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
     side.sealed_nonce = nonce
     side.sealed_digest = seal(card, nonce)
     side.hand.remove(card)
+    note = f"You sealed {initiative_cards()[card].name}{f' for {side.name}' if side.fleet else ''}. Nonce {nonce}."
+    following = to_seal(state, side.fleet) if side.fleet and not squadron_seats(state) else None
+    if following is not None:  # one seat seals for each Squadron of its fleet in turn (ch. 9)
+        note += f" Your next `initiative <card>` seals for {following.name}."
     return [
         public(f"{side.name} seals an initiative card face down (commitment {side.sealed_digest})."),
-        private(f"You sealed {initiative_cards()[card].name}. Nonce {nonce}.", seat_of(state, side)),
+        private(note, seat_of(state, side)),
     ]
 
 
