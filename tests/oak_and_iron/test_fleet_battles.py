@@ -375,3 +375,22 @@ def test_the_sealing_note_names_the_squadron_it_seals_for() -> None:
     state, stream = fleet(**SQ)
     own = [e.text for e in order(state, "a2", "initiative Down!", stream) if e.to is not None]
     assert any(n.startswith("You sealed Down! for Player A squadron 2. Nonce ") for n in own)
+
+
+def test_each_squadrons_hand_is_dmed_once_after_the_reveal(tmp_path: Path) -> None:
+    """After the reveal each Squadron's player got their new hand twice: as the rules' private note
+    and again in their private view. The view DM carries it; the note is left out."""
+    from tests.console import run_script
+
+    script = tmp_path / "reveal.txt"
+    lines = ["as @alice", "/game new system:oak-and-iron scenario:fleet options:command=squadron", "/game join seat:a1",
+             "as @carol", "/game join seat:a2", "as @bob", "/game join seat:b1", "as @dave", "/game join seat:b2",
+             "as @alice", "/game start"]
+    for user in ("alice", "carol", "bob", "dave"):
+        lines += [f"as @{user}", "/order text:initiative Careful Aim"]
+    script.write_text("\n".join(lines) + "\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    reveal = done.stdout.split("Turn 1: Initiative Phase.", 1)[1]
+    for user, squadron in (("alice", "A squadron 1"), ("carol", "A squadron 2"), ("bob", "B squadron 1"), ("dave", "B squadron 2")):
+        assert reveal.count(f"DM to @{user} | Player {squadron}'s initiative hand") == 1, user
