@@ -172,9 +172,14 @@ def side_labels(rules: Ruleset[Any, Any], state: Any) -> dict[str, str]:
 
 
 def concession_event(rules: Ruleset[Any, Any], state: Any, seat_id: str) -> Event:
+    """A seat's concession: its side's, or (a seat that is one part of a side, such as an Oak &
+    Iron Squadron) that seat's share of its side's concession."""
     seat = next((s for s in rules.seats(state) if s.id == seat_id), None)
     side = side_of(seat) if seat is not None else seat_id
-    return Event(f"{side_labels(rules, state).get(side, side)} concedes.")
+    name = side_labels(rules, state).get(side, side)
+    if seat is not None and seat.id != side:
+        return Event(f"{seat.label} concedes for {name}.")
+    return Event(f"{name} concedes.")
 
 
 def replay_steps(orders: int, cap: int) -> list[int]:

@@ -70,7 +70,7 @@ def order_outputs(
             outputs.insert(0, Output("message", "\n".join(tail) or f"Order received from {seat_label(after, seat)}.",
                                      channel=channel, view=board))
     private_seats = {s for e in events if e.to is not None for s in e.to}
-    outputs += private_views(after, private_seats) if private_seats else []
+    outputs = _once(outputs + (private_views(after, private_seats) if private_seats else []))
     if not public_change:  # one private reply to the giver, not a note and DMs (issue 24)
         own = [o for o in outputs[1:] if o.kind == "dm" and o.to == user.id]
         views = [o.view for o in own if o.view is not None]
@@ -78,6 +78,16 @@ def order_outputs(
         outputs = [Output("ephemeral", chunk, to=user.id, view=views[-1] if views and i == 0 else None)
                    for i, chunk in enumerate(split_text(text, MAX_MESSAGE))] + [o for o in outputs[1:] if o not in own]
     return outputs
+
+def _once(outputs: list[Output]) -> list[Output]:
+    """Each private thing once: a private event's DM is left out when the same user's view DM,
+    sent with it, already shows that text (an initiative hand was DMed as a note and in the view)."""
+    shown: dict[str, str] = {}
+    for o in outputs:
+        if o.kind == "dm" and o.view is not None and o.to is not None:
+            shown[o.to] = shown.get(o.to, "") + "\n" + o.text
+    return [o for o in outputs if not (o.kind == "dm" and o.view is None and o.to in shown and o.text in shown[o.to])]
+
 
 def turn_lines(before: Loaded, after: Loaded, seat: str) -> list[str]:
     """Who acts now, after an order that changed something public. A user is pinged when a seat

@@ -44,7 +44,7 @@ from games.core.codec import to_json
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.options import check_options
 from games.core.rng import Rng, commitment
-from games.core.ruleset import UMPIRE, Outcome, Ruleset, get_ruleset, system_ids
+from games.core.ruleset import UMPIRE, Outcome, Ruleset, Seat, get_ruleset, system_ids
 from games.tools import small_number
 
 LIST_PAGE = 10  # games per /game list page
@@ -252,11 +252,14 @@ class Lifecycle:
         return int.from_bytes(hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()[:7], "big")
 
     async def game_concede(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        """A seated player gives up for their side. It is logged as an order (``CONCEDE_ORDER``) so the
-        log, export, replay and verify show it; it changes nothing on the board. With two sides the
-        other side wins and the game ends. With more (the free table's sides= option) the conceding
-        side is out and the game ends once one side is left. The umpire plays no side, so cannot
-        concede; without ``confirm`` nothing happens but a reminder of what it would do."""
+        """A seated player gives up for their side. It is logged as an order (``CONCEDE_ORDER``) for
+        each of the player's seats of that side, so the log, export, replay and verify show it; it
+        changes nothing on the board. A side whose seats several players hold (an Oak & Iron fleet
+        with a seat a Squadron) concedes only once every held seat of it has: a team-mate cannot
+        give up the partner's ships, and the game goes on until then. With two sides the other side
+        then wins and the game ends; with more (the free table's sides= option) the conceding side is
+        out and the game ends once one side is left. The umpire plays no side, so cannot concede;
+        without ``confirm`` nothing happens but a reminder of what it would do."""
         loaded = await self.ctx.live(channel)
         row, rules = loaded.row, loaded.rules
         if row.status != "running":
@@ -282,28 +285,47 @@ class Lifecycle:
             seat = seats[mine[0]]
         side = side_of(seat)
         labels = side_labels(rules, loaded.state)
+        name = labels.get(side, side)
         orders = await self.ctx.store.orders(row.id, include_undone=False)
-        out = {side_of(seats[o.seat]) if o.seat in seats else o.seat for o in orders if o.text == CONCEDE_ORDER}
+        conceded = {o.seat for o in orders if o.text == CONCEDE_ORDER}
+        out = {s for s in labels if _side_conceded(row.seats, seats, s, conceded)}
         if side in out:
-            raise IllegalOrder(f"{labels.get(side, side)} has already conceded.")
-        standing = [s for s in labels if s not in out | {side}]
+            raise IllegalOrder(f"{name} has already conceded.")
+        team = [s for s in row.seats if s in seats and side_of(seats[s]) == side]  # the side's held seats
+        giving = [s for s in team if s in mine and s not in conceded]
+        if not giving:
+            raise IllegalOrder(f"You have already conceded for {name}; it concedes once "
+                               f"{_names(loaded, [s for s in team if s not in conceded])} concede too.")
+        waiting = [s for s in team if s not in conceded and s not in giving]
+        standing = [s for s in labels if s not in out | ({side} if not waiting else set())]
         if not flag(opts, "confirm"):
-            if len(standing) == 1:
+            if waiting:
+                effect = (f"{name} concedes only once {_names(loaded, waiting)} concede too; "
+                          "until then the game goes on and your seat plays as before")
+            elif len(standing) == 1:
                 effect = f"the game ends and {labels[standing[0]]} wins"
             else:
-                effect = f"{labels.get(side, side)} is out; {', '.join(labels[s] for s in standing)} play on"
-            return [Output("ephemeral", f"Conceding for {labels.get(side, side)} cannot be taken back: {effect}. "
+                effect = f"{name} is out; {', '.join(labels[s] for s in standing)} play on"
+            return [Output("ephemeral", f"Conceding for {name} cannot be taken back: {effect}. "
                                         "To concede, run /game concede confirm:true.", to=user.id)]
-        event = concession_event(rules, loaded.state, seat.id)
-        over = len(standing) <= 1
-        row = await self.ctx.store.save_order(
-            row, seat=seat.id, user_id=user.id, text=CONCEDE_ORDER, events=[event_json(event)],
-            snapshot=row.snapshot, counter=row.counter, status="over" if over else "running",
-        )
-        text = f"<@{user.id}>: {event.text}"
-        if over:  # the same game-over block as every other ending
+        over = not waiting and len(standing) <= 1
+        lines = []
+        for i, seat_id in enumerate(giving):
+            event = concession_event(rules, loaded.state, seat_id)
+            last = i == len(giving) - 1
+            row = await self.ctx.store.save_order(
+                row, seat=seat_id, user_id=user.id, text=CONCEDE_ORDER, events=[event_json(event)],
+                snapshot=row.snapshot, counter=row.counter, status="over" if over and last else "running",
+            )
+            lines.append(event.text)
+        if seats[giving[0]].id != side and not waiting:  # the last of its seats: the side itself concedes
+            lines.append(f"{name} concedes.")
+        text = f"<@{user.id}>: " + " ".join(lines)
+        if waiting:
+            text += f" {name} plays on until {_names(loaded, waiting)} concede too."
+        elif over:  # the same game-over block as every other ending
             ending = Outcome(standing[0] if standing else None,
-                             f"{labels.get(side, side)} conceded." + ("" if standing else " No side is left."))
+                             f"{name} conceded." + ("" if standing else " No side is left."))
             text += "\n" + "\n".join(game_over_lines(ending, row, loaded))
         else:
             text += f" Still playing: {', '.join(labels[s] for s in standing)}."
@@ -373,3 +395,12 @@ def new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any, Any], str, str, di
     return rules, system, scenario, full
 
 
+def _side_conceded(held: dict[str, Any], seats: dict[str, Seat], side: str, conceded: set[str]) -> bool:
+    """Every held seat of the side has conceded (a side with a seat of its own: that one)."""
+    team = [s for s in held if s in seats and side_of(seats[s]) == side]
+    return bool(team) and all(s in conceded for s in team)
+
+
+def _names(loaded: Loaded, seats: list[str]) -> str:
+    """Seats by label with their players, for "concedes once ... concede too"."""
+    return ", ".join(f"{seat_label(loaded, s)} (<@{loaded.row.seats[s]['user']}>)" for s in seats)

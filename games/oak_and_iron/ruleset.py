@@ -307,6 +307,8 @@ class OakAndIron(Ruleset[State, OakOrder]):
         lines = [f"{self.name} orders (names match case-insensitively; a unique prefix of one word will do):"]
         lines += [f"`{usage}` - {doc}" for usage, doc in orders.order_help()]
         lines.append(f"Sail settings: {', '.join(SAIL_NAMES.values())}. Terrain kinds: rock, island, shoal, fog.")
+        lines.append("Fleet Battles with command=squadron: /game concede gives up your fleet only once every "
+                     "Squadron's player of it has conceded; until then the game goes on.")
         lines.append("Cards (house contents, data/oak_and_iron): factions " + ", ".join(factions())
                      + "; upgrade cards " + ", ".join(upgrade_cards()) + "; captains " + ", ".join(captain_cards()) + ".")
         return "\n".join(lines)

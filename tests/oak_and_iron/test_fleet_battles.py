@@ -320,3 +320,77 @@ def test_a_squadrons_player_concedes_for_the_whole_fleet_by_its_name(tmp_path: P
     done = run_script(script)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     assert "Player B's fleet concedes." in done.stdout and "**Game over.** Winner: " in done.stdout
+
+
+def test_a_fleet_concedes_only_when_every_squadrons_player_has(tmp_path: Path) -> None:
+    """A Squadron's player cannot give up a team-mate's ships: their concession is logged, the game
+    goes on, and the fleet concedes (the other fleet wins) once its other Squadron's player concedes
+    too. Before, @alice alone ended the game for both players of Player A's fleet."""
+    from tests.console import run_script
+
+    script = tmp_path / "concede.txt"
+    script.write_text("\n".join([
+        "as @alice", "/game new system:oak-and-iron scenario:fleet options:command=squadron",
+        "/game join seat:a1", "as @carol", "/game join seat:a2", "as @bob", "/game join seat:b1", "/game join seat:b2",
+        "/game start", "as @alice", "/game concede",
+        "/game concede confirm:true", "! /game concede confirm:true",
+        "/order text:initiative Careful Aim",  # alice's seat still plays
+        "as @carol", "/game concede confirm:true",
+    ]) + "\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    out = done.stdout
+    first, rest = out.split("Player A squadron 1 concedes for Player A's fleet.", 1)
+    assert "Player A's fleet concedes only once Player A squadron 2 (@carol) concede too" in first  # the preview
+    assert "Player A's fleet plays on until Player A squadron 2 (@carol) concede too." in rest
+    before_carol, after_carol = rest.split("Player A squadron 2 concedes for Player A's fleet.", 1)
+    assert "You have already conceded for Player A's fleet" in before_carol and "Game over" not in before_carol
+    assert "Player A squadron 1 seals an initiative card" in before_carol
+    assert "Player A's fleet concedes." in after_carol and "**Game over.** Winner: Player B's fleet." in after_carol
+    assert "/game concede gives up your fleet only once every Squadron's player" in ruleset().help()
+
+
+def test_a_tie_of_fleets_names_the_cards_played() -> None:
+    """Four cards of initiative 2 tie the fleets 4 to 4: the tie line counts the four cards played;
+    before, it said "Both cards have initiative 4"."""
+    state, stream = fleet()
+    events = []
+    while state.phase == "select" and state.turn == 0:
+        events += order(state, ruleset().to_act(state)[0], "initiative Careful Aim", stream)
+    text = "\n".join(e.text for e in events)
+    assert "The 4 cards played give each fleet initiative 4: an event card is drawn." in text
+    assert "Both cards" not in text
+
+
+def test_the_sealing_note_names_the_squadron_it_seals_for() -> None:
+    """A fleet's seat seals for each Squadron in turn: its note names the Squadron sealed for and the
+    one its next card goes to; a Squadron's own seat hears its Squadron's name. Before, the note
+    said only "You sealed Down!."."""
+    state, stream = fleet()
+    notes = [e.text for e in order(state, "a", "initiative Down!", stream) if e.to is not None]
+    assert any(n.startswith("You sealed Down! for Player A squadron 1. Nonce ") for n in notes)
+    assert any(n.endswith("Your next `initiative <card>` seals for Player A squadron 2.") for n in notes)
+    last = [e.text for e in order(state, "a", "initiative Down!", stream) if e.to is not None]
+    assert any("You sealed Down! for Player A squadron 2." in n for n in last) and "Your next" not in "\n".join(last)
+    state, stream = fleet(**SQ)
+    own = [e.text for e in order(state, "a2", "initiative Down!", stream) if e.to is not None]
+    assert any(n.startswith("You sealed Down! for Player A squadron 2. Nonce ") for n in own)
+
+
+def test_each_squadrons_hand_is_dmed_once_after_the_reveal(tmp_path: Path) -> None:
+    """After the reveal each Squadron's player got their new hand twice: as the rules' private note
+    and again in their private view. The view DM carries it; the note is left out."""
+    from tests.console import run_script
+
+    script = tmp_path / "reveal.txt"
+    lines = ["as @alice", "/game new system:oak-and-iron scenario:fleet options:command=squadron", "/game join seat:a1",
+             "as @carol", "/game join seat:a2", "as @bob", "/game join seat:b1", "as @dave", "/game join seat:b2",
+             "as @alice", "/game start"]
+    for user in ("alice", "carol", "bob", "dave"):
+        lines += [f"as @{user}", "/order text:initiative Careful Aim"]
+    script.write_text("\n".join(lines) + "\n")
+    done = run_script(script)
+    assert done.returncode == 0, done.stderr + done.stdout[-3000:]
+    reveal = done.stdout.split("Turn 1: Initiative Phase.", 1)[1]
+    for user, squadron in (("alice", "A squadron 1"), ("carol", "A squadron 2"), ("bob", "B squadron 1"), ("dave", "B squadron 2")):
+        assert reveal.count(f"DM to @{user} | Player {squadron}'s initiative hand") == 1, user

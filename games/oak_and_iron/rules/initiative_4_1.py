@@ -115,9 +115,13 @@ def seal_card(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
     side.sealed_nonce = nonce
     side.sealed_digest = seal(card, nonce)
     side.hand.remove(card)
+    note = f"You sealed {initiative_cards()[card].name}{f' for {side.name}' if side.fleet else ''}. Nonce {nonce}."
+    following = to_seal(state, side.fleet) if side.fleet and not squadron_seats(state) else None
+    if following is not None:  # one seat seals for each Squadron of its fleet in turn (ch. 9)
+        note += f" Your next `initiative <card>` seals for {following.name}."
     return [
         public(f"{side.name} seals an initiative card face down (commitment {side.sealed_digest})."),
-        private(f"You sealed {initiative_cards()[card].name}. Nonce {nonce}.", seat_of(state, side)),
+        private(note, seat_of(state, side)),
     ]
 
 
@@ -173,13 +177,23 @@ def _initiative_holder(state: State, rng: Rng) -> list[str]:
     if va != vb:
         state.initiative = a.id if va > vb else b.id
         return [f"{state.side(state.initiative).name} has the initiative ({max(va, vb)} against {min(va, vb)})."]
-    lines = [f"Both cards have initiative {va}: an event card is drawn.", *draw_event(state)]
+    lines = [f"{_tie_text(state, va)}: an event card is drawn.", *draw_event(state)]
     aa, ab = (sum(h.admiral_value for h in holders(state, s.id)) for s in (a, b))
     if aa != ab:
         state.initiative = a.id if aa > ab else b.id
         lines.append(f"{state.side(state.initiative).name} has the initiative (admiral value {max(aa, ab)}).")
         return lines
     return lines + challenge_test(state, rng)
+
+
+def _tie_text(state: State, value: int) -> str:
+    """The tie, worded for the cards actually played: two, or a fleet's several (ch. 9), or none."""
+    played = sum(1 for h in holders(state) if h.face_up)
+    if played == 2 and not state.squadrons:
+        return f"Both cards have initiative {value}"
+    if played == 0:
+        return "No initiative card was played (initiative 0 each)"
+    return f"The {played} cards played give each fleet initiative {value}"
 
 
 def challenge_test(state: State, rng: Rng) -> list[str]:
