@@ -148,7 +148,7 @@ class Ruleset(ABC, Generic[S, OrderT]):
     state_type: ClassVar[type[Any]]
     book: ClassVar[str] = ""  # the file name of the rule book this system carries out, for help
     # what this system's views draw, for /help's board key (games.core.view.BOARD_KEY): checked
-    # against the views of a played game by tests/test_help_matches_the_game.py
+    # against the views of a played game by tests/bot/test_help_matches_the_game.py
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset()
 
     @abstractmethod

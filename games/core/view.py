@@ -156,7 +156,7 @@ class View:
 BoardMark = Literal["acts-now", "last-action", "aids", "zones"]
 
 # What each mark means, for the board key /help prints (bot/rooms/help.py). A system declares the
-# marks its views draw (``Ruleset.board_marks``); tests/test_help_matches_the_game.py plays each
+# marks its views draw (``Ruleset.board_marks``); tests/bot/test_help_matches_the_game.py plays each
 # system and checks the declaration against ``marks_drawn`` of its views.
 BOARD_KEY: dict[BoardMark, str] = {
     "acts-now": "a yellow ring (on a table a yellow outline of the base) marks the counters that act now",
