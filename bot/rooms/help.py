@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from bot.rooms.common import MAX_MESSAGE, Output, User
 from bot.text import split_text
 from games.core.ruleset import OptionSpec, Ruleset, get_ruleset, system_ids
-from games.core.view import BOARD_KEY, NOT_DRAWN, BoardMark
+from games.core.view import BOARD_KEY, HIGHLIGHT, NOT_DRAWN, BoardMark
 
 if TYPE_CHECKING:
     from bot.commands import Command
@@ -59,7 +59,9 @@ def option_line(option: OptionSpec) -> str:
 
 def board_key(marks: frozenset[BoardMark]) -> list[str]:
     """The board key for a system's declared marks, with what it does not draw said too."""
-    return [BOARD_KEY[m] for m in BOARD_KEY if m in marks] + [NOT_DRAWN[m] for m in NOT_DRAWN if m not in marks]
+    ringed = any(m in marks for m in HIGHLIGHT)
+    return [BOARD_KEY[m] for m in BOARD_KEY if m in marks] + [
+        NOT_DRAWN[m] for m in NOT_DRAWN if m not in marks and not (m in HIGHLIGHT and ringed)]
 
 
 def _usage(command: Command) -> str:

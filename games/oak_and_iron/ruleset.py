@@ -129,7 +129,7 @@ class OakAndIron(Ruleset[State, OakOrder]):
     name: ClassVar[str] = "Oak & Iron"
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "001_7f6407afdde9b010.txt"
-    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action", "aids"})
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"in-focus", "last-action", "aids"})  # the ring follows the focus (view.py)
 
     def scenarios(self) -> list[ScenarioInfo]:
         out = []

@@ -20,7 +20,7 @@ from bot.rooms.help import board_key, option_line, system_help
 from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import OptionSpec, Ruleset, get_ruleset, legal_texts, system_ids
-from games.core.view import BOARD_KEY, NOT_DRAWN, BoardMark, marks_drawn
+from games.core.view import BOARD_KEY, HIGHLIGHT, NOT_DRAWN, BoardMark, marks_drawn
 from tests.bot.helpers import ALICE, make_service, ok
 
 SYSTEMS = system_ids()
@@ -105,15 +105,25 @@ def test_an_option_line_names_its_values_and_default() -> None:
         "Values: a whole number from 1 to 9 (default unset).")
 
 
-def played_marks(system_id: str) -> set[BoardMark]:
-    """Every board-key mark the spectator's views draw over a seeded game of random legal orders."""
+def ringed_off_turn(rules: Ruleset[Any, Any], state: Any) -> bool:
+    """Whether the view highlights a counter of a side with no seat to act now."""
+    seats = {seat.id: seat for seat in rules.seats(state)}
+    acting = {seats[s].side or s for s in rules.to_act(state)}
+    return any(c.highlight and c.side not in acting for c in rules.view(state, None).counters)
+
+
+def played(system_id: str) -> tuple[set[BoardMark], int]:
+    """Every board-key mark the spectator's views draw over a seeded game of random legal orders,
+    and how many of those views highlight a counter whose side is not to act."""
     rules = get_ruleset(system_id)
+    highlight = next((m for m in HIGHLIGHT if m in rules.board_marks), "acts-now")
     stream, picker = Rng(seed_from_number(3)), Rng(seed_from_number(4))
     state = rules.setup(rules.scenarios()[0].id, TABLE_OPTIONS if system_id == "table" else {}, stream)
-    seen = marks_drawn(rules.view(state, None))
+    seen = marks_drawn(rules.view(state, None), highlight)
+    off_turn = 0
     for seat, text in SCRIPTED.get(system_id, []):
         rules.apply(state, seat, rules.parse_order(state, seat, text), stream)
-        seen |= marks_drawn(rules.view(state, None))
+        seen |= marks_drawn(rules.view(state, None), highlight)
     for _ in range(150):
         if rules.outcome(state) is not None or not rules.to_act(state):
             break
@@ -122,21 +132,36 @@ def played_marks(system_id: str) -> set[BoardMark]:
         if not legal:
             break
         rules.apply(state, seat, rules.parse_order(state, seat, picker.choice(legal)), stream)
-        seen |= marks_drawn(rules.view(state, None))
-    return seen
+        seen |= marks_drawn(rules.view(state, None), highlight)
+        off_turn += ringed_off_turn(rules, state)
+    return seen, off_turn
 
 
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_the_board_key_is_what_the_board_draws(system_id: str) -> None:
     """A declared mark the game never draws would be a false key, an undeclared one a missing key."""
     rules = get_ruleset(system_id)
-    assert played_marks(system_id) == set(rules.board_marks)
+    seen, off_turn = played(system_id)
+    assert seen == set(rules.board_marks)
+    if "acts-now" in rules.board_marks:  # the ring says "acts now": never on a side not to act
+        assert off_turn == 0
+    if "in-focus" in rules.board_marks:  # ... and a system whose ring is not that says so
+        assert off_turn > 0
     [board_line] = [line for line in system_help(rules).splitlines() if line.startswith("Board: ")]
     assert board_line == "Board: " + "; ".join(board_key(rules.board_marks)) + "."
     for mark, meaning in BOARD_KEY.items():
         assert (meaning in board_line) == (mark in rules.board_marks), mark
-    for mark, absent in NOT_DRAWN.items():
-        assert (absent in board_line) == (mark not in rules.board_marks), mark
+    ringed = [m for m in HIGHLIGHT if m in rules.board_marks]
+    assert len(ringed) <= 1, "the highlight has one meaning in a system"
+    assert (NOT_DRAWN["acts-now"] in board_line) == (not ringed)
+    assert (NOT_DRAWN["last-action"] in board_line) == ("last-action" not in rules.board_marks)
+
+
+def test_oak_and_iron_says_its_ring_follows_the_focus() -> None:
+    """The other half of the bug: Oak & Iron rings the ship in focus, often after its turn."""
+    text = system_help(get_ruleset("oak-and-iron"))
+    assert BOARD_KEY["in-focus"] in text and BOARD_KEY["acts-now"] not in text
+    assert NOT_DRAWN["acts-now"] not in text
 
 
 def test_no_ring_and_no_last_move_are_said_for_days_of_iron() -> None:
