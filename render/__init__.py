@@ -18,13 +18,14 @@ that does not fit the room its neighbours leave goes on two lines, then is cut w
 on a table a ship's name moves under its base when it would run into another. The strip starts
 with a key of the sides' colours, since colour is what tells the sides apart at that size.
 
-The highlight ring (yellow; on a table a yellow outline of the base) has one meaning in every
-system: **this counter acts now**, i.e. the next order is for it (the ship whose activation is
-under way, or the ships still to act in this phase). The last activation itself is shown by the
-overlays (path, fire, ram), never by the ring. Every rule system's ``view()`` sets
-``Counter.highlight`` so: ironclad-draughts (the active ship), oak-and-iron (the activated ship),
-hex-ironclads (ships still to move), iron-and-fire (units the card in play may still activate);
-the free table has no turns, so no ring, and its last move is drawn as a path.
+The highlight ring (yellow; on a table a yellow outline of the base) means **this counter acts
+now**, i.e. the next order is for it, in every system that declares the ``acts-now`` board mark:
+ironclad-draughts (the active ship), hex-ironclads (ships still to move), iron-and-fire (units the
+card in play may still activate). Oak & Iron declares ``in-focus`` instead: it outlines the ship in
+focus (activating, else the last that moved, attacked or was measured from), round which its range
+rings are drawn. Days of Iron and the free table ring nothing. The last activation itself is shown
+by the overlays (path, fire, ram), never by the ring. Each system's ``Ruleset.board_marks`` says
+which it draws; /help prints the key from it (``games.core.view.BOARD_KEY``).
 
 What a viewer may see is decided by the rule system's ``view()``; this package draws exactly what
 the View holds. A face-down counter is drawn as a grey "?" using only its position (and

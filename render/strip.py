@@ -144,7 +144,7 @@ def legend_image(sides: tuple[tuple[str, theme.RGB], ...], width: int, size: flo
     """The side colour key: a swatch in each side's colour and its name (wrapping to more rows on
     a narrow picture). Bold and large: this row is what tells the sides apart in a chat preview.
     Then a swatch of each terrain kind on the table with its name, in plain dimmer text.
-    (The highlight ring, "acts now" in every system, is explained in /help rather than keyed here,
+    (The highlight ring, whose meaning each system declares, is explained in /help rather than keyed here,
     so the row stays one line of side names at chat size.)"""
     bold = font(size, bold=True)
     plain = font(size)  # chat-readable like the side names, in plain weight

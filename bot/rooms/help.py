@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.rooms.common import MAX_MESSAGE, Output, User
 from bot.text import split_text
-from games.core.ruleset import get_ruleset, system_ids
+from games.core.ruleset import OptionSpec, Ruleset, get_ruleset, system_ids
+from games.core.view import BOARD_KEY, HIGHLIGHT, NOT_DRAWN, BoardMark
 
 if TYPE_CHECKING:
     from bot.commands import Command
@@ -22,22 +23,46 @@ class Help:
     async def show_help(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         system = opts.get("system", "")
         if system:
-            rules = get_ruleset(system)
-            text = f"**{rules.name}**\n{rules.help()}"
-            if rules.book:
-                text += f"\nRule book: {rules.book}"
-            scen = ", ".join(f"{s.id} ({s.name})" for s in rules.scenarios())
-            text += f"\nScenarios: {scen}"
-            opts_text = ", ".join(f"{o.key}={o.default}" for o in rules.options())
-            if opts_text:
-                text += f"\nOptions (defaults): {opts_text}"
+            text = system_help(get_ruleset(system))
         else:
             text = ("Commands:\n" + "\n".join(_usage(c) for c in self.commands if c.slash) +
-                    f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation."
-                    "\nBefore you order, `/order text:<order> preview:true` shows only you where your pieces would end."
-                    "\nBoards: a yellow ring marks the counters that act now; the last move, shot or ram is drawn "
-                    "as a line in its side's colour.")
+                    f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation, "
+                    "options and board key (what its rings, lines and zones mean)."
+                    "\nBefore you order, `/order text:<order> preview:true` shows only you where your pieces would end.")
         return [Output("ephemeral", c, to=user.id) for c in split_text(text, MAX_MESSAGE)]
+
+def system_help(rules: Ruleset[Any, Any]) -> str:
+    """``/help system:<id>``: the system's own prose, then what is generated from the declarations
+    the engine itself uses (scenarios, options with their allowed values, the board key), so that
+    part of help cannot drift from the game."""
+    text = f"**{rules.name}**\n{rules.help()}"
+    if rules.book:
+        text += f"\nRule book: {rules.book}"
+    text += "\nScenarios: " + ", ".join(f"{s.id} ({s.name})" for s in rules.scenarios())
+    if rules.options():
+        text += "\nOptions (`/game new ... options:key=value,key=value`):\n" + "\n".join(
+            option_line(o) for o in rules.options())
+    return text + "\nBoard: " + "; ".join(board_key(rules.board_marks)) + "."
+
+
+def option_line(option: OptionSpec) -> str:
+    """One option for help: its key, what it does, exactly the values setup accepts, its default."""
+    if option.choices:
+        allowed = "one of " + ", ".join(f"`{c}`" for c in option.choices)
+    elif option.between is not None:
+        allowed = f"a whole number from {option.between[0]} to {option.between[1]}"
+    else:
+        allowed = "free text"
+    default = f"`{option.default}`" if option.default else "unset"
+    return f"- `{option.key}`: {option.description} Values: {allowed} (default {default})."
+
+
+def board_key(marks: frozenset[BoardMark]) -> list[str]:
+    """The board key for a system's declared marks, with what it does not draw said too."""
+    ringed = any(m in marks for m in HIGHLIGHT)
+    return [BOARD_KEY[m] for m in BOARD_KEY if m in marks] + [
+        NOT_DRAWN[m] for m in NOT_DRAWN if m not in marks and not (m in HIGHLIGHT and ringed)]
+
 
 def _usage(command: Command) -> str:
     """``/order text:<text> [seat:<seat>] [preview:<true/false>]: Give an order ...``, for /help."""

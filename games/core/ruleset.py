@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Generic, Literal, Never, NoReturn, TypeVar
 from games.core.codec import from_json, to_json
 from games.core.errors import InvalidSyntax, UnknownName, quote
 from games.core.rng import Rng
-from games.core.view import Overlay, View
+from games.core.view import BoardMark, Overlay, View
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT", bound="Order")  # a system's order type: the union of its typed order classes
@@ -147,6 +147,9 @@ class Ruleset(ABC, Generic[S, OrderT]):
     name: ClassVar[str]
     state_type: ClassVar[type[Any]]
     book: ClassVar[str] = ""  # the file name of the rule book this system carries out, for help
+    # what this system's views draw, for /help's board key (games.core.view.BOARD_KEY): checked
+    # against the views of a played game by tests/bot/test_help_matches_the_game.py
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset()
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...

@@ -151,3 +151,41 @@ class View:
     # drawn readable at chat size; the rest (each unit's state) are for the full-size picture
     title: str = ""
     private_text: tuple[str, ...] = ()  # lines only this viewer may read (hand, secret values)
+
+
+BoardMark = Literal["acts-now", "in-focus", "last-action", "aids", "zones"]
+
+# What each mark means, for the board key /help prints (bot/rooms/help.py). A system declares the
+# marks its views draw (``Ruleset.board_marks``); tests/bot/test_help_matches_the_game.py plays each
+# system and checks the declaration against ``marks_drawn`` of its views. The yellow highlight has
+# one of two meanings, so a system declares at most one of "acts-now" and "in-focus".
+BOARD_KEY: dict[BoardMark, str] = {
+    "acts-now": "a yellow ring (on a table a yellow outline of the base) marks the counters that act now",
+    "in-focus": "a yellow outline marks the ship in focus: the one activating, else the last that moved, "
+                "attacked or was measured from; its range rings and broadside paths are drawn round it",
+    "last-action": "the last move, shot or ram is drawn as a line in its side's colour",
+    "aids": "rings and outlined areas in a side's colour are measuring aids (ranges, broadside paths, "
+            "deployment zones), each named on the board",
+    "zones": "tinted areas are the set-up zones, named on the board",
+}
+HIGHLIGHT: tuple[BoardMark, ...] = ("acts-now", "in-focus")  # the meanings a highlight may have
+NOT_DRAWN: dict[BoardMark, str] = {
+    "acts-now": "no counter is ringed: the status strip says who acts now",
+    "last-action": "the last move is not drawn: `/game log` tells what happened",
+}
+
+
+def marks_drawn(view: View, highlight: BoardMark = "acts-now") -> set[BoardMark]:
+    """The board-key marks this view draws (what the renderer will show for it); a highlighted
+    counter counts as the ``highlight`` meaning its system declares."""
+    marks: set[BoardMark] = set()
+    if any(c.highlight for c in view.counters):
+        marks.add(highlight)
+    kinds = {o.kind for o in view.overlays}
+    if kinds & {"path", "fire", "ram"}:
+        marks.add("last-action")
+    if kinds & {"ring", "arc"}:
+        marks.add("aids")
+    if view.zones:
+        marks.add("zones")
+    return marks

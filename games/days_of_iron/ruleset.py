@@ -20,7 +20,7 @@ from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.seats import side_seats
-from games.core.view import Overlay, View
+from games.core.view import BoardMark, Overlay, View
 from games.days_of_iron import data, orders, view
 from games.days_of_iron.orders import (
     Attach,
@@ -223,7 +223,8 @@ Set-up (each side, then `ready`):
   rulers read, inside your deployment zone (16.2: your own edge's 12"); it is revealed there
 - `offboard BRIGADE [at WHERE]` hold a brigade off the table (sealed; at most a third of your
   points); `cancel N` drop your record N
-- `scout UNIT` send light cavalry scouting (sealed until both are ready; scouting option on)
+- `scout UNIT` send light cavalry scouting (sealed until both are ready; option scouting=yes,
+  or a scenario that uses scouting)
 - `ready` finish set-up. When both are ready the bot scores scouting and says who deploys first.
 Each turn: `initiative` (both roll 1d6, draws re-rolled), then for Morale, Shooting, Movement and
 Close Assault the initiative side acts first and says `next`, then the other side says `next`.
@@ -240,14 +241,15 @@ demolish, general-hit, fire). Your own units' losses may be recorded at any time
 `end` (in the Initiative phase, i.e. after a turn's Close Assault): both sides must say it; the
 umpire may end at once. Result: points lost (destroyed, shattered, surrendered, routed off, and
 killed or captured Generals: full; routing or under half strength: half), margin per 18.2 (option margin=scaled scales the 800-point
-bands), or objectives (option victory=objectives). Options: scouting, staff, victory, margin,
-turns (end after N turns), force1/force2 (order-of-battle ids). The umpire may give any order;
-`staff` and `ready` then name the side (`staff french`).
-Staff quality is public (the book does not make it secret). NOT done by the bot (board=tape: also
-positions, measuring, movement and formations): disorder/shaken markers, command radius, shooting, close
-assault and casualty results (no tables), wounded Generals' lost turns, fires and wind; surrender
-(18.1) and objectives are recorded when the players say so. Scouting counts 2 figures per cavalry
-stand (4.1). Victory bands: "0 to 150" is a draw, more than 150 a Minor Victory, and so on.
+bands), or objectives (option victory=objectives); every option is listed below. The umpire may
+give any order; `staff` and `ready` then name the side (`staff french`).
+Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
+table: squadron charges (17.2.6), reserving only part of a unit's fire, evading into cover or into
+squares, dense targets, fires and wind (`check fire` only rolls the book's d6). Objectives without
+a point on the table are recorded when the players say so (`objective`). With board=tape the bot
+keeps the records only: positions, measuring, movement, formations, markers, command radius,
+shooting, close assault and their results are the players' (recorded with `loss`, `rout`...).
+Scouting counts 2 figures per cavalry stand (4.1). Victory bands: "0 to 150" is a draw, more than 150 a Minor Victory, and so on.
 """
 
 OPTIONS = (
@@ -288,6 +290,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
     name: ClassVar[str] = "Days of Iron"
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "002_7d78f51a4d90a881.txt"
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"zones"})  # no ring, no last move: the table as it stands
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo(s, data.scenario(s).name, data.scenario(s).description) for s in data.scenario_ids()]

@@ -14,7 +14,7 @@ from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.seats import side_seats
-from games.core.view import View
+from games.core.view import BoardMark, View
 from games.hex_ironclads import orders, view
 from games.hex_ironclads.data import load_scenario, scenario_ids
 from games.hex_ironclads.orders import Done, Fire, HexOrder, Hold, Move, Reveal, Seal, Stay
@@ -84,6 +84,7 @@ class HexIronclads(Ruleset[State, HexOrder]):
     name: ClassVar[str] = "Hex ironclads (Memoir of Battle at Sea style)"
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "003_bca610a20888cbc6.txt"
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action"})
 
     def scenarios(self) -> list[ScenarioInfo]:
         found = sorted((load_scenario(s) for s in scenario_ids()), key=lambda s: (s.order, s.id))

@@ -11,7 +11,7 @@ Boarding Combat) wait for the side that must decide. ``apply`` matches the typed
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from games.core.errors import IllegalOrder, NotYourTurn, quote, resolve_name
 from games.core.maps import load_map
@@ -19,7 +19,7 @@ from games.core.notation import Typed
 from games.core.options import check_options
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register
-from games.core.view import View
+from games.core.view import BoardMark, View
 from games.iron_and_fire import scene
 from games.iron_and_fire import view as views
 from games.iron_and_fire.data import SIDES, scenarios
@@ -88,6 +88,7 @@ class IronAndFire(Ruleset[State, IronOrder]):
     name = "Iron and Fire"
     state_type = State
     book = "000_d6993f962167ea23.txt"
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action", "zones"})
 
     # --- catalogue -----------------------------------------------------------------------------
     def scenarios(self) -> list[ScenarioInfo]:

@@ -24,7 +24,7 @@ from games.core.ruleset import (
     register,
     unhandled,
 )
-from games.core.view import View
+from games.core.view import BoardMark, View
 from games.ironclad_draughts import view
 from games.ironclad_draughts.data import scenarios
 from games.ironclad_draughts.orders import (
@@ -85,6 +85,7 @@ class IroncladDraughts(Ruleset[State, DraughtsOrder]):
     name: ClassVar[str] = "Ironclad Draughts"
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "004_959075e1cdcc0727.txt"
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action"})
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo(s.id, s.name, s.description) for s in scenarios().values()]

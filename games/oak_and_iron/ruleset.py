@@ -16,7 +16,7 @@ from games.core.notation import Ref
 from games.core.options import check_options
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
-from games.core.view import Overlay, View
+from games.core.view import BoardMark, Overlay, View
 from games.oak_and_iron import orders, view
 from games.oak_and_iron.data import captain_cards, factions, initiative_cards, rules, scenario_files, upgrade_cards
 from games.oak_and_iron.measure import CORNER_CONTACT
@@ -129,6 +129,7 @@ class OakAndIron(Ruleset[State, OakOrder]):
     name: ClassVar[str] = "Oak & Iron"
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "001_7f6407afdde9b010.txt"
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"in-focus", "last-action", "aids"})  # the ring follows the focus (view.py)
 
     def scenarios(self) -> list[ScenarioInfo]:
         out = []

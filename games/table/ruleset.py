@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from games.core.errors import InvalidSyntax, UnknownName, quote
 from games.core.options import check_options, with_defaults
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
-from games.core.view import View
+from games.core.view import BoardMark, View
 from games.table import orders, view
 from games.table.data import settings
 from games.table.orders import Concede, Move, Place, Remove, Say, TableOrder
@@ -59,6 +61,7 @@ class FreeTable(Ruleset[State, TableOrder]):
     id = "table"
     name = "Free table"
     state_type = State
+    board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"last-action"})  # no turns, so no ring
     public_orders = True  # no hidden pieces or orders: its legal orders may be offered as public buttons
 
     def scenarios(self) -> list[ScenarioInfo]:
