@@ -159,4 +159,4 @@ def test_help_through_the_table_lists_every_order_the_grammar_reads(tmp_path: Pa
     for usage, doc in orders.order_help():
         assert f"`{usage}` - {doc}" in posted, usage
     for option in OPTIONS:
-        assert f"{option.key}=" in posted, option.key
+        assert f"`{option.key}`:" in posted, option.key  # each option listed with its values and default
