@@ -1358,16 +1358,11 @@ class FakeDiscord:
     # ------------------------------------------------------------------ waiting and inspecting
     async def wait_for(self, predicate: Callable[[], Any], timeout: float, what: str = "condition") -> Any:
         """Wait until ``predicate()`` is truthy; fail the test with ``what`` after ``timeout`` seconds."""
-        deadline = time.monotonic() + timeout
-
-        async def poll() -> Any:
-            async with self.changed:
-                while not (result := predicate()):
-                    await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
-                return result
-
+        # One timeout around the whole wait: a second, inner wait_for on the Condition could be cancelled
+        # after the outer one gave up and release a lock it no longer held ("Lock is not acquired").
         try:
-            return await asyncio.wait_for(poll(), timeout)
+            async with asyncio.timeout(timeout), self.changed:
+                return await self.changed.wait_for(predicate)
         except TimeoutError:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}") from None
 
