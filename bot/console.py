@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import re
 import sys
 import tempfile
@@ -239,17 +241,31 @@ async def _main(args: argparse.Namespace) -> int:
         await store.close()
 
 
-def data_ok() -> bool:
+def data_ok(cache_dir: Path | None = None) -> bool:
     """Check every data file and pack before serving; on problems print them (no traceback) and
-    return False, so a typo in a pack stops the start instead of surfacing mid-game to players."""
-    from games.core.errors import DataError
-    from games.core.schema import validate_all
+    return False, so a typo in a pack stops the start instead of surfacing mid-game to players.
 
+    A clean result is remembered in ``cache_dir`` (WARGAME_CACHE_DIR, default var/cache) under the
+    fingerprint of the data, the packs and the checking code, so an unchanged start skips the full
+    check; any changed byte gives a new fingerprint and the full check runs. Problems are never kept.
+    """
+    from games.core.errors import DataError
+    from games.core.schema import fingerprint, validate_all
+
+    folder = cache_dir or Path(os.environ.get("WARGAME_CACHE_DIR", "").strip() or "var/cache")
+    marker = folder / f"data-ok-{fingerprint()}"
+    if marker.is_file():
+        return True
     try:
         validate_all()
     except DataError as exc:
         print(f"Not starting: {exc}", file=sys.stderr)
         return False
+    with contextlib.suppress(OSError):  # a read-only folder only costs the next start the full check
+        folder.mkdir(parents=True, exist_ok=True)
+        for old in folder.glob("data-ok-*"):
+            old.unlink()
+        marker.write_text("every data file and pack passed the start-up check\n")
     return True
 
 

@@ -356,6 +356,27 @@ def problems() -> list[str]:
     return found
 
 
+def fingerprint() -> str:
+    """A hash of everything ``problems`` reads: every file of the data and the configured packs
+    (missing packs included), and the source of the games package whose schemas and checks judge
+    them. Equal fingerprints give equal problems, so a clean result can be kept and reused."""
+    import hashlib
+
+    import games
+
+    digest = hashlib.sha256()
+    code_root = Path(games.__file__).parent
+    sources = sorted(code_root.rglob("*.py"))
+    for root in [DATA_DIR, *data_packs()]:
+        digest.update(f"root {root.resolve()} {root.is_dir()}\n".encode())
+        if root.is_dir():
+            for relpath, path in _data_files(root):
+                digest.update(f"file {relpath} ".encode() + path.read_bytes() + b"\n")
+    for path in sources:
+        digest.update(f"code {path.relative_to(code_root).as_posix()} ".encode() + path.read_bytes() + b"\n")
+    return digest.hexdigest()
+
+
 def validate_all() -> None:
     """Raise DataError listing every problem in the data and packs (called before serving)."""
     found = problems()

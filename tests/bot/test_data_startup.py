@@ -108,3 +108,36 @@ async def test_a_pack_broken_after_start_up_shows_no_server_path(broken_map_pack
     assert "Internal error" not in shown
     assert str(tmp_path) not in out.getvalue() and str(broken_map_pack) not in out.getvalue()
     assert str(ROOT) not in out.getvalue()
+
+
+def test_a_clean_check_is_kept_by_fingerprint_and_any_change_checks_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 item 5: data validated once per content hash. An unchanged start skips the full check
+    (it is not called at all); a changed pack file gives a new fingerprint and is checked before use."""
+    from bot import console
+    from games.core import schema
+
+    calls: list[int] = []
+    real = schema.validate_all
+
+    def counted() -> None:
+        calls.append(1)
+        real()
+
+    monkeypatch.setattr(schema, "validate_all", counted)
+    pack = tmp_path / "goodpack"
+    target = pack / "iron_and_fire" / "ships.toml"
+    target.parent.mkdir(parents=True)
+    text = (DATA_DIR / "iron_and_fire" / "ships.toml").read_text(encoding="utf-8")
+    target.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("WARGAME_DATA_PACKS", str(pack))
+    cache = tmp_path / "cache"
+    assert console.data_ok(cache) and len(calls) == 1
+    assert console.data_ok(cache) and len(calls) == 1  # unchanged: the kept result, no second check
+    target.write_text(text.replace("[ships.huascar]\n", "[ships.huascar]\nheigth = 12\n", 1), encoding="utf-8")
+    assert not console.data_ok(cache) and len(calls) == 2  # changed: checked again, and refused
+    assert not console.data_ok(cache) and len(calls) == 3  # a refusal is never kept
+    target.write_text(text, encoding="utf-8")
+    assert console.data_ok(cache) and len(calls) == 3  # the content checked clean before: kept by its hash
+    assert [p.name for p in cache.iterdir()] == [f"data-ok-{schema.fingerprint()}"]  # only the newest kept
