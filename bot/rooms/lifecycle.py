@@ -265,25 +265,9 @@ class Lifecycle:
         if row.status != "running":
             raise WrongPhase("The game has not started, so there is nothing to concede.",
                              hint="Leave your seat with /game leave, or end the game with /game end.")
-        held = user_seats(row, user.id)
-        mine = [s for s in held if s != UMPIRE]
-        if not mine:
-            if UMPIRE in held:
-                raise NotAllowed("The umpire plays no side, so cannot concede for one.",
-                                 hint="A side's player concedes; the umpire can end the game with /game end.")
-            raise NotAllowed("You hold no seat in this game, so you have nothing to concede.")
+        mine = [s for s in user_seats(row, user.id) if s != UMPIRE]
         seats = {s.id: s for s in rules.seats(loaded.state)}
-        if opts.get("seat"):
-            seat = resolve_seat(seats, opts["seat"])
-            if seat.id not in mine:
-                raise NotAllowed(f"You do not hold the seat {quote(opts['seat'])}.")
-        else:
-            sides = list(dict.fromkeys(side_of(seats[s]) for s in mine if s in seats))
-            if len(sides) > 1:
-                raise InvalidSyntax("You hold seats of several sides: say which one concedes.",
-                                    hint="e.g. /game concede seat:" + mine[0] + " confirm:true")
-            seat = seats[mine[0]]
-        side = side_of(seat)
+        side = side_of(_conceding_seat(user_seats(row, user.id), seats, opts.get("seat", "")))
         labels = side_labels(rules, loaded.state)
         name = labels.get(side, side)
         orders = await self.ctx.store.orders(row.id, include_undone=False)
@@ -393,6 +377,26 @@ def new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any, Any], str, str, di
     options = check_options(specs, parse_options(opts.get("options", "")), system=rules.name)
     full = {o.key: o.default for o in specs if o.default != ""} | options  # "" = unset
     return rules, system, scenario, full
+
+
+def _conceding_seat(held: list[str], seats: dict[str, Seat], asked: str) -> Seat:
+    """The seat whose side a /game concede gives up: the one named, or the asker's only side's."""
+    mine = [s for s in held if s != UMPIRE]
+    if not mine:
+        if UMPIRE in held:
+            raise NotAllowed("The umpire plays no side, so cannot concede for one.",
+                             hint="A side's player concedes; the umpire can end the game with /game end.")
+        raise NotAllowed("You hold no seat in this game, so you have nothing to concede.")
+    if asked:
+        seat = resolve_seat(seats, asked)
+        if seat.id not in mine:
+            raise NotAllowed(f"You do not hold the seat {quote(asked)}.")
+        return seat
+    sides = list(dict.fromkeys(side_of(seats[s]) for s in mine if s in seats))
+    if len(sides) > 1:
+        raise InvalidSyntax("You hold seats of several sides: say which one concedes.",
+                            hint="e.g. /game concede seat:" + mine[0] + " confirm:true")
+    return seats[mine[0]]
 
 
 def _side_conceded(held: dict[str, Any], seats: dict[str, Seat], side: str, conceded: set[str]) -> bool:

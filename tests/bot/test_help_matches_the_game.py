@@ -184,6 +184,9 @@ def test_the_readme_lists_every_registered_system() -> None:
     text = README.read_text(encoding="utf-8")
     paragraph = text.split("Rule systems (`/game new system:<id>`):", 1)[1].split("\n\n", 1)[0]
     table = text.split("## Rule systems", 1)[1]
-    for system_id in SYSTEMS:
+    # the shipped systems: a test elsewhere may register a toy ruleset of its own in this process
+    shipped = [s for s in system_ids() if type(get_ruleset(s)).__module__.startswith("games.")]
+    assert len(shipped) >= 6, shipped
+    for system_id in shipped:
         assert f"`{system_id}`" in paragraph, f"README's system list omits {system_id}"
         assert f"| `{system_id}` |" in table, f"README's Rule systems table omits {system_id}"
