@@ -146,7 +146,7 @@ class Ruleset(ABC, Generic[S, OrderT]):
     id: ClassVar[str]
     name: ClassVar[str]
     state_type: ClassVar[type[Any]]
-    book: ClassVar[str] = ""  # the file name of the rule book this system carries out, for help
+    book: ClassVar[str] = ""  # the title of the rule book this system carries out, shown in help
     # what this system's views draw, for /help's board key (games.core.view.BOARD_KEY): checked
     # against the views of a played game by tests/bot/test_help_matches_the_game.py
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset()

@@ -289,7 +289,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
     id: ClassVar[str] = SYSTEM_ID
     name: ClassVar[str] = "Days of Iron"
     state_type: ClassVar[type[State]] = State
-    book: ClassVar[str] = "002_7d78f51a4d90a881.txt"
+    book: ClassVar[str] = "Days of Iron: Franco-Prussian War regimental battles"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"zones"})  # no ring, no last move: the table as it stands
 
     def scenarios(self) -> list[ScenarioInfo]:

@@ -83,7 +83,7 @@ class HexIronclads(Ruleset[State, HexOrder]):
     id: ClassVar[str] = "hex-ironclads"
     name: ClassVar[str] = "Hex ironclads (Memoir of Battle at Sea style)"
     state_type: ClassVar[type[State]] = State
-    book: ClassVar[str] = "003_bca610a20888cbc6.txt"
+    book: ClassVar[str] = "Hex ironclads, a Memoir of Battle at Sea-style set with firing dice"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action"})
 
     def scenarios(self) -> list[ScenarioInfo]:

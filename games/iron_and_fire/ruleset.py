@@ -87,7 +87,7 @@ class IronAndFire(Ruleset[State, IronOrder]):
     id = "iron-and-fire"
     name = "Iron and Fire"
     state_type = State
-    book = "000_d6993f962167ea23.txt"
+    book = "Iron and Fire (Against the Odds): the Huáscar in the War of the Pacific, 1879"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action", "zones"})
 
     # --- catalogue -----------------------------------------------------------------------------

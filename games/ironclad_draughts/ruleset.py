@@ -84,7 +84,7 @@ class IroncladDraughts(Ruleset[State, DraughtsOrder]):
     id: ClassVar[str] = "ironclad-draughts"
     name: ClassVar[str] = "Ironclad Draughts"
     state_type: ClassVar[type[State]] = State
-    book: ClassVar[str] = "004_959075e1cdcc0727.txt"
+    book: ClassVar[str] = "Ironclad Draughts: umpired squadron battles on squares"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action"})
 
     def scenarios(self) -> list[ScenarioInfo]:

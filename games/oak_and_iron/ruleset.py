@@ -128,7 +128,7 @@ class OakAndIron(Ruleset[State, OakOrder]):
     id: ClassVar[str] = "oak-and-iron"
     name: ClassVar[str] = "Oak & Iron"
     state_type: ClassVar[type[State]] = State
-    book: ClassVar[str] = "001_7f6407afdde9b010.txt"
+    book: ClassVar[str] = "Oak & Iron (Firelock Games): age-of-sail squadron battles"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"in-focus", "last-action", "aids"})  # the ring follows the focus (view.py)
 
     def scenarios(self) -> list[ScenarioInfo]:

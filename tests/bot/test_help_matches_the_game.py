@@ -190,3 +190,14 @@ def test_the_readme_lists_every_registered_system() -> None:
     for system_id in shipped:
         assert f"`{system_id}`" in paragraph, f"README's system list omits {system_id}"
         assert f"| `{system_id}` |" in table, f"README's Rule systems table omits {system_id}"
+
+
+@pytest.mark.parametrize("system_id", SYSTEMS)
+def test_help_names_the_rule_book_by_its_title_not_a_file(system_id: str) -> None:
+    """/help system:<id> printed "Rule book: 001_7f6407afdde9b010.txt", a file name only the
+    project's developers had; a player needs the book's title to find it."""
+    rules = get_ruleset(system_id)
+    if not rules.book:
+        return
+    assert not re.search(r"\.\w{2,4}$|^\d+_[0-9a-f]+", rules.book), rules.book
+    assert f"Rule book: {rules.book}" in system_help(rules)
