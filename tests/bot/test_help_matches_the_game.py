@@ -198,6 +198,6 @@ def test_help_names_the_rule_book_by_its_title_not_a_file(system_id: str) -> Non
     project's developers had; a player needs the book's title to find it."""
     rules = get_ruleset(system_id)
     if not rules.book:
-        return
+        pytest.skip(f"{system_id} carries out no rule book")
     assert not re.search(r"\.\w{2,4}$|^\d+_[0-9a-f]+", rules.book), rules.book
     assert f"Rule book: {rules.book}" in system_help(rules)
