@@ -236,6 +236,15 @@ def run_bot(args: argparse.Namespace) -> None:
         async def _draw(self, view: Any, zoom: Any) -> bytes:
             key = current.get()
             mark("draw_submitted")
+            if self.draw_workers:  # drawn in a worker process: its time is the round trip to the pool
+                began = time.monotonic()
+                png = await super()._draw(view, zoom)
+                drawing.append(time.monotonic() - began)
+                if key is not None:
+                    marks[key].setdefault("draw_start", began)
+                    marks[key].setdefault("draw_end", time.monotonic())
+                mark("draw_back")
+                return png
 
             def job() -> bytes:
                 began = time.monotonic()
@@ -272,7 +281,7 @@ def run_bot(args: argparse.Namespace) -> None:
     async def main() -> None:
         options: dict[str, Any] = dict(
             db_path=args.db, guild_id=int(args.guild), renderer=render_png, reminder_seconds=3600,
-            guild_ready_timeout=0.05,
+            guild_ready_timeout=0.05, draw_workers=args.draw_workers,
         )  # fmt: skip
         bot: TableBot
         if args.shard_count:
@@ -348,6 +357,7 @@ class Phase:
     bot_pids: list[int] = field(default_factory=list)
     cpu_at_start: tuple[float, float] | None = None
     bot_cpu_at_start: list[float] = field(default_factory=list)
+    workers_cpu_at_start: float = 0.0
     setup_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(SETUP_CONCURRENCY))
 
     def start(self) -> None:
@@ -355,6 +365,7 @@ class Phase:
         self.until = self.started + self.seconds
         self.cpu_at_start = cpu_seconds(self.bot_pids)
         self.bot_cpu_at_start = [process_cpu(pid) for pid in self.bot_pids]
+        self.workers_cpu_at_start = sum(process_cpu(c) for pid in self.bot_pids for c in descendants(pid))
         self.ready.set()
 
 
@@ -393,6 +404,21 @@ def process_cpu(pid: int) -> float:
         return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (a bot's drawing processes and their forkserver)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if entry.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{entry}/stat") as f:
+                parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [c for c, p in parents.items() if p in frontier]
+        found += children
+        frontier = children
+    return found
 
 
 @dataclass
@@ -718,7 +744,8 @@ async def run_config(args: argparse.Namespace, db: str, *, processes: int, label
         sharding = ["--shards", str(index), "--shard-count", str(SHARD_COUNT)] if processes > 1 else []
         children.append(await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--bot", "--api", fake.api_base, "--gateway", str(fake.gateway_url),
-            "--guild", fake.guild_id, "--db", db, "--token", fake.token, *sharding,
+            "--guild", fake.guild_id, "--db", db, "--token", fake.token, "--draw-workers", str(args.draw_workers),
+            *sharding,
             *(["--profile", f"{args.profile}.{index}"] if args.profile else []),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
         ))  # fmt: skip
@@ -760,6 +787,7 @@ async def run_config(args: argparse.Namespace, db: str, *, processes: int, label
         elapsed = time.monotonic() - phase.started
         cpu_at_end = cpu_seconds(phase.bot_pids)
         bot_cpu = [process_cpu(pid) - began for pid, began in zip(phase.bot_pids, phase.bot_cpu_at_start, strict=True)]
+        workers_cpu = sum(process_cpu(c) for pid in phase.bot_pids for c in descendants(pid)) - phase.workers_cpu_at_start
         gc.enable()
         gc.unfreeze()
         watcher.cancel()
@@ -796,6 +824,8 @@ async def run_config(args: argparse.Namespace, db: str, *, processes: int, label
         "failed": results.failed,
         "bot_cpu_seconds_per_process": [round(c, 2) for c in bot_cpu],
         "bot_cpu_ms_per_order": round(1000 * sum(bot_cpu) / orders, 1) if orders else None,
+        "draw_workers": args.draw_workers,
+        "workers_cpu_ms_per_order": round(1000 * workers_cpu / orders, 1) if orders else None,
         "store_calls_per_order_interaction": round(statistics.fmean(per_order_calls), 1) if per_order_calls else None,
         "store_calls_per_order_cycle": round(calls_in_phase / orders, 1) if orders else None,
         "seconds": round(elapsed, 1),
@@ -885,6 +915,12 @@ def main() -> None:
         help="raise the offered load (x1.5 a step from --start-rate) until p99 passes 250 ms, for 1 and for "
         "--processes bot processes (sharded, one SQLite file); prints the max sustainable orders/s",
     )
+    parser.add_argument(
+        "--draw-workers",
+        type=int,
+        default=0,
+        help="draw boards in this many worker processes per bot (WARGAME_DRAW_WORKERS; 0 = the old drawing thread)",
+    )
     parser.add_argument("--processes", type=int, default=2, help="bot processes for --saturate's second series")
     parser.add_argument("--start-rate", type=float, default=10.0, help="--saturate's first offered orders/s")
     parser.add_argument("--max-rate", type=float, default=500.0, help="--saturate stops offering more than this")
@@ -929,7 +965,8 @@ def main() -> None:
     print(f"  activations        {result['activations']} in {result['seconds']} s = {result['throughput_per_s']}/s")
     print(f"  latency to board   p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms"
           f"   (every order counted: {result['deferred_share']} of them deferred, {result['failed']} unanswered)")  # fmt: skip
-    print(f"  bot CPU            {result['bot_cpu_ms_per_order']} ms per order "
+    print(f"  bot CPU            {result['bot_cpu_ms_per_order']} ms per order in the bot process, "
+          f"{result['workers_cpu_ms_per_order']} ms in its {result['draw_workers']} drawing processes "
           f"(per process s: {result['bot_cpu_seconds_per_process']}); store calls per order: "
           f"{result['store_calls_per_order_interaction']} in the /order, {result['store_calls_per_order_cycle']} "
           "per cycle (autocomplete, order, status edit)")  # fmt: skip

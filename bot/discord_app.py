@@ -30,6 +30,7 @@ import io
 import json
 import keyword
 import logging
+import multiprocessing
 import os
 import re
 import signal
@@ -37,7 +38,8 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -508,6 +510,11 @@ class DirectMessages:
         return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
 
 
+def draw_board(renderer: Renderer, view: Any, zoom: Any) -> bytes:
+    """One board in a drawing process (module level, so the pool can send it there)."""
+    return renderer(view) if zoom is None else renderer(view, zoom=zoom)
+
+
 class TableBot(discord.Client):
     """discord.py client wired to a ``TableService``; dependencies are opened in ``setup_hook``."""
 
@@ -523,6 +530,7 @@ class TableBot(discord.Client):
         renderer: Renderer | None = None,
         load_renderer: bool = True,
         shard_plan: ShardPlan | None = None,
+        draw_workers: int = 0,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -571,6 +579,11 @@ class TableBot(discord.Client):
         # (benchmarks/e2e.py, 100 games on 2 CPUs while other programs kept them busy: p99 450-480 ms
         # with two threads, 64-142 ms with one; on an otherwise idle machine the two are alike, 52-56 ms).
         self._draw_pool = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="draw")
+        # With ``draw_workers`` (WARGAME_DRAW_WORKERS, e.g. one per core) boards are drawn
+        # in that many worker processes instead: drawing then uses the other cores and leaves this
+        # process's GIL to the event loop. The thread stays the fallback if a worker dies.
+        self.draw_workers = draw_workers
+        self._draw_processes: ProcessPoolExecutor | None = None
 
     @property
     def service(self) -> TableService:
@@ -634,6 +647,12 @@ class TableBot(discord.Client):
                 await close_service()
         finally:
             self._draw_pool.shutdown(wait=False, cancel_futures=True)
+            self._stop_draw_processes()
+
+    def _stop_draw_processes(self) -> None:
+        processes, self._draw_processes = self._draw_processes, None
+        if processes is not None:
+            processes.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -845,12 +864,23 @@ class TableBot(discord.Client):
 
     async def _draw(self, view: Any, zoom: Any) -> bytes:
         assert self.renderer is not None
+        loop = asyncio.get_running_loop()
+        if self.draw_workers > 0:
+            if self._draw_processes is None:  # forkserver: never a fork of this process's threads (SQLite's)
+                self._draw_processes = ProcessPoolExecutor(
+                    self.draw_workers, mp_context=multiprocessing.get_context("forkserver")
+                )
+            try:
+                return await loop.run_in_executor(self._draw_processes, draw_board, self.renderer, view, zoom)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): draw here, start anew next time
+                log.exception("a board-drawing process died; drawing this board in the bot's thread")
+                self._stop_draw_processes()
         draw = (
             functools.partial(self.renderer, view)
             if zoom is None
             else functools.partial(self.renderer, view, zoom=zoom)
         )
-        return await asyncio.get_running_loop().run_in_executor(self._draw_pool, draw)
+        return await loop.run_in_executor(self._draw_pool, draw)
 
     async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
         """Buttons for short choices: seats after a new game, the next player's orders when few.
@@ -1375,11 +1405,13 @@ def run_discord(
     guild = guild_id if guild_id not in (None, "") else os.environ.get("DISCORD_GUILD_ID") or None
     reminder_seconds = float(os.environ.get("REMINDER_CHECK_SECONDS", "60"))
     discord.utils.setup_logging(level=logging.INFO, root=True)  # our own "bot.*" logs go to discord.py's handler
+    workers = os.environ.get("WARGAME_DRAW_WORKERS", "").strip()
     bot = make_bot(
         shard_plan=plan,
         db_path=str(db_path),
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
+        draw_workers=int(workers) if workers.isdigit() else 0,
     )
     if plan is not None:
         log.info("connecting shards %s of %d", ",".join(map(str, plan.ids)), plan.count)
