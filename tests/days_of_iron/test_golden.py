@@ -14,6 +14,7 @@ from tests.days_of_iron.golden import FIXTURE, play
 RECORDED: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow  # replays whole recorded games: left out of `tasks.py test --fast`
 @pytest.mark.parametrize("game", RECORDED, ids=lambda g: f"{g['scenario']}-{g['seed']}")
 def test_recorded_game_replays_exactly(game: dict[str, Any]) -> None:
     now = play({k: game[k] for k in ("scenario", "seed", "options", "pack")})

@@ -43,6 +43,7 @@ def sizes_at(state: State, rng: Rng, orders: Iterator[tuple[str, str]]) -> dict[
     return out
 
 
+@pytest.mark.slow  # plays many turns: left out of `tasks.py test --fast`
 def test_field_promotions_every_turn_keep_the_state_size_flat() -> None:
     """Each turn the French General Doëns' command loses its General and gets a new one by field
     promotion (14.3): the state holds one successor per command, not one per promotion."""

@@ -355,6 +355,7 @@ def test_the_arrivals_script_keeps_the_off_board_brigade_from_the_french_until_d
     assert [r["text"] for r in between] == ["`measure 2e de Ligne to 2nd Hussars`: 2nd Hussars is not on the table."]
 
 
+@pytest.mark.slow  # long random playouts: left out of `tasks.py test --fast`
 @pytest.mark.parametrize("seed", [3, 11, 29])
 def test_playouts_with_arrivals_and_surrenders_replay_and_never_show_off_board_units(seed: int) -> None:
     """Both sides hold a brigade off the table; whenever offered, a side declares it, surrenders an

@@ -11,6 +11,8 @@ import pytest
 
 from tests.ironclad_draughts.order_texts import GAMES, compact, load_fixture, record
 
+pytestmark = pytest.mark.slow  # re-reads thousands of recorded texts: left out of `tasks.py test --fast`
+
 # Texts with two faults, whose refusal now names the fault in the text (a name, a missing word)
 # before the one in the position (ship no longer in play, a move that stays on the board): the
 # grammar reads the whole order before the rules judge it. Still refused, with a different class.

@@ -25,6 +25,7 @@ from tests.console import run_script
 from tests.web.browser import Browser, free_port
 from tests.web.helpers import SECRET_ORDER, assign, link_of, opening
 
+pytestmark = pytest.mark.slow  # drives a real browser: left out of `tasks.py test --fast`
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_PAGES = {  # a console script per system, and a word its page's title must hold
     "hex_ironclads/hampton_roads.txt": "Hex ironclads",
