@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import msgspec
-
-from games.core.data import load, on_reload
-from games.core.errors import DataError
+from games.core.data import on_reload
+from games.core.schema import decode
 from games.table.schema import TableFile
 
 LABEL_FORBIDDEN = frozenset("<>@`*~|")  # mentions and markdown would ping or garble every message naming it
@@ -15,12 +13,9 @@ LABEL_FORBIDDEN = frozenset("<>@`*~|")  # mentions and markdown would ping or ga
 
 @lru_cache(maxsize=1)
 def settings() -> TableFile:
-    """The table's house values, read once (again after a data pack reload)."""
-    record = load("table/table.toml")
-    try:
-        return msgspec.convert(record.doc, TableFile)
-    except msgspec.ValidationError as exc:
-        raise DataError(f"{record.file}: {exc}") from exc
+    """The table's house values, read once (again after a data pack reload); a bad value is
+    refused naming the pack, file, key and what was expected (``games.core.schema.decode``)."""
+    return decode("table/table.toml", TableFile)
 
 
 on_reload(settings.cache_clear)

@@ -278,3 +278,20 @@ def test_a_number_out_of_range_gives_the_value_and_the_whole_range(write_pack: W
         "data pack 'pack': ironclad_draughts/scenarios.toml: key 'scenarios.standard.width': "
         "expected int >= 3, got 2 (allowed: 3 to 26)"
     ]
+
+
+def test_the_free_tables_loader_names_the_key_and_what_was_expected(write_pack: WritePack) -> None:
+    """The model that docs/adding-a-system.md tells a new system to copy decoded its file by hand
+    and passed msgspec's own words on (``Expected `int` >= 2 - at `$.max_sides```); it now decodes
+    through the one loader, which says it as the start-up check does."""
+    from games.table import data as table_data
+
+    shipped = (DATA_DIR / "table" / "table.toml").read_text(encoding="utf-8")
+    root = write_pack("pack", "table/table.toml", shipped.replace("max_sides = 6", "max_sides = 1"))
+    set_data_packs([root])  # clears the loader's cache too
+    try:
+        with pytest.raises(DataError) as info:
+            table_data.settings()
+        assert str(info.value) == "data pack 'pack': table/table.toml: key 'max_sides': expected int >= 2, got 1 (allowed: 2 to 12)"
+    finally:
+        set_data_packs([])
