@@ -67,6 +67,16 @@ class OrderRow:
     at: float = field(default=0.0)
 
 
+@dataclass(frozen=True)
+class Lease:
+    """Which process serves Discord shard ``shard`` of ``count``, as of its last ``heartbeat``."""
+
+    shard: int
+    count: int
+    owner: str
+    heartbeat: float
+
+
 # Columns update_game / touch may set (names are spliced into SQL, so they are checked against this).
 WRITABLE_COLUMNS = frozenset({
     "options", "snapshot", "seats", "status", "counter", "creator", "remind_after", "remind_every",
@@ -170,6 +180,27 @@ class Storage(Protocol):
     async def settings_like(self, prefix: str) -> dict[str, str]:
         """Every deployment fact whose key starts with ``prefix``."""
         ...
+
+    async def claim(self, key: str, owner: str, now: float, *, takeover_before: float = float("-inf")) -> bool:
+        """Atomically claim ``key`` (an interaction id, a status post) for ``owner``: True for exactly
+        one of several processes claiming it; a claim made before ``takeover_before`` may be taken over."""
+        ...
+
+    async def set_outcome(self, key: str, owner: str, outcome: str) -> None: ...
+
+    async def claim_outcome(self, key: str) -> tuple[str, str] | None: ...
+
+    async def prune_claims(self, before: float) -> int: ...
+
+    async def take_lease(self, shard: int, count: int, owner: str, now: float, *, expired_before: float) -> bool:
+        """Hold Discord shard ``shard`` unless another process's lease is live (heartbeat after ``expired_before``)."""
+        ...
+
+    async def renew_lease(self, shard: int, owner: str, now: float) -> bool: ...
+
+    async def release_lease(self, shard: int, owner: str) -> None: ...
+
+    async def leases(self) -> list[Lease]: ...
 
 
 @dataclass(frozen=True)
