@@ -15,7 +15,8 @@ Sharding (``WARGAME_SHARDS``, ``WARGAME_SHARD_COUNT``; see ``ShardPlan``): a pro
 some of Discord's shards, and Discord delivers a guild's events to one shard only, so each game is
 served by the one process holding its guild's shard. Its background work follows: status messages
 are refreshed only after commands it answered, and it claims reminders only for channels of its
-own guilds.
+own guilds. Discord sends a shard's events to every session on that shard, so a process serves
+only shards it holds the lease of, and acts only on interactions it claimed (bot/leases.py).
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from bot.discord_choices import (
     offer_view,
     public_orders,
 )
+from bot.leases import LEASE_SECONDS, LeaseLost, ShardLeases, lease_seconds, process_owner
 from bot.text import clip, split_text
 
 if TYPE_CHECKING:
@@ -85,6 +87,7 @@ STOP_SECONDS = 15.0
 # Status refreshes are background work: at most this many at a time, so a burst of them (many games
 # started together) never queues dozens of reads ahead of players' commands on the store's one lock.
 STATUS_CONCURRENCY = 2
+STATUS_CLAIM_SECONDS = 60.0  # a status post claimed this long ago and never stored: its process died
 DMS_CLOSED = 50007
 # A user whose DMs were refused (closed) is not DMed again for this long: every refused DM counts
 # toward Discord's invalid-request ban, and people rarely change the setting within hours. They do
@@ -523,6 +526,7 @@ class TableBot(discord.Client):
         renderer: Renderer | None = None,
         load_renderer: bool = True,
         shard_plan: ShardPlan | None = None,
+        lease_seconds: float | None = None,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -537,6 +541,12 @@ class TableBot(discord.Client):
         self.guild_id = guild_id
         self.shard_plan = shard_plan  # None: one connection that receives every guild
         self._served_channels: set[str] = set()  # channels whose commands reached this process
+        self.owner = process_owner()  # this process in the store's claims and shard leases
+        self.lease_seconds = lease_seconds  # None: the default (bot/leases.py)
+        self.leases: ShardLeases | None = None
+        self._lease_task: asyncio.Task[None] | None = None
+        self.lease_lost: str | None = None  # why this process stopped serving, if it lost a lease
+        self._stopping: asyncio.Task[None] | None = None
         self.reminder_seconds = reminder_seconds
         self.response_budget = response_budget
         self.status_delay = status_delay
@@ -547,6 +557,7 @@ class TableBot(discord.Client):
             self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
         )
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.claim_interaction  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
         self.dms_closed: dict[str, float] = {}  # user id -> when their DMs were found closed
@@ -581,6 +592,7 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self._open_service()
+        await self._take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())
         self.install_commands()
         self.add_dynamic_items(JoinButton, OrderButton, PickMenu)
@@ -591,6 +603,34 @@ class TableBot(discord.Client):
             from bot.web.server import start_from_env
 
             self._web = await start_from_env(self.service)
+
+    async def _take_leases(self) -> None:
+        """Hold the leases of this process's shards (an unsharded process: shard 0 of 1) before
+        connecting, waiting as a standby while another live process holds them; keep them by a
+        heartbeat, and stop if one is lost."""
+        plan = self.shard_plan or ShardPlan((0,), 1)
+        self.leases = ShardLeases(self.service.store, plan.ids, plan.count, self.owner,
+                                  seconds=self.lease_seconds or LEASE_SECONDS)
+        await self.leases.acquire(self._closing)
+        self._lease_task = asyncio.create_task(self._keep_leases(), name="shard-leases")
+
+    async def _keep_leases(self) -> None:
+        assert self.leases is not None
+        self.lease_lost = await self.leases.keep()
+        log.error("%s; this process stops (another serves its shards now)", self.lease_lost)
+        self._stopping = asyncio.create_task(self.close(), name="lease-lost")
+
+    async def claim_interaction(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this process handles the interaction: only if it serves its shard now and its
+        claim of the interaction id is the one the store kept. Any other process that received it
+        does nothing and sends nothing (Discord gives the interaction to every session of the shard)."""
+        if self.leases is not None and not self.leases.serving():
+            return False
+        try:
+            return await self.service.store.claim(f"ix:{interaction.id}", self.owner, time.time())
+        except Exception:
+            log.exception("could not claim interaction %s: leaving it alone", interaction.id)
+            return False
 
     def install_commands(self) -> None:
         for command in build_commands():
@@ -609,6 +649,8 @@ class TableBot(discord.Client):
         connection to Discord, then the store and the drawing thread (those even if closing fails)."""
         self._closing.set()
         try:
+            if self._lease_task is not None:
+                self._lease_task.cancel()
             if self._reminder_task is not None:
                 self._reminder_task.cancel()
                 # wait() rather than suppress(CancelledError): a cancellation of close() itself must not be lost
@@ -626,7 +668,10 @@ class TableBot(discord.Client):
         """Close the store and stop the drawing thread; closing again does nothing."""
         close_service, self._close_service = self._close_service, None
         opening, self._opening = self._opening, None
+        leases, self.leases = self.leases, None
         try:
+            if leases is not None and close_service is not None:
+                await leases.release()  # a standby takes over at once
             if close_service is None and opening is not None:  # stopped while the store was opening
                 with contextlib.suppress(Exception):
                     _, close_service = await opening
@@ -664,6 +709,20 @@ class TableBot(discord.Client):
     ) -> None:
         """Hand the command to the service, then answer: directly if quick, after a deferral if not.
         ``offered``: it comes from a button or menu offered for that (game, version)."""
+        try:
+            await self._run_command(interaction, command, options, offered=offered)
+        finally:  # what became of the claimed interaction, kept with its claim
+            self._spawn(self._record_outcome(interaction), "outcome")
+
+    async def _record_outcome(self, interaction: discord.Interaction[Any]) -> None:
+        with contextlib.suppress(Exception):
+            outcome = str(interaction.extras.get("outcome", "answered"))
+            await self.service.store.set_outcome(f"ix:{interaction.id}", self.owner, outcome)
+
+    async def _run_command(
+        self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], *,
+        offered: Expect | None = None,
+    ) -> None:
         user = self.user_of(interaction)
         channel = str(interaction.channel_id)
         guild = str(interaction.guild_id or "")
@@ -710,6 +769,8 @@ class TableBot(discord.Client):
 
         An order offer is for whoever acts now: anyone else is told so first, the same way whatever
         the offer's version, so a click never tells them the game moved (a hidden order moves it)."""
+        if not await self.claim_interaction(interaction):
+            return  # another process has it
         if expect is not None and expect[1] is not None:
             try:
                 holder = await asyncio.wait_for(
@@ -944,6 +1005,7 @@ class TableBot(discord.Client):
                 await interaction.followup.send(notice, ephemeral=True)
 
     async def _reply_failure(self, interaction: discord.Interaction[Any], deferred: bool) -> None:
+        interaction.extras["outcome"] = "failed"
         text = "Something went wrong on my side. Please check `/game status` and try again."
         with contextlib.suppress(discord.HTTPException):
             if not interaction.response.is_done():
@@ -992,6 +1054,9 @@ class TableBot(discord.Client):
                     # Unchanged (e.g. after a sealed order): an edit would only tell the channel, by
                     # its timing, that someone did something the rules keep secret.
                     return
+                if not row.status_message and not await self._claim_status(f"status:{row.id}:"):
+                    self._spawn(self._refresh_later(channel), f"status-later-{channel}")
+                    return  # another process is posting it: edit it once its id is stored
                 embed = discord.Embed(title="Game status", description=description)
                 message_id = await self._put_status(channel, row.status_message or None, embed)
                 self._status_shown[channel] = (row.id, message_id, description)
@@ -1009,14 +1074,29 @@ class TableBot(discord.Client):
             try:
                 await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
                 return message_id
-            except discord.NotFound:
-                pass  # deleted by someone: post a new one
+            except discord.NotFound:  # deleted by someone: post a new one (one process does)
+                if not await self._claim_status(f"status-after:{message_id}"):
+                    return message_id
         message = await target.send(embed=embed, allowed_mentions=none)
         try:
             await message.pin(reason="Game status")
         except discord.HTTPException:
             log.info("no permission to pin the status message in %s; it stays unpinned", channel)
         return str(message.id)
+
+    async def _claim_status(self, key: str) -> bool:
+        """Whether this process posts a status message: another process refreshing the same channel
+        (two on one shard) must not post and pin a second one. A claim whose holder never stored the
+        message (it died meanwhile) is taken over after STATUS_CLAIM_SECONDS."""
+        now = time.time()
+        return await self.service.store.claim(key, self.owner, now, takeover_before=now - STATUS_CLAIM_SECONDS)
+
+    async def _refresh_later(self, channel: str) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(self.status_delay, 0.5)):
+                await self._closing.wait()
+        if not self._closing.is_set():
+            self.refresh_status(channel)
 
     # ----- reminders
     async def _reminder_loop(self) -> None:
@@ -1331,6 +1411,8 @@ async def serve(bot: TableBot, token: str, stopper: StopSignals) -> None:
     error = client.exception() if client is not None and client.done() and not client.cancelled() else None
     if error is not None:
         raise error  # e.g. a refused token: the process exits with the error
+    if bot.lease_lost is not None:
+        raise LeaseLost(bot.lease_lost)
 
 
 async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: float) -> None:
@@ -1380,6 +1462,7 @@ def run_discord(
         db_path=str(db_path),
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
+        lease_seconds=lease_seconds(),
     )
     if plan is not None:
         log.info("connecting shards %s of %d", ",".join(map(str, plan.ids)), plan.count)
