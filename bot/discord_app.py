@@ -1430,6 +1430,8 @@ async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: fl
             await bot.close()
     except TimeoutError:
         log.error("closing took longer than %g s; the store is closed anyway", grace)
+    if bot._stopping is not None:  # the close a lost lease began may still be closing the store
+        await asyncio.wait({bot._stopping}, timeout=max(end - loop.time(), 0.5))
     await bot.release()  # no-op unless close() was cut short
 
 

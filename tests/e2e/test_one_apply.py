@@ -237,3 +237,68 @@ async def test_two_processes_on_one_shard_apply_each_interaction_once(tmp_path: 
         assert len(orders.applied) >= ORDERS_PER_GAME, report  # the stream went on through both kills
         assert len(fake.identifies) == 4  # A, B, and each once more after its kill
         assert not fake.violations, fake.violations  # nobody answered an interaction twice
+
+
+async def roll(fake: FakeDiscord, user: FakeUser, channel: str, label: str, tally: Tally) -> None:
+    ix = await fake.slash(user, "roll", {"dice": f"1d6 # {label}"}, channel=channel)
+    record(tally, label, await answer(fake, ix))
+
+
+async def said(child: Child, text: str, timeout: float = 30.0) -> None:
+    for _ in range(int(timeout * 10)):
+        if text in child.text():
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the bot never said {text!r}:\n{child.text()[-3000:]}")
+
+
+async def test_a_second_process_waits_as_a_standby_and_takes_over(tmp_path: Path) -> None:
+    """Leases on, as deployed (WARGAME_LEASE_SECONDS=2 to keep the test short)."""
+    db = str(tmp_path / "leased.db")
+    async with fake_discord() as fake:
+        bots = Bots(fake, tmp_path, db, NO_DRAWING, WARGAME_LEASE_SECONDS="2")
+        roller, dice, rolls = fake.add_user("roller"), fake.add_channel("dice"), Tally()
+        try:
+            await bots.start("A")
+            await sessions(fake, 1, "A to connect")
+            b = await bots.start("B")  # a second service for the same shard: it must not connect
+            await said(b, "not serving shard 0 of 1: shard 0 is served by process")
+            for step in range(3):
+                await roll(fake, roller, dice, f"r{step}", rolls)
+            assert len(fake.identifies) == 1 and len(rolls.applied) == 3, (fake.identifies, rolls)
+
+            mismatched = await launch(fake, tmp_path, NO_DRAWING, WARGAME_DB=db, WARGAME_SHARD_COUNT="2")
+            assert await wait_exit(mismatched, "a refused start") == 2
+            assert mismatched.text().strip().splitlines()[-1].startswith(
+                "Not starting: WARGAME_SHARD_COUNT=2, but process "), mismatched.text()[-2000:]
+
+            await bots.kill("A")  # B takes over once A's lease expires
+            await said(b, "the lease is this process's now; serving")
+            await sessions(fake, 1, "B to connect")
+            for step in range(3, 6):
+                await roll(fake, roller, dice, f"r{step}", rolls)
+            a = await bots.start("A")  # back, as a standby behind B
+            await said(a, "not serving shard 0 of 1")
+
+            # B freezes past its lease: A takes over; B wakes up still connected, and stops.
+            b.process.send_signal(signal.SIGSTOP)
+            try:
+                await said(a, "the lease is this process's now; serving")
+                await sessions(fake, 2, "A to connect while frozen B's session is still open")
+                await roll(fake, roller, dice, "r6", rolls)  # both sessions get it: A answers
+            finally:
+                b.process.send_signal(signal.SIGCONT)
+            for step in range(7, 10):  # B may still receive these until it closes: it acts on none
+                await roll(fake, roller, dice, f"r{step}", rolls)
+            assert await wait_exit(b, "B's lease was lost") == 4, b.text()[-3000:]
+            bots.children.pop("B")
+            bots.stopped.append(b)
+            assert "Stopped: lost the lease of shard 0 of 1 to " in b.text(), b.text()[-3000:]
+            await roll(fake, roller, dice, "r10", rolls)
+        finally:
+            await bots.stop_all()
+        stored = await stored_labels(db, [], dice)
+        print(f"rolls {len(rolls.applied)} applied, {len(rolls.unanswered)} unanswered, stored {sum(stored.values())}")
+        assert rolls.applied == [f"r{n}" for n in range(11)], (rolls, bots.logs())
+        assert stored == Counter({f"r{n}": 1 for n in range(11)}), stored
+        assert not fake.violations, fake.violations
