@@ -87,6 +87,10 @@ STOP_SECONDS = 15.0
 # Status refreshes are background work: at most this many at a time, so a burst of them (many games
 # started together) never queues dozens of reads ahead of players' commands on the store's one lock.
 STATUS_CONCURRENCY = 2
+# An unanswered identical command (same user, channel, command and options) claimed this recently
+# by a process that is gone: the new one is the user's retry after a crash (Discord's interactions
+# live 15 minutes), answered with RETRY_NOTE instead of being applied again.
+RETRY_SECONDS = 15 * 60.0
 STATUS_CLAIM_SECONDS = 60.0  # a status post claimed this long ago and never stored: its process died
 DMS_CLOSED = 50007
 # A user whose DMs were refused (closed) is not DMed again for this long: every refused DM counts
@@ -106,6 +110,12 @@ PRIVATE_HINT = frozenset(c.name for c in COMMAND_LIST if c.private)
 # it was given; its public post, if any, follows as a public follow-up (README, "Table manners").
 SECRET_CAPABLE = frozenset({"order", "game undo"})
 DEFERRED_NOTE = "Done: posted in the channel."  # the private deferral's text when all the answer is public
+
+RETRY_NOTE = (
+    "The bot restarted while it was handling the same `/{command}` you sent here a moment ago, and its answer "
+    "was lost, so I did **not** apply this one: the first may already be in the game. Look at the channel and "
+    "`/game status`; if it is not there, send it again."
+)
 
 DMS_WORK_AGAIN = (
     "Your DMs work again: I sent your private information there, and private things will come by direct "
@@ -160,6 +170,13 @@ def autocomplete_choices(pairs: Sequence[tuple[str, str]]) -> list[app_commands.
         if len(choices) == AUTOCOMPLETE_LIMIT:
             break
     return choices
+
+
+def interaction_fingerprint(interaction: discord.Interaction[Any]) -> str:
+    """Who sent what where: equal for the same user's same command with the same options (or the
+    same click) in the same channel, whatever the interaction id."""
+    sent = [str(interaction.user.id), str(interaction.channel_id), interaction.data]
+    return hashlib.sha256(json.dumps(sent, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def commands_hash(definitions: list[dict[str, Any]]) -> str:
@@ -626,11 +643,31 @@ class TableBot(discord.Client):
         does nothing and sends nothing (Discord gives the interaction to every session of the shard)."""
         if self.leases is not None and not self.leases.serving():
             return False
+        key, now = f"ix:{interaction.id}", time.time()
         try:
-            return await self.service.store.claim(f"ix:{interaction.id}", self.owner, time.time())
+            if interaction.type is discord.InteractionType.autocomplete:
+                return await self.service.store.claim(key, self.owner, now)
+            lease = self.leases.seconds if self.leases is not None else LEASE_SECONDS
+            claimed, lost = await self.service.store.claim_command(
+                key, self.owner, now, interaction_fingerprint(interaction), retry_since=now - RETRY_SECONDS,
+                live_since=now - lease)
         except Exception:
             log.exception("could not claim interaction %s: leaving it alone", interaction.id)
             return False
+        if lost is not None:
+            interaction.extras["retry_of"] = lost
+        return claimed
+
+    async def answered_as_retry(self, interaction: discord.Interaction[Any], command: str) -> bool:
+        """A command that repeats one lost in a crash (``claim_interaction`` found it) is not applied
+        again: the user is told the first may be in the game (once: a third try is applied)."""
+        lost = interaction.extras.get("retry_of")
+        if lost is None or command in READ_ONLY or not await self.service.store.mark_retried(str(lost)):
+            return False
+        log.info("/%s in %s repeats %s, lost in a crash: not applied again", command, interaction.channel_id, lost)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(RETRY_NOTE.format(command=command), ephemeral=True)
+        return True
 
     def install_commands(self) -> None:
         for command in build_commands():
@@ -723,6 +760,8 @@ class TableBot(discord.Client):
         self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], *,
         offered: Expect | None = None,
     ) -> None:
+        if await self.answered_as_retry(interaction, command):
+            return
         user = self.user_of(interaction)
         channel = str(interaction.channel_id)
         guild = str(interaction.guild_id or "")

@@ -109,8 +109,9 @@ MIGRATION_TEMPLATES: list[str] = [
     # ``shard_leases``: which process serves each Discord shard, renewed by its heartbeat.
     """
     CREATE TABLE claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, at $real NOT NULL,
-        outcome TEXT NOT NULL DEFAULT '');
+        outcome TEXT NOT NULL DEFAULT '', fingerprint TEXT NOT NULL DEFAULT '');
     CREATE INDEX claims_at ON claims(at);
+    CREATE INDEX claims_fingerprint ON claims(fingerprint, at);
     CREATE TABLE shard_leases (shard $int PRIMARY KEY, shard_count $int NOT NULL, owner TEXT NOT NULL,
         heartbeat $real NOT NULL);
     """,
@@ -154,6 +155,15 @@ SELECT_ORDERS = "SELECT seq, seat, user_id, text, events, undone, at FROM orders
 CLAIM = (
     "INSERT INTO claims (key, owner, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner,"
     " at = excluded.at, outcome = '' WHERE claims.at < ?"
+)
+# An interaction's claim, returning (when it went in) the key of the newest earlier claim of the
+# same command by the same user in the same channel that was never answered and whose process is
+# gone (no live lease): the interaction may be the user's retry after a crash. One statement.
+CLAIM_COMMAND = (
+    "INSERT INTO claims (key, owner, at, fingerprint) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING"
+    " RETURNING (SELECT c.key FROM claims c WHERE c.fingerprint = ? AND c.key != ? AND c.at >= ?"
+    " AND c.outcome = '' AND c.owner != ? AND c.owner NOT IN (SELECT owner FROM shard_leases WHERE heartbeat >= ?)"
+    " ORDER BY c.at DESC LIMIT 1)"
 )
 # A shard's lease goes to a process if nobody holds it, it already holds it, or its holder's
 # heartbeat is older than ``expired_before``: one statement, so of two processes one wins.
@@ -482,9 +492,22 @@ class SqlStore(_Copying[C]):
         before ``takeover_before``); everyone else gets False."""
         return await self._db.write(CLAIM, (key, owner, now, takeover_before)) == 1
 
+    async def claim_command(self, key: str, owner: str, now: float, fingerprint: str, *, retry_since: float,
+                            live_since: float) -> tuple[bool, str | None]:
+        """Claim an interaction as ``claim`` does, and find whether it may be a retry: (claimed, the
+        key of an unanswered identical command claimed since ``retry_since`` by a process whose lease
+        is not live since ``live_since``, or None)."""
+        rows = await self._fetch(CLAIM_COMMAND, (key, owner, now, fingerprint, fingerprint, key, retry_since, owner,
+                                                 live_since), write=True)
+        return (True, None if rows[0][0] is None else str(rows[0][0])) if rows else (False, None)
+
     async def set_outcome(self, key: str, owner: str, outcome: str) -> None:
         """What became of a claimed key (kept with the claim for whoever looks into an incident)."""
         await self._db.write("UPDATE claims SET outcome = ? WHERE key = ? AND owner = ?", (outcome, key, owner))
+
+    async def mark_retried(self, key: str) -> bool:
+        """Mark an unanswered claim as answered by its retry; True for the one retry that did it."""
+        return await self._db.write("UPDATE claims SET outcome = 'retried' WHERE key = ? AND outcome = ''", (key,)) == 1
 
     async def claim_outcome(self, key: str) -> tuple[str, str] | None:
         """(owner, outcome) of a claimed key, None if nobody claimed it."""

@@ -4,6 +4,7 @@ and shard, decided by one atomic statement even when several processes ask at on
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 
 from bot.storage import open_store
 
@@ -59,3 +60,23 @@ async def test_a_shard_lease_has_one_live_holder(store_url: str) -> None:
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_command_claim_names_an_unanswered_identical_one_of_a_gone_process(store_url: str) -> None:
+    store = await open_store(store_url)
+    try:
+        def claim(key: str, owner: str, now: float, fingerprint: str = "f") -> Awaitable[tuple[bool, str | None]]:
+            return store.claim_command(key, owner, now, fingerprint, retry_since=now - 900, live_since=now - 30)
+
+        assert await claim("ix1", "dead", 100.0) == (True, None)
+        assert await claim("ix1", "new", 101.0) == (False, None)  # the same interaction: not ours
+        assert await claim("ix2", "new", 110.0) == (True, "ix1")  # "dead" holds no lease: ix1 was lost
+        assert await claim("ix3", "new", 111.0, "g") == (True, None)  # another command
+        assert await store.mark_retried("ix1") and not await store.mark_retried("ix1")  # answered once
+        assert await claim("ix5", "other", 112.0) == (True, "ix2")  # ix1 is answered now; ix2 is "new"'s
+        await store.set_outcome("ix2", "new", "answered")
+        assert await store.take_lease(0, 1, "new", 113.0, expired_before=83.0)
+        assert await claim("ix6", "other", 113.0) == (True, None)  # ix5 is its own, "new" is alive
+        assert await claim("ix7", "late", 2000.0) == (True, None)  # ix5 is past the retry window
+    finally:
+        await store.close()

@@ -149,7 +149,7 @@ async def stored_labels(db: str, games: list[str], dice: str) -> Counter[str]:
         await store.close()
     found: Counter[str] = Counter()
     for text in texts:
-        match = re.search(r"\b((?:[ab]-|r)\d+)\b", text)
+        match = re.search(r"\b((?:[ab]-|r|crash)\d+)\b", text)
         if match:
             found[match.group(1)] += 1
     return found
@@ -301,4 +301,47 @@ async def test_a_second_process_waits_as_a_standby_and_takes_over(tmp_path: Path
         print(f"rolls {len(rolls.applied)} applied, {len(rolls.unanswered)} unanswered, stored {sum(stored.values())}")
         assert rolls.applied == [f"r{n}" for n in range(11)], (rolls, bots.logs())
         assert stored == Counter({f"r{n}": 1 for n in range(11)}), stored
+        assert not fake.violations, fake.violations
+
+
+# The process dies after the command was stored and before its answer goes out (once: a marker file).
+CRASH_AFTER_SAVING = NO_DRAWING + """
+import os, signal, pathlib
+import bot.discord_app as app
+deliver = app.TableBot._deliver
+async def _deliver(self, interaction, channel, invoker, prepared, deferred):
+    marker = pathlib.Path(os.environ["CRASH_MARKER"])
+    if not marker.exists() and any("crash" in o.text for o in prepared.outputs):
+        marker.touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    await deliver(self, interaction, channel, invoker, prepared, deferred)
+app.TableBot._deliver = _deliver
+"""
+
+
+async def test_a_retry_after_a_crash_between_saving_and_answering_is_not_applied_again(tmp_path: Path) -> None:
+    db = str(tmp_path / "crash.db")
+    async with fake_discord() as fake:
+        bots = Bots(fake, tmp_path, db, CRASH_AFTER_SAVING, WARGAME_LEASE_SECONDS="2",
+                    CRASH_MARKER=str(tmp_path / "crashed"))
+        roller, other, dice = fake.add_user("roller"), fake.add_user("other"), fake.add_channel("dice")
+        try:
+            a = await bots.start("A")
+            await sessions(fake, 1, "A to connect")
+            lost = await fake.slash(roller, "roll", {"dice": "1d6 # crash1"}, channel=dice)
+            assert await wait_exit(a, "the crash after saving") == -signal.SIGKILL
+            bots.children.pop("A")
+            assert await answer(fake, lost) == "unanswered"  # "The application did not respond"
+            await bots.start("A")  # restarted: it waits out the dead process's lease, then serves
+            await sessions(fake, 1, "the restarted A to connect")
+            retry = await fake.run(roller, "roll", {"dice": "1d6 # crash1"}, channel=dice, timeout=15)
+            assert not retry.public() and "did **not** apply this one" in retry.text(), retry.text()
+            assert (await stored_labels(db, [], dice))["crash1"] == 1  # the retry was not applied
+            again = await fake.run(roller, "roll", {"dice": "1d6 # crash1"}, channel=dice, timeout=15)
+            assert again.public(), again.text()  # told to send it again if it was not there: applied
+            same_text = await fake.run(other, "roll", {"dice": "1d6 # crash1"}, channel=dice, timeout=15)
+            assert same_text.public(), same_text.text()  # someone else's command is never a retry
+        finally:
+            await bots.stop_all()
+        assert (await stored_labels(db, [], dice))["crash1"] == 3
         assert not fake.violations, fake.violations
