@@ -752,6 +752,8 @@ class TableBot(discord.Client):
             self._spawn(self._record_outcome(interaction), "outcome")
 
     async def _record_outcome(self, interaction: discord.Interaction[Any]) -> None:
+        """Kept with the claim: an interaction left without an outcome was lost in a crash (see
+        ``answered_as_retry``)."""
         with contextlib.suppress(Exception):
             outcome = str(interaction.extras.get("outcome", "answered"))
             await self.service.store.set_outcome(f"ix:{interaction.id}", self.owner, outcome)
@@ -822,6 +824,7 @@ class TableBot(discord.Client):
             if not holder:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True)
+                self._spawn(self._record_outcome(interaction), "outcome")
                 return
         if expect is not None:
             try:
@@ -833,6 +836,7 @@ class TableBot(discord.Client):
                 current = True
             if not current:
                 await self.offers.refuse_out_of_date(interaction, grey_out=expect[1] is None)
+                self._spawn(self._record_outcome(interaction), "outcome")
                 return
         await self.run_command(interaction, command, options, offered=expect)  # checked again under the lock
 
@@ -1182,6 +1186,7 @@ class TableBot(discord.Client):
     ) -> None:
         log.error("unhandled error in /%s", interaction.command and interaction.command.qualified_name, exc_info=error)
         await self._reply_failure(interaction, interaction.response.is_done())
+        self._spawn(self._record_outcome(interaction), "outcome")
 
 
 class ShardedTableBot(TableBot, discord.AutoShardedClient):
