@@ -597,11 +597,6 @@ class FakeDiscord:
                 found.append(ws)
         return found
 
-    def socket_for(self, guild_id: str) -> web.WebSocketResponse | None:
-        """The newest identified connection whose shard owns the guild."""
-        owners = self.sockets_for(guild_id)
-        return owners[-1] if owners else None
-
     def connected_shards(self) -> list[tuple[int, int]]:
         return [s for ws in self.sockets if (s := self._socket_shards.get(id(ws))) is not None]
 
