@@ -528,7 +528,94 @@ class DirectMessages:
         return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
 
 
+class OneProcess:
+    """One process acts on each interaction, status post and shard (bot/leases.py): Discord gives a
+    shard's events to every session on it, so the process claims each interaction id in the store
+    before acting, and serves only shards it holds the lease of."""
+
+    def __init__(self, bot: TableBot, lease_seconds: float) -> None:
+        self.bot = bot
+        self.owner = process_owner()  # this process in the store's claims and shard leases
+        self.lease_seconds = lease_seconds
+        self.leases: ShardLeases | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.lost: str | None = None  # why this process stopped serving, if it lost a lease
+        self.stopping: asyncio.Task[None] | None = None  # the close a lost lease began
+
+    async def take_leases(self) -> None:
+        """Hold the leases of this process's shards (an unsharded process: shard 0 of 1) before
+        connecting, waiting as a standby while another live process holds them; keep them by a
+        heartbeat, and stop the bot if one is lost."""
+        plan = self.bot.shard_plan or ShardPlan((0,), 1)
+        self.leases = ShardLeases(self.bot.service.store, plan.ids, plan.count, self.owner, seconds=self.lease_seconds)
+        await self.leases.acquire(self.bot._closing)
+        self._heartbeat = asyncio.create_task(self._keep(), name="shard-leases")
+
+    async def _keep(self) -> None:
+        assert self.leases is not None
+        self.lost = await self.leases.keep()
+        log.error("%s; this process stops (another serves its shards now)", self.lost)
+        self.stopping = asyncio.create_task(self.bot.close(), name="lease-lost")
+
+    def stop_heartbeat(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+
+    async def release(self) -> None:
+        """Give the leases back (a clean stop), so a standby takes over at once."""
+        leases, self.leases = self.leases, None
+        if leases is not None:
+            await leases.release()
+
+    async def claim(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this process handles the interaction: only if it serves its shard now and its
+        claim of the interaction id is the one the store kept. Any other process that received it
+        does nothing and sends nothing (Discord gives the interaction to every session of the shard)."""
+        if self.leases is not None and not self.leases.serving():
+            return False
+        key, now = f"ix:{interaction.id}", time.time()
+        store = self.bot.service.store
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                return await store.claim(key, self.owner, now)
+            claimed, lost = await store.claim_command(
+                key, self.owner, now, interaction_fingerprint(interaction), retry_since=now - RETRY_SECONDS,
+                live_since=now - self.lease_seconds)
+        except Exception:
+            log.exception("could not claim interaction %s: leaving it alone", interaction.id)
+            return False
+        if lost is not None:
+            interaction.extras["retry_of"] = lost
+        return claimed
+
+    async def answered_as_retry(self, interaction: discord.Interaction[Any], command: str) -> bool:
+        """A command that repeats one lost in a crash (``claim`` found it) is not applied again: the
+        user is told the first may be in the game (once: a third try is applied)."""
+        lost = interaction.extras.get("retry_of")
+        if lost is None or command in READ_ONLY or not await self.bot.service.store.mark_retried(str(lost)):
+            return False
+        log.info("/%s in %s repeats %s, lost in a crash: not applied again", command, interaction.channel_id, lost)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(RETRY_NOTE.format(command=command), ephemeral=True)
+        return True
+
+    async def record_outcome(self, interaction: discord.Interaction[Any]) -> None:
+        """Kept with the claim: an interaction left without an outcome was lost in a crash (see
+        ``answered_as_retry``)."""
+        with contextlib.suppress(Exception):
+            outcome = str(interaction.extras.get("outcome", "answered"))
+            await self.bot.service.store.set_outcome(f"ix:{interaction.id}", self.owner, outcome)
+
+    async def claim_status(self, key: str) -> bool:
+        """Whether this process posts a status message: another process refreshing the same channel
+        (two on one shard) must not post and pin a second one. A claim whose holder never stored the
+        message (it died meanwhile) is taken over after STATUS_CLAIM_SECONDS."""
+        now = time.time()
+        return await self.bot.service.store.claim(key, self.owner, now, takeover_before=now - STATUS_CLAIM_SECONDS)
+
+
 class TableBot(discord.Client):
+
     """discord.py client wired to a ``TableService``; dependencies are opened in ``setup_hook``."""
 
     def __init__(
@@ -558,12 +645,7 @@ class TableBot(discord.Client):
         self.guild_id = guild_id
         self.shard_plan = shard_plan  # None: one connection that receives every guild
         self._served_channels: set[str] = set()  # channels whose commands reached this process
-        self.owner = process_owner()  # this process in the store's claims and shard leases
-        self.lease_seconds = lease_seconds  # None: the default (bot/leases.py)
-        self.leases: ShardLeases | None = None
-        self._lease_task: asyncio.Task[None] | None = None
-        self.lease_lost: str | None = None  # why this process stopped serving, if it lost a lease
-        self._stopping: asyncio.Task[None] | None = None
+        self.once = OneProcess(self, lease_seconds or LEASE_SECONDS)
         self.reminder_seconds = reminder_seconds
         self.response_budget = response_budget
         self.status_delay = status_delay
@@ -574,7 +656,7 @@ class TableBot(discord.Client):
             self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
         )
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-        self.tree.interaction_check = self.claim_interaction  # type: ignore[method-assign]
+        self.tree.interaction_check = self.once.claim  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
         self.dms_closed: dict[str, float] = {}  # user id -> when their DMs were found closed
@@ -609,7 +691,7 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self._open_service()
-        await self._take_leases()
+        await self.once.take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())
         self.install_commands()
         self.add_dynamic_items(JoinButton, OrderButton, PickMenu)
@@ -620,54 +702,6 @@ class TableBot(discord.Client):
             from bot.web.server import start_from_env
 
             self._web = await start_from_env(self.service)
-
-    async def _take_leases(self) -> None:
-        """Hold the leases of this process's shards (an unsharded process: shard 0 of 1) before
-        connecting, waiting as a standby while another live process holds them; keep them by a
-        heartbeat, and stop if one is lost."""
-        plan = self.shard_plan or ShardPlan((0,), 1)
-        self.leases = ShardLeases(self.service.store, plan.ids, plan.count, self.owner,
-                                  seconds=self.lease_seconds or LEASE_SECONDS)
-        await self.leases.acquire(self._closing)
-        self._lease_task = asyncio.create_task(self._keep_leases(), name="shard-leases")
-
-    async def _keep_leases(self) -> None:
-        assert self.leases is not None
-        self.lease_lost = await self.leases.keep()
-        log.error("%s; this process stops (another serves its shards now)", self.lease_lost)
-        self._stopping = asyncio.create_task(self.close(), name="lease-lost")
-
-    async def claim_interaction(self, interaction: discord.Interaction[Any]) -> bool:
-        """Whether this process handles the interaction: only if it serves its shard now and its
-        claim of the interaction id is the one the store kept. Any other process that received it
-        does nothing and sends nothing (Discord gives the interaction to every session of the shard)."""
-        if self.leases is not None and not self.leases.serving():
-            return False
-        key, now = f"ix:{interaction.id}", time.time()
-        try:
-            if interaction.type is discord.InteractionType.autocomplete:
-                return await self.service.store.claim(key, self.owner, now)
-            lease = self.leases.seconds if self.leases is not None else LEASE_SECONDS
-            claimed, lost = await self.service.store.claim_command(
-                key, self.owner, now, interaction_fingerprint(interaction), retry_since=now - RETRY_SECONDS,
-                live_since=now - lease)
-        except Exception:
-            log.exception("could not claim interaction %s: leaving it alone", interaction.id)
-            return False
-        if lost is not None:
-            interaction.extras["retry_of"] = lost
-        return claimed
-
-    async def answered_as_retry(self, interaction: discord.Interaction[Any], command: str) -> bool:
-        """A command that repeats one lost in a crash (``claim_interaction`` found it) is not applied
-        again: the user is told the first may be in the game (once: a third try is applied)."""
-        lost = interaction.extras.get("retry_of")
-        if lost is None or command in READ_ONLY or not await self.service.store.mark_retried(str(lost)):
-            return False
-        log.info("/%s in %s repeats %s, lost in a crash: not applied again", command, interaction.channel_id, lost)
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(RETRY_NOTE.format(command=command), ephemeral=True)
-        return True
 
     def install_commands(self) -> None:
         for command in build_commands():
@@ -686,8 +720,7 @@ class TableBot(discord.Client):
         connection to Discord, then the store and the drawing thread (those even if closing fails)."""
         self._closing.set()
         try:
-            if self._lease_task is not None:
-                self._lease_task.cancel()
+            self.once.stop_heartbeat()
             if self._reminder_task is not None:
                 self._reminder_task.cancel()
                 # wait() rather than suppress(CancelledError): a cancellation of close() itself must not be lost
@@ -705,10 +738,9 @@ class TableBot(discord.Client):
         """Close the store and stop the drawing thread; closing again does nothing."""
         close_service, self._close_service = self._close_service, None
         opening, self._opening = self._opening, None
-        leases, self.leases = self.leases, None
         try:
-            if leases is not None and close_service is not None:
-                await leases.release()  # a standby takes over at once
+            if close_service is not None:
+                await self.once.release()  # a standby takes over at once
             if close_service is None and opening is not None:  # stopped while the store was opening
                 with contextlib.suppress(Exception):
                     _, close_service = await opening
@@ -749,20 +781,13 @@ class TableBot(discord.Client):
         try:
             await self._run_command(interaction, command, options, offered=offered)
         finally:  # what became of the claimed interaction, kept with its claim
-            self._spawn(self._record_outcome(interaction), "outcome")
-
-    async def _record_outcome(self, interaction: discord.Interaction[Any]) -> None:
-        """Kept with the claim: an interaction left without an outcome was lost in a crash (see
-        ``answered_as_retry``)."""
-        with contextlib.suppress(Exception):
-            outcome = str(interaction.extras.get("outcome", "answered"))
-            await self.service.store.set_outcome(f"ix:{interaction.id}", self.owner, outcome)
+            self._spawn(self.once.record_outcome(interaction), "outcome")
 
     async def _run_command(
         self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], *,
         offered: Expect | None = None,
     ) -> None:
-        if await self.answered_as_retry(interaction, command):
+        if await self.once.answered_as_retry(interaction, command):
             return
         user = self.user_of(interaction)
         channel = str(interaction.channel_id)
@@ -810,7 +835,7 @@ class TableBot(discord.Client):
 
         An order offer is for whoever acts now: anyone else is told so first, the same way whatever
         the offer's version, so a click never tells them the game moved (a hidden order moves it)."""
-        if not await self.claim_interaction(interaction):
+        if not await self.once.claim(interaction):
             return  # another process has it
         if expect is not None and expect[1] is not None:
             try:
@@ -824,7 +849,7 @@ class TableBot(discord.Client):
             if not holder:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True)
-                self._spawn(self._record_outcome(interaction), "outcome")
+                self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
         if expect is not None:
             try:
@@ -836,7 +861,7 @@ class TableBot(discord.Client):
                 current = True
             if not current:
                 await self.offers.refuse_out_of_date(interaction, grey_out=expect[1] is None)
-                self._spawn(self._record_outcome(interaction), "outcome")
+                self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
         await self.run_command(interaction, command, options, offered=expect)  # checked again under the lock
 
@@ -1097,7 +1122,7 @@ class TableBot(discord.Client):
                     # Unchanged (e.g. after a sealed order): an edit would only tell the channel, by
                     # its timing, that someone did something the rules keep secret.
                     return
-                if not row.status_message and not await self._claim_status(f"status:{row.id}:"):
+                if not row.status_message and not await self.once.claim_status(f"status:{row.id}:"):
                     self._spawn(self._refresh_later(channel), f"status-later-{channel}")
                     return  # another process is posting it: edit it once its id is stored
                 embed = discord.Embed(title="Game status", description=description)
@@ -1118,7 +1143,7 @@ class TableBot(discord.Client):
                 await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
                 return message_id
             except discord.NotFound:  # deleted by someone: post a new one (one process does)
-                if not await self._claim_status(f"status-after:{message_id}"):
+                if not await self.once.claim_status(f"status-after:{message_id}"):
                     return message_id
         message = await target.send(embed=embed, allowed_mentions=none)
         try:
@@ -1126,13 +1151,6 @@ class TableBot(discord.Client):
         except discord.HTTPException:
             log.info("no permission to pin the status message in %s; it stays unpinned", channel)
         return str(message.id)
-
-    async def _claim_status(self, key: str) -> bool:
-        """Whether this process posts a status message: another process refreshing the same channel
-        (two on one shard) must not post and pin a second one. A claim whose holder never stored the
-        message (it died meanwhile) is taken over after STATUS_CLAIM_SECONDS."""
-        now = time.time()
-        return await self.service.store.claim(key, self.owner, now, takeover_before=now - STATUS_CLAIM_SECONDS)
 
     async def _refresh_later(self, channel: str) -> None:
         with contextlib.suppress(TimeoutError):
@@ -1186,7 +1204,7 @@ class TableBot(discord.Client):
     ) -> None:
         log.error("unhandled error in /%s", interaction.command and interaction.command.qualified_name, exc_info=error)
         await self._reply_failure(interaction, interaction.response.is_done())
-        self._spawn(self._record_outcome(interaction), "outcome")
+        self._spawn(self.once.record_outcome(interaction), "outcome")
 
 
 class ShardedTableBot(TableBot, discord.AutoShardedClient):
@@ -1455,8 +1473,8 @@ async def serve(bot: TableBot, token: str, stopper: StopSignals) -> None:
     error = client.exception() if client is not None and client.done() and not client.cancelled() else None
     if error is not None:
         raise error  # e.g. a refused token: the process exits with the error
-    if bot.lease_lost is not None:
-        raise LeaseLost(bot.lease_lost)
+    if bot.once.lost is not None:
+        raise LeaseLost(bot.once.lost)
 
 
 async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: float) -> None:
@@ -1474,8 +1492,8 @@ async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: fl
             await bot.close()
     except TimeoutError:
         log.error("closing took longer than %g s; the store is closed anyway", grace)
-    if bot._stopping is not None:  # the close a lost lease began may still be closing the store
-        await asyncio.wait({bot._stopping}, timeout=max(end - loop.time(), 0.5))
+    if bot.once.stopping is not None:  # the close a lost lease began may still be closing the store
+        await asyncio.wait({bot.once.stopping}, timeout=max(end - loop.time(), 0.5))
     await bot.release()  # no-op unless close() was cut short
 
 
