@@ -58,6 +58,7 @@ def main(argv: list[str]) -> int:
               "Opening the local console table instead (the same games, rules and commands).", file=sys.stderr)
         return console.main([])
     from bot.discord_app import StopSignals, run_discord
+    from bot.leases import EXIT_LEASE_LOST, LeaseLost
 
     stop = StopSignals()
     stop.install()  # a SIGINT or SIGTERM from here on lets the start-up checks end, then exits cleanly
@@ -80,6 +81,9 @@ def main(argv: list[str]) -> int:
     guild = os.environ.get("DISCORD_GUILD_ID", "").strip()
     try:
         run_discord(token, db_path=db, guild_id=int(guild) if guild else None, stop=stop, shards=shards)
+    except LeaseLost as lost:  # another process serves its shards now; a supervisor restarts this one as a standby
+        print(f"Stopped: {lost}", file=sys.stderr)
+        return EXIT_LEASE_LOST
     except Exception as error:
         problem = start_failure(error)
         if problem is None:
@@ -94,6 +98,10 @@ def start_failure(error: BaseException) -> str | None:
     None for anything else, which stays a traceback because it is a bug to look into."""
     import discord
 
+    from bot.leases import LeaseRefused
+
+    if isinstance(error, LeaseRefused):
+        return str(error)
     if isinstance(error, discord.LoginFailure):
         return (
             "Discord refused DISCORD_TOKEN (improper or revoked token): copy the bot's token again "

@@ -15,7 +15,8 @@ Sharding (``WARGAME_SHARDS``, ``WARGAME_SHARD_COUNT``; see ``ShardPlan``): a pro
 some of Discord's shards, and Discord delivers a guild's events to one shard only, so each game is
 served by the one process holding its guild's shard. Its background work follows: status messages
 are refreshed only after commands it answered, and it claims reminders only for channels of its
-own guilds.
+own guilds. Discord sends a shard's events to every session on that shard, so a process serves
+only shards it holds the lease of, and acts only on interactions it claimed (bot/leases.py).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ from bot.discord_choices import (
     offer_view,
     public_orders,
 )
+from bot.leases import LEASE_SECONDS, LeaseLost, ShardLeases, lease_seconds, process_owner
 from bot.text import clip, split_text
 
 if TYPE_CHECKING:
@@ -87,6 +89,11 @@ STOP_SECONDS = 15.0
 # Status refreshes are background work: at most this many at a time, so a burst of them (many games
 # started together) never queues dozens of reads ahead of players' commands on the store's one lock.
 STATUS_CONCURRENCY = 2
+# An unanswered identical command (same user, channel, command and options) claimed this recently
+# by a process that is gone: the new one is the user's retry after a crash (Discord's interactions
+# live 15 minutes), answered with RETRY_NOTE instead of being applied again.
+RETRY_SECONDS = 15 * 60.0
+STATUS_CLAIM_SECONDS = 60.0  # a status post claimed this long ago and never stored: its process died
 DMS_CLOSED = 50007
 # A user whose DMs were refused (closed) is not DMed again for this long: every refused DM counts
 # toward Discord's invalid-request ban, and people rarely change the setting within hours. They do
@@ -105,6 +112,12 @@ PRIVATE_HINT = frozenset(c.name for c in COMMAND_LIST if c.private)
 # it was given; its public post, if any, follows as a public follow-up (README, "Table manners").
 SECRET_CAPABLE = frozenset({"order", "game undo"})
 DEFERRED_NOTE = "Done: posted in the channel."  # the private deferral's text when all the answer is public
+
+RETRY_NOTE = (
+    "The bot restarted while it was handling the same `/{command}` you sent here a moment ago, and its answer "
+    "was lost, so I did **not** apply this one: the first may already be in the game. Look at the channel and "
+    "`/game status`; if it is not there, send it again."
+)
 
 DMS_WORK_AGAIN = (
     "Your DMs work again: I sent your private information there, and private things will come by direct "
@@ -159,6 +172,13 @@ def autocomplete_choices(pairs: Sequence[tuple[str, str]]) -> list[app_commands.
         if len(choices) == AUTOCOMPLETE_LIMIT:
             break
     return choices
+
+
+def interaction_fingerprint(interaction: discord.Interaction[Any]) -> str:
+    """Who sent what where: equal for the same user's same command with the same options (or the
+    same click) in the same channel, whatever the interaction id."""
+    sent = [str(interaction.user.id), str(interaction.channel_id), interaction.data]
+    return hashlib.sha256(json.dumps(sent, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def commands_hash(definitions: list[dict[str, Any]]) -> str:
@@ -515,7 +535,94 @@ def draw_board(renderer: Renderer, view: Any, zoom: Any) -> bytes:
     return renderer(view) if zoom is None else renderer(view, zoom=zoom)
 
 
+class OneProcess:
+    """One process acts on each interaction, status post and shard (bot/leases.py): Discord gives a
+    shard's events to every session on it, so the process claims each interaction id in the store
+    before acting, and serves only shards it holds the lease of."""
+
+    def __init__(self, bot: TableBot, lease_seconds: float) -> None:
+        self.bot = bot
+        self.owner = process_owner()  # this process in the store's claims and shard leases
+        self.lease_seconds = lease_seconds
+        self.leases: ShardLeases | None = None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.lost: str | None = None  # why this process stopped serving, if it lost a lease
+        self.stopping: asyncio.Task[None] | None = None  # the close a lost lease began
+
+    async def take_leases(self) -> None:
+        """Hold the leases of this process's shards (an unsharded process: shard 0 of 1) before
+        connecting, waiting as a standby while another live process holds them; keep them by a
+        heartbeat, and stop the bot if one is lost."""
+        plan = self.bot.shard_plan or ShardPlan((0,), 1)
+        self.leases = ShardLeases(self.bot.service.store, plan.ids, plan.count, self.owner, seconds=self.lease_seconds)
+        await self.leases.acquire(self.bot._closing)
+        self._heartbeat = asyncio.create_task(self._keep(), name="shard-leases")
+
+    async def _keep(self) -> None:
+        assert self.leases is not None
+        self.lost = await self.leases.keep()
+        log.error("%s; this process stops (another serves its shards now)", self.lost)
+        self.stopping = asyncio.create_task(self.bot.close(), name="lease-lost")
+
+    def stop_heartbeat(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+
+    async def release(self) -> None:
+        """Give the leases back (a clean stop), so a standby takes over at once."""
+        leases, self.leases = self.leases, None
+        if leases is not None:
+            await leases.release()
+
+    async def claim(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this process handles the interaction: only if it serves its shard now and its
+        claim of the interaction id is the one the store kept. Any other process that received it
+        does nothing and sends nothing (Discord gives the interaction to every session of the shard)."""
+        if self.leases is not None and not self.leases.serving():
+            return False
+        key, now = f"ix:{interaction.id}", time.time()
+        store = self.bot.service.store
+        try:
+            if interaction.type is discord.InteractionType.autocomplete:
+                return await store.claim(key, self.owner, now)
+            claimed, lost = await store.claim_command(
+                key, self.owner, now, interaction_fingerprint(interaction), retry_since=now - RETRY_SECONDS,
+                live_since=now - self.lease_seconds)
+        except Exception:
+            log.exception("could not claim interaction %s: leaving it alone", interaction.id)
+            return False
+        if lost is not None:
+            interaction.extras["retry_of"] = lost
+        return claimed
+
+    async def answered_as_retry(self, interaction: discord.Interaction[Any], command: str) -> bool:
+        """A command that repeats one lost in a crash (``claim`` found it) is not applied again: the
+        user is told the first may be in the game (once: a third try is applied)."""
+        lost = interaction.extras.get("retry_of")
+        if lost is None or command in READ_ONLY or not await self.bot.service.store.mark_retried(str(lost)):
+            return False
+        log.info("/%s in %s repeats %s, lost in a crash: not applied again", command, interaction.channel_id, lost)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(RETRY_NOTE.format(command=command), ephemeral=True)
+        return True
+
+    async def record_outcome(self, interaction: discord.Interaction[Any]) -> None:
+        """Kept with the claim: an interaction left without an outcome was lost in a crash (see
+        ``answered_as_retry``)."""
+        with contextlib.suppress(Exception):
+            outcome = str(interaction.extras.get("outcome", "answered"))
+            await self.bot.service.store.set_outcome(f"ix:{interaction.id}", self.owner, outcome)
+
+    async def claim_status(self, key: str) -> bool:
+        """Whether this process posts a status message: another process refreshing the same channel
+        (two on one shard) must not post and pin a second one. A claim whose holder never stored the
+        message (it died meanwhile) is taken over after STATUS_CLAIM_SECONDS."""
+        now = time.time()
+        return await self.bot.service.store.claim(key, self.owner, now, takeover_before=now - STATUS_CLAIM_SECONDS)
+
+
 class TableBot(discord.Client):
+
     """discord.py client wired to a ``TableService``; dependencies are opened in ``setup_hook``."""
 
     def __init__(
@@ -531,6 +638,7 @@ class TableBot(discord.Client):
         load_renderer: bool = True,
         shard_plan: ShardPlan | None = None,
         draw_workers: int = 0,
+        lease_seconds: float | None = None,
         **client_options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -545,6 +653,7 @@ class TableBot(discord.Client):
         self.guild_id = guild_id
         self.shard_plan = shard_plan  # None: one connection that receives every guild
         self._served_channels: set[str] = set()  # channels whose commands reached this process
+        self.once = OneProcess(self, lease_seconds or LEASE_SECONDS)
         self.reminder_seconds = reminder_seconds
         self.response_budget = response_budget
         self.status_delay = status_delay
@@ -555,6 +664,7 @@ class TableBot(discord.Client):
             self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
         )
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.once.claim  # type: ignore[method-assign]
         self._service: TableService | None = None
         self._close_service: Callable[[], Awaitable[None]] | None = None
         self.dms_closed: dict[str, float] = {}  # user id -> when their DMs were found closed
@@ -594,6 +704,7 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         self._service, self._close_service = await self._open_service()
+        await self.once.take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())
         self.install_commands()
         self.add_dynamic_items(JoinButton, OrderButton, PickMenu)
@@ -622,6 +733,7 @@ class TableBot(discord.Client):
         connection to Discord, then the store and the drawing thread (those even if closing fails)."""
         self._closing.set()
         try:
+            self.once.stop_heartbeat()
             if self._reminder_task is not None:
                 self._reminder_task.cancel()
                 # wait() rather than suppress(CancelledError): a cancellation of close() itself must not be lost
@@ -640,6 +752,8 @@ class TableBot(discord.Client):
         close_service, self._close_service = self._close_service, None
         opening, self._opening = self._opening, None
         try:
+            if close_service is not None:
+                await self.once.release()  # a standby takes over at once
             if close_service is None and opening is not None:  # stopped while the store was opening
                 with contextlib.suppress(Exception):
                     _, close_service = await opening
@@ -683,6 +797,17 @@ class TableBot(discord.Client):
     ) -> None:
         """Hand the command to the service, then answer: directly if quick, after a deferral if not.
         ``offered``: it comes from a button or menu offered for that (game, version)."""
+        try:
+            await self._run_command(interaction, command, options, offered=offered)
+        finally:  # what became of the claimed interaction, kept with its claim
+            self._spawn(self.once.record_outcome(interaction), "outcome")
+
+    async def _run_command(
+        self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], *,
+        offered: Expect | None = None,
+    ) -> None:
+        if await self.once.answered_as_retry(interaction, command):
+            return
         user = self.user_of(interaction)
         channel = str(interaction.channel_id)
         guild = str(interaction.guild_id or "")
@@ -729,6 +854,8 @@ class TableBot(discord.Client):
 
         An order offer is for whoever acts now: anyone else is told so first, the same way whatever
         the offer's version, so a click never tells them the game moved (a hidden order moves it)."""
+        if not await self.once.claim(interaction):
+            return  # another process has it
         if expect is not None and expect[1] is not None:
             try:
                 holder = await asyncio.wait_for(
@@ -741,6 +868,7 @@ class TableBot(discord.Client):
             if not holder:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True)
+                self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
         if expect is not None:
             try:
@@ -752,6 +880,7 @@ class TableBot(discord.Client):
                 current = True
             if not current:
                 await self.offers.refuse_out_of_date(interaction, grey_out=expect[1] is None)
+                self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
         await self.run_command(interaction, command, options, offered=expect)  # checked again under the lock
 
@@ -974,6 +1103,7 @@ class TableBot(discord.Client):
                 await interaction.followup.send(notice, ephemeral=True)
 
     async def _reply_failure(self, interaction: discord.Interaction[Any], deferred: bool) -> None:
+        interaction.extras["outcome"] = "failed"
         text = "Something went wrong on my side. Please check `/game status` and try again."
         with contextlib.suppress(discord.HTTPException):
             if not interaction.response.is_done():
@@ -1022,6 +1152,9 @@ class TableBot(discord.Client):
                     # Unchanged (e.g. after a sealed order): an edit would only tell the channel, by
                     # its timing, that someone did something the rules keep secret.
                     return
+                if not row.status_message and not await self.once.claim_status(f"status:{row.id}:"):
+                    self._spawn(self._refresh_later(channel), f"status-later-{channel}")
+                    return  # another process is posting it: edit it once its id is stored
                 embed = discord.Embed(title="Game status", description=description)
                 message_id = await self._put_status(channel, row.status_message or None, embed)
                 self._status_shown[channel] = (row.id, message_id, description)
@@ -1039,14 +1172,22 @@ class TableBot(discord.Client):
             try:
                 await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
                 return message_id
-            except discord.NotFound:
-                pass  # deleted by someone: post a new one
+            except discord.NotFound:  # deleted by someone: post a new one (one process does)
+                if not await self.once.claim_status(f"status-after:{message_id}"):
+                    return message_id
         message = await target.send(embed=embed, allowed_mentions=none)
         try:
             await message.pin(reason="Game status")
         except discord.HTTPException:
             log.info("no permission to pin the status message in %s; it stays unpinned", channel)
         return str(message.id)
+
+    async def _refresh_later(self, channel: str) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(max(self.status_delay, 0.5)):
+                await self._closing.wait()
+        if not self._closing.is_set():
+            self.refresh_status(channel)
 
     # ----- reminders
     async def _reminder_loop(self) -> None:
@@ -1093,6 +1234,7 @@ class TableBot(discord.Client):
     ) -> None:
         log.error("unhandled error in /%s", interaction.command and interaction.command.qualified_name, exc_info=error)
         await self._reply_failure(interaction, interaction.response.is_done())
+        self._spawn(self.once.record_outcome(interaction), "outcome")
 
 
 class ShardedTableBot(TableBot, discord.AutoShardedClient):
@@ -1361,6 +1503,8 @@ async def serve(bot: TableBot, token: str, stopper: StopSignals) -> None:
     error = client.exception() if client is not None and client.done() and not client.cancelled() else None
     if error is not None:
         raise error  # e.g. a refused token: the process exits with the error
+    if bot.once.lost is not None:
+        raise LeaseLost(bot.once.lost)
 
 
 async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: float) -> None:
@@ -1378,6 +1522,8 @@ async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: fl
             await bot.close()
     except TimeoutError:
         log.error("closing took longer than %g s; the store is closed anyway", grace)
+    if bot.once.stopping is not None:  # the close a lost lease began may still be closing the store
+        await asyncio.wait({bot.once.stopping}, timeout=max(end - loop.time(), 0.5))
     await bot.release()  # no-op unless close() was cut short
 
 
@@ -1412,6 +1558,7 @@ def run_discord(
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
         draw_workers=int(workers) if workers.isdigit() else 0,
+        lease_seconds=lease_seconds(),
     )
     if plan is not None:
         log.info("connecting shards %s of %d", ",".join(map(str, plan.ids)), plan.count)

@@ -67,6 +67,16 @@ class OrderRow:
     at: float = field(default=0.0)
 
 
+@dataclass(frozen=True)
+class Lease:
+    """Which process serves Discord shard ``shard`` of ``count``, as of its last ``heartbeat``."""
+
+    shard: int
+    count: int
+    owner: str
+    heartbeat: float
+
+
 # Columns update_game / touch may set (names are spliced into SQL, so they are checked against this).
 WRITABLE_COLUMNS = frozenset({
     "options", "snapshot", "seats", "status", "counter", "creator", "remind_after", "remind_every",
@@ -81,7 +91,40 @@ def checked_columns(changes: dict[str, Any]) -> None:
         raise ValueError(f"not a writable games column: {unknown or 'none given'}")
 
 
-class Storage(Protocol):
+class Claims(Protocol):
+    """One process per interaction and per Discord shard (bot/leases.py): claims and shard leases."""
+
+    async def claim(self, key: str, owner: str, now: float, *, takeover_before: float = float("-inf")) -> bool:
+        """Atomically claim ``key`` (an interaction id, a status post) for ``owner``: True for exactly
+        one of several processes claiming it; a claim made before ``takeover_before`` may be taken over."""
+        ...
+
+    async def claim_command(self, key: str, owner: str, now: float, fingerprint: str, *, retry_since: float,
+                            live_since: float) -> tuple[bool, str | None]:
+        """Claim an interaction (as ``claim``) and name an unanswered identical earlier one whose
+        process is gone (a retry after a crash), in one statement."""
+        ...
+
+    async def mark_retried(self, key: str) -> bool: ...
+
+    async def set_outcome(self, key: str, owner: str, outcome: str) -> None: ...
+
+    async def claim_outcome(self, key: str) -> tuple[str, str] | None: ...
+
+    async def prune_claims(self, before: float) -> int: ...
+
+    async def take_lease(self, shard: int, count: int, owner: str, now: float, *, expired_before: float) -> bool:
+        """Hold Discord shard ``shard`` unless another process's lease is live (heartbeat after ``expired_before``)."""
+        ...
+
+    async def renew_lease(self, shard: int, owner: str, now: float) -> bool: ...
+
+    async def release_lease(self, shard: int, owner: str) -> None: ...
+
+    async def leases(self) -> list[Lease]: ...
+
+
+class Storage(Claims, Protocol):
     """What the service, the console and the Discord adapter use of a store; nothing else."""
 
     async def close(self) -> None: ...

@@ -26,6 +26,7 @@ from bot.storage import (
     Counts,
     GameRow,
     GameWithOrders,
+    Lease,
     OrderRow,
     StaleVersion,
     checked_columns,
@@ -103,6 +104,17 @@ MIGRATION_TEMPLATES: list[str] = [
     ALTER TABLE games ADD COLUMN guild TEXT NOT NULL DEFAULT '';
     CREATE INDEX games_guild ON games(guild, updated);
     """,
+    # 7: one process per interaction and per shard. ``claims``: a key (an interaction id, or a
+    # status post) is handled by whoever inserts it first, with its outcome; pruned after a day.
+    # ``shard_leases``: which process serves each Discord shard, renewed by its heartbeat.
+    """
+    CREATE TABLE claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, at $real NOT NULL,
+        outcome TEXT NOT NULL DEFAULT '', fingerprint TEXT NOT NULL DEFAULT '');
+    CREATE INDEX claims_at ON claims(at);
+    CREATE INDEX claims_fingerprint ON claims(fingerprint, at);
+    CREATE TABLE shard_leases (shard $int PRIMARY KEY, shard_count $int NOT NULL, owner TEXT NOT NULL,
+        heartbeat $real NOT NULL);
+    """,
 ]
 
 
@@ -138,6 +150,28 @@ APPEND_ORDER = (
     " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM orders WHERE game_id = ?), ?, ?, ?, ?, ?)"
 )
 SELECT_ORDERS = "SELECT seq, seat, user_id, text, events, undone, at FROM orders WHERE game_id = ?"
+# The first insert of a key wins; a claim older than ``takeover_before`` (its owner died mid-way) may
+# be taken over, in the same statement, so two processes never both hold it.
+CLAIM = (
+    "INSERT INTO claims (key, owner, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET owner = excluded.owner,"
+    " at = excluded.at, outcome = '' WHERE claims.at < ?"
+)
+# An interaction's claim, returning (when it went in) the key of the newest earlier claim of the
+# same command by the same user in the same channel that was never answered and whose process is
+# gone (no live lease): the interaction may be the user's retry after a crash. One statement.
+CLAIM_COMMAND = (
+    "INSERT INTO claims (key, owner, at, fingerprint) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING"
+    " RETURNING (SELECT c.key FROM claims c WHERE c.fingerprint = ? AND c.key != ? AND c.at >= ?"
+    " AND c.outcome = '' AND c.owner != ? AND c.owner NOT IN (SELECT owner FROM shard_leases WHERE heartbeat >= ?)"
+    " ORDER BY c.at DESC LIMIT 1)"
+)
+# A shard's lease goes to a process if nobody holds it, it already holds it, or its holder's
+# heartbeat is older than ``expired_before``: one statement, so of two processes one wins.
+TAKE_LEASE = (
+    "INSERT INTO shard_leases (shard, shard_count, owner, heartbeat) VALUES (?, ?, ?, ?) ON CONFLICT (shard)"
+    " DO UPDATE SET shard_count = excluded.shard_count, owner = excluded.owner, heartbeat = excluded.heartbeat"
+    " WHERE shard_leases.owner = excluded.owner OR shard_leases.heartbeat < ?"
+)
 COUNTS = (
     "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM orders), (SELECT COUNT(*) FROM orders WHERE undone),"
     " (SELECT COUNT(*) FROM dm_closed), (SELECT COALESCE(SUM(version), 0) FROM games), (SELECT COUNT(*) FROM end_votes)"
@@ -272,7 +306,64 @@ class _Copying(Generic[C]):
         return got
 
 
-class SqlStore(_Copying[C]):
+class _Claims(Generic[C]):
+    """Claims and shard leases (bot/leases.py), and the one way statements that return rows run."""
+
+    _db: C
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = (), *, write: bool = False) -> list[Any]:
+        """Every statement that returns rows outside a transaction goes through here (tests count them)."""
+        return await self._db.fetch(sql, params, write=write)
+
+    async def claim(self, key: str, owner: str, now: float, *, takeover_before: float = float("-inf")) -> bool:
+        """True for the one process whose claim of ``key`` went in first (or took over a claim made
+        before ``takeover_before``); everyone else gets False."""
+        return await self._db.write(CLAIM, (key, owner, now, takeover_before)) == 1
+
+    async def claim_command(self, key: str, owner: str, now: float, fingerprint: str, *, retry_since: float,
+                            live_since: float) -> tuple[bool, str | None]:
+        """Claim an interaction as ``claim`` does, and find whether it may be a retry: (claimed, the
+        key of an unanswered identical command claimed since ``retry_since`` by a process whose lease
+        is not live since ``live_since``, or None)."""
+        rows = await self._fetch(CLAIM_COMMAND, (key, owner, now, fingerprint, fingerprint, key, retry_since, owner,
+                                                 live_since), write=True)
+        return (True, None if rows[0][0] is None else str(rows[0][0])) if rows else (False, None)
+
+    async def set_outcome(self, key: str, owner: str, outcome: str) -> None:
+        """What became of a claimed key (kept with the claim for whoever looks into an incident)."""
+        await self._db.write("UPDATE claims SET outcome = ? WHERE key = ? AND owner = ?", (outcome, key, owner))
+
+    async def mark_retried(self, key: str) -> bool:
+        """Mark an unanswered claim as answered by its retry; True for the one retry that did it."""
+        return await self._db.write("UPDATE claims SET outcome = 'retried' WHERE key = ? AND outcome = ''", (key,)) == 1
+
+    async def claim_outcome(self, key: str) -> tuple[str, str] | None:
+        """(owner, outcome) of a claimed key, None if nobody claimed it."""
+        rows = await self._fetch("SELECT owner, outcome FROM claims WHERE key = ?", (key,))
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def prune_claims(self, before: float) -> int:
+        """Forget claims made before ``before`` (Discord's interactions are dead after 15 minutes)."""
+        return await self._db.write("DELETE FROM claims WHERE at < ?", (before,))
+
+    async def take_lease(self, shard: int, count: int, owner: str, now: float, *, expired_before: float) -> bool:
+        """Hold (or keep holding) ``shard`` of ``count``: False while another process's lease is live."""
+        return await self._db.write(TAKE_LEASE, (shard, count, owner, now, expired_before)) == 1
+
+    async def renew_lease(self, shard: int, owner: str, now: float) -> bool:
+        """The heartbeat: False when the lease is no longer ``owner``'s (another took it over)."""
+        return await self._db.write("UPDATE shard_leases SET heartbeat = ? WHERE shard = ? AND owner = ?",
+                                    (now, shard, owner)) == 1
+
+    async def release_lease(self, shard: int, owner: str) -> None:
+        await self._db.write("DELETE FROM shard_leases WHERE shard = ? AND owner = ?", (shard, owner))
+
+    async def leases(self) -> list[Lease]:
+        rows = await self._fetch("SELECT shard, shard_count, owner, heartbeat FROM shard_leases ORDER BY shard")
+        return [Lease(int(r[0]), int(r[1]), str(r[2]), float(r[3])) for r in rows]
+
+
+class SqlStore(_Claims[C], _Copying[C]):
     """The repository the table service talks to, on whichever backend's connection it is given.
 
     One transaction per order: the order row, the new snapshot and the bumped version commit
@@ -281,10 +372,6 @@ class SqlStore(_Copying[C]):
 
     def __init__(self, db: C) -> None:
         self._db = db
-
-    async def _fetch(self, sql: str, params: Sequence[Any] = (), *, write: bool = False) -> list[Any]:
-        """Every statement that returns rows outside a transaction goes through here (tests count them)."""
-        return await self._db.fetch(sql, params, write=write)
 
     async def close(self) -> None:
         await self._db.close()

@@ -17,7 +17,9 @@ timeout) on what the bot sent back.
 
 Sharding as Discord does it: IDENTIFY may carry ``shard: [id, count]``; a connection is sent READY
 and GUILD_CREATE for the guilds it owns (``(guild_id >> 22) % count == id``) and only those guilds'
-events, so with several bot processes each guild's commands reach exactly one of them. A shard id
+events. Every session identified for a shard gets that shard's events (Discord does not pick one):
+two processes on the same shard, e.g. both unsharded during a deploy overlap, both receive every
+interaction, and only the bot itself can make sure one of them answers. A shard id
 outside 0..count-1 is closed with 4010 (Invalid shard), a shard holding more guilds than
 ``guilds_per_shard`` with 4011 (Sharding required). ``GET /gateway/bot`` recommends ``shard_count``.
 """
@@ -432,6 +434,7 @@ class FakeDiscord:
         self.identifies: list[list[int] | None] = []  # the shard array of every IDENTIFY
         self.closed_with: list[int] = []  # close codes the gateway sent
         self.undelivered: list[tuple[str, str]] = []  # (event, guild) no connected shard owned
+        self.deliveries: list[tuple[str, int]] = []  # (event, how many sessions it went to)
         self.add_channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -581,32 +584,39 @@ class FakeDiscord:
         self._socket_seqs[id(ws)] = seq
         await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
 
-    def socket_for(self, guild_id: str) -> web.WebSocketResponse | None:
-        """The (newest) identified connection whose shard owns the guild, as Discord routes events."""
-        for ws in reversed(self.sockets):
+    def sockets_for(self, guild_id: str | None) -> list[web.WebSocketResponse]:
+        """Every identified, open connection whose shard owns the guild (shard 0 without a guild, as
+        Discord sends DMs), in connection order. Discord delivers a shard's events to every session
+        identified for that shard: two processes both on "shard 0 of 1" both get every event."""
+        found = []
+        for ws in self.sockets:
             shard = self._socket_shards.get(id(ws))
-            if shard is not None and self.shard_of(guild_id, shard[1]) == shard[0]:
-                return ws
-        return None
+            if shard is None or ws.closed:
+                continue
+            if (self.shard_of(guild_id, shard[1]) if guild_id is not None else 0) == shard[0]:
+                found.append(ws)
+        return found
 
     def connected_shards(self) -> list[tuple[int, int]]:
         return [s for ws in self.sockets if (s := self._socket_shards.get(id(ws))) is not None]
 
     async def dispatch(self, event: str, data: Any, *, guild: str | None = None) -> None:
-        """Send an event: to the connection holding ``guild``'s shard (none: it is not delivered,
-        as on Discord, and noted in ``undelivered``), or without a guild to the newest connection."""
+        """Send an event to every session of the shard holding ``guild`` (shard 0 without a guild);
+        when no connected shard owns it, it is not delivered, as on Discord, and noted in
+        ``undelivered``. ``deliveries`` counts the sessions each event went to."""
         if not self.sockets:
             raise RuntimeError("no bot is connected to the fake gateway")
-        if guild is not None:
-            owner = self.socket_for(guild)
-            if owner is None:
-                self.undelivered.append((event, guild))
-                return
-            ws = owner
-        else:
-            ws = self.sockets[-1]
-        seq = self._socket_seqs.setdefault(id(ws), itertools.count(1))
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
+        owners = self.sockets_for(guild)
+        self.deliveries.append((event, len(owners)))
+        if not owners:
+            self.undelivered.append((event, guild or ""))
+            return
+        for ws in owners:
+            seq = self._socket_seqs.setdefault(id(ws), itertools.count(1))
+            try:
+                await ws.send_str(json.dumps({"op": 0, "t": event, "s": next(seq), "d": data}))
+            except (ConnectionError, RuntimeError):  # closing as we sent: that session is gone, as on Discord
+                continue
 
     async def ask_to_reconnect(self) -> None:
         """Op 7 RECONNECT, as Discord sends now and then: the client must resume its session."""
