@@ -236,7 +236,7 @@ def run_bot(args: argparse.Namespace) -> None:
         async def _draw(self, view: Any, zoom: Any) -> bytes:
             key = current.get()
             mark("draw_submitted")
-            if self.draw_workers:  # drawn in a worker process: its time is the round trip to the pool
+            if self.drawer.workers:  # drawn in a worker process: its time is the round trip to the pool
                 began = time.monotonic()
                 png = await super()._draw(view, zoom)
                 drawing.append(time.monotonic() - began)
@@ -256,7 +256,7 @@ def run_bot(args: argparse.Namespace) -> None:
                     marks[key].setdefault("draw_end", ended)
                 return png
 
-            png = await asyncio.get_running_loop().run_in_executor(self._draw_pool, job)
+            png = await asyncio.get_running_loop().run_in_executor(self.drawer.thread, job)
             mark("draw_back")
             return png
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import faulthandler
-import functools
 import hashlib
 import inspect
 import io
@@ -535,6 +534,45 @@ def draw_board(renderer: Renderer, view: Any, zoom: Any) -> bytes:
     return renderer(view) if zoom is None else renderer(view, zoom=zoom)
 
 
+class BoardDrawer:
+    """Draws boards off the event loop: in ONE thread, or with ``workers`` (WARGAME_DRAW_WORKERS, e.g.
+    one per core) in that many worker processes, which leave this process's GIL to the event loop.
+
+    One thread, not several: most of a drawing holds the GIL, so two drawing threads draw no faster,
+    and together they starve the event loop and the SQLite thread of the GIL: every database round
+    trip then waits a switch interval (5 ms) several times over while holding the store's lock, and
+    the queue behind that lock was the p99 (benchmarks/e2e.py, 100 games on 2 CPUs while other
+    programs kept them busy: p99 450-480 ms with two threads, 64-142 ms with one; on an otherwise
+    idle machine the two are alike, 52-56 ms). The thread is also the fallback if a worker dies.
+    """
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self.thread = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="draw")
+        self.processes: ProcessPoolExecutor | None = None
+
+    async def draw(self, renderer: Renderer, view: Any, zoom: Any) -> bytes:
+        loop = asyncio.get_running_loop()
+        if self.workers > 0:
+            if self.processes is None:  # forkserver: never a fork of this process's threads (SQLite's)
+                self.processes = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
+            try:
+                return await loop.run_in_executor(self.processes, draw_board, renderer, view, zoom)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): draw here, start anew next time
+                log.exception("a board-drawing process died; drawing this board in the bot's thread")
+                self.stop_processes()
+        return await loop.run_in_executor(self.thread, draw_board, renderer, view, zoom)
+
+    def stop_processes(self) -> None:
+        processes, self.processes = self.processes, None
+        if processes is not None:
+            processes.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        self.thread.shutdown(wait=False, cancel_futures=True)
+        self.stop_processes()
+
+
 class OneProcess:
     """One process acts on each interaction, status post and shard (bot/leases.py): Discord gives a
     shard's events to every session on it, so the process claims each interaction id in the store
@@ -682,18 +720,7 @@ class TableBot(discord.Client):
         self._closing = asyncio.Event()
         self._opening: asyncio.Future[tuple[TableService, Callable[[], Awaitable[None]]]] | None = None
         self.synced = asyncio.Event()
-        # Drawing runs off the event loop in ONE thread. Most of a drawing holds the GIL, so two
-        # drawing threads draw no faster, and together they starve the event loop and the SQLite
-        # thread of the GIL: every database round trip then waits a switch interval (5 ms) several
-        # times over while holding the store's lock, and the queue behind that lock was the p99
-        # (benchmarks/e2e.py, 100 games on 2 CPUs while other programs kept them busy: p99 450-480 ms
-        # with two threads, 64-142 ms with one; on an otherwise idle machine the two are alike, 52-56 ms).
-        self._draw_pool = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="draw")
-        # With ``draw_workers`` (WARGAME_DRAW_WORKERS, e.g. one per core) boards are drawn
-        # in that many worker processes instead: drawing then uses the other cores and leaves this
-        # process's GIL to the event loop. The thread stays the fallback if a worker dies.
-        self.draw_workers = draw_workers
-        self._draw_processes: ProcessPoolExecutor | None = None
+        self.drawer = BoardDrawer(draw_workers)
 
     @property
     def service(self) -> TableService:
@@ -760,13 +787,7 @@ class TableBot(discord.Client):
             if close_service is not None:
                 await close_service()
         finally:
-            self._draw_pool.shutdown(wait=False, cancel_futures=True)
-            self._stop_draw_processes()
-
-    def _stop_draw_processes(self) -> None:
-        processes, self._draw_processes = self._draw_processes, None
-        if processes is not None:
-            processes.shutdown(wait=False, cancel_futures=True)
+            self.drawer.close()
 
     def _spawn(self, coro: Awaitable[Any], name: str) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
@@ -993,23 +1014,7 @@ class TableBot(discord.Client):
 
     async def _draw(self, view: Any, zoom: Any) -> bytes:
         assert self.renderer is not None
-        loop = asyncio.get_running_loop()
-        if self.draw_workers > 0:
-            if self._draw_processes is None:  # forkserver: never a fork of this process's threads (SQLite's)
-                self._draw_processes = ProcessPoolExecutor(
-                    self.draw_workers, mp_context=multiprocessing.get_context("forkserver")
-                )
-            try:
-                return await loop.run_in_executor(self._draw_processes, draw_board, self.renderer, view, zoom)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): draw here, start anew next time
-                log.exception("a board-drawing process died; drawing this board in the bot's thread")
-                self._stop_draw_processes()
-        draw = (
-            functools.partial(self.renderer, view)
-            if zoom is None
-            else functools.partial(self.renderer, view, zoom=zoom)
-        )
-        return await loop.run_in_executor(self._draw_pool, draw)
+        return await self.drawer.draw(self.renderer, view, zoom)
 
     async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
         """Buttons for short choices: seats after a new game, the next player's orders when few.

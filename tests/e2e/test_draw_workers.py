@@ -28,8 +28,8 @@ async def test_boards_come_from_the_worker_and_a_killed_worker_is_replaced(fake:
     await fake.run(chile, "game join", {"seat": "chile"})
     await fake.run(peru, "game start")
     await fake.run(peru, "order", {"text": "place Huascar d1 N"}, timeout=30)
-    assert bot._draw_processes is not None, "the board was not sent to a drawing process"
-    workers = list(bot._draw_processes._processes)  # the pool's own pids, to kill them below
+    assert bot.drawer.processes is not None, "the board was not sent to a drawing process"
+    workers = list(bot.drawer.processes._processes)  # the pool's own pids, to kill them below
     assert workers
 
     looked = await fake.run(carol, "game board", timeout=30)  # drawn in the worker
@@ -43,5 +43,5 @@ async def test_boards_come_from_the_worker_and_a_killed_worker_is_replaced(fake:
     assert any(m.has_image() for m in placed.public()), [m.text() for m in placed.messages()]  # drawn in the thread
     moved = await fake.run(peru, "order", {"text": "move Huascar d4 NE"}, timeout=30)
     assert any(m.has_image() for m in moved.public()), [m.text() for m in moved.messages()]
-    assert bot._draw_processes is not None and set(bot._draw_processes._processes).isdisjoint(workers)  # new ones
+    assert bot.drawer.processes is not None and set(bot.drawer.processes._processes).isdisjoint(workers)  # new ones
     assert not fake.violations
