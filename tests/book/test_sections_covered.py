@@ -41,7 +41,7 @@ NOT_YET_REVIEWED = frozenset({
     "17.2.10", "17.2.11",
     "17.3", "17.3.1", "17.3.2", "17.3.3", "17.3.4", "17.3.5",
     "17.4", "17.4.1", "17.4.3", "17.4.4", "17.4.5", "17.4.6", "17.4.8", "17.4.9",
-    "17.4.10", "17.4.11", "17.4.13", "17.4.14", "17.4.15", "17.4.16",
+    "17.4.10", "17.4.11", "17.4.13", "17.4.14", "17.4.16",
     "17.5", "17.5.1", "17.5.2", "17.5.3", "17.5.4", "17.5.5", "17.5.6", "17.5.7", "17.5.8",
     "18", "18.1", "18.2",
 })  # fmt: skip
@@ -73,5 +73,5 @@ def test_a_section_with_a_book_test_leaves_not_yet_reviewed() -> None:
 
 
 def test_the_lists_name_only_book_sections() -> None:
-    assert NOT_YET_REVIEWED <= set(SECTIONS)
+    assert set(SECTIONS) >= NOT_YET_REVIEWED
     assert set(quoted_sections()) <= set(SECTIONS), "a book test quotes a section number the book does not have"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
+from games.days_of_iron.state import DESTROYED, ROUTING
 from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, order
 from tests.scripted import DiceThenStream
@@ -33,11 +34,26 @@ def test_17_4_2_a_half_inch_corner_touch_is_not_contact() -> None:
     'in contact'." Two lines 12" wide touching front to front over 0.5" fight no close assault;
     over 2" they do."""
     for overlap, fights in ((0.5, False), (2.0, True)):
-        state, rng = table()
+        state, _ = table()
         place(state, "2e de Ligne", 36.0, 30.0, 0.0)
         place(state, "74th", 36.0 + 12.0 - overlap, 29.0, 180.0)
         said = text_of(to_step(state, "Close Assault", DiceThenStream([4] * 40)))
         assert ("2e de Ligne" in said and "74th" in said and "Close assault" in said) is fights, (overlap, said)
+
+
+def test_17_4_15_a_router_clipping_half_an_inch_of_an_enemy_is_not_dispersed() -> None:
+    """17.4.15: "If a routing unit is forced into contacting an enemy unit it will be dispersed and
+    removed from play. Note: if less than 1" base contact, no 'contact' is deemed to take place."
+    The 2e (a line, x 30-42) routs straight down the table past the 74th's column; clipping 0.5" of
+    it, the 2e routs on; running 2" into it, the 2e is dispersed."""
+    for clip, dispersed in ((0.5, False), (2.0, True)):
+        state, rng = table()
+        ligne = place(state, "2e de Ligne", 36.0, 20.0, 0.0)
+        ligne.status, ligne.rout_bearing, ligne.rout_turn = ROUTING, 180.0, 1
+        place(state, "74th", 42.0 - clip + 1.5, 24.0, 90.0, "column")  # 3" deep along x, 4" wide along y
+        said = text_of(to_step(state, "Movement", rng))
+        assert ("dispersed" in said) is dispersed, (clip, said)
+        assert (ligne.status == DESTROYED) is dispersed
 
 
 def test_17_4_7_only_one_formation_change_a_turn() -> None:
