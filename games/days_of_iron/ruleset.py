@@ -38,6 +38,7 @@ from games.days_of_iron.orders import (
     Feint,
     Fire,
     Form,
+    GoToGround,
     Hide,
     Initiative,
     Loss,
@@ -86,7 +87,7 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -150,7 +151,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - Movement phase: `UNIT charge TARGET` by a unit that declared no charge is an opportunity charge
   (17.4.11): To Charge test, the target's Being Charged test and defensive fire, then half its move
   straight ahead (no wheel or formation change; after shooting only at an enemy within 2").
-  `UNIT feint` stops a declared charge short of contact (17.4.12; not Class 1).
+  `UNIT feint` stops a declared charge short of contact (17.4.12; not Class 1: a side with a Class 1
+  charge short of its target says `UNIT charge home` before `next`).
+  `UNIT go to ground` (infantry, own part of the Movement phase, 17.2.9): the unit goes to ground of
+  its own accord; as any unit gone to ground it may not move until it passes a rally test.
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
@@ -350,7 +354,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             order = self.parse_order(state, seat, order.text)
         if isinstance(order, SetUpOrder):
             return self._set_up(state, seat, order, rng)
-        return self._play(state, seat, order, rng)
+        events = self._play(state, seat, order, rng)
+        return [*events, *deployment_16.spotted(state)] if formations_12.measured(state) else events
 
     def _checked(self, state: State, seat: str, order: DoiOrder) -> DoiOrder:
         """The order checked against the rules and made canonical (ids, the command promoted)."""
@@ -404,6 +409,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)
+            case GoToGround():
+                return morale_17_2.check_go_to_ground(state, seat, order)
         return order
 
     def _checked_table_order(self, state: State, seat: str,
@@ -485,6 +492,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
+            case GoToGround():
+                return morale_17_2.go_to_ground(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
 
