@@ -81,3 +81,15 @@ results = ["-", "-", "H"]
 roll = [4, 6]
 results = ["-", "H", "HH"]
 """
+
+
+def declare(state: State, seat: str, text: str, faces: list[int], rng: Rng | None = None) -> list[Event]:
+    """Declare a charge in the Morale phase and play on to the moment every charge is declared
+    (17.2.2): the declaring side's `next` if it holds the initiative, then the other side's, whose
+    `next` takes the To Charge tests with ``faces`` first. Returns the events from the declaration on."""
+    rng = rng or Rng(seed_from_number(5))
+    events = order(state, seat, text, rng)
+    if state.step_side == 0:
+        events += order(state, RS.to_act(state)[0], "next", rng)
+    events += order(state, RS.to_act(state)[0], "next", DiceThenStream(faces))
+    return events
