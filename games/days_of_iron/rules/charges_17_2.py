@@ -33,7 +33,17 @@ from __future__ import annotations
 
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import Base, bearing_of, convex_hull, overlaps, polygon_distance, scale, slide_contact, sub
+from games.core.geometry import (
+    Base,
+    bearing_of,
+    convex_hull,
+    overlaps,
+    point_segment_distance,
+    polygon_distance,
+    scale,
+    slide_contact,
+    sub,
+)
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
@@ -253,6 +263,29 @@ def caught(unit: Unit, distance: float) -> bool:
     return distance <= CAUGHT.get(unit.type, 0.0) + 1e-9
 
 
+def square_on(unit: Unit, target: Unit) -> float:
+    """17.2.3: the 1st Impulse may wheel. The charger faces square on to the target's edge nearest
+    it when going straight on from there meets that edge with 1" or more of base (17.4.2), else
+    towards the target's centre (house: so a charge from an angle ends in contact, not on a corner)."""
+    towards = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
+    poly = base(target).polygon()
+    front = front_centre(unit)
+    edges = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    a, b = min(edges, key=lambda e: point_segment_distance(front, e[0], e[1]))
+    centre = base(target).centre
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    square = round(bearing_of(sub(centre, mid)), 6)  # across the edge, into the target
+    trial = Unit(**{**unit.__dict__})
+    trial.facing = square
+    tb = base(trial)
+    t = slide_contact(tb.polygon(), scale(tb.forward, gap(unit, target) + tb.length), poly)
+    if t is None:
+        return towards
+    reach = (gap(unit, target) + tb.length) * t
+    trial.x, trial.y = tb.moved(reach).centre
+    return square if in_contact(trial, target) else towards
+
+
 def first_impulse(unit: Unit, target: Unit) -> float:
     """17.2.3: the 1st Impulse advances "to a point that is over a quarter but up to halfway to the
     target unit"; the bot goes halfway (RULINGS.md 17.2.3), measured edge to edge once it faces it."""
@@ -299,7 +332,7 @@ def _first_impulse(state: State, unit: Unit, target: Unit, rng: Rng) -> list[Eve
     if refused:
         return refused
     unit.declared_turn = state.turn
-    unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
+    unit.facing = square_on(unit, target)
     impulse = first_impulse(unit, target)
     trial = Unit(**{**unit.__dict__})  # where the 1st Impulse will take it: the screens it sweeps rout first
     swept, through = screens(state, unit), batteries(state, unit)
@@ -311,7 +344,7 @@ def _first_impulse(state: State, unit: Unit, target: Unit, rng: Rng) -> list[Eve
     spend(state, unit, moved)
     unit.charging = target.id
     where = "into contact" if contact else f"{fmt(gap(unit, target))}\" short"
-    events = [public(f"{unit.name} makes {what} at {target.name}. {text}. 1st Impulse: {fmt(moved)}\" "
+    events = [public(f"{unit.name} declares {what} at {target.name}. {text}. 1st Impulse: {fmt(moved)}\" "
                      f"({where}); `charge home` in the Movement phase."), *overrun]
     return events + _answer(state, unit, target, distance, counter, rng)
 
