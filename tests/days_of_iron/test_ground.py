@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PURSUIT = ("Close assault results (house): 5th Jäger rout, 3e Hussards pursue 8\" (17.5.1).\n"
            "         5th Jäger loses 2 stands (6/8 left).\n"
            "         5th Jäger routs (beaten by 3e Hussards): initial rout of 6\" (17.4.14).\n"
-           "         3e Hussards pursues 8\" (17.5.4).")  # the Jäger's rout steps aside of its Generals (17.4.8)
+           "         3e Hussards pursues 6.95\" and catches the routing 5th Jäger (17.5.3 next turn).")
+# (the Hussards close up square to the Jäger's front, 17.4.2, and their pursuit catches the router)
 
 def to_shooting(state: State, rng: Rng) -> None:
     """French initiative, then `next` through the Morale phase."""

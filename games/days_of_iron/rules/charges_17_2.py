@@ -31,6 +31,8 @@ target is free (house). Close assault then follows in 17.5.
 
 from __future__ import annotations
 
+import math
+
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import (
@@ -50,7 +52,7 @@ from games.days_of_iron.data import house
 from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
 from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
-from games.days_of_iron.rules.formations_12 import LINE, SKIRMISH, base, front_centre, in_contact, on_table
+from games.days_of_iron.rules.formations_12 import LINE, MIN_CONTACT, SKIRMISH, base, front_centre, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import (
     allowance,
     back_off,
@@ -58,6 +60,7 @@ from games.days_of_iron.rules.movement_17_4 import (
     closed_text,
     closed_to,
     fmt,
+    in_the_way,
     left,
     spend,
     visible_enemies,
@@ -193,7 +196,36 @@ def _advance(state: State, unit: Unit, target: Unit, inches: float,
     if polygon_distance(b.moved(moved).polygon(), base(target).polygon()) >= CONTACT:
         moved, _ = back_off(state, unit, b, b.forward, moved, target.id, ignore | swept)
     unit.x, unit.y = b.moved(moved).centre
+    if gap(unit, target) < CONTACT and not in_contact(unit, target):
+        conform(state, unit, target)
     return moved, in_contact(unit, target)
+
+
+def conform(state: State, unit: Unit, target: Unit) -> None:
+    """A charge that meets its target on a corner (less than the 1" of base contact 17.4.2 asks)
+    closes up square to the target's edge it touches, its front on that edge with 1" or more of
+    it (house, as charges conform in most rules; the book is silent). Nothing moves if the closed-up
+    place would lie on another unit's base."""
+    poly = base(target).polygon()
+    front = front_centre(unit)
+    edges = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    a, b = min(edges, key=lambda e: point_segment_distance(front, e[0], e[1]))
+    length = math.dist(a, b)
+    if length < MIN_CONTACT:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    half = base(unit).beam / 2
+    along = (front[0] - a[0]) * ux + (front[1] - a[1]) * uy
+    lo, hi = MIN_CONTACT - half, length - MIN_CONTACT + half
+    along = min(max(along, lo), hi) if lo <= hi else length / 2
+    point = (a[0] + ux * along, a[1] + uy * along)
+    facing = round(bearing_of(sub(base(target).centre, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))), 6)
+    trial = Unit(**{**unit.__dict__})
+    trial.facing = facing
+    tb = base(trial)
+    trial.x, trial.y = point[0] - tb.forward[0] * tb.length / 2, point[1] - tb.forward[1] * tb.length / 2
+    if in_the_way(state, trial, base(trial), ignore=frozenset({target.id})) is None:
+        unit.facing, unit.x, unit.y = trial.facing, trial.x, trial.y
 
 
 def batteries(state: State, unit: Unit) -> frozenset[str]:
