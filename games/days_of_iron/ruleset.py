@@ -94,7 +94,9 @@ HELP = """\
 - `board=measured` (default): the bot keeps a measured table. When both sides are ready it sets each
   side's units out in column in its deployment zone (16.2), drawn to scale (1" stands, 4.1; column 4
   infantry stands wide, line one rank, skirmish with 1" gaps, 12), and moves them by your orders in
-  the Movement phase. Hidden units (16.4) are on your own board only, marked hidden, until revealed;
+  the Movement phase. Hidden units (16.4) are on your own board only, marked hidden, until revealed
+  (by `reveal`, or by the bot when an enemy unit sees them, 16.3: woods and towns hide formed units
+  beyond 4" heavy / 6" light, skirmishers beyond 2");
   off-board units (16.5) on nobody's until they arrive.
 - `board=tape`: you measure on your own table; the bot keeps the records below.
 Either way it keeps both orders of battle (points from sections 5-6), rolls staff quality
@@ -121,8 +123,12 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   DEGREES 1-180.
 - `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
-  ahead (within 45 degrees) and within its move: the To Charge test (house morale chart, 1d6 in
-  the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
+  ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
+  side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
+  (house morale chart, 1d6 in the Class column), then its 1st Impulse (it wheels square on to the
+  target and goes halfway to it, 17.2.3). Skirmishers charge only routers, skirmishers, artillery
+  and staff (12.3). Contact is 1" or more of base against base (17.4.2); a charge meeting its
+  target on a corner closes up square to it (house). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
   2" short). A charge's path crosses rivers only at bridges and fords and no unit may stand in it
   (enemy screens in the open are swept aside, 17.2.7; a declared charge's 1st Impulse passes
@@ -136,11 +142,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   (17.5.4); a routing unit in contact suffers an Automatic Major Victory first (17.5.3); a rout
   into a river away from a ford or bridge drowns the unit (15.3).
 - Being charged (17.2.2): when every 1st Impulse is made the charged unit takes the Being Charged
-  test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. Answer
-  first with `UNIT stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
+  test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. A side
+  whose charged units may evade answers in its own part (the initiative side first) with `UNIT
+  stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
   the move directly away, no formation change, crews leave the guns; off the table it may come back
-  three turns later with `UNIT return` in the Movement phase). The initiative side's evaders get a
-  part of the Morale phase to answer; `next` and the rest stand. A unit charged from within 2" by
+  three turns later with `UNIT return` in the Movement phase); `next` and the rest stand. A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
   never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge

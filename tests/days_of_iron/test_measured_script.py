@@ -64,7 +64,9 @@ def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
     # 17.2.4: infantry cannot charge mounted troops; the Hussards' charge from 4" catches the Jäger (17.2.3)
     assert "`5th Jäger charge 3e Hussards`: infantry cannot charge mounted troops; 3e Hussards is cavalry (17.2.4)." in out
     assert "5th Jäger is caught (4\" from 3e Hussards, within 6\"): no Being Charged test" in out
-    assert "3e Hussards: Charge Home test (Morale test (house), class-2): 1d6 = 5: PASS. 2nd Impulse 0\": in contact with 5th Jäger" in out
+    # the 1st Impulse goes halfway (17.2.3), the 2nd into contact
+    assert "1st Impulse: 1.93\" (2.05\" short)" in out
+    assert "3e Hussards: Charge Home test (Morale test (house), class-2): 1d6 = 5: PASS. 2nd Impulse 2.39\": in contact with 5th Jäger" in out
     assert "**Close assault** (17.5): 5th Jäger 3+3 = 6; 3e Hussards 2+2+1 charging = 5: 5th Jäger win by 1" in out
     # won by 1: the house results sheet's first row, the loser falls back disordered and the winner holds
     assert "Close assault results (house): 3e Hussards fall back 3\" disordered, 5th Jäger hold (17.5.1)." in out
