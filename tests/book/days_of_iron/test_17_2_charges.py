@@ -72,3 +72,20 @@ def test_17_2_9_infantry_may_go_to_ground_voluntarily() -> None:
     place(state, "4e Chasseurs à cheval", 50.0, 30.0, 0.0)
     with pytest.raises(IllegalOrder, match=r"17\.2\.9"):
         RS.parse_order(state, "french", "4e Chasseurs à cheval go to ground")
+
+
+def test_17_2_4_infantry_charge_once_never_at_horse_and_artillery_never_charges() -> None:
+    """17.2.4: "Infantry and irregular units can only attempt to charge once a turn. Infantry cannot
+    charge mounted troops. Artillery cannot charge." """
+    state, rng = table()
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "74th", 36.0, 24.0, 180.0)
+    place(state, "2nd Hussars", 20.0, 24.0, 180.0)
+    place(state, "7e Batterie", 52.0, 30.0, 0.0)
+    with pytest.raises(IllegalOrder, match=r"17\.2\.4"):
+        RS.parse_order(state, "french", "2e de Ligne charge 2nd Hussars")
+    with pytest.raises(IllegalOrder, match=r"17\.2\.4"):
+        RS.parse_order(state, "french", "7e Batterie charge 74th")
+    order(state, "french", "2e de Ligne charge 74th", rng)
+    with pytest.raises(IllegalOrder, match=r"once a turn"):
+        RS.parse_order(state, "french", "2e de Ligne charge 74th")

@@ -77,3 +77,20 @@ def test_17_4_7_no_formation_change_in_a_heavy_wood_but_in_a_light_wood() -> Non
     with pytest.raises(IllegalOrder, match=r"17\.4\.7"):
         RS.parse_order(state, "french", "2e de Ligne form skirmish")
     RS.parse_order(state, "french", "63e de Ligne form skirmish")
+
+
+def test_17_4_10_a_failed_charge_home_halts_2_inches_in_front() -> None:
+    """17.4.10: "If the charging unit fails the test they are halted 2\" in front of their intended
+    target and can not make any other movements or formation changes." """
+    state, _ = table()
+    ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "74th", 36.0, 23.0, 180.0)  # 6" apart: the 1st Impulse leaves 3"
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([6] * 20))
+    to_step(state, "Movement", DiceThenStream([6] * 40))
+    order(state, "french", "2e de Ligne charge home", DiceThenStream([1]))
+    assert 29.5 - ligne.y + 0.5 == pytest.approx(6.0 - 2.0)  # its front edge 2" from the 74th's
+    assert not ligne.charging
+    with pytest.raises(IllegalOrder):
+        RS.parse_order(state, "french", "2e de Ligne move 1")
+    with pytest.raises(IllegalOrder):
+        RS.parse_order(state, "french", "2e de Ligne form column")
