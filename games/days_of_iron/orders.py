@@ -38,7 +38,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 
 
@@ -412,6 +412,14 @@ class Feint(Typed):
 
 
 @dataclass(frozen=True)
+class GoToGround(Typed):
+    """Movement Phase (17.2.9): infantry go to ground of their own accord; they rally to come out of it."""
+
+    PATTERN: ClassVar[str] = "{unit} go to ground"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
 class ReserveFire(Typed):
     """Shooting Phase (17.3.1): hold the unit's fire for defensive fire at an enemy charging it."""
 
@@ -464,11 +472,11 @@ class Measure(Typed):
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
             | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome
             | Rally | Attach | Detach | Surrender
-            | Stand | Evade | Feint | ReserveFire | Return)
+            | Stand | Evade | Feint | ReserveFire | Return | GoToGround)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
                   Rally, Attach, Detach,
                   Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender,
-                  Stand, Evade, Feint, ReserveFire, Return, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
+                  Stand, Evade, Feint, ReserveFire, Return, GoToGround, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
                   what="a Days of Iron order", empty="Empty order.", empty_hint=EMPTY_HINT)
 
 
@@ -545,6 +553,7 @@ TABLE_USAGE = {
     "feint": "write `UNIT feint` (a charger stops, Movement phase).",
     "reserve": "write `UNIT reserve fire` (Shooting phase: keep the fire for defensive fire).",
     "return": "write `UNIT return` (Movement phase, three turns after evading off the table).",
+    "go": "write `UNIT go to ground` (infantry, Movement phase; 17.2.9).",
 }
 
 

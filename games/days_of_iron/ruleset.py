@@ -38,6 +38,7 @@ from games.days_of_iron.orders import (
     Feint,
     Fire,
     Form,
+    GoToGround,
     Hide,
     Initiative,
     Loss,
@@ -86,14 +87,16 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
 - `board=measured` (default): the bot keeps a measured table. When both sides are ready it sets each
   side's units out in column in its deployment zone (16.2), drawn to scale (1" stands, 4.1; column 4
   infantry stands wide, line one rank, skirmish with 1" gaps, 12), and moves them by your orders in
-  the Movement phase. Hidden units (16.4) are on your own board only, marked hidden, until revealed;
+  the Movement phase. Hidden units (16.4) are on your own board only, marked hidden, until revealed
+  (by `reveal`, or by the bot when an enemy unit sees them, 16.3: woods and towns hide formed units
+  beyond 4" heavy / 6" light, skirmishers beyond 2");
   off-board units (16.5) on nobody's until they arrive.
 - `board=tape`: you measure on your own table; the bot keeps the records below.
 Either way it keeps both orders of battle (points from sections 5-6), rolls staff quality
@@ -120,8 +123,12 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   DEGREES 1-180.
 - `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
-  ahead (within 45 degrees) and within its move: the To Charge test (house morale chart, 1d6 in
-  the Class column), then the 1st Impulse (face the target, half the move). Movement phase:
+  ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
+  side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
+  (house morale chart, 1d6 in the Class column), then its 1st Impulse (it wheels square on to the
+  target and goes halfway to it, 17.2.3). Skirmishers charge only routers, skirmishers, artillery
+  and staff (12.3). Contact is 1" or more of base against base (17.4.2); a charge meeting its
+  target on a corner closes up square to it (house). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
   2" short). A charge's path crosses rivers only at bridges and fords and no unit may stand in it
   (enemy screens in the open are swept aside, 17.2.7; a declared charge's 1st Impulse passes
@@ -135,11 +142,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   (17.5.4); a routing unit in contact suffers an Automatic Major Victory first (17.5.3); a rout
   into a river away from a ford or bridge drowns the unit (15.3).
 - Being charged (17.2.2): when every 1st Impulse is made the charged unit takes the Being Charged
-  test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. Answer
-  first with `UNIT stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
+  test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. A side
+  whose charged units may evade answers in its own part (the initiative side first) with `UNIT
+  stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
   the move directly away, no formation change, crews leave the guns; off the table it may come back
-  three turns later with `UNIT return` in the Movement phase). The initiative side's evaders get a
-  part of the Morale phase to answer; `next` and the rest stand. A unit charged from within 2" by
+  three turns later with `UNIT return` in the Movement phase); `next` and the rest stand. A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
   never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge
@@ -150,7 +157,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - Movement phase: `UNIT charge TARGET` by a unit that declared no charge is an opportunity charge
   (17.4.11): To Charge test, the target's Being Charged test and defensive fire, then half its move
   straight ahead (no wheel or formation change; after shooting only at an enemy within 2").
-  `UNIT feint` stops a declared charge short of contact (17.4.12; not Class 1).
+  `UNIT feint` stops a declared charge short of contact (17.4.12; not Class 1: a side with a Class 1
+  charge short of its target says `UNIT charge home` before `next`).
+  `UNIT go to ground` (infantry, own part of the Movement phase, 17.2.9): the unit goes to ground of
+  its own accord; as any unit gone to ground it may not move until it passes a rally test.
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
@@ -350,7 +360,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             order = self.parse_order(state, seat, order.text)
         if isinstance(order, SetUpOrder):
             return self._set_up(state, seat, order, rng)
-        return self._play(state, seat, order, rng)
+        events = self._play(state, seat, order, rng)
+        return [*events, *deployment_16.spotted(state)] if formations_12.measured(state) else events
 
     def _checked(self, state: State, seat: str, order: DoiOrder) -> DoiOrder:
         """The order checked against the rules and made canonical (ids, the command promoted)."""
@@ -404,6 +415,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)
+            case GoToGround():
+                return morale_17_2.check_go_to_ground(state, seat, order)
         return order
 
     def _checked_table_order(self, state: State, seat: str,
@@ -485,6 +498,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
+            case GoToGround():
+                return morale_17_2.go_to_ground(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
 

@@ -113,6 +113,10 @@ class Unit:
     # its Being Charged test, the turn it was caught (no test, no evade, no formation change), the
     # turn a declared charge of its passed its To Charge test (it may not shoot), the turn its fire
     # is reserved for defensive fire, and for a unit that evaded off the table the turn it may return.
+    # A charge declared this Morale Phase and not yet tested (17.2.2: the To Charge tests wait until
+    # every charge is declared): its target and the order it was declared in.
+    declared: str = ""
+    declared_seq: int = 0
     tested_turn: int = 0
     caught_turn: int = 0
     declared_turn: int = 0
@@ -191,7 +195,7 @@ class State:
     turn: int = 0
     step: int = 0  # index into STEPS while phase == TURN
     step_side: int = 0  # 0: the initiative player's part of the step, 1: the other's (2: the
-    # initiative player answers charges at the end of the Morale Phase, 17.2.2)
+    # initiative player answers charges at the end of the Morale Phase, 3: the other player does, 17.2.2)
     initiative: str = ""  # side id holding the initiative this turn
     deploys_first: str = ""
     # Live records only: a cancelled one is dropped (its commitment and the cancel stay in the
@@ -221,4 +225,4 @@ class State:
 
     def acting_side(self) -> str:
         """The side acting in the current step of a turn: the initiative side's part comes first (17)."""
-        return self.initiative if self.step_side in (0, 2) else self.other(self.initiative)
+        return self.initiative if self.step_side in (0, 2) else self.other(self.initiative)  # 3: the other answers

@@ -151,7 +151,7 @@ TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_f
                 "charge_turn", "charging", "home_turn",
                 "order", "order_turn", "halted", "ground", "rout_bearing", "rout_done", "rout_turn", "attached", "rally_turn", "forced_turn",
                 "gun", "breakthrough", "breakthrough_turn", "passage_turn",
-                "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "return_turn",
+                "declared", "declared_seq", "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "return_turn",
                 "entry", "wounded_until")
 
 

@@ -6,7 +6,7 @@ from games.core.errors import resolve_name
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event
 from games.days_of_iron.ruleset import DaysOfIron
-from games.days_of_iron.state import State, Unit
+from games.days_of_iron.state import State, TerrainPiece, Unit
 from tests.scripted import DiceThenStream
 
 RS = DaysOfIron()
@@ -81,3 +81,22 @@ results = ["-", "-", "H"]
 roll = [4, 6]
 results = ["-", "H", "HH"]
 """
+
+
+def declare(state: State, seat: str, text: str, faces: list[int], rng: Rng | None = None) -> list[Event]:
+    """Declare a charge in the Morale phase and play on to the moment every charge is declared
+    (17.2.2): the declaring side's `next` if it holds the initiative, then the other side's, whose
+    `next` takes the To Charge tests with ``faces`` first. Returns the events from the declaration on."""
+    rng = rng or Rng(seed_from_number(5))
+    events = order(state, seat, text, rng)
+    if state.step_side == 0:
+        events += order(state, RS.to_act(state)[0], "next", rng)
+    events += order(state, RS.to_act(state)[0], "next", DiceThenStream(faces))
+    return events
+
+
+def copse(state: State, x: float, y: float, half: float = 7.0) -> None:
+    """A heavy wood around (x, y): a formed unit hidden in it is seen only within 4" (16.3), so it
+    stays hidden (16.4) until an enemy comes that close or its owner reveals it."""
+    state.terrain.append(TerrainPiece("heavy-wood", "a copse", [[x - half, y - half], [x + half, y - half],
+                                                                [x + half, y + half], [x - half, y + half]]))

@@ -17,7 +17,7 @@ from games.days_of_iron.rules.charges_17_2 import gap
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import EVADED_OFF, HIDDEN, ROUTING, STEPS, State, Unit
 from tests.console import run_script
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
 
@@ -51,37 +51,33 @@ def text_of(events: list[Event]) -> str:
 
 def test_the_charged_unit_takes_its_being_charged_test_when_the_1st_impulses_are_done() -> None:
     state, rng, _ligne, prussian = game()
-    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
+    events = order(state, "french", "2e de Ligne charge 74th", rng)
+    assert "2e de Ligne declares a charge at 74th Infantry: the To Charge tests are taken once all charges are " \
+           "declared (17.2.2)." in text_of(events)
+    order(state, "french", "next", rng)
+    with pytest.raises(IllegalOrder, match="has no Being Charged test to take"):  # not until the charges are tested
+        RS.parse_order(state, "prussian", "74th stand")
+    # the Prussians declare nothing: their `next` takes the To Charge test (4: passes), makes the 1st
+    # Impulse, and the 74th (no evade open to it) tests and stands or fails (Class 3, 1d6 = 2: disordered)
+    events = order(state, "prussian", "next", DiceThenStream([4, 2]))
     assert "74th Infantry takes its Being Charged test when the 1st Impulses are done (17.2.2): `74th stand`." \
         in text_of(events)
-    assert "74th stand" not in legal_texts(RS, state, "prussian")  # the Prussians do not act yet
-    order(state, "french", "next", rng)
-    assert "74th stand" in legal_texts(RS, state, "prussian")
-    with pytest.raises(IllegalOrder, match="only skirmishers, battery crews and Generals evade"):
-        RS.parse_order(state, "prussian", "74th evade")
-    # the Prussians say `next` without answering: it tests and stands or fails (Class 3, 1d6 = 2: disordered)
-    events = order(state, "prussian", "next", DiceThenStream([2]))
     assert "74th Infantry: Being Charged test (Being Charged test (house), class-3): 1d6 = 2: DISORDERED: it is " \
            "disordered and halted (17.2.8, 17.2.10)." in text_of(events)
     assert prussian.order == "disordered" and prussian.halted and STEPS[state.step] == "Shooting"
 
 
 def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
-    state, rng, _ligne, prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
-    order(state, "french", "next", rng)
-    events = order(state, "prussian", "74th stand", DiceThenStream([5]))
+    state, _rng, _ligne, prussian = game()
+    events = declare(state, "french", "2e de Ligne charge 74th", [4, 5])
     assert "1d6 = 5: STAND: it stands." in text_of(events) and prussian.order == "good"
-    with pytest.raises(IllegalOrder, match="has no Being Charged test to take"):
-        RS.parse_order(state, "prussian", "74th stand")
+    assert prussian.tested_turn == state.turn and STEPS[state.step] == "Shooting"  # tested once, the phase over
     # the 40e (Class 1) charged by the 77th routs on a 2
-    state, rng, _, _ = game(french_first=False)
+    state, _rng, _, _ = game(french_first=False)
     forty, seventy_seventh = unit(state, "40e de Ligne"), unit(state, "77th")
     for u, y, facing in ((forty, 30.0, 0.0), (seventy_seventh, 25.0, 180.0)):
         u.formation, u.x, u.y, u.facing = "line", 10.0, y, facing
-    order(state, "prussian", "77th charge 40e de Ligne", DiceThenStream([4]))
-    order(state, "prussian", "next", rng)
-    events = order(state, "french", "40e de Ligne stand", DiceThenStream([2]))
+    events = declare(state, "prussian", "77th charge 40e de Ligne", [4, 2])
     assert "1d6 = 2: ROUT: it routs away from 77th Infantry." in text_of(events)
     assert "40e de Ligne routs (charged by 77th Infantry): initial rout of" in text_of(events)
     assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0) and forty.y > 30.0
@@ -89,13 +85,10 @@ def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
 
 def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_change() -> None:
     state, rng, ligne, _prussian = game(apart=2.0)  # foot: within 2" (17.2.3)
-    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
+    events = declare(state, "french", "2e de Ligne charge 74th", [4])
     assert "74th Infantry is caught (2\" from 2e de Ligne, within 2\"): no Being Charged test" in text_of(events)
-    order(state, "french", "next", rng)
-    assert "74th stand" not in legal_texts(RS, state, "prussian")
-    with pytest.raises(IllegalOrder, match="no Being Charged test to take"):
-        RS.parse_order(state, "prussian", "74th stand")
-    texts = to_step(state, "Movement", rng)
+    assert STEPS[state.step] == "Shooting"
+    texts = [e.text for e in events] + to_step(state, "Movement", rng)
     assert not any("Being Charged test (" in t for t in texts)  # no test rolled at the phase end
     order(state, "french", "next", rng)
     with pytest.raises(IllegalOrder, match="caught by a charge this turn: no formation change"):
@@ -105,7 +98,7 @@ def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_cha
     chasseurs = unit(state, "4e Chasseurs à cheval")
     chasseurs.formation, chasseurs.x, chasseurs.y, chasseurs.facing = "line", 36.0, 30.0, 0.0
     ligne.x = 60.0
-    events = order(state, "french", "4e Chasseurs charge 74th", DiceThenStream([4]))
+    events = declare(state, "french", "4e Chasseurs charge 74th", [4])
     assert "is caught (5\" from 4e Chasseurs à cheval, within 6\")" in text_of(events)
 
 
@@ -117,21 +110,21 @@ def test_infantry_never_charge_mounted_troops_and_artillery_never_charges() -> N
         RS.parse_order(state, "french", "2e de Ligne charge 2nd Hussars")
     with pytest.raises(IllegalOrder, match="only infantry and cavalry charge"):
         RS.parse_order(state, "french", "7e Batterie charge 74th")
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))  # failed: still once a turn
+    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))  # declared: once a turn
     with pytest.raises(IllegalOrder, match="once a turn"):
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
 
 
 def test_a_unit_whose_declared_charge_went_ahead_may_not_shoot() -> None:
     state, rng, _ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
+    declare(state, "french", "2e de Ligne charge 74th", [4, 5])
     to_step(state, "Shooting", DiceThenStream([5]))
     with pytest.raises(IllegalOrder, match=r"made a declared charge this turn and may not shoot \(17.2.5\)"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     assert "2e-ligne fire at 74th" not in legal_texts(RS, state, "french")
     # a unit whose To Charge test failed may shoot
     state, rng, _ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))
+    declare(state, "french", "2e de Ligne charge 74th", [1])
     to_step(state, "Shooting", rng)
     assert RS.parse_order(state, "french", "2e de Ligne fire at 74th").text == "2e-ligne fire at 74th"
 
@@ -183,10 +176,12 @@ def test_opportunity_charges_reach_half_the_move_and_after_shooting_only_2_inche
 
 def test_a_counter_charged_unit_tests_at_once() -> None:
     state, rng, ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))  # 1st Impulse 3": 3" apart now
+    order(state, "french", "2e de Ligne charge 74th", rng)
     order(state, "french", "next", rng)
-    # the 74th counter charges: its To Charge 4 passes; the 2e tests at once: Class 2, 1d6 = 3: disordered
-    events = order(state, "prussian", "74th charge 2e de Ligne", DiceThenStream([4, 3]))
+    order(state, "prussian", "74th charge 2e de Ligne", rng)
+    # every charge declared: the 2e's To Charge 4 passes (1st Impulse 3": 3" apart now); the 74th's
+    # counter charge: its To Charge 4 passes; the 2e tests at once: Class 2, 1d6 = 3: disordered
+    events = order(state, "prussian", "next", DiceThenStream([4, 4, 3]))
     text = text_of(events)
     assert "74th Infantry declares a counter charge at 2e de Ligne." in text
     assert "2e de Ligne, counter charged (17.4.13): Being Charged test" in text
@@ -196,7 +191,7 @@ def test_a_counter_charged_unit_tests_at_once() -> None:
 
 def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
     state, rng, ligne, _prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
+    declare(state, "french", "2e de Ligne charge 74th", [4, 5])
     to_step(state, "Movement", DiceThenStream([5]))
     assert "2e-ligne feint" in legal_texts(RS, state, "french")
     y = ligne.y
@@ -212,20 +207,17 @@ def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
     forty = unit(state, "40e de Ligne")
     forty.formation, forty.x, forty.y, forty.facing = ligne.formation, ligne.x, ligne.y, ligne.facing
     ligne.x = 60.0
-    order(state, "french", "40e de Ligne charge 74th", DiceThenStream([5]))
+    declare(state, "french", "40e de Ligne charge 74th", [5, 5])
     to_step(state, "Movement", DiceThenStream([5]))
     with pytest.raises(IllegalOrder, match="Class 1 troops cannot make feint charges"):
         RS.parse_order(state, "french", "40e de Ligne feint")
 
 
 def test_a_skirmisher_evades_half_its_move_directly_away_keeping_its_formation() -> None:
-    state, rng, _ligne, prussian = game()
+    state, _rng, _ligne, prussian = game()
     prussian.formation = "skirmish"
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
-    order(state, "french", "next", rng)
-    assert "74th evade" in legal_texts(RS, state, "prussian")
     y, facing = prussian.y, prussian.facing
-    events = order(state, "prussian", "74th evade", DiceThenStream([5]))
+    events = declare(state, "french", "2e de Ligne charge 74th", [4, 5])  # a screen charged by formed troops evades
     half = house().movement.rates["infantry"]["skirmish"] / 2
     assert f"74th Infantry evades {half:g}\" directly away from 2e de Ligne (17.4.16)." in text_of(events)
     assert prussian.y == pytest.approx(y - half) and prussian.facing == facing and prussian.formation == "skirmish"
@@ -238,8 +230,8 @@ def test_the_initiative_side_answers_with_an_evade_in_its_own_part_and_crews_lea
     uhlans = unit(state, "11th Uhlans")
     uhlans.formation, uhlans.x, uhlans.y, uhlans.facing = "line", 10.0, 31.0, 180.0
     order(state, "french", "next", rng)
-    order(state, "prussian", "11th Uhlans charge 7e Batterie", DiceThenStream([6]))
-    events = order(state, "prussian", "next", rng)
+    order(state, "prussian", "11th Uhlans charge 7e Batterie", rng)
+    events = order(state, "prussian", "next", DiceThenStream([6]))
     assert "The French answer the charges: `7e-batterie evade` or `7e-batterie stand`" in text_of(events)
     assert STEPS[state.step] == "Morale" and RS.to_act(state) == ["french"]
     with pytest.raises(IllegalOrder, match="this part of the Morale phase is for answering them"):
@@ -258,9 +250,7 @@ def test_an_evade_off_the_table_comes_back_three_turns_later() -> None:
     state, rng, ligne, prussian = game()
     prussian.formation, prussian.y = "skirmish", 3.0  # 2.5" from the top edge, backing towards it
     ligne.y = 10.0
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
-    order(state, "french", "next", rng)
-    events = order(state, "prussian", "74th evade", DiceThenStream([6]))
+    events = declare(state, "french", "2e de Ligne charge 74th", [4, 6])
     assert f"evades off the table away from 2e de Ligne; it may come back in the Movement phase of turn {state.turn + 3}" \
         in text_of(events)
     assert prussian.status == EVADED_OFF and "74th" not in {c.id for c in RS.view(state, "french").counters}
@@ -278,10 +268,7 @@ def test_an_evade_off_the_table_comes_back_three_turns_later() -> None:
 
 def test_reserved_fire_shoots_at_the_charger_before_its_charge_home_test() -> None:
     state, rng, ligne, prussian = game()
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))  # 3" apart after the 1st Impulse
-    order(state, "french", "next", rng)
-    order(state, "prussian", "74th stand", DiceThenStream([6]))
-    order(state, "prussian", "next", rng)
+    declare(state, "french", "2e de Ligne charge 74th", [4, 6])  # 3" apart after the 1st Impulse; it stands
     order(state, "french", "next", rng)
     assert "74th reserve fire" in legal_texts(RS, state, "prussian")
     events = order(state, "prussian", "74th reserve fire", rng)
@@ -302,7 +289,7 @@ def test_skirmishers_in_the_open_within_the_1st_impulse_rout_and_may_not_shoot()
     fusiliers = unit(state, "39th Fusiliers")  # the formed target behind the screen, 6" ahead
     fusiliers.formation, fusiliers.x, fusiliers.y, fusiliers.facing = "line", 36.0, 23.0, 180.0
     screen.formation, screen.y = "skirmish", 27.5  # 1.5" in front of the 2e de Ligne
-    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", DiceThenStream([4]))
+    events = declare(state, "french", "2e de Ligne charge 39th Fusiliers", [4])
     text = text_of(events)
     assert "74th Infantry, a skirmish screen in the open within 2e de Ligne's 1st Impulse, routs at once and may " \
            "not shoot this turn (17.2.7)." in text
@@ -315,20 +302,15 @@ def test_skirmishers_in_the_open_within_the_1st_impulse_rout_and_may_not_shoot()
     for u, y, facing in ((ligne, 30.0, 0.0), (fusiliers, 23.0, 180.0)):
         u.formation, u.x, u.y, u.facing = "line", 14.0, y, facing
     screen.formation, screen.x, screen.y, screen.stands = "skirmish", 14.0, 27.5, 4
-    events = order(state, "french", "2e de Ligne charge 39th Fusiliers", DiceThenStream([4]))
+    events = declare(state, "french", "2e de Ligne charge 39th Fusiliers", [4])
     assert "skirmish screen" not in text_of(events) and screen.status == "on table"
 
 
 def test_a_skirmish_screen_charged_by_formed_troops_must_evade() -> None:
-    state, rng, _ligne, screen = game()
+    state, _rng, _ligne, screen = game()
     screen.formation = "skirmish"
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
-    order(state, "french", "next", rng)
-    assert "74th stand" not in legal_texts(RS, state, "prussian")
-    with pytest.raises(IllegalOrder, match=r"a skirmish screen charged by formed troops: it must evade \(17.2.7\)"):
-        RS.parse_order(state, "prussian", "74th stand")
     y = screen.y
-    events = order(state, "prussian", "next", DiceThenStream([6]))  # not answered: it evades all the same
+    events = declare(state, "french", "2e de Ligne charge 74th", [4, 6])  # no choice to make: it evades
     assert "74th Infantry evades 4\" directly away from 2e de Ligne" in text_of(events) and screen.y < y
 
 

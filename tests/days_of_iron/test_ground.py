@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PURSUIT = ("Close assault results (house): 5th Jäger rout, 3e Hussards pursue 8\" (17.5.1).\n"
            "         5th Jäger loses 2 stands (6/8 left).\n"
            "         5th Jäger routs (beaten by 3e Hussards): initial rout of 6\" (17.4.14).\n"
-           "         3e Hussards pursues 8\" (17.5.4).")  # the Jäger's rout steps aside of its Generals (17.4.8)
+           "         3e Hussards pursues 6.95\" and catches the routing 5th Jäger (17.5.3 next turn).")
+# (the Hussards close up square to the Jäger's front, 17.4.2, and their pursuit catches the router)
 
 def to_shooting(state: State, rng: Rng) -> None:
     """French initiative, then `next` through the Morale phase."""
@@ -111,17 +112,19 @@ def test_guns_on_a_high_hill_have_dead_ground_and_fire_over_friends() -> None:
 
 def test_howitzers_shell_targets_in_woods_over_friends_and_a_high_hill_sees_beyond_a_wood() -> None:
     state, rng = shooting_game()
-    guns = place(unit(state, "7e Batterie"), 36.0, 34.0, 0.0)
-    target = place(unit(state, "74th"), 36.0, 20.0, 180.0)
-    place(unit(state, "63e de Ligne"), 36.0, 27.0, 0.0, "column")
+    # within 6" of the guns: a formed unit in a light wood is seen only that far off (16.3)
+    guns = place(unit(state, "7e Batterie"), 36.0, 33.0, 0.0)
+    target = place(unit(state, "74th"), 36.0, 26.0, 180.0)
+    place(unit(state, "63e de Ligne"), 36.0, 30.0, 0.0, "line")
     to_shooting(state, rng)
     guns.gun = "howitzer"
     with pytest.raises(IllegalOrder, match="63e de Ligne would be endangered"):  # in the open: no
         RS.parse_order(state, "french", "7e Batterie fire at 74th")
-    hill(state, "light-wood", "Gifert wood", 30.0, 18.0, 42.0, 22.0)  # the target in a wood: over their heads
+    hill(state, "light-wood", "Gifert wood", 30.0, 24.0, 42.0, 28.0)  # the target in a wood: over their heads
     assert RS.parse_order(state, "french", "7e Batterie fire at 74th")
     # a wood between: troops 8" or less beyond it are seen only from a high hill (15.8)
     state.terrain.clear()
+    guns.y, target.y = 34.0, 20.0
     place(unit(state, "63e de Ligne"), 60.0, 40.0, 0.0, "column")
     hill(state, "heavy-wood", "Stiring wood", 30.0, 24.0, 42.0, 28.0)
     guns.gun = "muzzle"

@@ -9,8 +9,7 @@ import pytest
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event
 from games.days_of_iron.rules import close_assault_17_5, morale_17_2, routing_17_4_14, staff_14
-from games.days_of_iron.rules.charges_17_2 import in_contact
-from games.days_of_iron.rules.formations_12 import footprint
+from games.days_of_iron.rules.formations_12 import footprint, in_contact
 from games.days_of_iron.state import CAPTURED, DESTROYED, KILLED, ON_TABLE, ROUTING, STEPS, State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream

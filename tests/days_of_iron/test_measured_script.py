@@ -37,16 +37,19 @@ def test_measured_meeting_plays_to_a_result() -> None:
     assert "**Game over.**" in out and "Points (18.2)" in out
 
 
-def test_the_hidden_unit_stays_private_until_the_end() -> None:
+def test_the_hidden_unit_stays_private_until_the_enemy_sees_it() -> None:
+    """16.4: hidden troops "are placed on the table when they ... become visible to enemy units": the
+    10e Chasseurs, hidden in the open at the French baseline, are placed when the battle begins (the
+    Prussians see them, 16.3); nothing before that names them to anyone but the French."""
     done = run("--json")
     assert done.returncode == 0, done.stderr
     records: list[dict[str, Any]] = [json.loads(line) for line in done.stdout.splitlines()]
-    over = next(i for i, r in enumerate(records) if r["kind"] == "message" and "**Game over.**" in r.get("text", ""))
-    before = records[:over]
-    assert not any("10e Chasseurs" in r.get("text", "") for r in before if r["kind"] == "message")
-    to_bob = [r["text"] for r in before if r.get("to") == "@bob" and "10e Chasseurs" in r.get("text", "")]
-    # only his own probe comes back, answered as for any unit not on the table (hidden or off board)
-    assert to_bob == ["`measure 77th Infantry to 10e Chasseurs`: 10e Chasseurs à pied is not on the table."]
+    seen = next(i for i, r in enumerate(records)
+                if r["kind"] == "message" and "10e Chasseurs à pied is seen by" in r.get("text", ""))
+    before = records[:seen]
+    assert not any("10e Chasseurs" in r.get("text", "") for r in before
+                   if r["kind"] == "message" and r.get("to") in (None, "@bob"))
+    assert "The French reveal 10e Chasseurs à pied: record #1" in records[seen]["text"]
     assert records[-1]["kind"] == "done" and records[-1]["state"] == "over"
 
 
@@ -61,7 +64,9 @@ def test_outpost_plays_charges_and_a_close_assault_to_a_result() -> None:
     # 17.2.4: infantry cannot charge mounted troops; the Hussards' charge from 4" catches the Jäger (17.2.3)
     assert "`5th Jäger charge 3e Hussards`: infantry cannot charge mounted troops; 3e Hussards is cavalry (17.2.4)." in out
     assert "5th Jäger is caught (4\" from 3e Hussards, within 6\"): no Being Charged test" in out
-    assert "3e Hussards: Charge Home test (Morale test (house), class-2): 1d6 = 5: PASS. 2nd Impulse 0\": in contact with 5th Jäger" in out
+    # the 1st Impulse goes halfway (17.2.3), the 2nd into contact
+    assert "1st Impulse: 1.93\" (2.05\" short)" in out
+    assert "3e Hussards: Charge Home test (Morale test (house), class-2): 1d6 = 5: PASS. 2nd Impulse 2.39\": in contact with 5th Jäger" in out
     assert "**Close assault** (17.5): 5th Jäger 3+3 = 6; 3e Hussards 2+2+1 charging = 5: 5th Jäger win by 1" in out
     # won by 1: the house results sheet's first row, the loser falls back disordered and the winner holds
     assert "Close assault results (house): 3e Hussards fall back 3\" disordered, 5th Jäger hold (17.5.1)." in out

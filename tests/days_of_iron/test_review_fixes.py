@@ -14,8 +14,7 @@ from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.state import State, TerrainPiece, Unit
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
-from tests.scripted import DiceThenStream
+from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 
 
 def to_movement(state: State, rng: Rng) -> None:
@@ -96,7 +95,7 @@ def test_a_1st_impulse_ends_no_nearer_than_1_inch_to_an_enemy_it_did_not_charge(
     place(unit(state, "74th"), 36.0, 23.0, 180.0, "line")  # 6" ahead
     other = place(unit(state, "39th"), 44.5, 26.0, 180.0, "column")  # x 42.5-46.5, y 24.5-27.5: beside the path
     start_turn(state)
-    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))  # To Charge: pass
+    events = declare(state, "french", "2e de Ligne charge 74th", [4])  # To Charge: pass
     assert "1st Impulse" in text_of(events)
     assert polygon_distance(base(ligne).polygon(), base(other).polygon()) >= 1 - 1e-6
     assert ligne.y < 30.0  # it went as far as it could
@@ -109,9 +108,7 @@ def test_an_evade_stops_short_of_a_friend_in_its_way() -> None:
     screen = place(unit(state, "74th"), 36.0, 23.0, 180.0, "skirmish")
     friend = place(unit(state, "39th"), 36.0, 18.0, 180.0, "column")  # y 16.5-19.5, behind the screen
     start_turn(state)
-    order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
-    order(state, "french", "next", rng)
-    events = order(state, "prussian", "74th evade", DiceThenStream([5]))
+    events = declare(state, "french", "2e de Ligne charge 74th", [4, 5])  # the screen must evade (17.2.7)
     assert "stopping short of 39th" in text_of(events)
     assert not overlaps(base(screen).polygon(), base(friend).polygon())
 

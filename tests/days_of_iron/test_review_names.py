@@ -11,7 +11,7 @@ from games.core.ruleset import UMPIRE, legal_texts
 from games.days_of_iron.orders import Move
 from games.days_of_iron.rules.victory_18 import result
 from games.days_of_iron.state import State
-from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, copse, finish_turn, new_game, order, ready_both, start_turn, unit
 
 
 def playing(scenario: str = "meeting", **options: str) -> State:
@@ -114,6 +114,7 @@ def test_a_hidden_unit_is_recorded_in_the_zone_and_revealed_where_it_was_written
     public = [e.text for e in events if e.to is None]
     assert public and not any("20 6" in t or "Jäger" in t for t in public)  # the place stays sealed
     ready_both(state, rng)
+    copse(state, 20, 6)  # hidden in a wood, unseen by the French (16.3, 16.4)
     jager = unit(state, "5th Jäger")
     assert (jager.x, jager.y, jager.facing, jager.formation) == (20, 6, 200, "line")
     start_turn(state, french_first=False)

@@ -11,7 +11,7 @@ from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed
 from games.core.rng import Rng, check_seal
 from games.core.ruleset import Event, legal_texts
 from games.days_of_iron.state import State
-from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, copse, finish_turn, new_game, order, ready_both, start_turn, unit
 
 SECRET_WORDS = ("10e Chasseurs", "10e-chasseurs", "30 42 facing", "Rheinbaben cavalry brigade", "east road", "Hidden", "Off-board", "off board")
 
@@ -58,6 +58,7 @@ def test_hidden_record_goes_only_to_its_side_with_a_public_commitment() -> None:
 def test_reveal_publishes_text_and_nonce_and_the_unit_returns() -> None:
     state, rng, _ = hide_and_offboard()
     ready_both(state, rng)
+    copse(state, 30, 42)  # hidden in a wood, unseen by the Prussians (16.3, 16.4)
     start_turn(state)
     with pytest.raises(IllegalOrder, match="not on the table yet"):
         RS.parse_order(state, "french", "loss 10e Chasseurs 1")
@@ -131,6 +132,7 @@ def test_cancel_and_set_up_errors() -> None:
 def test_secrets_are_published_at_the_end() -> None:
     state, rng, _ = hide_and_offboard()
     ready_both(state, rng)
+    copse(state, 30, 42)  # hidden in a wood, unseen by the Prussians (16.3, 16.4)
     start_turn(state)
     finish_turn(state, rng)
     order(state, "french", "end", rng)

@@ -16,7 +16,7 @@ from games.days_of_iron.rules import deployment_16, formations_12
 from games.days_of_iron.rules.formations_12 import base
 from games.days_of_iron.rules.routing_17_4_14 import rout
 from games.days_of_iron.state import State, Unit
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
 SCENARIOS = ("meeting", "outpost", "spicheren", "saar")
@@ -182,12 +182,13 @@ def battery_game(battery_formation: str) -> tuple[State, Rng, Unit, Unit]:
 
 def test_a_charge_passes_through_a_friendly_deployed_battery_disordered_and_the_guns_fall_silent() -> None:
     state, rng, horse, guns = battery_game("line")
-    events = order(state, "french", "4e Chasseurs à cheval charge 74th", DiceThenStream([4]))  # refused before
+    # refused before; the 1st Impulse goes halfway to the 74th, 12" away (17.2.3); the 74th stands on a 6
+    events = declare(state, "french", "4e Chasseurs à cheval charge 74th", [4, 6])
     said = "\n".join(e.text for e in events)
-    assert "1st Impulse: 7\"" in said
+    assert "1st Impulse: 6\"" in said
     assert ("4e Chasseurs à cheval charges through 7e Batterie (4-pdr): it is disordered; the gunners evade it and "
             "7e Batterie (4-pdr) may not fire until they return to the guns in the Movement phase (17.4.8).") in said
-    assert horse.order == "disordered" and horse.y == pytest.approx(23.0)
+    assert horse.order == "disordered" and horse.y == pytest.approx(24.0)
     assert not overlaps(base(horse).polygon(), base(guns).polygon())
     while state.step < 1:  # the Shooting phase, the French part
         order(state, RS.to_act(state)[0], "next", rng)

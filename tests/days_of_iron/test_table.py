@@ -14,7 +14,7 @@ from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.data import house
 from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
-from games.days_of_iron.state import STEPS, State, Unit
+from games.days_of_iron.state import STEPS, State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
@@ -191,6 +191,8 @@ def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     order(state, "french", "hide 10e Chasseurs at 10 47", rng)
     order(state, "prussian", "offboard Rheinbaben at east road", rng)
     ready_both(state, rng)
+    # in a heavy wood (seen only within 4", 16.3): no enemy sees it, so it stays hidden (16.4)
+    state.terrain.append(TerrainPiece("heavy-wood", "the copse", [[2.0, 42.0], [18.0, 42.0], [18.0, 48.0], [2.0, 48.0]]))
     chasseurs = unit(state, "10e Chasseurs")
     rheinbaben = [u.id for u in state.units if u.brigade == "rheinbaben" or u.name.endswith("Rheinbaben")]
     for seat in (None, "prussian"):
@@ -214,8 +216,9 @@ def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     assert any(m.kind == "arc" for m in marks)
     assert all("10e Chasseurs" not in m.text for m in marks)
     assert any(m.kind == "fire" and m.text == '2e de Ligne 6", can fire' for m in marks)
-    order(state, "prussian", "next", rng)
-    order(state, "french", "reveal 10e Chasseurs", rng)
+    # standing there, in the open in front of the 74th, the Prussians see it: it is placed (16.4)
+    said = "\n".join(e.text for e in order(state, "prussian", "next", rng))
+    assert "10e Chasseurs à pied is seen by" in said and "The French reveal 10e Chasseurs à pied" in said
     assert chasseurs.id in {c.id for c in RS.view(state, "prussian").counters}
 
 
@@ -302,12 +305,16 @@ def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_fo
     assert "2e-ligne charge 74th" in legal_texts(RS, state, "french")
     with pytest.raises(IllegalOrder, match="only infantry and cavalry charge"):
         RS.parse_order(state, "french", "7e Batterie charge 74th")
-    # To Charge test on the house morale chart, Class 2 column: 4+ passes; 1st Impulse: half of 6"
-    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([4]))
-    assert "To Charge test (Morale test (house), class-2): 1d6 = 4: PASS" in events[0].text
-    assert '1st Impulse: 3" (3" short)' in events[0].text and ligne.charging == prussian.id
+    # declared now, tested once every charge is declared (17.2.2): the French and the Prussians say
+    # `next`; To Charge test on the house morale chart, Class 2 column: 4+ passes; 1st Impulse:
+    # halfway to the 74th, 6" off (17.2.3); the 74th stands on a 6
+    order(state, "french", "2e de Ligne charge 74th", rng)
     with pytest.raises(IllegalOrder, match="has declared its charge this turn"):
         RS.parse_order(state, "french", "2e de Ligne charge 74th")
+    order(state, "french", "next", rng)
+    said = "\n".join(e.text for e in order(state, "prussian", "next", DiceThenStream([4, 6])))
+    assert "To Charge test (Morale test (house), class-2): 1d6 = 4: PASS" in said
+    assert '1st Impulse: 3" (3" short)' in said and ligne.charging == prussian.id
     while STEPS[state.step] != "Movement":
         order(state, RS.to_act(state)[0], "next", rng)
     assert "2e-ligne charge home" in legal_texts(RS, state, "french")
@@ -331,8 +338,10 @@ def test_a_failed_to_charge_test_stops_the_unit() -> None:
     ligne, _ = face_off(state)
     start_turn(state)
     y0 = ligne.y
-    events = order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1]))
-    assert "FAIL: it may not move closer to the enemy this turn" in events[0].text and ligne.y == y0
+    order(state, "french", "2e de Ligne charge 74th", rng)
+    order(state, "french", "next", rng)
+    said = "\n".join(e.text for e in order(state, "prussian", "next", DiceThenStream([1])))
+    assert "FAIL: it may not move closer to the enemy this turn" in said and ligne.y == y0
     assert not ligne.charging
 
 
@@ -352,7 +361,9 @@ def test_terrain_slows_moves_blocks_sight_and_gives_cover() -> None:
     target.formation, target.x, target.y, target.facing = "line", 61.0, 17.0, 180.0
     from games.days_of_iron.rules.shooting_17_3 import cover_of, in_sight
     assert not in_sight(state, firer, target)
-    target.y = 24.0  # now in the farm: seen, and in heavy cover
+    target.y = 24.0  # now in the farm, 7" off: a town hides a formed unit beyond 4" (16.3)
+    assert not in_sight(state, firer, target)
+    firer.y = 29.0  # 4" off: seen, and in heavy cover
     assert in_sight(state, firer, target) and cover_of(state, target) == (-2, "Saint-Privat farm")
     assert ligne.y == pytest.approx(26.5)
 

@@ -21,7 +21,7 @@ from games.days_of_iron.rules.formations_12 import base, on_table
 from games.days_of_iron.rules.victory_18 import breakdown_line, holder
 from games.days_of_iron.state import State, Unit
 from tests.console import run_script
-from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, copse, finish_turn, new_game, order, ready_both, start_turn, unit
 
 SCRIPT = Path(__file__).resolve().parents[2] / "tests" / "scripts" / "days_of_iron" / "arrivals.txt"
 
@@ -401,9 +401,11 @@ def test_a_hidden_unit_holds_no_objective_until_revealed() -> None:
     state, rng = new_game("spicheren", 1, scouting="no")
     order(state, "prussian", "hide 8th Jäger at 37 6", rng)
     ready_both(state, rng)
+    copse(state, 37, 6)  # in woods no enemy sees it, so it stays hidden (16.3, 16.4)
     start_turn(state)
     jager = unit(state, "8th Jäger")
     jager.x, jager.y = 37.0, 18.0
+    copse(state, 37, 18, 4)
     assert holder(state, (37.0, 18.0))[0] == ""
     finish_turn(state, rng)
     assert next(o for o in state.objectives if o.name == "Rotherberg").held_by == "french"

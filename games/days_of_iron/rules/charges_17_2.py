@@ -1,8 +1,8 @@
 """Book section 17.2 (declared charges in the Morale Phase) with their impulses of 17.4, on the
 measured table (option board=measured). In its side's part of the Morale Phase a foot or horse
 unit declares a charge at a visible enemy in front of it and within its allowance and takes the
-To Charge test; passing, it turns to face the target and makes its 1st Impulse (half its
-allowance, never past contact); failing, it may not move closer to the enemy this turn. In the
+To Charge test; passing, it turns to face the target and makes its 1st Impulse (halfway to
+the target, 17.2.3); failing, it may not move closer to the enemy this turn. In the
 Movement Phase the charger goes in with ``charge home``: the target's reserved defensive fire
 (17.3.1), the Charge Home test, then the rest of the move into base-to-base contact; failing, it
 halts 2" in front of its target (17.4.10), or it stops with ``feint`` (17.4.2, 17.4.12).
@@ -31,18 +31,41 @@ target is free (house). Close assault then follows in 17.5.
 
 from __future__ import annotations
 
+import math
+
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.geometry import Base, bearing_of, convex_hull, overlaps, polygon_distance, scale, slide_contact, sub
+from games.core.geometry import (
+    Base,
+    bearing_of,
+    convex_hull,
+    overlaps,
+    point_segment_distance,
+    polygon_distance,
+    scale,
+    slide_contact,
+    sub,
+)
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
 from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
-from games.days_of_iron.rules.formations_12 import LINE, SKIRMISH, base, front_centre, on_table
-from games.days_of_iron.rules.movement_17_4 import allowance, back_off, clear_run, fmt, left, spend, visible_enemies
-from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, STEPS, TURN, State, Unit
+from games.days_of_iron.rules.formations_12 import LINE, MIN_CONTACT, SKIRMISH, base, front_centre, in_contact, on_table
+from games.days_of_iron.rules.movement_17_4 import (
+    allowance,
+    back_off,
+    clear_run,
+    closed_text,
+    closed_to,
+    fmt,
+    in_the_way,
+    left,
+    spend,
+    visible_enemies,
+)
+from games.days_of_iron.state import DISORDERED, EVADED_OFF, ON_TABLE, ROUTING, STEPS, TURN, State, Unit
 
 CHARGERS = ("infantry", "cavalry")
 MOUNTED = ("cavalry", "general")  # 17.2.4: infantry may not charge mounted troops (horse, mounted staff)
@@ -66,11 +89,6 @@ def passes(unit: Unit, rng: Rng, what: str) -> tuple[bool, str]:
     """A To Charge or Charge Home test on the morale chart: (passed, text)."""
     result, text = morale_test(unit, rng, what)
     return result == "pass", text
-
-
-def in_contact(a: Unit, b: Unit) -> bool:
-    """Base to base (17.4: a unit touching an enemy is in contact)."""
-    return polygon_distance(base(a).polygon(), base(b).polygon()) < CONTACT
 
 
 def gap(a: Unit, b: Unit) -> float:
@@ -105,7 +123,7 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
     unit, target = state.unit(order.unit), state.unit(order.target)
     opportunity = phase_is(state, "Movement")
     _acting(state, seat, unit, "Movement" if opportunity else "Morale")
-    if not opportunity and state.step_side == 2:
+    if not opportunity and state.step_side >= 2:
         raise IllegalOrder("the charges are declared: this part of the Morale phase is for answering them (17.2.2).",
                            hint="`UNIT evade` or `UNIT stand`, then `next`.")
     if unit.type not in CHARGERS:
@@ -118,6 +136,10 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
         raise IllegalOrder(f"{target.name} is not an enemy on the table.")
     if unit.type == "infantry" and target.type in MOUNTED:
         raise IllegalOrder(f"infantry cannot charge mounted troops; {target.name} is {target.type} (17.2.4).")
+    if unit.formation == SKIRMISH and not skirmisher_may_charge(target):
+        raise IllegalOrder(f"skirmishers cannot charge into contact with formed units; {target.name} is in "
+                           f"{target.formation} (12.3: only routing units, other skirmishers and artillery).",
+                           hint=f"`{unit.id} form line` or `form column` in the Movement phase first.")
     if unit.halted:
         raise IllegalOrder(f"{unit.name} is halted: it may not move closer to the enemy (17.2.10).")
     off = _bearing_off(unit, target)
@@ -130,6 +152,13 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
         raise IllegalOrder(f"{target.name} is {fmt(distance)}\" away, beyond {unit.name}'s {fmt(allowance(state, unit))}\" move.")
     _check_path(state, unit, target, opportunity)
     return order
+
+
+def skirmisher_may_charge(target: Unit) -> bool:
+    """12.3: skirmishers "can only charge and perform Close Assaults on routing units, other
+    skirmishers and artillery troops" (and staff, who are not formed troops, 14)."""
+    return (target.status == ROUTING or target.formation == SKIRMISH
+            or target.type in ("artillery", "general", "engineer"))
 
 
 def _check_opportunity(state: State, unit: Unit, target: Unit, distance: float) -> None:
@@ -167,7 +196,36 @@ def _advance(state: State, unit: Unit, target: Unit, inches: float,
     if polygon_distance(b.moved(moved).polygon(), base(target).polygon()) >= CONTACT:
         moved, _ = back_off(state, unit, b, b.forward, moved, target.id, ignore | swept)
     unit.x, unit.y = b.moved(moved).centre
+    if gap(unit, target) < CONTACT and not in_contact(unit, target):
+        conform(state, unit, target)
     return moved, in_contact(unit, target)
+
+
+def conform(state: State, unit: Unit, target: Unit) -> None:
+    """A charge that meets its target on a corner (less than the 1" of base contact 17.4.2 asks)
+    closes up square to the target's edge it touches, its front on that edge with 1" or more of
+    it (house, as charges conform in most rules; the book is silent). Nothing moves if the closed-up
+    place would lie on another unit's base."""
+    poly = base(target).polygon()
+    front = front_centre(unit)
+    edges = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    a, b = min(edges, key=lambda e: point_segment_distance(front, e[0], e[1]))
+    length = math.dist(a, b)
+    if length < MIN_CONTACT:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    half = base(unit).beam / 2
+    along = (front[0] - a[0]) * ux + (front[1] - a[1]) * uy
+    lo, hi = MIN_CONTACT - half, length - MIN_CONTACT + half
+    along = min(max(along, lo), hi) if lo <= hi else length / 2
+    point = (a[0] + ux * along, a[1] + uy * along)
+    facing = round(bearing_of(sub(base(target).centre, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))), 6)
+    trial = Unit(**{**unit.__dict__})
+    trial.facing = facing
+    tb = base(trial)
+    trial.x, trial.y = point[0] - tb.forward[0] * tb.length / 2, point[1] - tb.forward[1] * tb.length / 2
+    if in_the_way(state, trial, base(trial), ignore=frozenset({target.id})) is None:
+        unit.facing, unit.x, unit.y = trial.facing, trial.x, trial.y
 
 
 def batteries(state: State, unit: Unit) -> frozenset[str]:
@@ -221,6 +279,9 @@ def _check_path(state: State, unit: Unit, target: Unit, opportunity: bool) -> No
     t = slide_contact(b.polygon(), scale(b.forward, reach), base(target).polygon())
     if t is None:
         return
+    closed = closed_to(state, trial, b, b.moved(reach * t))
+    if closed is not None:
+        raise IllegalOrder(closed_text(unit, closed))
     through = frozenset() if opportunity else batteries(state, unit)
     run, why = clear_run(state, trial, b, b.forward, reach * t, target=target.id, ignore=screens(state, unit) | through)
     if why:
@@ -234,26 +295,83 @@ def caught(unit: Unit, distance: float) -> bool:
     return distance <= CAUGHT.get(unit.type, 0.0) + 1e-9
 
 
+def square_on(unit: Unit, target: Unit) -> float:
+    """17.2.3: the 1st Impulse may wheel. The charger faces square on to the target's edge nearest
+    it when going straight on from there meets that edge with 1" or more of base (17.4.2), else
+    towards the target's centre (house: so a charge from an angle ends in contact, not on a corner)."""
+    towards = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
+    poly = base(target).polygon()
+    front = front_centre(unit)
+    edges = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    a, b = min(edges, key=lambda e: point_segment_distance(front, e[0], e[1]))
+    centre = base(target).centre
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    square = round(bearing_of(sub(centre, mid)), 6)  # across the edge, into the target
+    trial = Unit(**{**unit.__dict__})
+    trial.facing = square
+    tb = base(trial)
+    t = slide_contact(tb.polygon(), scale(tb.forward, gap(unit, target) + tb.length), poly)
+    if t is None:
+        return towards
+    reach = (gap(unit, target) + tb.length) * t
+    trial.x, trial.y = tb.moved(reach).centre
+    return square if in_contact(trial, target) else towards
+
+
+def first_impulse(unit: Unit, target: Unit) -> float:
+    """17.2.3: the 1st Impulse advances "to a point that is over a quarter but up to halfway to the
+    target unit"; the bot goes halfway (RULINGS.md 17.2.3), measured edge to edge once it faces it."""
+    return gap(unit, target) / 2
+
+
 def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
-    """The To Charge test, then the 1st Impulse: face the target and move half the allowance; the
-    target is caught, counter-charged (tests at once) or tests when the 1st Impulses are done."""
+    """17.2.2: in the Morale phase a charge is only declared; the To Charge tests and 1st Impulses
+    follow "once all charges are declared" (``resolve_declared``). In the Movement phase, an
+    opportunity charge (17.4.11)."""
     if phase_is(state, "Movement"):
         return _opportunity(state, order, rng)
     unit, target = state.unit(order.unit), state.unit(order.target)
     unit.charge_turn = state.turn
+    unit.declared = target.id
+    unit.declared_seq = 1 + max((u.declared_seq for u in state.units if u.declared), default=0)
+    return [public(f"{unit.name} declares a charge at {target.name}: the To Charge tests are taken once all "
+                   "charges are declared (17.2.2).")]
+
+
+def resolve_declared(state: State, rng: Rng) -> list[Event]:
+    """17.2.2: "Once all charges are declared, the players use the To Charge table": each declared
+    charge in turn, the initiative player's first, each side's in the order declared (RULINGS.md
+    17.2.2): its To Charge test, then its 1st Impulse. A charger no longer able to go (routed by an
+    earlier charge, its target gone) stays where it is."""
+    events: list[Event] = []
+    declared = sorted((u for u in state.units if u.declared), key=lambda u: (u.side != state.initiative, u.declared_seq))
+    for unit in declared:
+        target = state.unit(unit.declared)
+        unit.declared, unit.declared_seq = "", 0
+        if not (on_table(unit) and unit.status == ON_TABLE and on_table(target)):
+            events.append(public(f"{unit.name}'s charge at {target.name} does not go ahead (17.2.2)."))
+            continue
+        events += _first_impulse(state, unit, target, rng)
+    return events
+
+
+def _first_impulse(state: State, unit: Unit, target: Unit, rng: Rng) -> list[Event]:
+    """The To Charge test, then the 1st Impulse: face the target and move halfway to it (17.2.3); the
+    target is caught, counter-charged (tests at once) or tests when the 1st Impulses are done."""
     distance = gap(unit, target)
     counter = _counter(state, target)
     text, what, refused = _to_charge(state, unit, target, rng, opportunity=False)
     if refused:
         return refused
     unit.declared_turn = state.turn
-    unit.facing = round(bearing_of(sub(base(target).centre, front_centre(unit))), 6)
+    unit.facing = square_on(unit, target)
+    impulse = first_impulse(unit, target)
     trial = Unit(**{**unit.__dict__})  # where the 1st Impulse will take it: the screens it sweeps rout first
     swept, through = screens(state, unit), batteries(state, unit)
-    _advance(state, trial, target, allowance(state, unit) / 2, swept, through=through)
+    _advance(state, trial, target, impulse, swept, through=through)
     overrun = overrun_screens(state, unit, trial)
     start = base(unit)
-    moved, contact = _advance(state, unit, target, allowance(state, unit) / 2, swept=swept, through=through)
+    moved, contact = _advance(state, unit, target, impulse, swept=swept, through=through)
     overrun += through_batteries(state, unit, start, through)
     spend(state, unit, moved)
     unit.charging = target.id
@@ -405,24 +523,40 @@ def react(state: State, order: Stand | Evade, rng: Rng) -> list[Event]:
 
 
 def end_of_morale(state: State, rng: Rng) -> list[Event]:
-    """The 1st Impulses are done (17.2.2): every charged unit that has not answered takes its Being
-    Charged test and stands, the initiative side's first, except that the initiative side's units
-    that could evade first get a part of the phase to answer (``step_side`` 2); its ``next`` makes
-    the rest stand."""
-    events: list[Event] = []
-    waiting = pending(state)
+    """A side's `next` in the Morale phase after the initiative player's declarations (17.2.2). When the
+    non-initiative player is done declaring (``step_side`` 1) the declared charges are resolved
+    (``resolve_declared``); then every charged unit takes its Being Charged test, except that a side
+    whose charged units could evade first gets a part of the phase to answer, the initiative side's
+    (``step_side`` 2) before the other's (3); a side's `next` there makes the rest of its own stand.
+    ``step_side`` is left at 1 when the phase may end, else at the part that answers next."""
+    events = resolve_declared(state, rng) if state.step_side == 1 else []
     first = state.initiative
-    if state.step_side == 1 and any(t.side == first and _chooses(state, t) for t, _ in waiting):
-        for t, c in sorted(waiting, key=lambda tc: tc[0].side != first):
-            if not (t.side == first and _chooses(state, t)):
-                events += being_charged(state, t, c, rng, evade=must_evade(state, t))
-        state.step_side = 2
-        names = ", ".join(f"`{t.id} evade` or `{t.id} stand`" for t, _ in pending(state))
-        return [*events, public(f"Turn {state.turn}, Morale phase: the 1st Impulses are done. The "
-                                f"{state.side_name(first)} answer the charges: {names}; `next` and the rest stand (17.2.2).")]
-    for t, c in sorted(waiting, key=lambda tc: tc[0].side != first):
-        events += being_charged(state, t, c, rng, evade=must_evade(state, t))
+    order = [first, state.other(first)]
+    answered = order[: state.step_side - 1] if state.step_side >= 2 else []
+    for side in answered:  # the side that just said `next` in its answering part: the rest stand
+        events += _test_all(state, rng, side)
+    for part, side in ((2, order[0]), (3, order[1])):
+        if part <= state.step_side and state.step_side >= 2:
+            continue
+        if any(t.side == side and _chooses(state, t) for t, _ in pending(state)):
+            state.step_side = part
+            names = ", ".join(f"`{t.id} evade` or `{t.id} stand`" for t, _ in pending(state) if t.side == side)
+            return [*events, public(f"Turn {state.turn}, Morale phase: the 1st Impulses are done. The "
+                                    f"{state.side_name(side)} answer the charges: {names}; `next` and the rest "
+                                    "stand (17.2.2).")]
+    for side in order:
+        events += _test_all(state, rng, side)
     state.step_side = 1
+    return events
+
+
+def _test_all(state: State, rng: Rng, side: str) -> list[Event]:
+    """Every unit of ``side`` still to answer a charge takes its Being Charged test (a skirmish screen
+    charged by formed troops evades, 17.2.7)."""
+    events: list[Event] = []
+    for t, c in pending(state):
+        if t.side == side:
+            events += being_charged(state, t, c, rng, evade=must_evade(state, t))
     return events
 
 
@@ -597,6 +731,28 @@ def check_feint(state: State, seat: str, order: Feint) -> Feint:
     if on_table(target) and in_contact(unit, target):
         raise IllegalOrder(f"{unit.name} is already in contact with {target.name}.")
     return order
+
+
+def unfinished_class_1(state: State, side: str) -> Unit | None:
+    """A Class 1 unit of ``side`` whose declared charge is still short of its target in the Movement
+    phase: ending the side's part there would be a feint, which "Class 1 troops cannot make" (17.4.12;
+    RULINGS.md 17.4.12)."""
+    for unit in state.units:
+        if (unit.side == side and unit.cls == 1 and unit.charging and unit.charge_turn == state.turn
+                and unit.home_turn != state.turn and on_table(unit) and unit.status == ON_TABLE):
+            target = state.unit(unit.charging)
+            if on_table(target) and not in_contact(unit, target):
+                return unit
+    return None
+
+
+def check_next(state: State, side: str) -> None:
+    """17.4.12: a side's part of the Movement phase ends only when its Class 1 charges have gone in."""
+    if phase_is(state, "Movement"):
+        unit = unfinished_class_1(state, side)
+        if unit is not None:
+            raise IllegalOrder(f"{unit.name} is Class 1 and its declared charge has not gone in: Class 1 troops "
+                               "cannot make feint charges (17.4.12).", hint=f"`{unit.id} charge home` first.")
 
 
 def feint(state: State, order: Feint) -> list[Event]:

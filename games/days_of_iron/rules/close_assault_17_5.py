@@ -47,8 +47,7 @@ from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import Chart, house
 from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14
-from games.days_of_iron.rules.charges_17_2 import in_contact
-from games.days_of_iron.rules.formations_12 import base, on_table
+from games.days_of_iron.rules.formations_12 import base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt
 from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
 

@@ -15,7 +15,7 @@ from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron import data
 from games.days_of_iron.data import EntrySpec, rules, victory_sheet
 from games.days_of_iron.orders import Cancel, Dust, Hide, Offboard, Ready, Staff, free_text, own_unit
-from games.days_of_iron.rules import formations_12, initiative_17_1, scouting_19_1
+from games.days_of_iron.rules import formations_12, initiative_17_1, scouting_19_1, shooting_17_3
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.state import HIDDEN, INITIATIVE, OFF_BOARD, ON_TABLE, ROUTING, STEPS, TURN, Sealed, State, Unit
 
@@ -460,6 +460,35 @@ def reveal(state: State, unit: Unit) -> list[Event]:
     return [public(f"The {state.side_name(unit.side)} reveal {unit.name}: record #{record.number} "
                    f"read \"{record.text}\" (nonce `{record.nonce}`; it {check} commitment "
                    f"`{record.digest[:16]}…`). {placed}", reveals=True)]
+
+
+MAX_SIGHT = 72.0  # book 16.3: "Maximum visibility is 6'"
+FIELD_OF_VISION = 90.0  # book 16.3: "Units have a 180° field of vision" (90 degrees either side of the facing)
+
+
+def sees(state: State, viewer: Unit, target: Unit) -> bool:
+    """16.3: a unit sees another within 6', inside its 180-degree field of vision, on a line of sight
+    the ground does not block (woods and towns hide a unit beyond 4" or 6", skirmishers beyond 2")."""
+    if viewer.type == "general" and viewer.attached:
+        return False
+    off = abs((math.degrees(math.atan2(target.x - viewer.x, viewer.y - target.y)) - viewer.facing + 180) % 360 - 180)
+    return (off <= FIELD_OF_VISION and shooting_17_3.gap(viewer, target) <= MAX_SIGHT
+            and shooting_17_3.in_sight(state, viewer, target))
+
+
+def spotted(state: State) -> list[Event]:
+    """16.4: "troops are placed on the table when they shoot or become visible to enemy units": after
+    every order of the battle, each hidden unit an enemy on the table sees is placed (revealed)."""
+    if state.phase != TURN:
+        return []
+    events: list[Event] = []
+    for unit in [u for u in state.units if u.status == HIDDEN]:
+        viewer = next((e for e in state.units if e.side != unit.side and formations_12.on_table(e)
+                       and e.status == ON_TABLE and sees(state, e, unit)), None)
+        if viewer is not None:
+            events.append(public(f"{unit.name} is seen by {viewer.name} (16.3, 16.4)."))
+            events += reveal(state, unit)
+    return events
 
 
 def dust(state: State, order: Dust) -> list[Event]:

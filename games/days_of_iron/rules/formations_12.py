@@ -13,12 +13,24 @@ from __future__ import annotations
 
 import math
 
-from games.core.geometry import Base, add, bearing_vector, scale
+from games.core.geometry import (
+    Base,
+    Polygon,
+    add,
+    bearing_vector,
+    point_in_polygon,
+    point_segment_distance,
+    polygon_distance,
+    scale,
+)
 from games.days_of_iron.data import house, rules, victory_sheet
 from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State, Unit
 
 COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
 FORMATIONS = (COLUMN, LINE, SKIRMISH)
+TOUCH = 0.05  # inches: bases closer than this touch
+MIN_CONTACT = 1.0  # book 17.4.2, 17.4.15: "base-to-base contact with 1\" or more" is contact
+SAMPLE = 0.05  # inches between the points a base's edges are sampled at to measure contact
 
 
 def measured(state: State) -> bool:
@@ -49,6 +61,33 @@ def base(unit: Unit, formation: str | None = None) -> Base:
     """The unit's footprint as a rectangle on the table: ``length`` along its facing is the depth."""
     width, depth = footprint(unit, formation)
     return Base((unit.x, unit.y), unit.facing, depth, width)
+
+
+def _edge_length_touching(a: Polygon, b: Polygon) -> float:
+    """Inches of ``a``'s outline lying on or inside ``b`` (within ``TOUCH``), sampled."""
+    total = 0.0
+    for i, p in enumerate(a):
+        q = a[(i + 1) % len(a)]
+        length = math.dist(p, q)
+        n = max(1, math.ceil(length / SAMPLE))
+        for k in range(n):
+            t = (k + 0.5) / n
+            point = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+            if point_in_polygon(point, b) or min(
+                    point_segment_distance(point, b[j], b[(j + 1) % len(b)]) for j in range(len(b))) < TOUCH:
+                total += length / n
+    return total
+
+
+def in_contact(a: Unit, b: Unit) -> bool:
+    """17.4.2: "A unit needs to make base-to-base contact with 1\" or more of an enemy unit to be 'in
+    contact'" (17.4.15: "if less than 1\" base contact, no 'contact' is deemed to take place"). A
+    base narrower than 1" (a General) is in contact along its whole width."""
+    pa, pb = base(a).polygon(), base(b).polygon()
+    if polygon_distance(pa, pb) >= TOUCH:
+        return False
+    need = min(MIN_CONTACT, *footprint(a), *footprint(b)) - SAMPLE
+    return max(_edge_length_touching(pa, pb), _edge_length_touching(pb, pa)) >= need
 
 
 def front_centre(unit: Unit) -> tuple[float, float]:

@@ -21,10 +21,11 @@ from games.core.geometry import Base, overlaps, polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import DiceTable, house, morale_sheet, reference
-from games.days_of_iron.orders import Morale, Rally
+from games.days_of_iron.orders import GoToGround, Morale, Rally
 from games.days_of_iron.rules import routing_17_4_14, staff_14
 from games.days_of_iron.rules.formations_12 import COLUMN, LINE, base, on_table, reform
 from games.days_of_iron.rules.losses_17_5 import check_in_play
+from games.days_of_iron.rules.movement_17_4 import check_movement_order
 from games.days_of_iron.rules.staff_14 import commander_quality
 from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, ROUTING, SHAKEN, STEPS, TURN, State, Unit
 
@@ -208,6 +209,25 @@ def apply_result(state: State, unit: Unit, result: str) -> list[Event]:
         where = (enemy.x, enemy.y) if enemy else (unit.x, unit.y)
         return routing_17_4_14.rout(state, unit, where, cause=f"under fire from {enemy.name}" if enemy else "")
     return [public(f"{unit.name}: {result} (no effect on the table).")]
+
+
+def check_go_to_ground(state: State, seat: str, order: GoToGround) -> GoToGround:
+    """17.2.9: "Infantry units may voluntarily go to ground if they choose" (RULINGS.md 17.2.9: in
+    the side's own part of the Movement phase)."""
+    unit = state.unit(order.unit)
+    check_movement_order(state, seat, unit, order.text)
+    if unit.type != "infantry":
+        raise IllegalOrder(f"only infantry go to ground of their own accord; {unit.name} is {unit.type} (17.2.9).")
+    if unit.ground:
+        raise IllegalOrder(f"{unit.name} has gone to ground already; it comes out of it by passing a rally test (17.2.9).")
+    return order
+
+
+def go_to_ground(state: State, order: GoToGround) -> list[Event]:
+    """17.2.9: gone to ground, a dispersed target that must pass a rally test to move again."""
+    unit = state.unit(order.unit)
+    unit.ground = unit.halted = True
+    return [public(f"{unit.name} goes to ground of its own accord (17.2.9): it must pass a rally test to move again.")]
 
 
 def _who_shot(state: State, unit: Unit) -> Unit | None:

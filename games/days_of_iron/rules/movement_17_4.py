@@ -41,6 +41,8 @@ from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, 
 
 EPS = 1e-6
 FORCED_MARCH_CLEARANCE = 12.0  # book 17.4.5: forced marches not within 12" of a visible formed enemy
+FOOT_ONLY = {"heavy-wood": "15.8", "swamp": "15.6"}  # terrain only foot troops enter (book section)
+MOUNTED_ARMS = ("cavalry", "artillery")  # 15.6, 15.8: not "units on foot"
 CLEAR_STEP = 0.1  # inches: the step in which the bot looks for where a move, impulse or evade may end
 
 
@@ -153,6 +155,32 @@ def in_water(state: State, footprint: Base) -> TerrainPiece | None:
     types = house().terrain
     area = footprint.polygon()
     return next((t for t in pieces_under(state, area) if types[t.type].water and uncrossed(state, area, t)), None)
+
+
+def closed_to(state: State, unit: Unit, start: Base, end: Base) -> TerrainPiece | None:
+    """15.6: "Swamps are impassable to all but infantry and dismounted cavalry units"; 15.8: "only
+    units on foot ... can pass through heavy woods, unless on a road". The swamp or heavy wood a
+    mounted unit's move (horse or guns) would enter, if any; in a wood, the part on a road is open."""
+    if unit.type not in MOUNTED_ARMS:
+        return None
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    for piece in pieces_under(state, swept):
+        if piece.type not in FOOT_ONLY:
+            continue
+        inside = intersection(swept, outline(piece))
+        if len(inside) < 3 or abs(signed_area(inside)) < EPS:
+            continue
+        on_road = piece.type == "heavy-wood" and any(
+            t.type == "road" and all(point_in_polygon(p, outline(t), 1e-6) for p in inside) for t in state.terrain)
+        if not on_road:
+            return piece
+    return None
+
+
+def closed_text(unit: Unit, piece: TerrainPiece) -> str:
+    """Why a mounted unit may not go into ``piece`` (15.6, 15.8)."""
+    return (f"{unit.name} ({unit.type}) cannot enter {piece.name}: only units on foot pass through "
+            f"{'swamps' if piece.type == 'swamp' else 'heavy woods (off the roads)'} ({FOOT_ONLY[piece.type]}).")
 
 
 def lines_passed(state: State, unit: Unit, start: Base, end: Base) -> list[Unit]:
@@ -333,6 +361,9 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     factor, slowest, passed = move_factor(state, unit, base(unit), end)
     if factor <= 0:
         raise IllegalOrder(f"{unit.name} cannot cross {slowest} (15.3: only at bridges and fords).")
+    closed = closed_to(state, unit, base(unit), end)
+    if closed is not None:
+        raise IllegalOrder(closed_text(unit, closed))
     fords = fords_crossed(state, base(unit), end)
     if fords and unit.formation != COLUMN:
         raise IllegalOrder(f"{unit.name} must be in column to cross {fords[0].name} (15.4); it is in {unit.formation}.",
@@ -465,6 +496,13 @@ def check_form(state: State, seat: str, order: Form) -> Form:
         raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
     if unit.type in ("general", "engineer") or (unit.type == "artillery" and order.formation == "skirmish"):
         raise IllegalOrder(f"a {unit.type} cannot form {order.formation}.")
+    if unit.moved_turn == state.turn and unit.formation != unit.start_formation:  # formed once already
+        raise IllegalOrder(f"{unit.name} has changed formation this turn: units can make only one formation "
+                           "change a turn (17.4.7).")
+    wood = next((t for t in pieces_under(state, base(unit).polygon()) if t.type == "heavy-wood"), None)
+    if wood is not None:
+        raise IllegalOrder(f"{unit.name} is in {wood.name}, a heavy wood: a unit may change formation in a light "
+                           "wood or urban area but not in a heavy wood (17.4.7).", hint="Move it out of the wood first.")
     cost = house().movement.formation_change * allowance(state, unit)
     if cost > left(state, unit) + EPS:
         raise IllegalOrder(f"changing formation costs {fmt(cost)}\"; {unit.name} has "

@@ -122,6 +122,8 @@ def _guard_play(state: State, seat: str, verb: str, rest: list[str]) -> None:
         acting = state.acting_side()
         if seat not in (UMPIRE, acting):
             raise NotYourTurn(f"the {state.side_name(acting)} act now ({STEPS[state.step]} phase).")
+        if formations_12.measured(state):
+            charges_17_2.check_next(state, acting)
     if verb == "objective":
         check_acting(state, seat)
         if len(rest) >= 2:
@@ -144,7 +146,7 @@ def next_step(state: State, rng: Rng) -> list[Event]:
         return [public(f"Turn {state.turn}, {step} phase: the {done} are done; "
                        f"the {state.side_name(state.acting_side())} act."), *routers, *_arrivals(state)]
     answers = charges_17_2.end_of_morale(state, rng) if step == "Morale" and formations_12.measured(state) else []
-    if state.step_side == 2:  # the initiative side answers the charges first (17.2.2)
+    if state.step_side >= 2:  # a side answers the charges (17.2.2), the initiative side's first
         return answers
     state.step_side = 0
     state.step += 1
@@ -238,7 +240,9 @@ def _set_up_candidates(state: State, seat: str, side: str) -> list[DoiOrder]:
 
 def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder]:
     out: list[DoiOrder] = []
-    if seat in (UMPIRE, state.acting_side()):
+    held = formations_12.measured(state) and charges_17_2.phase_is(state, "Movement") and (
+        charges_17_2.unfinished_class_1(state, state.acting_side()) is not None)  # 17.4.12
+    if seat in (UMPIRE, state.acting_side()) and not held:
         out.append(Next())
     by_hand = seat == UMPIRE or not formations_12.measured(state)  # the measured table decides losses and fates (18.2)
     for u in state.units:

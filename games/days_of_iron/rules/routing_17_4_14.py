@@ -30,9 +30,11 @@ import math
 from games.core.geometry import (
     Base,
     Point,
+    Polygon,
     add,
     bearing_of,
     convex_hull,
+    dot,
     length,
     overlaps,
     polygon_distance,
@@ -42,14 +44,13 @@ from games.core.geometry import (
 )
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import house, morale_sheet
-from games.days_of_iron.rules.formations_12 import COLUMN, LINE, SKIRMISH, arm, base, on_table
+from games.days_of_iron.rules.formations_12 import COLUMN, LINE, MIN_CONTACT, SKIRMISH, arm, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_water, pieces_under, uncrossed
 from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTED_OFF, ROUTING, State, Unit
 
 EPS = 1e-6
 SIDESTEP = 0.5  # inches per try when a router goes around a friendly column (17.4.15), house
 SIDESTEP_TRIES = 24
-CONTACT = 0.05  # inches: closer than this is base to base (as rules/charges_17_2.py)
 
 
 def rout_distance(unit: Unit) -> float:
@@ -90,7 +91,7 @@ def continue_routs(state: State, side: str) -> list[Event]:
     for unit in [u for u in state.units if u.side == side and u.status == ROUTING and u.type != "general"
                  and on_table(u)]:
         enemies = [e for e in state.units if e.side != unit.side and on_table(e) and e.type != "general"]
-        if any(polygon_distance(base(unit).polygon(), base(e).polygon()) < CONTACT for e in enemies):
+        if any(in_contact(unit, e) for e in enemies):
             continue
         if unit.rout_turn == 0:  # routing before the table kept routs (a stored game): left where it is
             continue
@@ -114,6 +115,14 @@ def _friend_blocks(friend: Unit) -> str:
     return "around"
 
 
+def _across(start: Base, polygon: Polygon) -> float:
+    """Inches of the router's front an enemy's base stands across: 17.4.15, "if less than 1\" base
+    contact, no 'contact' is deemed to take place" (RULINGS.md 17.4.15: the router brushes past)."""
+    half = start.beam / 2
+    side = [dot(sub(p, start.centre), start.starboard) for p in polygon]
+    return max(0.0, min(half, max(side)) - max(-half, min(side)))
+
+
 def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
     """Move a router ``inches`` along its rout bearing (17.4.14-15): off the table it is gone for
     good; into an enemy it is dispersed; friends in line are burst through and disordered; friendly
@@ -127,7 +136,8 @@ def rout_move(state: State, unit: Unit, inches: float) -> list[Event]:
     delta = scale(start.forward, inches)
     events: list[Event] = []
     enemies = [e for e in state.units if e.side != unit.side and on_table(e) and e.type != "general"]
-    hit = [(t, e) for e in enemies if (t := slide_contact(start.polygon(), delta, base(e).polygon())) is not None]
+    hit = [(t, e) for e in enemies if (t := slide_contact(start.polygon(), delta, base(e).polygon())) is not None
+           and _across(start, base(e).polygon()) >= MIN_CONTACT - 1e-6]
     t, enemy = min(hit, key=lambda pair: pair[0]) if hit else (1.0, None)
     end = start.translated(scale(delta, t))
     river = water_crossed(state, start, end)

@@ -97,6 +97,8 @@ def endangered(state: State, unit: Unit, target: Unit) -> Unit | None:
 LOW, HIGH = 1, 2  # elevations of the terrain sheet (17.3.3)
 DEAD_GROUND = 6.0  # book 17.3.3: artillery on a high hill cannot hit targets this close to its front
 OVER_FRIENDS = 4.0  # book 17.3.3: friends this close to the target are endangered by fire from a high hill
+SEEN_IN = {"heavy": 4.0, "light": 6.0}  # book 16.3: formed units in heavy / light woods and towns are seen this far
+SKIRMISHERS_SEEN = 2.0  # book 16.3: skirmishers in woods and towns are seen at 2"
 CREST_VIEW = 8.0  # book 15.7, 15.8: from a high hill's crest troops are seen this far beyond a wood or town
 
 
@@ -142,6 +144,9 @@ def in_sight(state: State, unit: Unit, target: Unit) -> bool:
     the target's centre may not cross a piece that blocks sight (a wood, a town, a hill) unless the
     firer or the target stands in it (troops at its edge see and are seen)."""
     types = house().terrain
+    hidden_by = seen_within(state, target)
+    if hidden_by is not None and gap(unit, target) > hidden_by + 1e-9:
+        return False
     start, end = front_centre(unit), base(target).centre
     crest = elevation(state, unit)[0] == HIGH
     for piece in state.terrain:
@@ -154,6 +159,22 @@ def in_sight(state: State, unit: Unit, target: Unit) -> bool:
                 continue
             return False
     return True
+
+
+def seen_within(state: State, target: Unit) -> float | None:
+    """16.3: "Formed units are visible at 4\" in heavy urban areas and woods and at 6\" in light urban
+    areas and woods. Skirmishers in urban areas and woods are visible at 2\"." The distance a target
+    standing in a wood or town (a level piece that blocks sight) is seen from, or None in the open;
+    heavy or light is the piece's cover on the terrain sheet (an urban area is heavy on the house sheet)."""
+    types = house().terrain
+    best: float | None = None
+    for piece in state.terrain:
+        kind = types[piece.type]
+        if kind.blocks_sight and not kind.elevation and kind.cover in SEEN_IN and overlaps(
+                base(target).polygon(), _outline(piece)):
+            reach = SKIRMISHERS_SEEN if target.formation == SKIRMISH else SEEN_IN[kind.cover]
+            best = reach if best is None else min(best, reach)
+    return best
 
 
 def _seen_over(state: State, piece: TerrainPiece, target: Unit) -> bool:

@@ -16,8 +16,7 @@ from games.days_of_iron import data
 from games.days_of_iron.data import Rules, rules, victory_sheet
 from games.days_of_iron.orders import End, Fate, Loss, Objective, Surrender, own_unit
 from games.days_of_iron.rules import losses_17_5
-from games.days_of_iron.rules.charges_17_2 import in_contact
-from games.days_of_iron.rules.formations_12 import base, measured, on_table
+from games.days_of_iron.rules.formations_12 import base, in_contact, measured, on_table
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.state import (
     CAPTURED,
