@@ -20,6 +20,8 @@ to vary; what a secret roll's result may not change is covered for the table too
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import random
 import re
@@ -35,7 +37,7 @@ from bot.commands import COMMANDS
 from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User
 from bot.store import SqliteConnection, Store
-from games.core.rng import seed_from_number
+from games.core.rng import Rng, commitment, seed_from_number
 from games.core.ruleset import UMPIRE, get_ruleset
 
 CHANNEL = "c"
@@ -567,3 +569,161 @@ async def test_a_secret_rolls_result_changes_nothing_anyone_else_receives(with_g
             for svc in games:
                 await svc.store.close()
     assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
+
+
+# Iron and Fire: its hidden information is the secret rolls (the Covadonga's steam, the Union's
+# arrival, the cable's activations), shown only to their side. Each secret is a result of the
+# game's stream, so a pair is the game played twice with streams that agree on every draw except
+# those of the secret roll: game B's seed is a twin of A's whose draws are A's (a patched
+# ``Rng.raw``, for every Rng of that seed, replay and verify included) outside the roll's counters.
+# B is then a consistent game in which the roll came out otherwise; the same orders follow in both
+# until a secret is revealed, and the other side and a spectator must receive the same.
+TWINS: dict[bytes, tuple[bytes, frozenset[int]]] = {}
+
+
+def twin_seed(rng: Rng) -> bytes:
+    """The seed of ``rng``'s next draw: a twin's own only at its secret roll's counters."""
+    base = TWINS.get(rng._seed)
+    return base[0] if base is not None and rng.counter not in base[1] else rng._seed
+
+
+def twin_raw(self: Rng) -> int:
+    mac = hmac.new(twin_seed(self), self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
+    self.counter += 1
+    return int.from_bytes(mac, "big")
+
+
+def twin_nonce(self: Rng, salt: str = "") -> str:
+    seed, msg = twin_seed(self), b"nonce:" + self.counter.to_bytes(8, "big") + salt.encode()
+    self.counter += 1
+    return hmac.new(seed, msg, hashlib.sha256).hexdigest()
+
+
+async def secrets_of(svc: TableService) -> list[tuple[str, bool]]:
+    _, state = await state_of(svc)
+    return [] if state is None else [(s.key, s.revealed) for s in state.secrets]
+
+
+async def twin_of(before: TableService, seat: str, text: str, table: Table, own: range,
+                  told: list[str]) -> TableService | None:
+    """A copy of ``before`` on a twin stream, given ``text``, whose secret result (what ``seat``'s
+    player is told) differs from ``told``; None if eight twins all rolled the same."""
+    row = await before.store.latest_game(CHANNEL)
+    assert row is not None
+    giver = table.users[seat].id
+    for k in range(8):
+        twin = hashlib.sha256(row.seed + bytes([k])).digest()
+        TWINS[twin] = (row.seed, frozenset(own))
+        b = await clone(before)
+        store = b.store
+        assert isinstance(store, Store)
+        await store._db.raw.execute("UPDATE games SET seed = ?, commitment = ? WHERE id = ?",
+                                    (twin, commitment(twin), row.id))
+        await store._db.raw.commit()
+        out = await give(b, table, seat, text)
+        assert not errors(out), out
+        if [o.text for o in out if o.to == giver] != told:
+            return b
+        await b.store.close()
+    return None
+
+
+async def secret_roll_playout(scenario: str, seed: int, pairs: int, found: list[Difference], tally: Counter[str]) -> int:
+    chooser = random.Random(f"iron-and-fire/{scenario}/{seed}")
+    svc, table = await set_up("iron-and-fire", scenario, seed, False)
+    done = 0
+    try:
+        for step in range(MAX_ORDERS):
+            rules, state = await state_of(svc)
+            if state is None or done >= pairs:
+                break
+            to_act = [s for s in rules.to_act(state) if s in table.users]
+            if not to_act:
+                break
+            seat = chooser.choice(to_act)
+            _, text = pick_order(rules, state, seat, chooser, "roll")
+            if text is None:
+                break
+            row = await svc.store.latest_game(CHANNEL)
+            assert row is not None
+            before, secrets = await clone(svc), len(state.secrets)
+            out = await give(svc, table, seat, text)
+            assert not errors(out), (seat, text, errors(out))
+            after_row = await svc.store.latest_game(CHANNEL)
+            assert after_row is not None
+            if len(await secrets_of(svc)) > secrets:
+                giver = table.users[seat].id
+                b = await twin_of(before, seat, text, table, range(row.counter, after_row.counter),
+                                  [o.text for o in out if o.to == giver])
+                if b is not None:
+                    where = f"iron-and-fire/{scenario} seed {seed} step {step}: {seat}'s {text!r} came out otherwise"
+                    done += await twin_pair(svc, b, table, seat, out, chooser, where, found)
+                    tally[f"{verb(text)} {text.split()[-1]}"] += 1
+            await before.store.close()
+    finally:
+        await svc.store.close()
+    return done
+
+
+async def twin_pair(after: TableService, b: TableService, table: Table, seat: str, out: list[Output],
+                    chooser: random.Random, where: str, found: list[Difference]) -> int:
+    """Game A (a copy of ``after``) and B differ only in a secret roll's result: compare what the
+    others received of the roll, then play the same random orders in both (any seat's) while no
+    secret is revealed, and compare every observer's every command."""
+    audience = {u.id for s, u in table.users.items() if s != seat} | {SPECTATOR.id}
+    observers = [u for s, u in table.users.items() if s != seat] + [SPECTATOR]
+    a = await clone(after)
+    try:
+        row_b = await b.store.latest_game(CHANNEL)
+        assert row_b is not None
+        last_b = (await b.store.orders(row_b.id))[-1]
+        b_out_public = [e["text"] for e in last_b.events if e["to"] is None]
+        row_a = await a.store.latest_game(CHANNEL)
+        assert row_a is not None
+        a_out_public = [e["text"] for e in (await a.store.orders(row_a.id))[-1].events if e["to"] is None]
+        if opaque(a_out_public) != opaque(b_out_public):
+            found.append(Difference(where, "the roll's public events", "channel", a_out_public, b_out_public))
+        for _ in range(chooser.randrange(2 * SUFFIX + 1)):
+            rules, state = await state_of(a)
+            if state is None:
+                break
+            movers = [s for s in rules.to_act(state) if s in table.users]
+            if not movers:
+                break
+            mover = chooser.choice(movers)
+            _, order = pick_order(rules, state, mover, chooser, "")
+            if order is None:
+                break
+            ta, tb = await clone(a), await clone(b)
+            oa, ob = await give(ta, table, mover, order), await give(tb, table, mover, order)
+            revealed = any(r for _, r in await secrets_of(ta) + await secrets_of(tb))
+            await ta.store.close()
+            await tb.store.close()
+            if errors(oa) or errors(ob) or revealed:
+                break  # refused in one game (the secret bounds its side's orders) or the reveal: stop here
+            oa, ob = await give(a, table, mover, order), await give(b, table, mover, order)
+            if seen_by(oa, audience) != seen_by(ob, audience):
+                found.append(Difference(where, f"/order {order!r} by {mover}", "others", seen_by(oa, audience),
+                                        seen_by(ob, audience)))
+            where += f", then {mover} {order!r}"
+        await compare(a, b, observers, audience, where, found)
+        return 1
+    finally:
+        await a.store.close()
+        await b.store.close()
+
+
+@pytest.mark.parametrize(("scenario", "pairs"), [("s2", 30), ("s4", 20), ("s5", 10)])
+async def test_a_secret_rolls_result_in_iron_and_fire_changes_nothing_the_other_side_receives(
+        scenario: str, pairs: int, monkeypatch: pytest.MonkeyPatch, memo_legal: None) -> None:
+    monkeypatch.setattr(Rng, "raw", twin_raw)
+    monkeypatch.setattr(Rng, "nonce", twin_nonce)
+    found: list[Difference] = []
+    tally: Counter[str] = Counter()
+    total = 0
+    for seed in range(4 * pairs):
+        if total >= pairs:
+            break
+        total += await secret_roll_playout(scenario, seed, pairs - total, found, tally)
+        assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
+    assert total == pairs, f"only {total} secret rolls ({dict(tally)})"
