@@ -10,12 +10,14 @@ byte), and autocomplete. Commands that change the game (undo, end, concede) run 
 the store, so no probe disturbs the next. The giver's own seat and the umpire (who sees all) are
 not compared: what they get may differ.
 
-Iron and Fire is not paired: its hidden information is its secret rolls (the Union's arrival turn,
-the activations needed to cut the cable), drawn from the game's stream, not chosen by a player; its
-set-up choices (ships, batteries, face-down mine counters, the cable buoy) are public orders whose
-text the log lists. A playout of scenario s4 favouring those orders found no order of a seat whose
-alternative leaves every other reader's output and log alike (0 pairs), so there is no hidden choice
-to vary; what a secret roll's result may not change is covered for the table tools' secret rolls below.
+Systems and their hidden parts: hex-ironclads sealed fire orders; Days of Iron hidden deployment
+and troops held off the table; Oak & Iron the initiative card a fleet (or, in a Fleet Battle with a
+seat per Squadron, a Squadron) seals from its hand; Iron and Fire its secret rolls, whose results
+come from the stream rather than a choice, so its pairs differ in the roll's draws alone (a twin
+stream, below); the table tools' sealed texts and secret rolls. Each parametrisation asserts how
+many pairs it ran and of which kinds. Everything is compared as the service hands it to the Discord
+adapter: a board is compared as the view it is drawn from (the adapter's PNG is a function of the
+view and zoom, both compared), files byte for byte.
 """
 
 from __future__ import annotations
@@ -365,16 +367,6 @@ async def pair(before: TableService, after: TableService, table: Table, seat: st
         await b.store.close()
 
 
-# (system, scenario, umpire seated, pairs, orders favoured by the playout): 1,000 pairs with the tools'
-HIDDEN_SYSTEMS = [
-    ("hex-ironclads", "duel", True, 200, ""), ("hex-ironclads", "duel", False, 200, ""),
-    ("hex-ironclads", "hampton-roads", False, 150, ""), ("hex-ironclads", "trents-reach", False, 100, ""),
-    ("days-of-iron", "outpost", False, 100, ""),
-    ("days-of-iron", "outpost", False, 60, "offboard dust"),  # troops held off the table, then their arrival
-    ("oak-and-iron", "quickstart", False, 100, ""),
-]
-
-
 @pytest.fixture
 def memo_legal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each system's ``legal_orders`` remembered per (encoded state, seat): it is a pure function of
@@ -399,17 +391,35 @@ def memo_legal(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(cls, "legal_orders", remembered)
 
 
-@pytest.mark.parametrize(("system", "scenario", "with_umpire", "pairs", "prefer"), HIDDEN_SYSTEMS)
-async def test_a_hidden_order_changes_nothing_anyone_else_receives(system: str, scenario: str, with_umpire: bool,
-                                                                   pairs: int, prefer: str) -> None:
+# (system, scenario, game options, umpire seated, pairs, orders favoured by the playout, kinds the
+# pairs must include): with Iron and Fire's 60 and the tools' 40, 1,030 pairs in all
+HIDDEN_SYSTEMS = [
+    ("hex-ironclads", "duel", "", True, 150, "", "fire"), ("hex-ironclads", "duel", "", False, 150, "", "fire"),
+    ("hex-ironclads", "hampton-roads", "", False, 130, "", "fire"),
+    ("hex-ironclads", "trents-reach", "", False, 100, "", "fire"),
+    ("days-of-iron", "outpost", "", False, 100, "", ""),
+    ("days-of-iron", "outpost", "", False, 60, "offboard dust", "offboard"),  # troops held off the table, then their arrival
+    # the card each fleet holds and seals for initiative, face down until both are sealed
+    ("oak-and-iron", "quickstart", "", False, 100, "initiative", "initiative"),
+    # a Fleet Battle with a seat per Squadron: each Squadron's player seals from their own hand
+    ("oak-and-iron", "fleet", "command=squadron", False, 30, "initiative", "initiative"),
+]
+
+
+@pytest.mark.parametrize(("system", "scenario", "options", "with_umpire", "pairs", "prefer", "kinds"), HIDDEN_SYSTEMS)
+async def test_a_hidden_order_changes_nothing_anyone_else_receives(system: str, scenario: str, options: str,
+                                                                   with_umpire: bool, pairs: int, prefer: str,
+                                                                   kinds: str, memo_legal: None) -> None:
     found: list[Difference] = []
+    tally: Counter[str] = Counter()
     total = 0
     for seed in range(4 * pairs):
         if total >= pairs:
             break
-        total += await playout(system, scenario, seed, with_umpire, min(15, pairs - total), found, prefer)
+        total += await playout(system, scenario, seed, with_umpire, min(15, pairs - total), found, prefer, options, tally)
         assert not found, f"{len(found)} differences, first:\n" + "\n".join(str(d) for d in found[:3])
     assert total == pairs, f"only {total} hidden points"
+    assert all(tally[k] >= pairs // 4 for k in kinds.split()), f"pairs by kind: {dict(tally)}"
 
 
 async def test_a_hidden_order_costs_its_giver_one_private_reply() -> None:
