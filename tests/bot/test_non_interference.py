@@ -392,12 +392,12 @@ def memo_legal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # (system, scenario, game options, umpire seated, pairs, orders favoured by the playout, kinds the
-# pairs must include): with Iron and Fire's 60 and the tools' 40, 1,030 pairs in all
+# pairs must include): 900 here, with Iron and Fire's 70 and the tools' 40, 1,010 pairs in all
 HIDDEN_SYSTEMS = [
-    ("hex-ironclads", "duel", "", True, 150, "", "fire"), ("hex-ironclads", "duel", "", False, 150, "", "fire"),
+    ("hex-ironclads", "duel", "", True, 180, "", "fire"), ("hex-ironclads", "duel", "", False, 180, "", "fire"),
     ("hex-ironclads", "hampton-roads", "", False, 130, "", "fire"),
     ("hex-ironclads", "trents-reach", "", False, 100, "", "fire"),
-    ("days-of-iron", "outpost", "", False, 100, "", ""),
+    ("days-of-iron", "outpost", "", False, 120, "", ""),
     ("days-of-iron", "outpost", "", False, 60, "offboard dust", "offboard"),  # troops held off the table, then their arrival
     # the card each fleet holds and seals for initiative, face down until both are sealed
     ("oak-and-iron", "quickstart", "", False, 100, "initiative", "initiative"),
@@ -723,7 +723,7 @@ async def twin_pair(after: TableService, b: TableService, table: Table, seat: st
         await b.store.close()
 
 
-@pytest.mark.parametrize(("scenario", "pairs"), [("s2", 30), ("s4", 20), ("s5", 10)])
+@pytest.mark.parametrize(("scenario", "pairs"), [("s2", 40), ("s4", 20), ("s5", 10)])
 async def test_a_secret_rolls_result_in_iron_and_fire_changes_nothing_the_other_side_receives(
         scenario: str, pairs: int, monkeypatch: pytest.MonkeyPatch, memo_legal: None) -> None:
     monkeypatch.setattr(Rng, "raw", twin_raw)
