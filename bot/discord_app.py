@@ -33,6 +33,7 @@ import logging
 import multiprocessing
 import os
 import re
+import secrets
 import signal
 import sys
 import threading
@@ -44,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -347,6 +349,34 @@ def _files(files: Sequence[tuple[str, bytes]], limit: int) -> tuple[list[discord
             attached.append(discord.File(io.BytesIO(data), filename=name))
     return attached, notes
 
+POST_ATTEMPTS = 3  # a channel or DM post Discord did not confirm is sent again at most this often in all
+POST_RETRY_SECONDS = 0.5
+# What leaves a post unconfirmed: the connection dropped (or timed out) before Discord's answer, or
+# Discord answered 5xx. The message may have landed all the same.
+UNCONFIRMED = (aiohttp.ClientConnectionError, asyncio.TimeoutError, discord.DiscordServerError)
+
+
+async def post_once(
+    target: discord.abc.Messageable, content: str, files: Sequence[discord.File] = ()
+) -> discord.Message:
+    """Create a message in a channel or DM, sent again while Discord did not confirm it. Every try
+    carries the same nonce with ``enforce_nonce`` (discord.py sets it whenever a nonce is given), so
+    if an unconfirmed try did land, Discord answers the retry with that message instead of posting
+    it twice."""
+    nonce = secrets.randbits(63)
+    for attempt in range(1, POST_ATTEMPTS + 1):
+        for file in files:
+            file.reset()  # a failed try has read the attachment: send it from its start again
+        try:
+            return await target.send(content, files=list(files), nonce=nonce)
+        except UNCONFIRMED:
+            if attempt == POST_ATTEMPTS:
+                raise
+            log.warning("a post was not confirmed (try %d of %d); sending it again with its nonce", attempt, POST_ATTEMPTS)
+            await asyncio.sleep(POST_RETRY_SECONDS * attempt)
+    raise AssertionError("unreachable")
+
+
 def _pieces(prepared: Prepared, index: int, limit: int) -> list[tuple[str, list[discord.File]]]:
     """One output as message-sized pieces; attachments ride on the last piece."""
     files, notes = _files(prepared.files_for(index), limit)
@@ -465,7 +495,7 @@ class DirectMessages:
             if channel is None:
                 channel = await self.bot.create_dm(discord.Object(int(user_id)))
                 self._dm_channels[user_id] = channel
-            await channel.send(content, files=list(files))
+            await post_once(channel, content, files)
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
                 self.bot.dms_closed[user_id] = self.bot.clock()  # the pause starts again from this refusal
@@ -476,7 +506,7 @@ class DirectMessages:
             else:
                 log.warning("DM to %s refused: %s", user_id, error)
             return False
-        except discord.HTTPException:
+        except (discord.HTTPException, *UNCONFIRMED):
             log.exception("DM to %s failed", user_id)
             return False
         if self.bot.dms_closed.pop(user_id, None) is not None:
@@ -1122,8 +1152,8 @@ class TableBot(discord.Client):
         target = self.get_partial_messageable(int(channel))
         for content, files in _pieces(prepared, index, DEFAULT_FILE_LIMIT):
             try:
-                await target.send(content, files=files)
-            except discord.HTTPException:
+                await post_once(target, content, files)
+            except (discord.HTTPException, *UNCONFIRMED):
                 log.exception("could not post in channel %s", channel)
                 return
 

@@ -43,6 +43,7 @@ from bot.discord_app import DEFERRED_NOTE
 from tests.e2e.discord_spec.validate import discord_spec
 
 API = "/api/v10"
+NONCE_SECONDS = 300.0  # "the past few minutes" in which Discord checks an enforced nonce for uniqueness
 EPHEMERAL = 64
 LOADING = 128
 DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
@@ -236,6 +237,7 @@ class FakeMessage:
     deleted: bool = False
     edits: int = 0
     created: float = field(default_factory=time.monotonic)
+    nonce: str | None = None  # as the creator sent it (Create Message)
 
     @property
     def ephemeral(self) -> bool:
@@ -297,6 +299,8 @@ class FakeMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if guild_id is not None:
             data["guild_id"] = guild_id
         return data
@@ -435,6 +439,8 @@ class FakeDiscord:
         self.closed_with: list[int] = []  # close codes the gateway sent
         self.undelivered: list[tuple[str, str]] = []  # (event, guild) no connected shard owned
         self.deliveries: list[tuple[str, int]] = []  # (event, how many sessions it went to)
+        self.drops: list[RateLimit] = []  # requests carried out whose answer is lost: the connection drops
+        self.dropped: list[Recorded] = []
         self.add_channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -701,6 +707,12 @@ class FakeDiscord:
         self.rate_limits.append(limit)
         return limit
 
+    def drop_answers(self, method: str, route: str, times: int = 1) -> None:
+        """The next ``times`` matching requests are carried out (a message is created) but the
+        connection closes before the answer, as a connection lost under load does: the client
+        cannot tell whether its request landed."""
+        self.drops.append(RateLimit(re.compile(route), method, times, 0.0, False))
+
     def _rate_limited(self, method: str, path: str) -> web.Response | None:
         limit = next((r for r in self.rate_limits if r.matches(method, path)), None)
         if limit is None:
@@ -752,6 +764,13 @@ class FakeDiscord:
             self.on_request(record)
         async with self.changed:
             self.changed.notify_all()
+        drop = next((d for d in self.drops if d.matches(request.method, path)), None)
+        if drop is not None:
+            drop.times -= 1
+            self.dropped.append(record)
+            assert request.transport is not None
+            request.transport.close()  # done, but the answer never reaches the client
+            raise ConnectionResetError("fake Discord dropped the connection before answering")
         return response
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment], list[str]]:
@@ -1182,7 +1201,15 @@ class FakeDiscord:
         problem = self._check_message(data, files, self.attachment_limit)
         if problem is not None:
             return problem
+        nonce = None if data.get("nonce") is None else str(data["nonce"])
+        if nonce is not None and data.get("enforce_nonce"):
+            # Discord: a nonce enforced and already used by this author lately returns that message, no new one
+            earlier = next((m for m in self.messages.values() if m.nonce == nonce and m.channel_id == channel_id
+                            and m.author_id == self.bot_user.id and time.monotonic() - m.created < NONCE_SECONDS), None)
+            if earlier is not None:
+                return json_response(self.message_payload(earlier))
         message = self._new_message(channel_id, data, files)
+        message.nonce = nonce
         return json_response(self.message_payload(message))
 
     # ------------------------------------------------------------------ acting as users
