@@ -105,5 +105,6 @@ def game_over_lines(outcome: Outcome, row: GameRow, game: Loaded) -> list[str]:
     """The one game-over block: result (the winner named as the board names the side), the rules'
     final tallies, and the published seed."""
     winner = winner_text(game.rules, game.state, outcome.winner)
-    return [f"**Game over.** Winner: {winner}. {outcome.reason}", *outcome.details, seed_reveal(row)]
+    reason = outcome.reason[:1].upper() + outcome.reason[1:]  # a rules' reason may be written to follow "Peru wins: "
+    return [f"**Game over.** Winner: {winner}. {reason}", *outcome.details, seed_reveal(row)]
 

@@ -143,7 +143,8 @@ def _phase_lines(state: State) -> list[str]:
         return [f"Set-up: {SIDE_NAMES[s.setup_side]} is placing (Chile first, then Peru)."]
     if s.phase == "over":
         winner = SIDE_NAMES.get(s.result_winner, "Nobody (draw)")
-        return [f"Game over after turn {s.turn}: {winner}. {s.result_reason}"]
+        reason = s.result_reason[:1].upper() + s.result_reason[1:]  # written to follow "Peru wins: "
+        return [f"Game over after turn {s.turn}: {winner}. {reason}"]
     phase = {"arrive": f"arrivals ({SIDE_NAMES[s.setup_side]} places)", "joker": f"first Joker ({SIDE_NAMES.get(s.decider, '')} decides)", "boarding": f"Boarding Combat ({SIDE_NAMES.get(s.decider, 'either side')} decides)"}.get(s.phase, "activations")
     lines = [f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + "."]
     if s.card:

@@ -103,3 +103,10 @@ def test_ships_sharing_a_setup_zone_share_one_outline() -> None:
         unit(st, uid).arrive_turn = 2
     zones = ruleset().view(st, "chile").zones
     assert len(zones) == 1 and zones[0].name == "3 ships"
+
+
+def test_game_over_status_reason_starts_a_sentence() -> None:
+    """The rules write the reason to follow "Peru wins: "; after "Peru." it must start with a capital."""
+    st = new_game("s1")
+    st.phase, st.result_winner, st.result_reason = "over", "peru", "the Esmeralda was sunk."
+    assert f"Game over after turn {st.turn}: Peru. The Esmeralda was sunk." in ruleset().view(st, None).status
