@@ -13,6 +13,7 @@ by reference from the one command table in bot/commands.py.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -38,6 +39,8 @@ from bot.rooms.common import (
     parse_zoom,
     replay_steps,
     ruleset_for,
+    storable_name,
+    unstorable,
 )
 from bot.rooms.context import Table
 from bot.rooms.delivery import ClosedDms
@@ -133,6 +136,12 @@ class TableService:
                 for key, value in options.items():
                     if len(value) > MAX_INPUT and key != "export":
                         raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
+                    why = unstorable(value)
+                    if why:  # the one edge every option passes: no room or store ever sees such text
+                        raise InvalidSyntax(f"{key}: {why}, so nothing was done.",
+                                            hint="Remove or retype that character and send the command again.")
+                if unstorable(user.name):
+                    user = dataclasses.replace(user, name=storable_name(user.name))
                 opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
                 if offered is not None and offered[1] is not None and not await self.may_use_order_offer(channel, user):
                     raise NotAllowed(NOT_YOUR_OFFER)  # before the version check: see may_use_order_offer
