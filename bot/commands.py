@@ -103,8 +103,9 @@ COMMAND_LIST: tuple[Command, ...] = (
         Param("export", "A game export to check instead of this channel's game", front_end=False),
     ), read_only=True),
     Command("game private", Records.game_private,
-            "Your private information (hand, secret rolls), only to you; retries closed DMs",
-            read_only=True, private=True),
+            "Your private information (hand, secret rolls), only to you; retries closed DMs", (
+        Param("page", "Page number (1 = the first; the answer says how many there are)", kind="int", low=1, high=10_000),
+    ), read_only=True, private=True),
     Command("game remind", Reminders.game_remind, "Set when to remind whoever must act (umpire or Manage Server)", (
         Param("after", "Hours without an order before the first reminder, e.g. 12"),
         Param("every", "Hours between reminders after that, e.g. 24"),
@@ -156,6 +157,8 @@ COMMAND_LIST: tuple[Command, ...] = (
         Param("to", "Players, e.g. @alice @bob", required=True),
     )),
     Command("tools verify", Tools.tools_verify, "Publish this channel's dice seed, re-check every roll, start anew"),
+    Command("tools close", Tools.tools_close,
+            "Start a new dice stream, keeping this one's unrevealed secret rolls sealed (still revealable)"),
     Command("hand", Tools.hand, "Show your hand only to you", read_only=True, private=True),
     Command("play", Tools.play, "Play a card from your hand face up", (
         Param("card", "The card, e.g. A♥ (see /hand)", required=True, complete="hand_cards"),

@@ -167,12 +167,24 @@ class Records:
                 for e in o.events:
                     if e["to"] is not None and (mine & set(e["to"]) or UMPIRE in mine):
                         lines.append(f"[{number}] {e['text']}")
+        for sealed in await self.ctx.store.sealed_streams(channel):  # closed streams keep their secret rolls
+            lines += TOOLS.secret_lines(TOOLS.decode(sealed.snapshot), user.id)
         tools_row = await self.ctx.store.tools(channel)
         if tools_row:
             tools_state: ToolsState = TOOLS.decode(tools_row.snapshot)
             lines += TOOLS.private_text(tools_state, user.id)
         text = "\n".join(lines) or "You have nothing private in this channel."
-        return [Output("ephemeral", chunk, to=user.id, view=view if i == 0 else None) for i, chunk in enumerate(split_text(text, MAX_MESSAGE))]
+        # one page per answer: a long list (many secret rolls) must not become a flood of messages
+        pages = split_text(text, MAX_MESSAGE - 100)
+        page_text = opts.get("page", "") or "1"
+        page = small_number(page_text) or 0
+        if not 1 <= page <= len(pages):
+            raise InvalidSyntax(f"No private page {quote(page_text)}.", hint=f"Pages run 1 to {len(pages)}.")
+        if len(pages) > 1:
+            more = f" (/game private page:{page + 1} for the next)" if page < len(pages) else ""
+            return [Output("ephemeral", f"Page {page} of {len(pages)}{more}:\n{pages[page - 1]}", to=user.id,
+                           view=view if page == 1 else None)]
+        return [Output("ephemeral", text, to=user.id, view=view)]
 
 
 async def export_record(store: Storage, row: GameRow, *, secrets: bool = False, viewer: str | None = None) -> dict[str, Any]:
