@@ -12,7 +12,7 @@ by reference from the one command table in bot/commands.py.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import dataclasses
 import functools
 import time
@@ -80,7 +80,6 @@ class TableService:
     ) -> None:
         self.store = store
         self.table = Table(store, mention=mention, seed_source=seed_source, clock=clock)
-        self._locks: dict[str, asyncio.Lock] = {}
         self.lifecycle = Lifecycle(self.table)
         self.orders = Orders(self.table)
         self.tools = Tools(self.table)
@@ -126,7 +125,8 @@ class TableService:
         if handler is None:
             return [self._error(user, f"Unknown command {quote('/' + command)}. Commands: "
                                 + ", ".join("/" + c for c in self.commands) + ".")]
-        lock = self._locks.setdefault(channel, asyncio.Lock())
+        # a heavy command (replay, verify, export) takes the lock itself, only to read its snapshot
+        lock = contextlib.nullcontext() if COMMANDS[command].detached else self.table.lock(channel)
         async with lock:
             try:
                 unknown = sorted(set(options) - COMMAND_OPTIONS[command])

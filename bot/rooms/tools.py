@@ -3,7 +3,6 @@ verify, on the channel's own committed random stream."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 
@@ -109,7 +108,7 @@ class Tools:
             raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools verify again.") from None
         published = dataclasses.replace(row, status="published")
         data = await export_record(self.ctx.store, published)
-        report = await asyncio.to_thread(verify_export, data)  # a replay of the whole stream: off the loop
+        report = await self.ctx.work(verify_export, data)  # a replay of the whole stream: off the loop
         piles = [name for name, deck in sorted(fresh.decks.items()) if deck.draw_pile]
         several = len(piles) > 1
         reshuffled = (f"\nThe draw pile{'s' if several else ''} of {', '.join(f'**{n}**' for n in piles)} "
@@ -217,7 +216,7 @@ class Tools:
             except StaleVersion:
                 continue  # another process published or revealed on it just now
             data = await export_record(self.ctx.store, published)
-            report = await asyncio.to_thread(verify_export, data)
+            report = await self.ctx.work(verify_export, data)
             text = (f"The closed table-tools stream with commitment `{sealed.commitment}` has every secret roll "
                     f"revealed, so its seed is published: `{sealed.seed.hex()}`.\n{report}")
             blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
