@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from games.core.data import listing, load
+from games.core.data import load, usable
 from games.core.decks import Deck, card_matches, card_name, custom_cards, standard_cards
 from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
@@ -72,7 +72,7 @@ def small_number(text: str) -> int | None:
 def custom_dice() -> dict[str, CustomDie]:
     """Custom dice from ``data/dice/*.toml`` (``name``, ``faces``), keyed by lower-case name."""
     dice: dict[str, CustomDie] = {}
-    for path in listing("dice"):
+    for path in usable("dice"):
         rec = load(path)
         name = rec.str("name")
         dice[name.lower()] = CustomDie(name, tuple(rec.str_list("faces")))
@@ -82,7 +82,7 @@ def custom_dice() -> dict[str, CustomDie]:
 def deck_sources() -> dict[str, list[str]]:
     """Deck names usable in ``/deck new from:``: the standard decks and ``data/decks/*.toml``."""
     sources: dict[str, list[str]] = {"standard52": standard_cards(0), "standard54": standard_cards(2)}
-    for path in listing("decks"):
+    for path in usable("decks"):
         rec = load(path)
         cards = rec.table("cards")
         counts = {key: cards.int(key, 1, 200) for key in cards}
