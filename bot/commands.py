@@ -60,6 +60,7 @@ class Command:
     read_only: bool = False  # never changes a game: no status refresh, no buttons after it
     private: bool = False  # its reply is usually only for the asker (a deferral is ephemeral)
     slash: bool = True  # offered as a slash command (False: a console spelling of another command)
+    detached: bool = False  # heavy: its handler takes the channel's lock only to read its snapshot
 
     @property
     def option_names(self) -> frozenset[str]:
@@ -96,15 +97,17 @@ COMMAND_LIST: tuple[Command, ...] = (
     Command("game list", Lifecycle.game_list, "This server's games, most recent first, and whose turn it is", (
         Param("page", "Page number (1 = the most recently active games)", kind="int", low=1, high=10_000),
     ), read_only=True, private=True),
-    Command("game export", Records.game_export, "Download the game record as JSON", read_only=True, private=True),
+    Command("game export", Records.game_export, "Download the game record as JSON", read_only=True, private=True,
+            detached=True),
     Command("game replay", Records.game_replay, "An animated replay of the game so far (only you see it)",
-            read_only=True),
+            read_only=True, detached=True),
     Command("game verify", Records.game_verify, "Check every roll and shuffle against the published seed", (
         Param("export", "A game export to check instead of this channel's game", front_end=False),
-    ), read_only=True),
+    ), read_only=True, detached=True),
     Command("game private", Records.game_private,
-            "Your private information (hand, secret rolls), only to you; retries closed DMs",
-            read_only=True, private=True),
+            "Your private information (hand, secret rolls), only to you; retries closed DMs", (
+        Param("page", "Page number (1 = the first; the answer says how many there are)", kind="int", low=1, high=10_000),
+    ), read_only=True, private=True),
     Command("game remind", Reminders.game_remind, "Set when to remind whoever must act (umpire or Manage Server)", (
         Param("after", "Hours without an order before the first reminder, e.g. 12"),
         Param("every", "Hours between reminders after that, e.g. 24"),
@@ -156,6 +159,8 @@ COMMAND_LIST: tuple[Command, ...] = (
         Param("to", "Players, e.g. @alice @bob", required=True),
     )),
     Command("tools verify", Tools.tools_verify, "Publish this channel's dice seed, re-check every roll, start anew"),
+    Command("tools close", Tools.tools_close,
+            "Start a new dice stream, keeping this one's unrevealed secret rolls sealed (still revealable)"),
     Command("hand", Tools.hand, "Show your hand only to you", read_only=True, private=True),
     Command("play", Tools.play, "Play a card from your hand face up", (
         Param("card", "The card, e.g. A♥ (see /hand)", required=True, complete="hand_cards"),

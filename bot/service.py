@@ -12,7 +12,8 @@ by reference from the one command table in bot/commands.py.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import dataclasses
 import functools
 import time
 from collections.abc import Awaitable, Callable, Collection
@@ -38,6 +39,8 @@ from bot.rooms.common import (
     parse_zoom,
     replay_steps,
     ruleset_for,
+    storable_name,
+    unstorable,
 )
 from bot.rooms.context import Table
 from bot.rooms.delivery import ClosedDms
@@ -77,7 +80,6 @@ class TableService:
     ) -> None:
         self.store = store
         self.table = Table(store, mention=mention, seed_source=seed_source, clock=clock)
-        self._locks: dict[str, asyncio.Lock] = {}
         self.lifecycle = Lifecycle(self.table)
         self.orders = Orders(self.table)
         self.tools = Tools(self.table)
@@ -123,7 +125,8 @@ class TableService:
         if handler is None:
             return [self._error(user, f"Unknown command {quote('/' + command)}. Commands: "
                                 + ", ".join("/" + c for c in self.commands) + ".")]
-        lock = self._locks.setdefault(channel, asyncio.Lock())
+        # a heavy command (replay, verify, export) takes the lock itself, only to read its snapshot
+        lock = contextlib.nullcontext() if COMMANDS[command].detached else self.table.lock(channel)
         async with lock:
             try:
                 unknown = sorted(set(options) - COMMAND_OPTIONS[command])
@@ -133,6 +136,12 @@ class TableService:
                 for key, value in options.items():
                     if len(value) > MAX_INPUT and key != "export":
                         raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
+                    why = unstorable(value)
+                    if why:  # the one edge every option passes: no room or store ever sees such text
+                        raise InvalidSyntax(f"{key}: {why}, so nothing was done.",
+                                            hint="Remove or retype that character and send the command again.")
+                if unstorable(user.name):
+                    user = dataclasses.replace(user, name=storable_name(user.name))
                 opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
                 if offered is not None and offered[1] is not None and not await self.may_use_order_offer(channel, user):
                     raise NotAllowed(NOT_YOUR_OFFER)  # before the version check: see may_use_order_offer

@@ -155,9 +155,14 @@ class Storage(Claims, Protocol):
         """The channel's current table-tools stream."""
         ...
 
+    async def sealed_streams(self, channel: str) -> list[GameRow]:
+        """The channel's closed table-tools streams (status "sealed": seed still secret), oldest first."""
+        ...
+
     async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
-                             snapshot: Any, counter: int, creator: str) -> GameRow:
-        """Retire a tools stream and open the next one in one transaction; StaleVersion if raced."""
+                             snapshot: Any, counter: int, creator: str, retire: str = "published") -> GameRow:
+        """Retire a tools stream (as ``retire``: "published", or "sealed" to keep its seed secret) and
+        open the next one in one transaction; StaleVersion if raced."""
         ...
 
     async def claim_due_games(

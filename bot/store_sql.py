@@ -416,14 +416,21 @@ class SqlStore(_Claims[C], _Copying[C]):
         channel is next used."""
         await self._db.write("UPDATE games SET guild = ? WHERE channel = ? AND guild = ''", (guild, channel))
 
+    async def sealed_streams(self, channel: str) -> list[GameRow]:
+        rows = await self._fetch(f"{SELECT_GAMES} WHERE channel = ? AND system = 'tools' AND status = 'sealed'"
+                                 " ORDER BY id", (channel,))
+        return [game_from_row(r) for r in rows]
+
     async def publish_stream(self, tools: GameRow, *, seed: bytes, commitment: str, options: dict[str, str],
-                             snapshot: Any, counter: int, creator: str) -> GameRow:
-        """Retire a channel's table-tools stream (its seed is being published) and open the next one,
-        atomically: the channel is never left without its decks and hands' table, nor with two."""
+                             snapshot: Any, counter: int, creator: str, retire: str = "published") -> GameRow:
+        """Retire a channel's table-tools stream (its seed is being published, or with ``retire``
+        "sealed" kept secret) and open the next one, atomically: the channel is never left without
+        its decks and hands' table, nor with two."""
+        assert retire in ("published", "sealed")
         now = time.time()
         async with self._db.transaction() as tx:
-            if await tx.execute("UPDATE games SET status = 'published', version = version + 1, updated = ?"
-                                " WHERE id = ? AND version = ?", (now, tools.id, tools.version)) != 1:
+            if await tx.execute("UPDATE games SET status = ?, version = version + 1, updated = ?"
+                                " WHERE id = ? AND version = ?", (retire, now, tools.id, tools.version)) != 1:
                 raise StaleVersion(tools.id)
             try:
                 rows = await tx.fetch(INSERT_GAME, (tools.channel, tools.system, tools.scenario, json.dumps(options),

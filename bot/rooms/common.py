@@ -59,6 +59,29 @@ class Loaded:
 
 
 
+def unstorable(text: str) -> str | None:
+    """Why ``text`` cannot be stored, or None: a NUL (PostgreSQL refuses it in text) or a lone
+    surrogate (no UTF-8 spelling, so no database driver takes it). Says where, never echoes it."""
+    nul = text.find("\x00")
+    try:
+        text.encode("utf-8")
+        bad = -1
+    except UnicodeEncodeError as exc:
+        bad = exc.start
+    if nul < 0 and bad < 0:
+        return None
+    at = min(i for i in (nul, bad) if i >= 0)
+    what = "a NUL character (U+0000)" if at == nul else f"a lone surrogate (U+{ord(text[at]):04X})"
+    return f"character {at + 1} is {what}, which cannot be stored"
+
+
+def storable_name(text: str) -> str:
+    """A display name the front end gave, with anything that cannot be stored replaced by U+FFFD:
+    the user cannot change it in the command, so it is mended rather than refused (a surrogate pair
+    becomes the character it spells)."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace").replace("\x00", "\ufffd")
+
+
 def parse_options(text: str) -> dict[str, str]:
     """``k=v,k2=v2`` -> dict. A part without ``=`` continues the previous value (``sides=Peru,Chile``)."""
     out: dict[str, str] = {}

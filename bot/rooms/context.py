@@ -4,6 +4,7 @@ it holds no command logic."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Callable
@@ -12,6 +13,7 @@ from typing import Any
 from bot.rooms.common import STATE_CACHE, USER_TOKEN, Loaded, Output, User, ruleset_for
 from bot.rooms.seats import umpire_of
 from bot.storage import GameRow, Storage
+from bot.workers import Runner, in_worker
 from games.core.errors import NoSuchGame, WrongPhase
 from games.core.rng import new_seed
 from games.tools import TOOLS, ToolsState
@@ -34,6 +36,14 @@ class Table:
         self.clock = clock
         self.states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
         self.guilds: dict[str, str] = {}  # channel -> its Discord server, as the front end said (note_guild)
+        self.locks: dict[str, asyncio.Lock] = {}
+        # heavy pure work (a replay's drawing, a verify): the worker pool; tests may run it in a thread
+        self.work: Runner = in_worker
+
+    def lock(self, channel: str) -> asyncio.Lock:
+        """The channel's lock: commands there run one at a time; a replay, verify or export holds it
+        only while it reads its snapshot."""
+        return self.locks.setdefault(channel, asyncio.Lock())
 
     def format(self, out: Output) -> Output:
         text = USER_TOKEN.sub(lambda m: self.mention(m.group(1)), out.text)

@@ -1,4 +1,11 @@
-"""The game's record: /game log, export, replay, verify and private, and the check of an export."""
+"""The game's record: /game log, export, replay, verify and private, and the check of an export.
+
+Replay, verify and export are the heavy ones: each reads its snapshot (the game at one version)
+under the channel's lock, then works outside it (a replay and a verify in the worker pool), so
+orders and status in that channel answer at once. One of each kind runs per game; whoever asks
+while it runs is answered at once and sent theirs when it is done; a finished answer for an
+unchanged version is reused; and each user has a short cool-down before starting another.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,8 @@ import asyncio
 import dataclasses
 import hashlib
 import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.rooms.common import (
@@ -24,12 +33,17 @@ from bot.rooms.context import Table
 from bot.rooms.seats import orders_seen, seat_label, user_seats
 from bot.storage import GameRow, OrderRow, Storage
 from bot.text import split_text
-from games.core.errors import IllegalOrder, InvalidSyntax, WrongPhase, quote
+from games.core.errors import GameError, IllegalOrder, InvalidSyntax, WrongPhase, quote
 from games.core.ruleset import UMPIRE
 from games.core.view import View
 from games.tools import TOOLS, ToolsState, small_number
 
 LOG_PAGE = 15
+COOL_DOWN = 20.0  # seconds before one user may start another replay (or verify) drawn anew
+# an export only reads the record and writes it out: one per game at a time, no cool-down
+COOL_DOWNS = {"replay": COOL_DOWN, "verify": COOL_DOWN, "export": 0.0}
+KEPT_ANSWERS = 8  # finished replays, verifies and exports kept for re-asks at an unchanged version
+Answer = Callable[[Any, str, bool], Output]  # (result, user id, first asker?) -> that user's answer
 
 
 
@@ -49,7 +63,48 @@ class Records:
 
     def __init__(self, ctx: Table) -> None:
         self.ctx = ctx
-        self._replay_lock = asyncio.Lock()
+        # (kind, game id) -> who asked while it runs: user id -> (their key, their work, their answer)
+        self._running: dict[tuple[str, int], dict[str, tuple[Any, Callable[[], Awaitable[Any]], Answer]]] = {}
+        self._kept: OrderedDict[Any, Any] = OrderedDict()  # key (kind, game, version, ...) -> result
+        self._asked: dict[tuple[str, str], float] = {}  # (kind, user id) -> when they last started one
+
+    async def _bounded(self, kind: str, game: int, user: User, key: Any, work: Callable[[], Awaitable[Any]],
+                       answer: Answer, busy: str) -> list[Output]:
+        """``work()``'s result answered to ``user``: a kept one for ``key`` at once; while a ``kind``
+        for this game runs, ``busy`` now and theirs (as a private message) when it is done; else
+        started now, after the user's cool-down. The channel's lock is not held here."""
+        if key in self._kept:
+            self._kept.move_to_end(key)
+            return [answer(self._kept[key], user.id, False)]
+        waiting = self._running.get((kind, game))
+        if waiting is not None:
+            waiting[user.id] = (key, work, answer)
+            return [Output("ephemeral", busy, to=user.id)]
+        now, last, wait = self.ctx.clock(), self._asked.get((kind, user.id)), COOL_DOWNS[kind]
+        if last is not None and now - last < wait:
+            raise WrongPhase(f"You started a /game {kind} {now - last:.0f} s ago; each person may start one "
+                             f"every {wait:.0f} s.", hint=f"Ask again in {wait - (now - last):.0f} s.")
+        self._asked[(kind, user.id)] = now
+        waiting = self._running[(kind, game)] = {}
+        try:
+            outputs = [answer(await self._keep(key, work), user.id, True)]
+            while waiting:  # those who asked meanwhile: the same answer, or theirs drawn now
+                other, (their_key, their_work, their_answer) = waiting.popitem()
+                try:
+                    result = self._kept[their_key] if their_key in self._kept else await self._keep(their_key, their_work)
+                    outputs.append(their_answer(result, other, False))
+                except GameError as exc:
+                    outputs.append(Output("ephemeral", exc.text, to=other))
+        finally:
+            del self._running[(kind, game)]
+        return outputs
+
+    async def _keep(self, key: Any, work: Callable[[], Awaitable[Any]]) -> Any:
+        result = await work()
+        self._kept[key] = result
+        if len(self._kept) > KEPT_ANSWERS:
+            self._kept.popitem(last=False)
+        return result
 
     async def game_log(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded = await self.ctx.latest(channel)
@@ -66,21 +121,35 @@ class Records:
         return [Output("ephemeral", f"Log page {page} of {pages}, newest first{older}:\n" + "\n".join(chunk), to=user.id)]
 
     async def game_export(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        loaded = await self.ctx.latest(channel)
-        data = await export_record(self.ctx.store, loaded.row, viewer=user.id)
-        blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
-        name = f"game-{loaded.row.id}-{loaded.row.system}.json"
+        async with self.ctx.lock(channel):  # the record at one version; written out after the lock
+            loaded = await self.ctx.latest(channel)
+            data = await export_record(self.ctx.store, loaded.row, viewer=user.id)
+        row = loaded.row
+        name = f"game-{row.id}-{row.system}.json"
         note = "" if "seed" in data else (" so far, as you may see it: the whole record and the seed come once the "
                                           "game is over")
-        return [Output("ephemeral", f"Export of game {loaded.row.id}{note}.", to=user.id, file=(name, blob))]
+
+        async def work() -> bytes:
+            return await asyncio.to_thread(lambda: json.dumps(data, indent=1, ensure_ascii=False).encode())
+
+        def answer(blob: bytes, to: str, first: bool) -> Output:
+            return Output("ephemeral", f"Export of game {row.id}{note}.", to=to, file=(name, blob))
+
+        # a running game's export is the viewer's own part of it; a finished one is the same for all
+        key = ("export", row.id, row.version, "" if "seed" in data else user.id)
+        return await self._bounded("export", row.id, user, key, work, answer,
+                                   "This game's export is being written for someone else right now; you will be "
+                                   "sent yours when it is done.")
 
     async def game_replay(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """An animated GIF of the game so far in spectator frames (nothing private). Long games are
         sampled to at most MAX_REPLAY_FRAMES frames, and one replay is drawn at a time per process:
         each holds a fold of the whole game and a frame being encoded, so concurrent ones would
-        multiply the memory any spectator can make the bot use."""
-        loaded = await self.ctx.latest(channel)
-        orders = await self.ctx.store.orders(loaded.row.id, include_undone=False)
+        multiply the memory any spectator can make the bot use. Drawn in the worker pool, outside
+        the channel's lock (see the module docstring)."""
+        async with self.ctx.lock(channel):  # the game at one version: the rest works on this snapshot
+            loaded = await self.ctx.latest(channel)
+            orders = await self.ctx.store.orders(loaded.row.id, include_undone=False)
         # frames follow the orders this user's log lists (numbered as there), never a secret one:
         # a frame or a count per hidden order would count them
         position = {o.seq: i for i, o in enumerate(orders)}
@@ -88,46 +157,29 @@ class Records:
                   for o, readable in orders_seen(loaded.row, user.id, orders)]
         if not listed:
             raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
-        if self._replay_lock.locked():
-            raise WrongPhase("Another replay is being drawn right now (the bot draws one at a time).",
-                             hint="Try /game replay again in a minute.")
-        async with self._replay_lock:
-            sample = replay_steps(len(listed), MAX_REPLAY_FRAMES)  # 0 is the set-up, k the k-th listed order
-            shown = {listed[k - 1][0]: (k, listed[k - 1][1]) for k in sample if k}
-            steps = [0, *shown]
-            views, captions = await asyncio.to_thread(self._replay_frames, loaded, orders, shown, steps)
-            from render import render_replay
-
-            gif = await asyncio.to_thread(render_replay, views, captions)
-        name = f"game-{loaded.row.id}-replay.gif"
+        sample = replay_steps(len(listed), MAX_REPLAY_FRAMES)  # 0 is the set-up, k the k-th listed order
+        shown = {listed[k - 1][0]: (k, listed[k - 1][1]) for k in sample if k}
+        steps = [0, *shown]
+        row = loaded.row
+        name = f"game-{row.id}-replay.gif"
         count = len(listed)
         if len(steps) == count + 1:
             said = f"Replay of {count} order{'s' if count != 1 else ''}."
         else:
             said = (f"Replay of {count} orders in {len(steps)} frames (a long game is sampled): the set-up, "
                     f"then about one frame every {round(count / (len(steps) - 1))} orders, ending on the last.")
-        return [Output("ephemeral", said, to=user.id, file=(name, gif))]
 
-    def _replay_frames(
-        self, loaded: Loaded, orders: list[OrderRow], shown: dict[int, tuple[int, str]], steps: list[int]
-    ) -> tuple[list[View], list[str]]:
-        """Fold every order from set-up; a spectator frame and caption at each of ``steps`` (0 is
-        the set-up, i follows order i, captioned with ``shown[i]``'s number and text). Order text
-        goes into captions as it is, never formatted."""
-        rules, row = loaded.rules, loaded.row
-        wanted = set(steps)
-        views: list[View] = []
-        captions: list[str] = []
-        for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))):
-            if step not in wanted:
-                continue
-            views.append(rules.view(state, None))
-            if step == 0:
-                captions.append("Set-up")
-            else:
-                order, (number, text) = orders[step - 1], shown[step]
-                captions.append(f"{number}. {seat_label(Loaded(row, rules, state), order.seat)}: {text}")
-        return views, captions
+        async def work() -> bytes:
+            return await self.ctx.work(draw_replay, row, orders, shown, steps)
+
+        def answer(gif: bytes, to: str, first: bool) -> Output:
+            return Output("ephemeral", said, to=to, file=(name, gif))
+
+        # the same frames and captions for whoever lists the same orders, at this version
+        key = ("replay", row.id, row.version, tuple(listed))
+        return await self._bounded("replay", row.id, user, key, work, answer,
+                                   "A replay of this game is already being drawn; you will be sent yours (as a "
+                                   "private message) when it is ready.")
 
     async def game_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         if opts.get("export"):
@@ -138,16 +190,38 @@ class Records:
             if not isinstance(data, dict):
                 raise InvalidSyntax("The export must be the JSON object /game export wrote.")
             data.pop("_private", None)  # only the bot's own check of a running game may claim that
-        else:
+            pasted = data
+
+            async def check() -> str:
+                return await self.ctx.work(verify_export, pasted)  # replays the whole game: off the event loop
+
+            def posted(report: str, to: str, first: bool) -> Output:
+                return Output("message", report, channel=channel) if first else Output("ephemeral", report, to=to)
+
+            # pasted exports count as one "game" (0): one checked at a time, the same cool-down
+            return await self._bounded("verify", 0, user, ("pasted", hashlib.sha256(opts["export"].encode()).digest()),
+                                       check, posted, "Another pasted export is being checked right now; you will be "
+                                       "sent the result of yours (as a private message) when it is done.")
+        async with self.ctx.lock(channel):  # the record at one version; checked outside the lock
             loaded = await self.ctx.latest(channel)
             data = await export_record(self.ctx.store, loaded.row, secrets=True)
-            if "seed" not in data:
-                # the bot may check its own unfinished game with the secret seed, revealing nothing
-                data = data | {"seed": loaded.row.seed.hex(), "_private": True}
-        report = await asyncio.to_thread(verify_export, data)  # replays the whole game: off the event loop
-        if data.get("_private"):
-            return [Output("ephemeral", report, to=user.id)]
-        return [Output("message", report, channel=channel)]
+        row = loaded.row
+        if "seed" not in data:
+            # the bot may check its own unfinished game with the secret seed, revealing nothing
+            data = data | {"seed": row.seed.hex(), "_private": True}
+
+        async def work() -> str:
+            return await self.ctx.work(verify_export, data)
+
+        def answer(report: str, to: str, first: bool) -> Output:
+            # a finished game's check is posted once; a re-ask or a wait is answered privately
+            if first and not data.get("_private"):
+                return Output("message", report, channel=channel)
+            return Output("ephemeral", report, to=to)
+
+        return await self._bounded("verify", row.id, user, ("verify", row.id, row.version), work, answer,
+                                   "This game is already being checked; you will be sent the result (as a private "
+                                   "message) when it is done.")
 
     async def game_private(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """Everything private this user may see here, ephemerally (the closed-DM fallback)."""
@@ -167,12 +241,54 @@ class Records:
                 for e in o.events:
                     if e["to"] is not None and (mine & set(e["to"]) or UMPIRE in mine):
                         lines.append(f"[{number}] {e['text']}")
+        for sealed in await self.ctx.store.sealed_streams(channel):  # closed streams keep their secret rolls
+            lines += TOOLS.secret_lines(TOOLS.decode(sealed.snapshot), user.id)
         tools_row = await self.ctx.store.tools(channel)
         if tools_row:
             tools_state: ToolsState = TOOLS.decode(tools_row.snapshot)
             lines += TOOLS.private_text(tools_state, user.id)
         text = "\n".join(lines) or "You have nothing private in this channel."
-        return [Output("ephemeral", chunk, to=user.id, view=view if i == 0 else None) for i, chunk in enumerate(split_text(text, MAX_MESSAGE))]
+        # one page per answer: a long list (many secret rolls) must not become a flood of messages
+        pages = split_text(text, MAX_MESSAGE - 100)
+        page_text = opts.get("page", "") or "1"
+        page = small_number(page_text) or 0
+        if not 1 <= page <= len(pages):
+            raise InvalidSyntax(f"No private page {quote(page_text)}.", hint=f"Pages run 1 to {len(pages)}.")
+        if len(pages) > 1:
+            more = f" (/game private page:{page + 1} for the next)" if page < len(pages) else ""
+            return [Output("ephemeral", f"Page {page} of {len(pages)}{more}:\n{pages[page - 1]}", to=user.id,
+                           view=view if page == 1 else None)]
+        return [Output("ephemeral", text, to=user.id, view=view)]
+
+
+def draw_replay(row: GameRow, orders: list[OrderRow], shown: dict[int, tuple[int, str]], steps: list[int]) -> bytes:
+    """The replay GIF (in a worker: everything it needs is in its arguments)."""
+    from render import render_replay
+
+    views, captions = replay_frames(row, orders, shown, steps)
+    return render_replay(views, captions)
+
+
+def replay_frames(
+    row: GameRow, orders: list[OrderRow], shown: dict[int, tuple[int, str]], steps: list[int]
+) -> tuple[list[View], list[str]]:
+    """Fold every order from set-up; a spectator frame and caption at each of ``steps`` (0 is
+    the set-up, i follows order i, captioned with ``shown[i]``'s number and text). Order text
+    goes into captions as it is, never formatted."""
+    rules = ruleset_for(row.system)
+    wanted = set(steps)
+    views: list[View] = []
+    captions: list[str] = []
+    for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))):
+        if step not in wanted:
+            continue
+        views.append(rules.view(state, None))
+        if step == 0:
+            captions.append("Set-up")
+        else:
+            order, (number, text) = orders[step - 1], shown[step]
+            captions.append(f"{number}. {seat_label(Loaded(row, rules, state), order.seat)}: {text}")
+    return views, captions
 
 
 async def export_record(store: Storage, row: GameRow, *, secrets: bool = False, viewer: str | None = None) -> dict[str, Any]:

@@ -3,7 +3,6 @@ verify, on the channel's own committed random stream."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 
@@ -15,12 +14,17 @@ from bot.rooms.records import export_record, verify_export
 from bot.rooms.seats import umpire_of
 from bot.storage import StaleVersion
 from games.core.dice import DiceParser, sanitise_label
-from games.core.errors import IllegalOrder, InvalidSyntax, WrongPhase, quote
+from games.core.errors import GameError, IllegalOrder, InvalidSyntax, WrongPhase, quote
 from games.core.rng import Rng, commitment
 from games.core.ruleset import UMPIRE
 from games.tools import TOOLS, ToolsState, custom_dice, small_number
 
 TOOLS_RETRIES = 3
+# Secret rolls a channel's stream may hold unrevealed at once, in all and per roller: each command
+# there reads and rewrites the stream's state, which carries them. /tools close starts a new stream.
+MAX_UNREVEALED = 50
+MAX_UNREVEALED_PER_USER = 10
+MAX_SEALED_STREAMS = 5  # closed streams of a channel still holding unrevealed rolls (/reveal looks in each)
 
 
 class Tools:
@@ -70,7 +74,17 @@ class Tools:
     async def tools_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """Publish the seed of the channel's table-tools stream, re-derive every roll and card from
         it, and start a new committed stream, so a table can audit its dice as a game can at its end.
-        Refused while the seed would give away something still secret."""
+        Refused while the seed would give away something still secret. Closed streams (/tools
+        close) whose rolls are all revealed are published and checked first."""
+        closed = await self._publish_closed(channel)
+        try:
+            return closed + await self._verify_current(channel, user)
+        except GameError as exc:
+            if not closed:
+                raise
+            return [*closed, Output("message", f"The current stream was not published: {exc.text}", channel=channel)]
+
+    async def _verify_current(self, channel: str, user: User) -> list[Output]:
         row = await self.ctx.store.tools(channel)
         if row is None:
             raise IllegalOrder("This channel has no table-tools stream yet: nothing to verify.",
@@ -94,7 +108,7 @@ class Tools:
             raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools verify again.") from None
         published = dataclasses.replace(row, status="published")
         data = await export_record(self.ctx.store, published)
-        report = await asyncio.to_thread(verify_export, data)  # a replay of the whole stream: off the loop
+        report = await self.ctx.work(verify_export, data)  # a replay of the whole stream: off the loop
         piles = [name for name, deck in sorted(fresh.decks.items()) if deck.draw_pile]
         several = len(piles) > 1
         reshuffled = (f"\nThe draw pile{'s' if several else ''} of {', '.join(f'**{n}**' for n in piles)} "
@@ -112,20 +126,102 @@ class Tools:
             raise InvalidSyntax("Give dice to roll.", hint="e.g. /roll dice:2d6+1")
         read = DiceParser(custom_dice()).read(dice)  # reject bad dice with the user's own text quoted
         if flag(opts, "secret"):
+            held = (await self.ctx.tools_state(channel)).unrevealed()
+            mine = [r for r in held if r.roller == user.id]
+            if len(held) >= MAX_UNREVEALED or len(mine) >= MAX_UNREVEALED_PER_USER:
+                who = (f"You hold {len(mine)} unrevealed secret rolls here" if len(mine) >= MAX_UNREVEALED_PER_USER
+                       else f"This channel holds {len(held)} unrevealed secret rolls")
+                cap = MAX_UNREVEALED_PER_USER if len(mine) >= MAX_UNREVEALED_PER_USER else MAX_UNREVEALED
+                raise IllegalOrder(f"{who}, the most it keeps ({cap}), so nothing was rolled.",
+                                   hint="Reveal some with /reveal roll:<n>, or start a new stream with /tools close "
+                                        "(the unrevealed rolls stay sealed and can still be revealed).")
             purpose = ": ".join(p for p in (sanitise_label(opts.get("purpose", "")), read.label) if p) or "unspecified purpose"
             return await self._tools_apply(channel, user, f"secret {read.text} {purpose}")
         return await self._tools_apply(channel, user, f"roll {read.order_text}")
 
     async def reveal(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         ref = opts.get("roll", "")
+        number = small_number(ref.lstrip("#"))
         umpire = await self.ctx.is_umpire(channel, user)
         row = await self.ctx.store.tools(channel)
-        if umpire and row:
-            state: ToolsState = TOOLS.decode(row.snapshot)
-            number = small_number(ref.lstrip("#")) or 0
-            if 1 <= number <= len(state.rolls) and state.rolls[number - 1].roller == user.id:
-                umpire = False
+        state = TOOLS.decode(row.snapshot) if row else ToolsState()
+        if not any(r.number == number for r in state.unrevealed()):
+            for sealed in await self.ctx.store.sealed_streams(channel):  # a closed stream keeps its rolls
+                old: ToolsState = TOOLS.decode(sealed.snapshot)
+                roll = next((r for r in old.unrevealed() if r.number == number), None)
+                if roll is not None:
+                    seat = "umpire" if umpire and roll.roller != user.id else user.id
+                    events = TOOLS.apply(old, seat, TOOLS.parse_order(old, seat, f"reveal {ref}"), Rng(sealed.seed, sealed.counter))
+                    try:
+                        saved = await self.ctx.store.save_order(
+                            sealed, seat=seat, user_id=user.id, text=f"reveal {ref}",
+                            events=[event_json(e) for e in events], snapshot=TOOLS.encode(old),
+                            counter=sealed.counter, status="sealed")
+                    except StaleVersion:
+                        raise WrongPhase("Someone revealed a roll of that stream at the same moment.",
+                                         hint="Run /reveal again.") from None
+                    return route(Loaded(saved, TOOLS, old), events, umpire=umpire_of(await self.ctx.store.live_game(channel)))
+        if umpire and any(r.number == number and r.roller == user.id for r in state.unrevealed()):
+            umpire = False  # the umpire's own roll is revealed as theirs
         return await self._tools_apply(channel, user, f"reveal {ref}", as_umpire=umpire)
+
+    async def tools_close(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
+        """Start a new stream while this one holds unrevealed secret rolls: its seed stays secret
+        (so they stay sealed, each revealable with /reveal and checkable against its commitment),
+        and /tools verify publishes it once they are all revealed."""
+        row = await self.ctx.store.tools(channel)
+        if row is None or row.version == 0:
+            raise IllegalOrder("This channel's table tools have nothing to close yet.",
+                               hint="/roll secret:true, /deck or /seal start a stream.")
+        state: ToolsState = self.ctx.decode(row).state
+        kept = state.unrevealed()
+        if not kept:
+            raise IllegalOrder("This stream holds no unrevealed secret roll, so nothing needs keeping sealed.",
+                               hint="Use /tools verify: it publishes the seed, re-checks every roll and starts anew.")
+        problems = TOOLS.carry_would_reveal(state)
+        if problems:
+            raise IllegalOrder("The next stream would start from this table and give away " + "; ".join(problems) + ".",
+                               hint="Close the stream once those are settled.")
+        waiting = [s for s in await self.ctx.store.sealed_streams(channel) if TOOLS.decode(s.snapshot).unrevealed()]
+        if len(waiting) >= MAX_SEALED_STREAMS:
+            raise IllegalOrder(f"This channel already has {len(waiting)} closed streams with unrevealed secret rolls "
+                               f"(at most {MAX_SEALED_STREAMS}), so nothing was closed.",
+                               hint="Reveal their rolls (/game private lists yours), then /tools verify publishes them.")
+        carry = TOOLS.carry_over(state)
+        seed = self.ctx.seed_source()
+        rng = Rng(seed)
+        fresh = TOOLS.setup(TOOLS.id, carry, rng)
+        try:
+            new = await self.ctx.store.publish_stream(row, seed=seed, commitment=commitment(seed), options=carry,
+                                                      snapshot=TOOLS.encode(fresh), counter=rng.counter,
+                                                      creator=user.id, retire="sealed")
+        except StaleVersion:
+            raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools close again.") from None
+        numbers = ", ".join(f"#{r.number}" for r in kept)
+        text = (f"<@{user.id}> closed this channel's table-tools stream (commitment `{row.commitment}`) without "
+                f"publishing its seed, so its unrevealed secret roll{'s' if len(kept) > 1 else ''} {numbers} "
+                "stay sealed: /reveal still reveals each, and its nonce checks against its commitment. Once all "
+                "are revealed, /tools verify publishes that stream's seed and re-checks it.\n"
+                f"{_stream_opened(new.commitment)}")
+        return [Output("message", text, channel=channel)]
+
+    async def _publish_closed(self, channel: str) -> list[Output]:
+        """Publish each closed stream of the channel whose secret rolls are all revealed now."""
+        outputs = []
+        for sealed in await self.ctx.store.sealed_streams(channel):
+            if TOOLS.decode(sealed.snapshot).unrevealed():
+                continue
+            try:
+                published = await self.ctx.store.update_game(sealed, status="published")
+            except StaleVersion:
+                continue  # another process published or revealed on it just now
+            data = await export_record(self.ctx.store, published)
+            report = await self.ctx.work(verify_export, data)
+            text = (f"The closed table-tools stream with commitment `{sealed.commitment}` has every secret roll "
+                    f"revealed, so its seed is published: `{sealed.seed.hex()}`.\n{report}")
+            blob = json.dumps(data, indent=1, ensure_ascii=False).encode()
+            outputs.append(Output("message", text, channel=channel, file=(f"tools-{sealed.id}-{channel}.json", blob)))
+        return outputs
 
     async def deck(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         name = opts.get("name", "").strip()

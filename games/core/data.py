@@ -6,6 +6,10 @@ add to it. Packs come from ``set_data_packs`` (the bot's config) or the ``WARGAM
 environment variable (paths separated by the OS path separator); later packs win.
 
 Reading files is the one kind of I/O ``games`` does: read-only, cached, and never at import time.
+A file is read again only when it changed on disk (size or time, then its content hash), and a
+changed or new file is used only if it is at most MAX_FILE_BYTES and valid TOML that passes its
+schema (a first read: at start-up, or by ``usable``): otherwise the last good version stays in
+use (a new file with none is left out of ``usable``), so an owner's broken edit to a running bot never breaks its commands.
 Errors name the file, the key and what was expected. A file is named relative to its root, with the
 pack's folder name (``data pack 'mine': maps/x.toml``), never by its server path: these messages can
 reach players. Every file is also checked against its schema at start-up (``games.core.schema``).
@@ -14,16 +18,22 @@ reach players. Every file is also checked against its schema at start-up (``game
 from __future__ import annotations
 
 import builtins
+import hashlib
+import logging
 import os
+import time
 import tomllib
 from collections.abc import Callable, Iterator
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from games.core.errors import DataError
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
+MAX_FILE_BYTES = 1_000_000  # one data file; the largest shipped TOML file is under 14 KB
+CHECK_EVERY = 1.0  # seconds: a file is looked at on disk at most this often (loaders call load often)
+log = logging.getLogger(__name__)
 _packs: tuple[Path, ...] | None = None
 _reload_hooks: list[Callable[[], None]] = []
 
@@ -34,7 +44,7 @@ def set_data_packs(paths: list[str | Path]) -> None:
     """Use these pack directories (in increasing priority) from now on."""
     global _packs
     _packs = tuple(Path(p) for p in paths)
-    load.cache_clear()
+    clear_cache()
     for hook in _reload_hooks:
         hook()
 
@@ -93,11 +103,112 @@ def listing(folder: str, suffix: str = ".toml") -> list[str]:
     return sorted(names)
 
 
-@lru_cache(maxsize=256)
+def usable(folder: str) -> list[str]:
+    """``listing(folder)`` without the files that have no good version (one added broken to a
+    running bot): they are left out, logged, rather than failing every command that reads the
+    folder. (The start-up check reads ``listing`` and refuses them there.)"""
+    kept = []
+    for name in listing(folder):
+        try:
+            record = load(name)
+            problem = _schema_problem(name, record.doc, record.file)
+        except DataError as exc:
+            problem = str(exc)
+        if problem:
+            log.warning("data file left out: %s", problem)
+        else:
+            kept.append(name)
+    return kept
+
+
+@dataclass
+class _Loaded:
+    seen: tuple[Path, int, int]  # the file, its size and modification time when last read
+    checked: float  # when the disk was last looked at (time.monotonic)
+    digest: str  # the content hash last read (good or not)
+    good: Record | None  # the last version that passed, in use
+    problem: str = ""  # why the content with ``digest`` is not used
+
+
+_loaded: dict[str, _Loaded] = {}
+
+
 def load(relpath: str) -> Record:
-    """Load and parse one TOML file (cached) as a validating ``Record``."""
+    """One TOML file as a validating ``Record``: read again only when it changed on disk, and a
+    new version used only if it passes (see the module docstring); else the last good one."""
+    now = time.monotonic()
+    kept = _loaded.get(relpath)
+    if kept is not None and now - kept.checked < CHECK_EVERY:
+        return _in_use(kept)
     root, path = _locate(relpath)
-    return Record(read_toml(path, describe(root, relpath)), describe(root, relpath), "")
+    name = describe(root, relpath)
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise DataError(f"{name}: cannot be read ({type(exc).__name__})") from exc
+    seen = (path, stat.st_size, stat.st_mtime_ns)
+    if kept is not None and kept.seen == seen:
+        kept.checked = now
+        return _in_use(kept)
+    problem, digest, doc = "", "", None
+    if stat.st_size > MAX_FILE_BYTES:
+        problem = f"{name}: is {stat.st_size:,} bytes; a data file may be at most {MAX_FILE_BYTES:,}"
+    else:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise DataError(f"{name}: cannot be read ({type(exc).__name__})") from exc
+        digest = hashlib.sha256(raw).hexdigest()
+        if kept is not None and kept.digest == digest:  # touched, not changed
+            kept.seen, kept.checked = seen, now
+            return _in_use(kept)
+        try:
+            doc = parse_toml(raw, name)
+            # a change to a file in use is checked against its schema here; a first read is checked
+            # by the start-up check (or ``usable``) and by its loader, whose messages say more
+            problem = _schema_problem(relpath, doc, name) if kept is not None and kept.good is not None else ""
+        except DataError as exc:
+            problem = str(exc)
+    if problem or doc is None:
+        good = kept.good if kept is not None else None
+        _loaded[relpath] = _Loaded(seen, now, digest, good, problem)
+        if good is not None:
+            log.warning("data file changed but refused, the last good version stays in use: %s", problem)
+        return _in_use(_loaded[relpath])
+    _loaded[relpath] = _Loaded(seen, now, digest, Record(doc, name, ""))
+    return _in_use(_loaded[relpath])
+
+
+def clear_cache() -> None:
+    """Forget every file read (tests that rewrite files; set_data_packs does it too)."""
+    _loaded.clear()
+
+
+load.cache_clear = clear_cache  # type: ignore[attr-defined]  # its name from when load was an lru_cache
+
+
+def _in_use(kept: _Loaded) -> Record:
+    if kept.good is None:
+        raise DataError(kept.problem)
+    return kept.good
+
+
+def _schema_problem(relpath: str, doc: dict[str, Any], name: str) -> str:
+    """The file's first problem against its schema, if one governs it ("" if none or it passes)."""
+    from games.core import schema  # imports the systems' schema modules, which use this module
+
+    governing = schema.schema_for(relpath, schema.registry())
+    problem = schema.check_document(doc, governing) if governing is not None else None
+    return f"{name}: {problem}" if problem else ""
+
+
+def parse_toml(raw: bytes, name: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"{name}: not valid TOML: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{name}: cannot be read ({type(exc).__name__})") from exc
 
 
 def read_toml(path: Path, name: str) -> dict[str, Any]:

@@ -277,6 +277,12 @@ def system_ids() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def system_modules() -> list[str]:
+    """The modules that registered the known systems: a worker process imports them to know the
+    same systems (one registered outside ``games/``, such as a test's, too)."""
+    return sorted({factory.__module__ for factory in _REGISTRY.values()})
+
+
 def broken_systems() -> dict[str, str]:
     """Packages under ``games/`` that failed to import, with the error (a test asserts none)."""
     _load_builtin()

@@ -16,6 +16,12 @@ front end turns into its mention format. Internal order notation (built by the t
 A channel's stream can be published on request (``/tools verify``) once nothing secret depends on
 its seed; the next stream starts from the same table (``carry_over``), with every draw pile
 shuffled again from the new stream, since the published seed tells the order of the old piles.
+A stream holding unrevealed secret rolls can instead be closed (``/tools close``): its seed stays
+secret, its rolls stay revealable there, and the next stream numbers its rolls on from it.
+
+The state keeps only the unrevealed secret rolls (a revealed one leaves it: its roll and reveal are
+in the stream's log, one entry each), so the snapshot rewritten on every tool use does not grow
+with the rolls made; the table service caps how many may be unrevealed at once.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from games.core.data import listing, load
+from games.core.data import load, usable
 from games.core.decks import Deck, card_matches, card_name, custom_cards, standard_cards
 from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
@@ -66,7 +72,7 @@ def small_number(text: str) -> int | None:
 def custom_dice() -> dict[str, CustomDie]:
     """Custom dice from ``data/dice/*.toml`` (``name``, ``faces``), keyed by lower-case name."""
     dice: dict[str, CustomDie] = {}
-    for path in listing("dice"):
+    for path in usable("dice"):
         rec = load(path)
         name = rec.str("name")
         dice[name.lower()] = CustomDie(name, tuple(rec.str_list("faces")))
@@ -76,7 +82,7 @@ def custom_dice() -> dict[str, CustomDie]:
 def deck_sources() -> dict[str, list[str]]:
     """Deck names usable in ``/deck new from:``: the standard decks and ``data/decks/*.toml``."""
     sources: dict[str, list[str]] = {"standard52": standard_cards(0), "standard54": standard_cards(2)}
-    for path in listing("decks"):
+    for path in usable("decks"):
         rec = load(path)
         cards = rec.table("cards")
         counts = {key: cards.int(key, 1, 200) for key in cards}
@@ -106,10 +112,18 @@ class SealRound:
 
 @dataclass
 class ToolsState:
-    rolls: list[SecretRoll] = field(default_factory=list)
+    rolls: list[SecretRoll] = field(default_factory=list)  # unrevealed ones (older snapshots: all of them)
     decks: dict[str, Deck] = field(default_factory=dict)
     seal_round: SealRound | None = None
     rounds_revealed: int = 0
+    made: int = 0  # the number of the last secret roll made (0 in snapshots from before it was kept)
+
+    def last_number(self) -> int:
+        """The last secret roll's number: older snapshots kept every roll instead of a count."""
+        return max(self.made, max((r.number for r in self.rolls), default=0))
+
+    def unrevealed(self, user: str | None = None) -> list[SecretRoll]:
+        return [r for r in self.rolls if not r.revealed and (user is None or r.roller == user)]
 
 
 def _user(uid: str) -> str:
@@ -139,10 +153,16 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
         """What publishing this stream's seed would give away now (empty: safe to publish): the
         seed re-derives every unrevealed roll, every sealing nonce and every card dealt to a hand."""
         problems: list[str] = []
-        hidden = [f"#{r.number}" for r in state.rolls if not r.revealed]
+        hidden = [f"#{r.number}" for r in state.unrevealed()]
         if hidden:
             problems.append(f"unrevealed secret roll{'s' if len(hidden) > 1 else ''} {', '.join(hidden)}"
-                            " (reveal with /reveal roll:<n>)")
+                            " (reveal with /reveal roll:<n>, or keep them sealed with /tools close)")
+        return problems + self.carry_would_reveal(state)
+
+    def carry_would_reveal(self, state: ToolsState) -> list[str]:
+        """What starting the next stream from this table would give away (the next stream's set-up
+        options are published with its seed): the open sealed round and the cards in hands."""
+        problems: list[str] = []
         if state.seal_round is not None:
             problems.append("the open sealed round (reveal it with /seal reveal)")
         holding = sorted({_user(u) for deck in state.decks.values() for u, cards in deck.hands.items() if cards})
@@ -156,6 +176,8 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
         carried = self.decode(self.encode(state))
         for deck in carried.decks.values():
             deck.draw_pile.sort()
+        # the rolls stay with their own stream (revealed, or sealed in a closed one); numbering goes on
+        carried.made, carried.rolls = carried.last_number(), []
         return {"carry": json.dumps(self.encode(carried), separators=(",", ":"), sort_keys=True)}
 
     def seats(self, state: ToolsState) -> list[Seat]:
@@ -190,12 +212,14 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
     def private_text(self, state: ToolsState, user: str) -> list[str]:
         """Everything private this user may see: hand, own unrevealed secret rolls, own sealed text."""
         lines = [self.hand_text(state, user)]
-        for r in state.rolls:
-            if r.roller == user and not r.revealed:
-                lines.append(f"Secret roll #{r.number} ({r.purpose}): {r.result}")
+        lines += self.secret_lines(state, user)
         if state.seal_round and user in state.seal_round.texts:
             lines.append(f"Your sealed text: {state.seal_round.texts[user]}")
         return lines
+
+    def secret_lines(self, state: ToolsState, user: str) -> list[str]:
+        """This user's unrevealed secret rolls, one line each."""
+        return [f"Secret roll #{r.number} ({r.purpose}): {r.result}" for r in state.unrevealed(user)]
 
     # --- apply ---------------------------------------------------------------------------------
     def apply(self, state: ToolsState, seat: str, order: ToolOrder, rng: Rng) -> list[Event]:
@@ -222,11 +246,12 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
 
     def _secret(self, state: ToolsState, seat: str, expr: str, purpose: str, rng: Rng) -> list[Event]:
         result = DiceParser(custom_dice()).roll(expr, rng)
-        number = len(state.rolls) + 1
+        number = state.last_number() + 1
         text = result.describe()
         nonce = rng.nonce(text)
         digest = seal(text, nonce)
-        state.rolls.append(SecretRoll(number, seat, purpose, text, nonce, digest))
+        state.rolls = [*state.unrevealed(), SecretRoll(number, seat, purpose, text, nonce, digest)]
+        state.made = number
         return [
             public(f"{_user(seat)} made secret roll #{number} of {expr} for *{purpose}*. Commitment: `{digest}`"),
             private(f"Your secret roll #{number} ({purpose}): {text}\nNonce: `{nonce}`", seat),
@@ -234,16 +259,17 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
 
     def _reveal(self, state: ToolsState, seat: str, ref: str) -> list[Event]:
         number = small_number(ref.lstrip("#"))
-        if number is None or not 1 <= number <= len(state.rolls):
-            known = ", ".join(f"#{r.number}" for r in state.rolls if not r.revealed) or "none"
+        roll = next((r for r in state.unrevealed() if r.number == number), None)
+        if roll is None:
+            if number is not None and 1 <= number <= state.last_number():
+                raise IllegalOrder(f"Secret roll #{number} is already revealed.")
+            known = ", ".join(f"#{r.number}" for r in state.unrevealed()) or "none"
             problem = f"No secret roll {quote(ref)} in this channel." if ref else "Say which secret roll to reveal."
             raise UnknownName(problem, hint=f"Unrevealed: {known}.")
-        roll = state.rolls[number - 1]
-        if roll.revealed:
-            raise IllegalOrder(f"Secret roll #{roll.number} is already revealed.")
         if seat not in (roll.roller, UMPIRE):
             raise NotAllowed(f"Only {_user(roll.roller)} or the umpire may reveal secret roll #{roll.number}.")
-        roll.revealed = True
+        state.made = state.last_number()
+        state.rolls = [r for r in state.unrevealed() if r is not roll]  # its reveal is in the log
         return [
             public(
                 f"Secret roll #{roll.number} by {_user(roll.roller)} for *{roll.purpose}*: {roll.result}\n"

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from bot.rooms.records import replay_frames
 from bot.service import MAX_REPLAY_FRAMES, TableService, replay_steps
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, ok, run
 
@@ -33,7 +34,7 @@ async def test_order_text_with_format_fields_is_shown_literally_and_replays(svc:
     loaded = await svc.table.latest("c1")
     orders = await svc.store.orders(loaded.row.id, include_undone=False)
     shown = {i: (i, o.text) for i, o in enumerate(orders, start=1)}
-    _, captions = svc.records._replay_frames(loaded, orders, shown, replay_steps(len(orders), 10))
+    _, captions = replay_frames(loaded.row, orders, shown, replay_steps(len(orders), 10))
     assert captions == ["Set-up", "1. Peru: {0}", "2. Peru: {seat:>20000000}", "3. Peru: {seat.__class__}", "4. Peru: }{"]
 
 
@@ -53,15 +54,6 @@ async def test_a_short_game_shows_every_order(svc: TableService) -> None:
     await ok(svc, ALICE, "order", text="place A a1")
     out = await ok(svc, CAROL, "game replay")
     assert out[0].text == "Replay of 1 order." and out[0].file is not None and frames_of(out[0].file[1]) == 2
-
-
-async def test_one_replay_at_a_time_per_process(svc: TableService) -> None:
-    await started_table(svc)
-    await ok(svc, ALICE, "order", text="place A a1")
-    async with svc.records._replay_lock:  # a replay being drawn (for any channel)
-        refused = errors(await run(svc, CAROL, "game replay"))
-    assert refused and "Another replay is being drawn" in refused[0] and "try /game replay again" in refused[0].lower()
-    await ok(svc, CAROL, "game replay")  # and once it is done, the next one runs
 
 
 @given(st.integers(0, 5000), st.integers(2, 300))

@@ -175,7 +175,8 @@ def test_shipped_data_without_packs() -> None:
 
 
 def test_pack_overrides_shipped_file_and_restores(write_pack: WritePack) -> None:
-    root = write_pack("owner", "maps/open-sea.toml", 'name = "Owner sea"\n')
+    shipped = (DATA_DIR / "maps" / "open-sea.toml").read_text(encoding="utf-8")  # a valid map, renamed
+    root = write_pack("owner", "maps/open-sea.toml", shipped.replace('name = "Open sea"', 'name = "Owner sea"'))
     set_data_packs([root])
     assert data_packs() == (root,)
     assert resolve("maps/open-sea.toml") == root / "maps" / "open-sea.toml"

@@ -21,7 +21,13 @@ RECORDED = json.loads((Path(__file__).parent / "tool_answers.json").read_text(en
 
 
 def digest(state: Any) -> str:
-    return hashlib.sha256(json.dumps(TOOLS.encode(state), sort_keys=True).encode()).hexdigest()[:16]
+    """The state as both shapes hold it: since issue 26 a revealed secret roll leaves the state (its
+    reveal is in the log) and a count ``made`` numbers the next; the recorded digests are of this
+    projection, computed by the code before that change over the same commands."""
+    encoded = TOOLS.encode(state)
+    encoded.pop("made", None)
+    encoded["rolls"] = [r for r in encoded["rolls"] if not r["revealed"]]
+    return hashlib.sha256(json.dumps(encoded, sort_keys=True).encode()).hexdigest()[:16]
 
 
 @pytest.mark.parametrize("game", range(len(RECORDED)))
