@@ -103,24 +103,6 @@ def listing(folder: str, suffix: str = ".toml") -> list[str]:
     return sorted(names)
 
 
-def usable(folder: str) -> list[str]:
-    """``listing(folder)`` without the files that have no good version (one added broken to a
-    running bot): they are left out, logged, rather than failing every command that reads the
-    folder. (The start-up check reads ``listing`` and refuses them there.)"""
-    kept = []
-    for name in listing(folder):
-        try:
-            record = load(name)
-            problem = _schema_problem(name, record.doc, record.file)
-        except DataError as exc:
-            problem = str(exc)
-        if problem:
-            log.warning("data file left out: %s", problem)
-        else:
-            kept.append(name)
-    return kept
-
-
 @dataclass
 class _Loaded:
     seen: tuple[Path, int, int]  # the file, its size and modification time when last read
@@ -193,13 +175,20 @@ def _in_use(kept: _Loaded) -> Record:
     return kept.good
 
 
+SchemaCheck = Callable[[str, dict[str, Any], str], str]
+_schema_checks: list[SchemaCheck] = []  # games.core.schema puts its check here when it is imported
+
+
+def check_changes_with(check: SchemaCheck) -> None:
+    """Called by games.core.schema (which imports this module, so this one may not import it): how
+    a changed file in use is checked against its schema. Every system's loader and the table tools
+    import the schema module, so the check is in place before any of them reads a file."""
+    _schema_checks[:] = [check]
+
+
 def _schema_problem(relpath: str, doc: dict[str, Any], name: str) -> str:
     """The file's first problem against its schema, if one governs it ("" if none or it passes)."""
-    from games.core import schema  # imports the systems' schema modules, which use this module
-
-    governing = schema.schema_for(relpath, schema.registry())
-    problem = schema.check_document(doc, governing) if governing is not None else None
-    return f"{name}: {problem}" if problem else ""
+    return _schema_checks[0](relpath, doc, name) if _schema_checks else ""
 
 
 def parse_toml(raw: bytes, name: str) -> dict[str, Any]:

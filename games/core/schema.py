@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import logging
 import pkgutil
 import re
 import types
@@ -27,7 +28,17 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from games.core.data import DATA_DIR, HOUSE_SOURCES, data_packs, describe, load, pack_name, read_toml
+from games.core.data import (
+    DATA_DIR,
+    HOUSE_SOURCES,
+    check_changes_with,
+    data_packs,
+    describe,
+    listing,
+    load,
+    pack_name,
+    read_toml,
+)
 from games.core.errors import DataError, GameError
 
 T = TypeVar("T")
@@ -354,6 +365,35 @@ def problems() -> list[str]:
                 where = getattr(check, "__module__", "?")
                 found.append(f"the data check of {where} failed: {type(exc).__name__}: {exc}")
     return found
+
+
+def changed_file_problem(relpath: str, doc: dict[str, Any], name: str) -> str:
+    """The file's first problem against its schema, if one governs it ("" if none or it passes)."""
+    governing = schema_for(relpath, registry())
+    problem = check_document(doc, governing) if governing is not None else None
+    return f"{name}: {problem}" if problem else ""
+
+
+check_changes_with(changed_file_problem)
+
+
+def usable(folder: str) -> list[str]:
+    """``listing(folder)`` without the files that have no good version (one added broken to a
+    running bot): they are left out, logged, rather than failing every command that reads the
+    folder. (The start-up check reads ``listing`` and refuses them there.)"""
+    kept = []
+    for name in listing(folder):
+        try:
+            record = load(name)
+            problem = changed_file_problem(name, record.doc, record.file)
+        except DataError as exc:
+            problem = str(exc)
+        if problem:
+            logging.getLogger(__name__).warning("data file left out: %s", problem)
+        else:
+            kept.append(name)
+    return kept
+
 
 
 def fingerprint() -> str:

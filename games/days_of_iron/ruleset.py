@@ -474,10 +474,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return phases_17.next_step(state, rng)
             case End() | Objective() | Surrender():
                 return victory_18.play(state, seat, order)
-            case Reveal():
-                return deployment_16.reveal(state, state.unit(order.unit))
-            case Dust():
-                return deployment_16.dust(state, order)
+            case Reveal() | Dust():
+                return self._hidden_units(state, order)
             case Loss() | Fate() | Promote():
                 return self._losses(state, order, rng)
             case Morale():
@@ -502,6 +500,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return morale_17_2.go_to_ground(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
+
+    def _hidden_units(self, state: State, order: Reveal | Dust) -> list[Event]:
+        """Hidden troops placed by their owner (16.4), or an off-board brigade arriving (16.5)."""
+        if isinstance(order, Reveal):
+            return deployment_16.reveal(state, state.unit(order.unit))
+        return deployment_16.dust(state, order)
 
     def _losses(self, state: State, order: Loss | Fate | Promote, rng: Rng) -> list[Event]:
         """Losses and fates recorded by hand (17.5, 18.2), routs (17.4.14) and field promotion (14.3)."""

@@ -29,12 +29,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from games.core.data import load, usable
+from games.core.data import load
 from games.core.decks import Deck, card_matches, card_name, custom_cards, standard_cards
 from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import Rng, seal
 from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, ScenarioInfo, Seat, private, public, unhandled
+from games.core.schema import usable
 from games.core.view import Board, View
 from games.tools import orders
 from games.tools.orders import (

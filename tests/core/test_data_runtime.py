@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from games.core import data
-from games.core.data import MAX_FILE_BYTES, listing, load, set_data_packs, usable
+from games.core.data import MAX_FILE_BYTES, listing, load, set_data_packs
 from games.core.errors import DataError
+from games.core.schema import usable
 from games.tools import custom_dice
 
 WritePack = Callable[[str, str, str], Path]
