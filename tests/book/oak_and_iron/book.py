@@ -13,8 +13,21 @@ from games.core.rng import Rng
 from games.oak_and_iron.state import ShipState, State
 from tests.oak_and_iron.helpers import fails, order, place, rng, ruleset, started, texts
 
-__all__ = ["fails", "order", "place", "rng", "ruleset", "started", "texts", "anchor_others", "dice_ahead",
-           "play_out", "entangle", "abreast", "begin"]
+__all__ = [
+    "abreast",
+    "anchor_others",
+    "begin",
+    "dice_ahead",
+    "entangle",
+    "fails",
+    "order",
+    "place",
+    "play_out",
+    "rng",
+    "ruleset",
+    "started",
+    "texts",
+]
 
 
 def anchor_others(state: State, *keep: str) -> None:
@@ -56,7 +69,9 @@ def play_out(state: State, stream: Rng, until: str = "end", limit: int = 60) -> 
     raise AssertionError("the phase never came")
 
 
-def abreast(state: State, left: str, right: str, x: float = 20.0, y: float = 20.0, heading: float = 180.0) -> tuple[ShipState, ShipState]:
+def abreast(
+    state: State, left: str, right: str, x: float = 20.0, y: float = 20.0, heading: float = 180.0
+) -> tuple[ShipState, ShipState]:
     """Two ships side by side, bases touching along their sides."""
     a, b = state.ship(left), state.ship(right)
     place(state, left, x, y, heading)
