@@ -64,7 +64,7 @@ def test_line_of_sight_blocked_by_an_island() -> None:
     5.9 ISLANDS: "they block Line of Sight"."""
     from tests.oak_and_iron.helpers import add_terrain
 
-    state, stream, corvette, sloop = duel(gap=6.0)
+    state, stream, _corvette, _sloop = duel(gap=6.0)
     add_terrain(state, "island", [(17.0, 10.0), (19.0, 10.0), (19.0, 26.0), (17.0, 26.0)], "Isle")
     assert "sight" in fails(state, "b", "Corvette broadside starboard Sloop", stream).text.lower()
 
@@ -169,7 +169,7 @@ def test_close_combat_needs_entangled_ships_and_rolls_five_plus_crew() -> None:
 def test_entangled_enemy_is_no_broadside_target() -> None:
     """4.2 ENTANGLED: "Enemy ships Entangled with friendly ships may not be the target of Broadside or
     Partial Fire Attacks."""
-    state, stream, corvette, sloop = duel(gap=5.0)
+    state, stream, _corvette, sloop = duel(gap=5.0)
     fluyt = state.ship("fluyt")
     place(state, "fluyt", sloop.x + sloop.beam / 2 + fluyt.beam / 2, sloop.y, 0.0)
     entangle(sloop, fluyt)
