@@ -10,7 +10,9 @@ def test_quickstart_hands_ships_flagships_and_positions() -> None:
     "Player A: 1 Sloop, 1 Petite Fregate / Player B: 1 Corvette, 1 Fluyt"; "Assign an "Untested"
     Admiral card to the Petite Fregate and Fluyt"; "Each player's Flagship must be Pistol Shot
     distance directly downwind of the player's other ship"; "Each Squadron must be just out of Cannon
-    Shot of the other Squadron"; "the table edge to each ship's stern is the Windward Edge"."""
+    Shot of the other Squadron"; "the table edge to each ship's stern is the Windward Edge". 4.2 DOWNWIND:
+    "A turn or move described as being Downwind indicates that it will cause the ship's Bow to move
+    farther away from the Weather Edge" (the Flagships lie farther from the weather edge)."""
     stream = rng(1)
     state = ruleset().setup("quickstart", {}, stream)
     a, b = state.side("a"), state.side("b")

@@ -61,7 +61,8 @@ def test_sail_setting_changes_the_speed(sail: str, speed: int) -> None:
 
 
 def test_anchored_ship_cannot_move() -> None:
-    """4.2 SAIL SETTING: ANCHORED "At this setting, the ship is carrying no sail at all and cannot move."""
+    """4.2 SAIL SETTING: ANCHORED "At this setting, the ship is carrying no sail at all and cannot move."
+    4.2 CHANGE SAIL SETTING: "The ship may change its Sail Setting by 1 level (up or down)"."""
     state, stream = _corvette()
     state.ship("corvette").sail = "anchored"
     assert "cannot move" in fails(state, "b", "Corvette move", stream).text
@@ -103,7 +104,7 @@ def test_no_speed_above_five() -> None:
 
 def test_adjust_speed_on_a_passed_skill_test() -> None:
     """4.2 step 2 SEAMANSHIP ACTION: "If the test is passed, the ship may take one of the following
-    actions"; ADJUST SPEED: "increase or decrease its current speed rating by 1. This is not a permanent
+    actions"; 4.2 ADJUST SPEED: "increase or decrease its current speed rating by 1. This is not a permanent
     adjustment and its effect only lasts for this move"."""
     seen = set()
     for seed in range(1, 20):
@@ -122,7 +123,7 @@ def test_adjust_speed_on_a_passed_skill_test() -> None:
 
 
 def test_change_heading_not_in_the_winds_eye() -> None:
-    """4.2 step 2 CHANGE HEADING: "If this ship is not In the Wind's Eye, Entangled, Aground, or Anchored,
+    """4.2 step 2, 4.2 CHANGE HEADING: "If this ship is not In the Wind's Eye, Entangled, Aground, or Anchored,
     the ship makes a turn before it moves using the speed 1 tool."""
     state, stream = _corvette(0.0)
     assert "Wind's Eye" in fails(state, "b", "Corvette seamanship heading port 30", stream).text
@@ -134,7 +135,7 @@ def test_change_heading_not_in_the_winds_eye() -> None:
 def test_a_ship_moves_its_full_distance_before_its_crew_action() -> None:
     """4.2 step 3 MOVE: "A ship must always move the full distance between the two arrows on the
     movement tool and must always move forward." 4.2 step 4 CREW ACTIONS: "After a ship completes its
-    move, it may take a single Crew Action"."""
+    move, it may take a single Crew Action". 4.2 RALLY: "Remove 1 point of Fatigue."."""
     state, stream = _corvette()
     corvette = state.ship("corvette")
     corvette.fatigue = 2
@@ -156,7 +157,7 @@ def test_a_turn_at_the_start_or_end_up_to_the_tool_angle() -> None:
 
 
 def test_players_alternate_one_ship_at_a_time() -> None:
-    """4.2: "players will alternate activating 1 ship at a time" ... "If one player is left with
+    """4.2 ACTIVATION: "players will alternate activating 1 ship at a time" ... "If one player is left with
     multiple ships and their opponent has moved all of their ships, the player with the remaining
     ships will activate the rest 1 at a time"."""
     from tests.book.oak_and_iron.book import ruleset
@@ -191,7 +192,7 @@ def test_shaken_ship_takes_no_seamanship_action_and_only_rallies() -> None:
 def test_crippled_ship_takes_fatigue_for_damage_and_sails_at_two() -> None:
     """4.2 CRIPPLED: "A Crippled ship no longer takes damage points. Instead, for every point of damage
     the ship would have taken, a point of Fatigue is taken instead. A Crippled ship's speed rating is
-    limited to 2." REPAIR: "Reduce the ship's total damage points by 1 if the ship is not Crippled"."""
+    limited to 2." 4.2 REPAIR: "Reduce the ship's total damage points by 1 if the ship is not Crippled"."""
     dist, _ = _moved(180.0, "full", "")
     assert math.isclose(dist, 5.0)
     state, stream = _corvette()
@@ -207,8 +208,9 @@ def test_crippled_ship_takes_fatigue_for_damage_and_sails_at_two() -> None:
 def test_entangled_ship_does_not_move_and_may_only_cut_free() -> None:
     """4.2 ENTANGLED: "is stuck to another ship and will not move during the Movement Phase as long as
     they remain Entangled. Entangled ships may not take Crew Actions and may only take the Cut Free
-    Seamanship Action." CUT FREE: "The ship moves Yard Arm distance Directly Away from any ships it was
-    Entangled with" (4.2 DIRECTLY AWAY)."""
+    Seamanship Action." 4.2 CUT FREE: "The ship moves Yard Arm distance Directly Away from any ships it
+    was Entangled with". 4.2 DIRECTLY AWAY: "it moves the declared distance in whichever direction it can
+    go farthest without pivoting or touching an obstruction" (the bases end a Yard Arm apart)."""
     state, stream = started()
     anchor_others(state, "corvette", "sloop")
     sloop, corvette = abreast(state, "sloop", "corvette")
@@ -308,3 +310,38 @@ def test_landing_party_needs_anchor_and_land() -> None:
     state, stream = _corvette()
     order(state, "b", "Corvette move", stream)
     assert "Anchored" in fails(state, "b", "Corvette crew landing", stream).text
+
+
+def test_reload_removes_one_marker() -> None:
+    """4.2 RELOAD: "Remove a reload marker from 1 of the ship's sides."""
+    state, stream = _corvette()
+    corvette = state.ship("corvette")
+    corvette.reload_port = corvette.reload_starboard = True
+    order(state, "b", "Corvette move", stream)
+    order(state, "b", "Corvette crew reload port", stream)
+    assert not corvette.reload_port and corvette.reload_starboard
+
+
+def test_a_card_that_contradicts_the_rules_is_followed() -> None:
+    """4 A NOTE ON SPECIAL RULES: "When specific rules on cards contradict general rules expressed in this
+    rulebook, follow the rule on the card." (Adjust Position: "your ships pass Seamanship Action Skill
+    Tests without rolling", against 4.1 SKILL TEST's roll of 5 dice.)"""
+    from tests.book.oak_and_iron.book import rng, ruleset
+
+    rs, stream = ruleset(), rng(1)
+    state = rs.setup("quickstart", {}, stream)
+    order(state, "a", "initiative Adjust Position", stream)
+    order(state, "b", "initiative Reload", stream)
+    order(state, "a", "initiative Down!", stream)
+    order(state, "b", "initiative Fire as She Bears", stream)
+    assert state.initiative == "a"
+    anchor_others(state, "sloop")
+    place(state, "sloop", 18.0, 8.0, 180.0)
+    sloop = state.ship("sloop")
+    sloop.fatigue = 6  # one die: a roll would fail two times in three
+    before = stream.counter
+    log = texts(order(state, "a", "Sloop seamanship adjust +1", stream))
+    assert stream.counter == before and "Skill Test (" not in log
+    y0 = sloop.y
+    order(state, "a", "Sloop move", stream)
+    assert math.isclose(sloop.y - y0, sloop.large + 1, abs_tol=1e-6)

@@ -35,7 +35,7 @@ def duel(seed: int = 1, gap: float = 5.0, sloop_heading: float = 0.0) -> tuple[S
 
 
 def test_broadside_needs_cannon_shot_path_and_no_reload_marker() -> None:
-    """4.3 BROADSIDE: "The target ship is within Cannon Shot or less of the firing ship"; "The target
+    """4.3 BROADSIDE QUALIFICATIONS: "The target ship is within Cannon Shot or less of the firing ship"; "The target
     ship must be at least partially within the Broadside Path of the firing edge"; "The side firing has
     no reload marker."""
     state, stream, corvette, _ = duel(gap=12.5)

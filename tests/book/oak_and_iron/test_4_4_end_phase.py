@@ -163,3 +163,19 @@ def test_face_up_cards_return_to_the_hand() -> None:
     assert face_up
     play_out(state, stream, until="select")
     assert face_up in state.side("a").hand or face_up in state.side("a").discarded
+
+
+def test_destroying_a_shaken_ship_is_a_free_cut_free() -> None:
+    """4.4 step 1: "If the ship is Destroyed, immediately take a Free Cut Free Action. If this is not
+    possible, remove the Destroyed ship from the table. The Destroyed ship is Out of Action." 4.2 FREE
+    ACTIONS: "These are actions or attacks that can be taken out of turn and in addition to normal
+    actions" (no Skill Test is rolled for it)."""
+    state, stream = begin("skirmish", 3)
+    anchor_others(state, "a3-sloop", "b2-corvette")
+    sloop, corvette = abreast(state, "a3-sloop", "b2-corvette")
+    entangle(sloop, corvette)
+    sloop.fatigue = 7
+    play_out(state, stream)
+    events = texts(order(state, "b", "destroy Sloop", stream))
+    assert sloop.out_of_action and not corvette.entangled and not sloop.entangled
+    assert "Skill Test" not in events.split("Player A:")[0]

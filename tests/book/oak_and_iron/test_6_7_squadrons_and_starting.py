@@ -25,7 +25,8 @@ from tests.book.oak_and_iron.book import fails, rng, ruleset
     ],
 )
 def test_game_sizes_limit_ships_points_and_ships_of_the_line(size: str, options: dict[str, str], fragment: str) -> None:
-    """6.1 GAME SIZES: PATROL "Squadrons consist of 2 to 4 ships and each player has a limit of 50 points
+    """4.1 SQUADRON: "A Squadron is a group of two or more ships, including a Flagship, belonging to a
+    player." 6.1 GAME SIZES: PATROL "Squadrons consist of 2 to 4 ships and each player has a limit of 50 points
     ... Ships of the Line are not allowed"; SKIRMISH "4 to 8 ships ... 100 points"; ENGAGEMENT "5 to 10
     ships ... 200 points ... played on a table of at least 3'x4'"."""
     with pytest.raises(GameError) as err:
@@ -46,7 +47,8 @@ def test_cards_must_carry_the_factions_symbol_or_none() -> None:
 
 
 def test_one_flagship_and_one_admiral_whose_value_sizes_the_hand() -> None:
-    """6.3 FLAGSHIPS & ADMIRALS: "Each Squadron must have 1 ship designated as its Flagship" ... "each
+    """4.1 FLAGSHIP: "Each Squadron must have a Flagship. The Flagship is denoted by having an Admiral card
+    assigned to it." 6.3 FLAGSHIPS & ADMIRALS: "Each Squadron must have 1 ship designated as its Flagship" ... "each
     squadron may only ever have 1". 6.4 INITIATIVE HAND: "Each player must choose a number of initiative
     cards equal to 5 plus their squadron's admiral value."""
     state = ruleset().setup("skirmish", {"admiral_a": "veteran"}, rng())
