@@ -179,3 +179,43 @@ def test_destroying_a_shaken_ship_is_a_free_cut_free() -> None:
     events = texts(order(state, "b", "destroy Sloop", stream))
     assert sloop.out_of_action and not corvette.entangled and not sloop.entangled
     assert "Skill Test" not in events.split("Player A:")[0]
+
+
+def test_a_prize_follows_the_restrictions_of_an_out_of_action_ship() -> None:
+    """4.4 CAPTURED: "Captured ships follow all of the same restrictions as Out of Action ships" (4.3 OUT
+    OF ACTION: "a ship can no longer move, take Seamanship or Crew Actions, make attacks"): its captor
+    cannot order it, whether it was taken Shaken or Crippled too."""
+    for crippled in (False, True):
+        state, stream, _ = _prize(3, crippled=crippled)
+        for _ in range(4):  # seal the next cards
+            if state.phase == "movement":
+                break
+            from tests.book.oak_and_iron.book import ruleset
+
+            rs = ruleset()
+            for seat in rs.to_act(state):
+                rs.apply(state, seat, rs.legal_orders(state, seat)[0], stream)
+        assert state.phase == "movement"
+        assert all("Sloop" not in str(o) for o in ruleset().legal_orders(state, "b"))
+        assert all("Sloop" not in str(o) for o in ruleset().legal_orders(state, "a"))
+
+
+def test_a_prize_cut_loose_still_cannot_be_ordered_by_its_captor() -> None:
+    """4.4 CAPTURED: "Captured ships follow all of the same restrictions as Out of Action ships" - "a ship
+    can no longer move, take Seamanship or Crew Actions" (4.3 OUT OF ACTION), so no order activates a
+    prize even when it no longer lies Entangled."""
+    from tests.book.oak_and_iron.book import fails, ruleset
+
+    state, stream, _ = _prize(3, crippled=False)
+    sloop, corvette = state.ship("a3-sloop"), state.ship("b2-corvette")
+    sloop.entangled, corvette.entangled = [], []
+    corvette.x += 3.0  # the captor has sailed off; the prize lies alone
+    rs = ruleset()
+    while state.phase != "movement":
+        for seat in rs.to_act(state):
+            rs.apply(state, seat, rs.legal_orders(state, seat)[0], stream)
+    if rs.to_act(state) == ["a"]:
+        order(state, "a", "Light Frigate done", stream)
+    assert rs.to_act(state) == ["b"]
+    for text in ("Sloop move", "Sloop done", "Sloop seamanship adjust +1"):
+        assert "Captured" in fails(state, "b", text, stream).text
