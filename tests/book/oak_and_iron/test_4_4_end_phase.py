@@ -219,3 +219,20 @@ def test_a_prize_cut_loose_still_cannot_be_ordered_by_its_captor() -> None:
     assert rs.to_act(state) == ["b"]
     for text in ("Sloop move", "Sloop done", "Sloop seamanship adjust +1"):
         assert "Captured" in fails(state, "b", text, stream).text
+
+
+def test_a_captured_flagship_is_a_lost_flagship_and_never_sinks() -> None:
+    """4.4 STRIKE POINTS: "2 for each ship that has sunk, is captured, or Out of Action (not Flagship)";
+    "3 for each Flagship that is Out of Action". Ruling (RULINGS.md): a Flagship sunk, captured or Out
+    of Action is the Flagship's 3; a captured one is still never rolled for sinking (4.4 CAPTURED)."""
+    state, stream = begin("skirmish", 3)
+    anchor_others(state, "a1-light-frigate", "b2-corvette")
+    flag, corvette = abreast(state, "a1-light-frigate", "b2-corvette")
+    entangle(flag, corvette)
+    flag.crippled, flag.damage, flag.fatigue = True, 7, 7
+    play_out(state, stream)
+    events = texts(order(state, "b", "capture Light Frigate", stream))
+    assert "Player A: 3 Strike Points against 3 ships." in events
+    assert "Player B: 0 Strike Points against 5 ships." in events
+    assert "sinking roll" not in events and flag.status == "afloat"
+    assert "Player A's Admiral is lost" in events and not flag.flagship
