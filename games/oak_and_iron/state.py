@@ -66,7 +66,10 @@ class ShipState:
 
     @property
     def out_of_action(self) -> bool:
-        return self.crippled and self.shaken
+        """Crippled and Shaken (4.3), unless Captured: "Captured ships follow all of the same
+        restrictions as Out of Action ships, but do not count as an Out of Action ship" (4.4), so a
+        prize counts for its captor and is never rolled for sinking."""
+        return self.crippled and self.shaken and not self.captured_by
 
     @property
     def controller(self) -> str:

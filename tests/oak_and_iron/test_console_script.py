@@ -83,6 +83,9 @@ def test_a_fleet_battle_plays_to_a_result_in_the_console() -> None:
 
 
 MORE = ("reef", "skirmish", "engagement")
+# The seed each of MORE is played with: the reef's is chosen so that its game fires through the fog bank
+# (with seed 1 it no longer does since a shoal grounds a ship on a Skull alone, book 5.9).
+SEEDS = {"reef": 3}
 SQUADRONS_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "fleet_squadrons.txt"
 
 
@@ -128,7 +131,8 @@ def test_the_other_scenarios_play_to_a_result_in_the_console(name: str) -> None:
     from tests.oak_and_iron.autoplay import console_script
 
     path = SCRIPT.parent / f"{name}.txt"
-    assert path.read_text() == console_script(1, name), f"regenerate: python -m tests.oak_and_iron.autoplay 1 {name} > {path}"
+    seed = SEEDS.get(name, 1)
+    assert path.read_text() == console_script(seed, name), f"regenerate: python -m tests.oak_and_iron.autoplay {seed} {name} > {path}"
     done = run_script(path)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout

@@ -95,4 +95,7 @@ def own_ship(state: State, seat: str, ship_id: str) -> ShipState:
         raise IllegalOrder(f"{ship.name} is no longer on the table ({ship.status}).")
     if ship.out_of_action:
         raise IllegalOrder(f"{ship.name} is Out of Action (Crippled and Shaken) and cannot act.")
+    if ship.captured_by:
+        raise IllegalOrder(f"{ship.name} is Captured: a prize follows the restrictions of an Out of Action ship "
+                           "and cannot act (book 4.4).")
     return ship
