@@ -3,6 +3,7 @@ list."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -15,6 +16,8 @@ from bot.rooms.common import (
     Loaded,
     Output,
     User,
+    conceded_seats,
+    conceded_sides,
     concession_event,
     event_json,
     flag,
@@ -25,6 +28,7 @@ from bot.rooms.common import (
     side_of,
 )
 from bot.rooms.context import Table
+from bot.rooms.delivery import give_order
 from bot.rooms.seats import (
     game_over_lines,
     mentions,
@@ -44,7 +48,7 @@ from games.core.codec import to_json
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.options import check_options
 from games.core.rng import Rng, commitment
-from games.core.ruleset import UMPIRE, Outcome, Ruleset, Seat, get_ruleset, system_ids
+from games.core.ruleset import UMPIRE, Outcome, Ruleset, get_ruleset, read_order, system_ids
 from games.tools import small_number
 
 LIST_PAGE = 10  # games per /game list page
@@ -190,6 +194,12 @@ class Lifecycle:
             votes = [p for p in players if p in voted]
             if votes:
                 lines.append(f"Votes to end: {mentions(votes)} ({len(votes)}/{len(players)} players).")
+        if row.status != "setup" and not loaded.rules.concede_order:  # such rules name who is out in their summary
+            out = conceded_sides(loaded.rules, loaded.state, row.seats,
+                                 await self.ctx.store.orders(row.id, include_undone=False))
+            labels = side_labels(loaded.rules, loaded.state)
+            if out:
+                lines.append(f"Out: {', '.join(labels[s] for s in labels if s in out)} (conceded).")
         outcome = loaded.rules.outcome(loaded.state)
         if outcome:
             lines.append(f"Result: {outcome.reason}")
@@ -287,8 +297,8 @@ class Lifecycle:
         labels = side_labels(rules, loaded.state)
         name = labels.get(side, side)
         orders = await self.ctx.store.orders(row.id, include_undone=False)
-        conceded = {o.seat for o in orders if o.text == CONCEDE_ORDER}
-        out = {s for s in labels if _side_conceded(row.seats, seats, s, conceded)}
+        conceded = conceded_seats(rules, orders)
+        out = conceded_sides(rules, loaded.state, row.seats, orders)
         if side in out:
             raise IllegalOrder(f"{name} has already conceded.")
         team = [s for s in row.seats if s in seats and side_of(seats[s]) == side]  # the side's held seats
@@ -308,6 +318,10 @@ class Lifecycle:
                 effect = f"{name} is out; {', '.join(labels[s] for s in standing)} play on"
             return [Output("ephemeral", f"Conceding for {name} cannot be taken back: {effect}. "
                                         "To concede, run /game concede confirm:true.", to=user.id)]
+        if rules.concede_order:  # the rules keep who is out (a seat each side): their order, exactly as /order gives it
+            working = copy.deepcopy(loaded.state)
+            order = read_order(rules, working, seat.id, rules.concede_order)
+            return await give_order(self.ctx, loaded, working, seat.id, user, order)
         over = not waiting and len(standing) <= 1
         lines = []
         for i, seat_id in enumerate(giving):
@@ -393,12 +407,6 @@ def new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any, Any], str, str, di
     options = check_options(specs, parse_options(opts.get("options", "")), system=rules.name)
     full = {o.key: o.default for o in specs if o.default != ""} | options  # "" = unset
     return rules, system, scenario, full
-
-
-def _side_conceded(held: dict[str, Any], seats: dict[str, Seat], side: str, conceded: set[str]) -> bool:
-    """Every held seat of the side has conceded (a side with a seat of its own: that one)."""
-    team = [s for s in held if s in seats and side_of(seats[s]) == side]
-    return bool(team) and all(s in conceded for s in team)
 
 
 def _names(loaded: Loaded, seats: list[str]) -> str:
