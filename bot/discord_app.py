@@ -58,6 +58,7 @@ from bot.discord_choices import (
     make_offer,
     offer_view,
     public_orders,
+    update_clicked,
 )
 from bot.text import clip, split_text
 
@@ -396,7 +397,7 @@ class OfferBoard:
             if view is None:
                 await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
                 return
-            await interaction.response.edit_message(view=view)  # the clicked message greys out
+            await update_clicked(interaction, view)  # the clicked message greys out
             await interaction.followup.send(OUT_OF_DATE, ephemeral=True)
 
     def moved_on(self, channel: str, command: str, prepared: Prepared) -> None:

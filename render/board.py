@@ -27,7 +27,7 @@ from render.counters import (
 )
 from render.fonts import UNCACHED
 from render.frame import Frame, chat_text_px, full_frame, zoom_frame
-from render.labels import TableLayout
+from render.labels import Placed, TableLayout
 from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
 from render.strip import draw_strip
@@ -35,6 +35,7 @@ from render.table_text import draw_captions, draw_names, result_spot, table_layo
 from render.zones import draw_zones
 
 T = TypeVar("T")
+EDGE_GAP = 2.0  # pixels a hex or square counter's name keeps clear of the picture's edge
 Zoom = tuple[Pos | str, float]
 
 
@@ -85,12 +86,13 @@ class Renderer:
         self.zoned = _Lru(12)
         self.sprites = _Lru(512)
         self.palettes = _Lru(24)
+        self.names = _Lru(64)  # per table and viewer, where each name went in the latest picture
 
     def _get(self, lru: _Lru, key: Hashable, make: Callable[[], T]) -> T:
         return lru.get(key, make) if self.cache else make()
 
     def clear(self) -> None:
-        for lru in (self.backgrounds, self.zoned, self.sprites, self.palettes):
+        for lru in (self.backgrounds, self.zoned, self.sprites, self.palettes, self.names):
             lru.clear()
 
     def frame(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> Frame:
@@ -175,7 +177,11 @@ class Renderer:
                 continue
             gaps = [abs(ox - x) for oid, (ox, oy) in named if oid != cid and abs(oy - y) < rows and abs(ox - x) > 1]
             room = free_room(frame.board_kind, frame.scale, frame.flat, min(gaps) if gaps else None)
-            out[cid] = (dataclasses.replace(look, room=room), (x, y))
+            # a counter in the edge column: its name may not reach past the picture's edge (it was
+            # cut off there, "Palestro"), so the sprite moves it inward (``Look.edge``)
+            left, right = x - EDGE_GAP, frame.width - x - EDGE_GAP
+            edge = round(left, 1) if room / 2 > left else -round(right, 1) if room / 2 > right else 0.0
+            out[cid] = (dataclasses.replace(look, room=room, edge=edge), (x, y))
         return out
 
     def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:
@@ -209,7 +215,13 @@ class Renderer:
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
         if board.kind == "table":
             taken = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in aid_boxes]
-            layout = table_layout(view, frame, looks, text_px, taken)
+            # the previous picture of this table for this viewer: a counter that has not moved keeps its
+            # name's place there (only where its base stands exactly as it did, so another game on the
+            # same table can at most lend a place that is clear in this picture too)
+            names: dict[str, Placed] = self._get(self.names, (board.key, view.viewer, frame.width, frame.height), dict)
+            layout = table_layout(view, frame, looks, text_px, taken, names)
+            names.clear()
+            names.update(layout.names)
             draw_names(img, layout, looks, self._name_sprite)
             draw_captions(img, layout)
             # results (hits, can fire) go next to where they belong, clear of every name and base

@@ -9,10 +9,12 @@ import pytest
 from PIL import Image
 
 from render import Renderer
-from render.counters import Look, has_table_name, table_name_size, table_name_sprite
-from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
+from render.counters import Look, has_table_name, make_sprite, table_name_size, table_name_sprite
+from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX, chat_text_px
+from render.labels import Placed, grow, overlap
+from render.theme import hex_to_rgb
 from tests.render.golden import check_golden
-from tests.render.real_boards import BOARDS, real_view
+from tests.render.real_boards import BOARDS, real_view, script_view
 
 MAX_BOARD_BYTES = 300_000
 
@@ -101,3 +103,60 @@ def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monke
         first_words = " ".join(text.split()[:2])
         size = next(s for line, s in drawn if line.startswith(first_words))
         assert size * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (text, size, img.height)
+
+
+def _latest_names(renderer: Renderer) -> dict[str, Placed]:
+    """The name boxes of the picture the renderer drew last (it keeps them for the next one)."""
+    names: dict[str, Placed] = list(renderer.names._data.values())[-1]  # type: ignore[assignment]
+    return dict(names)
+
+
+def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
+    """Days of Iron, order by order: between two consecutive pictures of the table, a unit whose
+    base did not move keeps its name's box, unless a base or a moved unit's name now stands on
+    that box (names used to jump about round a unit that moved)."""
+    renderer = Renderer()
+    previous: dict[str, Placed] = {}
+    compared = 0
+    for orders in range(4, 16):
+        view = script_view("days-of-iron", "spicheren-measured", orders)
+        renderer.render_board(view)
+        names = _latest_names(renderer)
+        moved = [p.box for k, p in names.items() if k not in previous or previous[k].base != p.base]
+        in_the_way = [*(grow(b, 2.0, 2.0) for b in renderer.table_layout(view).bases), *moved]
+        for key, placed in names.items():
+            old = previous.get(key)
+            if old is not None and old.base == placed.base and not any(overlap(old.box, b) for b in in_the_way):
+                compared += 1
+                assert placed.box == old.box, (orders, key, old.box, placed.box)
+        previous = names
+    assert compared > 100, compared
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_every_name_lies_inside_the_picture(name: str) -> None:
+    """A name box never leaves the board picture (a name at the edge was cut off)."""
+    renderer = Renderer()
+    view = real_view(name)
+    frame = renderer.frame(view)
+    for key, placed in renderer.table_layout(view).names.items():
+        x0, y0, x1, y1 = placed.box
+        assert x0 >= 0 and y0 >= 0 and x1 <= frame.width and y1 <= frame.height, (key, placed.box, frame.width, frame.height)
+
+
+@pytest.mark.parametrize("name", ["hex-ironclads", "iron-and-fire", "ironclad-draughts"])
+def test_every_counter_and_name_is_drawn_inside_the_picture(name: str) -> None:
+    """Hex and square boards: every counter's sprite ink (its name included) lies inside the
+    picture; a name in the edge column moves inward instead ("Palestro" was cut at the edge)."""
+    renderer = Renderer()
+    view = real_view(name)
+    img = renderer.render_board(view)
+    frame = renderer.frame(view)
+    colours = {s.id: hex_to_rgb(s.colour) for s in view.sides}
+    looks = renderer._looks(view, frame, colours, chat_text_px(frame, img.height - frame.height))
+    for cid, (look, (x, _y)) in looks.items():
+        sprite = make_sprite(look)
+        ink = sprite.image.getchannel("A").getbbox()
+        assert ink is not None
+        left, right = round(x) - sprite.ax + ink[0], round(x) - sprite.ax + ink[2]
+        assert left >= 0 and right <= frame.width, (cid, look.label, left, right, frame.width)
