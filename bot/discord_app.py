@@ -36,6 +36,7 @@ import signal
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -103,6 +104,7 @@ PRIVATE_HINT = frozenset(c.name for c in COMMAND_LIST if c.private)
 # undo): a slow one is deferred ephemerally, so even its "thinking..." placeholder shows nobody that
 # it was given; its public post, if any, follows as a public follow-up (README, "Table manners").
 SECRET_CAPABLE = frozenset({"order", "game undo"})
+NAME_PLACES_CHANNELS = 256  # channels whose latest name places are kept (a few kB each)
 DEFERRED_NOTE = "Done: posted in the channel."  # the private deferral's text when all the answer is public
 
 DMS_WORK_AGAIN = (
@@ -116,7 +118,9 @@ PRIVATE_HELP = (
 
 
 class Renderer(Protocol):
-    def __call__(self, view: Any, /, *, zoom: tuple[str, float] | None = None) -> bytes: ...
+    """``render.render_png``: ``names`` is the channel's game's ``render.NamePlaces`` (see there)."""
+
+    def __call__(self, view: Any, /, *, zoom: tuple[str, float] | None = None, names: Any = None) -> bytes: ...
 
 
 def _load_renderer() -> Renderer | None:
@@ -543,6 +547,9 @@ class TableBot(discord.Client):
         self.status_delay = status_delay
         self.service_factory = service_factory
         self.renderer = renderer if renderer is not None or not load_renderer else _load_renderer()
+        # per channel, where its game's table names went in the latest pictures (render.NamePlaces),
+        # so a unit that did not move keeps its name's place; the most recently drawn channels kept
+        self._name_places: OrderedDict[str, Any] = OrderedDict()
         # Games live in server channels: the commands are not offered in DMs.
         self.tree = app_commands.CommandTree(
             self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
@@ -818,7 +825,7 @@ class TableBot(discord.Client):
             outputs = list(await self.service.handle(channel, user, command, options, offered=offered))
         prepared = Prepared(outputs)
         jobs: list[Awaitable[Any]] = [
-            self._render_into(prepared, i, o.zoom) for i, o in enumerate(outputs) if o.view is not None
+            self._render_into(prepared, i, o.zoom, channel) for i, o in enumerate(outputs) if o.view is not None
         ]
         if command not in READ_ONLY and any(o.kind == "message" for o in outputs):
             jobs.append(self._buttons_into(prepared, channel, user, command))
@@ -828,28 +835,43 @@ class TableBot(discord.Client):
             prepared = await self.dms.private_by_dm(prepared, user.id)
         return prepared
 
-    async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None) -> None:
+    async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None, channel: str = "") -> None:
         """Draw one output's board; ``zoom`` is the service's validated (where, radius)."""
         if self.renderer is None:
             return
         view = prepared.outputs[index].view
+        names = self._names_for(channel)
         if zoom is not None:
             try:
-                prepared.images[index] = await self._draw(view, zoom)
+                prepared.images[index] = await self._draw(view, zoom, names)
                 return
             except Exception:
                 log.info("zoom %r could not be drawn; showing the whole board", zoom)
         try:
-            prepared.images[index] = await self._draw(view, None)
+            prepared.images[index] = await self._draw(view, None, names)
         except Exception:
             log.exception("drawing the board failed; the message goes without it")
 
-    async def _draw(self, view: Any, zoom: Any) -> bytes:
+    def _names_for(self, channel: str) -> Any:
+        """The channel's ``render.NamePlaces`` (made on first use; None without the render package)."""
+        if self.renderer is None:
+            return None
+        places = self._name_places.pop(channel, None)
+        if places is None:
+            from render import NamePlaces
+
+            places = NamePlaces()
+        self._name_places[channel] = places
+        while len(self._name_places) > NAME_PLACES_CHANNELS:
+            self._name_places.popitem(last=False)
+        return places
+
+    async def _draw(self, view: Any, zoom: Any, names: Any = None) -> bytes:
         assert self.renderer is not None
         draw = (
-            functools.partial(self.renderer, view)
+            functools.partial(self.renderer, view, names=names)
             if zoom is None
-            else functools.partial(self.renderer, view, zoom=zoom)
+            else functools.partial(self.renderer, view, zoom=zoom, names=names)
         )
         return await asyncio.get_running_loop().run_in_executor(self._draw_pool, draw)
 

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from render import Renderer
+from render import NamePlaces, Renderer
 from render.counters import Look, has_table_name, make_sprite, table_name_size, table_name_sprite
 from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX, chat_text_px
 from render.labels import Placed, grow, overlap
@@ -105,23 +105,18 @@ def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monke
         assert size * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (text, size, img.height)
 
 
-def _latest_names(renderer: Renderer) -> dict[str, Placed]:
-    """The name boxes of the picture the renderer drew last (it keeps them for the next one)."""
-    names: dict[str, Placed] = list(renderer.names._data.values())[-1]  # type: ignore[assignment]
-    return dict(names)
-
-
 def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
-    """Days of Iron, order by order: between two consecutive pictures of the table, a unit whose
-    base did not move keeps its name's box, unless a base or a moved unit's name now stands on
-    that box (names used to jump about round a unit that moved)."""
-    renderer = Renderer()
+    """Days of Iron, order by order: between two consecutive pictures of the table drawn with the
+    game's NamePlaces, a unit whose base did not move keeps its name's box, unless a base or a moved
+    unit's name now stands on that box (names used to jump about round a unit that moved)."""
+    renderer, places = Renderer(), NamePlaces()
     previous: dict[str, Placed] = {}
     compared = 0
     for orders in range(4, 16):
         view = script_view("days-of-iron", "spicheren-measured", orders)
-        renderer.render_board(view)
-        names = _latest_names(renderer)
+        renderer.render_board(view, names=places)
+        frame = renderer.frame(view)
+        names = places.before((view.board.key, view.viewer, frame.width, frame.height))
         moved = [p.box for k, p in names.items() if k not in previous or previous[k].base != p.base]
         in_the_way = [*(grow(b, 2.0, 2.0) for b in renderer.table_layout(view).bases), *moved]
         for key, placed in names.items():
@@ -131,6 +126,25 @@ def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
                 assert placed.box == old.box, (orders, key, old.box, placed.box)
         previous = names
     assert compared > 100, compared
+
+
+def test_a_picture_depends_on_its_view_alone() -> None:
+    """Without NamePlaces a picture is a function of its View: drawing other pictures first (of the
+    same table, as another test or another game would) changes nothing. The names' memory once lived
+    in the shared Renderer, and what one test drew changed what the next drew."""
+    view = script_view("days-of-iron", "spicheren-measured", 15)
+    alone = Renderer().render_png(view)
+    renderer = Renderer()
+    for orders in range(4, 15):
+        renderer.render_png(script_view("days-of-iron", "spicheren-measured", orders))
+    assert renderer.render_png(view) == alone
+    before = script_view("days-of-iron", "spicheren-measured", 14)
+    drawn = []  # with a game's own memory, only that game's pictures count, whichever Renderer drew
+    for painter in (renderer, Renderer()):
+        places = NamePlaces()
+        painter.render_png(before, names=places)
+        drawn.append(painter.render_png(view, names=places))
+    assert drawn[0] == drawn[1]
 
 
 @pytest.mark.parametrize("name", sorted(BOARDS))
