@@ -38,6 +38,7 @@ import signal
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -62,6 +63,7 @@ from bot.discord_choices import (
     make_offer,
     offer_view,
     public_orders,
+    update_clicked,
 )
 from bot.leases import LEASE_SECONDS, LeaseLost, ShardLeases, lease_seconds, process_owner
 from bot.text import clip, split_text
@@ -112,6 +114,7 @@ PRIVATE_HINT = frozenset(c.name for c in COMMAND_LIST if c.private)
 # undo): a slow one is deferred ephemerally, so even its "thinking..." placeholder shows nobody that
 # it was given; its public post, if any, follows as a public follow-up (README, "Table manners").
 SECRET_CAPABLE = frozenset({"order", "game undo"})
+NAME_PLACES_CHANNELS = 256  # channels whose latest name places are kept (a few kB each)
 DEFERRED_NOTE = "Done: posted in the channel."  # the private deferral's text when all the answer is public
 
 RETRY_NOTE = (
@@ -131,7 +134,9 @@ PRIVATE_HELP = (
 
 
 class Renderer(Protocol):
-    def __call__(self, view: Any, /, *, zoom: tuple[str, float] | None = None) -> bytes: ...
+    """``render.render_png``: ``names`` is the channel's game's ``render.NamePlaces`` (see there)."""
+
+    def __call__(self, view: Any, /, *, zoom: tuple[str, float] | None = None, names: Any = None) -> bytes: ...
 
 
 def _load_renderer() -> Renderer | None:
@@ -447,7 +452,7 @@ class OfferBoard:
             if view is None:
                 await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
                 return
-            await interaction.response.edit_message(view=view)  # the clicked message greys out
+            await update_clicked(interaction, view)  # the clicked message greys out
             await interaction.followup.send(OUT_OF_DATE, ephemeral=True)
 
     def moved_on(self, channel: str, command: str, prepared: Prepared) -> None:
@@ -559,9 +564,11 @@ class DirectMessages:
         return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
 
 
-def draw_board(renderer: Renderer, view: Any, zoom: Any) -> bytes:
-    """One board in a drawing process (module level, so the pool can send it there)."""
-    return renderer(view) if zoom is None else renderer(view, zoom=zoom)
+def draw_board(renderer: Renderer, view: Any, zoom: Any, names: Any = None) -> tuple[bytes, Any]:
+    """One board, in the drawing thread or a drawing process (module level, so a pool can send it
+    there); also returns ``names`` (render.NamePlaces), which a process updated on its own copy."""
+    png = renderer(view, names=names) if zoom is None else renderer(view, zoom=zoom, names=names)
+    return png, names
 
 
 class BoardDrawer:
@@ -580,18 +587,37 @@ class BoardDrawer:
         self.workers = workers
         self.thread = ThreadPoolExecutor(max_workers=DRAW_THREADS, thread_name_prefix="draw")
         self.processes: ProcessPoolExecutor | None = None
+        self.name_places: OrderedDict[str, Any] = OrderedDict()  # channel -> render.NamePlaces, newest last
 
-    async def draw(self, renderer: Renderer, view: Any, zoom: Any) -> bytes:
+    async def draw(self, renderer: Renderer, view: Any, zoom: Any, names: Any = None) -> bytes:
+        """The PNG; ``names`` (the channel's render.NamePlaces) holds where the names went after it."""
         loop = asyncio.get_running_loop()
         if self.workers > 0:
             if self.processes is None:  # forkserver: never a fork of this process's threads (SQLite's)
                 self.processes = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("forkserver"))
             try:
-                return await loop.run_in_executor(self.processes, draw_board, renderer, view, zoom)
+                png, placed = await loop.run_in_executor(self.processes, draw_board, renderer, view, zoom, names)
+                if names is not None:
+                    names.take(placed)  # the process placed the names on its own copy
+                return bytes(png)
             except BrokenProcessPool:  # a worker died (killed, out of memory): draw here, start anew next time
                 log.exception("a board-drawing process died; drawing this board in the bot's thread")
                 self.stop_processes()
-        return await loop.run_in_executor(self.thread, draw_board, renderer, view, zoom)
+        png, _ = await loop.run_in_executor(self.thread, draw_board, renderer, view, zoom, names)
+        return bytes(png)
+
+    def names_for(self, channel: str) -> Any:
+        """The channel's ``render.NamePlaces`` (made on first use), so a name whose counter did not
+        move keeps its place from one of the channel's pictures to the next."""
+        places = self.name_places.pop(channel, None)
+        if places is None:
+            from render import NamePlaces
+
+            places = NamePlaces()
+        self.name_places[channel] = places
+        while len(self.name_places) > NAME_PLACES_CHANNELS:
+            self.name_places.popitem(last=False)
+        return places
 
     def stop_processes(self) -> None:
         processes, self.processes = self.processes, None
@@ -727,6 +753,8 @@ class TableBot(discord.Client):
         self.status_delay = status_delay
         self.service_factory = service_factory
         self.renderer = renderer if renderer is not None or not load_renderer else _load_renderer()
+        # per channel, where its game's table names went in the latest pictures (render.NamePlaces),
+        # so a unit that did not move keeps its name's place; the most recently drawn channels kept
         # Games live in server channels: the commands are not offered in DMs.
         self.tree = app_commands.CommandTree(
             self, allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
@@ -1016,7 +1044,7 @@ class TableBot(discord.Client):
             outputs = list(await self.service.handle(channel, user, command, options, offered=offered))
         prepared = Prepared(outputs)
         jobs: list[Awaitable[Any]] = [
-            self._render_into(prepared, i, o.zoom) for i, o in enumerate(outputs) if o.view is not None
+            self._render_into(prepared, i, o.zoom, channel) for i, o in enumerate(outputs) if o.view is not None
         ]
         if command not in READ_ONLY and any(o.kind == "message" for o in outputs):
             jobs.append(self._buttons_into(prepared, channel, user, command))
@@ -1026,25 +1054,26 @@ class TableBot(discord.Client):
             prepared = await self.dms.private_by_dm(prepared, user.id)
         return prepared
 
-    async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None) -> None:
+    async def _render_into(self, prepared: Prepared, index: int, zoom: Any = None, channel: str = "") -> None:
         """Draw one output's board; ``zoom`` is the service's validated (where, radius)."""
         if self.renderer is None:
             return
         view = prepared.outputs[index].view
+        names = self.drawer.names_for(channel)
         if zoom is not None:
             try:
-                prepared.images[index] = await self._draw(view, zoom)
+                prepared.images[index] = await self._draw(view, zoom, names)
                 return
             except Exception:
                 log.info("zoom %r could not be drawn; showing the whole board", zoom)
         try:
-            prepared.images[index] = await self._draw(view, None)
+            prepared.images[index] = await self._draw(view, None, names)
         except Exception:
             log.exception("drawing the board failed; the message goes without it")
 
-    async def _draw(self, view: Any, zoom: Any) -> bytes:
+    async def _draw(self, view: Any, zoom: Any, names: Any = None) -> bytes:
         assert self.renderer is not None
-        return await self.drawer.draw(self.renderer, view, zoom)
+        return await self.drawer.draw(self.renderer, view, zoom, names)
 
     async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
         """Buttons for short choices: seats after a new game, the next player's orders when few.

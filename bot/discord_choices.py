@@ -125,6 +125,23 @@ def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:
     return view
 
 
+async def update_clicked(interaction: discord.Interaction[Any], view: discord.ui.View) -> None:
+    """Answer a click by replacing the clicked message's components (an update-message callback).
+    Sent through discord.py's HTTP route with only the fields Discord's spec declares for that
+    callback: ``InteractionResponse.edit_message`` always adds ``tts``, which it does not declare."""
+    route = discord.http.Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    payload = {
+        "type": discord.InteractionResponseType.message_update.value,
+        "data": {"components": view.to_components()},
+    }
+    await interaction.client.http.request(route, json=payload)
+
+
 def _bot(interaction: discord.Interaction[Any]) -> TableBot:
     client: TableBot = interaction.client
     return client

@@ -2,7 +2,7 @@
 
 Public API (options keyword-only)::
 
-    render_board(view, *, scale=None, zoom=None) -> PIL.Image.Image   # RGB: board + status strip
+    render_board(view, *, scale=None, zoom=None, names=None) -> PIL.Image.Image   # RGB: board + strip
     render_png(view, **kw) -> bytes                                    # render_board + encode_png
     encode_png(img) -> bytes                                           # 256-colour palette PNG
     render_replay(views, captions, **kw) -> bytes                      # animated GIF, < 8 MiB
@@ -15,7 +15,10 @@ number like ``"1205"`` / square like ``"c4"``) at a larger scale.
 Chat size: Discord shows a board about 500 px high, so every counter name is at least
 ``Frame.text_px`` (10.5 px there, ~11 px tall, scaled by the whole picture's height) and a name
 that does not fit the room its neighbours leave goes on two lines, then is cut with an ellipsis;
-on a table a ship's name moves under its base when it would run into another. The strip starts
+on a table a ship's name moves under its base when it would run into another. A picture is a pure
+function of its View, except that a caller drawing one game's pictures in sequence may pass the
+game's ``NamePlaces`` (``names=``): a table counter that has not moved then keeps its name's place
+from the previous picture (the bot keeps one per channel, a replay one per call). The strip starts
 with a key of the sides' colours, since colour is what tells the sides apart at that size.
 
 The highlight ring (yellow; on a table a yellow outline of the base) means **this counter acts
@@ -67,23 +70,25 @@ from __future__ import annotations
 from PIL import Image
 
 from games.core.view import View
-from render.board import Renderer, Zoom, encode_png
+from render.board import NamePlaces, Renderer, Zoom, encode_png
 from render.replay import MAX_REPLAY_BYTES
 from render.replay import render_replay as _render_replay
 
-__all__ = ["MAX_REPLAY_BYTES", "Renderer", "encode_png", "render_board", "render_png", "render_replay"]
+__all__ = ["MAX_REPLAY_BYTES", "NamePlaces", "Renderer", "encode_png", "render_board", "render_png", "render_replay"]
 
 DEFAULT = Renderer()
 
 
-def render_board(view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> Image.Image:
+def render_board(view: View, *, scale: float | None = None, zoom: Zoom | None = None,
+                 names: NamePlaces | None = None) -> Image.Image:
     """The board, counters, last activation and status strip of one View."""
-    return DEFAULT.render_board(view, scale=scale, zoom=zoom)
+    return DEFAULT.render_board(view, scale=scale, zoom=zoom, names=names)
 
 
-def render_png(view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> bytes:
+def render_png(view: View, *, scale: float | None = None, zoom: Zoom | None = None,
+               names: NamePlaces | None = None) -> bytes:
     """``render_board`` encoded as a palette PNG, ready to attach to a message."""
-    return DEFAULT.render_png(view, scale=scale, zoom=zoom)
+    return DEFAULT.render_png(view, scale=scale, zoom=zoom, names=names)
 
 
 def render_replay(

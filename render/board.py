@@ -7,8 +7,8 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import TypeVar
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -27,7 +27,7 @@ from render.counters import (
 )
 from render.fonts import UNCACHED
 from render.frame import Frame, chat_text_px, full_frame, zoom_frame
-from render.labels import TableLayout
+from render.labels import Placed, TableLayout
 from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
 from render.strip import draw_strip
@@ -35,6 +35,7 @@ from render.table_text import draw_captions, draw_names, result_spot, table_layo
 from render.zones import draw_zones
 
 T = TypeVar("T")
+EDGE_GAP = 2.0  # pixels a hex or square counter's name keeps clear of the picture's edge
 Zoom = tuple[Pos | str, float]
 
 
@@ -74,6 +75,47 @@ def static_key(board: Board) -> Hashable:
     return (board.key, board.kind, board.hex_layout, tuple(sorted(board.terrain.items())), board.hexside_compass, board.width, board.height, board.table_terrain)
 
 
+class NamePlaces:
+    """Where one game's table names went in its latest pictures, per board, viewer and picture size.
+    Whoever draws a game's pictures in sequence keeps one per game and hands it to each render (the
+    bot: one per channel; a replay: one per call), so a name whose counter did not move keeps its
+    place from one picture to the next. The Renderer keeps none itself, so a picture depends only on
+    its View and the NamePlaces passed in, never on what was drawn before for another game."""
+
+    def __init__(self, size: int = 16) -> None:
+        self.size = size  # layouts kept (boards x viewers x zoom windows); the oldest goes first
+        self._latest: OrderedDict[Hashable, dict[str, Placed]] = OrderedDict()
+        self._lock = threading.Lock()  # renders run in worker threads
+
+    def before(self, key: Hashable) -> dict[str, Placed]:
+        with self._lock:
+            return dict(self._latest.get(key, {}))
+
+    def take(self, other: NamePlaces) -> None:
+        """Keep what ``other`` holds: a copy sent to a drawing process comes back placed there."""
+        with self._lock, other._lock:
+            self._latest = OrderedDict(other._latest)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"size": self.size, "latest": self.before_all()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.size = state["size"]
+        self._latest = OrderedDict(state["latest"])
+        self._lock = threading.Lock()
+
+    def before_all(self) -> dict[Hashable, dict[str, Placed]]:
+        with self._lock:
+            return {key: dict(names) for key, names in self._latest.items()}
+
+    def remember(self, key: Hashable, names: Mapping[str, Placed]) -> None:
+        with self._lock:
+            self._latest[key] = dict(names)
+            self._latest.move_to_end(key)
+            while len(self._latest) > self.size:
+                self._latest.popitem(last=False)
+
+
 class Renderer:
     """Draws Views. ``cache=False`` redraws everything every call (the benchmark's baseline)."""
 
@@ -99,19 +141,24 @@ class Renderer:
             return zoom_frame(view.board, where, radius, scale)
         return full_frame(view.board, scale)
 
-    def render_png(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> bytes:
+    def render_png(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None,
+                   names: NamePlaces | None = None) -> bytes:
         """Render and encode with this board's cached palette (see ``render.palette``)."""
-        img, palette = self._render(view, scale=scale, zoom=zoom)
+        img, palette = self._render(view, scale=scale, zoom=zoom, names=names)
         return encode_png(img, palette=palette)
 
-    def render_board(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> Image.Image:
-        """The board as this View shows it, with the status strip underneath (RGB)."""
-        return self._render(view, scale=scale, zoom=zoom)[0]
+    def render_board(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None,
+                     names: NamePlaces | None = None) -> Image.Image:
+        """The board as this View shows it, with the status strip underneath (RGB). ``names``: the
+        places of one game's earlier pictures (``NamePlaces``), so on a table a counter that has not
+        moved keeps its name's place; without it the picture depends on the View alone."""
+        return self._render(view, scale=scale, zoom=zoom, names=names)[0]
 
-    def _render(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:
+    def _render(self, view: View, *, scale: float | None, zoom: Zoom | None,
+                names: NamePlaces | None = None) -> tuple[Image.Image, Image.Image]:
         token = UNCACHED.set(not self.cache)
         try:
-            return self._draw(view, scale=scale, zoom=zoom)
+            return self._draw(view, scale=scale, zoom=zoom, names=names)
         finally:
             UNCACHED.reset(token)
 
@@ -175,10 +222,15 @@ class Renderer:
                 continue
             gaps = [abs(ox - x) for oid, (ox, oy) in named if oid != cid and abs(oy - y) < rows and abs(ox - x) > 1]
             room = free_room(frame.board_kind, frame.scale, frame.flat, min(gaps) if gaps else None)
-            out[cid] = (dataclasses.replace(look, room=room), (x, y))
+            # a counter in the edge column: its name may not reach past the picture's edge (it was
+            # cut off there, "Palestro"), so the sprite moves it inward (``Look.edge``)
+            left, right = x - EDGE_GAP, frame.width - x - EDGE_GAP
+            edge = round(left, 1) if room / 2 > left else -round(right, 1) if room / 2 > right else 0.0
+            out[cid] = (dataclasses.replace(look, room=room, edge=edge), (x, y))
         return out
 
-    def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None) -> tuple[Image.Image, Image.Image]:
+    def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None,
+              names: NamePlaces | None) -> tuple[Image.Image, Image.Image]:
         board = view.board
         frame = self.frame(view, scale=scale, zoom=zoom)
         colours = {s.id: theme.hex_to_rgb(s.colour) for s in view.sides}
@@ -209,7 +261,13 @@ class Renderer:
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
         if board.kind == "table":
             taken = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in aid_boxes]
-            layout = table_layout(view, frame, looks, text_px, taken)
+            # the game's previous picture of this table for this viewer, if the caller keeps them: a
+            # counter that has not moved keeps its name's place there (where its base stands exactly
+            # as it did and the place is still clear)
+            places = (board.key, view.viewer, frame.width, frame.height)
+            layout = table_layout(view, frame, looks, text_px, taken, names.before(places) if names else None)
+            if names is not None:
+                names.remember(places, layout.names)
             draw_names(img, layout, looks, self._name_sprite)
             draw_captions(img, layout)
             # results (hits, can fire) go next to where they belong, clear of every name and base

@@ -44,6 +44,7 @@ class Look:
     room: float = 0.0  # how wide a name may be before it shrinks (px); 0 = the token's own width
     text_px: float = 11.0  # smallest name size that stays readable at chat size (``Frame.text_px``)
     ghost: bool = False  # a previewed position: the same sprite, translucent
+    edge: float = 0.0  # a hex or square name may reach only this far left of the centre (px; negative: right); 0 = no edge near
 
 
 def label_room(board_kind: str, scale: float, flat: bool) -> float:
@@ -316,6 +317,15 @@ def _badge_size(r: float) -> float:
     return max(6.5, r * 0.3)
 
 
+def _edge_shift(label_w: float, edge: float) -> float:
+    """How far a name moves from its counter's centre to stay inside the picture (``Look.edge``)."""
+    if edge > 0 and label_w / 2 > edge:
+        return label_w / 2 - edge
+    if edge < 0 and label_w / 2 > -edge:
+        return -(label_w / 2 + edge)
+    return 0.0
+
+
 def _token_sprite(look: Look) -> Sprite:
     r = token_radius(look.board_kind, look.scale)
     badge = _badge_size(r)
@@ -329,7 +339,8 @@ def _token_sprite(look: Look) -> Sprite:
     if look.face_down:
         lines, label_size = ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6
     label_w = max(font(label_size, bold=True).getlength(line) for line in lines)
-    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 + r * 0.7 + 4) + 3  # room for a bow pointer
+    dx = _edge_shift(label_w, look.edge)
+    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 + abs(dx) + r * 0.7 + 4) + 3  # room for a bow pointer
     side = math.ceil(2 * half)
     c = side / 2
     k = supersampling(r)
@@ -361,10 +372,10 @@ def _token_sprite(look: Look) -> Sprite:
         label_y = c - (r * 0.5 if has_second_line else r * 0.12)
     for i, line in enumerate(lines):
         y = label_y + (i - (len(lines) - 1) / 2) * step
-        paste_text(img, (c, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
+        paste_text(img, (c + dx, y), line, label_size, bold=True, fill=ink, stroke=2 if spills or len(lines) > 1 else 1, stroke_fill=halo)
     if look.facing is not None and look.kind not in ("battery", "fort", "mine", "marker") and not look.face_down:
         text_top = label_y - (len(lines) / 2) * step
-        box = (c - label_w / 2 - 2, text_top - 2, c + label_w / 2 + 2, text_top + len(lines) * step + 2)
+        box = (c + dx - label_w / 2 - 2, text_top - 2, c + dx + label_w / 2 + 2, text_top + len(lines) * step + 2)
         _bow_pointer_if_hidden(img, c, r, half, box, look.facing, look.colour)
     if look.damage_text:
         paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)

@@ -11,7 +11,7 @@ them. Pure geometry: nothing here draws (``render.table_text`` does).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in pixels
@@ -178,11 +178,32 @@ class Placer:
         over_bases = crossing(line, [b for b in bases if overlap(b, n.base) == 0])
         return off_mat + beside + length / 40 + over_names / 1.5 + over_bases * 2 + 3.0 * sum(1 for other in leaders if cross(line, other))
 
-    def place_names(self, names: Sequence[Name]) -> dict[str, Placed]:
-        """Every name clear of the others and of every base where the table allows. Greedy, then a
-        few passes moving each name to its best place given all the others; tried in a few orders
-        (top rows first, bottom first, the hardest to place first, the widest first), keeping the
-        best, since a name placed early can take a later one's only clear place."""
+    def keep_names(self, names: Sequence[Name], before: Mapping[str, Placed]) -> dict[str, Placed]:
+        """The names whose base has not moved since the previous picture (``before``) keep their
+        place there while it is still clear of every base and of the names kept so far, so a name
+        does not jump about from one picture to the next because another counter moved. Taken in
+        key order: the result does not depend on the order the names come in."""
+        kept: dict[str, Placed] = {}
+        for n in sorted(names, key=lambda n: n.key):
+            old = before.get(n.key)
+            if old is None or old.base != n.base or not math.isclose(old.box[2] - old.box[0], n.width):
+                continue
+            if not math.isclose(old.box[3] - old.box[1], n.height):
+                continue
+            if self._cost(old.box, [*self.taken, *(p.box for p in kept.values())], n.height * 0.5) == 0:
+                kept[n.key] = old
+        self.taken.extend(p.box for p in kept.values())
+        return kept
+
+    def place_names(self, names: Sequence[Name], before: Mapping[str, Placed] | None = None) -> dict[str, Placed]:
+        """Every name clear of the others and of every base where the table allows. A name whose
+        base stands where it did in the previous picture keeps its place there (``keep_names``).
+        The others: greedy, then a few passes moving each name to its best place given all the
+        others; tried in a few orders (top rows first, bottom first, the hardest to place first,
+        the widest first), keeping the best, since a name placed early can take a later one's only
+        clear place."""
+        kept = self.keep_names(names, before or {})
+        names = [n for n in names if n.key not in kept]
         by_key = {n.key: n for n in names}
         self._candidates = {n.key: name_candidates(n) for n in names}
 
@@ -205,7 +226,7 @@ class Placer:
         assert best is not None or not names
         boxes = best[1] if best is not None else {}
         self.taken.extend(boxes.values())
-        return {k: Placed(b, leader_for(by_key[k].base, b), by_key[k].base) for k, b in boxes.items()}
+        return kept | {k: Placed(b, leader_for(by_key[k].base, b), by_key[k].base) for k, b in boxes.items()}
 
     def _room(self, n: Name) -> int:
         """How many of a name's places are clear of the bases alone (fewer: place it sooner)."""

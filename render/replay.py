@@ -17,7 +17,7 @@ from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from games.core.view import View
 from render import theme
-from render.board import Renderer
+from render.board import NamePlaces, Renderer
 from render.fonts import font
 
 MAX_REPLAY_BYTES = 8 * 1024 * 1024
@@ -139,8 +139,9 @@ def _encode(
     buf = io.BytesIO()
     stream: GifStream | None = None
     canvas = (0, 0)
+    names = NamePlaces()  # this replay's own: a name whose counter did not move stays put between frames
     for i, (view, caption) in enumerate(zip(views, captions, strict=True)):
-        img, palette = renderer._render(view, scale=scale, zoom=None)
+        img, palette = renderer._render(view, scale=scale, zoom=None, names=names)
         frame = captioned(img, caption, i, len(views))
         if factor != 1.0:
             frame = frame.resize((max(1, round(frame.width * factor)), max(1, round(frame.height * factor))),

@@ -4,7 +4,7 @@ the counters stand now, and drawn after every base, so nothing covers a name."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from PIL import Image, ImageDraw
 
@@ -13,7 +13,7 @@ from render import theme
 from render.counters import Look, Sprite, has_table_name, table_base_box, table_name_size
 from render.fonts import font
 from render.frame import Frame
-from render.labels import Box, Caption, Name, Placer, TableLayout, edge_spots, overlap
+from render.labels import Box, Caption, Name, Placed, Placer, TableLayout, edge_spots, overlap
 from render.overlays import CASING, Pen, play_area
 
 NAME_SPILL = 3.0  # a name's box has a few pixels' padding round its text: those may leave the picture
@@ -24,8 +24,11 @@ def _move(box: Box, x: float, y: float) -> Box:
     return (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
 
 
-def table_layout(view: View, frame: Frame, looks: Looks, text_px: float, taken: list[Box] | None = None) -> TableLayout:
-    """Names next to their bases, then the zones' and terrain's captions where nothing else is."""
+def table_layout(
+    view: View, frame: Frame, looks: Looks, text_px: float, taken: list[Box] | None = None, before: Mapping[str, Placed] | None = None
+) -> TableLayout:
+    """Names next to their bases (where they were in ``before``, the previous picture, for a counter
+    that has not moved), then the zones' and terrain's captions where nothing else is."""
     ax0, ay0, ax1, ay1 = play_area(frame)
     area = (float(ax0), float(ay0), float(ax1), float(ay1))
     bases = [_move(table_base_box(look), x, y) for look, (x, y) in looks.values() if look.kind not in ("wake", "landing")]
@@ -38,7 +41,7 @@ def table_layout(view: View, frame: Frame, looks: Looks, text_px: float, taken: 
     zones = _zone_captions(view, frame, placer, area, text_px)
     placer.area, placer.mat = picture, area
     names = [Name(cid, _move(table_base_box(look), x, y), *table_name_size(look)) for cid, (look, (x, y)) in looks.items() if has_table_name(look)]
-    placed = placer.place_names(names)
+    placed = placer.place_names(names, before)
     placer.area = area  # captions stay on the mat
     captions = [*zones, *_terrain_captions(view, frame, placer, area, text_px)]
     return TableLayout(placed, tuple(captions), tuple(bases))

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.storage import GameRow
+from bot.storage import GameRow, OrderRow
 from games.core.errors import InvalidSyntax, quote
 from games.core.hexgrid import Hex
 from games.core.rng import Rng
@@ -192,6 +192,26 @@ def side_labels(rules: Ruleset[Any, Any], state: Any) -> dict[str, str]:
                     named = {s.id: s.name for s in rules.view(state, None).sides}
                 labels[side] = named.get(side, side)
     return labels
+
+
+def conceded_seats(rules: Ruleset[Any, Any], orders: Iterable[OrderRow]) -> set[str]:
+    """The seats that conceded in the log (the orders not undone), by /game concede's mark or by the
+    rules' own concede order (``Ruleset.concede_order``): both are one concession."""
+    marks = {CONCEDE_ORDER, rules.concede_order}
+    return {o.seat for o in orders if o.text in marks}
+
+
+def conceded_sides(rules: Ruleset[Any, Any], state: Any, held: Iterable[str], orders: Iterable[OrderRow]) -> set[str]:
+    """The sides out of the game: those every held seat of which (``held``, the game's seated
+    seats) has conceded. A side of one seat is out once that seat concedes; a side whose seats are
+    its parts (an Oak & Iron fleet's Squadrons) only once each of its players has."""
+    seats = {s.id: s for s in rules.seats(state)}
+    conceded = conceded_seats(rules, orders)
+    teams: dict[str, list[str]] = {}
+    for seat_id in held:
+        if seat_id in seats:
+            teams.setdefault(side_of(seats[seat_id]), []).append(seat_id)
+    return {side for side, team in teams.items() if all(s in conceded for s in team)}
 
 
 def concession_event(rules: Ruleset[Any, Any], state: Any, seat_id: str) -> Event:

@@ -4,12 +4,15 @@ copies, pings to whoever acts next), and the bookkeeping of users whose DMs are 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from bot.rooms.common import MAX_MESSAGE, Loaded, Output, User, picture
+from bot.rooms.common import MAX_MESSAGE, Loaded, Output, User, event_json, picture
+from bot.rooms.context import Table
 from bot.rooms.seats import game_over_lines, mentions, private_views, seat_label, seat_users, umpire_of, users_for
 from bot.storage import Storage
 from bot.text import split_text
 from games.core.errors import quote
+from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, Outcome
 from games.tools import TOOLS
 
@@ -36,6 +39,22 @@ def route(loaded: Loaded, events: list[Event], *, umpire: str | None = None) -> 
             for chunk in split_text(f"[umpire copy, for {whose}] {e.text}", MAX_MESSAGE):
                 outputs.append(Output("dm", chunk, to=umpire, private_fallback=True))
     return outputs
+
+
+async def give_order(ctx: Table, loaded: Loaded, working: Any, seat: str, user: User, order: Any) -> list[Output]:
+    """Carry out a read order on ``working`` (a copy of the game's state), store it and say what it
+    posts: the one way a rules order is given, by /order or by /game concede (for rules that keep
+    who is out, ``Ruleset.concede_order``), so both ways end the game alike."""
+    rules, row = loaded.rules, loaded.row
+    rng = Rng(row.seed, row.counter)
+    events = rules.apply(working, seat, order, rng)
+    text = rules.format_order(order)
+    row = await ctx.store.save_order(
+        row, seat=seat, user_id=user.id, text=text, events=[event_json(e) for e in events],
+        snapshot=rules.encode(working), counter=rng.counter, status="over" if rules.outcome(working) else "running",
+    )
+    ctx.states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
+    return order_outputs(loaded, Loaded(row, rules, working), seat, user, text, events)
 
 
 def order_outputs(

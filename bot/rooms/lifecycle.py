@@ -3,6 +3,7 @@ list."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -15,6 +16,8 @@ from bot.rooms.common import (
     Loaded,
     Output,
     User,
+    conceded_seats,
+    conceded_sides,
     concession_event,
     event_json,
     flag,
@@ -25,6 +28,7 @@ from bot.rooms.common import (
     side_of,
 )
 from bot.rooms.context import Table
+from bot.rooms.delivery import give_order
 from bot.rooms.seats import (
     game_over_lines,
     mentions,
@@ -44,7 +48,7 @@ from games.core.codec import to_json
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.options import check_options
 from games.core.rng import Rng, commitment
-from games.core.ruleset import UMPIRE, Outcome, Ruleset, Seat, get_ruleset, system_ids
+from games.core.ruleset import UMPIRE, Outcome, Ruleset, Seat, get_ruleset, read_order, system_ids
 from games.tools import small_number
 
 LIST_PAGE = 10  # games per /game list page
@@ -190,6 +194,12 @@ class Lifecycle:
             votes = [p for p in players if p in voted]
             if votes:
                 lines.append(f"Votes to end: {mentions(votes)} ({len(votes)}/{len(players)} players).")
+        if row.status != "setup" and not loaded.rules.concede_order:  # such rules name who is out in their summary
+            out = conceded_sides(loaded.rules, loaded.state, row.seats,
+                                 await self.ctx.store.orders(row.id, include_undone=False))
+            labels = side_labels(loaded.rules, loaded.state)
+            if out:
+                lines.append(f"Out: {', '.join(labels[s] for s in labels if s in out)} (conceded).")
         outcome = loaded.rules.outcome(loaded.state)
         if outcome:
             lines.append(f"Result: {outcome.reason}")
@@ -267,12 +277,13 @@ class Lifecycle:
                              hint="Leave your seat with /game leave, or end the game with /game end.")
         mine = [s for s in user_seats(row, user.id) if s != UMPIRE]
         seats = {s.id: s for s in rules.seats(loaded.state)}
-        side = side_of(_conceding_seat(user_seats(row, user.id), seats, opts.get("seat", "")))
+        seat = _conceding_seat(user_seats(row, user.id), seats, opts.get("seat", ""))
+        side = side_of(seat)
         labels = side_labels(rules, loaded.state)
         name = labels.get(side, side)
         orders = await self.ctx.store.orders(row.id, include_undone=False)
-        conceded = {o.seat for o in orders if o.text == CONCEDE_ORDER}
-        out = {s for s in labels if _side_conceded(row.seats, seats, s, conceded)}
+        conceded = conceded_seats(rules, orders)
+        out = conceded_sides(rules, loaded.state, row.seats, orders)
         if side in out:
             raise IllegalOrder(f"{name} has already conceded.")
         team = [s for s in row.seats if s in seats and side_of(seats[s]) == side]  # the side's held seats
@@ -283,15 +294,13 @@ class Lifecycle:
         waiting = [s for s in team if s not in conceded and s not in giving]
         standing = [s for s in labels if s not in out | ({side} if not waiting else set())]
         if not flag(opts, "confirm"):
-            if waiting:
-                effect = (f"{name} concedes only once {_names(loaded, waiting)} concede too; "
-                          "until then the game goes on and your seat plays as before")
-            elif len(standing) == 1:
-                effect = f"the game ends and {labels[standing[0]]} wins"
-            else:
-                effect = f"{name} is out; {', '.join(labels[s] for s in standing)} play on"
+            effect = _concession_effect(loaded, name, waiting, [labels[s] for s in standing])
             return [Output("ephemeral", f"Conceding for {name} cannot be taken back: {effect}. "
                                         "To concede, run /game concede confirm:true.", to=user.id)]
+        if rules.concede_order:  # the rules keep who is out (a seat each side): their order, exactly as /order gives it
+            working = copy.deepcopy(loaded.state)
+            order = read_order(rules, working, seat.id, rules.concede_order)
+            return await give_order(self.ctx, loaded, working, seat.id, user, order)
         over = not waiting and len(standing) <= 1
         lines = []
         for i, seat_id in enumerate(giving):
@@ -379,6 +388,16 @@ def new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any, Any], str, str, di
     return rules, system, scenario, full
 
 
+def _concession_effect(loaded: Loaded, name: str, waiting: list[str], standing: list[str]) -> str:
+    """What a confirmed /game concede would do, for the reminder shown before it."""
+    if waiting:
+        return (f"{name} concedes only once {_names(loaded, waiting)} concede too; "
+                "until then the game goes on and your seat plays as before")
+    if len(standing) == 1:
+        return f"the game ends and {standing[0]} wins"
+    return f"{name} is out; {', '.join(standing)} play on"
+
+
 def _conceding_seat(held: list[str], seats: dict[str, Seat], asked: str) -> Seat:
     """The seat whose side a /game concede gives up: the one named, or the asker's only side's."""
     mine = [s for s in held if s != UMPIRE]
@@ -397,12 +416,6 @@ def _conceding_seat(held: list[str], seats: dict[str, Seat], asked: str) -> Seat
         raise InvalidSyntax("You hold seats of several sides: say which one concedes.",
                             hint="e.g. /game concede seat:" + mine[0] + " confirm:true")
     return seats[mine[0]]
-
-
-def _side_conceded(held: dict[str, Any], seats: dict[str, Seat], side: str, conceded: set[str]) -> bool:
-    """Every held seat of the side has conceded (a side with a seat of its own: that one)."""
-    team = [s for s in held if s in seats and side_of(seats[s]) == side]
-    return bool(team) and all(s in conceded for s in team)
 
 
 def _names(loaded: Loaded, seats: list[str]) -> str:

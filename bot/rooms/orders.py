@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import copy
 
-from bot.rooms.common import CONCEDE_ORDER, HIDDEN_ORDER, Loaded, Output, User, event_json, flag
+from bot.rooms.common import CONCEDE_ORDER, HIDDEN_ORDER, Loaded, Output, User, flag
 from bot.rooms.context import Table
-from bot.rooms.delivery import order_outputs
+from bot.rooms.delivery import give_order
 from bot.rooms.seats import may_read_order, replay_state, resolve_seat, seat_label, seat_users, umpire_of, user_seats
 from bot.undo_rule import plan_undo
 from games.core.errors import InvalidSyntax, NotAllowed, WrongPhase, quote
 from games.core.preview import preview_view
-from games.core.rng import DrawRefused, NoDraws, Rng
+from games.core.rng import DrawRefused, NoDraws
 from games.core.ruleset import UMPIRE, legal_texts, read_order
 
 
@@ -50,26 +50,15 @@ class Orders:
 
     async def order(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         loaded, seat = await self._ordering_seat(channel, user, opts)
-        row, text = loaded.row, opts.get("text", "")
+        text = opts.get("text", "")
         if text in ("", "?"):
             legal = legal_texts(loaded.rules, loaded.state, seat)
             return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
         working = copy.deepcopy(loaded.state)
-        rng = Rng(row.seed, row.counter)
         order = read_order(loaded.rules, working, seat, text)
         if loaded.rules.format_order(order) == CONCEDE_ORDER:  # the log's concession mark: /game concede
             raise InvalidSyntax(f"{quote(text)} is not an order.", hint="To concede, use /game concede.")
-        events = loaded.rules.apply(working, seat, order, rng)
-        outcome = loaded.rules.outcome(working)
-        status = "over" if outcome else "running"
-        row = await self.ctx.store.save_order(
-            row, seat=seat, user_id=user.id, text=loaded.rules.format_order(order),
-            events=[event_json(e) for e in events], snapshot=loaded.rules.encode(working),
-            counter=rng.counter, status=status,
-        )
-        self.ctx.states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
-        after = Loaded(row, loaded.rules, working)
-        return order_outputs(loaded, after, seat, user, loaded.rules.format_order(order), events)
+        return await give_order(self.ctx, loaded, working, seat, user, order)
 
     async def _ordering_seat(self, channel: str, user: User, opts: dict[str, str]) -> tuple[Loaded, str]:
         """The running game and the seat an /order (given or previewed) is for; refused for a game

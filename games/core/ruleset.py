@@ -150,6 +150,11 @@ class Ruleset(ABC, Generic[S, OrderT]):
     # what this system's views draw, for /help's board key (games.core.view.BOARD_KEY): checked
     # against the views of a played game by tests/bot/test_help_matches_the_game.py
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset()
+    # The rules' own order for giving up, when they keep who is out (the free table's `concede`):
+    # /game concede then gives this order, so both ways of conceding are one. Only for rules whose
+    # seats are their sides (one seat each). None: the rules know no concession and the table
+    # service logs its own mark.
+    concede_order: ClassVar[str | None] = None
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...

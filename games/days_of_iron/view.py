@@ -92,6 +92,7 @@ def objective_counters(state: State) -> list[Counter]:
 
 NAME_FILLERS = ("de", "du", "des", "la", "le", "à", "a", "von", "der", "of", "the")
 CUT = 5  # letters kept of a word cut short on a label ("Chasseurs" -> "Chass.")
+VOWELS = "aeiouyàâäéèêëîïôöùûüAEIOUY"
 
 
 def short_label(unit: Unit) -> str:
@@ -107,7 +108,11 @@ def short_label(unit: Unit) -> str:
     if not rest:
         return unit.name[:11]
     word = rest[0]
-    return f"{words[0]} {word[:CUT]}" + ("." if len(word) > CUT and not word[:CUT].endswith(".") else "")
+    if len(word) <= CUT or word[:CUT].endswith("."):
+        return f"{words[0]} {word[:CUT]}"
+    # a cut word ends on a consonant, the way abbreviations do ("Batterie" -> "Batt.", not "Batte.")
+    stem = word[:CUT].rstrip(VOWELS) if len(word[:CUT].rstrip(VOWELS)) >= 3 else word[:CUT]
+    return f"{words[0]} {stem}."
 
 
 TITLES = {"general": "Gen.", "colonel": "Col.", "major": "Maj.", "captain": "Capt.", "marshal": "Marshal"}

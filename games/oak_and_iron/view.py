@@ -53,6 +53,7 @@ def view(state: State, seat: str | None) -> View:
         overlays=tuple(_overlays(state)),
         arrows=(Arrow("wind", WIND_BEARING[state.weather_edge], "wind"),),
         status=tuple(status(state)),
+        headline=len(headline(state)),
         title=f"Oak & Iron - {state.scenario_name} - turn {state.turn}",
         private_text=tuple(private_text),
     )
@@ -119,8 +120,9 @@ def _overlays(state: State) -> list[Overlay]:
     return overlays
 
 
-def status(state: State) -> list[str]:
-    """The status strip: turn and phase, initiative, who acts, the activation, each side and ship."""
+def headline(state: State) -> list[str]:
+    """Where the game stands: turn and phase, initiative, who acts, the activation. These lines
+    are drawn readable at chat size (``View.headline``), so a player sees whose move it is."""
     lines = [f"Turn {state.turn}/{rules().turn_limit} - {PHASE_NAMES.get(state.phase, state.phase)}"]
     lines += scenario_cards_7.status_lines(state)
     if state.initiative:
@@ -132,6 +134,12 @@ def status(state: State) -> list[str]:
     if state.activation.ship:
         act = state.activation
         lines.append(f"Activating {state.ship(act.ship).name}: speed {act.speed}, {act.pos_text}")
+    return lines
+
+
+def status(state: State) -> list[str]:
+    """The status strip: the headline (see ``headline``), then each side and ship."""
+    lines = headline(state)
     for side in state.sides:
         face = initiative_cards()[side.face_up].name if side.face_up else "-"
         sealed = "card sealed" if side.sealed else "no card sealed"

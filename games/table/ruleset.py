@@ -23,7 +23,8 @@ Options: sides=Red,Blue (2-6 sides), board=8x8 (files x ranks, up to 26x26).
 `move LABEL SQUARE [HEADING]` moves one of yours, e.g. `move Warspite d4 NE`; `remove LABEL` takes it off. \
 Labels are one word; the umpire may move or remove any piece.
 2. Messages. Anything else you order is posted as a message from your side, for all to read.
-3. Conceding. `concede`: your side is out; the last side standing wins.
+3. Conceding. `concede` (or /game concede, the same): your side is out and places, moves or removes no more \
+pieces (its messages still post); the last side standing wins.
 Dice, decks, secret rolls and sealed orders are the table tools (/roll, /deck, /seal), in every channel."""
 
 OPTIONS = (
@@ -63,6 +64,7 @@ class FreeTable(Ruleset[State, TableOrder]):
     state_type = State
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"last-action"})  # no turns, so no ring
     public_orders = True  # no hidden pieces or orders: its legal orders may be offered as public buttons
+    concede_order = "concede"  # /game concede gives this order (section 3)
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo("free", "Free play", "Sides, a square board and the table tools; no rules enforced.")]
@@ -85,6 +87,8 @@ class FreeTable(Ruleset[State, TableOrder]):
         return []
 
     def legal_orders(self, state: State, seat: str) -> list[TableOrder]:
+        if seat in state.conceded:
+            return []
         own: list[TableOrder] = [Remove(p.label) for p in state.pieces if p.side == seat or seat == UMPIRE]
         return own + ([] if seat == UMPIRE else [Concede()])
 
@@ -92,6 +96,8 @@ class FreeTable(Ruleset[State, TableOrder]):
         return orders.parse(text)
 
     def apply(self, state: State, seat: str, order: TableOrder, rng: Rng) -> list[Event]:
+        if isinstance(order, Place | Move | Remove):
+            conceding_3.still_playing(state, seat)
         match order:
             case Place():
                 return pieces_1.place(state, seat, order)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.core.view import Board, Counter, Overlay, SideInfo, View
 from games.table.data import settings
+from games.table.rules import conceding_3
 from games.table.state import State
 
 
@@ -21,6 +22,7 @@ def view(state: State, seat: str | None) -> View:
     moved = state.last_move
     mover = next((p.side for p in state.pieces if moved[2:] == [p.square.x, p.square.y]), "") if moved else ""
     overlays = (Overlay("path", ((moved[0], moved[1]), (moved[2], moved[3])), side=mover),) if len(moved) == 4 else ()
-    status = (f"Free table: {', '.join(state.sides)}", f"{len(state.pieces)} pieces on the board")
+    status = (f"Free table: {', '.join(state.sides)}", f"{len(state.pieces)} pieces on the board",
+              *([f"Out: {', '.join(conceding_3.out(state))} (conceded)"] if state.conceded else []))
     return View(board=board, viewer=seat, sides=sides, counters=counters, overlays=overlays, status=status,
                 title="Free table")

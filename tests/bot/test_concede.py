@@ -80,9 +80,11 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
     assert row.seed.hex() in text  # the seed is published, as at any end
     assert next(o for o in done if o.kind == "message").view is not None  # the final board
     over = await svc.store.latest_game("c1")
-    assert over is not None and over.status == "over" and over.snapshot == row.snapshot
+    mark = get_ruleset(system).concede_order or CONCEDE_ORDER  # the rules' own order, where they keep who is out
+    assert over is not None and over.status == "over"
+    assert (over.snapshot == row.snapshot) == (mark == CONCEDE_ORDER)  # the service's mark changes nothing
     orders = await svc.store.orders(over.id)
-    assert (orders[-1].seat, orders[-1].text, orders[-1].user_id) == (loser, CONCEDE_ORDER, users[loser].id)
+    assert (orders[-1].seat, orders[-1].text, orders[-1].user_id) == (loser, mark, users[loser].id)
     assert errors(await run(svc, users[winner], "order", text="pass"))  # nothing more can be ordered
 
     rules = get_ruleset(system)
@@ -90,10 +92,10 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
     assert rules.encode(state) == over.snapshot and counter == over.counter
     exported = await ok(svc, CAROL, "game export")
     data = json.loads(exported[0].file[1])  # type: ignore[index]
-    assert data["orders"][-1]["text"] == CONCEDE_ORDER and "seed" in data
+    assert data["orders"][-1]["text"] == mark and "seed" in data
     assert verify_export(data).startswith("**Verified**")
     log = await ok(svc, CAROL, "game log")
-    assert CONCEDE_ORDER in log[0].text and "concedes." in log[0].text
+    assert mark in log[0].text and "concedes." in log[0].text
     await svc.store.close()
 
 
@@ -155,7 +157,7 @@ async def test_with_three_sides_the_last_side_standing_wins(tmp_path: Path) -> N
     row = await svc.store.latest_game("c1")
     assert row is not None and row.status == "over"
     data = json.loads((await ok(svc, BOB, "game export"))[0].file[1])  # type: ignore[index]
-    assert [o["text"] for o in data["orders"]] == [CONCEDE_ORDER, CONCEDE_ORDER]
+    assert [o["text"] for o in data["orders"]] == ["concede", "concede"]  # the table's own order (rules section 3)
     assert verify_export(data).startswith("**Verified**")
     await svc.store.close()
 

@@ -107,6 +107,7 @@ def test_shortened_names_end_in_a_full_stop_only_where_a_word_was_cut() -> None:
     assert short_label(unit(state, "1st Heavy Battery")) == "1st Heavy"
     assert short_label(unit(state, "2nd Light Battery")) == "2nd Light"
     assert short_label(unit(state, "10e Chasseurs à pied")) == "10e Chass."
+    assert short_label(unit(state, "7e Batterie (4-pdr)")) == "7e Batt."  # was "7e Batte."
     for scenario in SCENARIOS:
         state, _ = new_game(scenario, scouting="no")
         for u in state.units:

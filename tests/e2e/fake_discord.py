@@ -981,6 +981,12 @@ class FakeDiscord:
         raise KeyError(f"no synced command /{name}")
 
     # ----- interactions
+    def _update_fields(self) -> set[str]:
+        """The fields the spec declares for an update-message callback's data: the schema leaves
+        ``additionalProperties`` open, so the fake holds the bot to the declared ones."""
+        schemas = self.spec.document["components"]["schemas"]
+        return set(schemas["IncomingWebhookUpdateForInteractionCallbackRequestPartial"]["properties"])
+
     def _interaction_for(self, ix_id: str, token: str) -> FakeInteraction | None:
         ix = self.interactions.get(ix_id)
         return ix if ix is not None and ix.token == token else None
@@ -1018,6 +1024,10 @@ class FakeDiscord:
                 message.flags |= LOADING
             ix.original = message
         elif kind in (6, 7):
+            undeclared = sorted(set(data) - self._update_fields())
+            if undeclared:  # Discord's spec declares no other field for an update (tts is a new message's)
+                self.violations.append(f"update-message callback with undeclared fields {undeclared}")
+                return discord_error(400, 50035, f"Invalid Form Body: data.{undeclared[0]} is not declared")
             if kind == 7:
                 source = self.messages.get(str(ix.data.get("message_id", "")))
                 if source is not None:

@@ -55,7 +55,7 @@ async def test_autocomplete_stays_within_25(fake: FakeDiscord, bot: TableBot) ->
 
 
 async def test_a_slow_render_still_answers_in_time(fake: FakeDiscord, runner: BotRunner) -> None:
-    def slow_render(view: Any, *, zoom: Any = None) -> bytes:
+    def slow_render(view: Any, *, zoom: Any = None, names: Any = None) -> bytes:
         time.sleep(3.5)  # longer than Discord waits for a first response
         return b"\x89PNG slow board"
 

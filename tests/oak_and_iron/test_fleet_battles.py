@@ -335,7 +335,8 @@ def test_a_fleet_concedes_only_when_every_squadrons_player_has(tmp_path: Path) -
         "/game start", "as @alice", "/game concede",
         "/game concede confirm:true", "! /game concede confirm:true",
         "/order text:initiative Careful Aim",  # alice's seat still plays
-        "as @carol", "/game concede confirm:true",
+        "/game status",  # the fleet is not out yet: one concession mechanism counts every held seat
+        "as @carol", "/game concede confirm:true", "/game status",
     ]) + "\n")
     done = run_script(script)
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
@@ -347,6 +348,7 @@ def test_a_fleet_concedes_only_when_every_squadrons_player_has(tmp_path: Path) -
     assert "You have already conceded for Player A's fleet" in before_carol and "Game over" not in before_carol
     assert "Player A squadron 1 seals an initiative card" in before_carol
     assert "Player A's fleet concedes." in after_carol and "**Game over.** Winner: Player B's fleet." in after_carol
+    assert "Out:" not in before_carol and "Out: Player A's fleet (conceded)." in after_carol
     assert "/game concede gives up your fleet only once every Squadron's player" in ruleset().help()
 
 

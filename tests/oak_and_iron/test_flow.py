@@ -223,3 +223,13 @@ def test_orders_without_dice_can_be_undone_and_orders_with_dice_cannot() -> None
     assert not any(e.reveals for e in order(state, "b", "Corvette crew rally", stream))
     state, stream = started()
     assert any(e.reveals for e in order(state, "b", "Corvette seamanship adjust +1", stream))
+
+
+def test_who_acts_is_in_the_headline_drawn_at_chat_size() -> None:
+    """Once a side has the initiative, "To act" comes after the turn and initiative lines: it must
+    still be one of the headline lines the strip draws readable at chat size (it was not)."""
+    state, _ = started()
+    view = ruleset().view(state, None)
+    assert any(line.startswith("Initiative:") for line in view.status)
+    acting = [i for i, line in enumerate(view.status) if line.startswith(("To act:", "Activating "))]
+    assert acting and all(i < view.headline for i in acting), (view.status[:5], view.headline)

@@ -8,11 +8,13 @@ import io
 import pytest
 from PIL import Image
 
-from render import Renderer
-from render.counters import Look, has_table_name, table_name_size, table_name_sprite
-from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX
+from render import NamePlaces, Renderer
+from render.counters import Look, has_table_name, make_sprite, table_name_size, table_name_sprite
+from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX, chat_text_px
+from render.labels import Placed, grow, overlap
+from render.theme import hex_to_rgb
 from tests.render.golden import check_golden
-from tests.render.real_boards import BOARDS, real_view
+from tests.render.real_boards import BOARDS, real_view, script_view
 
 MAX_BOARD_BYTES = 300_000
 
@@ -101,3 +103,74 @@ def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monke
         first_words = " ".join(text.split()[:2])
         size = next(s for line, s in drawn if line.startswith(first_words))
         assert size * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (text, size, img.height)
+
+
+def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
+    """Days of Iron, order by order: between two consecutive pictures of the table drawn with the
+    game's NamePlaces, a unit whose base did not move keeps its name's box, unless a base or a moved
+    unit's name now stands on that box (names used to jump about round a unit that moved)."""
+    renderer, places = Renderer(), NamePlaces()
+    previous: dict[str, Placed] = {}
+    compared = 0
+    for orders in range(4, 16):
+        view = script_view("days-of-iron", "spicheren-measured", orders)
+        renderer.render_board(view, names=places)
+        frame = renderer.frame(view)
+        names = places.before((view.board.key, view.viewer, frame.width, frame.height))
+        moved = [p.box for k, p in names.items() if k not in previous or previous[k].base != p.base]
+        in_the_way = [*(grow(b, 2.0, 2.0) for b in renderer.table_layout(view).bases), *moved]
+        for key, placed in names.items():
+            old = previous.get(key)
+            if old is not None and old.base == placed.base and not any(overlap(old.box, b) for b in in_the_way):
+                compared += 1
+                assert placed.box == old.box, (orders, key, old.box, placed.box)
+        previous = names
+    assert compared > 100, compared
+
+
+def test_a_picture_depends_on_its_view_alone() -> None:
+    """Without NamePlaces a picture is a function of its View: drawing other pictures first (of the
+    same table, as another test or another game would) changes nothing. The names' memory once lived
+    in the shared Renderer, and what one test drew changed what the next drew."""
+    view = script_view("days-of-iron", "spicheren-measured", 15)
+    alone = Renderer().render_png(view)
+    renderer = Renderer()
+    for orders in range(4, 15):
+        renderer.render_png(script_view("days-of-iron", "spicheren-measured", orders))
+    assert renderer.render_png(view) == alone
+    before = script_view("days-of-iron", "spicheren-measured", 14)
+    drawn = []  # with a game's own memory, only that game's pictures count, whichever Renderer drew
+    for painter in (renderer, Renderer()):
+        places = NamePlaces()
+        painter.render_png(before, names=places)
+        drawn.append(painter.render_png(view, names=places))
+    assert drawn[0] == drawn[1]
+
+
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_every_name_lies_inside_the_picture(name: str) -> None:
+    """A name box never leaves the board picture (a name at the edge was cut off)."""
+    renderer = Renderer()
+    view = real_view(name)
+    frame = renderer.frame(view)
+    for key, placed in renderer.table_layout(view).names.items():
+        x0, y0, x1, y1 = placed.box
+        assert x0 >= 0 and y0 >= 0 and x1 <= frame.width and y1 <= frame.height, (key, placed.box, frame.width, frame.height)
+
+
+@pytest.mark.parametrize("name", ["hex-ironclads", "iron-and-fire", "ironclad-draughts"])
+def test_every_counter_and_name_is_drawn_inside_the_picture(name: str) -> None:
+    """Hex and square boards: every counter's sprite ink (its name included) lies inside the
+    picture; a name in the edge column moves inward instead ("Palestro" was cut at the edge)."""
+    renderer = Renderer()
+    view = real_view(name)
+    img = renderer.render_board(view)
+    frame = renderer.frame(view)
+    colours = {s.id: hex_to_rgb(s.colour) for s in view.sides}
+    looks = renderer._looks(view, frame, colours, chat_text_px(frame, img.height - frame.height))
+    for cid, (look, (x, _y)) in looks.items():
+        sprite = make_sprite(look)
+        ink = sprite.image.getchannel("A").getbbox()
+        assert ink is not None
+        left, right = round(x) - sprite.ax + ink[0], round(x) - sprite.ax + ink[2]
+        assert left >= 0 and right <= frame.width, (cid, look.label, left, right, frame.width)
