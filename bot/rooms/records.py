@@ -39,7 +39,8 @@ from games.core.view import View
 from games.tools import TOOLS, ToolsState, small_number
 
 LOG_PAGE = 15
-COOL_DOWN = 20.0  # seconds before one user may start another replay (or verify) drawn anew
+COOL_DOWN = 20.0  # seconds before one user may start another costly replay (or verify) drawn anew
+COSTLY = 1.0  # a run that took at least this long starts its asker's cool-down; a quick one does not
 # an export only reads the record and writes it out: one per game at a time, no cool-down
 COOL_DOWNS = {"replay": COOL_DOWN, "verify": COOL_DOWN, "export": 0.0}
 KEPT_ANSWERS = 8  # finished replays, verifies and exports kept for re-asks at an unchanged version
@@ -66,7 +67,9 @@ class Records:
         # (kind, game id) -> who asked while it runs: user id -> (their key, their work, their answer)
         self._running: dict[tuple[str, int], dict[str, tuple[Any, Callable[[], Awaitable[Any]], Answer]]] = {}
         self._kept: OrderedDict[Any, Any] = OrderedDict()  # key (kind, game, version, ...) -> result
-        self._asked: dict[tuple[str, str], float] = {}  # (kind, user id) -> when they last started one
+        # (kind, user id) -> when they last started a costly one (a quick check of a small game costs
+        # nobody anything, so it never makes its asker wait)
+        self._asked: dict[tuple[str, str], float] = {}
 
     async def _bounded(self, kind: str, game: int, user: User, key: Any, work: Callable[[], Awaitable[Any]],
                        answer: Answer, busy: str) -> list[Output]:
@@ -84,10 +87,11 @@ class Records:
         if last is not None and now - last < wait:
             raise WrongPhase(f"You started a /game {kind} {now - last:.0f} s ago; each person may start one "
                              f"every {wait:.0f} s.", hint=f"Ask again in {wait - (now - last):.0f} s.")
-        self._asked[(kind, user.id)] = now
         waiting = self._running[(kind, game)] = {}
         try:
             outputs = [answer(await self._keep(key, work), user.id, True)]
+            if self.ctx.clock() - now >= COSTLY:
+                self._asked[(kind, user.id)] = now
             while waiting:  # those who asked meanwhile: the same answer, or theirs drawn now
                 other, (their_key, their_work, their_answer) = waiting.popitem()
                 try:

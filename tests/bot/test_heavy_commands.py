@@ -17,7 +17,7 @@ import pytest
 
 from bot import workers
 from bot.rooms import records
-from bot.rooms.records import COOL_DOWN
+from bot.rooms.records import COOL_DOWN, COSTLY
 from bot.service import Output, TableService
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, ok, run
 
@@ -31,11 +31,14 @@ class Gate:
         self.entered = threading.Event()
         self.open = threading.Event()
         self.runs = 0
+        self.during: Any = None  # called while held (a test's clock moving on: the work took time)
 
     def hold(self) -> None:
         self.runs += 1
         self.entered.set()
         assert self.open.wait(GUARD)
+        if self.during is not None:
+            self.during()
 
     async def reached(self) -> None:
         assert await asyncio.to_thread(self.entered.wait, GUARD)
@@ -110,20 +113,32 @@ async def test_a_second_ask_is_answered_at_once_and_sent_the_same_replay(svc: Ta
     assert gate.runs == 1  # drawn once for both
 
 
+async def test_a_quick_run_starts_no_cool_down(svc: TableService) -> None:
+    """A verify of a small game costs nothing: asking again at once (a new version) is answered."""
+    now = [1000.0]
+    svc.table.clock = lambda: now[0]
+    await table_game(svc)
+    assert not errors(await run(svc, CAROL, "game verify"))
+    await ok(svc, ALICE, "order", text="move A a3")
+    assert not errors(await run(svc, CAROL, "game verify"))
+
+
 async def test_an_unchanged_version_is_not_redrawn_and_each_user_has_a_cool_down(svc: TableService, gate: Gate) -> None:
+    """The cool-down follows a costly run (here each takes 2 s on the test's clock)."""
     gate.open.set()
     now = [1000.0]
     svc.table.clock = lambda: now[0]
+    gate.during = lambda: now.__setitem__(0, now[0] + 2 * COSTLY)
     await table_game(svc)
     drawn = await ok(svc, CAROL, "game replay")
     again = await ok(svc, BOB, "game replay")
     again_mine = await ok(svc, CAROL, "game replay")  # a kept answer: no cool-down for it
     assert gate.runs == 1 and drawn[0].file == again[0].file == again_mine[0].file
     await ok(svc, ALICE, "order", text="move A a3")
-    now[0] += 5
+    now[0] += 5  # started 2 s of work and 5 s ago: 7 s
     refused = errors(await run(svc, CAROL, "game replay"))
-    assert refused == [f"You started a /game replay 5 s ago; each person may start one every {COOL_DOWN:.0f} s. "
-                       f"Ask again in {COOL_DOWN - 5:.0f} s."]
+    assert refused == [f"You started a /game replay 7 s ago; each person may start one every {COOL_DOWN:.0f} s. "
+                       f"Ask again in {COOL_DOWN - 7:.0f} s."]
     assert gate.runs == 1
     assert not errors(await run(svc, CAROL, "game verify"))  # another kind has its own cool-down
     runs = gate.runs

@@ -39,8 +39,11 @@ from bot.commands import COMMANDS
 from bot.rooms.seats import replay_state
 from bot.service import Output, TableService, User
 from bot.store import SqliteConnection, Store
+from bot.workers import in_thread
 from games.core.rng import Rng, commitment, seed_from_number
 from games.core.ruleset import UMPIRE, get_ruleset
+
+pytestmark = pytest.mark.slow  # 1,010 pairs of whole games (minutes): left out of `tasks.py test --fast`
 
 CHANNEL = "c"
 SPECTATOR = User("spectator", "Spectator")
@@ -79,6 +82,9 @@ async def clone(svc: TableService) -> TableService:
     await source._db.raw.backup(db)
     await db.execute("PRAGMA foreign_keys=ON")
     copy = TableService(Store(SqliteConnection(db)), mention=svc.mention, seed_source=svc.seed_source)
+    # replay and verify run the same functions in a thread of this process rather than the worker
+    # pool: the Iron and Fire twin stream below is patched into this process's Rng only
+    copy.table.work = in_thread
     return copy
 
 
