@@ -233,12 +233,12 @@ def run_bot(args: argparse.Namespace) -> None:
             current.set(None)  # a later status edit is not part of the command that asked for it
             await super()._refresh_status(channel)
 
-        async def _draw(self, view: Any, zoom: Any) -> bytes:
+        async def _draw(self, view: Any, zoom: Any, names: Any = None) -> bytes:
             key = current.get()
             mark("draw_submitted")
             if self.drawer.workers:  # drawn in a worker process: its time is the round trip to the pool
                 began = time.monotonic()
-                png = await super()._draw(view, zoom)
+                png = await super()._draw(view, zoom, names)
                 drawing.append(time.monotonic() - began)
                 if key is not None:
                     marks[key].setdefault("draw_start", began)
@@ -248,7 +248,7 @@ def run_bot(args: argparse.Namespace) -> None:
 
             def job() -> bytes:
                 began = time.monotonic()
-                png: bytes = render_png(view) if zoom is None else render_png(view, zoom=zoom)
+                png: bytes = render_png(view, names=names) if zoom is None else render_png(view, zoom=zoom, names=names)
                 ended = time.monotonic()
                 drawing.append(ended - began)
                 if key is not None:
