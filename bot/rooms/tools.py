@@ -12,7 +12,7 @@ from bot.rooms.context import Table
 from bot.rooms.delivery import route
 from bot.rooms.records import export_record, verify_export
 from bot.rooms.seats import umpire_of
-from bot.storage import StaleVersion
+from bot.storage import GameRow, StaleVersion
 from games.core.dice import DiceParser, sanitise_label
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, WrongPhase, quote
 from games.core.rng import Rng, commitment
@@ -32,6 +32,24 @@ class Tools:
 
     def __init__(self, ctx: Table) -> None:
         self.ctx = ctx
+
+
+    async def _next_stream(self, row: GameRow, state: ToolsState, user: User, retire: str,
+                           command: str) -> tuple[GameRow, ToolsState]:
+        """Retire ``row`` (``retire``: published or sealed) and start the next stream from a fresh
+        seed, carrying over what the rules carry (decks, hands); refused if the stream moved meanwhile."""
+        carry = TOOLS.carry_over(state)
+        seed = self.ctx.seed_source()
+        rng = Rng(seed)
+        fresh = TOOLS.setup(TOOLS.id, carry, rng)
+        try:
+            new = await self.ctx.store.publish_stream(row, seed=seed, commitment=commitment(seed), options=carry,
+                                                      snapshot=TOOLS.encode(fresh), counter=rng.counter,
+                                                      creator=user.id, retire=retire)
+        except StaleVersion:
+            raise WrongPhase("Someone used the table tools here at the same moment.",
+                             hint=f"Run /tools {command} again.") from None
+        return new, fresh
 
     async def _tools_apply(self, channel: str, user: User, text: str, *, as_umpire: bool = False) -> list[Output]:
         # Another bot process on the same database (a deploy overlap) may open this channel's tools
@@ -97,15 +115,7 @@ class Tools:
         if secrets:
             raise IllegalOrder("Publishing this channel's seed now would give away " + "; ".join(secrets) + ".",
                                hint="The seed re-derives every roll and card; verify once nothing is secret.")
-        carry = TOOLS.carry_over(state)
-        seed = self.ctx.seed_source()
-        rng = Rng(seed)
-        fresh = TOOLS.setup(TOOLS.id, carry, rng)
-        try:
-            new = await self.ctx.store.publish_stream(row, seed=seed, commitment=commitment(seed), options=carry,
-                                                  snapshot=TOOLS.encode(fresh), counter=rng.counter, creator=user.id)
-        except StaleVersion:
-            raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools verify again.") from None
+        new, fresh = await self._next_stream(row, state, user, "published", "verify")
         published = dataclasses.replace(row, status="published")
         data = await export_record(self.ctx.store, published)
         report = await self.ctx.work(verify_export, data)  # a replay of the whole stream: off the loop
@@ -187,16 +197,7 @@ class Tools:
             raise IllegalOrder(f"This channel already has {len(waiting)} closed streams with unrevealed secret rolls "
                                f"(at most {MAX_SEALED_STREAMS}), so nothing was closed.",
                                hint="Reveal their rolls (/game private lists yours), then /tools verify publishes them.")
-        carry = TOOLS.carry_over(state)
-        seed = self.ctx.seed_source()
-        rng = Rng(seed)
-        fresh = TOOLS.setup(TOOLS.id, carry, rng)
-        try:
-            new = await self.ctx.store.publish_stream(row, seed=seed, commitment=commitment(seed), options=carry,
-                                                      snapshot=TOOLS.encode(fresh), counter=rng.counter,
-                                                      creator=user.id, retire="sealed")
-        except StaleVersion:
-            raise WrongPhase("Someone used the table tools here at the same moment.", hint="Run /tools close again.") from None
+        new, _ = await self._next_stream(row, state, user, "sealed", "close")
         numbers = ", ".join(f"#{r.number}" for r in kept)
         text = (f"<@{user.id}> closed this channel's table-tools stream (commitment `{row.commitment}`) without "
                 f"publishing its seed, so its unrevealed secret roll{'s' if len(kept) > 1 else ''} {numbers} "
