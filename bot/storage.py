@@ -54,6 +54,7 @@ class GameRow:
     last_reminded: float = 0.0
     status_message: str = ""
     guild: str = ""  # the Discord server's id ("" for the console, and for games made before schema 6 until filled)
+    rules: str = ""  # the rules version it was created under (``Ruleset.rules_version``; "" before schema 8)
 
 
 @dataclass
@@ -131,7 +132,7 @@ class Storage(Claims, Protocol):
 
     async def create_game(self, *, channel: str, system: str, scenario: str, options: dict[str, str], seed: bytes,
                           commitment: str, status: str, snapshot: Any, counter: int, creator: str,
-                          guild: str = "") -> GameRow:
+                          guild: str = "", rules: str = "") -> GameRow:
         """Insert a game; ChannelTaken when the channel already has a live game (or tools)."""
         ...
 

@@ -115,6 +115,10 @@ MIGRATION_TEMPLATES: list[str] = [
     CREATE TABLE shard_leases (shard $int PRIMARY KEY, shard_count $int NOT NULL, owner TEXT NOT NULL,
         heartbeat $real NOT NULL);
     """,
+    # 8: the rules version a game was created under (``Ruleset.rules_version``); '' for older games
+    """
+    ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT '';
+    """,
 ]
 
 
@@ -126,7 +130,7 @@ def render_migrations(types: Mapping[str, str]) -> list[str]:
 GAME_COLUMN_NAMES = (
     "id", "channel", "system", "scenario", "options", "seed", "commitment", "status", "version", "snapshot",
     "counter", "seats", "creator", "created", "updated", "remind_after", "remind_every", "last_activity",
-    "last_reminded", "status_message", "guild",
+    "last_reminded", "status_message", "guild", "rules",
 )
 GAME_COLUMNS = ", ".join(GAME_COLUMN_NAMES)
 ORDER_COLUMN_NAMES = ("game_id", "seq", "seat", "user_id", "text", "events", "undone", "at")
@@ -136,8 +140,8 @@ SELECT_GAMES = f"SELECT {GAME_COLUMNS} FROM games"
 # already hold another process's order, and the caller would save its own on top of that.
 INSERT_GAME = (
     "INSERT INTO games (channel, system, scenario, options, seed, commitment, status, version, snapshot, counter,"
-    " seats, creator, created, updated, last_activity, guild)"
-    f" VALUES (?,?,?,?,?,?,?,0,?,?,'{{}}',?,?,?,?,?) RETURNING {GAME_COLUMNS}"
+    " seats, creator, created, updated, last_activity, guild, rules)"
+    f" VALUES (?,?,?,?,?,?,?,0,?,?,'{{}}',?,?,?,?,?,?) RETURNING {GAME_COLUMNS}"
 )
 SAVE_ORDER = (
     "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
@@ -185,6 +189,7 @@ def game_from_row(row: Any) -> GameRow:
         commitment=row[6], status=row[7], version=row[8], snapshot=json.loads(row[9]), counter=row[10],
         seats=json.loads(row[11]), creator=row[12], created=row[13], updated=row[14], remind_after=row[15],
         remind_every=row[16], last_activity=row[17], last_reminded=row[18], status_message=row[19], guild=row[20],
+        rules=row[21],
     )
 
 
@@ -201,7 +206,7 @@ def game_record(g: GameRow) -> tuple[Any, ...]:
     """A game as a row in GAME_COLUMN_NAMES order, for a copy."""
     return (g.id, g.channel, g.system, g.scenario, json.dumps(g.options), g.seed, g.commitment, g.status, g.version,
             json.dumps(g.snapshot), g.counter, json.dumps(g.seats), g.creator, g.created, g.updated, g.remind_after,
-            g.remind_every, g.last_activity, g.last_reminded, g.status_message, g.guild)
+            g.remind_every, g.last_activity, g.last_reminded, g.status_message, g.guild, g.rules)
 
 
 class Tx(Protocol):
@@ -379,12 +384,12 @@ class SqlStore(_Claims[C], _Copying[C]):
     # --- games -----------------------------------------------------------------------------
     async def create_game(self, *, channel: str, system: str, scenario: str, options: dict[str, str], seed: bytes,
                           commitment: str, status: str, snapshot: Any, counter: int, creator: str,
-                          guild: str = "") -> GameRow:
+                          guild: str = "", rules: str = "") -> GameRow:
         now = time.time()
         try:
             rows = await self._fetch(INSERT_GAME, (channel, system, scenario, json.dumps(options), seed, commitment,
                                                    status, json.dumps(snapshot), counter, creator, now, now, now,
-                                                   guild), write=True)
+                                                   guild, rules), write=True)
         except self._db.unique_violation:  # the unique live-game / tools index: someone else was first
             raise ChannelTaken(channel) from None
         return game_from_row(rows[0])
@@ -435,7 +440,7 @@ class SqlStore(_Claims[C], _Copying[C]):
             try:
                 rows = await tx.fetch(INSERT_GAME, (tools.channel, tools.system, tools.scenario, json.dumps(options),
                                                     seed, commitment, "tools", json.dumps(snapshot), counter, creator,
-                                                    now, now, now, tools.guild))
+                                                    now, now, now, tools.guild, tools.rules))
             except self._db.unique_violation:
                 raise ChannelTaken(tools.channel) from None
         return game_from_row(rows[0])

@@ -145,6 +145,15 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
     return (x, y), radius
 
 
+def rules_played(row: GameRow, rules: Ruleset[Any, Any]) -> str | None:
+    """None when ``row`` was created under the rules version the bot runs; else a sentence naming
+    both versions, for answers about a game an update of the rules may have left behind."""
+    if row.rules == rules.rules_version:
+        return None
+    played = f"version {row.rules}" if row.rules else "a version from before versions were recorded"
+    return f"This game was played under {rules.name} rules {played}; this bot runs version {rules.rules_version}."
+
+
 def ruleset_for(system: str) -> Ruleset[Any, Any]:
     """The rule system of a stored row or an export: a game's, or the channel table tools'."""
     return TOOLS if system == TOOLS.id else get_ruleset(system)

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from bot.rooms.common import STATE_CACHE, USER_TOKEN, Loaded, Output, User, ruleset_for
+from bot.rooms.common import STATE_CACHE, USER_TOKEN, Loaded, Output, User, rules_played, ruleset_for
 from bot.rooms.seats import umpire_of
 from bot.storage import GameRow, Storage
 from bot.workers import Runner, in_worker
@@ -55,7 +55,13 @@ class Table:
         key = (row.id, row.version, row.status)
         state = self.states.get(key)
         if state is None:
-            state = rules.decode(row.snapshot)
+            try:
+                state = rules.decode(row.snapshot)
+            except (TypeError, ValueError, KeyError) as exc:  # saved by other rules, or damaged
+                played = rules_played(row, rules) or "Its saved position does not fit these rules."
+                raise WrongPhase(f"This bot cannot read the saved position of this {rules.name} game. {played}",
+                                 hint="/game log and /game export still show its orders. Whoever set it up, the umpire"
+                                      " or a server manager can /game end it, then /game new starts another.") from exc
             self.states[key] = state
             if len(self.states) > STATE_CACHE:
                 self.states.popitem(last=False)
@@ -64,6 +70,10 @@ class Table:
         return Loaded(row, rules, state)
 
     async def live(self, channel: str) -> Loaded:
+        return self.decode(await self.live_row(channel))
+
+    async def live_row(self, channel: str) -> GameRow:
+        """The channel's game in set-up or running, not yet decoded; else why there is none."""
         row = await self.store.live_game(channel)
         if row is None:
             ended = await self.store.latest_game(channel)
@@ -71,13 +81,17 @@ class Table:
                 raise WrongPhase(f"The {ended.system} game in this channel is over.",
                                  hint="/game log, /game export and /game verify still show it; start another with /game new.")
             raise NoSuchGame("There is no game in this channel.", hint="Start one with /game new system:<id> scenario:<id>.")
-        return self.decode(row)
+        return row
 
     async def latest(self, channel: str) -> Loaded:
+        return self.decode(await self.latest_row(channel))
+
+    async def latest_row(self, channel: str) -> GameRow:
+        """The channel's newest game, not decoded (its record can be read whatever rules saved it)."""
         row = await self.store.latest_game(channel)
         if row is None:
             raise NoSuchGame("There is no game in this channel.", hint="Start one with /game new system:<id> scenario:<id>.")
-        return self.decode(row)
+        return row
 
     async def tools_state(self, channel: str) -> ToolsState:
         row = await self.store.tools(channel)

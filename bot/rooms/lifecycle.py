@@ -80,7 +80,7 @@ class Lifecycle:
             row = await self.ctx.store.create_game(
                 channel=channel, system=system, scenario=scenario, options=full, seed=seed,
                 commitment=commitment(seed), status="setup", snapshot=rules.encode(state), counter=rng.counter,
-                creator=user.id, guild=self.ctx.guilds.get(channel, ""),
+                creator=user.id, guild=self.ctx.guilds.get(channel, ""), rules=rules.rules_version,
             )
         except ChannelTaken:
             raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT) from None
@@ -220,12 +220,15 @@ class Lifecycle:
         it changes nothing in the game and counts only while the game stands as everyone saw it when
         cast (``_public_mark``: a change on the board, in who is to act or in the seats clears the
         votes; a hidden order does not, or the vanishing votes would tell that it was given)."""
-        loaded = await self.ctx.live(channel)
-        row = loaded.row
+        row = await self.ctx.live_row(channel)
         if user.manage_server or umpire_of(row) == user.id or user.id == row.creator:
+            try:
+                standing = self._standing(self.ctx.decode(row))
+            except WrongPhase:  # saved under rules this bot cannot read: it can still be ended
+                standing = ""
             await self.ctx.store.update_game(row, status="over")
-            return [Output("message", f"<@{user.id}> ended the game.\n{self._standing(loaded)}{seed_reveal(row)}",
-                           channel=channel)]
+            return [Output("message", f"<@{user.id}> ended the game.\n{standing}{seed_reveal(row)}", channel=channel)]
+        loaded = self.ctx.decode(row)
         players = players_of(row)
         if user.id not in players:
             raise NotAllowed(f"You hold no seat in this game. {END_RULE}")

@@ -27,6 +27,7 @@ from bot.rooms.common import (
     User,
     fold,
     replay_steps,
+    rules_played,
     ruleset_for,
 )
 from bot.rooms.context import Table
@@ -111,10 +112,10 @@ class Records:
         return result
 
     async def game_log(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        loaded = await self.ctx.latest(channel)
-        orders = await self.ctx.store.orders(loaded.row.id)
+        row = await self.ctx.latest_row(channel)  # a record: readable whatever rules saved the game
+        orders = await self.ctx.store.orders(row.id)
         # Page 1 is the newest orders, newest first: in a long game that is what players look for.
-        lines = [line for _, line in reversed(log_lines(loaded.row, user.id, orders))]
+        lines = [line for _, line in reversed(log_lines(row, user.id, orders))]
         pages = max(1, (len(lines) + LOG_PAGE - 1) // LOG_PAGE)
         page_text = opts.get("page", "") or "1"
         page = small_number(page_text) or 0
@@ -126,9 +127,8 @@ class Records:
 
     async def game_export(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         async with self.ctx.lock(channel):  # the record at one version; written out after the lock
-            loaded = await self.ctx.latest(channel)
-            data = await export_record(self.ctx.store, loaded.row, viewer=user.id)
-        row = loaded.row
+            row = await self.ctx.latest_row(channel)
+            data = await export_record(self.ctx.store, row, viewer=user.id)
         name = f"game-{row.id}-{row.system}.json"
         note = "" if "seed" in data else (" so far, as you may see it: the whole record and the seed come once the "
                                           "game is over")
@@ -152,19 +152,18 @@ class Records:
         multiply the memory any spectator can make the bot use. Drawn in the worker pool, outside
         the channel's lock (see the module docstring)."""
         async with self.ctx.lock(channel):  # the game at one version: the rest works on this snapshot
-            loaded = await self.ctx.latest(channel)
-            orders = await self.ctx.store.orders(loaded.row.id, include_undone=False)
+            row = await self.ctx.latest_row(channel)
+            orders = await self.ctx.store.orders(row.id, include_undone=False)
         # frames follow the orders this user's log lists (numbered as there), never a secret one:
         # a frame or a count per hidden order would count them
         position = {o.seq: i for i, o in enumerate(orders)}
         listed = [(position[o.seq] + 1, o.text if readable else HIDDEN_ORDER)
-                  for o, readable in orders_seen(loaded.row, user.id, orders)]
+                  for o, readable in orders_seen(row, user.id, orders)]
         if not listed:
             raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
         sample = replay_steps(len(listed), MAX_REPLAY_FRAMES)  # 0 is the set-up, k the k-th listed order
         shown = {listed[k - 1][0]: (k, listed[k - 1][1]) for k in sample if k}
         steps = [0, *shown]
-        row = loaded.row
         name = f"game-{row.id}-replay.gif"
         count = len(listed)
         if len(steps) == count + 1:
@@ -173,10 +172,15 @@ class Records:
             said = (f"Replay of {count} orders in {len(steps)} frames (a long game is sampled): the set-up, "
                     f"then about one frame every {round(count / (len(steps) - 1))} orders, ending on the last.")
 
-        async def work() -> bytes:
+        async def work() -> bytes | None:
             return await self.ctx.work(draw_replay, row, orders, shown, steps)
 
-        def answer(gif: bytes, to: str, first: bool) -> Output:
+        def answer(gif: bytes | None, to: str, first: bool) -> Output:
+            if gif is None:
+                rules = ruleset_for(row.system)
+                why = rules_played(row, rules) or "Its record is damaged (/game verify says where)."
+                return Output("ephemeral", f"No replay: this game's orders no longer replay under the rules this bot "
+                                           f"runs. {why}", to=to)
             return Output("ephemeral", said, to=to, file=(name, gif))
 
         # the same frames and captions for whoever lists the same orders, at this version
@@ -207,9 +211,8 @@ class Records:
                                        check, posted, "Another pasted export is being checked right now; you will be "
                                        "sent the result of yours (as a private message) when it is done.")
         async with self.ctx.lock(channel):  # the record at one version; checked outside the lock
-            loaded = await self.ctx.latest(channel)
-            data = await export_record(self.ctx.store, loaded.row, secrets=True)
-        row = loaded.row
+            row = await self.ctx.latest_row(channel)
+            data = await export_record(self.ctx.store, row, secrets=True)
         if "seed" not in data:
             # the bot may check its own unfinished game with the secret seed, revealing nothing
             data = data | {"seed": row.seed.hex(), "_private": True}
@@ -265,11 +268,16 @@ class Records:
         return [Output("ephemeral", text, to=user.id, view=view)]
 
 
-def draw_replay(row: GameRow, orders: list[OrderRow], shown: dict[int, tuple[int, str]], steps: list[int]) -> bytes:
-    """The replay GIF (in a worker: everything it needs is in its arguments)."""
+def draw_replay(row: GameRow, orders: list[OrderRow], shown: dict[int, tuple[int, str]],
+                steps: list[int]) -> bytes | None:
+    """The replay GIF (in a worker: everything it needs is in its arguments), or None when the
+    orders no longer replay (rules changed since the game was played, or a damaged record)."""
     from render import render_replay
 
-    views, captions = replay_frames(row, orders, shown, steps)
+    try:
+        views, captions = replay_frames(row, orders, shown, steps)
+    except (GameError, TypeError, ValueError, KeyError):
+        return None
     return render_replay(views, captions)
 
 
@@ -312,6 +320,7 @@ async def export_record(store: Storage, row: GameRow, *, secrets: bool = False, 
         "scenario": row.scenario,
         "options": row.options,
         "commitment": row.commitment,
+        "rules_version": row.rules,
         "status": row.status,
         "orders": [
             {
@@ -327,6 +336,21 @@ async def export_record(store: Storage, row: GameRow, *, secrets: bool = False, 
     if over:
         data["seed"] = row.seed.hex()
     return data
+
+
+def _rules_changed(data: dict[str, Any]) -> str:
+    """For a failed check: that the export's game was played under another version of its rules
+    than the bot runs (an honest game then fails too, so nobody should cry foul), or ""."""
+    played = data.get("rules_version", "")
+    try:
+        rules = ruleset_for(str(data.get("system")))
+    except GameError:
+        return ""
+    if not isinstance(played, str) or played == rules.rules_version:
+        return ""
+    was = f"version {played}" if played else "a version from before versions were recorded"
+    return (f". The {rules.name} rules have changed since this game was played: it was played under {was}, "
+            f"this bot runs version {rules.rules_version}")
 
 
 def verify_export(data: dict[str, Any]) -> str:
@@ -365,7 +389,7 @@ def verify_export(data: dict[str, Any]) -> str:
         problems.append(f"replay failed at {at}" + ("" if data.get("_private") else f": {exc}"))
         checked = 0
     if problems:
-        return "**Verification FAILED**: " + "; ".join(problems[:10])
+        return "**Verification FAILED**: " + "; ".join(problems[:10]) + _rules_changed(data)
     if data.get("_private"):  # a running game: how many orders were replayed would count the hidden ones
         return (f"**Verified** (checked by the bot with the still-secret seed): seed matches commitment "
                 f"`{data['commitment'][:16]}…`; every order so far replayed, every roll and card identical.")

@@ -75,6 +75,7 @@ class Tools:
             row = await self.ctx.store.create_game(
                 channel=channel, system="tools", scenario="tools", options={}, seed=seed, commitment=commitment(seed),
                 status="tools", snapshot=TOOLS.encode(initial), counter=setup_rng.counter, creator=user.id,
+                rules=TOOLS.rules_version,
             )
             opened = [Output("message", _stream_opened(row.commitment), channel=channel)]
         else:

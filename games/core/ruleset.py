@@ -155,6 +155,10 @@ class Ruleset(ABC, Generic[S, OrderT]):
     # seats are their sides (one seat each). None: the rules know no concession and the table
     # service logs its own mark.
     concede_order: ClassVar[str | None] = None
+    # The version of these rules a game is played under, stored with each new game. Bump it when a
+    # change makes an old game's log replay differently or its saved state unreadable: such a game
+    # is then refused with both versions named (bot/rooms/records.py), never crashed on.
+    rules_version: ClassVar[str] = "1"
 
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]: ...

@@ -301,6 +301,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "Days of Iron: Franco-Prussian War regimental battles"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"zones"})  # no ring, no last move: the table as it stands
+    rules_version: ClassVar[str] = "2"  # 2: the section-by-section book review of issue 21 (charges, contact, ...)
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo(s, data.scenario(s).name, data.scenario(s).description) for s in data.scenario_ids()]
