@@ -35,10 +35,10 @@ def schema(path: Path) -> list[tuple[str, str, str]]:
 async def test_a_new_file_gets_the_same_schema_as_the_old_code_made(tmp_path: Path) -> None:
     """The migrations rendered from the shared templates are the old SQLite ones, to the letter."""
     store = await open_store(tmp_path / "new.db")
-    assert await store.schema_version() == len(MIGRATIONS) == 7
+    assert await store.schema_version() == len(MIGRATIONS) == 8
     await store.close()
-    old = await open_store(old_database(tmp_path / "old.db"))  # schema 6, migrated on to 7 (claims, leases)
-    assert await old.schema_version() == 7
+    old = await open_store(old_database(tmp_path / "old.db"))  # schema 6, migrated on to 8 (claims, leases; rules)
+    assert await old.schema_version() == 8
     await old.close()
     assert schema(tmp_path / "new.db") == schema(tmp_path / "old.db")
 

@@ -23,10 +23,10 @@ def png_of(ix: FakeInteraction) -> bytes:
 async def test_boards_come_from_the_worker_and_a_killed_worker_is_replaced(fake: FakeDiscord, runner: BotRunner) -> None:
     bot = await runner.start(draw_workers=1)
     peru, chile, carol = fake.add_user("peru-player"), fake.add_user("chile-player"), fake.add_user("carol")
-    await fake.run(peru, "game new", {"system": "table", "scenario": "free", "options": "sides=Peru,Chile"})
-    await fake.run(peru, "game join", {"seat": "peru"})
-    await fake.run(chile, "game join", {"seat": "chile"})
-    await fake.run(peru, "game start")
+    await fake.run(peru, "game new", {"system": "table", "scenario": "free", "options": "sides=Peru,Chile"}, timeout=30)
+    await fake.run(peru, "game join", {"seat": "peru"}, timeout=30)
+    await fake.run(chile, "game join", {"seat": "chile"}, timeout=30)
+    await fake.run(peru, "game start", timeout=30)
     await fake.run(peru, "order", {"text": "place Huascar d1 N"}, timeout=30)
     assert bot.drawer.processes is not None, "the board was not sent to a drawing process"
     workers = list(bot.drawer.processes._processes)  # the pool's own pids, to kill them below
