@@ -148,8 +148,11 @@ def main(argv: list[str]) -> int:
         os.chdir(ROOT)
         os.execv(str(py), [str(py), "-m", "bot", *argv[1:]])
     py = ensure_env(TEST_VENV)
+    # pytest keeps its assertion-rewritten test modules as bytecode in __pycache__; with
+    # PYTHONDONTWRITEBYTECODE set it rewrites all of them again on every run (about half a minute)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     args = argv[1:]
-    if "--fast" in args:  # the slow marker (pyproject) tags long random playouts; `test` alone runs them
+    if "--fast" in args:  # the slow marker (pyproject) tags every test of 0.8 s or more; `test` alone runs them
         args = ["-m", "not slow", *(a for a in args if a != "--fast")]
     steps = [
         [str(py), "-m", "ruff", "check", "."],

@@ -19,6 +19,8 @@ from bot.service import Output, TableService, User
 from games.core.ruleset import UMPIRE, broken_systems, get_ruleset, legal_texts, system_ids
 from tests.bot.helpers import make_service
 
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
+
 SYSTEMS = [s for s in system_ids() if not s.startswith("test-")]
 CASES = [(s, sc.id) for s in SYSTEMS for sc in get_ruleset(s).scenarios()]
 MAX_ORDERS = 120

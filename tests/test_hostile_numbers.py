@@ -17,6 +17,8 @@ from games.core.errors import GameError
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import UMPIRE, get_ruleset, legal_texts, read_order, system_ids
 
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
+
 HUGE = "9" * 4400
 CASES = [(s, sc.id) for s in system_ids() if not s.startswith("test-") for sc in get_ruleset(s).scenarios()]
 

@@ -199,6 +199,7 @@ def local_imports(package: str) -> set[str]:
     return seen
 
 
+@pytest.mark.slow
 def test_the_dockerfile_installs_only_the_runtime_lock_with_hashes_and_copies_every_runtime_folder() -> None:
     steps = dockerfile()
     assert steps[0] == ("FROM", "python:3.11-slim")

@@ -82,6 +82,7 @@ def test_no_function_is_more_complex_than_allowed() -> None:
     assert not [f for f in TOO_COMPLEX if f.split("/")[1] in CONVERTED], "a converted system has no exceptions"
 
 
+@pytest.mark.slow
 def test_no_class_has_too_many_methods() -> None:
     found = _classes_with_many_methods()
     assert not sorted(found - TOO_MANY_METHODS), f"classes over {MAX_METHODS} methods: {sorted(found - TOO_MANY_METHODS)}"
@@ -100,6 +101,7 @@ def test_converted_systems_have_the_same_files(system: str) -> None:
     assert registering == ["ruleset.py"], "a system registers in ruleset.py and nowhere else"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", sorted(CONVERTED))
 def test_rules_are_split_by_book_section_and_cite_it(system: str) -> None:
     """``rules/<topic>_<section>.py``; the module docstring starts "Book section <n>", and every
@@ -191,6 +193,7 @@ def test_cycle_finder_sees_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.slow
 def test_no_import_cycle_inside_a_package_of_games() -> None:
     """Each system and games/core import one way (docs/adding-a-system.md): a lower module never
     imports a higher one, so a rule can be read without the ones that call it."""
@@ -200,6 +203,7 @@ def test_no_import_cycle_inside_a_package_of_games() -> None:
     assert found >= IMPORT_CYCLES, f"gone, remove from IMPORT_CYCLES: {sorted(IMPORT_CYCLES - found)}"
 
 
+@pytest.mark.slow
 def test_no_private_function_is_called_from_another_module() -> None:
     """A module's ``_name`` is its own: no ``from x import _name`` and no ``x._name(...)`` on an
     imported module of games/ (a shared helper is made public where it belongs)."""

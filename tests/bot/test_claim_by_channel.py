@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.storage import Storage, open_store
+
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 
 
 async def _due_game(store: Storage, channel: str) -> int:

@@ -40,6 +40,7 @@ async def status(svc: TableService) -> str:
     return (await ok(svc, DAVE, "game status"))[0].text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("first", "second"), list(itertools.product(("game", "order"), repeat=2)))
 async def test_both_ways_of_conceding_are_one(first: str, second: str, tmp_path: Path) -> None:
     svc = await three_sides(tmp_path)

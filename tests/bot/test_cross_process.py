@@ -199,6 +199,7 @@ async def running_duel(url: str, channel: str) -> None:
         await svc.store.close()
 
 
+@pytest.mark.slow
 async def test_racing_game_new_makes_one_game_per_channel(store_url: str, procs: Callable[..., Proc]) -> None:
     """/game new in the same channels from two processes: forced (both past the "no live game" check,
     held before the insert) and free-running; exactly one game per channel, the loser told politely."""
@@ -231,6 +232,7 @@ async def test_racing_game_new_makes_one_game_per_channel(store_url: str, procs:
         await store.close()
 
 
+@pytest.mark.slow
 async def test_racing_rolls_are_each_logged_once(store_url: str, procs: Callable[..., Proc]) -> None:
     """A channel's first /roll forced (both processes find no stream and both insert one), then many
     rolls at once from both: every acknowledged roll is in the log exactly once, a refused one not at
@@ -309,6 +311,7 @@ async def test_a_roll_on_a_stream_just_created_is_not_overwritten_by_its_creator
         await other.store.close()
 
 
+@pytest.mark.slow
 async def test_the_same_order_from_two_processes_is_applied_once(store_url: str, procs: Callable[..., Proc]) -> None:
     """Both processes give the same player's order on the same version, turn after turn (held at
     save_order until both have read it): one is applied, the other told it was raced, the log has one
@@ -353,6 +356,7 @@ async def test_the_same_order_from_two_processes_is_applied_once(store_url: str,
         await store.close()
 
 
+@pytest.mark.slow
 async def test_an_undo_racing_the_next_order_is_applied_or_refused_whole(store_url: str,
                                                                          procs: Callable[..., Proc]) -> None:
     """Alice takes back her last order in one process while Bob gives the next order in the other, both
@@ -389,6 +393,7 @@ async def test_an_undo_racing_the_next_order_is_applied_or_refused_whole(store_u
     print(f"{rounds} undo/order races: the undo won {undo_wins}")
 
 
+@pytest.mark.slow
 async def test_tools_verify_racing_a_draw_keeps_every_card_on_one_stream(store_url: str,
                                                                          procs: Callable[..., Proc]) -> None:
     """/tools verify (publish the seed, open a new stream carrying the table over) in one process
@@ -447,6 +452,7 @@ def sqlite_unlocked(path: str) -> None:
         con.close()
 
 
+@pytest.mark.slow
 async def test_kill_9_loses_no_acknowledged_order(store_url: str, procs: Callable[..., Proc]) -> None:
     """Two writers on one database, each with its own game and both rolling in one shared channel;
     each round one of them is SIGKILLed at a random moment while writing. Everything either
@@ -508,6 +514,7 @@ async def test_kill_9_loses_no_acknowledged_order(store_url: str, procs: Callabl
     await check_round(store_url, games, acked_orders, acked_rolls | {"after"})
 
 
+@pytest.mark.slow
 async def test_kill_9_while_opening_a_new_database(backend: str, request: pytest.FixtureRequest, tmp_path: Path,
                                                    procs: Callable[..., Proc]) -> None:
     """A process killed while it starts (imports, connects, creates and migrates the schema of a new
@@ -544,6 +551,7 @@ async def test_kill_9_while_opening_a_new_database(backend: str, request: pytest
     print(f"killed while starting: {killed_before_ready} of {len(delays)} before it was ready")
 
 
+@pytest.mark.slow
 async def test_connections_opening_a_new_sqlite_file_together_all_open_it(tmp_path: Path) -> None:
     """Bot processes started together on a new SQLite file must all start. Switching a file to WAL
     needs its exclusive lock, and SQLite answers 'database is locked' at once, without waiting out

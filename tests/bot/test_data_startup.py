@@ -40,6 +40,7 @@ def pack_with_typo(tmp_path: Path) -> Path:
     return pack
 
 
+@pytest.mark.slow
 def test_console_refuses_to_start_with_an_unknown_key_in_a_pack(tmp_path: Path) -> None:
     result = start(str(pack_with_typo(tmp_path)), "console", "--json", stdin="/help\n")
     assert result.returncode != 0
@@ -50,6 +51,7 @@ def test_console_refuses_to_start_with_an_unknown_key_in_a_pack(tmp_path: Path) 
     assert result.stdout == ""  # nothing was served
 
 
+@pytest.mark.slow
 def test_console_names_a_wrong_type_and_a_missing_pack_folder(tmp_path: Path) -> None:
     pack = tmp_path / "typed"
     (pack / "dice").mkdir(parents=True)
@@ -60,6 +62,7 @@ def test_console_names_a_wrong_type_and_a_missing_pack_folder(tmp_path: Path) ->
     assert "data pack 'gone': the folder does not exist" in result.stderr
 
 
+@pytest.mark.slow
 def test_discord_mode_checks_the_data_before_connecting(tmp_path: Path) -> None:
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "WARGAME_DATA_PACKS": str(pack_with_typo(tmp_path)),
            "DISCORD_TOKEN": "not-a-real-token"}
@@ -69,6 +72,7 @@ def test_discord_mode_checks_the_data_before_connecting(tmp_path: Path) -> None:
     assert "key 'ships.huascar.heigth' is not allowed" in result.stderr
 
 
+@pytest.mark.slow
 def test_good_packs_start(tmp_path: Path) -> None:
     pack = tmp_path / "fine"
     (pack / "dice").mkdir(parents=True)
@@ -110,6 +114,7 @@ async def test_a_pack_broken_after_start_up_shows_no_server_path(broken_map_pack
     assert str(ROOT) not in out.getvalue()
 
 
+@pytest.mark.slow
 def test_a_clean_check_is_kept_by_fingerprint_and_any_change_checks_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -74,6 +74,7 @@ async def table_game(svc: TableService, orders: int = 6) -> None:
         await ok(svc, ALICE, "order", text=f"move A {'ab'[i % 2]}2")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["game replay", "game verify"])
 async def test_status_and_orders_answer_while_a_replay_or_verify_of_that_game_works(
         svc: TableService, gate: Gate, command: str) -> None:
@@ -123,6 +124,7 @@ async def test_a_quick_run_starts_no_cool_down(svc: TableService) -> None:
     assert not errors(await run(svc, CAROL, "game verify"))
 
 
+@pytest.mark.slow
 async def test_an_unchanged_version_is_not_redrawn_and_each_user_has_a_cool_down(svc: TableService, gate: Gate) -> None:
     """The cool-down follows a costly run (here each takes 2 s on the test's clock)."""
     gate.open.set()

@@ -137,6 +137,7 @@ def played(system_id: str) -> tuple[set[BoardMark], int]:
     return seen, off_turn
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system_id", SYSTEMS)
 def test_the_board_key_is_what_the_board_draws(system_id: str) -> None:
     """A declared mark the game never draws would be a false key, an undeclared one a missing key."""

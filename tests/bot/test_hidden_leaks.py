@@ -50,6 +50,7 @@ def channel_posts(outputs: list[Output]) -> list[str]:
     return [o.text for o in outputs if o.kind == "message"]
 
 
+@pytest.mark.slow
 async def test_a_secret_order_changes_nothing_an_opponent_or_spectator_can_ask_for(svc: TableService) -> None:
     await hex_duel(svc)
     await ok(svc, ALICE, "order", text="Monitor fire Virginia")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
@@ -38,6 +39,7 @@ async def test_order_text_with_format_fields_is_shown_literally_and_replays(svc:
     assert captions == ["Set-up", "1. Peru: {0}", "2. Peru: {seat:>20000000}", "3. Peru: {seat.__class__}", "4. Peru: }{"]
 
 
+@pytest.mark.slow
 async def test_a_long_game_is_sampled_and_the_reply_says_so(svc: TableService) -> None:
     await started_table(svc)
     await ok(svc, ALICE, "order", text="place A a1")

@@ -140,6 +140,7 @@ def orders(steps: list[Step]) -> list[Step]:
     return [s for s in steps if s.order_seat]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 async def test_every_order_posts_only_what_changed_in_public(name: str) -> None:
     lines, seed = script(name)
@@ -178,6 +179,7 @@ async def test_every_order_posts_only_what_changed_in_public(name: str) -> None:
         assert pinged <= set(after.users), f"{where}: pinged {pinged - set(after.users)}, who are not to act"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 async def test_the_end_is_announced_once(name: str) -> None:
     lines, seed = script(name)
@@ -197,6 +199,7 @@ async def test_the_end_is_announced_once(name: str) -> None:
     assert sum(o.view is not None for o in last) == 1, "the final board goes with the game-over message"
 
 
+@pytest.mark.slow
 async def test_days_of_iron_set_up_posts_no_board() -> None:
     """The 20 copies of the same empty map: set-up changes nothing on the map, so no board is posted
     until something on it changes (here: the game's end)."""
@@ -263,6 +266,7 @@ async def test_sealing_posts_text_and_the_reveal_posts_one_board_and_one_ping() 
     assert re.findall(r"@\w+", text) == [mover] and f"Next: {mover}" in text
 
 
+@pytest.mark.slow
 async def test_the_channel_cannot_count_sealed_orders() -> None:
     """However many fire orders a side gives, changes or takes back, the channel sees the same posts:
     one per seal. The status message is the same before and after each hidden order, too."""

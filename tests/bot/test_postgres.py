@@ -20,6 +20,8 @@ from bot.service import Output, TableService
 from bot.storage import CopyRefused, Counts, open_store
 from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, make_service, ok
 
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "tests" / "scripts"
 

@@ -11,6 +11,7 @@ import re
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from bot.service import TableService
 from games.core.rng import check_seal
 from games.core.ruleset import get_ruleset
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok
+
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 
 ORDERS = st.lists(
     st.tuples(st.sampled_from([ALICE, BOB, CAROL]), st.sampled_from(["roll", "hide", "spend", "pass", "jump", ""])),

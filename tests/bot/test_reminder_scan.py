@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import tests.bot.duel  # noqa: F401
 from bot import store as sqlite_store
 from bot import store_pg
@@ -34,6 +36,7 @@ async def _add_fillers(store: Backend, now: float) -> None:
         await store.touch(game.id, last_activity=now)
 
 
+@pytest.mark.slow
 async def test_the_scan_reads_only_due_games(store_url: str) -> None:
     clock = [0.0]
     store: Any = await open_store(store_url)
@@ -70,6 +73,7 @@ async def test_the_claim_uses_its_index_and_scans_no_table_sqlite(tmp_path: Any)
     await store.close()
 
 
+@pytest.mark.slow
 async def test_the_claim_uses_its_index_and_scans_no_table_postgresql(pg_url: str) -> None:
     """PostgreSQL picks plans by statistics, so this asks on a table big enough for the choice to
     matter (20,000 running games, 5 due), analysed, and with sequential scans allowed."""

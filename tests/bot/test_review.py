@@ -135,6 +135,7 @@ async def test_verify_fails_on_any_tampering(svc: TableService, tamper: str) -> 
     assert "FAILED" in verify_export(data)
 
 
+@pytest.mark.slow
 async def test_a_pasted_export_cannot_claim_the_bots_private_check(svc: TableService) -> None:
     data = await finished_duel_export(svc)
     data["_private"] = True
@@ -175,6 +176,7 @@ async def umpired_table(svc: TableService) -> None:
     await ok(svc, UMP, "game start")
 
 
+@pytest.mark.slow
 async def test_a_player_cannot_take_back_an_order_the_umpire_gave_for_their_seat(svc: TableService) -> None:
     await umpired_table(svc)
     await ok(svc, UMP, "order", text="place Ram a1", seat="red")

@@ -72,6 +72,7 @@ async def test_one_live_game_per_channel_is_enforced_by_the_schema(store_url: st
     await store.close()
 
 
+@pytest.mark.slow
 async def test_resume_in_a_new_process(store_url: str) -> None:
     db = store_url
     svc = await make_service(db)
@@ -108,6 +109,7 @@ async def test_resume_in_a_new_process(store_url: str) -> None:
     assert "error" not in data["kinds"] and data["turn"] == 3
 
 
+@pytest.mark.slow
 async def test_transactions_of_many_channels_never_interleave(store_url: str) -> None:
     """Stale writes (rolled back) racing good ones in other channels leave every game consistent."""
     import asyncio
@@ -175,6 +177,7 @@ async def test_a_due_game_is_claimed_by_one_connection_only(store_url: str) -> N
     await second.close()
 
 
+@pytest.mark.slow
 async def test_concurrent_claims_share_the_due_games_without_overlap(store_url: str) -> None:
     import asyncio
 

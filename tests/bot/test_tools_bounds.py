@@ -9,6 +9,8 @@ import hashlib
 import json
 import re
 
+import pytest
+
 from bot.rooms.tools import MAX_UNREVEALED, MAX_UNREVEALED_PER_USER
 from bot.service import TableService, User
 from games.tools import TOOLS
@@ -23,6 +25,7 @@ async def secret(svc: TableService, user: User, purpose: str = "ambush") -> int:
     return int(NUMBER.findall(public_text(out))[0])
 
 
+@pytest.mark.slow
 async def test_revealed_rolls_leave_the_stream_state_so_it_does_not_grow(svc: TableService) -> None:
     sizes = []
     for _ in range(40):
@@ -38,6 +41,7 @@ async def test_revealed_rolls_leave_the_stream_state_so_it_does_not_grow(svc: Ta
     assert len(await svc.store.orders(row.id)) == 80  # each roll and each reveal is its own entry
 
 
+@pytest.mark.slow
 async def test_unrevealed_rolls_are_capped_per_user_and_per_channel(svc: TableService) -> None:
     for _ in range(MAX_UNREVEALED_PER_USER):
         await secret(svc, ALICE)

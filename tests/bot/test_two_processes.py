@@ -63,6 +63,7 @@ async def test_a_first_roll_race_lands_both_rolls_on_one_stream(pair: tuple[Tabl
     assert len(await first.store.orders(tools.id)) == 2
 
 
+@pytest.mark.slow
 async def test_concurrent_races_in_many_channels_never_crash(pair: tuple[TableService, TableService]) -> None:
     first, second = pair
     channels = [f"race{i}" for i in range(12)]

@@ -99,12 +99,14 @@ states = st.builds(
 )
 
 
+@pytest.mark.slow
 @FAST
 @given(state=states)
 def test_state_round_trips_through_json_text(state: State) -> None:
     assert round_trip(State, state) == state
 
 
+@pytest.mark.slow
 @FAST
 @given(state=states)
 def test_encoding_is_plain_json_and_stable(state: State) -> None:

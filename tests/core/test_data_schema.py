@@ -45,6 +45,7 @@ def test_every_schema_governs_a_shipped_file_or_the_reference_slot() -> None:
         assert pattern == "days_of_iron/reference/*.toml" or any(schema._matches(pattern, p) for p in SHIPPED), pattern
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("relpath", SHIPPED)
 def test_unknown_top_level_key_is_refused_in_every_file(relpath: str, write_pack: WritePack) -> None:
     text = (DATA_DIR / relpath).read_text(encoding="utf-8")
@@ -61,6 +62,7 @@ NAMED_ENTRIES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("relpath", SHIPPED)
 def test_unknown_key_in_the_last_table_is_refused_in_every_file(relpath: str, write_pack: WritePack) -> None:
     text = (DATA_DIR / relpath).read_text(encoding="utf-8")
@@ -216,6 +218,7 @@ results = ["-", "H", "HH"]
 """
 
 
+@pytest.mark.slow
 def test_reference_sheets_of_both_kinds(write_pack: WritePack) -> None:
     root = write_pack("sheets", "days_of_iron/reference/morale.toml", MORALE)
     write_pack("sheets", "days_of_iron/reference/small-arms.toml", TABLE)

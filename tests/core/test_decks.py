@@ -75,6 +75,7 @@ def test_custom_counts() -> None:
     assert [card_name(c) for c in custom_cards({"Storm": 2})] == ["Storm", "Storm"]
 
 
+@pytest.mark.slow
 @FAST
 @given(counts=st.dictionaries(st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True), st.integers(1, 5), max_size=6))
 def test_custom_deck_size_and_unique_ids(counts: dict[str, int]) -> None:

@@ -130,6 +130,7 @@ expressions = (
 )
 
 
+@pytest.mark.slow
 @FAST
 @given(text=expressions, seed=st.integers(0, 10**6))
 def test_total_is_the_sum_of_the_shown_dice_plus_the_modifier(text: str, seed: int) -> None:
@@ -149,6 +150,7 @@ def test_total_is_the_sum_of_the_shown_dice_plus_the_modifier(text: str, seed: i
     assert f"**{result.total}**" in result.describe()
 
 
+@pytest.mark.slow
 @FAST
 @given(text=expressions, seed=st.integers(0, 10**6))
 def test_rolling_is_reproducible_from_the_seed(text: str, seed: int) -> None:

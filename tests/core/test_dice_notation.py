@@ -328,6 +328,7 @@ def bounds(term: Term) -> tuple[int, int, int]:
     return kept, kept, kept * term.sides
 
 
+@pytest.mark.slow
 @FAST
 @given(text=new_expressions(), seed=st.integers(0, 10**6))
 def test_totals_are_within_bounds_and_the_kept_count_is_right(text: str, seed: int) -> None:
@@ -360,6 +361,7 @@ def test_totals_are_within_bounds_and_the_kept_count_is_right(text: str, seed: i
     assert f"**{result.total}**" in result.describe()
 
 
+@pytest.mark.slow
 @FAST
 @given(text=new_expressions(), seed=st.integers(0, 10**6))
 def test_same_seed_same_result_and_same_draws(text: str, seed: int) -> None:
@@ -368,6 +370,7 @@ def test_same_seed_same_result_and_same_draws(text: str, seed: int) -> None:
     assert a.counter == b.counter
 
 
+@pytest.mark.slow
 @FAST
 @given(text=new_expressions(), seed=st.integers(0, 10**6))
 def test_draws_follow_the_documented_order(text: str, seed: int) -> None:
@@ -381,6 +384,7 @@ def test_draws_follow_the_documented_order(text: str, seed: int) -> None:
                 assert roll_die(rng, rolled.sides) == face
 
 
+@pytest.mark.slow
 @FAST
 @given(text=new_expressions())
 def test_the_order_text_reads_back_to_the_same_terms(text: str) -> None:
@@ -416,6 +420,7 @@ def test_an_explosion_loop_is_bounded() -> None:
     assert rng.counter <= 10 * (MAX_DICE + MAX_EXPLOSIONS)
 
 
+@pytest.mark.slow
 @FAST
 @given(text=new_expressions(), spaces=st.lists(st.sampled_from(["", " ", "  ", "\t"]), min_size=2, max_size=2))
 def test_spaced_out_dice_read_like_the_compact_form(text: str, spaces: list[str]) -> None:
@@ -429,6 +434,7 @@ def test_spaced_out_dice_read_like_the_compact_form(text: str, spaces: list[str]
 near_misses = st.text(alphabet=st.sampled_from(list("0123456789dD+- \t%!#khlKHLadvisxe@<>*")), max_size=24)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(text=near_misses | st.text(max_size=24))
 def test_any_text_rolls_or_gets_a_message(text: str) -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from games.core.geometry import Base, _edges, overlap_depth, overlaps, polygon_distance, segment_distance
+
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 
 Rect = tuple[tuple[float, float], ...]
 

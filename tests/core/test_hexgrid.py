@@ -41,12 +41,14 @@ def layout_id(layout: HexLayout) -> str:
 
 
 # --- offset <-> axial ----------------------------------------------------------------------
+@pytest.mark.slow
 @FAST
 @given(layout=layouts, col=st.integers(-40, 140), row=st.integers(-40, 140))
 def test_offset_to_axial_round_trip(layout: HexLayout, col: int, row: int) -> None:
     assert layout.to_offset(layout.from_offset(col, row)) == (col, row)
 
 
+@pytest.mark.slow
 @FAST
 @given(layout=layouts, h=hexes)
 def test_axial_to_offset_round_trip(layout: HexLayout, h: Hex) -> None:
@@ -229,6 +231,7 @@ def crossed(a: Hex, b: Hex) -> dict[Hex, Fraction]:
     return out
 
 
+@pytest.mark.slow
 @FAST
 @given(a=small_hexes, b=small_hexes, t=st.fractions(0, 1, max_denominator=97))
 def test_oracle_agrees_with_the_nearest_drawn_centre(a: Hex, b: Hex, t: Fraction) -> None:
@@ -244,6 +247,7 @@ def test_oracle_agrees_with_the_nearest_drawn_centre(a: Hex, b: Hex, t: Fraction
     assert span is not None and span[0] <= t <= span[1]
 
 
+@pytest.mark.slow
 @FAST
 @given(a=small_hexes, b=small_hexes)
 def test_line_returns_exactly_the_hexes_it_runs_through_in_order(a: Hex, b: Hex) -> None:
@@ -292,6 +296,7 @@ def test_line_order_when_crossing_a_hexside_midpoint() -> None:
     assert line(a, b) == [Hex(0, 0), Hex(0, 1), Hex(-1, 2), Hex(0, 2), Hex(-1, 3), Hex(-1, 4)]
 
 
+@pytest.mark.slow
 @FAST
 @given(a=hexes, b=hexes)
 def test_line_endpoints_contiguity_and_length(a: Hex, b: Hex) -> None:
@@ -347,6 +352,7 @@ def test_line_grazing_a_corner_leaves_out_the_hex_touched_at_one_point() -> None
 
 
 # --- labels --------------------------------------------------------------------------------
+@pytest.mark.slow
 @FAST
 @given(
     layout=layouts.filter(lambda lay: lay.first_col + lay.cols <= 100 and lay.first_row + lay.rows <= 100),

@@ -207,6 +207,7 @@ orders = st.one_of(
 )
 
 
+@pytest.mark.slow
 @given(orders)
 @settings(max_examples=300, deadline=None)
 def test_parse_of_print_is_the_order(order: Typed) -> None:
@@ -225,6 +226,7 @@ def spellings(draw: st.DrawFn) -> tuple[str, str]:
     return draw(st.just(order.text).map(lambda t: _respell(t, draw))), order.text
 
 
+@pytest.mark.slow
 @given(spellings())
 @settings(max_examples=300, deadline=None)
 def test_print_of_parse_is_the_canonical_text(case: tuple[str, str]) -> None:

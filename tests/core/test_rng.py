@@ -66,6 +66,7 @@ class DocVerifier:
         return hmac.new(self.key, msg, hashlib.sha256).hexdigest()
 
 
+@pytest.mark.slow
 @FAST
 @given(
     seed=seeds,

@@ -161,6 +161,7 @@ def touched(a: Square, b: Square) -> set[Square]:
     return out
 
 
+@pytest.mark.slow
 @FAST
 @given(a=squares, b=squares)
 def test_line_is_the_supercover(a: Square, b: Square) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,8 @@ from games.core.dice import CustomDie, DiceParser
 from games.core.errors import GameError, resolve_name
 from games.core.hexgrid import HexLayout
 from games.core.squaregrid import SquareBoard, parse_heading
+
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 
 PARSERS: dict[str, Callable[[str], object]] = {
     "dice": DiceParser({"oak": CustomDie("oak", ("Skull", "Blank"))}).parse,

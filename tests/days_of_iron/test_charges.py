@@ -83,6 +83,7 @@ def test_stand_answers_the_charge_with_the_test_and_a_bad_roll_routs() -> None:
     assert forty.status == ROUTING and forty.rout_bearing == pytest.approx(180.0) and forty.y > 30.0
 
 
+@pytest.mark.slow
 def test_a_target_charged_from_close_is_caught_no_test_no_evade_no_formation_change() -> None:
     state, rng, ligne, _prussian = game(apart=2.0)  # foot: within 2" (17.2.3)
     events = declare(state, "french", "2e de Ligne charge 74th", [4])
@@ -129,6 +130,7 @@ def test_a_unit_whose_declared_charge_went_ahead_may_not_shoot() -> None:
     assert RS.parse_order(state, "french", "2e de Ligne fire at 74th").text == "2e-ligne fire at 74th"
 
 
+@pytest.mark.slow
 def test_an_opportunity_charge_in_the_movement_phase() -> None:
     state, rng, ligne, prussian = game(apart=2.5)
     to_step(state, "Movement", rng)
@@ -189,6 +191,7 @@ def test_a_counter_charged_unit_tests_at_once() -> None:
     assert not ligne.charging and ligne.halted
 
 
+@pytest.mark.slow
 def test_a_feint_charge_stops_the_charger_but_not_class_1() -> None:
     state, rng, ligne, _prussian = game()
     declare(state, "french", "2e de Ligne charge 74th", [4, 5])
@@ -246,6 +249,7 @@ def test_the_initiative_side_answers_with_an_evade_in_its_own_part_and_crews_lea
         RS.parse_order(state, "french", "7e Batterie fire at 11th Uhlans")
 
 
+@pytest.mark.slow
 def test_an_evade_off_the_table_comes_back_three_turns_later() -> None:
     state, rng, ligne, prussian = game()
     prussian.formation, prussian.y = "skirmish", 3.0  # 2.5" from the top edge, backing towards it
@@ -346,6 +350,7 @@ def test_hidden_units_cannot_be_charged_and_are_never_offered() -> None:
     assert not any("74th" in o for o in legal_texts(RS, state, "french"))
 
 
+@pytest.mark.slow
 def test_the_charges_console_script_plays_every_charge_rule() -> None:
     script = Path(__file__).resolve().parents[2] / "tests" / "scripts" / "days_of_iron" / "charges.txt"
     done = run_script(script)

@@ -8,7 +8,11 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.console import run_script
+
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "scripts" / "days_of_iron" / "meeting.txt"

@@ -264,6 +264,7 @@ def test_a_unit_routed_into_a_river_away_from_a_ford_drowns() -> None:
     assert movement_17_4.in_water(state, base(ligne)) is None and ligne.y == pytest.approx(27.5)
 
 
+@pytest.mark.slow
 def test_the_ground_console_script_plays_to_a_result() -> None:
     """tests/scripts/days_of_iron/ground.txt through the real table service: the refusals it marks
     with ! fail, the rest pass, and the game ends with a result."""

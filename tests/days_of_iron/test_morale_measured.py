@@ -287,6 +287,7 @@ def test_disorder_in_a_wood_and_recovery_after_a_turn_without_action() -> None:
     assert "recovers from disorder after a turn without action" in said and ligne.order == GOOD
 
 
+@pytest.mark.slow
 def test_a_general_attaches_moves_with_his_unit_and_detaches() -> None:
     state, rng = table_game()
     ligne, doens = unit(state, "2e de Ligne"), unit(state, "Doëns")
@@ -330,6 +331,7 @@ def test_statuses_show_on_the_board_and_in_the_status_lines() -> None:
     assert any("2e de Ligne disordered, halted" in line for line in view.status)
 
 
+@pytest.mark.slow
 def test_the_morale_console_script_shows_a_casualty_test_a_rout_a_rally_and_an_attached_general() -> None:
     done = run_script(Path(__file__).resolve().parents[2] / "tests" / "scripts" / "days_of_iron" / "morale.txt")
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]

@@ -180,6 +180,7 @@ def battery_game(battery_formation: str) -> tuple[State, Rng, Unit, Unit]:
     return state, rng, horse, guns
 
 
+@pytest.mark.slow
 def test_a_charge_passes_through_a_friendly_deployed_battery_disordered_and_the_guns_fall_silent() -> None:
     state, rng, horse, guns = battery_game("line")
     # refused before; the 1st Impulse goes halfway to the 74th, 12" away (17.2.3); the 74th stands on a 6

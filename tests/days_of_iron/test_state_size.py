@@ -72,6 +72,7 @@ def test_field_promotions_every_turn_keep_the_state_size_flat() -> None:
     assert sizes[LATE][1] <= sizes[EARLY][1] + SLACK, sizes
 
 
+@pytest.mark.slow
 def test_sealing_and_cancelling_in_the_set_up_keeps_the_state_size_flat() -> None:
     """A side may hide a unit and cancel the record again as often as it likes before `ready`:
     a cancelled record is gone (its commitment stays in the channel's log), its number not reused."""

@@ -173,6 +173,7 @@ def test_measure_answers_only_the_asker() -> None:
         RS.parse_order(state, "french", "measure 74th to 2e de Ligne")
 
 
+@pytest.mark.slow
 def test_candidates_offer_moves_forms_and_measures_that_all_apply() -> None:
     state, rng = game_in_movement()
     legal = legal_texts(RS, state, "french")
@@ -186,6 +187,7 @@ def test_candidates_offer_moves_forms_and_measures_that_all_apply() -> None:
         RS.apply(copy, "french", RS.parse_order(copy, "french", text), rng)
 
 
+@pytest.mark.slow
 def test_hidden_units_stay_off_the_enemys_board_until_revealed() -> None:
     state, rng = new_game("meeting", scouting="no")
     order(state, "french", "hide 10e Chasseurs at 10 47", rng)
@@ -297,6 +299,7 @@ def test_fire_needs_the_arc_the_range_the_nearest_target_and_no_friend_in_the_wa
         RS.parse_order(state, "french", "2e de Ligne fire at Kameke")
 
 
+@pytest.mark.slow
 def test_a_declared_charge_tests_then_impulses_into_contact_and_close_assault_follows() -> None:
     state, rng = new_game("meeting", scouting="no")
     ready_both(state, rng)

@@ -227,6 +227,7 @@ def seen(state: State, seat: str | None) -> set[str]:
 BRIGADE = ("gen-von-rheinbaben", "2nd-hussars", "11th-uhlans")
 
 
+@pytest.mark.slow
 def test_arrival_is_declared_in_the_morale_phase_and_comes_on_in_the_movement_phase() -> None:
     state, rng = held_off()
     assert {"dust rheinbaben at Givonne road", "dust rheinbaben at baseline"} <= set(legal_texts(RS, state, "prussian"))
@@ -318,6 +319,7 @@ def test_hidden_and_off_board_units_never_reach_the_enemy_or_the_channel() -> No
 # --- the console script: an arrival and a surrender to the computed result -------------------------
 
 
+@pytest.mark.slow
 def test_the_arrivals_script_plays_an_arrival_and_a_surrender_to_the_computed_result() -> None:
     done = run_script(SCRIPT)  # its own --seed line
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
@@ -341,6 +343,7 @@ def test_the_arrivals_script_plays_an_arrival_and_a_surrender_to_the_computed_re
     assert "Points (18.2): the Prussians lost 48 points fewer: Draw (bands up to 150, 250, 400 for 800 points)." in out
 
 
+@pytest.mark.slow
 def test_the_arrivals_script_keeps_the_off_board_brigade_from_the_french_until_declared() -> None:
     done = run_script(SCRIPT, "--json")
     assert done.returncode == 0, done.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from bot.text import MESSAGE_LIMIT, split_text
 lines = st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=2500), max_size=8)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(lines)
 def test_split_text_fits_and_keeps_every_character(parts: list[str]) -> None:

@@ -11,6 +11,7 @@ from tests.e2e.fake_discord import FakeDiscord
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow
 async def test_play_card_and_reveal_roll_complete_from_the_askers_own_hand_and_rolls(
     fake: FakeDiscord, runner: BotRunner
 ) -> None:

@@ -10,7 +10,7 @@ from bot.discord_app import TableBot
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 from tests.e2e.race_game import registered
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 @pytest.fixture(autouse=True)

@@ -131,6 +131,7 @@ async def started_game(fake: FakeDiscord, scenario: str, north: FakeUser, south:
     return only_public((await fake.run(north, "game start")).public())
 
 
+@pytest.mark.slow
 async def test_more_than_five_orders_come_as_one_select_menu(fake: FakeDiscord, bot: TableBot) -> None:
     north, south = fake.add_user("north"), fake.add_user("south")
     started = await started_game(fake, "eight", north, south)
@@ -156,6 +157,7 @@ async def test_more_than_five_orders_come_as_one_select_menu(fake: FakeDiscord, 
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_more_than_25_choices_are_left_to_autocomplete(fake: FakeDiscord, bot: TableBot) -> None:
     north, south = fake.add_user("north"), fake.add_user("south")
     started = await started_game(fake, "thirty", north, south)
@@ -180,6 +182,7 @@ async def test_a_crowd_of_seats_gets_a_join_menu_that_stays_open_until_play_star
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_an_out_of_date_button_is_refused_even_after_a_restart(fake: FakeDiscord, runner: BotRunner) -> None:
     bot = await runner.start()
     red, blue = fake.add_user("red"), fake.add_user("blue")

@@ -36,6 +36,7 @@ async def test_a_restart_with_the_same_commands_does_not_sync(fake: FakeDiscord,
     assert {"game", "order", "roll", "deck", "seal", "help"} <= names
 
 
+@pytest.mark.slow
 async def test_changed_definitions_are_synced_once(
     fake: FakeDiscord, runner: BotRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -53,6 +54,7 @@ async def test_changed_definitions_are_synced_once(
     assert len(syncs(fake)) == 2
 
 
+@pytest.mark.slow
 async def test_going_global_clears_the_testing_guild(fake: FakeDiscord, runner: BotRunner) -> None:
     """Guild-scoped testing, then a global start: the guild's copies go, so no command shows twice."""
     await runner.stop(await runner.start())

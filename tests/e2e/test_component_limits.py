@@ -209,6 +209,7 @@ async def play(fake: FakeDiscord, user: FakeUser, scenario: str) -> tuple[FakeMe
     return created, started
 
 
+@pytest.mark.slow
 async def test_seven_seats_and_thirty_orders_stay_within_the_limits(
     fake: FakeDiscord, bot: TableBot, menu_system: None
 ) -> None:
@@ -218,6 +219,7 @@ async def test_seven_seats_and_thirty_orders_stay_within_the_limits(
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_long_and_repeated_orders_are_offered_whole_within_the_limits(
     fake: FakeDiscord, bot: TableBot, menu_system: None
 ) -> None:
@@ -234,6 +236,7 @@ async def test_long_and_repeated_orders_are_offered_whole_within_the_limits(
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_an_order_too_long_for_a_custom_id_is_never_cut_short(
     fake: FakeDiscord, bot: TableBot, menu_system: None
 ) -> None:

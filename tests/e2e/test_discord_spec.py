@@ -118,6 +118,7 @@ BOT_OPERATIONS = {
 }
 
 
+@pytest.mark.slow
 async def test_every_request_the_bot_sends_is_checked_against_the_spec(
     fake: FakeDiscord, bot: TableBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -13,7 +13,7 @@ from render import render_png
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 def png_of(ix: FakeInteraction) -> bytes:

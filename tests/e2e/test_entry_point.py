@@ -18,7 +18,7 @@ import pytest
 
 from tests.e2e.fake_discord import FakeDiscord
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 STOP_TIMEOUT = 20.0
 

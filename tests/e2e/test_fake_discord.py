@@ -75,6 +75,7 @@ async def careless(fake: FakeDiscord) -> AsyncIterator[Careless]:
             await asyncio.wait_for(task, 5)
 
 
+@pytest.mark.slow
 async def test_more_than_25_choices_are_refused(fake: FakeDiscord, careless: Careless) -> None:
     with pytest.raises(AssertionError, match="timed out"):
         await fake.autocomplete(fake.owner, "act", {"text": ""}, "text", timeout=1.0)
@@ -102,6 +103,7 @@ async def test_a_late_first_response_is_unknown(fake: FakeDiscord, careless: Car
     assert [e.code for e in errors] == [10062] and any("first response after" in v for v in fake.violations)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "send",
     [

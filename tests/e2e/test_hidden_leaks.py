@@ -126,6 +126,7 @@ def ever_public(fake: FakeDiscord, ix: FakeInteraction) -> list[FakeMessage]:
     return [m for m in fake.messages.values() if m.interaction_id == ix.id and not m.ephemeral]
 
 
+@pytest.mark.slow
 async def test_a_slow_hidden_order_leaves_no_public_placeholder(
     fake: FakeDiscord, bot: TableBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -160,6 +161,7 @@ async def test_a_slow_hidden_order_leaves_no_public_placeholder(
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_a_hidden_order_neither_greys_an_offer_nor_shows_through_a_click(fake: FakeDiscord, bot: TableBot) -> None:
     north, south = fake.add_user("north"), fake.add_user("south")
     offer = await started(fake, "e2e-whisper", north, south)

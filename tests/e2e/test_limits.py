@@ -12,7 +12,7 @@ from bot.discord_app import TableBot
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeMessage, FakeUser
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
 async def table_game(fake: FakeDiscord, peru: FakeUser, chile: FakeUser) -> None:

@@ -15,7 +15,7 @@ from bot.discord_app import TableBot
 from games.core.rng import seed_from_number
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 QUIET = 0.4  # longer than the fixture's status delay (0.05 s): time for anything late to arrive
 

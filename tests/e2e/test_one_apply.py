@@ -33,7 +33,7 @@ from tests.e2e.conftest import serving
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
 from tests.e2e.test_entry_point import Child, launch, wait_exit
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 # No board drawing (the test is about applying, and drawing would only slow it down).
 NO_DRAWING = "import bot.discord_app as app; app._load_renderer = lambda: None\n"

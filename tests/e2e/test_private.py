@@ -98,6 +98,7 @@ async def test_game_private_reopens_dms_that_work_again(fake: FakeDiscord, bot: 
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_closed_dms_are_retried_after_a_while_even_across_a_restart(fake: FakeDiscord, runner: BotRunner) -> None:
     bot = await runner.start()
     alice, bob = fake.add_user("alice"), fake.add_user("bob", dms_open=False)
@@ -119,6 +120,7 @@ async def test_closed_dms_are_retried_after_a_while_even_across_a_restart(fake: 
     assert not fake.violations
 
 
+@pytest.mark.slow
 async def test_hand_and_errors_are_ephemeral(fake: FakeDiscord, bot: TableBot) -> None:
     alice = fake.add_user("alice")
     await fake.run(alice, "deck new", {"name": "cards", "from": "standard54"})

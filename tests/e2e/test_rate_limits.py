@@ -46,6 +46,7 @@ def alive(runner: BotRunner) -> bool:
     return all(not task.done() for _, task in runner.running)
 
 
+@pytest.mark.slow
 async def test_a_429_on_the_interaction_reply_is_waited_out(fake: FakeDiscord, runner: BotRunner) -> None:
     await runner.start()
     peru, chile = fake.add_user("peru"), fake.add_user("chile")
@@ -59,6 +60,7 @@ async def test_a_429_on_the_interaction_reply_is_waited_out(fake: FakeDiscord, r
     assert alive(runner)
 
 
+@pytest.mark.slow
 async def test_a_429_on_a_follow_up_loses_no_piece_and_doubles_none(fake: FakeDiscord, runner: BotRunner) -> None:
     await runner.start()
     peru, chile = fake.add_user("peru"), fake.add_user("chile")
@@ -74,6 +76,7 @@ async def test_a_429_on_a_follow_up_loses_no_piece_and_doubles_none(fake: FakeDi
     assert alive(runner)
 
 
+@pytest.mark.slow
 async def test_a_429_on_the_deferred_replys_edit_is_waited_out(
     fake: FakeDiscord, runner: BotRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,6 +103,7 @@ async def test_a_429_on_the_deferred_replys_edit_is_waited_out(
     assert alive(runner)
 
 
+@pytest.mark.slow
 async def test_a_429_on_a_channel_message_still_posts_the_status_once(fake: FakeDiscord, runner: BotRunner) -> None:
     await runner.start()
     peru, chile = fake.add_user("peru"), fake.add_user("chile")
@@ -114,6 +118,7 @@ async def test_a_429_on_a_channel_message_still_posts_the_status_once(fake: Fake
     assert alive(runner)
 
 
+@pytest.mark.slow
 async def test_a_429_on_the_dm_routes_still_delivers_the_dm_once(fake: FakeDiscord, runner: BotRunner) -> None:
     await runner.start()
     alice = fake.add_user("alice")
@@ -129,6 +134,7 @@ async def test_a_429_on_the_dm_routes_still_delivers_the_dm_once(fake: FakeDisco
     assert alive(runner)
 
 
+@pytest.mark.slow
 async def test_a_global_429_is_waited_out_and_interactions_go_on(fake: FakeDiscord, runner: BotRunner) -> None:
     await runner.start()
     peru, chile = fake.add_user("peru"), fake.add_user("chile")
@@ -168,6 +174,7 @@ async def test_the_429_answer_has_discords_shape(fake: FakeDiscord, bot: TableBo
             assert response.status == 200  # once only
 
 
+@pytest.mark.slow
 async def test_as_many_429s_as_discord_py_tries_leave_the_bot_running_and_say_so(
     fake: FakeDiscord, runner: BotRunner
 ) -> None:

@@ -74,6 +74,7 @@ def test_plan_owns_the_guilds_discord_sends_to_its_shards() -> None:
     assert plan.owns(guild + (1 << 22)) and not plan.owns(guild + (2 << 22)) and plan.owns(guild + (3 << 22))
 
 
+@pytest.mark.slow
 def test_bad_shard_settings_stop_the_start_with_one_line(tmp_path: Path) -> None:
     """As deployed: ``python -m bot discord`` refuses before it opens the store or connects."""
     env = {
@@ -245,14 +246,17 @@ async def play_and_remind_on_two_shards(fake: FakeDiscord, db: str) -> None:
     assert not fake.violations, fake.violations
 
 
+@pytest.mark.slow
 async def test_two_sharded_processes_on_one_sqlite_file(sharded_fake: FakeDiscord, tmp_path: Path) -> None:
     await play_and_remind_on_two_shards(sharded_fake, str(tmp_path / "table.db"))
 
 
+@pytest.mark.slow
 async def test_two_sharded_processes_on_postgresql(sharded_fake: FakeDiscord, pg_url: str) -> None:
     await play_and_remind_on_two_shards(sharded_fake, pg_url)
 
 
+@pytest.mark.slow
 async def test_one_process_on_every_shard_serves_every_guild(sharded_fake: FakeDiscord, tmp_path: Path) -> None:
     """WARGAME_SHARD_COUNT alone: one process holds every shard (0..count-1), as discord.py would."""
     guild = sharded_fake.add_guild("far", shard=3)

@@ -14,6 +14,7 @@ from tests.e2e.fake_discord import FakeDiscord, Recorded
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow
 async def test_a_dm_whose_answer_was_lost_arrives_once(fake: FakeDiscord, bot: TableBot) -> None:
     alice = fake.add_user("alice")
     fake.drop_answers("POST", r"^/channels/\d+/messages$")

@@ -18,6 +18,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.mark.slow
 async def test_the_bot_serves_the_web_pages_in_process_and_stops_them_on_close(
         runner: BotRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     port = free_port()

@@ -21,6 +21,7 @@ def test_every_scenario_has_a_script() -> None:
     assert played == {s.id for s in ruleset().scenarios()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
 def test_console_script_plays_to_a_result(script: Path) -> None:
     assert re.search(r"--seed (\d+)", script.read_text()), "each script names the seed it was written for"

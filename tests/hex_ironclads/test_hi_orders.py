@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,8 @@ from games.core.notation import Typed
 from games.hex_ironclads.orders import Done, Fire, Hold, Move, Reveal, Seal, Stay, parse, ref
 from games.hex_ironclads.state import State
 from tests.hex_ironclads.helpers import new_game, ruleset
+
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 
 STATES = {s.id: new_game(s.id) for s in ruleset().scenarios()}
 

@@ -45,6 +45,7 @@ def test_the_fixture_covers_every_kind_of_order() -> None:
     assert any(len(row) == 6 for row in ROWS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", ["s1", "s2", "s3", "s4", "s5"])
 def test_every_recorded_text_parses_to_the_same_canonical_text_or_error(scenario: str) -> None:
     changed = [(row[3], row[4:], _parsed(row)) for row in ROWS if row[0] == scenario and not _same(row)]

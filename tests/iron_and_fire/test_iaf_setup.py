@@ -42,6 +42,7 @@ def test_scenario_one_setup_chile_first_zones_and_facings() -> None:
     assert any("Turn 1" in e.text for e in events)
 
 
+@pytest.mark.slow
 def test_setup_legal_orders_are_all_valid() -> None:
     rs = ruleset()
     for scn in ("s1", "s2", "s3", "s4", "s5"):

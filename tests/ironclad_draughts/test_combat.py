@@ -105,6 +105,7 @@ def test_a_miss_draws_nothing() -> None:
     assert state.damage_deck.draw_pile == before
 
 
+@pytest.mark.slow
 def test_sixteen_inch_guns_roll_two_dice_each() -> None:
     state = new_game("duel", squadron1="inflexible")
     inf = place(state, "Inflexible", "c3", "N")

@@ -9,6 +9,8 @@ import pytest
 
 from tests.console import run_script
 
+pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "tests" / "scripts" / "ironclad_draughts"
 

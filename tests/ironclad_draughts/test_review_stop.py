@@ -59,6 +59,7 @@ def test_damaged_may_stop_option_is_validated() -> None:
         new_game("duel", damaged_may_stop="maybe")
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(
     scenario=st.sampled_from(["standard", "duel", "fleet"]),

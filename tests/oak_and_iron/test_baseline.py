@@ -28,6 +28,7 @@ def test_every_spelling_reads_as_it_did() -> None:
     assert not changed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", BASELINE["games"], ids=lambda g: f"{g['scenario']}-{g['seed']}")
 def test_recorded_game_replays_identically(game: dict) -> None:
     rs = ruleset()

@@ -280,6 +280,7 @@ def touching(draw: st.DrawFn, headings: st.SearchStrategy[float]) -> tuple[Base,
     return a, b0.translated(scale(delta, t))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(touching(ANY_HEADING))
 def test_side_contact_always_has_a_side_edge_really_touching(pair: tuple[Base, Base]) -> None:
@@ -292,6 +293,7 @@ def test_side_contact_always_has_a_side_edge_really_touching(pair: tuple[Base, B
             assert poly_distance(*a.edge(edge), b.polygon()) <= TOUCH
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(touching(TENTH_HEADING))
 def test_a_side_edge_clearly_touching_is_side_contact(pair: tuple[Base, Base]) -> None:

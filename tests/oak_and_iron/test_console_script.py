@@ -15,12 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "quickstart.txt"
 
 
+@pytest.mark.slow
 def test_the_quick_start_console_script_is_what_the_captains_play() -> None:
     from tests.oak_and_iron.autoplay import console_script
 
     assert SCRIPT.read_text() == console_script(1), "regenerate: python -m tests.oak_and_iron.autoplay 1 > " + str(SCRIPT)
 
 
+@pytest.mark.slow
 def test_quick_start_plays_to_a_result_in_the_console() -> None:
     assert re.search(r"--seed (\d+)", SCRIPT.read_text())
     done = run_script(SCRIPT)
@@ -38,6 +40,7 @@ def test_quick_start_plays_to_a_result_in_the_console() -> None:
 BOOK_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "book_start.txt"
 
 
+@pytest.mark.slow
 def test_the_book_start_console_script_is_what_the_captains_play() -> None:
     from tests.oak_and_iron.autoplay import console_script
 
@@ -45,6 +48,7 @@ def test_the_book_start_console_script_is_what_the_captains_play() -> None:
         "regenerate: python -m tests.oak_and_iron.autoplay 1 book_start > " + str(BOOK_SCRIPT))
 
 
+@pytest.mark.slow
 def test_a_game_set_up_by_the_book_plays_to_a_result_in_the_console() -> None:
     """Ch. 7 through the real table service: the draft, terrain, deployment (refused outside the
     zone and half off the table), then the game to its end; hands only in DMs."""
@@ -63,6 +67,7 @@ def test_a_game_set_up_by_the_book_plays_to_a_result_in_the_console() -> None:
 FLEET_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "fleet.txt"
 
 
+@pytest.mark.slow
 def test_a_fleet_battle_plays_to_a_result_in_the_console() -> None:
     """Ch. 9 through the real table service: each squadron seals a card (hands only in DMs), the
     fleets alternate squadrons, the game ends."""
@@ -89,6 +94,7 @@ SEEDS = {"reef": 3}
 SQUADRONS_SCRIPT = ROOT / "tests" / "scripts" / "oak_and_iron" / "fleet_squadrons.txt"
 
 
+@pytest.mark.slow
 def test_a_fleet_battle_with_a_player_for_each_squadron_plays_to_a_result_in_the_console() -> None:
     """Ch. 9 "each player controls 1 or 2 Squadrons" (command=squadron): four players, each DM'd
     only their own Squadron's hand and nonce, refused a team-mate's ship, the game to its end."""
@@ -124,6 +130,7 @@ def test_every_scenario_has_a_console_script_that_a_test_runs() -> None:
     assert opened == {s.id for s in ruleset().scenarios()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MORE)
 def test_the_other_scenarios_play_to_a_result_in_the_console(name: str) -> None:
     """The reef (terrain: fire through fog, rocks and the shoal about), Skirmish and Engagement
@@ -141,6 +148,7 @@ def test_the_other_scenarios_play_to_a_result_in_the_console(name: str) -> None:
         assert "through fog" in out
 
 
+@pytest.mark.slow
 def test_help_through_the_table_lists_every_order_the_grammar_reads(tmp_path: Path) -> None:
     """Done when "`/help system:oak-and-iron` documents every order": every order class of the
     notation module is in the grammar, and each of the grammar's orders appears, usage and what it

@@ -246,6 +246,7 @@ def test_command_squadron_is_only_for_fleet_battles() -> None:
     assert "Fleet Battles (ch. 9)" in err.value.text
 
 
+@pytest.mark.slow
 def test_a_fleet_battle_with_a_seat_a_squadron_plays_out_and_replays() -> None:
     from tests.oak_and_iron.test_playouts import random_game, replay
 
@@ -286,6 +287,7 @@ def test_a_squadrons_faction_stays_when_its_values_are_recomputed() -> None:
     assert brig.fortitude == before  # Armada's +1 kept (the option holds two factions)
 
 
+@pytest.mark.slow
 def test_one_player_may_hold_two_squadrons_through_the_table(tmp_path: Path) -> None:
     """Ch. 9 "each player controls 1 or 2 Squadrons": one user takes both seats of a fleet; an
     order goes to the first of their seats that is to act, or to the one named with seat:."""
@@ -306,6 +308,7 @@ def test_one_player_may_hold_two_squadrons_through_the_table(tmp_path: Path) -> 
     assert "Player A squadron 2 has already sealed" in out
 
 
+@pytest.mark.slow
 def test_a_squadrons_player_concedes_for_the_whole_fleet_by_its_name(tmp_path: Path) -> None:
     """With a seat a Squadron no seat is the fleet itself: a concession names the fleet as the game
     does ("Player B's fleet concedes."), not its bare id, and the other fleet wins."""
@@ -322,6 +325,7 @@ def test_a_squadrons_player_concedes_for_the_whole_fleet_by_its_name(tmp_path: P
     assert "Player B's fleet concedes." in done.stdout and "**Game over.** Winner: " in done.stdout
 
 
+@pytest.mark.slow
 def test_a_fleet_concedes_only_when_every_squadrons_player_has(tmp_path: Path) -> None:
     """A Squadron's player cannot give up a team-mate's ships: their concession is logged, the game
     goes on, and the fleet concedes (the other fleet wins) once its other Squadron's player concedes
@@ -379,6 +383,7 @@ def test_the_sealing_note_names_the_squadron_it_seals_for() -> None:
     assert any(n.startswith("You sealed Down! for Player A squadron 2. Nonce ") for n in own)
 
 
+@pytest.mark.slow
 def test_each_squadrons_hand_is_dmed_once_after_the_reveal(tmp_path: Path) -> None:
     """After the reveal each Squadron's player got their new hand twice: as the rules' private note
     and again in their private view. The view DM carries it; the note is left out."""

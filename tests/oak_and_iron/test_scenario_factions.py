@@ -94,6 +94,7 @@ def test_the_faction_stays_on_the_ships_when_the_flag_moves() -> None:
     assert sloop.flagship and "sweeps" in sloop.special and "sweeps" in frigate.special
 
 
+@pytest.mark.slow
 def test_a_reef_with_cards_plays_to_the_end_and_replays() -> None:
     state, log = random_game("reef", 3, 4, REEF_CARDS)
     assert ruleset().outcome(state) is not None

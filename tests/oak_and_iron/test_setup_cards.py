@@ -67,6 +67,7 @@ def test_a_tie_in_admiral_value_is_a_challenge_test() -> None:
     assert choosers == {"a", "b"}
 
 
+@pytest.mark.slow
 def test_the_challenge_tests_dice_reach_the_channel_when_the_game_begins(tmp_path: Path) -> None:
     """Ch. 7's draw and a Challenge Test happen at set-up, before any order, so no order's events
     carry them: the status the table service posts with "The game begins!" shows every die of the
@@ -209,6 +210,7 @@ def test_set_up_orders_round_trip_and_refuse_out_of_turn_or_phase() -> None:
         ruleset().setup("quickstart", {"start": "book"}, rng())
 
 
+@pytest.mark.slow
 def test_hands_never_reach_public_messages_or_other_views_during_set_up() -> None:
     """Secrets: a hand appears only in its owner's view (and the umpire's) and in private events."""
     rs = ruleset()

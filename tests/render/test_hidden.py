@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import NoReturn
 
+import pytest
 from PIL import ImageChops
 
 from games.core.view import Counter, View
@@ -17,6 +18,7 @@ def _pixels(view: View) -> bytes:
     return Renderer().render_board(view).tobytes()
 
 
+@pytest.mark.slow
 def test_spectator_face_down_counter_draws_no_label_or_side() -> None:
     """The spectator's picture is pixel-identical whatever label/side the hidden counter carries."""
     spectator = hex_view(hidden_label="Union", hidden_side="red")
@@ -53,6 +55,7 @@ def _poisoned(view: View) -> View:
     return dataclasses.replace(view, counters=counters)
 
 
+@pytest.mark.slow
 def test_renderer_never_reads_face_down_label_side_or_damage_text() -> None:
     for view in (hex_view(), square_view(), table_view()):
         hidden = Counter("x", "x", "red", view.counters[0].pos, facing=90.0, face_down=True, markers=("fire",))

@@ -28,6 +28,7 @@ def chat_png(png: bytes) -> bytes:
     return buf.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_real_board_golden(name: str) -> None:
     png = Renderer().render_png(real_view(name))
@@ -35,11 +36,13 @@ def test_real_board_golden(name: str) -> None:
     check_golden(f"real-{name}", png)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_real_board_at_chat_size_golden(name: str) -> None:
     check_golden(f"real-{name}-chat", chat_png(Renderer().render_png(real_view(name))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_names_stay_readable_at_chat_size(name: str) -> None:
     """Every name the board drew, shrunk with the whole picture to chat height, is >= 10.5 px."""
@@ -51,6 +54,7 @@ def test_names_stay_readable_at_chat_size(name: str) -> None:
         assert look.text_px * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (look.label, look.text_px, img.height)
 
 
+@pytest.mark.slow
 def test_every_board_has_a_side_key() -> None:
     """The strip names every side in its colour: at chat size colour is what tells sides apart."""
     view = real_view("hex-ironclads")
@@ -59,6 +63,7 @@ def test_every_board_has_a_side_key() -> None:
     assert plain.height > no_sides.height  # the key's row
 
 
+@pytest.mark.slow
 def test_table_name_boxes_hold_what_is_drawn() -> None:
     """The renderer places table names by ``table_name_size`` without drawing them: every pixel
     of the name sprite (name, pips, damage text, badges) must fall inside that box."""
@@ -76,6 +81,7 @@ def test_table_name_boxes_hold_what_is_drawn() -> None:
         assert -w / 2 - 1 <= x0 and x1 <= w / 2 + 1 and -h / 2 - 1 <= y0 and y1 <= h / 2 + 1, (look.label, ink, w, h)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The strip lines that say where the game stands (title, turn, phase, who acts) are >= 10.5 px
@@ -105,6 +111,7 @@ def test_title_side_key_and_headline_stay_readable_at_chat_size(name: str, monke
         assert size * CHAT_HEIGHT / img.height >= CHAT_TEXT_PX, (text, size, img.height)
 
 
+@pytest.mark.slow
 def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
     """Days of Iron, order by order: between two consecutive pictures of the table drawn with the
     game's NamePlaces, a unit whose base did not move keeps its name's box, unless a base or a moved
@@ -128,6 +135,7 @@ def test_a_unit_that_did_not_move_keeps_its_name_where_it_was() -> None:
     assert compared > 100, compared
 
 
+@pytest.mark.slow
 def test_a_picture_depends_on_its_view_alone() -> None:
     """Without NamePlaces a picture is a function of its View: drawing other pictures first (of the
     same table, as another test or another game would) changes nothing. The names' memory once lived

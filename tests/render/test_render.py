@@ -33,6 +33,7 @@ def test_default_size_reads_in_a_chat_preview(make: object) -> None:
     assert 880 <= img.width <= 1200
 
 
+@pytest.mark.slow
 def test_cached_render_equals_uncached_render() -> None:
     """Caching is an optimisation only: same picture as drawing everything from scratch."""
     cached = Renderer()
@@ -55,6 +56,7 @@ def test_background_is_drawn_once_per_board_and_scale() -> None:
     assert len(r.backgrounds) == 2
 
 
+@pytest.mark.slow
 def test_moving_a_counter_changes_only_its_neighbourhood() -> None:
     view = hex_view()
     esm = next(c for c in view.counters if c.id == "esm")
@@ -132,6 +134,7 @@ def test_pointy_topped_maps_render_with_their_own_geometry() -> None:
     assert frame.width > frame.height  # 8 pointy columns by 6 rows is wider than tall
 
 
+@pytest.mark.slow
 def test_zoom_draws_a_window_at_a_larger_scale() -> None:
     view = hex_view()
     r = Renderer()
@@ -155,6 +158,7 @@ def test_zoom_on_a_bad_hex_number_is_a_user_error_quoting_it() -> None:
         render_board(square_view(), zoom=("z9", 2))
 
 
+@pytest.mark.slow
 def test_encode_png_is_a_small_palette_png() -> None:
     img = render_board(hex_view())
     png = encode_png(img)
@@ -182,6 +186,7 @@ def test_replay_is_an_animated_gif_with_one_frame_per_view() -> None:
     assert gif.info.get("loop") == 0
 
 
+@pytest.mark.slow
 def test_replay_shrinks_to_fit_its_size_limit() -> None:
     views = [hex_view(), dataclasses.replace(hex_view(), counters=())]
     full = render_replay(views, ["a", "b"])
@@ -200,6 +205,7 @@ def test_replay_needs_one_caption_per_view() -> None:
         render_replay([], [])
 
 
+@pytest.mark.slow
 def test_renders_from_worker_threads_agree() -> None:
     r = Renderer()
     views = [hex_view(), square_view(), table_view()] * 4

@@ -30,6 +30,7 @@ def _pairs(boxes: list[tuple[str, tuple[float, float, float, float]]]) -> list[t
     return [(a, b) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1 :] if overlap(ba, bb) > 0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[1]}-{c[2]}")
 def test_names_keep_clear_of_names_and_bases(case: tuple[str, str, int | None]) -> None:
     layout = Renderer().table_layout(_view(case))
@@ -42,6 +43,7 @@ def test_names_keep_clear_of_names_and_bases(case: tuple[str, str, int | None]) 
         assert hits == [], key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[1]}-{c[2]}")
 def test_captions_sit_where_no_name_base_or_caption_is(case: tuple[str, str, int | None]) -> None:
     view = _view(case)
@@ -56,6 +58,7 @@ def test_captions_sit_where_no_name_base_or_caption_is(case: tuple[str, str, int
         assert all(overlap(box, b) == 0 for b in layout.bases), text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[1]}-{c[2]}")
 def test_a_name_off_its_base_has_a_leader_to_it(case: tuple[str, str, int | None]) -> None:
     layout = Renderer().table_layout(_view(case))
@@ -123,6 +126,7 @@ def test_a_zoom_window_leaves_the_tables_own_name_out_too() -> None:
     assert layout.names and not any("table" in c.text for c in layout.captions)
 
 
+@pytest.mark.slow
 def test_a_result_label_steps_off_the_names_and_bases_where_it_would_land() -> None:
     """A preview's '8th Jäger 18"' landed on the moved unit's base and, pushed down, on a name."""
     view = real_view("days-of-iron")
@@ -138,6 +142,7 @@ def test_a_result_label_steps_off_the_names_and_bases_where_it_would_land() -> N
         assert abs(y - (y0 + y1) / 2) <= 6 * 34  # still near where it belongs (six rows at most)
 
 
+@pytest.mark.slow
 def test_captions_stay_readable_at_chat_size() -> None:
     """Zone and terrain captions, shrunk with the whole picture to chat height, are >= 10.5 px."""
     from render.frame import CHAT_HEIGHT, CHAT_TEXT_PX

@@ -7,6 +7,7 @@ import dataclasses
 import tomllib
 from pathlib import Path
 
+import pytest
 from PIL import ImageStat
 
 from render import Renderer
@@ -66,6 +67,7 @@ def test_a_bridge_and_a_ford_lie_across_their_river() -> None:
     assert min(r, g, b) > 120, (r, g, b)
 
 
+@pytest.mark.slow
 def test_the_strip_keys_the_terrain_on_the_table() -> None:
     keyed = terrain_key(terrain_view())
     assert "land" not in keyed and "open" not in keyed  # the table itself, and nothing to see

@@ -196,6 +196,7 @@ async def next_event(lines: Any, timeout: float) -> str:
     return await asyncio.wait_for(read(), timeout)
 
 
+@pytest.mark.slow
 async def test_live_events_follow_public_changes_and_not_a_hidden_order(svc: TableService, web: Client) -> None:
     await hex_duel(svc)
     public = await web.get("/api/g/1/events")
@@ -225,6 +226,7 @@ async def test_live_events_follow_public_changes_and_not_a_hidden_order(svc: Tab
         response.close()
 
 
+@pytest.mark.slow
 async def test_boards_drawn_in_the_drawing_process_are_the_ones_a_thread_draws(svc: TableService, web: Client) -> None:
     await opening(svc)
     threaded = [await (await web.get(f"/api/g/1/board.png?step={k}")).read() for k in (0, 4)]
@@ -239,6 +241,7 @@ async def test_boards_drawn_in_the_drawing_process_are_the_ones_a_thread_draws(s
     assert drawn == threaded
 
 
+@pytest.mark.slow
 async def test_a_repeat_poll_is_answered_304_and_a_change_gives_a_new_tag(svc: TableService, web: Client) -> None:
     await opening(svc)
     first = await web.get("/api/g/1/page")

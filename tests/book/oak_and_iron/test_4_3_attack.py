@@ -3,6 +3,8 @@ Partial Fire and Close Combat, through order text."""
 
 from __future__ import annotations
 
+import pytest
+
 from games.core.rng import Rng
 from games.oak_and_iron.state import ShipState, State
 from tests.book.oak_and_iron.book import (
@@ -69,6 +71,7 @@ def test_line_of_sight_blocked_by_an_island() -> None:
     assert "sight" in fails(state, "b", "Corvette broadside starboard Sloop", stream).text.lower()
 
 
+@pytest.mark.slow
 def test_broadside_dice_hits_fatigue_damage_and_reload_marker() -> None:
     """4.3 step 1 ROLL BROADSIDE DICE: "Roll a number of dice equal to the ship's Broadside value";
     "At Musket Shot, [Skull], [Cannonball], and [Crossed Swords] results score hits" (house faces).

@@ -3,6 +3,8 @@ book's sentences through order text."""
 
 from __future__ import annotations
 
+import pytest
+
 from games.core.rng import Rng
 from games.oak_and_iron.state import State
 from tests.book.oak_and_iron.book import abreast, anchor_others, begin, entangle, order, play_out, texts
@@ -23,6 +25,7 @@ def _prize(seed: int, crippled: bool) -> tuple[State, Rng, str]:
     return state, stream, texts(order(state, "b", "capture Sloop", stream))
 
 
+@pytest.mark.slow
 def test_a_prize_taken_while_shaken_counts_for_its_captor() -> None:
     """4.4 step 1 CAPTURE OR DESTROY SHAKEN SHIPS: "If the ship is Captured, it now counts toward the
     ship total of the Squadron that Captured it." (B: four ships and the prize.)"""
@@ -31,6 +34,7 @@ def test_a_prize_taken_while_shaken_counts_for_its_captor() -> None:
     assert "Player A: 2 Strike Points against 3 ships." in events
 
 
+@pytest.mark.slow
 def test_a_prize_taken_while_crippled_counts_for_its_captor() -> None:
     """4.4 CAPTURED: "Captured ships follow all of the same restrictions as Out of Action ships, but
     do not count as an Out of Action ship." With 4.4 step 1 ("it now counts toward the ship total of
@@ -40,6 +44,7 @@ def test_a_prize_taken_while_crippled_counts_for_its_captor() -> None:
     assert "Player A: 2 Strike Points against 3 ships." in events
 
 
+@pytest.mark.slow
 def test_a_prize_taken_while_crippled_is_not_rolled_for_sinking() -> None:
     """4.4 step 3 CHECK FOR SINKING SHIPS: "Roll a dice for each Out of Action ship on the table";
     a Captured ship does "not count as an Out of Action ship" (4.4 CAPTURED), so it never sinks."""
@@ -65,6 +70,7 @@ def test_strike_points_for_crippled_out_of_action_and_flagship() -> None:
     assert "Player B: 3 Strike Points" in events
 
 
+@pytest.mark.slow
 def test_withdrawal_when_strike_points_exceed_ships_out_of_action_and_aground_not_counted() -> None:
     """4.4 step 2 CHECK FOR WITHDRAWAL: "If the number of Strike Points earned this round exceeds the
     total number of ships in that Squadron (Aground or Out of Action ships do not count towards the
@@ -113,6 +119,7 @@ def test_turn_ten_fewer_strike_points_wins_and_a_tie_goes_to_the_defender() -> N
         assert state.winner == (winner or state.defender)
 
 
+@pytest.mark.slow
 def test_out_of_action_ships_roll_to_sink() -> None:
     """4.4 step 3 CHECK FOR SINKING SHIPS: "Roll a dice for each Out of Action ship on the table. If a
     [Skull] or [Cannonball] is rolled, the ship sinks and is removed from the table." (The faces are the
@@ -134,6 +141,7 @@ def test_out_of_action_ships_roll_to_sink() -> None:
     assert sank and stayed
 
 
+@pytest.mark.slow
 def test_lost_admiral_is_replaced_and_the_hand_cut_to_five() -> None:
     """4.4 step 4 LOST ADMIRALS: "If a Flagship ever ends a turn Out of Action, the controlling player
     may spend a Fortune Point to take a Free Transfer Flag action" ... "a new ship must immediately be
@@ -165,6 +173,7 @@ def test_face_up_cards_return_to_the_hand() -> None:
     assert face_up in state.side("a").hand or face_up in state.side("a").discarded
 
 
+@pytest.mark.slow
 def test_destroying_a_shaken_ship_is_a_free_cut_free() -> None:
     """4.4 step 1: "If the ship is Destroyed, immediately take a Free Cut Free Action. If this is not
     possible, remove the Destroyed ship from the table. The Destroyed ship is Out of Action." 4.2 FREE
@@ -181,6 +190,7 @@ def test_destroying_a_shaken_ship_is_a_free_cut_free() -> None:
     assert "Skill Test" not in events.split("Player A:")[0]
 
 
+@pytest.mark.slow
 def test_a_prize_follows_the_restrictions_of_an_out_of_action_ship() -> None:
     """4.4 CAPTURED: "Captured ships follow all of the same restrictions as Out of Action ships" (4.3 OUT
     OF ACTION: "a ship can no longer move, take Seamanship or Crew Actions, make attacks"): its captor

@@ -103,6 +103,7 @@ def _book(seed: int = 1) -> tuple[State, Rng, list[tuple[str, str, str]]]:
     return state, stream, steps
 
 
+@pytest.mark.slow
 def test_higher_admiral_chooses_and_the_attacker_drafts_first() -> None:
     """7 STARTING A GAME: "Draw an objective card and 3 cards from each of the following decks";
     "the player whose Flagship has the highest admiral value may choose to be the attacker or defender";
@@ -114,6 +115,7 @@ def test_higher_admiral_chooses_and_the_attacker_drafts_first() -> None:
     assert state.defender == "b"
 
 
+@pytest.mark.slow
 def test_terrain_steps_start_with_the_defender_and_keep_musket_shot_apart() -> None:
     """7 step 2 SELECT TERRAIN: "Starting with the defender, players then take turns adding Terrain pieces
     to the pool". 7 step 3 PLACE TERRAIN: "Starting with the defender ... may not be placed closer than
@@ -132,6 +134,7 @@ def test_terrain_steps_start_with_the_defender_and_keep_musket_shot_apart() -> N
             assert polygon_distance(p, q) >= 6.0 - 1e-6
 
 
+@pytest.mark.slow
 def test_adjust_terrain_only_in_the_own_zone_up_to_musket_shot() -> None:
     """7 step 4 ADJUST TERRAIN: "players may now take turns moving any Terrain piece placed completely
     within their deployment zone up to Musket Shot away from its current position"."""
@@ -140,6 +143,7 @@ def test_adjust_terrain_only_in_the_own_zone_up_to_musket_shot() -> None:
     assert all(len(t.split()) >= 5 for t in moves)
 
 
+@pytest.mark.slow
 def test_deploy_starts_with_the_defender_out_of_cannon_shot() -> None:
     """7 step 5 DEPLOY SQUADRONS: "Starting with the defender, each player must place their entire
     Squadron within their deployment zones. No player may place any of their ships within Cannon Shot of
@@ -155,6 +159,7 @@ def test_deploy_starts_with_the_defender_out_of_cannon_shot() -> None:
     assert state.phase == "select" and sorted(ruleset().to_act(state)) == ["a", "b"]
 
 
+@pytest.mark.slow
 def test_a_ship_within_cannon_shot_of_an_enemy_is_refused() -> None:
     """7 DEPLOYMENT: "Regardless of deployment zone, no ship may ever be deployed within Cannon Shot of
     an opposing ship."""

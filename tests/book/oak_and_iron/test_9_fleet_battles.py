@@ -96,6 +96,7 @@ def test_attack_phase_alternates_ships_regardless_of_squadron() -> None:
     assert other_squadron.attacked
 
 
+@pytest.mark.slow
 def test_withdrawal_against_the_fleets_ship_count() -> None:
     """9.5 END PHASE: "When checking for withdrawal in a fleet battle, the total Strike Points earned are
     checked against the total ship count of the fleet." (A loses a Squadron's two ships Out of Action,
@@ -110,6 +111,7 @@ def test_withdrawal_against_the_fleets_ship_count() -> None:
     assert state.phase == "over" and state.winner == "b"
 
 
+@pytest.mark.slow
 def test_a_crippled_prize_counts_for_the_capturing_fleet() -> None:
     """9.5 END PHASE with 4.4 step 1: "If the ship is Captured, it now counts toward the ship total of the
     Squadron that Captured it" - in a fleet battle, toward the capturing fleet's count; 4.4 CAPTURED:
