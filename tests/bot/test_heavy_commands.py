@@ -21,6 +21,8 @@ from bot.rooms.records import COOL_DOWN, COSTLY
 from bot.service import Output, TableService
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, ok, run
 
+pytestmark = pytest.mark.cool_down  # these tests are about the cool-down: keep it (tests/conftest.py)
+
 GUARD = 60.0  # only against a hang: every assertion is on order of events
 
 
