@@ -30,8 +30,11 @@ compulsory movement, while its victors stay where they are and fight their other
 NOT here: the wheel of up to 45 degrees towards a new enemy after the defeated unit was destroyed
 (17.5.4: the advance goes straight on), cavalry halting at the edge of difficult terrain (17.5.1),
 a Break-Through target that fails its Being Charged test letting the victor advance the balance of
-its move (17.5.4), cover keeping Class 2+ defenders in place (17.5.5), multi-unit melees pooled
-into one combat (17.5.2; each pair fights on its own).
+its move (17.5.4), multi-unit melees pooled into one combat (17.5.2; each pair fights on its own),
+defensive cover built by infantry (17.5.6).
+
+17.5.5: a Class 2+ unit (or one with a Capable or Exceptional General attached) beaten while
+defending a wood, town or other cover does not fall back out of it (``_kept_in_cover``).
 """
 
 from __future__ import annotations
@@ -42,7 +45,18 @@ from functools import lru_cache
 from games.core.data import on_reload
 from games.core.dice import roll
 from games.core.errors import DataError
-from games.core.geometry import Base, Point, dot, length, normalise, scale, slide_contact, sub
+from games.core.geometry import (
+    Base,
+    Point,
+    dot,
+    length,
+    normalise,
+    overlaps,
+    point_in_polygon,
+    scale,
+    slide_contact,
+    sub,
+)
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import Chart, house
@@ -252,11 +266,36 @@ def _loser_moves(state: State, loser: Unit, winner: Unit, result: Result) -> lis
     if result.action == "rout":  # a rout into a river drowns the unit (17.5.1; rules/routing_17_4_14.py)
         return routing_17_4_14.rout(state, loser, sub(base(loser).centre, away), cause=f"beaten by {winner.name}")
     inches = _clear_distance(state, loser, away, result.inches, ignore=set())[0]
+    kept = _kept_in_cover(state, loser, base(loser).translated(scale(away, inches)))
+    if kept:
+        return [public(f"{loser.name} holds {kept}: Class 2 and above defending cover are not required to make a "
+                       "compulsory movement that would take them out of it (17.5.5).")]
     _shift(loser, scale(away, inches))
     if result.disordered and loser.order == GOOD:
         loser.order, loser.order_turn = DISORDERED, state.turn
     said = " and is disordered" if result.disordered else ""
     return [public(f"{loser.name} falls back {fmt(inches)}\" from {winner.name}{said} (17.5.1).")]
+
+
+def _kept_in_cover(state: State, loser: Unit, end: Base) -> str:
+    """17.5.5: "Units that are Class 2 and above or units with Capable or Exceptional General
+    defending urban areas or cover are not required to make compulsory movements as a result of
+    Close Assault combat if that compulsory movement would take them out of the cover": the name of
+    the wood, town or other cover the fall-back would take ``loser`` (partly) out of, "" if none or
+    not such a unit. RULING (RULINGS.md 17.5.5): the bot keeps such a unit in its cover (it would not
+    choose to leave it), and a rout is not excused (the unit routs)."""
+    good = loser.cls >= 2 or any(g.quality in ("capable", "exceptional")
+                                 for g in routing_17_4_14.attached_generals(state, loser))
+    if not good:
+        return ""
+    types = house().terrain
+    here = base(loser).polygon()
+    for piece in state.terrain:
+        outline = [(p[0], p[1]) for p in piece.points]
+        if types[piece.type].cover != "none" and overlaps(here, outline) \
+                and not all(point_in_polygon(p, outline, 1e-6) for p in end.polygon()):
+            return piece.name
+    return ""
 
 
 def _away(winner: Unit, loser: Unit) -> Point:
@@ -286,6 +325,9 @@ def _winner_moves(state: State, winner: Unit, loser: Unit, result: Result, loser
             direction = normalise(moved)
     inches, met = _clear_distance(state, winner, direction, result.inches, ignore={loser.id} if not on_table(loser) else set())
     _shift(winner, scale(direction, inches))
+    if met is None:  # an advance ending just touching a unit has met it too (17.4.2: 1" of base is contact)
+        met = next((o for o in state.units if o.id != winner.id and on_table(o) and o.type != "general"
+                    and in_contact(winner, o)), None)
     verb = "pursues" if result.action == "pursue" else "advances"
     text = f"{winner.name} {verb} {fmt(inches)}\""
     if met is None:
