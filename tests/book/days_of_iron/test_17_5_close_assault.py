@@ -5,6 +5,8 @@ initiative Prussian, the Prussian die is rolled first."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from games.core.errors import GameError
@@ -101,18 +103,43 @@ def test_17_5_4_an_advance_into_a_new_enemy_is_a_break_through_attack_tested_nex
     assert "39th Fusiliers, a Break-Through Attack by 2e de Ligne (17.5.4): Being Charged test" in said, said
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="not built: the victor's 45-degree wheel after destroying its enemy (17.5.4)")
-def test_17_5_4_a_victor_whose_enemy_is_destroyed_may_wheel_45_degrees() -> None:
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="not built: the rest of the victor's advance when a Break-Through target routs (17.5.4)")
+def test_17_5_4_a_break_through_target_that_routs_lets_the_victor_advance_the_balance() -> None:
+    """17.5.4: "If the new enemy unit contacted fails its Being Charged test it will rout and the
+    victorious unit will continue to advance the balance of its compulsory movement in the direction
+    of the original unit defeated." The 2e advances into the 77th (Class 2), which fails its test
+    (a 1) and routs: the 2e goes on."""
+    state, _ = table(french_first=False)
+    ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "74th", 36.0, 29.0, 180.0)
+    routers = place(state, "77th", 36.0, 26.0, 180.0)
+    to_step(state, "Close Assault", DiceThenStream([2, 5] + [3] * 40))
+    finish_turn(state, DiceThenStream([3] * 40))
+    start_turn(state, french_first=False)
+    where = ligne.y
+    order(state, "prussian", "next", DiceThenStream([1] + [3] * 40))
+    order(state, "french", "next", DiceThenStream([1] + [3] * 40))
+    assert routers.status == ROUTING, "the 77th was to fail its Being Charged test and rout"
+    assert ligne.y < where
+
+
+def test_17_5_4_a_victor_whose_enemy_is_destroyed_may_wheel_to_confront_another() -> None:
     """17.5.4: "If defeated units were destroyed as a result of the Close Assault the victorious
     unit(s) must still advance in the direction of its charge but may wheel up to 45° to confront an
-    enemy unit within range." """
+    enemy unit within range, while paying the movement reduction for any wheel." The 2e beats the
+    74th (3 stands: shattered) by 4 (house: pursue 8"); the 39th stands 5" off to its right front.
+    The 2e's 12" line wheels right as far as 8" pays for (the outer arc doubled: 19.1 degrees) and
+    has nothing left to advance. RULING (RULINGS.md 17.5.4)."""
     state, _ = table(french_first=False)
     ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
     beaten = place(state, "74th", 36.0, 29.0, 180.0)
-    beaten.stands = 3  # one more stand lost shatters it (17.5.8)
-    place(state, "39th", 50.0, 24.0, 225.0, "column")
-    to_step(state, "Close Assault", DiceThenStream([1, 6] + [3] * 40))
-    assert ligne.facing != 0.0
+    beaten.stands = 3  # any loss leaves 2 or fewer: shattered (17.5.8)
+    place(state, "39th", 47.0, 24.0, 180.0, "column")  # x 45-49, y 22.5-25.5
+    said = text_of(to_step(state, "Close Assault", DiceThenStream([1, 6] + [3] * 40)))
+    assert beaten.status == SHATTERED, said
+    assert "wheels right" in said and "to confront 39th Fusiliers" in said, said
+    assert ligne.facing == pytest.approx(math.degrees(8.0 / 24.0), abs=0.01), said
 
 
 def test_17_5_5_class_2_defenders_of_a_wood_are_not_driven_out_of_it() -> None:
