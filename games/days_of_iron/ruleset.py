@@ -145,7 +145,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   sheet, by the winning margin, moves both (17.5.1): the loser routs or falls back, the winner holds,
   advances or pursues; an advance into a new enemy is a Break-Through Attack fought next turn
   (17.5.4; its enemy destroyed, the winner first wheels up to 45 degrees towards the nearest enemy
-  within its move, paying double the arc); a routing unit in contact suffers an Automatic Major
+  within its move, paying double the arc; a new enemy that routs from its Being Charged test lets
+  the winner advance the balance of its move); a routing unit in contact suffers an Automatic Major
   Victory first (17.5.3); a rout into a river away from a ford or bridge drowns the unit (15.3); a
   Class 2+ unit beaten in a wood, town or other cover does not fall back out of it (17.5.5).
 - Being charged (17.2.2): when every 1st Impulse is made the charged unit takes the Being Charged
@@ -265,8 +266,7 @@ bands), or objectives (option victory=objectives); every option is listed below.
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
 table: squadron charges (17.2.6), evading into cover or into squares, dense targets, pooled
-multi-unit melees (17.5, 17.5.2), the rest of the victor's advance after a Break-Through's target
-routs (17.5.4), defensive cover (17.5.6), fire at a target seen the turn before (17.3),
+multi-unit melees (17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3),
 fires and wind (`check fire` only rolls the book's d6). Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,

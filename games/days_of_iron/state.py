@@ -107,6 +107,10 @@ class Unit:
     # That enemy takes a Being Charged test in that turn's Morale Phase.
     breakthrough: str = ""
     breakthrough_turn: int = 0
+    # What was left of that compulsory advance and its bearing: if the new enemy fails its Being
+    # Charged test and routs, the victor advances the balance (17.5.4).
+    breakthrough_left: float = 0.0
+    breakthrough_bearing: float = 0.0
     # The last turn it passed through a friendly line (17.4.9): it may not charge that turn.
     passage_turn: int = 0
     # The last turn it changed formation or turned 90 or 180 degrees (17.4.7: one such change a turn).

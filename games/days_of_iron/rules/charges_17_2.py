@@ -62,7 +62,7 @@ from games.days_of_iron.orders import (
     Return,
     Stand,
 )
-from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
+from games.days_of_iron.rules import close_assault_17_5, evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
 from games.days_of_iron.rules.formations_12 import LINE, MIN_CONTACT, SKIRMISH, base, front_centre, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import (
@@ -470,8 +470,11 @@ def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str
         result = "rout"
     head = f"{unit.name}" + (f", {why}" if why else "") + f": {text}"
     if result == "rout":  # the initial rout, half the rout distance directly away (17.4.14)
-        return [public(f"{head}: it routs away from {charger.name}."),
-                *routing_17_4_14.rout(state, unit, base(charger).centre, cause=f"charged by {charger.name}")]
+        events = [public(f"{head}: it routs away from {charger.name}."),
+                  *routing_17_4_14.rout(state, unit, base(charger).centre, cause=f"charged by {charger.name}")]
+        if broken_into(state, unit, charger):  # 17.5.4: the victor advances the balance of its move
+            events += close_assault_17_5.advance_balance(state, charger)
+        return events
     if result == "disordered":
         unit.order, unit.order_turn, unit.halted = DISORDERED, state.turn, True
         stops = " and its own charge stops" if unit.charging else ""

@@ -30,10 +30,11 @@ compulsory movement, while its victors stay where they are and fight their other
 17.5.4: a victor whose beaten enemy was destroyed wheels up to 45 degrees towards the nearest enemy
 within its compulsory move, paying the doubled arc, and advances the rest (``_wheel_to_confront``).
 
-NOT here: cavalry halting at the edge of difficult terrain (17.5.1),
-a Break-Through target that fails its Being Charged test letting the victor advance the balance of
-its move (17.5.4), multi-unit melees pooled into one combat (17.5.2; each pair fights on its own),
-defensive cover built by infantry (17.5.6).
+A Break-Through target that fails its Being Charged test and routs lets the victor advance the
+balance of its compulsory move (17.5.4, ``advance_balance``).
+
+NOT here: cavalry halting at the edge of difficult terrain (17.5.1), multi-unit melees pooled into
+one combat (17.5.2; each pair fights on its own), defensive cover built by infantry (17.5.6).
 
 17.5.5: a Class 2+ unit (or one with a Capable or Exceptional General attached) beaten while
 defending a wood, town or other cover does not fall back out of it (``_kept_in_cover``).
@@ -52,6 +53,7 @@ from games.core.geometry import (
     Point,
     angle_diff,
     bearing_of,
+    bearing_vector,
     dot,
     length,
     normalise,
@@ -332,6 +334,7 @@ def _winner_moves(state: State, winner: Unit, loser: Unit, result: Result, loser
         moved = sub(base(loser).centre, loser_start)
         if length(moved) > EPS:
             direction = normalise(moved)
+    reach = inches
     inches, met = _clear_distance(state, winner, direction, inches, ignore={loser.id} if not on_table(loser) else set())
     _shift(winner, scale(direction, inches))
     if met is None:  # an advance ending just touching a unit has met it too (17.4.2: 1" of base is contact)
@@ -346,8 +349,24 @@ def _winner_moves(state: State, winner: Unit, loser: Unit, result: Result, loser
     if met.id == loser.id:
         return [public(text + f" and catches the routing {loser.name} (17.5.3 next turn).")]
     winner.breakthrough, winner.breakthrough_turn = met.id, state.turn + 1
+    winner.breakthrough_left, winner.breakthrough_bearing = round(reach - inches, 6), round(bearing_of(direction), 6)
     return [public(text + f" into {met.name}: a **Break-Through Attack** (17.5.4). They fight in the next "
                    f"Close Assault, {winner.name} as charging; {met.name} takes a Being Charged test in the next Morale Phase.")]
+
+
+def advance_balance(state: State, winner: Unit) -> list[Event]:
+    """17.5.4: "If the new enemy unit contacted fails its Being Charged test it will rout and the
+    victorious unit will continue to advance the balance of its compulsory movement in the direction
+    of the original unit defeated": the rest of the Break-Through advance, straight on; it stops at
+    the first unit it meets (an enemy met is in contact and fights in this turn's Close Assault)."""
+    balance, winner.breakthrough_left = winner.breakthrough_left, 0.0
+    if balance <= EPS or not on_table(winner) or winner.status != ON_TABLE:
+        return []
+    direction = bearing_vector(winner.breakthrough_bearing)
+    inches, met = _clear_distance(state, winner, direction, balance, ignore=set())
+    _shift(winner, scale(direction, inches))
+    stop = f", halting at {met.name}" if met is not None else ""
+    return [public(f"{winner.name} advances the balance of its compulsory move, {fmt(inches)}\"{stop} (17.5.4).")]
 
 
 def _wheel_to_confront(state: State, winner: Unit, inches: float) -> tuple[float, str]:

@@ -103,17 +103,15 @@ def test_17_5_4_an_advance_into_a_new_enemy_is_a_break_through_attack_tested_nex
     assert "39th Fusiliers, a Break-Through Attack by 2e de Ligne (17.5.4): Being Charged test" in said, said
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="not built: the rest of the victor's advance when a Break-Through target routs (17.5.4)")
 def test_17_5_4_a_break_through_target_that_routs_lets_the_victor_advance_the_balance() -> None:
     """17.5.4: "If the new enemy unit contacted fails its Being Charged test it will rout and the
     victorious unit will continue to advance the balance of its compulsory movement in the direction
-    of the original unit defeated." The 2e advances into the 77th (Class 2), which fails its test
-    (a 1) and routs: the 2e goes on."""
+    of the original unit defeated." The 2e's advance (house: 3") meets the 77th (Class 2) after 2";
+    the 77th fails its test (a 1) and routs, and the 2e advances the other 1"."""
     state, _ = table(french_first=False)
     ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
     place(state, "74th", 36.0, 29.0, 180.0)
-    routers = place(state, "77th", 36.0, 26.0, 180.0)
+    routers = place(state, "77th", 36.0, 27.0, 180.0)  # y 26.5-27.5, 2" from the 2e's front
     to_step(state, "Close Assault", DiceThenStream([2, 5] + [3] * 40))
     finish_turn(state, DiceThenStream([3] * 40))
     start_turn(state, french_first=False)
@@ -121,7 +119,7 @@ def test_17_5_4_a_break_through_target_that_routs_lets_the_victor_advance_the_ba
     order(state, "prussian", "next", DiceThenStream([1] + [3] * 40))
     order(state, "french", "next", DiceThenStream([1] + [3] * 40))
     assert routers.status == ROUTING, "the 77th was to fail its Being Charged test and rout"
-    assert ligne.y < where
+    assert ligne.y == pytest.approx(where - 1.0)
 
 
 def test_17_5_4_a_victor_whose_enemy_is_destroyed_may_wheel_to_confront_another() -> None:
