@@ -38,7 +38,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go", "turn")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 
 
@@ -353,6 +353,16 @@ class Form(Typed):
 
 
 @dataclass(frozen=True)
+class Face(Typed):
+    """Movement Phase (17.4.7): turn 90 degrees left or right, or about (180), where the unit stands;
+    the book counts it a formation change."""
+
+    PATTERN: ClassVar[str] = "{unit} turn {way}"
+    unit: UnitId
+    way: Literal["left", "right", "about"]
+
+
+@dataclass(frozen=True)
 class Fire(Typed):
     """Shooting Phase (17.3): the unit fires at an enemy unit in its arcs and range."""
 
@@ -421,10 +431,12 @@ class GoToGround(Typed):
 
 @dataclass(frozen=True)
 class ReserveFire(Typed):
-    """Shooting Phase (17.3.1): hold the unit's fire for defensive fire at an enemy charging it."""
+    """Shooting Phase (17.3.1): hold the unit's fire, or that of ``stands`` of its stands (the rest
+    may fire as usual), for defensive fire at an enemy charging it."""
 
-    PATTERN: ClassVar[str] = "{unit} reserve fire"
+    PATTERN: ClassVar[str] = "{unit} reserve fire [{stands}]"
     unit: UnitId
+    stands: Annotated[int, Number(lo=1, what="stands")] | None = None
 
 
 @dataclass(frozen=True)
@@ -470,12 +482,12 @@ class Measure(Typed):
 
 
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
-            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Measure | Fire | Charge | ChargeHome
+            | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Face | Measure | Fire | Charge | ChargeHome
             | Rally | Attach | Detach | Surrender
             | Stand | Evade | Feint | ReserveFire | Return | GoToGround)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
                   Rally, Attach, Detach,
-                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Measure, Fire, ChargeHome, Charge, Surrender,
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Face, Measure, Fire, ChargeHome, Charge, Surrender,
                   Stand, Evade, Feint, ReserveFire, Return, GoToGround, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
                   what="a Days of Iron order", empty="Empty order.", empty_hint=EMPTY_HINT)
 
@@ -542,6 +554,7 @@ TABLE_USAGE = {
     "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]` (INCHES from 0 to 60, DEGREES from 1 "
             "to 180), e.g. `2/IR12 move 6 wheel left 30`.",
     "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
+    "turn": "write `UNIT turn left`, `UNIT turn right` or `UNIT turn about` (Movement phase; 17.4.7).",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",
     "attach": "write `GENERAL attach UNIT` (Movement phase; 14.4), e.g. `Doens attach 2e de Ligne`.",
@@ -551,7 +564,8 @@ TABLE_USAGE = {
     "stand": "write `UNIT stand` (a charged unit's Being Charged test, Morale phase).",
     "evade": "write `UNIT evade` (a charged skirmisher, battery or General, Morale phase).",
     "feint": "write `UNIT feint` (a charger stops, Movement phase).",
-    "reserve": "write `UNIT reserve fire` (Shooting phase: keep the fire for defensive fire).",
+    "reserve": "write `UNIT reserve fire` or `UNIT reserve fire STANDS` (Shooting phase: keep the fire, or that "
+               "many stands' fire, for defensive fire).",
     "return": "write `UNIT return` (Movement phase, three turns after evading off the table).",
     "go": "write `UNIT go to ground` (infantry, Movement phase; 17.2.9).",
 }

@@ -34,6 +34,7 @@ from games.days_of_iron.orders import (
     Dust,
     End,
     Evade,
+    Face,
     Fate,
     Feint,
     Fire,
@@ -86,7 +87,7 @@ from games.days_of_iron.state import OVER, SETUP, State
 SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
-             | Dispute | Check | Rally | Attach | Detach | Move | Form | Measure | Fire | Charge | ChargeHome | Stand | Evade
+             | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
              | Feint | ReserveFire | Return | GoToGround)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
@@ -121,7 +122,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   friends (17.4.8, 17.4.9) but no move, wheel, formation change, charge impulse or evade ENDS on
   another unit's base: the refusal names the unit in the way and how far it can go. INCHES 0-60,
   DEGREES 1-180.
-- `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance, house).
+- `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance
+  of the formation it started in, house; what then remains is the slower formation's allowance less
+  what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
+  a formation change too (17.4.7), one a turn, never in a heavy wood. A side's charges go home (or
+  feint) before its other moves (17.4.1).
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
   ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
   side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
@@ -139,8 +144,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   1d6 + Class, +1 charging; the loser loses stands; a tie costs each a stand). The house results
   sheet, by the winning margin, moves both (17.5.1): the loser routs or falls back, the winner holds,
   advances or pursues; an advance into a new enemy is a Break-Through Attack fought next turn
-  (17.5.4); a routing unit in contact suffers an Automatic Major Victory first (17.5.3); a rout
-  into a river away from a ford or bridge drowns the unit (15.3).
+  (17.5.4; its enemy destroyed, the winner first wheels up to 45 degrees towards the nearest enemy
+  within its move, paying double the arc; a new enemy that routs from its Being Charged test lets
+  the winner advance the balance of its move); a routing unit in contact suffers an Automatic Major
+  Victory first (17.5.3); a rout into a river away from a ford or bridge drowns the unit (15.3); a
+  Class 2+ unit beaten in a wood, town or other cover does not fall back out of it (17.5.5).
 - Being charged (17.2.2): when every 1st Impulse is made the charged unit takes the Being Charged
   test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. A side
   whose charged units may evade answers in its own part (the initiative side first) with `UNIT
@@ -163,6 +171,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   its own accord; as any unit gone to ground it may not move until it passes a rally test.
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
+  `UNIT reserve fire STANDS` keeps only that many stands' fire: the others may fire now.
+  In the Shooting phase no unit fires at an enemy in base contact with one of its side (17.3.2), and
+  small arms hits on a battery kill crew and horses, never a gun (17.3.5).
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
   arcs (a Mitrailleuse's 22.5) from its front corners and in range of its chart (house small arms
   12", artillery 32"); foot
@@ -254,8 +265,9 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives); every option is listed below. The umpire may
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
-table: squadron charges (17.2.6), reserving only part of a unit's fire, evading into cover or into
-squares, dense targets, fires and wind (`check fire` only rolls the book's d6). Objectives without
+table: squadron charges (17.2.6), evading into cover or into squares, dense targets, pooled
+multi-unit melees (17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3),
+fires and wind (`check fire` only rolls the book's d6). Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,
 shooting, close assault and their results are the players' (recorded with `loss`, `rout`...).
@@ -413,7 +425,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return disputes_3_4.check_dispute(order)
             case Check():
                 return checks_15.check_check(order)
-            case Move() | Form() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
+            case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)
             case GoToGround():
@@ -421,7 +433,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
         return order
 
     def _checked_table_order(self, state: State, seat: str,
-                             order: Move | Form | Measure | Fire | Charge | ChargeHome | Stand | Evade | Feint
+                             order: Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade | Feint
                              | ReserveFire | Return) -> DoiOrder:
         """The measured table's orders (17.2-17.4, ``measure``): each rule's own check."""
         match order:
@@ -430,6 +442,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Form():
                 charges_17_2.check_form_allowed(state, order)
                 return movement_17_4.check_form(state, seat, order)
+            case Face():
+                charges_17_2.check_form_allowed(state, order)
+                return movement_17_4.check_face(state, seat, order)
             case Measure():
                 return movement_17_4.check_measure(state, seat, order)
             case Fire():
@@ -489,7 +504,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return checks_15.roll_check(state, order, rng)
             case Rally() | Attach() | Detach():
                 return self._morale_and_staff(state, order, rng)
-            case Move() | Form():
+            case Move() | Form() | Face():
                 moved = self._table(state, seat, order, rng)
                 forced = isinstance(order, Move) and order.forced
                 return [*moved, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
@@ -530,7 +545,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Detach():
                 return staff_14.detach(state, order)
 
-    def _table(self, state: State, seat: str, order: Move | Form | Measure | Fire | Charge | ChargeHome,
+    def _table(self, state: State, seat: str, order: Move | Form | Face | Measure | Fire | Charge | ChargeHome,
                rng: Rng) -> list[Event]:
         """The measured table's orders (17.2-17.4 and ``measure``)."""
         match order:
@@ -544,6 +559,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return movement_17_4.move(state, order)
             case Form():
                 return movement_17_4.form(state, order)
+            case Face():
+                return movement_17_4.face(state, order)
             case Measure():
                 return movement_17_4.measure(state, seat, order)
 

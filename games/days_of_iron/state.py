@@ -75,6 +75,7 @@ class Unit:
     start_formation: str = ""  # the formation it started this turn's Movement Phase in (17.4)
     fired_turn: int = 0  # the last turn it fired (once a turn, 17.3)
     pending_hits: int = 0  # hits taken this Shooting Phase, applied when it ends (17.3)
+    pending_small_arms: int = 0  # of those on a battery, the small arms' (crew and horses only, 17.3.5)
     charge_turn: int = 0  # the last turn it declared a charge (17.2)
     charging: str = ""  # the target of a charge that passed its To Charge test this turn (17.2)
     home_turn: int = 0  # the last turn it made its 2nd Impulse (17.4)
@@ -106,8 +107,14 @@ class Unit:
     # That enemy takes a Being Charged test in that turn's Morale Phase.
     breakthrough: str = ""
     breakthrough_turn: int = 0
+    # What was left of that compulsory advance and its bearing: if the new enemy fails its Being
+    # Charged test and routs, the victor advances the balance (17.5.4).
+    breakthrough_left: float = 0.0
+    breakthrough_bearing: float = 0.0
     # The last turn it passed through a friendly line (17.4.9): it may not charge that turn.
     passage_turn: int = 0
+    # The last turn it changed formation or turned 90 or 180 degrees (17.4.7: one such change a turn).
+    changed_turn: int = 0
     # Being charged and its reactions (17.2.2-17.2.5, 17.3.1, 17.4.11-17.4.16;
     # rules/charges_17_2.py, rules/evading_17_4_16.py): the turn it took (or was spared, caught)
     # its Being Charged test, the turn it was caught (no test, no evade, no formation change), the
@@ -121,6 +128,7 @@ class Unit:
     caught_turn: int = 0
     declared_turn: int = 0
     reserve_turn: int = 0
+    reserve_stands: int = 0  # of a reserved fire, the stands holding it (0: the whole unit, 17.3.1)
     return_turn: int = 0
 
 

@@ -147,11 +147,11 @@ def extra_orders(state: Any, pick: random.Random) -> list[str]:
             f"table small {pick.choice(['line', 'dense', 'dispersed'])} {pick.choice(['', '+1', '-2'])}".strip()]
 
 
-TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits",
+TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits", "pending_small_arms",
                 "charge_turn", "charging", "home_turn",
                 "order", "order_turn", "halted", "ground", "rout_bearing", "rout_done", "rout_turn", "attached", "rally_turn", "forced_turn",
-                "gun", "breakthrough", "breakthrough_turn", "passage_turn",
-                "declared", "declared_seq", "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "return_turn",
+                "gun", "breakthrough", "breakthrough_turn", "breakthrough_left", "breakthrough_bearing", "passage_turn", "changed_turn",
+                "declared", "declared_seq", "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "reserve_stands", "return_turn",
                 "entry", "wounded_until")
 
 

@@ -32,7 +32,7 @@ def test_measured_meeting_plays_to_a_result() -> None:
     assert '77th Infantry moves 12" (forced march): it costs 12", 0" left this turn.' in out
     assert "77th Infantry is disordered by its forced march (17.4.5)." in out
     assert '39th Fusiliers moves 4" and wheels left 20°: it costs 6.79", 1.21" left this turn.' in out
-    assert "40e de Ligne forms line (4\" left this turn)." in out  # set out with room for its line (16.2)
+    assert "40e de Ligne forms line (0\" left this turn)." in out  # the line's 6" less 4" moved and 4" the change (17.4.3)  # set out with room for its line (16.2)
     assert '77th Infantry to 24e de Ligne: 14.14" edge to edge' in out
     assert "Preview of `24e-ligne move 8`" in out
     assert '24e de Ligne fire at 77th Infantry: 6.32" (effective), 12 x 1d6' in out

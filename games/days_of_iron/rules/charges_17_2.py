@@ -49,19 +49,33 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import house
-from games.days_of_iron.orders import Charge, ChargeHome, DoiOrder, Evade, Feint, Fire, Form, ReserveFire, Return, Stand
-from games.days_of_iron.rules import evading_17_4_16, losses_17_5, routing_17_4_14
+from games.days_of_iron.orders import (
+    Charge,
+    ChargeHome,
+    DoiOrder,
+    Evade,
+    Face,
+    Feint,
+    Fire,
+    Form,
+    ReserveFire,
+    Return,
+    Stand,
+)
+from games.days_of_iron.rules import close_assault_17_5, evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
 from games.days_of_iron.rules.formations_12 import LINE, MIN_CONTACT, SKIRMISH, base, front_centre, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import (
     allowance,
     back_off,
+    charge_not_home,
     clear_run,
     closed_text,
     closed_to,
     fmt,
     in_the_way,
     left,
+    passed_lines,
     spend,
     visible_enemies,
 )
@@ -162,7 +176,16 @@ def skirmisher_may_charge(target: Unit) -> bool:
 
 
 def _check_opportunity(state: State, unit: Unit, target: Unit, distance: float) -> None:
-    """17.4.11: half the normal move, straight ahead; a unit that shot only at an enemy within 2"."""
+    """17.4.11: half the normal move, straight ahead; a unit that shot only at an enemy within 2";
+    17.4.9: not after a passage of lines; 17.4.1: after the side's 2nd Impulses."""
+    if passed_lines(state, unit):
+        raise IllegalOrder(f"{unit.name} made a passage of lines this turn: units performing the manoeuvre can not "
+                           "perform a charge in the same turn (17.4.9).")
+    charger = charge_not_home(state, unit.side)
+    if charger is not None:
+        raise IllegalOrder(f"{charger.name}'s charge has not gone in: 2nd Impulse moves come before normal movement, "
+                           "opportunity charges among them (17.4.1).", hint=f"`{charger.id} charge home` or "
+                           f"`{charger.id} feint` first.")
     if unit.fired_turn == state.turn and distance > SHOT_REACH + 1e-9:
         raise IllegalOrder(f"{unit.name} shot this turn: it may opportunity-charge only an enemy within "
                            f"{fmt(SHOT_REACH)}\"; {target.name} is {fmt(distance)}\" away (17.2.5, 17.4.11).")
@@ -447,8 +470,11 @@ def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str
         result = "rout"
     head = f"{unit.name}" + (f", {why}" if why else "") + f": {text}"
     if result == "rout":  # the initial rout, half the rout distance directly away (17.4.14)
-        return [public(f"{head}: it routs away from {charger.name}."),
-                *routing_17_4_14.rout(state, unit, base(charger).centre, cause=f"charged by {charger.name}")]
+        events = [public(f"{head}: it routs away from {charger.name}."),
+                  *routing_17_4_14.rout(state, unit, base(charger).centre, cause=f"charged by {charger.name}")]
+        if broken_into(state, unit, charger):  # 17.5.4: the victor advances the balance of its move
+            events += close_assault_17_5.advance_balance(state, charger)
+        return events
     if result == "disordered":
         unit.order, unit.order_turn, unit.halted = DISORDERED, state.turn, True
         stops = " and its own charge stops" if unit.charging else ""
@@ -571,12 +597,12 @@ def check_fire_allowed(state: State, order: Fire) -> None:
     unit = state.unit(order.unit)
     if unit.declared_turn == state.turn:
         raise IllegalOrder(f"{unit.name} made a declared charge this turn and may not shoot (17.2.5).")
-    if unit.reserve_turn == state.turn:
+    if unit.reserve_turn == state.turn and not unit.reserve_stands:
         raise IllegalOrder(f"{unit.name} has reserved its fire for defensive fire at an enemy charging it (17.3.1).")
 
 
-def check_form_allowed(state: State, order: Form) -> None:
-    """17.2.3: a caught unit may not change formation this turn."""
+def check_form_allowed(state: State, order: Form | Face) -> None:
+    """17.2.3: a caught unit may not change formation (nor turn, 17.4.7) this turn."""
     unit = state.unit(order.unit)
     if unit.caught_turn == state.turn:
         raise IllegalOrder(f"{unit.name} was caught by a charge this turn: no formation change (17.2.3).")
@@ -592,24 +618,37 @@ def check_reserve(state: State, seat: str, order: ReserveFire) -> ReserveFire:
         raise IllegalOrder(f"{unit.name} has fired this turn: only stands that did not fire reserve it (17.3.1).")
     if unit.reserve_turn == state.turn:
         raise IllegalOrder(f"{unit.name} has reserved its fire already.")
+    if order.stands is not None and order.stands >= unit.stands:
+        raise IllegalOrder(f"{unit.name} has {unit.stands} stands: reserve fewer, or all of its fire with "
+                           f"`{unit.id} reserve fire` (17.3.1).")
     if unit.declared_turn == state.turn:
         raise IllegalOrder(f"{unit.name} made a declared charge this turn and may not shoot (17.2.5).")
     return order
 
 
 def reserve(state: State, order: ReserveFire) -> list[Event]:
-    """17.3.1: the unit keeps its fire for defensive fire at a unit charging it."""
+    """17.3.1: the unit keeps its fire, or part of it ("reserve part of their unit's fire"), for
+    defensive fire at a unit charging it; with part kept, the other stands may fire now."""
     unit = state.unit(order.unit)
-    unit.reserve_turn = state.turn
+    unit.reserve_turn, unit.reserve_stands = state.turn, order.stands or 0
+    if order.stands:
+        return [public(f"{order.stands} of {unit.name}'s {unit.stands} stands hold their fire for defensive fire at an "
+                       f"enemy charging it; the other {unit.stands - order.stands} may fire now (17.3.1).")]
     return [public(f"{unit.name} holds its fire for defensive fire at an enemy charging it (17.3.1).")]
 
 
+def reserved(state: State, unit: Unit) -> int:
+    """The stands whose fire the unit keeps this turn for defensive fire (17.3.1)."""
+    if unit.reserve_turn != state.turn:
+        return 0
+    return min(unit.reserve_stands or unit.stands, unit.stands)
+
+
 def defensive_fire(state: State, charger: Unit, target: Unit, rng: Rng) -> list[Event]:
-    """17.3.1, 17.4.10: a target that reserved its fire shoots at the unit charging it before its
-    Charge Home test (or before an opportunity charge goes in), if the charger is in its arcs,
-    sight and range; the hits come off at once."""
-    if target.reserve_turn != state.turn or target.fired_turn == state.turn or not on_table(target) \
-            or target.status != ON_TABLE:
+    """17.3.1, 17.4.10: a target that reserved its fire (or part of it) shoots at the unit charging
+    it before its Charge Home test (or before an opportunity charge goes in) with the stands that
+    kept their fire, if the charger is in its arcs, sight and range; the hits come off at once."""
+    if not reserved(state, target) or not on_table(target) or target.status != ON_TABLE:
         return []
     if not (shooting.in_arc(target, charger) and shooting.gap(target, charger) <= shooting.reach(target) + 1e-9
             and shooting.in_sight(state, target, charger)):
@@ -618,10 +657,10 @@ def defensive_fire(state: State, charger: Unit, target: Unit, rng: Rng) -> list[
     distance = shooting.gap(target, charger)
     column = chart.column_for(distance)
     assert column is not None
-    dice = [roll(chart.table.dice, rng).total for _ in range(target.stands)]
+    dice = [roll(chart.table.dice, rng).total for _ in range(reserved(state, target))]
     cover, where = shooting.cover_of(state, charger)
     hits = sum(chart.table.lookup(d + cover, column).count("H") for d in dice)
-    target.fired_turn = state.turn
+    target.fired_turn, target.reserve_turn = state.turn, 0  # the reserve is spent
     events = [public(f"{target.name} defensive fire at {charger.name} (17.3.1): {fmt(distance)}\" "
                      f"({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
                      + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H.")]
@@ -654,7 +693,14 @@ def charge_home(state: State, order: ChargeHome, rng: Rng) -> list[Event]:
         unit.charging = ""
         return fired
     passed, text = passes(unit, rng, "Charge Home test")
-    return fired + _go_in(state, unit, target, passed, text, left(state, unit))
+    return fired + _go_in(state, unit, target, passed, text, second_impulse(state, unit))
+
+
+def second_impulse(state: State, unit: Unit) -> float:
+    """17.4.2: "2nd Impulse moves may only be up to half the remaining move of the charging unit"
+    (RULINGS.md 17.4.2: the remaining half of its move, no more than it has left after the 1st
+    Impulse's wheel or formation change)."""
+    return min(allowance(state, unit) / 2, left(state, unit))
 
 
 def _go_in(state: State, unit: Unit, target: Unit, passed: bool, text: str, inches: float) -> list[Event]:

@@ -27,11 +27,17 @@ a casualty: captured (14.5, the book's fate for unattached staff contacted) and 
 Victory (the results sheet's last row; its losses from the close assault chart) and makes the
 compulsory movement, while its victors stay where they are and fight their other melees as usual.
 
-NOT here: the wheel of up to 45 degrees towards a new enemy after the defeated unit was destroyed
-(17.5.4: the advance goes straight on), cavalry halting at the edge of difficult terrain (17.5.1),
-a Break-Through target that fails its Being Charged test letting the victor advance the balance of
-its move (17.5.4), cover keeping Class 2+ defenders in place (17.5.5), multi-unit melees pooled
-into one combat (17.5.2; each pair fights on its own).
+17.5.4: a victor whose beaten enemy was destroyed wheels up to 45 degrees towards the nearest enemy
+within its compulsory move, paying the doubled arc, and advances the rest (``_wheel_to_confront``).
+
+A Break-Through target that fails its Being Charged test and routs lets the victor advance the
+balance of its compulsory move (17.5.4, ``advance_balance``).
+
+NOT here: cavalry halting at the edge of difficult terrain (17.5.1), multi-unit melees pooled into
+one combat (17.5.2; each pair fights on its own), defensive cover built by infantry (17.5.6).
+
+17.5.5: a Class 2+ unit (or one with a Capable or Exceptional General attached) beaten while
+defending a wood, town or other cover does not fall back out of it (``_kept_in_cover``).
 """
 
 from __future__ import annotations
@@ -42,18 +48,34 @@ from functools import lru_cache
 from games.core.data import on_reload
 from games.core.dice import roll
 from games.core.errors import DataError
-from games.core.geometry import Base, Point, dot, length, normalise, scale, slide_contact, sub
+from games.core.geometry import (
+    Base,
+    Point,
+    angle_diff,
+    bearing_of,
+    bearing_vector,
+    dot,
+    length,
+    normalise,
+    overlaps,
+    point_in_polygon,
+    polygon_distance,
+    scale,
+    slide_contact,
+    sub,
+)
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import Chart, house
 from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14
 from games.days_of_iron.rules.formations_12 import base, in_contact, on_table
-from games.days_of_iron.rules.movement_17_4 import fmt
+from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
 from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
 
 FIGHTERS = ("infantry", "cavalry", "artillery", "engineer")
 EPS = 1e-6
 STEP_BACK = 0.25  # inches: an advance or fall-back that would end in a river is shortened by steps of this
+WHEEL_TO_CONFRONT = 45.0  # book 17.5.4: a victor whose enemy was destroyed may wheel up to 45 degrees
 
 
 @dataclass(frozen=True)
@@ -252,11 +274,36 @@ def _loser_moves(state: State, loser: Unit, winner: Unit, result: Result) -> lis
     if result.action == "rout":  # a rout into a river drowns the unit (17.5.1; rules/routing_17_4_14.py)
         return routing_17_4_14.rout(state, loser, sub(base(loser).centre, away), cause=f"beaten by {winner.name}")
     inches = _clear_distance(state, loser, away, result.inches, ignore=set())[0]
+    kept = _kept_in_cover(state, loser, base(loser).translated(scale(away, inches)))
+    if kept:
+        return [public(f"{loser.name} holds {kept}: Class 2 and above defending cover are not required to make a "
+                       "compulsory movement that would take them out of it (17.5.5).")]
     _shift(loser, scale(away, inches))
     if result.disordered and loser.order == GOOD:
         loser.order, loser.order_turn = DISORDERED, state.turn
     said = " and is disordered" if result.disordered else ""
     return [public(f"{loser.name} falls back {fmt(inches)}\" from {winner.name}{said} (17.5.1).")]
+
+
+def _kept_in_cover(state: State, loser: Unit, end: Base) -> str:
+    """17.5.5: "Units that are Class 2 and above or units with Capable or Exceptional General
+    defending urban areas or cover are not required to make compulsory movements as a result of
+    Close Assault combat if that compulsory movement would take them out of the cover": the name of
+    the wood, town or other cover the fall-back would take ``loser`` (partly) out of, "" if none or
+    not such a unit. RULING (RULINGS.md 17.5.5): the bot keeps such a unit in its cover (it would not
+    choose to leave it), and a rout is not excused (the unit routs)."""
+    good = loser.cls >= 2 or any(g.quality in ("capable", "exceptional")
+                                 for g in routing_17_4_14.attached_generals(state, loser))
+    if not good:
+        return ""
+    types = house().terrain
+    here = base(loser).polygon()
+    for piece in state.terrain:
+        outline = [(p[0], p[1]) for p in piece.points]
+        if types[piece.type].cover != "none" and overlaps(here, outline) \
+                and not all(point_in_polygon(p, outline, 1e-6) for p in end.polygon()):
+            return piece.name
+    return ""
 
 
 def _away(winner: Unit, loser: Unit) -> Point:
@@ -279,15 +326,22 @@ def _winner_moves(state: State, winner: Unit, loser: Unit, result: Result, loser
                    and e.type in FIGHTERS and in_contact(winner, e)), None)
     if pinned is not None:
         return [public(f"{winner.name} stays in contact with {pinned.name} and does not {result.action} (house).")]
+    inches, wheeled = result.inches, ""
+    if not on_table(loser):  # 17.5.4: the defeated unit destroyed, the victor may wheel to confront another
+        inches, wheeled = _wheel_to_confront(state, winner, inches)
     direction = base(winner).forward
     if result.action == "pursue" and on_table(loser):
         moved = sub(base(loser).centre, loser_start)
         if length(moved) > EPS:
             direction = normalise(moved)
-    inches, met = _clear_distance(state, winner, direction, result.inches, ignore={loser.id} if not on_table(loser) else set())
+    reach = inches
+    inches, met = _clear_distance(state, winner, direction, inches, ignore={loser.id} if not on_table(loser) else set())
     _shift(winner, scale(direction, inches))
+    if met is None:  # an advance ending just touching a unit has met it too (17.4.2: 1" of base is contact)
+        met = next((o for o in state.units if o.id != winner.id and on_table(o) and o.type != "general"
+                    and in_contact(winner, o)), None)
     verb = "pursues" if result.action == "pursue" else "advances"
-    text = f"{winner.name} {verb} {fmt(inches)}\""
+    text = wheeled + f"{winner.name} {verb} {fmt(inches)}\""
     if met is None:
         return [public(text + " (17.5.4).")]
     if met.side == winner.side:
@@ -295,8 +349,57 @@ def _winner_moves(state: State, winner: Unit, loser: Unit, result: Result, loser
     if met.id == loser.id:
         return [public(text + f" and catches the routing {loser.name} (17.5.3 next turn).")]
     winner.breakthrough, winner.breakthrough_turn = met.id, state.turn + 1
+    winner.breakthrough_left, winner.breakthrough_bearing = round(reach - inches, 6), round(bearing_of(direction), 6)
     return [public(text + f" into {met.name}: a **Break-Through Attack** (17.5.4). They fight in the next "
                    f"Close Assault, {winner.name} as charging; {met.name} takes a Being Charged test in the next Morale Phase.")]
+
+
+def advance_balance(state: State, winner: Unit) -> list[Event]:
+    """17.5.4: "If the new enemy unit contacted fails its Being Charged test it will rout and the
+    victorious unit will continue to advance the balance of its compulsory movement in the direction
+    of the original unit defeated": the rest of the Break-Through advance, straight on; it stops at
+    the first unit it meets (an enemy met is in contact and fights in this turn's Close Assault)."""
+    balance, winner.breakthrough_left = winner.breakthrough_left, 0.0
+    if balance <= EPS or not on_table(winner) or winner.status != ON_TABLE:
+        return []
+    direction = bearing_vector(winner.breakthrough_bearing)
+    inches, met = _clear_distance(state, winner, direction, balance, ignore=set())
+    _shift(winner, scale(direction, inches))
+    stop = f", halting at {met.name}" if met is not None else ""
+    return [public(f"{winner.name} advances the balance of its compulsory move, {fmt(inches)}\"{stop} (17.5.4).")]
+
+
+def _wheel_to_confront(state: State, winner: Unit, inches: float) -> tuple[float, str]:
+    """17.5.4: "If defeated units were destroyed as a result of the Close Assault the victorious
+    unit(s) must still advance in the direction of its charge but may wheel up to 45° to confront an
+    enemy unit within range, while paying the movement reduction for any wheel." RULING (RULINGS.md
+    17.5.4): the bot wheels towards the nearest enemy unit within the compulsory move's distance,
+    on its inner front corner, as far as it needs, at most 45 degrees and as far as the move pays
+    for (the outer arc doubled, 17.4.6); what is left of the move it then advances straight ahead.
+    (inches left, what it said)."""
+    b = base(winner)
+    near = [(polygon_distance(b.polygon(), base(e).polygon()), e) for e in visible_enemies(state, winner.side)
+            if e.type in FIGHTERS and e.status == ON_TABLE]
+    near = [(d, e) for d, e in near if d <= inches + EPS]
+    if not near:
+        return inches, ""
+    _, enemy = min(near, key=lambda n: n[0])
+    off = angle_diff(winner.facing, bearing_of(sub(base(enemy).centre, b.edge_midpoint("bow"))))
+    per_degree = wheel_cost(winner, 1.0)
+    degrees = min(WHEEL_TO_CONFRONT, abs(off), inches / per_degree if per_degree > 0 else 0.0)
+    if degrees < 1.0:
+        return inches, ""
+    bow_port, bow_starboard, _, _ = b.corners()
+    turned = b.pivoted(bow_starboard, degrees) if off > 0 else b.pivoted(bow_port, -degrees)
+    trial = Unit(**{**winner.__dict__})
+    trial.x, trial.y = turned.centre
+    trial.facing = round(turned.heading, 6) % 360.0
+    if in_the_way(state, trial, base(trial)) is not None or not _on_table(state, base(trial)):
+        return inches, ""
+    winner.x, winner.y, winner.facing = trial.x, trial.y, trial.facing
+    way = "right" if off > 0 else "left"
+    return max(0.0, inches - wheel_cost(winner, degrees)), (
+        f"{winner.name}, its enemy destroyed, wheels {way} {fmt(degrees)}° to confront {enemy.name} (17.5.4). ")
 
 
 def _clear_distance(state: State, unit: Unit, direction: Point, inches: float, *, ignore: set[str]) -> tuple[float, Unit | None]:

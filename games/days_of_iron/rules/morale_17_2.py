@@ -377,16 +377,18 @@ def check_status_move(state: State, unit: Unit, end: Base | None) -> None:
 
 def check_status(state: State, order: object) -> None:
     """After an order's own checks: what the unit's status forbids it (17.2.9-17.2.10)."""
-    from games.days_of_iron.orders import Charge, Form, Move
-    from games.days_of_iron.rules.movement_17_4 import moved_base
+    from games.days_of_iron.orders import Charge, Face, Form, Move
+    from games.days_of_iron.rules.movement_17_4 import moved_base, turned
 
-    if not isinstance(order, (Move, Form, Charge)):
+    if not isinstance(order, (Move, Form, Face, Charge)):
         return
     unit = state.unit(order.unit)
     if isinstance(order, Move):
         check_status_move(state, unit, moved_base(unit, order))
     elif isinstance(order, Charge):
         check_status_move(state, unit, None)
+    elif isinstance(order, Face):
+        check_status_move(state, unit, base(turned(unit, order.way)))
     else:
         trial = Unit(**{**unit.__dict__})
         reform(trial, order.formation)

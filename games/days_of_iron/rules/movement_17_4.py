@@ -35,7 +35,7 @@ from games.core.geometry import (
 )
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import house
-from games.days_of_iron.orders import Form, Measure, Move
+from games.days_of_iron.orders import Face, Form, Measure, Move
 from games.days_of_iron.rules.formations_12 import COLUMN, LINE, SKIRMISH, arm, base, footprint, on_table, reform
 from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, TURN, State, TerrainPiece, Unit
 
@@ -62,10 +62,25 @@ def start_formation(state: State, unit: Unit) -> str:
 
 
 def allowance(state: State, unit: Unit, forced: bool = False) -> float:
-    """The unit's full allowance this phase from the movement sheet (forced march: column only, 12.1)."""
+    """The unit's full allowance this phase from the movement sheet (forced march: column only, 12.1):
+    the rate of the formation it started the phase in, or, once it has changed formation, the lower
+    of the two (17.4.3: "the formation with the lowest movement allowance, of the two the unit uses,
+    determines how much movement remains")."""
     mv = house().movement
-    rate = mv.rates[arm(unit)][start_formation(state, unit)]
+    rates = mv.rates[arm(unit)]
+    rate = rates[start_formation(state, unit)]
+    if unit.formation in rates:
+        rate = min(rate, rates[unit.formation])
     return rate * (1 + mv.forced_march_bonus) if forced else rate
+
+
+def rate_label(state: State, unit: Unit) -> str:
+    """Which rate the allowance is: the starting formation's, or after a change the slower one's (17.4.3)."""
+    start = start_formation(state, unit)
+    if unit.formation == start:
+        return f"{start} rate"
+    rates = house().movement.rates[arm(unit)]
+    return f"{min((start, unit.formation), key=lambda f: rates[f])} rate, the slower of {start} and {unit.formation}"
 
 
 def left(state: State, unit: Unit, forced: bool = False) -> float:
@@ -194,6 +209,17 @@ def lines_passed(state: State, unit: Unit, start: Base, end: Base) -> list[Unit]
     return [f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
             and f.type in ("infantry", "cavalry") and f.formation == LINE
             and overlaps(swept, base(f).polygon()) and not overlaps(start.polygon(), base(f).polygon())]
+
+
+def limbered_passed(state: State, unit: Unit, start: Base, end: Base) -> Unit | None:
+    """17.4.8: troops pass through a deployed battery, but "this cannot be done through a massed or
+    limbered battery": the friendly limbered battery (a battery in column) the move goes through."""
+    if unit.type == "general":
+        return None
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    return next((f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
+                 and f.type == "artillery" and f.formation == COLUMN
+                 and overlaps(swept, base(f).polygon()) and not overlaps(start.polygon(), base(f).polygon())), None)
 
 
 def move_factor(state: State, unit: Unit, start: Base, end: Base) -> tuple[float, str, list[Unit]]:
@@ -347,11 +373,30 @@ def check_movement_order(state: State, seat: str, unit: Unit, text: str) -> None
         raise IllegalOrder(f"{unit.name} is not standing on the table in good order.")
 
 
+def charge_not_home(state: State, side: str) -> Unit | None:
+    """A unit of ``side`` whose charge passed its To Charge test this turn and has made neither its
+    2nd Impulse nor a feint (17.4.1: those moves come before normal movement)."""
+    return next((u for u in state.units if u.side == side and u.charging and u.charge_turn == state.turn
+                 and u.home_turn != state.turn and on_table(u) and u.status == ON_TABLE), None)
+
+
+def check_normal_movement(state: State, seat: str, unit: Unit, text: str) -> None:
+    """17.4.1: "The order of movement of units is: routers, 2nd impulse movements and then normal
+    movements (including 1st impulse movements)": routers have run when the side's part began (rules/
+    routing_17_4_14.py); a normal move, formation change or opportunity charge waits for the side's
+    charges to go home (or feint)."""
+    check_movement_order(state, seat, unit, text)
+    charger = charge_not_home(state, unit.side)
+    if charger is not None and charger.id != unit.id:
+        raise IllegalOrder(f"{charger.name}'s charge has not gone in: 2nd Impulse moves come before normal "
+                           "movement (17.4.1).", hint=f"`{charger.id} charge home` or `{charger.id} feint` first.")
+
+
 def check_move(state: State, seat: str, order: Move) -> Move:
     """17.4: the whole move, wheel included at double cost, fits the allowance; forced marches are
     in column; the unit ends on the table and not within 1" of a visible enemy."""
     unit = state.unit(order.unit)
-    check_movement_order(state, seat, unit, order.text)
+    check_normal_movement(state, seat, unit, order.text)
     if (order.turn is None) != (order.degrees is None):
         raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
     if order.forced and start_formation(state, unit) != COLUMN:
@@ -370,11 +415,15 @@ def check_move(state: State, seat: str, order: Move) -> Move:
                            hint=f"`{unit.id} form column` first.")
     if passed:
         _check_passage(state, unit, base(unit), end, passed)
+    limbered = limbered_passed(state, unit, base(unit), end)
+    if limbered is not None:
+        raise IllegalOrder(f"{unit.name} may not pass through {limbered.name}: troops pass through a deployed battery, "
+                           "never a limbered one (17.4.8).", hint=f"Go round it, or wait until {limbered.name} unlimbers.")
     cost = move_cost(unit, order, factor)
     room = left(state, unit, order.forced)
     if cost > room + EPS:
         raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
-                           f"this turn ({start_formation(state, unit)} rate {fmt(allowance(state, unit, order.forced))}\").",
+                           f"this turn ({rate_label(state, unit)} {fmt(allowance(state, unit, order.forced))}\").",
                            hint=(f"{slowest} slows it (x{fmt(factor)}; "
                                  + ("a passage of lines, 17.4.9). " if passed and slowest == passed[0].name
                                     else "17.4.4, section 15). ") if slowest else "")
@@ -386,10 +435,26 @@ def check_move(state: State, seat: str, order: Move) -> Move:
         if gap < clearance - EPS:
             raise IllegalOrder(f"it would end {fmt(gap)}\" from {enemy.name}; a unit may not come "
                                f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).")
+    _check_path_clear(state, unit, end, clearance)
     _check_end_clear(state, unit, order, end)
     if order.forced:
         _check_forced_clearance(state, unit, end)
     return order
+
+
+def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> None:
+    """17.4: "A unit cannot come within 1\" of an enemy unit it has not charged" on the way either:
+    the ground the move sweeps (house: the hull of where it starts and ends) keeps 1" from every
+    enemy it can see, or no nearer than it already stood."""
+    start = base(unit).polygon()
+    path = convex_hull([*start, *end.polygon()])
+    for enemy in visible_enemies(state, unit.side):
+        there = base(enemy).polygon()
+        gap = polygon_distance(path, there)
+        if gap < min(clearance, polygon_distance(start, there)) - EPS:
+            raise IllegalOrder(f"on the way it would pass {fmt(gap)}\" from {enemy.name}; a unit may not come "
+                               f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).",
+                               hint="Go round, keeping 1\" from it.")
 
 
 def _brigade_mates(state: State, unit: Unit) -> list[Unit]:
@@ -488,41 +553,92 @@ def spend(state: State, unit: Unit, cost: float) -> None:
     unit.moved = round(unit.moved + cost, 6)
 
 
-def check_form(state: State, seat: str, order: Form) -> Form:
-    """12, 17.4: a formation change costs part of the allowance and the new footprint stays on the table."""
-    unit = state.unit(order.unit)
-    check_movement_order(state, seat, unit, order.text)
-    if unit.formation == order.formation:
-        raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
-    if unit.type in ("general", "engineer") or (unit.type == "artillery" and order.formation == "skirmish"):
-        raise IllegalOrder(f"a {unit.type} cannot form {order.formation}.")
-    if unit.moved_turn == state.turn and unit.formation != unit.start_formation:  # formed once already
-        raise IllegalOrder(f"{unit.name} has changed formation this turn: units can make only one formation "
+def _check_change(state: State, unit: Unit) -> None:
+    """17.4.7: a formation change (turning 90 or 180 degrees is one) once a turn, never in a heavy
+    wood, and its cost (house: part of the allowance) must fit what is left."""
+    if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and unit.formation != unit.start_formation):
+        raise IllegalOrder(f"{unit.name} has changed formation or turned this turn: units can make only one formation "
                            "change a turn (17.4.7).")
     wood = next((t for t in pieces_under(state, base(unit).polygon()) if t.type == "heavy-wood"), None)
     if wood is not None:
         raise IllegalOrder(f"{unit.name} is in {wood.name}, a heavy wood: a unit may change formation in a light "
                            "wood or urban area but not in a heavy wood (17.4.7).", hint="Move it out of the wood first.")
-    cost = house().movement.formation_change * allowance(state, unit)
+    cost = change_cost(state, unit)
     if cost > left(state, unit) + EPS:
         raise IllegalOrder(f"changing formation costs {fmt(cost)}\"; {unit.name} has "
                            f"{fmt(left(state, unit))}\" left this turn.")
-    trial = Unit(**{**unit.__dict__})
-    reform(trial, order.formation)
-    _check_on_table(state, order.text, base(trial))
+
+
+def change_cost(state: State, unit: Unit) -> float:
+    """A formation change's cost: the sheet's fraction of the allowance of the formation the unit
+    started in (17.4.7: "make movement deductions from the formation the unit starts the turn in")."""
+    return house().movement.formation_change * allowance(state, unit)
+
+
+def _check_lands(state: State, unit: Unit, trial: Unit, text: str, what: str) -> None:
+    """The changed footprint stays on the table and on no other unit's base (17.4.8)."""
+    _check_on_table(state, text, base(trial))
     other = in_the_way(state, trial, base(trial))
     if other is not None:
-        raise IllegalOrder(f"forming {order.formation} would lay {unit.name} across {other.name}: no unit ends "
+        raise IllegalOrder(f"{what} would lay {unit.name} across {other.name}: no unit ends "
                            "on another unit's base (17.4.8).", hint=f"Move {unit.name} clear of {other.name} first.")
+
+
+def check_form(state: State, seat: str, order: Form) -> Form:
+    """12, 17.4: a formation change costs part of the allowance and the new footprint stays on the table."""
+    unit = state.unit(order.unit)
+    check_normal_movement(state, seat, unit, order.text)
+    if unit.formation == order.formation:
+        raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
+    if unit.type in ("general", "engineer") or (unit.type == "artillery" and order.formation == "skirmish"):
+        raise IllegalOrder(f"a {unit.type} cannot form {order.formation}.")
+    _check_change(state, unit)
+    trial = Unit(**{**unit.__dict__})
+    reform(trial, order.formation)
+    _check_lands(state, unit, trial, order.text, f"forming {order.formation}")
     return order
 
 
 def form(state: State, order: Form) -> list[Event]:
     """Carry out a checked formation change (12, 17.4) and say what is left of the allowance."""
     unit = state.unit(order.unit)
-    spend(state, unit, house().movement.formation_change * allowance(state, unit))
+    spend(state, unit, change_cost(state, unit))
     reform(unit, order.formation)
+    unit.changed_turn = state.turn
     return [public(f"{unit.name} forms {order.formation} ({fmt(left(state, unit))}\" left this turn).")]
+
+
+TURNS = {"left": -90.0, "right": 90.0, "about": 180.0}  # 17.4.7: the turns that count as formation changes
+
+
+def turned(unit: Unit, way: str) -> Unit:
+    """The unit turned where it stands: about its centre, facing 90 degrees left or right, or about."""
+    trial = Unit(**{**unit.__dict__})
+    trial.facing = (unit.facing + TURNS[way]) % 360.0
+    return trial
+
+
+def check_face(state: State, seat: str, order: Face) -> Face:
+    """17.4.7: "Turning 90° or about 180° ... are considered formation changes": once a turn, not in
+    a heavy wood, costing what a formation change costs. Generals and engineers have no formation
+    (house): they turn by moving."""
+    unit = state.unit(order.unit)
+    check_normal_movement(state, seat, unit, order.text)
+    if unit.type in ("general", "engineer"):
+        raise IllegalOrder(f"a {unit.type} has no formation to turn; move him instead.")
+    _check_change(state, unit)
+    _check_lands(state, unit, turned(unit, order.way), order.text, f"turning {order.way}")
+    return order
+
+
+def face(state: State, order: Face) -> list[Event]:
+    """Carry out a checked turn (17.4.7) and say what is left of the allowance."""
+    unit = state.unit(order.unit)
+    spend(state, unit, change_cost(state, unit))
+    unit.facing = turned(unit, order.way).facing
+    unit.changed_turn = state.turn
+    what = "turns about" if order.way == "about" else f"turns {order.way}"
+    return [public(f"{unit.name} {what}, a formation change (17.4.7; {fmt(left(state, unit))}\" left this turn).")]
 
 
 def check_measure(state: State, seat: str, order: Measure) -> Measure:

@@ -21,6 +21,7 @@ from games.days_of_iron.orders import (
     Dispute,
     DoiOrder,
     End,
+    Face,
     Fate,
     Fire,
     Form,
@@ -287,6 +288,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
                     out.append(Move(u.id, inches))
             out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
             out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+            out += [Face(u.id, "left"), Face(u.id, "right"), Face(u.id, "about")]
     if STEPS[state.step] == "Morale":
         for u in own:
             if u.side == state.acting_side() and u.type in charges_17_2.CHARGERS and u.charge_turn != state.turn:

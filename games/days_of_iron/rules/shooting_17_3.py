@@ -46,7 +46,15 @@ from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import Chart, house
 from games.days_of_iron.orders import Fire
 from games.days_of_iron.rules import losses_17_5, staff_14
-from games.days_of_iron.rules.formations_12 import SKIRMISH, arc_degrees, base, firing_arc, front_centre, on_table
+from games.days_of_iron.rules.formations_12 import (
+    SKIRMISH,
+    arc_degrees,
+    base,
+    firing_arc,
+    front_centre,
+    in_contact,
+    on_table,
+)
 from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
@@ -201,8 +209,16 @@ def eligible(state: State, unit: Unit) -> list[Unit]:
     """Visible enemies in the unit's arc, sight and range, nearest first (staff only for skirmishers)."""
     out = [e for e in visible_enemies(state, unit.side)
            if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9 and in_sight(state, unit, e)
-           and (e.type != "general" or unit.formation == SKIRMISH) and not ground_bar(state, unit, e)]
+           and (e.type != "general" or unit.formation == SKIRMISH) and not ground_bar(state, unit, e)
+           and melee_friend(state, e, unit.side) is None]
     return sorted(out, key=lambda e: gap(unit, e))
+
+
+def melee_friend(state: State, target: Unit, side: str) -> Unit | None:
+    """17.3.2: "Units cannot intentionally fire into a Close Assault melee": the unit of ``side`` in
+    base contact with ``target`` (17.4.2), if any."""
+    return next((u for u in state.units if u.side == side and u.type != "general" and on_table(u)
+                 and u.status not in GONE and in_contact(u, target)), None)
 
 
 def check_fire(state: State, seat: str, order: Fire) -> Fire:
@@ -235,6 +251,10 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
 
 
 def _why_not(state: State, unit: Unit, target: Unit) -> str:
+    friend = melee_friend(state, target, unit.side)
+    if friend is not None:
+        return (f"{target.name} is in a close assault melee with {friend.name}: units cannot intentionally fire "
+                "into a Close Assault melee (17.3.2).")
     if target.type == "general" and unit.formation != SKIRMISH:
         return "only skirmishers may fire at staff (17.3.5)."
     if not in_sight(state, unit, target):
@@ -259,12 +279,15 @@ def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
     distance = gap(unit, target)
     column = chart.column_for(distance)
     assert column is not None
-    dice = [roll(chart.table.dice, rng).total for _ in range(unit.stands)]
+    kept = unit.reserve_stands if unit.reserve_turn == state.turn else 0  # 17.3.1: part kept for defensive fire
+    dice = [roll(chart.table.dice, rng).total for _ in range(unit.stands - kept)]
     cover, where = cover_of(state, target)
     results = [chart.table.lookup(d + cover, column) for d in dice]
     hits = sum(r.count("H") for r in results)
     unit.fired_turn = state.turn
     target.pending_hits += hits
+    if target.type == "artillery" and unit.type != "artillery":
+        target.pending_small_arms += hits
     return [public(f"{unit.name} fire at {target.name}: {fmt(distance)}\" ({chart.table.columns[column]}), "
                    f"{len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
                    + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H "
@@ -274,14 +297,22 @@ def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
 def end_of_phase(state: State, rng: Rng) -> list[Event]:
     """Apply the Shooting phase's hits together (17.3): one stand per H, command stands last; a
     battery rolls on the Damage to Artillery chart for each H and loses a gun only when it says so,
-    and a General rolls on the Casualties to Staff chart (17.3.5)."""
+    never to small arms ("Small arms fire may only kill crew or horses and will not damage the guns
+    themselves": their H still roll, a gun destroyed read as crew lost), and a General rolls on the
+    Casualties to Staff chart (17.3.5)."""
     events: list[Event] = []
     for unit in state.units:
         hits, unit.pending_hits = unit.pending_hits, 0
+        small, unit.pending_small_arms = unit.pending_small_arms, 0
         if not hits or unit.status in GONE:
             continue
         if unit.type == "artillery":
-            lost, text = _rolled_losses(unit, hits, "artillery-damage", "gun destroyed", rng)
+            lost, text = _rolled_losses(unit, hits - small, "artillery-damage", "gun destroyed", rng) if hits > small \
+                else (0, "")
+            if small:
+                _, crew = _rolled_losses(unit, small, "artillery-damage", (), rng)
+                text = " ".join(t for t in (text, crew[:-1] + " from small arms: crew and horses only, never a "
+                                            "gun (17.3.5).") if t)
         elif unit.type == "general":  # lost or wounded without command (14.3)
             events += staff_14.staff_hits(state, unit, hits, rng)
             continue
