@@ -689,6 +689,20 @@ class DirectMessages:
         return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
 
 
+def warm_up() -> None:
+    """Import every rule system and data schema before the bot connects. Otherwise the first
+    command that needs them (the first /game new or /deck new after a start) imports them on the
+    event loop: seconds on a busy machine, so its deferral missed Discord's 3-second limit."""
+    from games.core.ruleset import system_ids
+    from games.core.schema import registry
+
+    try:
+        system_ids()
+        registry()
+    except Exception:  # the command that needs it reports the problem; the start-up check did too
+        log.exception("loading the game systems ahead of the first command failed")
+
+
 def draw_board(renderer: Renderer, view: Any, zoom: Any, names: Any = None) -> tuple[bytes, Any]:
     """One board, in the drawing thread or a drawing process (module level, so a pool can send it
     there); also returns ``names`` (render.NamePlaces), which a process updated on its own copy."""
@@ -914,6 +928,7 @@ class TableBot(discord.Client):
 
     # ----- lifecycle
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(warm_up)
         self._service, self._close_service = await self._open_service()
         await self.once.take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())
