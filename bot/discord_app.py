@@ -1286,7 +1286,7 @@ class TableBot(discord.Client):
                 # must not be it (and deleting the placeholder first is not known to avoid that).
                 await edit_reply(interaction, DEFERRED_NOTE)
             else:
-                with contextlib.suppress(discord.NotFound):  # a retry finds it deleted by the unconfirmed try
+                with contextlib.suppress(discord.HTTPException):  # e.g. 404: an unconfirmed try deleted it
                     await confirmed(interaction.delete_original_response, "deleting the placeholder")
         for send in sends:
             message = await follow_up(interaction, send.content, send.files, ephemeral=send.ephemeral, view=send.view)
