@@ -5,6 +5,7 @@ created the message, so the bot cannot know it landed; the retry carries the sam
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,9 @@ from typing import Any
 import pytest
 
 from bot.discord_app import TableBot
-from tests.e2e.fake_discord import EPHEMERAL, FakeDiscord, FakeMessage, FakeUser, Recorded
+from bot.discord_choices import OUT_OF_DATE
+from tests.e2e.fake_discord import EPHEMERAL, FakeDiscord, FakeMessage, FakeUser, Recorded, component
+from tests.e2e.race_game import registered as race_registered
 
 pytestmark = pytest.mark.e2e
 
@@ -192,3 +195,49 @@ async def test_an_unconfirmed_status_post_and_edit_land_once(fake: FakeDiscord, 
     await fake.wait_for(lambda: chile.mention in status_messages(fake)[0].text(), 5.0, "the status edited again")
     assert len(status_messages(fake)) == 1 and len(unconfirmed(fake)) == 2
     assert not fake.violations
+
+
+def greyed(message: FakeMessage) -> bool:
+    ids = message.custom_ids()
+    return bool(ids) and all((component(message, c) or {}).get("disabled") for c in ids)
+
+
+@pytest.mark.parametrize("how", HOW)
+async def test_an_unconfirmed_update_of_a_clicked_message_lands_once(fake: FakeDiscord, bot: TableBot, how: str) -> None:
+    """A click on a seat of an earlier game is answered by greying that message out (an
+    update-message callback), then privately told why (a follow-up)."""
+    with race_registered():
+        red, blue = fake.add_user("red"), fake.add_user("blue")
+        old = (await fake.run(red, "game new", {"system": "e2e-race", "scenario": "lane"})).public()[0]
+        await fake.run(red, "game end")
+        await fake.wait_for(lambda: greyed(old), 5.0, "the ended game's seats greyed out")
+        old.components = [  # as if that edit had been lost, so the click below can be made
+            {**row, "components": [{**c, "disabled": False} for c in row["components"]]} for row in old.components
+        ]
+        await fake.run(red, "game new", {"system": "e2e-race", "scenario": "lane"})
+        unconfirm(fake, how, "POST", CALLBACK)
+        refused = await fake.click(blue, old, old.custom_ids()[1])
+        await fake.wait_for(lambda: refused.followups, 5.0, "the out-of-date notice")
+        await asyncio.sleep(0.5)  # time for anything more the bot would send
+        assert refused.response_type == 7 and greyed(old) and len(unconfirmed(fake)) == 1
+        assert [(m.ephemeral, m.content) for m in refused.messages()] == [(True, OUT_OF_DATE)]
+        statuses = [r.status for r in sent(fake, "POST", rf"^/interactions/{refused.id}/")]
+        assert statuses == ([200, 400] if how == "answer" else [200])
+    assert not fake.violations
+
+
+async def test_list_messages_answers_as_discord_does(fake: FakeDiscord, bot: TableBot) -> None:
+    """The fake's List Messages: the ``limit`` messages nearest the ``after`` or ``before`` id, else the
+    newest, always newest first; ephemeral messages are in nobody's history."""
+    posted = [fake._channel_message(fake.general, {"content": str(i)}, []) for i in range(5)]
+    ids = [json.loads(p.body)["id"] for p in posted]  # type: ignore[arg-type]
+    fake._channel_message(fake.general, {"content": "private", "flags": EPHEMERAL}, [])
+
+    def listed(query: dict[str, str]) -> list[str]:
+        return [m["content"] for m in json.loads(fake._read_channel(fake.general, query).body)]  # type: ignore[arg-type]
+
+    assert listed({"after": ids[0], "limit": "2"}) == ["2", "1"]
+    assert listed({"before": ids[4], "limit": "2"}) == ["3", "2"]
+    assert listed({"limit": "3"}) == ["4", "3", "2"]
+    assert listed({}) == ["4", "3", "2", "1", "0"]
+    assert fake._read_channel("42", {}).status == 404
