@@ -44,7 +44,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import aiohttp
 import discord
@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from bot.service import Output, TableService, User
 
 log = logging.getLogger("bot.discord")
+T = TypeVar("T")
 
 EMBED_DESCRIPTION_LIMIT = 4096
 AUTOCOMPLETE_LIMIT = 25
@@ -126,6 +127,14 @@ RETRY_NOTE = (
 DMS_WORK_AGAIN = (
     "Your DMs work again: I sent your private information there, and private things will come by direct "
     "message from now on."
+)
+NOT_A_TEXT_CHANNEL = (
+    "thread:true starts a thread of a text channel, and this is not one (a thread cannot hold "
+    "threads). Run /game new here without thread:, or in a text channel."
+)
+NO_THREAD = (
+    "I could not start a thread here: the bot needs the Create Public Threads and Send Messages "
+    "in Threads permissions in this channel. Ask an admin, or run /game new without thread:."
 )
 PRIVATE_HELP = (
     "I could not send you a direct message (your DMs from this server are closed). "
@@ -354,32 +363,146 @@ def _files(files: Sequence[tuple[str, bytes]], limit: int) -> tuple[list[discord
             attached.append(discord.File(io.BytesIO(data), filename=name))
     return attached, notes
 
-POST_ATTEMPTS = 3  # a channel or DM post Discord did not confirm is sent again at most this often in all
+POST_ATTEMPTS = 3  # a request Discord did not confirm is sent at most this often in all
 POST_RETRY_SECONDS = 0.5
-# What leaves a post unconfirmed: the connection dropped (or timed out) before Discord's answer, or
-# Discord answered 5xx. The message may have landed all the same.
+CALLBACK_RETRY_SECONDS = 0.1  # an initial response must reach Discord within 3 s of the interaction
+# What leaves a request unconfirmed: the connection dropped (or timed out) before Discord's answer,
+# or Discord answered 5xx. It may have been carried out all the same.
 UNCONFIRMED = (aiohttp.ClientConnectionError, asyncio.TimeoutError, discord.DiscordServerError)
+REPLY = discord.InteractionResponseType.channel_message
+DEFER = discord.InteractionResponseType.deferred_channel_message
+UPDATE = discord.InteractionResponseType.message_update
+ALREADY_ACKNOWLEDGED = 40060  # Discord's answer to a second initial response to one interaction
+HISTORY_LOOKUP_LIMIT = 200  # channel messages read to find a follow-up that landed unconfirmed
 
 
-async def post_once(
-    target: discord.abc.Messageable, content: str, files: Sequence[discord.File] = ()
-) -> discord.Message:
-    """Create a message in a channel or DM, sent again while Discord did not confirm it. Every try
-    carries the same nonce with ``enforce_nonce`` (discord.py sets it whenever a nonce is given), so
-    if an unconfirmed try did land, Discord answers the retry with that message instead of posting
-    it twice."""
-    nonce = secrets.randbits(63)
+async def confirmed(call: Callable[[], Awaitable[T]], what: str, files: Sequence[discord.File] = (), *,
+                    pause: float = POST_RETRY_SECONDS) -> T:
+    """``call()``, made again while Discord does not confirm it: only for requests that do the
+    same however often they land (an edit, a delete, a pin, a read, a create with an enforced
+    nonce), or that say so when repeated (an initial response, see ``respond_once``)."""
     for attempt in range(1, POST_ATTEMPTS + 1):
         for file in files:
             file.reset()  # a failed try has read the attachment: send it from its start again
         try:
-            return await target.send(content, files=list(files), nonce=nonce)
+            return await call()
         except UNCONFIRMED:
             if attempt == POST_ATTEMPTS:
                 raise
-            log.warning("a post was not confirmed (try %d of %d); sending it again with its nonce", attempt, POST_ATTEMPTS)
-            await asyncio.sleep(POST_RETRY_SECONDS * attempt)
+            log.warning("%s was not confirmed (try %d of %d); sending it again", what, attempt, POST_ATTEMPTS)
+            await asyncio.sleep(pause * attempt)
     raise AssertionError("unreachable")
+
+
+async def post_once(
+    target: discord.abc.Messageable, content: str | None = None, files: Sequence[discord.File] = (), **options: Any
+) -> discord.Message:
+    """Create a message in a channel or DM, sent again while Discord did not confirm it. Every try
+    carries the same nonce with ``enforce_nonce`` (discord.py sets it whenever a nonce is given), so
+    if an unconfirmed try did land, Discord answers the retry with that message instead of posting
+    it twice. ``options``: ``embed``, ``view``, ``allowed_mentions`` as ``send`` takes them."""
+    nonce = secrets.randbits(63)
+    return await confirmed(lambda: target.send(content, files=list(files), nonce=nonce, **options), "a post", files)
+
+
+async def respond_once(
+    interaction: discord.Interaction[Any], call: Callable[[], Awaitable[T]], kind: discord.InteractionResponseType,
+    files: Sequence[discord.File] = (),
+) -> T | None:
+    """The interaction's initial response (a reply, a deferral, an update of the clicked message),
+    sent again while Discord did not confirm it. Discord takes one initial response per interaction
+    and answers any other with 40060 "Interaction has already been acknowledged": a retry answered
+    so means the unconfirmed try landed, and the response is done (None is returned; the reply's
+    message, if needed, is ``interaction.original_response()``)."""
+    unconfirmed = False
+
+    async def attempt() -> T | None:
+        nonlocal unconfirmed
+        try:
+            return await call()
+        except UNCONFIRMED:
+            unconfirmed = True
+            raise
+        except discord.HTTPException as error:
+            if not (unconfirmed and error.code == ALREADY_ACKNOWLEDGED):
+                raise
+            interaction.response._response_type = kind  # landed: discord.py did not see it done
+            return None
+
+    return await confirmed(attempt, "an interaction response", files, pause=CALLBACK_RETRY_SECONDS)
+
+
+async def edit_reply(interaction: discord.Interaction[Any], content: str) -> None:
+    """Replace the text of the interaction's reply (its deferral's placeholder): an edit, sent again
+    while unconfirmed."""
+    await confirmed(lambda: interaction.edit_original_response(content=content), "the reply's edit")
+
+
+async def response_message_id(interaction: discord.Interaction[Any], sent: Any) -> int:
+    """The id of the interaction's reply: from the callback's answer, or, when that answer was lost
+    (``respond_once`` returned None), read back from Discord."""
+    if sent is not None and sent.message_id is not None:
+        return int(sent.message_id)
+    return (await confirmed(interaction.original_response, "reading the reply")).id
+
+
+async def follow_up(
+    interaction: discord.Interaction[Any], content: str, files: Sequence[discord.File] = (), *,
+    ephemeral: bool = False, view: discord.ui.View | None = None,
+) -> discord.Message:
+    """A follow-up message, sent again while Discord did not confirm it, but never posted twice
+    when public. A webhook execution takes no nonce, so after an unconfirmed try the channel's
+    messages since this interaction's last known one are read back (each carries
+    ``interaction_metadata``: the interaction's id, and on follow-ups the original response's id):
+    a follow-up of this interaction not yet known is the one that landed. An ephemeral follow-up
+    is in nobody's channel history, so Discord offers no way to tell: it is sent again (its one
+    reader may see it twice rather than not at all)."""
+    known: set[int] = interaction.extras.setdefault("followups", set())
+    for attempt in range(1, POST_ATTEMPTS + 1):
+        for file in files:
+            file.reset()
+        try:
+            message: discord.Message = await interaction.followup.send(
+                content, files=list(files), ephemeral=ephemeral, view=view or discord.utils.MISSING, wait=True
+            )
+        except UNCONFIRMED:
+            landed = None if ephemeral else await _landed_follow_up(interaction, known)
+            if landed is not None:
+                message = landed
+            elif attempt == POST_ATTEMPTS:
+                raise
+            else:
+                log.warning("a follow-up was not confirmed (try %d of %d); sending it again", attempt, POST_ATTEMPTS)
+                await asyncio.sleep(POST_RETRY_SECONDS * attempt)
+                continue
+        known.add(message.id)
+        return message
+    raise AssertionError("unreachable")
+
+
+async def _landed_follow_up(interaction: discord.Interaction[Any], known: set[int]) -> discord.Message | None:
+    """This interaction's public follow-up that landed without its answer, if any (see follow_up;
+    they are sent one at a time, so at most one is unknown). None also when the channel cannot be
+    read (no Read Message History): then the follow-up is sent again, a doubled post being the
+    lesser harm than a lost one."""
+    channel = interaction.client.get_partial_messageable(interaction.channel_id or 0)
+    after = discord.Object(max(known, default=interaction.id))
+
+    async def read() -> list[discord.Message]:
+        return [m async for m in channel.history(limit=HISTORY_LOOKUP_LIMIT, after=after)]
+
+    try:
+        messages = await confirmed(read, "reading the channel")
+    except (discord.HTTPException, *UNCONFIRMED) as error:
+        log.warning("could not read channel %s to see whether a follow-up landed: %s", interaction.channel_id, error)
+        return None
+    for message in messages:
+        meta = message.interaction_metadata
+        if (meta is not None and meta.id == interaction.id and meta.original_response_message_id is not None
+                and message.id not in known):
+            log.info("an unconfirmed follow-up had landed (message %s): not sending it again", message.id)
+            return message
+    return None
 
 
 def _pieces(prepared: Prepared, index: int, limit: int) -> list[tuple[str, list[discord.File]]]:
@@ -450,10 +573,11 @@ class OfferBoard:
         view = disabled_copy(interaction.message) if grey_out else None
         with contextlib.suppress(discord.HTTPException):
             if view is None:
-                await interaction.response.send_message(OUT_OF_DATE, ephemeral=True)
+                await respond_once(interaction, lambda: interaction.response.send_message(OUT_OF_DATE, ephemeral=True),
+                                   REPLY)
                 return
-            await update_clicked(interaction, view)  # the clicked message greys out
-            await interaction.followup.send(OUT_OF_DATE, ephemeral=True)
+            await respond_once(interaction, lambda: update_clicked(interaction, view), UPDATE)  # the clicked message greys out
+            await follow_up(interaction, OUT_OF_DATE, ephemeral=True)
 
     def moved_on(self, channel: str, command: str, prepared: Prepared) -> None:
         """The game in ``channel`` changed: grey out the channel's previous offer, and remember the
@@ -472,7 +596,7 @@ class OfferBoard:
     async def _disable(self, channel: str, message_id: int, offer: Offer) -> None:
         message = self.bot.get_partial_messageable(int(channel)).get_partial_message(message_id)
         try:
-            await message.edit(view=offer_view(offer, disabled=True))
+            await confirmed(lambda: message.edit(view=offer_view(offer, disabled=True)), "greying out choices")
         except discord.HTTPException as exc:  # deleted meanwhile, or no longer ours to edit
             log.info("could not grey out the old choices in %s: %s", channel, exc)
 
@@ -541,9 +665,10 @@ class DirectMessages:
             elif (target, channel) not in self._pointed:
                 self._pointed.add((target, channel))  # once per channel: a pointer, not a stream of pings
                 self.bot._spawn(
-                    self.bot.get_partial_messageable(int(channel)).send(
+                    post_once(
+                        self.bot.get_partial_messageable(int(channel)),
                         f"<@{target}>: I could not send you a direct message (your DMs are closed). "
-                        "Use `/game private` in this channel to see your private information."
+                        "Use `/game private` in this channel to see your private information.",
                     ),
                     "dm-fallback",
                 )
@@ -562,6 +687,20 @@ class DirectMessages:
                 if not await self.send_dm(user_id, content, files, retry=True):
                     return prepared
         return Prepared([Output("ephemeral", DMS_WORK_AGAIN, to=user_id)])
+
+
+def warm_up() -> None:
+    """Import every rule system and data schema before the bot connects. Otherwise the first
+    command that needs them (the first /game new or /deck new after a start) imports them on the
+    event loop: seconds on a busy machine, so its deferral missed Discord's 3-second limit."""
+    from games.core.ruleset import system_ids
+    from games.core.schema import registry
+
+    try:
+        system_ids()
+        registry()
+    except Exception:  # the command that needs it reports the problem; the start-up check did too
+        log.exception("loading the game systems ahead of the first command failed")
 
 
 def draw_board(renderer: Renderer, view: Any, zoom: Any, names: Any = None) -> tuple[bytes, Any]:
@@ -697,7 +836,8 @@ class OneProcess:
             return False
         log.info("/%s in %s repeats %s, lost in a crash: not applied again", command, interaction.channel_id, lost)
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(RETRY_NOTE.format(command=command), ephemeral=True)
+            note = RETRY_NOTE.format(command=command)
+            await respond_once(interaction, lambda: interaction.response.send_message(note, ephemeral=True), REPLY)
         return True
 
     async def record_outcome(self, interaction: discord.Interaction[Any]) -> None:
@@ -788,6 +928,7 @@ class TableBot(discord.Client):
 
     # ----- lifecycle
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(warm_up)
         self._service, self._close_service = await self._open_service()
         await self.once.take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())
@@ -902,7 +1043,7 @@ class TableBot(discord.Client):
         if not done:
             private = command in PRIVATE_HINT or command in SECRET_CAPABLE
             interaction.extras["deferred_ephemeral"] = private
-            await interaction.response.defer(thinking=True, ephemeral=private)
+            await respond_once(interaction, lambda: interaction.response.defer(thinking=True, ephemeral=private), DEFER)
             deferred = True
         try:
             prepared = await work
@@ -946,7 +1087,8 @@ class TableBot(discord.Client):
                 holder = True
             if not holder:
                 with contextlib.suppress(discord.HTTPException):
-                    await interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True)
+                    await respond_once(
+                        interaction, lambda: interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True), REPLY)
                 self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
         if expect is not None:
@@ -972,15 +1114,15 @@ class TableBot(discord.Client):
         try:
             title = self.service.new_game_title(options)
         except GameError as exc:
-            await interaction.response.send_message(exc.text, ephemeral=True)
+            text = exc.text
+            await respond_once(interaction, lambda: interaction.response.send_message(text, ephemeral=True), REPLY)
             return
         parent = interaction.channel
         if not isinstance(parent, discord.TextChannel):
-            await interaction.response.send_message(
-                "thread:true starts a thread of a text channel, and this is not one (a thread cannot hold "
-                "threads). Run /game new here without thread:, or in a text channel.", ephemeral=True)
+            await respond_once(interaction, lambda: interaction.response.send_message(NOT_A_TEXT_CHANNEL, ephemeral=True),
+                               REPLY)
             return
-        await interaction.response.defer(thinking=True)
+        await respond_once(interaction, lambda: interaction.response.defer(thinking=True), DEFER)
         try:
             thread = await parent.create_thread(
                 name=clip(title, THREAD_NAME_LIMIT), type=discord.ChannelType.public_thread,
@@ -988,9 +1130,7 @@ class TableBot(discord.Client):
             )
         except discord.HTTPException as exc:
             log.info("could not start a thread in %s: %s", parent.id, exc)
-            await interaction.edit_original_response(content=(
-                "I could not start a thread here: the bot needs the Create Public Threads and Send Messages "
-                "in Threads permissions in this channel. Ask an admin, or run /game new without thread:."))
+            await edit_reply(interaction, NO_THREAD)
             return
         channel = str(thread.id)
         if self.shard_plan is not None:
@@ -1017,20 +1157,19 @@ class TableBot(discord.Client):
         pieces = [piece for index in plan.public for piece in _pieces(prepared, index, DEFAULT_FILE_LIMIT)]
         for number, (content, files) in enumerate(pieces):
             view = offer_view(prepared.offer) if number == len(pieces) - 1 else None
-            message = await thread.send(content, files=files, view=view or discord.utils.MISSING)
+            message = await post_once(thread, content, files, view=view or discord.utils.MISSING)
             if view is not None:
                 prepared.offer_message = message.id
         private = [c for index in plan.to_invoker for c, _ in _pieces(prepared, index, DEFAULT_FILE_LIMIT)]
         if pieces:
-            await interaction.edit_original_response(
-                content=f"<@{invoker}> set up **{title}** in {thread.mention}: take a seat there.")
+            await edit_reply(interaction, f"<@{invoker}> set up **{title}** in {thread.mention}: take a seat there.")
         else:  # refused after all (e.g. someone else was quicker): say why here
-            await interaction.edit_original_response(content=private.pop(0) if private else "Nothing was set up.")
+            await edit_reply(interaction, private.pop(0) if private else "Nothing was set up.")
         for text in private:
-            await interaction.followup.send(text, ephemeral=True)
+            await follow_up(interaction, text, ephemeral=True)
         if plan.dms:
             for notice in await self.dms.send_all(prepared, plan.dms, invoker, channel):
-                await interaction.followup.send(notice, ephemeral=True)
+                await follow_up(interaction, notice, ephemeral=True)
 
     async def _prepare(
         self, channel: str, user: User, command: str, options: dict[str, str], *, guild: str = "",
@@ -1125,57 +1264,50 @@ class TableBot(discord.Client):
 
         if not deferred:
             first = sends.pop(0)
-            sent = await interaction.response.send_message(
+            sent = await respond_once(interaction, lambda: interaction.response.send_message(
                 first.content, files=first.files, ephemeral=first.ephemeral, view=first.view or discord.utils.MISSING
-            )
+            ), REPLY, first.files)
             if first is offered:
-                prepared.offer_message = sent.message_id
+                prepared.offer_message = await response_message_id(interaction, sent)
         else:
             deferred_ephemeral = bool(interaction.extras.get("deferred_ephemeral"))
             match = next((s for s in sends if s.ephemeral == deferred_ephemeral), None)
             if match is not None:
                 # The deferral's placeholder becomes the first message of its own visibility.
                 sends.remove(match)
-                edited = await interaction.edit_original_response(
+                edited = await confirmed(lambda: interaction.edit_original_response(
                     content=match.content, attachments=match.files, view=match.view
-                )
+                ), "the reply's edit", match.files)
                 if match is offered:
                     prepared.offer_message = edited.id
             elif deferred_ephemeral:
                 # Resolve the private placeholder before the public follow-ups: Discord gives the
                 # first follow-up after a deferral the deferral's visibility, so the public post
                 # must not be it (and deleting the placeholder first is not known to avoid that).
-                await interaction.edit_original_response(content=DEFERRED_NOTE)
+                await edit_reply(interaction, DEFERRED_NOTE)
             else:
-                with contextlib.suppress(discord.HTTPException):
-                    await interaction.delete_original_response()
+                with contextlib.suppress(discord.HTTPException):  # e.g. 404: an unconfirmed try deleted it
+                    await confirmed(interaction.delete_original_response, "deleting the placeholder")
         for send in sends:
-            if send is offered:  # wait for the message: its id is where the offer is greyed out later
-                message = await interaction.followup.send(
-                    send.content, files=send.files, ephemeral=send.ephemeral, view=send.view or discord.utils.MISSING,
-                    wait=True,
-                )
+            message = await follow_up(interaction, send.content, send.files, ephemeral=send.ephemeral, view=send.view)
+            if send is offered:  # its id is where the offer is greyed out later
                 prepared.offer_message = message.id
-                continue
-            await interaction.followup.send(
-                send.content, files=send.files, ephemeral=send.ephemeral, view=send.view or discord.utils.MISSING
-            )
         for index in plan.elsewhere:
             await self._send_channel(prepared, index, prepared.outputs[index].channel or channel)
         if plan.dms:
             for notice in await self.dms.send_all(prepared, plan.dms, invoker, channel):
-                await interaction.followup.send(notice, ephemeral=True)
+                await follow_up(interaction, notice, ephemeral=True)
 
     async def _reply_failure(self, interaction: discord.Interaction[Any], deferred: bool) -> None:
         interaction.extras["outcome"] = "failed"
         text = "Something went wrong on my side. Please check `/game status` and try again."
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(discord.HTTPException, *UNCONFIRMED):
             if not interaction.response.is_done():
-                await interaction.response.send_message(text, ephemeral=True)
+                await respond_once(interaction, lambda: interaction.response.send_message(text, ephemeral=True), REPLY)
             elif deferred:
-                await interaction.edit_original_response(content=text)  # replace the "thinking..." placeholder
+                await edit_reply(interaction, text)  # replace the "thinking..." placeholder
             else:
-                await interaction.followup.send(text, ephemeral=True)
+                await follow_up(interaction, text, ephemeral=True)
 
     async def _send_channel(self, prepared: Prepared, index: int, channel: str) -> None:
         target = self.get_partial_messageable(int(channel))
@@ -1234,14 +1366,15 @@ class TableBot(discord.Client):
         none = discord.AllowedMentions.none()
         if message_id is not None:
             try:
-                await target.get_partial_message(int(message_id)).edit(embed=embed, allowed_mentions=none)
+                status = target.get_partial_message(int(message_id))
+                await confirmed(lambda: status.edit(embed=embed, allowed_mentions=none), "the status edit")
                 return message_id
             except discord.NotFound:  # deleted by someone: post a new one (one process does)
                 if not await self.once.claim_status(f"status-after:{message_id}"):
                     return message_id
-        message = await target.send(embed=embed, allowed_mentions=none)
+        message = await post_once(target, embed=embed, allowed_mentions=none)
         try:
-            await message.pin(reason="Game status")
+            await confirmed(lambda: message.pin(reason="Game status"), "pinning the status")
         except discord.HTTPException:
             log.info("no permission to pin the status message in %s; it stays unpinned", channel)
         return str(message.id)

@@ -168,6 +168,21 @@ class RateLimit:
 
 
 @dataclass
+class Drop:
+    """Hang up on matching requests ``times`` times (see ``FakeDiscord.drop_answers``); ``only``:
+    only requests whose body it accepts."""
+
+    route: re.Pattern[str]
+    method: str
+    times: int
+    only: Callable[[Any], bool] | None = None
+
+    def matches(self, method: str, path: str, body: Any) -> bool:
+        return (self.times > 0 and self.method == method and bool(self.route.search(path))
+                and (self.only is None or self.only(body)))
+
+
+@dataclass
 class FakeUser:
     id: str
     name: str
@@ -238,6 +253,7 @@ class FakeMessage:
     edits: int = 0
     created: float = field(default_factory=time.monotonic)
     nonce: str | None = None  # as the creator sent it (Create Message)
+    interaction_metadata: dict[str, Any] | None = None  # a message posted for an interaction
 
     @property
     def ephemeral(self) -> bool:
@@ -301,6 +317,8 @@ class FakeMessage:
         }
         if self.nonce is not None:
             data["nonce"] = self.nonce
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = self.interaction_metadata
         if guild_id is not None:
             data["guild_id"] = guild_id
         return data
@@ -439,8 +457,10 @@ class FakeDiscord:
         self.closed_with: list[int] = []  # close codes the gateway sent
         self.undelivered: list[tuple[str, str]] = []  # (event, guild) no connected shard owned
         self.deliveries: list[tuple[str, int]] = []  # (event, how many sessions it went to)
-        self.drops: list[RateLimit] = []  # requests carried out whose answer is lost: the connection drops
+        self.drops: list[Drop] = []  # requests carried out whose answer is lost: the connection drops
         self.dropped: list[Recorded] = []
+        self.losses: list[Drop] = []  # requests lost on the way: the connection drops before Discord has them
+        self.lost: list[Recorded] = []
         self.add_channel("general")
 
     # ------------------------------------------------------------------ lifecycle
@@ -707,11 +727,26 @@ class FakeDiscord:
         self.rate_limits.append(limit)
         return limit
 
-    def drop_answers(self, method: str, route: str, times: int = 1) -> None:
-        """The next ``times`` matching requests are carried out (a message is created) but the
-        connection closes before the answer, as a connection lost under load does: the client
-        cannot tell whether its request landed."""
-        self.drops.append(RateLimit(re.compile(route), method, times, 0.0, False))
+    def drop_answers(
+        self, method: str, route: str, times: int = 1, only: Callable[[Any], bool] | None = None
+    ) -> None:
+        """The next ``times`` matching requests (whose body ``only`` accepts, if given) are carried
+        out (a message is created) but the connection closes before the answer, as a connection
+        lost under load does: the client cannot tell whether its request landed."""
+        self.drops.append(Drop(re.compile(route), method, times, only))
+
+    def lose_requests(
+        self, method: str, route: str, times: int = 1, only: Callable[[Any], bool] | None = None
+    ) -> None:
+        """As ``drop_answers``, but the requests are not carried out: the connection closes once
+        the request was sent, before Discord has it. The client cannot tell the two apart."""
+        self.losses.append(Drop(re.compile(route), method, times, only))
+
+    @staticmethod
+    def _hang_up(request: web.Request) -> None:
+        assert request.transport is not None
+        request.transport.close()
+        raise ConnectionResetError("fake Discord dropped the connection before answering")
 
     def _rate_limited(self, method: str, path: str) -> web.Response | None:
         limit = next((r for r in self.rate_limits if r.matches(method, path)), None)
@@ -744,6 +779,11 @@ class FakeDiscord:
         arrived = time.monotonic()
         path = "/" + request.match_info["tail"]
         body, files, fields = await self._read_body(request)
+        loss = next((d for d in self.losses if d.matches(request.method, path, body)), None)
+        if loss is not None:
+            loss.times -= 1
+            self.lost.append(Recorded(request.method, path, 0, time.monotonic(), body, [a.filename for a in files]))
+            self._hang_up(request)
         if any(a.filename.endswith(".png") for a in files):
             self._note_image(path, arrived)
         response = self._rate_limited(request.method, path)
@@ -764,13 +804,11 @@ class FakeDiscord:
             self.on_request(record)
         async with self.changed:
             self.changed.notify_all()
-        drop = next((d for d in self.drops if d.matches(request.method, path)), None)
+        drop = next((d for d in self.drops if d.matches(request.method, path, body)), None)
         if drop is not None:
             drop.times -= 1
             self.dropped.append(record)
-            assert request.transport is not None
-            request.transport.close()  # done, but the answer never reaches the client
-            raise ConnectionResetError("fake Discord dropped the connection before answering")
+            self._hang_up(request)  # done, but the answer never reaches the client
         return response
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Attachment], list[str]]:
@@ -854,6 +892,8 @@ class FakeDiscord:
                 return self._open_dm(str(body["recipient_id"]))
             case ("POST", ["channels", channel_id, "messages"]):
                 return self._channel_message(channel_id, body, files)
+            case ("GET", ["channels", channel_id, "messages"]):
+                return self._read_channel(channel_id, query)
             case ("PATCH", ["channels", channel_id, "messages", message_id]):
                 message = self.messages.get(message_id)
                 if message is None or message.channel_id != channel_id or message.deleted:
@@ -997,7 +1037,10 @@ class FakeDiscord:
             return discord_error(404, 10062, "Unknown interaction")
         now = time.monotonic()
         if ix.response_type is not None:
-            self.violations.append(f"second initial response to interaction {ix.data.get('name')}")
+            # A client whose first response's answer was lost may ask again (and learn it landed)
+            answer_lost = any(r.path == f"/interactions/{ix_id}/{token}/callback" for r in self.dropped)
+            if not answer_lost:
+                self.violations.append(f"second initial response to interaction {ix.data.get('name')}")
             return discord_error(400, 40060, "Interaction has already been acknowledged.")
         if now - ix.created > self.first_response_seconds:
             self.violations.append(f"first response after {now - ix.created:.2f}s to {ix.data.get('name')}")
@@ -1020,6 +1063,7 @@ class FakeDiscord:
                     return problem
             message = self._new_message(ix.channel_id, data, files if kind == 4 else [])
             message.interaction_id = ix.id
+            message.interaction_metadata = self._interaction_metadata(ix)
             if kind == 5:
                 message.flags |= LOADING
             ix.original = message
@@ -1051,6 +1095,18 @@ class FakeDiscord:
             result["resource"] = {"type": kind, "message": self.message_payload(source)}
         return json_response(result)
 
+    def _interaction_metadata(self, ix: FakeInteraction, *, follow_up: bool = False) -> dict[str, Any]:
+        """What a message posted for an interaction says of it (the spec's ``interaction_metadata``):
+        the interaction's id, and on a follow-up only, the original response's id."""
+        guild_id = self.channels.get(ix.channel_id, {}).get("guild_id", self.guild_id)
+        meta: dict[str, Any] = {"id": ix.id, "type": ix.type, "user": ix.user.payload(),
+                                "authorizing_integration_owners": {"0": guild_id}}
+        if ix.type == 3:
+            meta["interacted_message_id"] = ix.data["message_id"]
+        if follow_up and ix.original is not None:
+            meta["original_response_message_id"] = ix.original.id
+        return meta
+
     def _token_check(self, token: str) -> tuple[FakeInteraction | None, web.Response | None]:
         ix = self.by_token.get(token)
         if ix is None:
@@ -1074,6 +1130,7 @@ class FakeDiscord:
             return problem
         message = self._new_message(ix.channel_id, data, files)
         message.interaction_id = ix.id
+        message.interaction_metadata = self._interaction_metadata(ix, follow_up=True)
         ix.followups.append(message)
         return json_response(self.message_payload(message))
 
@@ -1188,6 +1245,23 @@ class FakeDiscord:
             else self.channels.get(message.channel_id, {}).get("guild_id", self.guild_id)
         )
         return message.payload(self.bot_user.payload(), guild)
+
+    def _read_channel(self, channel_id: str, query: Any) -> web.Response:
+        """List Messages as Discord answers it: at most ``limit`` (default 50) messages before or
+        after an id (those nearest it), else the newest, always newest first; ephemeral messages,
+        which only their one reader sees, are in nobody's history."""
+        if channel_id not in self.channels and channel_id not in self.dm_channels:
+            return discord_error(404, 10003, "Unknown Channel")
+        limit = int(query.get("limit", 50))
+        found = sorted((m for m in self.messages.values() if m.channel_id == channel_id and not m.deleted
+                        and not m.ephemeral), key=lambda m: int(m.id))
+        if "after" in query:
+            found = [m for m in found if int(m.id) > int(query["after"])][:limit]
+        elif "before" in query:
+            found = [m for m in found if int(m.id) < int(query["before"])][-limit:]
+        else:
+            found = found[-limit:]
+        return json_response([self.message_payload(m) for m in reversed(found)])
 
     def _open_dm(self, recipient_id: str) -> web.Response:
         user = self.users.get(recipient_id)

@@ -38,6 +38,7 @@ OPERATIONS = [
     ("delete", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),
     ("post", "/users/@me/channels"),
     ("get", "/channels/{channel_id}"),
+    ("get", "/channels/{channel_id}/messages"),  # did an unconfirmed follow-up land?
     ("post", "/channels/{channel_id}/messages"),
     ("patch", "/channels/{channel_id}/messages/{message_id}"),
     ("put", "/channels/{channel_id}/messages/pins/{message_id}"),
