@@ -3,8 +3,14 @@ issue d24): each answer here once said something twice, nothing, or the wrong th
 
 from __future__ import annotations
 
-from bot.service import TableService
-from tests.bot.helpers import ALICE, BOB, UMP, hex_duel, ok
+import dataclasses
+
+import pytest
+
+from bot.rooms.common import parse_zoom, place
+from bot.service import Output, TableService
+from games.core.errors import UnknownName
+from tests.bot.helpers import ALICE, BOB, UMP, errors, hex_duel, ok, public_text, run
 
 
 async def test_sealing_fire_orders_sends_the_sealer_one_dm(svc: TableService) -> None:
@@ -20,3 +26,55 @@ async def test_sealing_fire_orders_sends_the_sealer_one_dm(svc: TableService) ->
     # the umpire still gets the labelled copy, once; Bob (still writing) gets nothing private
     assert [o.text[:30] for o in out if o.kind == "dm" and o.to == UMP.id] == ["[umpire copy, for Union] Your "]
     assert not [o for o in out if o.kind == "dm" and o.to == BOB.id]
+
+
+async def test_game_new_without_a_scenario_lists_them_when_there_are_several(svc: TableService) -> None:
+    """It set up the first scenario without a word; now a system with several asks for one, listing
+    them and how to type them, and nothing is set up."""
+    out = await run(svc, ALICE, "game new", system="hex-ironclads")
+    assert errors(out) and not public_text(out)
+    refusal = errors(out)[0]
+    for scenario in ("trents-reach", "angamos", "hampton-roads", "duel"):
+        assert scenario in refusal
+    assert "/game new system:hex-ironclads scenario:trents-reach" in refusal
+    await ok(svc, ALICE, "game new", system="hex-ironclads", scenario="duel")  # the channel is still free
+
+
+async def test_game_new_without_a_scenario_names_the_only_one_it_chose(svc: TableService) -> None:
+    out = await ok(svc, ALICE, "game new", system="table")
+    assert "Free play (its only scenario, `free`, since none was named)" in public_text(out)
+    await ok(svc, ALICE, "game end")
+    named = await ok(svc, ALICE, "game new", system="table", scenario="free")
+    assert "only scenario" not in public_text(named)  # named: nothing to explain
+
+
+async def test_board_zoom_takes_a_unit_name_as_help_says(svc: TableService) -> None:
+    """/help: "Where to zoom in: a hex, square, point or unit"; a name was refused as "not a hex number"."""
+    await hex_duel(svc)
+    for text, radius in (("Monitor", 3.0), ("monitor", 3.0), ("Virginia 2", 2.0), ("virg", 3.0)):
+        out = await ok(svc, ALICE, "game board", zoom=text)
+        where = next(o.zoom for o in out if o.zoom is not None)
+        ship = "Monitor" if text.lower().startswith("mon") else "Virginia"
+        assert where == (dict((label, at) for at, label in _places(out)).get(ship), radius), (text, where)
+    assert (await ok(svc, ALICE, "game board", zoom="0905"))[0].zoom == ("0905", 3.0)
+    refusal = errors(await run(svc, ALICE, "game board", zoom="Nelson"))[0]
+    assert "Cannot zoom to `Nelson`" in refusal and "Units: Monitor, Virginia." in refusal and "(Monitor 2)" in refusal
+    assert "not on this map" in errors(await run(svc, ALICE, "game board", zoom="9999"))[0]  # a hex, off the map
+    assert "radius" in errors(await run(svc, ALICE, "game board", zoom="0905 big"))[0]
+
+
+def _places(out: list[Output]) -> list[tuple[str, str]]:
+    """(hex, ship name) of every ship in the view a /game board answer carries."""
+    view = next(o.view for o in out if o.view is not None)
+    return [(place(view, c.pos), c.label) for c in view.counters if c.kind == "ship"]
+
+
+async def test_zoom_never_finds_a_face_down_counter_by_name(svc: TableService) -> None:
+    """A View may still carry a face-down counter's label (the renderer never reads it); a zoom by
+    that name must not centre on it, or asking would tell where a hidden unit stands."""
+    await hex_duel(svc)
+    view = next(o.view for o in await ok(svc, BOB, "game board") if o.view is not None)
+    hidden = dataclasses.replace(view, counters=tuple(dataclasses.replace(c, face_down=c.label == "Monitor") for c in view.counters))
+    with pytest.raises(UnknownName) as refused:
+        parse_zoom(hidden, "Monitor")
+    assert "Monitor" not in refused.value.hint  # not even listed
