@@ -78,3 +78,25 @@ async def test_zoom_never_finds_a_face_down_counter_by_name(svc: TableService) -
     with pytest.raises(UnknownName) as refused:
         parse_zoom(hidden, "Monitor")
     assert "Monitor" not in refused.value.hint  # not even listed
+
+
+async def test_a_card_refusal_quotes_what_was_typed_lists_the_hand_and_shows_how_to_type_one(svc: TableService) -> None:
+    """Cards were found by `JS`, `10c` and `jack of spades` already; a refusal now says how to type
+    one (from a card the player holds), quotes the card as typed (not "jackofspades"), and a player
+    holding nothing is not sent to /hand to look at nothing."""
+    empty = errors(await run(svc, ALICE, "play", card="JS"))[0]
+    assert empty.startswith("You hold no cards, so you cannot play `JS`.") and "/deck new" in empty and "`jack of spades`" in empty
+    await ok(svc, ALICE, "deck new", name="main", **{"from": "standard52"})
+    none_from_main = errors(await run(svc, ALICE, "play", card="JS", deck="main"))[0]
+    assert "/deck draw name:main to:hand" in none_from_main and "/hand" not in none_from_main.replace("to:hand", "")
+    await ok(svc, ALICE, "deck draw", name="main", to="hand")
+    hand = (await ok(svc, ALICE, "hand"))[0].text  # "**main**: 7♣"
+    shown = hand.split(": ")[1]
+    rank, suit = shown[:-1], {"♥": "hearts", "♣": "clubs", "♦": "diamonds", "♠": "spades"}[shown[-1]]
+    other = "K" if rank != "K" else "Q"
+    refusal = errors(await run(svc, ALICE, "play", card=f"{other} of {suit}"))[0]
+    letter = suit[0].upper()
+    assert refusal == (f"You hold no card `{other} of {suit}`. You hold main: {shown}. Type a card like "
+                       f"`{rank}{letter}`, `{shown}` or `{ {'A': 'ace', 'J': 'jack', 'Q': 'queen', 'K': 'king'}.get(rank, rank)} of {suit}`.")
+    played = await ok(svc, ALICE, "play", card=f"{rank.lower()} of {suit.upper()}")  # the words, any case
+    assert f"plays **{shown}**" in public_text(played)
