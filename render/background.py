@@ -134,14 +134,21 @@ def _hex_coasts(draw: ImageDraw.ImageDraw, board: Board, frame: Frame, cells: li
 
 
 def _hex_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame, cells: list[tuple[Hex, str, str, float, float]]) -> None:
-    s = frame.scale
-    f = font(max(8.0, s * 0.30))
-    top = 0.80 if frame.flat else 0.86
     for _, label, kind, cx, cy in cells:
         base = theme.terrain_colour(kind)
         ink = theme.ink_on(base)
         colour = (*ink, 150) if ink == (255, 255, 255) else (*ink, 190)
-        draw.text((cx, cy - s * top), label, font=f, fill=colour, anchor="ma")
+        hex_number(draw, frame, label, cx, cy, colour)
+
+
+def hex_number(draw: ImageDraw.ImageDraw, frame: Frame, label: str, cx: float, cy: float,
+               colour: tuple[int, ...], halo: int = 0) -> None:
+    """A hex's printed number at the top of the hex centred at (cx, cy): on the background, and
+    again over a counter standing there (``halo``: a dark rim), which would otherwise hide it."""
+    s = frame.scale
+    top = 0.80 if frame.flat else 0.86
+    draw.text((cx, cy - s * top), label, font=font(max(8.0, s * 0.30)), fill=colour, anchor="ma",
+              stroke_width=halo, stroke_fill=theme.OUTLINE)
 
 
 # --- square boards --------------------------------------------------------------------------
