@@ -100,7 +100,8 @@ def _side_line(state: State, side_id: str) -> str:
             counts.append(f"{n} {label}")
     line = f"{side.name} (home edge {side.home_edge}): {', '.join(counts)}"
     if state.phase == FIRE:
-        line += f"; fire orders sealed, commitment {side.commitment[:16]}..." if side.sealed else "; writing fire orders"
+        # the start of the commitment in brackets: "...3d89329327725203...." ended the line in four dots
+        line += f"; fire orders sealed (commitment {side.commitment[:16]}…)" if side.sealed else "; writing fire orders"
     elif state.phase == MOVE and side.initiative:
         line += f"; initiative {'/'.join(str(v) for v in side.initiative)}"
     return line + "."

@@ -100,3 +100,12 @@ async def test_a_card_refusal_quotes_what_was_typed_lists_the_hand_and_shows_how
                        f"`{rank}{letter}`, `{shown}` or `{ {'A': 'ace', 'J': 'jack', 'Q': 'queen', 'K': 'king'}.get(rank, rank)} of {suit}`.")
     played = await ok(svc, ALICE, "play", card=f"{rank.lower()} of {suit.upper()}")  # the words, any case
     assert f"plays **{shown}**" in public_text(played)
+
+
+async def test_a_sealed_sides_status_line_ends_in_one_full_stop(svc: TableService) -> None:
+    """/game status read "fire orders sealed, commitment 3d89329327725203...." (four dots)."""
+    await hex_duel(svc)
+    await ok(svc, ALICE, "order", text="seal")
+    status = (await ok(svc, BOB, "game status"))[0].text
+    line = next(line for line in status.splitlines() if line.startswith("Union (home edge"))
+    assert line.endswith("…).") and "...." not in status and "fire orders sealed (commitment " in line, line
