@@ -237,14 +237,19 @@ class Renderer:
         """The number of each hex a counter stands on, drawn again over it: the counter and its
         highlight ring hid it, and a player reads a ship's hex off the board. Not where a two-line
         name rises into that place (the name matters more there)."""
-        d = ImageDraw.Draw(img)
+        at: dict[str, tuple[float, float]] = {}  # hex number -> where (a stack's number once)
+        tall: set[str] = set()
         for c in view.counters:
-            if c.id not in looks:
-                continue
-            look, (x, y) = looks[c.id]
-            if look.kind in ("wake", "landing") or len(token_name(look)[0]) > 1:
-                continue
-            hex_number(d, frame, layout.label(Hex(round(c.pos[0]), round(c.pos[1]))), x, y, (255, 255, 255), halo=2)
+            if c.id in looks and looks[c.id][0].kind not in ("wake", "landing"):
+                look, xy = looks[c.id]
+                label = layout.label(Hex(round(c.pos[0]), round(c.pos[1])))
+                at[label] = xy
+                if len(token_name(look)[0]) > 1:
+                    tall.add(label)
+        d = ImageDraw.Draw(img)
+        for label, (x, y) in at.items():
+            if label not in tall:
+                hex_number(d, frame, label, x, y, (255, 255, 255), halo=2)
 
     def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None,
               names: NamePlaces | None) -> tuple[Image.Image, Image.Image]:

@@ -9,6 +9,7 @@ What a face-down counter shows is decided here once: a grey "?" and nothing else
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -326,8 +327,10 @@ def _edge_shift(label_w: float, edge: float, side: int) -> float:
     return 0.0
 
 
+@functools.lru_cache(maxsize=1024)
 def token_name(look: Look) -> tuple[tuple[str, ...], float]:
-    """A hex or square counter's name as drawn: its lines and their size."""
+    """A hex or square counter's name as drawn: its lines and their size (asked again each render,
+    for the hex numbers over counters: kept per look, like the sprite)."""
     r = token_radius(look.board_kind, look.scale)
     if look.face_down:
         return ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6

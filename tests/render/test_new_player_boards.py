@@ -17,11 +17,11 @@ def _plain(view: View) -> View:
     return dataclasses.replace(view, overlays=())
 
 
-def _drawn_hues(view: View, shot: Overlay) -> list[tuple[int, int, int]]:
-    """The strongly coloured pixels a single shot adds to the board (its dashes and arrowhead)."""
+def _drawn_hues(view: View, *shots: Overlay) -> list[tuple[int, int, int]]:
+    """The strongly coloured pixels the shots add to the board (their dashes and arrowheads)."""
     r = Renderer()
     base = r.render_board(_plain(view)).convert("RGB")
-    with_shot = r.render_board(dataclasses.replace(view, overlays=(shot,))).convert("RGB")
+    with_shot = r.render_board(dataclasses.replace(view, overlays=shots)).convert("RGB")
     mask = ImageChops.difference(base, with_shot).convert("L").point(lambda v: 255 if v > 60 else 0)
     pixels = Image.composite(with_shot, Image.new("RGB", with_shot.size), mask).getdata()
     return [p for p in pixels if max(p) - min(p) > 80]  # saturated: not the dark casing or label box
@@ -56,12 +56,7 @@ def test_two_ships_shooting_at_each_other_show_both_lines() -> None:
     red = Overlay("fire", (ax("1404"), ax("1603")), side="red", text="1 hit")
     blue = Overlay("fire", (ax("1603"), ax("1404")), side="blue", text="2 hits")
     colours = {s.id: theme.hex_to_rgb(s.colour) for s in view.sides}
-    r = Renderer()
-    both = r.render_board(dataclasses.replace(view, overlays=(red, blue))).convert("RGB")
-    base = r.render_board(_plain(view)).convert("RGB")
-    mask = ImageChops.difference(base, both).convert("L").point(lambda v: 255 if v > 60 else 0)
-    pixels = [p for p in Image.composite(both, Image.new("RGB", both.size), mask).getdata() if max(p) - min(p) > 80]
-    votes = [_closest(p, colours) for p in pixels]
+    votes = [_closest(p, colours) for p in _drawn_hues(view, red, blue)]
     assert votes.count("red") > 40 and votes.count("blue") > 40, (votes.count("red"), votes.count("blue"))
 
 
