@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from games.core.hexgrid import Hex, HexLayout
 from games.core.view import Board, Pos, View
 from render import theme
-from render.background import draw_background, hex_number
+from render.background import draw_background, hex_number_over
 from render.counters import (
     TABLE_VESSELS,
     Look,
@@ -246,10 +246,9 @@ class Renderer:
                 at[label] = xy
                 if len(token_name(look)[0]) > 1:
                     tall.add(label)
-        d = ImageDraw.Draw(img)
         for label, (x, y) in at.items():
             if label not in tall:
-                hex_number(d, frame, label, x, y, (255, 255, 255), halo=2)
+                hex_number_over(img, frame, label, x, y)
 
     def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None,
               names: NamePlaces | None) -> tuple[Image.Image, Image.Image]:
