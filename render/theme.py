@@ -119,7 +119,7 @@ def vivid(c: RGB) -> RGB:
     and land alike and still says whose it is, like the side's counters and its key swatch. A grey
     side stays grey, only lighter."""
     h, _, s = colorsys.rgb_to_hls(c[0] / 255.0, c[1] / 255.0, c[2] / 255.0)
-    r, g, b = colorsys.hls_to_rgb(h, 0.7, max(s, 0.9) if s > 0.1 else s)
+    r, g, b = colorsys.hls_to_rgb(h, 0.78, max(s, 0.9) if s > 0.1 else s)
     return (round(r * 255), round(g * 255), round(b * 255))
 
 
