@@ -7,6 +7,7 @@ The renderer caches the result per ``board.key`` and frame, so this runs once pe
 
 from __future__ import annotations
 
+import functools
 import math
 
 from PIL import Image, ImageDraw
@@ -14,7 +15,7 @@ from PIL import Image, ImageDraw
 from games.core.hexgrid import Hex, HexLayout
 from games.core.view import Board, Terrain
 from render import theme
-from render.fonts import font
+from render.fonts import UNCACHED, font
 from render.frame import Frame, margin_for, square_label
 from render.terrain import draw_pieces
 
@@ -134,14 +135,42 @@ def _hex_coasts(draw: ImageDraw.ImageDraw, board: Board, frame: Frame, cells: li
 
 
 def _hex_text(draw: ImageDraw.ImageDraw, board: Board, frame: Frame, cells: list[tuple[Hex, str, str, float, float]]) -> None:
-    s = frame.scale
-    f = font(max(8.0, s * 0.30))
-    top = 0.80 if frame.flat else 0.86
     for _, label, kind, cx, cy in cells:
         base = theme.terrain_colour(kind)
         ink = theme.ink_on(base)
         colour = (*ink, 150) if ink == (255, 255, 255) else (*ink, 190)
-        draw.text((cx, cy - s * top), label, font=f, fill=colour, anchor="ma")
+        hex_number(draw, frame, label, cx, cy, colour)
+
+
+def _number_top(frame: Frame, cy: float) -> float:
+    return cy - frame.scale * (0.80 if frame.flat else 0.86)
+
+
+def _number_size(frame: Frame) -> float:
+    return max(8.0, frame.scale * 0.30)
+
+
+def hex_number(draw: ImageDraw.ImageDraw, frame: Frame, label: str, cx: float, cy: float, colour: tuple[int, ...]) -> None:
+    """A hex's printed number at the top of the hex centred at (cx, cy), on the background."""
+    draw.text((cx, _number_top(frame, cy)), label, font=font(_number_size(frame)), fill=colour, anchor="ma")
+
+
+@functools.lru_cache(maxsize=2048)
+def _number_sprite(label: str, size: float) -> tuple[Image.Image, int, int]:
+    """A hex number in white with a dark rim, and where its top centre falls in the image."""
+    f = font(size)
+    x0, y0, x1, y1 = (math.floor(v) for v in f.getbbox(label, anchor="ma", stroke_width=2))
+    img = Image.new("RGBA", (x1 - x0 + 3, y1 - y0 + 3), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((1 - x0, 1 - y0), label, font=f, fill=(255, 255, 255), anchor="ma", stroke_width=2, stroke_fill=theme.OUTLINE)
+    return img, 1 - x0, 1 - y0
+
+
+def hex_number_over(img: Image.Image, frame: Frame, label: str, cx: float, cy: float) -> None:
+    """The number again over a counter standing in the hex, which hides it: white in a dark rim,
+    rasterised once per number and size (a render pastes it)."""
+    make = _number_sprite.__wrapped__ if UNCACHED.get() else _number_sprite
+    sprite, ax, ay = make(label, _number_size(frame))
+    img.paste(sprite, (round(cx) - ax, round(_number_top(frame, cy)) - ay), sprite)
 
 
 # --- square boards --------------------------------------------------------------------------

@@ -12,9 +12,10 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
 
+from games.core.hexgrid import Hex, HexLayout
 from games.core.view import Board, Pos, View
 from render import theme
-from render.background import draw_background
+from render.background import draw_background, hex_number_over
 from render.counters import (
     TABLE_VESSELS,
     Look,
@@ -24,6 +25,7 @@ from render.counters import (
     look_of,
     make_sprite,
     table_name_sprite,
+    token_name,
 )
 from render.fonts import UNCACHED
 from render.frame import Frame, chat_text_px, full_frame, zoom_frame
@@ -225,9 +227,28 @@ class Renderer:
             # a counter in the edge column: its name may not reach past the picture's edge (it was
             # cut off there, "Palestro"), so the sprite moves it inward (``Look.edge``)
             left, right = x - EDGE_GAP, frame.width - x - EDGE_GAP
-            edge = round(left, 1) if room / 2 > left else -round(right, 1) if room / 2 > right else 0.0
-            out[cid] = (dataclasses.replace(look, room=room, edge=edge), (x, y))
+            edge, side = (round(left, 1), 1) if room / 2 > left else (round(right, 1), -1) if room / 2 > right else (0.0, 0)
+            out[cid] = (dataclasses.replace(look, room=room, edge=edge, edge_side=side), (x, y))
         return out
+
+    @staticmethod
+    def _numbers_over_counters(img: Image.Image, view: View, frame: Frame, looks: dict[str, tuple[Look, tuple[float, float]]],
+                               layout: HexLayout) -> None:
+        """The number of each hex a counter stands on, drawn again over it: the counter and its
+        highlight ring hid it, and a player reads a ship's hex off the board. Not where a two-line
+        name rises into that place (the name matters more there)."""
+        at: dict[str, tuple[float, float]] = {}  # hex number -> where (a stack's number once)
+        tall: set[str] = set()
+        for c in view.counters:
+            if c.id in looks and looks[c.id][0].kind not in ("wake", "landing"):
+                look, xy = looks[c.id]
+                label = layout.label(Hex(round(c.pos[0]), round(c.pos[1])))
+                at[label] = xy
+                if len(token_name(look)[0]) > 1:
+                    tall.add(label)
+        for label, (x, y) in at.items():
+            if label not in tall:
+                hex_number_over(img, frame, label, x, y)
 
     def _draw(self, view: View, *, scale: float | None, zoom: Zoom | None,
               names: NamePlaces | None) -> tuple[Image.Image, Image.Image]:
@@ -259,6 +280,8 @@ class Renderer:
                 img.paste(ring.image, (round(x) - ring.ax, round(y) - ring.ay), ring.image)
             sprite = self._sprite(look)
             img.paste(sprite.image, (round(x) - sprite.ax, round(y) - sprite.ay), sprite.image)
+        if board.kind == "hex" and board.hex_layout is not None:
+            self._numbers_over_counters(img, view, frame, looks, board.hex_layout)
         if board.kind == "table":
             taken = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for x, y, w, h in aid_boxes]
             # the game's previous picture of this table for this viewer, if the caller keeps them: a

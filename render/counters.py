@@ -9,6 +9,7 @@ What a face-down counter shows is decided here once: a grey "?" and nothing else
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
@@ -44,7 +45,8 @@ class Look:
     room: float = 0.0  # how wide a name may be before it shrinks (px); 0 = the token's own width
     text_px: float = 11.0  # smallest name size that stays readable at chat size (``Frame.text_px``)
     ghost: bool = False  # a previewed position: the same sprite, translucent
-    edge: float = 0.0  # a hex or square name may reach only this far left of the centre (px; negative: right); 0 = no edge near
+    edge: float = 0.0  # a hex or square name may reach only this far past the centre towards ``edge_side`` (px)
+    edge_side: int = 0  # the picture's edge near: 1 left, -1 right, 0 none (a centre past the edge gives edge < 0)
 
 
 def label_room(board_kind: str, scale: float, flat: bool) -> float:
@@ -317,30 +319,37 @@ def _badge_size(r: float) -> float:
     return max(6.5, r * 0.3)
 
 
-def _edge_shift(label_w: float, edge: float) -> float:
-    """How far a name moves from its counter's centre to stay inside the picture (``Look.edge``)."""
-    if edge > 0 and label_w / 2 > edge:
-        return label_w / 2 - edge
-    if edge < 0 and label_w / 2 > -edge:
-        return -(label_w / 2 + edge)
+def _edge_shift(label_w: float, edge: float, side: int) -> float:
+    """How far a name moves from its counter's centre to stay inside the picture (``Look.edge``),
+    also for a counter standing just outside a zoomed window ("ichmond" was cut there)."""
+    if side and label_w / 2 > edge:
+        return side * (label_w / 2 - edge)
     return 0.0
 
 
-def _token_sprite(look: Look) -> Sprite:
+@functools.lru_cache(maxsize=1024)
+def token_name(look: Look) -> tuple[tuple[str, ...], float]:
+    """A hex or square counter's name as drawn: its lines and their size (asked again each render,
+    for the hex numbers over counters: kept per look, like the sprite)."""
     r = token_radius(look.board_kind, look.scale)
-    badge = _badge_size(r)
+    if look.face_down:
+        return ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6
     low = look.text_px  # never smaller than what a chat preview can still read
     # a name may spill over its cell but stops a gap short of the next counter's name (``room``),
     # so ships on every other square never read as one word ("PortogalloAffondatore"); when it
     # is too long it goes on two lines, then is cut with an ellipsis
     start = max(low, min(24.0, look.scale * 0.42) if look.board_kind == "hex" else min(22.0, r * 0.56))
     room = look.room or 2.3 * r * 1.25
-    lines, label_size = _fit_lines(look.label, start, low, room / 1.25)
-    if look.face_down:
-        lines, label_size = ("?",), max(11.0, min(22.0, r * 0.56)) * 1.6
+    return _fit_lines(look.label, start, low, room / 1.25)
+
+
+def _token_sprite(look: Look) -> Sprite:
+    r = token_radius(look.board_kind, look.scale)
+    badge = _badge_size(r)
+    lines, label_size = token_name(look)
     label_w = max(font(label_size, bold=True).getlength(line) for line in lines)
-    dx = _edge_shift(label_w, look.edge)
-    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 + abs(dx) + r * 0.7 + 4) + 3  # room for a bow pointer
+    dx = _edge_shift(label_w, look.edge, look.edge_side)
+    half = max(r * 1.62, r + 2 * badge + 2, label_w / 2 + abs(dx) + max(r * 0.8, 18.0) + 6) + 3  # room for a bow pointer
     side = math.ceil(2 * half)
     c = side / 2
     k = supersampling(r)
@@ -376,7 +385,7 @@ def _token_sprite(look: Look) -> Sprite:
     if look.facing is not None and look.kind not in ("battery", "fort", "mine", "marker") and not look.face_down:
         text_top = label_y - (len(lines) / 2) * step
         box = (c + dx - label_w / 2 - 2, text_top - 2, c + dx + label_w / 2 + 2, text_top + len(lines) * step + 2)
-        _bow_pointer_if_hidden(img, c, r, half, box, look.facing, look.colour)
+        _bow_pointer_if_hidden(img, c, r, half, box, look.facing)
     if look.damage_text:
         paste_text(img, (c, c + r * 0.5), look.damage_text, max(9.0, r * 0.4), bold=True, fill=ink, stroke=1, stroke_fill=halo)
     if look.damage_max > 8 and not look.damage_text:
@@ -427,23 +436,26 @@ def _token_pips(d: ImageDraw.ImageDraw, look: Look, cx: float, cy: float, r: flo
 
 
 def _bow_pointer_if_hidden(img: Image.Image, c: float, r: float, half: float, box: tuple[float, float, float, float],
-                           facing: float, colour: theme.RGB) -> None:
+                           facing: float) -> None:
     """Draw the bow pointer beyond the name when the name's ``box`` hides the teardrop's point."""
     tip = _bearing_pt(c, c, r * 1.5, facing)
     if box[0] < tip[0] < box[2] and box[1] < tip[1] < box[3]:  # a wide name hides the bow point
         base = r * 1.3
         while base < half and box[0] < _bearing_pt(c, c, base, facing)[0] < box[2] and box[1] < _bearing_pt(c, c, base, facing)[1] < box[3]:
             base += 1.0
-        _bow_pointer(img, c, r, base, facing, colour)
+        _bow_pointer(img, c, r, base, facing)
 
 
-def _bow_pointer(img: Image.Image, c: float, r: float, base: float, facing: float, colour: theme.RGB) -> None:
+def _bow_pointer(img: Image.Image, c: float, r: float, base: float, facing: float) -> None:
     """An arrowhead just beyond the end of the name, pointing the way the ship faces: at chat size
     a facing must show even when a wide name covers the teardrop's point (ships facing along a
     row of hexes)."""
     k = 4
-    spread = math.degrees(math.atan2(r * 0.26, base))  # the same width at any distance
-    pts = [_bearing_pt(c, c, base + r * 0.55, facing), _bearing_pt(c, c, base, facing - spread), _bearing_pt(c, c, base, facing + spread)]
+    # at chat size (half the picture) it must still be a clear arrowhead: at least 9 px long there,
+    # white in a dark rim (a side's dark colour vanished on the sea), the hull says whose it is
+    length = max(r * 0.8, 18.0)
+    spread = math.degrees(math.atan2(length * 0.45, base))  # the same width at any distance
+    pts = [_bearing_pt(c, c, base + length, facing), _bearing_pt(c, c, base, facing - spread), _bearing_pt(c, c, base, facing + spread)]
     # drawn in a small patch around the arrowhead, supersampled, then laid over the sprite
     x0, y0 = math.floor(min(p[0] for p in pts)) - 2, math.floor(min(p[1] for p in pts)) - 2
     x1, y1 = math.ceil(max(p[0] for p in pts)) + 2, math.ceil(max(p[1] for p in pts)) + 2
@@ -452,7 +464,7 @@ def _bow_pointer(img: Image.Image, c: float, r: float, base: float, facing: floa
         return
     layer = Image.new("RGBA", ((x1 - x0) * k, (y1 - y0) * k), (0, 0, 0, 0))
     ImageDraw.Draw(layer).polygon(
-        [((x - x0) * k, (y - y0) * k) for x, y in pts], fill=colour, outline=(245, 245, 245), width=max(1, round(r / 12)) * k
+        [((x - x0) * k, (y - y0) * k) for x, y in pts], fill=(250, 250, 250), outline=theme.OUTLINE, width=max(2, round(r / 10)) * k
     )
     img.alpha_composite(layer.reduce(k), (x0, y0))
 

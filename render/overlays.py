@@ -186,8 +186,11 @@ def draw_overlays(
                 # at the start, where the mover was: its end is under the counter that moved
                 labels.append((pts[0], o.text, (245, 245, 245), (pts[-1],)))
         elif o.kind == "fire" and len(pts) >= 2:
-            _fire(pen, pts[0], pts[-1], w)
-            results.append((_label_spot(pts[0], pts[-1]), o.text or "fire", theme.OVERLAY_FIRE, (pts[0], pts[-1])))
+            # in the firing side's colour: with both sides' shots on the board, whose is whose
+            shot = theme.vivid(colours[o.side]) if o.side in colours else theme.OVERLAY_FIRE
+            a, b = _beside(pts[0], pts[-1], w * 1.4)
+            _fire(pen, a, b, w * 1.4, shot)
+            results.append((_label_spot(a, b), o.text or "fire", shot, (pts[0], pts[-1])))
         elif o.kind == "ram" and len(pts) >= 2:
             _ram(pen, pts[0], pts[-1], w)
             results.append((_label_spot(pts[0], pts[-1]), f"RAM {o.text}".strip(), theme.OVERLAY_RAM, (pts[0], pts[-1])))
@@ -205,6 +208,16 @@ def draw_overlays(
                 cy = sum(p[1] for p in pts) / len(pts)
                 labels.append(((cx, cy), o.text, theme.mix(side, (255, 255, 255), 0.6), ()))
     return labels, results
+
+
+def _beside(a: Pt, b: Pt, by: float) -> tuple[Pt, Pt]:
+    """The line from a to b moved ``by`` pixels to its right: two ships' shots at each other run
+    side by side, each readable, instead of one drawn over the other."""
+    dist = math.hypot(b[0] - a[0], b[1] - a[1])
+    if dist == 0:
+        return a, b
+    rx, ry = -(b[1] - a[1]) / dist * by, (b[0] - a[0]) / dist * by
+    return (a[0] + rx, a[1] + ry), (b[0] + rx, b[1] + ry)
 
 
 def _label_spot(a: Pt, b: Pt) -> Pt:
@@ -257,12 +270,12 @@ def _dashes(a: Pt, b: Pt, dash: float, gap: float) -> list[tuple[Pt, Pt]]:
     return out
 
 
-def _fire(pen: Pen, a: Pt, b: Pt, w: float) -> None:
+def _fire(pen: Pen, a: Pt, b: Pt, w: float, colour: theme.RGB) -> None:
     end = _shorten(a, b, w * 2.5)
     dashes = _dashes(a, end, w * 4, w * 2)
-    for p, q in dashes:  # a dark casing under every dash keeps red readable on any terrain
-        pen.segment(p, q, [(w + 2, CASING), (w, theme.OVERLAY_FIRE)])
-    _arrowhead(pen, a, end, w * 3.6, theme.OVERLAY_FIRE, casing=1.0)
+    for p, q in dashes:  # a dark casing under every dash keeps the colour readable on any terrain
+        pen.segment(p, q, [(w + 2, CASING), (w, colour)])
+    _arrowhead(pen, a, end, w * 3.6, colour, casing=1.0)
 
 
 def _ram(pen: Pen, a: Pt, b: Pt, w: float) -> None:

@@ -52,6 +52,7 @@ def drawn_colours(side_colours: Iterable[theme.RGB]) -> list[theme.RGB]:
         out.extend(_blends(c, [(255, 255, 255)], (0.3, 0.6, 0.75)))
         out.extend(_blends(c, [theme.OUTLINE, sea], (0.5,))[1:])
         out.append(theme.mix(sea, c, 0.27))  # zone tint
+        out.extend(_blends(theme.vivid(c), [theme.OUTLINE, sea], (0.5,)))  # its shots (overlays)
     seen: dict[theme.RGB, None] = {}
     for c in out:
         seen.setdefault(c, None)

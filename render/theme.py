@@ -114,6 +114,15 @@ def ink_on(c: RGB) -> RGB:
     return (20, 24, 30) if luminance(c) > 0.6 else (255, 255, 255)
 
 
+def vivid(c: RGB) -> RGB:
+    """A side's colour made bright and saturated, same hue: a thin line in it (a shot) reads on sea
+    and land alike and still says whose it is, like the side's counters and its key swatch. A grey
+    side stays grey, only lighter."""
+    h, _, s = colorsys.rgb_to_hls(c[0] / 255.0, c[1] / 255.0, c[2] / 255.0)
+    r, g, b = colorsys.hls_to_rgb(h, 0.78, max(s, 0.9) if s > 0.1 else s)
+    return (round(r * 255), round(g * 255), round(b * 255))
+
+
 def mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.commands import COMMANDS
-from bot.rooms.common import User, place
+from bot.rooms.common import User, place, zoom_counters
 from bot.rooms.context import Table
 from bot.rooms.seats import user_seats
 from games.core.errors import DataError, GameError
@@ -95,13 +95,7 @@ class Choices:
         loaded = await self.ctx.latest(channel)
         seats = user_seats(loaded.row, user.id)
         view = loaded.rules.view(loaded.state, UMPIRE if UMPIRE in seats else (seats[0] if seats else None))
-        pairs = []
-        for counter in view.counters:
-            if counter.face_down or counter.kind in ("wake", "marker"):
-                continue
-            where = place(view, counter.pos)
-            pairs.append((f"{counter.label} ({where})", where))
-        return pairs
+        return [(f"{c.label} ({place(view, c.pos)})", place(view, c.pos)) for c in zoom_counters(view)]
 
     async def _complete_deck_sources(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
         from games.tools import deck_sources

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.storage import GameRow, OrderRow
-from games.core.errors import InvalidSyntax, quote
+from games.core.errors import SHORT_LIST, InvalidSyntax, UnknownName, closest_hint, quote, resolve_name
 from games.core.hexgrid import Hex
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset
 from games.core.squaregrid import Square, SquareBoard
-from games.core.view import View
+from games.core.view import Counter, View
 from games.tools import TOOLS
 
 MAX_REPLAY_FRAMES = 100  # a longer game is sampled: set-up, evenly spaced orders, the last
@@ -114,27 +114,67 @@ def place(view: View, pos: tuple[float, float]) -> str:
 ZOOM_RADIUS = {"hex": 3.0, "square": 2.0, "table": 6.0}
 
 
+def zoom_counters(view: View) -> list[Counter]:
+    """The counters /game board zoom: may be centred on by name: those the viewer sees face up,
+    not wakes or markers. A face-down counter never answers, so a zoom cannot find a hidden unit."""
+    return [c for c in view.counters if not c.face_down and c.kind not in ("wake", "marker") and c.label]
+
+
 def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]:
-    """``1205``, ``c4 3`` or ``12.5,18 8``: where to centre a zoomed board, and how far to show."""
+    """``1205``, ``c4 3``, ``12.5,18 8`` or a unit's name (``Monitor``, ``patrick henry 2``):
+    where to centre a zoomed board, and how far to show."""
     parts = text.replace(";", " ").split()
     kind = view.board.kind
     radius = ZOOM_RADIUS[kind]
-    if len(parts) == 2:
+    if len(parts) > 1:
         try:
-            radius = float(parts[1])
+            radius = float(parts[-1])
         except ValueError:
-            raise InvalidSyntax(f"Zoom radius {quote(parts[1])} is not a number.") from None
-        if not 0.5 <= radius <= 50:
-            raise InvalidSyntax("Zoom radius must be between 0.5 and 50.")
-    elif len(parts) != 1:
-        raise InvalidSyntax(f"Cannot read zoom {quote(text)}.", hint="Write a hex (1205), a square (c4) or a point (12,18), then optionally a radius.")
-    where = parts[0]
+            if _looks_like_place(kind, " ".join(parts[:-1])):  # "1205 big": a place, then no radius
+                raise InvalidSyntax(f"Zoom radius {quote(parts[-1])} is not a number.") from None
+        else:
+            parts = parts[:-1]
+            if not 0.5 <= radius <= 50:
+                raise InvalidSyntax("Zoom radius must be between 0.5 and 50.")
+    where = " ".join(parts)
+    if _looks_like_place(kind, where):
+        return _place(view, where), radius
+    counters = {c.id: c for c in zoom_counters(view)}
+    names = {cid: c.label for cid, c in counters.items()}
+    what = "hex number" if kind == "hex" else "square" if kind == "square" else "point"
+    example = {"hex": "1205", "square": "c4", "table": "12,18"}[kind]
+    if not names:
+        raise InvalidSyntax(f"Cannot zoom to {quote(where)}: it is not a {what} of this board, and no unit is in sight.",
+                            hint=f"Write a {what} ({example}), then a radius if you like ({example} 3).")
+    try:
+        at = resolve_name(where, names, "unit")
+    except UnknownName:
+        listed = sorted(set(names.values()), key=str.casefold)
+        known = f"Units: {', '.join(listed)}." if len(listed) <= SHORT_LIST else closest_hint(where, names, tail="")
+        raise UnknownName(f"Cannot zoom to {quote(where)}: it is neither a {what} nor a unit you can see.",
+                          hint=f"Write a {what} ({example}) or a unit's name, then a radius if you like "
+                               f"({listed[0]} 2). {known}") from None
+    return _place(view, place(view, counters[at].pos)), radius
+
+
+def _looks_like_place(kind: str, where: str) -> bool:
+    """Written as a hex number, a square or a point (anything else is taken as a unit's name)."""
+    if kind == "hex":
+        return where.isdigit()
+    if kind == "square":
+        return re.fullmatch(r"[A-Za-z]\d+", where) is not None
+    return "," in where
+
+
+def _place(view: View, where: str) -> str | tuple[float, float]:
+    """A hex, square or point of the board as the renderer takes it; refused when off the board."""
+    kind = view.board.kind
     if kind == "hex" and view.board.hex_layout is not None:
         view.board.hex_layout.parse(where)
-        return where, radius
+        return where
     if kind == "square":
         SquareBoard(int(view.board.width), int(view.board.height)).parse(where)
-        return where.lower(), radius
+        return where.lower()
     try:
         x_text, y_text = where.split(",")
         x, y = float(x_text), float(y_text)
@@ -142,7 +182,7 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
         raise InvalidSyntax(f"Zoom point {quote(where)} should be x,y in inches, e.g. 12,18.") from None
     if not (0 <= x <= view.board.width and 0 <= y <= view.board.height):
         raise InvalidSyntax(f"Point {quote(where)} is off the {view.board.width:g}x{view.board.height:g} inch table.")
-    return (x, y), radius
+    return (x, y)
 
 
 def rules_played(row: GameRow, rules: Ruleset[Any, Any]) -> str | None:

@@ -86,8 +86,9 @@ class Lifecycle:
             raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT) from None
         seats = rules.seats(state)
         name = next(s.name for s in scenarios if s.id == scenario)
+        only = "" if opts.get("scenario", "").strip() else f" (its only scenario, `{scenario}`, since none was named)"
         text = (
-            f"<@{user.id}> set up **{rules.name}**: {name}.\n"
+            f"<@{user.id}> set up **{rules.name}**: {name}{only}.\n"
             f"Seed commitment: `{row.commitment}` (SHA-256 of the secret seed, published at the end).\n"
             f"Seats: {', '.join(f'{s.label} (`{s.id}`)' for s in seats)}.\n"
             "Take a seat with /game join seat:<seat>, then /game start."
@@ -380,11 +381,15 @@ def new_game_spec(opts: dict[str, str]) -> tuple[Ruleset[Any, Any], str, str, di
     system = system.lower()  # ids are lower case; "Table" means table
     rules = get_ruleset(system)
     scenarios = rules.scenarios()
-    wanted = opts.get("scenario") or scenarios[0].id
+    listed = "Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in scenarios) + "."
+    wanted = opts.get("scenario", "").strip()
+    if not wanted and len(scenarios) > 1:  # never a silent pick: the player chooses what to play
+        raise InvalidSyntax(f"Name a scenario: {rules.name} has {len(scenarios)}.",
+                            hint=f"{listed} For example: /game new system:{system} scenario:{scenarios[0].id}")
+    wanted = wanted or scenarios[0].id  # the system's only scenario (game_new says so)
     scenario = next((s.id for s in scenarios if s.id.lower() == wanted.lower()), wanted)
     if scenario not in {s.id for s in scenarios}:
-        raise UnknownName(f"{rules.name} has no scenario {quote(scenario)}.",
-                          hint="Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in scenarios) + ".")
+        raise UnknownName(f"{rules.name} has no scenario {quote(scenario)}.", hint=listed)
     specs = rules.options()
     options = check_options(specs, parse_options(opts.get("options", "")), system=rules.name)
     full = {o.key: o.default for o in specs if o.default != ""} | options  # "" = unset

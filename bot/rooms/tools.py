@@ -251,11 +251,15 @@ class Tools:
         return [Output("ephemeral", TOOLS.hand_text(state, user.id), to=user.id)]
 
     async def play(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        card = opts.get("card", "").replace(" ", "")
+        typed = opts.get("card", "").strip()
+        card = typed.replace(" ", "")  # one word in the tools' log: "jack of spades" -> "jackofspades"
         if not card:
             raise InvalidSyntax("Name the card to play.", hint="e.g. /play card:A♥ (see /hand)")
         deck = opts.get("deck", "")
-        return await self._tools_apply(channel, user, f"play {card} {deck}".strip())
+        try:
+            return await self._tools_apply(channel, user, f"play {card} {deck}".strip())
+        except GameError as err:  # quote the card as the player typed it, not as it is logged
+            raise type(err)(err.message.replace(quote(card), quote(typed), 1), hint=err.hint) from None
 
     async def seal(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         verb = opts.get("action", "").lower() or opts["_verb"]

@@ -144,11 +144,11 @@ def resolve_suggesting(text: str, known: Mapping[str, str], what: str) -> str:
         raise UnknownName(err.message, hint=closest_hint(text, known)) from None
 
 
-def closest_hint(text: str, known: Mapping[str, str]) -> str:
+def closest_hint(text: str, known: Mapping[str, str], *, tail: str = " `?` lists your orders.") -> str:
     """``Closest: A, B, C.``: the display names nearest the text as typed."""
     by_fold = {fold(name): name for name in known.values()}
     near = difflib.get_close_matches(fold(text), list(by_fold), n=3, cutoff=0.0)
-    return "Closest: " + ", ".join(by_fold[n] for n in near) + ". `?` lists your orders."
+    return "Closest: " + ", ".join(by_fold[n] for n in near) + "." + tail
 
 
 def quoting(text: str, err: GameError) -> GameError:

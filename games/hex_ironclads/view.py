@@ -12,7 +12,7 @@ from games.hex_ironclads.data import load_scenario, ship_types
 from games.hex_ironclads.orders import fire_order
 from games.hex_ironclads.rules.firing_dice_2 import can_fire
 from games.hex_ironclads.rules.movement_4 import unmoved
-from games.hex_ironclads.rules.turn_sequence_1 import to_act
+from games.hex_ironclads.rules.turn_sequence_1 import sealed_note, to_act
 from games.hex_ironclads.state import BROKEN_OFF, FIGHTING, FIRE, MOVE, SAVED, SUNK, State, game_map
 
 TALLY = ((SUNK, "sunk"), (BROKEN_OFF, "broken off"), (SAVED, "saved"), (FIGHTING, "fighting"))
@@ -100,7 +100,8 @@ def _side_line(state: State, side_id: str) -> str:
             counts.append(f"{n} {label}")
     line = f"{side.name} (home edge {side.home_edge}): {', '.join(counts)}"
     if state.phase == FIRE:
-        line += f"; fire orders sealed, commitment {side.commitment[:16]}..." if side.sealed else "; writing fire orders"
+        # the start of the commitment in brackets: "...3d89329327725203...." ended the line in four dots
+        line += f"; fire orders sealed (commitment {side.commitment[:16]}…)" if side.sealed else "; writing fire orders"
     elif state.phase == MOVE and side.initiative:
         line += f"; initiative {'/'.join(str(v) for v in side.initiative)}"
     return line + "."
@@ -118,7 +119,8 @@ def private_lines(state: State, seat: str | None) -> list[str]:
     lines = []
     for side in state.sides if seat == UMPIRE else [s for s in state.sides if s.id == seat]:
         if side.sealed:
-            lines.append(f"{side.name} sealed: {side.sealed_text} (nonce {side.nonce}).")
+            # the umpire reads both sides' seals; a side reads its own as the seal's note told it
+            lines.append(f"{side.name} sealed: {side.sealed_text} (nonce `{side.nonce}`)." if seat == UMPIRE else sealed_note(side))
             continue
         given = [fire_order(state, state.ship(sid), t).text for sid, t in side.orders.items()]
         waiting = [s.name for s in state.ships if s.side == side.id and can_fire(state, s) and s.id not in side.orders]

@@ -30,7 +30,17 @@ import json
 from dataclasses import dataclass, field
 
 from games.core.data import load
-from games.core.decks import Deck, card_matches, card_name, custom_cards, standard_cards
+from games.core.decks import (
+    RANK_WORDS,
+    SUIT_WORDS,
+    Deck,
+    card_matches,
+    card_name,
+    custom_cards,
+    rank_of,
+    standard_cards,
+    suit_of,
+)
 from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import Rng, seal
@@ -126,6 +136,17 @@ class ToolsState:
     def unrevealed(self, user: str | None = None) -> list[SecretRoll]:
         return [r for r in self.rolls if not r.revealed and (user is None or r.roller == user)]
 
+
+
+def card_spellings(card: str) -> str:
+    """How a player may type ``card`` (each spelling ``card_matches`` takes), for a refusal's
+    example: ``JS``, ``J♠`` or ``jack of spades``; a custom card by its name."""
+    rank = rank_of(card)
+    if not rank:
+        return quote(card_name(card))
+    word = next((w for w, r in RANK_WORDS.items() if r == rank), rank) if not rank.isdigit() else rank
+    suit = next(w for w, s in SUIT_WORDS.items() if s == suit_of(card) and w.endswith("s"))
+    return f"{quote(card)}, {quote(card_name(card))} or {quote(f'{word} of {suit}')}"
 
 def _user(uid: str) -> str:
     return f"<@{uid}>"
@@ -341,8 +362,15 @@ class Tools(Ruleset[ToolsState, ToolOrder]):
         holding = [d for d in decks if any(card_matches(c, card) for c in d.hands.get(seat, []))]
         if not holding:
             held = [f"{d.name}: {', '.join(card_name(c) for c in d.hands[seat])}" for d in decks if d.hands.get(seat)]
-            hint = f"You hold {'; '.join(held)}." if held else "See your cards with /hand."
-            raise UnknownName(f"You hold no card {quote(card)}.", hint=hint)
+            if not held:  # "see your cards with /hand" would send them to look at nothing
+                where = f" from {quote(deck_name)}" if deck_name else ""
+                take = (f"Take some with /deck draw name:{decks[0].name if len(decks) == 1 else '<deck>'} to:hand, "
+                        "or ask for /deck deal." if decks else "Make a deck first: /deck new name:cards from:standard52.")
+                raise UnknownName(f"You hold no cards{where}, so you cannot play {quote(card)}.",
+                                  hint=f"{take} Cards are typed like `JS`, `10c` or `jack of spades`.")
+            first = next(c for d in decks for c in d.hands.get(seat, []))
+            raise UnknownName(f"You hold no card {quote(card)}.",
+                              hint=f"You hold {'; '.join(held)}. Type a card like {card_spellings(first)}.")
         if len(holding) > 1:
             raise IllegalOrder(f"You hold {quote(card)} from several decks.", hint="Name the deck too.")
         played = holding[0].play(seat, card)

@@ -121,7 +121,8 @@ def test_deal_refuses_a_bare_name_and_play_finds_a_card_by_its_words(tmp_path: P
     errors = [r["text"] for r in records if r["kind"] == "error"]
     assert "`bob` is not a mention of a user" in errors[0] and "@alice @bob" in errors[0]
     refusal, held = errors[1].split(" You hold c: ")
-    assert refusal == "You hold no card `JS`."
+    held, example = held.split(". Type a card like ")
+    assert refusal == "You hold no card `JS`." and example.count("`") == 6  # e.g. `QH`, `Q♥` or `queen of hearts`
     assert len(held.split(", ")) == 50 and "J♠" not in held and "A♥" in held  # the refusal lists the hand
     public = [r["text"] for r in records if r["kind"] == "message"]
     assert any("plays **J♠**" in t for t in public) and any("plays **10♣**" in t for t in public)

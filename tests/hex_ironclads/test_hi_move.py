@@ -109,7 +109,7 @@ def test_orders_for_the_other_side_or_out_of_turn_are_refused() -> None:
     before = snapshot(state)
     with pytest.raises(NotAllowed, match="Virginia belongs to Confederate; you sit as Union"):
         order(state, "union", "Virginia move F")
-    with pytest.raises(NotYourTurn, match="Union moves now"):
+    with pytest.raises(NotYourTurn, match=r"Union moves now \(its initiative roll was lower, so it moves first\)"):
         order(state, "confederate", "Virginia move F")
     with pytest.raises(NotYourTurn):
         order(state, "confederate", "done")
@@ -258,3 +258,15 @@ def test_a_ram_still_counts_when_the_broken_off_target_has_left_the_map_meanwhil
     text = texts(order(state, "confederate", "Teaser stay", rng))
     assert "Monitor rams Virginia with her ram (4 dice): [6 Major, 6 Major, 1 Miss, 1 Miss] = 4 flotation points." in text
     assert virginia.status == "sunk" and not rng.dice
+
+
+def test_the_side_that_moved_first_is_not_told_the_other_won_the_initiative() -> None:
+    """Once the first side is done, its orders were refused with "<other side> moves now (it won
+    the initiative roll's order)": the other side had lost it. The refusal now says why it waits."""
+    state = roads()
+    to_move_phase(state, "union")
+    order(state, "union", "done")
+    with pytest.raises(NotYourTurn) as refused:
+        order(state, "union", "Monitor move F")
+    assert "Confederate moves now (Union has moved this turn)" in refused.value.text
+    assert "won" not in refused.value.text and "next turn" in refused.value.hint

@@ -159,7 +159,10 @@ def move(state: State, seat: str, order: Move | Stay, rng: Rng) -> list[Event]:
     own_side(state, seat, ship, order)
     mover = state.side(state.mover())
     if ship.side != mover.id:
-        raise NotYourTurn(f"{quote(order.text)}: {mover.name} moves now (it won the initiative roll's order).", hint="Wait for your side's movement.")
+        # the side moving second was told it "won the initiative roll's order": it had not
+        why = "its initiative roll was lower, so it moves first" if state.moving == 0 else f"{state.side(ship.side).name} has moved this turn"
+        raise NotYourTurn(f"{quote(order.text)}: {mover.name} moves now ({why}).",
+                          hint="Wait for your side's movement." if state.moving == 0 else "Your ships move again next turn, after its fire orders.")
     if ship.status != FIGHTING:
         raise IllegalOrder(f"{quote(order.text)}: {ship.name} is {ship.status} and is not under your orders.")
     if ship.moved:

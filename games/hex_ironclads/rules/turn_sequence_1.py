@@ -61,6 +61,12 @@ def sealed_text(state: State, side: Side) -> str:
     return f"Turn {state.turn}, {side.name}: " + ("; ".join(parts) if parts else "no ship fires")
 
 
+def sealed_note(side: Side) -> str:
+    """What a side is told of its own seal: the private event, and the same line in its view, so
+    the bot sends it once (a view DM that already shows an event's text replaces the event's DM)."""
+    return f"Your sealed fire orders: {side.sealed_text} (nonce `{side.nonce}`)."
+
+
 def _seal_side(state: State, side: Side, rng: Rng, by: str) -> list[Event]:
     side.sealed_text = sealed_text(state, side)
     side.nonce = rng.nonce(side.sealed_text)
@@ -68,7 +74,7 @@ def _seal_side(state: State, side: Side, rng: Rng, by: str) -> list[Event]:
     side.sealed = True
     return [
         public(f"{side.name} has sealed its fire orders{by}. Commitment: `{side.commitment}`."),
-        private(f"Your sealed fire orders: {side.sealed_text} (nonce `{side.nonce}`).", side.id),
+        private(sealed_note(side), side.id),
     ]
 
 
