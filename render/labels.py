@@ -49,9 +49,11 @@ def overlap(a: Box, b: Box) -> float:
     return w * h if h > 0 else 0.0
 
 
-def _overlaps(a: Box, boxes: Sequence[Box]) -> float:
+def _overlaps(a: Box, boxes: Sequence[Box], base: float = 0.0, pref: float = 0.0, beat: float = math.inf) -> float:
     """The sum of ``overlap(a, b)`` over ``boxes``, the same sum in the same order (skipping
-    zeros changes no bit), inlined: a table's name placement adds up some 10^6 overlaps."""
+    zeros changes no bit), inlined: a table's name placement adds up some 10^6 overlaps. Infinity
+    as soon as a covered place's cost, ``HARD + (base + sum) + pref``, reaches ``beat`` (a place
+    already found): the rest of the sum only adds to it (float sums of terms >= 0 never fall)."""
     ax0, ay0, ax1, ay1 = a
     total = 0.0
     for b in boxes:
@@ -60,6 +62,8 @@ def _overlaps(a: Box, boxes: Sequence[Box]) -> float:
             h = (ay1 if ay1 < b[3] else b[3]) - (ay0 if ay0 > b[1] else b[1])
             if h > 0:
                 total += w * h
+                if HARD + (base + total) + pref >= beat:
+                    return math.inf
     return total
 
 
@@ -168,11 +172,16 @@ class Placer:
         self.taken = list(taken)
         self._candidates: dict[str, list[tuple[Box, float]]] = {}
 
-    def _cost(self, box: Box, others: Sequence[Box], word_gap: float, bases: Sequence[Box] | None = None) -> float:
+    def _cost(self, box: Box, others: Sequence[Box], word_gap: float, bases: Sequence[Box] | None = None, *,
+              pref: float = 0.0, beat: float = math.inf) -> float:
         """How much of a box runs into names (kept a word's gap apart), bases or off the table.
-        A name never meets its own base: every candidate stands off it."""
-        return _overlaps(grow(box, word_gap, 1.0), others) + _overlaps(box, self.bases if bases is None else bases) \
-            + outside(box, self.area) * 4
+        A name never meets its own base: every candidate stands off it. Infinity once a covered
+        place of preference ``pref`` could not cost less than ``beat`` (see ``_overlaps``)."""
+        names = _overlaps(grow(box, word_gap, 1.0), others, 0.0, pref, beat)
+        if names == math.inf:
+            return names
+        on_bases = _overlaps(box, self.bases if bases is None else bases, names, pref, beat)
+        return names + on_bases + outside(box, self.area) * 4
 
     def _covers(self, box: Box, others: Sequence[Box], word_gap: float, bases: Sequence[Box]) -> bool:
         """Whether ``_cost`` would be above 0, stopping at the first thing the box runs into
@@ -290,8 +299,8 @@ class Placer:
                 if self._covers(box, others, n.height * 0.5, bases):
                     continue  # a clear place is known: no covered one can beat it
                 hit = 0.0
-            else:
-                hit = self._cost(box, others, n.height * 0.5, bases)
+            else:  # nothing clear yet: a place covering more than the best so far stops being counted
+                hit = self._cost(box, others, n.height * 0.5, bases, pref=pref, beat=math.inf if best is None else best[0])
             # a covered place is judged by how much it covers alone (leaders and such are details then)
             cost = HARD + hit + pref if hit > 0 else pref + self._soft(n, box, others, leaders, bases)
             if best is None or cost < best[0]:

@@ -124,10 +124,16 @@ def render_replay(
             raise ValueError(f"replay of {len(views)} frames does not fit in {max_bytes} bytes even at {factor:.2f} scale")
         # aim under the limit at once rather than shrink by steps (each attempt draws its frames
         # anew); measured, a replay's size falls about as its width does, not as its area
-        factor *= min(0.75, 0.95 * max_bytes / projected)
+        factor *= min(0.9, 0.95 * max_bytes / projected)
 
 
+# how a frame is shrunk: Hamming takes half Lanczos's time on a measured-table frame (15 vs 29 ms), and
+# names shrunk to 0.64 of their size read the same either way (compared side by side)
+SHRINK = Image.Resampling.HAMMING
 PROJECT_AFTER = 8  # frames encoded before their size so far is trusted to project the whole GIF's
+# a projection is a little low as often as high: one within 3% of the limit is given up too, rather than
+# drawn to its end and found just over
+HEADROOM = 0.97
 
 
 def _encode(
@@ -153,7 +159,7 @@ def _encode(
         frame = captioned(img, caption, i, len(views))
         if factor != 1.0:
             frame = frame.resize((max(1, round(frame.width * factor)), max(1, round(frame.height * factor))),
-                                 Image.Resampling.LANCZOS)
+                                 SHRINK)
         if stream is None:
             canvas = frame.size
         frame = _fit(frame, canvas)
@@ -165,7 +171,7 @@ def _encode(
         if i == 0:
             first = buf.tell()
         projected = first + (buf.tell() - first) / i * (len(views) - 1) if i else float(buf.tell())
-        if buf.tell() > max_bytes or (i + 1 >= PROJECT_AFTER and projected > max_bytes):
+        if buf.tell() > max_bytes or (i + 1 >= PROJECT_AFTER and projected > max_bytes * HEADROOM):
             return None, max(projected, buf.tell())
     assert stream is not None
     stream.close()
@@ -180,7 +186,7 @@ def _fit(frame: Image.Image, canvas: tuple[int, int]) -> Image.Image:
     w, h = canvas
     if frame.width > w or frame.height > h:
         k = min(w / frame.width, h / frame.height)
-        frame = frame.resize((max(1, int(frame.width * k)), max(1, int(frame.height * k))), Image.Resampling.LANCZOS)
+        frame = frame.resize((max(1, int(frame.width * k)), max(1, int(frame.height * k))), SHRINK)
     out = Image.new("RGB", canvas, theme.STRIP)
     out.paste(frame, (0, 0))
     return out
