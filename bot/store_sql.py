@@ -10,6 +10,7 @@ rows, how the schema version is kept, and the column types the migrations below 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import time
@@ -191,6 +192,9 @@ def game_from_row(row: Any) -> GameRow:
         remind_every=row[16], last_activity=row[17], last_reminded=row[18], status_message=row[19], guild=row[20],
         rules=row[21],
     )
+
+
+LONG_LOG = 300  # orders read out of the event loop's thread from this many on
 
 
 def order_from_row(r: Any) -> OrderRow:
@@ -495,7 +499,12 @@ class SqlStore(_Claims[C], _Copying[C]):
 
     async def orders(self, game_id: int, *, include_undone: bool = True) -> list[OrderRow]:
         sql = SELECT_ORDERS if include_undone else SELECT_ORDERS + " AND NOT undone"
-        return [order_from_row(r) for r in await self._fetch(sql + " ORDER BY seq", (game_id,))]
+        rows = await self._fetch(sql + " ORDER BY seq", (game_id,))
+        if len(rows) < LONG_LOG:
+            return [order_from_row(r) for r in rows]
+        # a long game's log (3,000 orders: ~30 ms of JSON) is read out in a thread, so the event loop
+        # runs between the thread's turns at the interpreter lock instead of stalling for all of it
+        return await asyncio.to_thread(lambda: [order_from_row(r) for r in rows])
 
     async def mark_undone(self, game: GameRow, seq: int, *, snapshot: Any, counter: int) -> GameRow:
         """Mark one order undone (it stays in the log) with the rebuilt snapshot, atomically."""

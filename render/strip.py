@@ -25,6 +25,13 @@ SMALL_SIZE = 14
 
 def wrap(text: str, size: float, width: float, *, bold: bool = False) -> list[str]:
     """Greedy word wrap by measured width (long words are cut rather than overflow)."""
+    return list(_wrapped(text, size, width, bold))
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, size: float, width: float, bold: bool) -> tuple[str, ...]:
+    """``wrap``, kept: the same status lines come back picture after picture (a replay's frames),
+    and measuring every word of them was a tenth of a frame's drawing."""
     f = font(size, bold=bold)
     lines: list[str] = []
     for para in text.split("\n"):
@@ -44,7 +51,7 @@ def wrap(text: str, size: float, width: float, *, bold: bool = False) -> list[st
                 word = word[cut:]
             cur = word
         lines.append(cur)
-    return lines
+    return tuple(lines)
 
 
 def _pt(cx: float, cy: float, r: float, deg: float) -> tuple[float, float]:

@@ -212,7 +212,7 @@ def fold(
         if text == CONCEDE_ORDER:
             yield state, rng, [concession_event(rules, state, seat)]
             continue
-        yield state, rng, rules.apply(state, seat, rules.parse_order(state, seat, text), rng)
+        yield state, rng, rules.play(state, seat, text, rng)
 
 
 # /game concede is logged as an order with this text, for the conceding side's seat. No system's

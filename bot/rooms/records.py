@@ -155,10 +155,9 @@ class Records:
             row = await self.ctx.latest_row(channel)
             orders = await self.ctx.store.orders(row.id, include_undone=False)
         # frames follow the orders this user's log lists (numbered as there), never a secret one:
-        # a frame or a count per hidden order would count them
-        position = {o.seq: i for i, o in enumerate(orders)}
-        listed = [(position[o.seq] + 1, o.text if readable else HIDDEN_ORDER)
-                  for o, readable in orders_seen(row, user.id, orders)]
+        # a frame or a count per hidden order would count them. Worked out in a thread: a long game's
+        # thousands of orders would hold up the event loop
+        listed = await asyncio.to_thread(replay_listing, row, user.id, orders)
         if not listed:
             raise IllegalOrder("There is nothing to replay yet: no orders have been given.")
         sample = replay_steps(len(listed), MAX_REPLAY_FRAMES)  # 0 is the set-up, k the k-th listed order
@@ -268,6 +267,12 @@ class Records:
         return [Output("ephemeral", text, to=user.id, view=view)]
 
 
+def replay_listing(row: GameRow, user_id: str, orders: list[OrderRow]) -> list[tuple[int, str]]:
+    """(fold step, caption text) of each order ``user_id``'s log lists, in order (see game_replay)."""
+    position = {o.seq: i for i, o in enumerate(orders)}
+    return [(position[o.seq] + 1, o.text if readable else HIDDEN_ORDER) for o, readable in orders_seen(row, user_id, orders)]
+
+
 def draw_replay(row: GameRow, orders: list[OrderRow], shown: dict[int, tuple[int, str]],
                 steps: list[int]) -> bytes | None:
     """The replay GIF (in a worker: everything it needs is in its arguments), or None when the
@@ -307,8 +312,13 @@ async def export_record(store: Storage, row: GameRow, *, secrets: bool = False, 
     """The record: once the game is over, every order and event and the seed. While it runs,
     ``viewer``'s part of it (the orders their log lists, see ``orders_seen`` in seats.py, numbered as
     there, with public events only), so an export neither counts nor times hidden orders;
-    ``secrets`` is the whole record for the bot's own check (``/game verify``)."""
-    orders = await store.orders(row.id)
+    ``secrets`` is the whole record for the bot's own check (``/game verify``). Put together in a
+    thread: a long game's thousands of orders would hold up the event loop."""
+    return await asyncio.to_thread(record_of, row, await store.orders(row.id), secrets, viewer)
+
+
+def record_of(row: GameRow, orders: list[OrderRow], secrets: bool, viewer: str | None) -> dict[str, Any]:
+    """``export_record`` from the orders read."""
     over = row.status in FINISHED
     if not (over or secrets):
         listed = orders_seen(row, viewer, orders)

@@ -195,6 +195,12 @@ class Ruleset(ABC, Generic[S, OrderT]):
         """Carry out an order. Must refuse, with a GameError (NotYourTurn for turn order), any order
         this seat may not give now: the service passes every seated player's orders through."""
 
+    def play(self, state: S, seat: str, text: str, rng: Rng) -> list[Event]:
+        """A logged order replayed from its text (a replay, a verify): ``parse_order`` then
+        ``apply``. A system whose ``parse_order`` already makes every check ``apply`` makes may
+        skip the second one here; the result must be the same."""
+        return self.apply(state, seat, self.parse_order(state, seat, text), rng)
+
     @abstractmethod
     def view(self, state: S, seat: str | None) -> View: ...
 

@@ -371,6 +371,15 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 raise quoting(order.text, err) from None
         else:
             order = self.parse_order(state, seat, order.text)
+        return self._carry_out(state, seat, order, rng)
+
+    def play(self, state: State, seat: str, text: str, rng: Rng) -> list[Event]:
+        """A logged order replayed: ``parse_order`` has checked it in this very state, so it is
+        carried out without ``apply``'s second check (the check is most of a measured-table order's
+        cost; a checked order checks the same again, so the result is the same)."""
+        return self._carry_out(state, seat, self.parse_order(state, seat, text), rng)
+
+    def _carry_out(self, state: State, seat: str, order: DoiOrder, rng: Rng) -> list[Event]:
         if isinstance(order, SetUpOrder):
             return self._set_up(state, seat, order, rng)
         events = self._play(state, seat, order, rng)

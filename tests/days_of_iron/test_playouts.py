@@ -84,6 +84,19 @@ def replay(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[s
     return state
 
 
+def replay_by_play(scenario: str, seed: int, log: list[tuple[str, str]], options: dict[str, str]) -> State:
+    """The log replayed as /game replay and /game verify do (``RS.play``: the order checked once),
+    beside ``apply(parse_order)`` (checked twice, as when it was given): the same events and state
+    after every order."""
+    rng, given_rng = Rng(seed_from_number(seed)), Rng(seed_from_number(seed))
+    state, given = RS.setup(scenario, options, rng), RS.setup(scenario, options, given_rng)
+    for seat, text in log:
+        events = RS.play(state, seat, text, rng)
+        assert events == RS.apply(given, seat, RS.parse_order(given, seat, text), given_rng), text
+        assert state == given and rng.counter == given_rng.counter, text
+    return state
+
+
 @settings(max_examples=15, deadline=None)
 @given(
     scenario=st.sampled_from(sorted(rec.scenario_ids())),
@@ -99,6 +112,7 @@ def test_random_playout(scenario: str, seed: int, picks: list[int], staff: str) 
     assert state.turn <= 3 and all(r.revealed or r.cancelled for r in state.sealed)
     assert any("Points (18.2)" in d for d in outcome.details)
     assert replay(scenario, seed, log, options) == state
+    assert replay_by_play(scenario, seed, log, options) == state
     assert RS.decode(json.loads(json.dumps(RS.encode(state)))) == state
     for seat in (None, UMPIRE, *(s.id for s in state.sides)):
         RS.view(state, seat)
@@ -147,3 +161,4 @@ def test_measured_table_playout(scenario: str, seed: int) -> None:
     assert RS.outcome(state) is not None
     assert "move" in used and used & {"form", "fire", "charge"}
     assert replay(scenario, seed, log, options) == state
+    assert replay_by_play(scenario, seed, log, options) == state

@@ -198,6 +198,30 @@ def test_replay_shrinks_to_fit_its_size_limit() -> None:
     assert Image.open(io.BytesIO(small)).width < Image.open(io.BytesIO(full)).width
 
 
+def test_a_replay_far_over_its_limit_is_drawn_smaller_after_a_few_frames_not_whole_again_and_again() -> None:
+    """The frames so far project the GIF's size: one far too large is given up after a few frames
+    and drawn once at a size aimed under the limit (it was drawn whole at 3/4 the size, again
+    and again: each attempt drew every frame)."""
+    base = hex_view()
+    views = [dataclasses.replace(base, title=f"Turn {i}", counters=base.counters[i % 2:]) for i in range(24)]
+    r = Renderer()
+    full = render_replay(views, [f"step {i}" for i in range(24)])
+    drawn = 0
+    real = r._render
+
+    def counted(*args: object, **kw: object) -> object:
+        nonlocal drawn
+        drawn += 1
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    r._render = counted  # type: ignore[method-assign,assignment]
+    from render.replay import render_replay as replay_with
+
+    small = replay_with(r, views, [f"step {i}" for i in range(24)], max_bytes=len(full) // 5)
+    assert len(small) <= len(full) // 5
+    assert drawn <= 2 * 8 + 24  # at most two attempts given up after 8 frames, then the one drawn whole
+
+
 def test_replay_needs_one_caption_per_view() -> None:
     with pytest.raises(ValueError, match="one caption per view"):
         render_replay([hex_view()], [])
