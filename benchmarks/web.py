@@ -48,6 +48,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -61,6 +62,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 import aiohttp  # noqa: E402
 
+from benchmarks.e2e import descendants, process_cpu  # noqa: E402
 from bot.service import TableService, User  # noqa: E402
 from bot.storage import open_store  # noqa: E402
 from bot.web.server import start  # noqa: E402
@@ -150,8 +152,8 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def viewer(http: aiohttp.ClientSession, url: str, games: list[int], stop: asyncio.Event,
-                 board: list[float], step: list[float]) -> None:
-    rng = random.Random(len(board))
+                 board: list[float], step: list[float], index: int) -> None:
+    rng = random.Random(index)  # each viewer its own games (one seed for all put them all on one game)
     while not stop.is_set():
         game = rng.choice(games)
         started = time.perf_counter()
@@ -170,10 +172,10 @@ async def viewer(http: aiohttp.ClientSession, url: str, games: list[int], stop: 
 
 
 async def live_viewer(http: aiohttp.ClientSession, url: str, chains: list[list[int]], stop: asyncio.Event,
-                      board: list[float], step: list[float], changes: list[int]) -> None:
+                      board: list[float], step: list[float], changes: list[int], index: int) -> None:
     """A browser on the page: load it, follow the live stream, now and then look at a replay step;
     when its game is over, open the next game of its chain (the one the player went on to)."""
-    rng = random.Random(len(board) * 7919 + len(step))
+    rng = random.Random(index)  # each viewer its own game (one seed for all put them all on one game)
     chain = list(rng.choice(chains))
     while chain and not stop.is_set():
         await watch_game(http, url, chain.pop(0), rng, stop, board, step, changes)
@@ -260,11 +262,11 @@ def run_viewers(url: str, chains: list[list[int]], viewers: int, seconds: float,
             await asyncio.to_thread(go.wait)
             began = sum(os.times()[:2])
             if mode == "live":
-                tasks = [asyncio.create_task(live_viewer(http, url, chains, stop, board, step, changes))
-                         for _ in range(viewers)]
+                tasks = [asyncio.create_task(live_viewer(http, url, chains, stop, board, step, changes, i))
+                         for i in range(viewers)]
             else:
                 firsts = [c[0] for c in chains]
-                tasks = [asyncio.create_task(viewer(http, url, firsts, stop, board, step)) for _ in range(viewers)]
+                tasks = [asyncio.create_task(viewer(http, url, firsts, stop, board, step, i)) for i in range(viewers)]
             await asyncio.sleep(seconds)
             stop.set()
             await asyncio.gather(*tasks)
@@ -303,31 +305,6 @@ class Cpu:
             used["viewers"] = viewers
         used["other"] = used["machine"] - sum(v for k, v in used.items() if k != "machine")
         return used
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) one process has used so far; 0.0 once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read().rsplit(")", 1)[1].split()
-        return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-def descendants(pid: int) -> list[int]:
-    """Every live process below ``pid``."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError), open(f"/proc/{entry}/stat") as f:
-                parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
-    found, frontier = [], [pid]
-    while frontier:
-        children = [c for c, p in parents.items() if p in frontier]
-        found += children
-        frontier = children
-    return found
 
 
 def cpu_text(used: dict[str, float], seconds: float) -> str:
@@ -474,9 +451,13 @@ async def main() -> None:
     finally:
         if runner is not None:
             await runner.cleanup()
-        else:
-            proc.terminate()
-            proc.wait()
+        else:  # Ctrl-C, as a person stops it: it closes its drawing process (SIGTERM would orphan it)
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         await store.close()
 
 

@@ -18,14 +18,19 @@ Safe by default: a strict Content-Security-Policy without inline script, nosniff
 referrer; error pages are short fixed texts (no path, no traceback); each client is held to a
 request rate; replay folds and draws are bounded and cached (``bot/web/views.py``).
 
-Cheap for many viewers, and kept off the bot's order path when it runs in the bot's process: a
-public reader's game row is read from the store at most once per ``FRESH`` seconds per game (the
-watcher's poll refreshes it too), so 50 viewers reloading after a change do not queue 50 reads
-on the store's one connection ahead of the next order; every page JSON and board answer carries
-an ETag made from (game, version, status, reader, step, log page), checked before any work, so a
-repeat poll is a 304; and each JSON body is encoded once per (game, version, reader, request) and
-kept in a byte-bounded LRU shared by every viewer. A seat's link always reads the row fresh (a
-revoked or reassigned link must be refused at once).
+Cheap for many viewers, and kept off the bot's order path (``benchmarks/web.py`` measures it):
+on a SQLite file the web reads through a read-only connection of its own, never the bot's
+connection and lock (in the bot's process) and never a write; one query every ``POLL`` seconds
+reads the versions of all watched games, and a changed game's row is read once for all its
+viewers; a public reader's game row is read at most once per ``FRESH`` seconds per game; every
+page JSON and board answer carries an ETag made from (game, version, status, reader, step, log
+page), checked before any work, so a repeat poll is a 304; each JSON body is encoded once per
+(game, version, reader, request) and kept in a byte-bounded LRU shared by every viewer (a change
+event sends the same bytes, so a viewer on the live page only fetches the new board); a game's
+change events are spread over ``SPREAD`` seconds. ``python -m bot web`` and the web's drawing
+process run ``WARGAME_WEB_NICE`` (default 10) steps lower in CPU priority than the bot, so on a
+shared machine the bot's orders come first. A seat's link always reads the row fresh (a revoked
+or reassigned link must be refused at once).
 """
 
 from __future__ import annotations
