@@ -48,7 +48,6 @@ import json
 import multiprocessing
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -451,8 +450,8 @@ async def main() -> None:
     finally:
         if runner is not None:
             await runner.cleanup()
-        else:  # Ctrl-C, as a person stops it: it closes its drawing process (SIGTERM would orphan it)
-            proc.send_signal(signal.SIGINT)
+        else:  # it stops cleanly on SIGTERM, closing its drawing process
+            proc.terminate()
             try:
                 proc.wait(30)
             except subprocess.TimeoutExpired:

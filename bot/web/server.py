@@ -42,6 +42,7 @@ import logging
 import os
 import random
 import secrets
+import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -584,8 +585,11 @@ def main(argv: list[str]) -> int:
         runner = await start(store, host=host, port=port, trust_proxy=trust, rate=rate, burst=max(BURST, 3 * rate),
                              nice=0)
         print(f"Serving the web companion on http://{host}:{port}/ (Ctrl-C stops it)", file=sys.stderr, flush=True)
+        stop = asyncio.Event()
+        with contextlib.suppress(NotImplementedError):  # SIGTERM (systemd, docker stop) stops it cleanly too
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             await runner.cleanup()
             await store.close()
