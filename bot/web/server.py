@@ -584,10 +584,10 @@ def main(argv: list[str]) -> int:
         rate = float(os.environ.get("WARGAME_WEB_RATE", "") or RATE)  # requests a second per client
         runner = await start(store, host=host, port=port, trust_proxy=trust, rate=rate, burst=max(BURST, 3 * rate),
                              nice=0)
-        print(f"Serving the web companion on http://{host}:{port}/ (Ctrl-C stops it)", file=sys.stderr, flush=True)
         stop = asyncio.Event()
         with contextlib.suppress(NotImplementedError):  # SIGTERM (systemd, docker stop) stops it cleanly too
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        print(f"Serving the web companion on http://{host}:{port}/ (Ctrl-C stops it)", file=sys.stderr, flush=True)
         try:
             await stop.wait()
         finally:

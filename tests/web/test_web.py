@@ -9,8 +9,14 @@ forged, expired, revoked, other game's or reassigned seat's link is refused.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import socket
 import sqlite3
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -281,3 +287,23 @@ async def test_the_web_reads_through_a_read_only_connection_that_sees_every_comm
         assert await versions(reads, [1, 99]) == {1: (row.version + 1, "running")}  # one query, a gone game left out
     finally:
         await reads.close()
+
+
+def test_python_m_bot_web_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """docker stop and systemd send SIGTERM: the server must close (its drawing process too), not die."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "WARGAME_DB": str(tmp_path / "t.db"), "WARGAME_WEB_PORT": str(port)}
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # until it serves (its drawing process is started by then)
+            if "Serving the web companion" in line:
+                break
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
