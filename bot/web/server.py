@@ -8,22 +8,29 @@ Routes (GET only; anything else is 405, and nothing here ever gives an order):
   ``static/app.js`` fetches it;
 - ``/api/g/<id>/page``: status, log page and replay position as JSON (``step``, ``log``);
 - ``/api/g/<id>/board.png``: the board now, or at replay ``step``;
-- ``/api/g/<id>/events``: server-sent events, a ``change`` whenever what this reader sees changes
-  (found by polling the game's version, so orders applied by any bot process on the store show
-  within ``POLL`` seconds; a hidden order alone changes nothing a public reader sees, so sends nothing).
+- ``/api/g/<id>/events``: server-sent events, a ``change`` whenever what this reader sees changes,
+  carrying the reader's live page JSON (log page 1), so a viewer on it only fetches the new board
+  (found by polling the watched games' versions, one query for all, so orders applied by any bot
+  process on the store show within ``POLL`` + ``SPREAD`` seconds; a hidden order alone changes
+  nothing a public reader sees, so sends nothing).
 
 Safe by default: a strict Content-Security-Policy without inline script, nosniff, no framing, no
 referrer; error pages are short fixed texts (no path, no traceback); each client is held to a
 request rate; replay folds and draws are bounded and cached (``bot/web/views.py``).
 
-Cheap for many viewers, and kept off the bot's order path when it runs in the bot's process: a
-public reader's game row is read from the store at most once per ``FRESH`` seconds per game (the
-watcher's poll refreshes it too), so 50 viewers reloading after a change do not queue 50 reads
-on the store's one connection ahead of the next order; every page JSON and board answer carries
-an ETag made from (game, version, status, reader, step, log page), checked before any work, so a
-repeat poll is a 304; and each JSON body is encoded once per (game, version, reader, request) and
-kept in a byte-bounded LRU shared by every viewer. A seat's link always reads the row fresh (a
-revoked or reassigned link must be refused at once).
+Cheap for many viewers, and kept off the bot's order path (``benchmarks/web.py`` measures it):
+on a SQLite file the web reads through a read-only connection of its own, never the bot's
+connection and lock (in the bot's process) and never a write; one query every ``POLL`` seconds
+reads the versions of all watched games, and a changed game's row is read once for all its
+viewers; a public reader's game row is read at most once per ``FRESH`` seconds per game; every
+page JSON and board answer carries an ETag made from (game, version, status, reader, step, log
+page), checked before any work, so a repeat poll is a 304; each JSON body is encoded once per
+(game, version, reader, request) and kept in a byte-bounded LRU shared by every viewer (a change
+event sends the same bytes, so a viewer on the live page only fetches the new board); a game's
+change events are spread over ``SPREAD`` seconds. ``python -m bot web`` and the web's drawing
+process run ``WARGAME_WEB_NICE`` (default 10) steps lower in CPU priority than the bot, so on a
+shared machine the bot's orders come first. A seat's link always reads the row fresh (a revoked
+or reassigned link must be refused at once).
 """
 
 from __future__ import annotations
@@ -33,17 +40,22 @@ import contextlib
 import json
 import logging
 import os
+import random
 import secrets
+import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import cast
 
+import aiosqlite
 from aiohttp import web
 
 from bot.service import TableService
 from bot.storage import Backend, GameRow
+from bot.store import SqliteConnection, Store
+from bot.store_sql import SqlStore
 from bot.web import links
 from bot.web.views import GameViews, Lru, Reader, fingerprint
 from games.tools import TOOLS
@@ -52,11 +64,14 @@ log = logging.getLogger("wargame.web")
 
 STATIC = Path(__file__).resolve().parent / "static"
 DEFAULT_PORT = 8080
-POLL = 0.5  # seconds between version checks of a watched game
+POLL = 0.5  # seconds between version checks of the watched games
+SPREAD = 0.4  # seconds over which one change's events to a game's viewers are spread
 FRESH = 0.25  # seconds a public reader may be shown a game row already read (never a seat's)
 BODY_CACHE_BYTES = 16 * 1024 * 1024  # encoded JSON answers kept
 KEEPALIVE = 15.0
 MAX_STREAMS = 2000  # live-update connections at once, over all clients
+POLL_BATCH = 500  # watched games' versions read per query
+NICE = 10  # how much lower than the bot's the web's CPU priority is (WARGAME_WEB_NICE; 0 keeps it)
 RATE = 20.0  # requests per second per client, with bursts of BURST
 BURST = 60.0
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -191,28 +206,55 @@ class Rows:
 
 
 class Watcher:
-    """Polls one game's version while anyone watches it; wakes the watchers on every change."""
+    """The live streams of one game: woken whenever its version or status changes."""
 
-    def __init__(self, rows: Rows, game: int) -> None:
-        self.rows, self.game = rows, game
+    def __init__(self, game: int, mark: tuple[int, str]) -> None:
+        self.game = game
         self.watchers = 0
         self.changed = asyncio.Condition()
-        self.mark: tuple[int, str] | None = None
+        self.mark = mark
+        self.tick = 0  # changes seen so far: a stream busy when one came still sees it
+
+async def versions(store: Backend, games: list[int]) -> dict[int, tuple[int, str]]:
+    """(version, status) of each game still on the store: one query per POLL_BATCH games."""
+    if not isinstance(store, SqlStore):  # a backend without SQL: one read per game
+        rows = [await store.game_by_id(game) for game in games]
+        return {row.id: (row.version, row.status) for row in rows if row is not None}
+    marks: dict[int, tuple[int, str]] = {}
+    for first in range(0, len(games), POLL_BATCH):
+        batch = games[first:first + POLL_BATCH]
+        found = await store._fetch(f"SELECT id, version, status FROM games WHERE id IN ({','.join('?' * len(batch))})",
+                                   batch)
+        marks.update({int(r[0]): (int(r[1]), str(r[2])) for r in found})
+    return marks
+
+
+class Poller:
+    """Checks every watched game's version in one query each POLL seconds (not one per game or per
+    viewer); a game that changed is read once, then its streams are woken."""
+
+    def __init__(self, rows: Rows) -> None:
+        self.rows = rows
+        self.games: dict[int, Watcher] = {}
         self.task: asyncio.Task[None] | None = None
 
     async def run(self) -> None:
         while True:
             await asyncio.sleep(POLL)
-            try:
-                row = await self.rows.read(self.game)
-            except Exception:  # a store hiccup: try again at the next poll
-                log.exception("polling game %s", self.game)
+            if not self.games:
                 continue
-            mark = (row.version, row.status) if row else (-1, "")
-            if mark != self.mark:
-                self.mark = mark
-                async with self.changed:
-                    self.changed.notify_all()
+            try:
+                marks = await versions(self.rows.store, list(self.games))
+                for game, watcher in list(self.games.items()):
+                    mark = marks.get(game, (-1, ""))
+                    if mark != watcher.mark:
+                        await self.rows.read(game)  # the streams about to wake find it fresh
+                        watcher.mark = mark
+                        watcher.tick += 1
+                        async with watcher.changed:
+                            watcher.changed.notify_all()
+            except Exception:  # a store hiccup: try again at the next poll
+                log.exception("polling the watched games")
 
 
 class WebServer:
@@ -228,9 +270,11 @@ class WebServer:
         self.boot = secrets.token_hex(4)  # in every ETag: a restarted (maybe newer) server answers afresh
         self.limit = RateLimit(rate, burst)
         self.trust_proxy = trust_proxy
-        self.watchers: dict[int, Watcher] = {}
+        self.poller = Poller(self.rows)
+        self.watchers = self.poller.games
         self.streams = 0
         self.closing = False
+        self.writer = store  # the store given; reads go to self.store (a read-only connection on SQLite)
 
     # --- plumbing --------------------------------------------------------------------------
     def client(self, request: web.Request) -> str:
@@ -327,12 +371,16 @@ class WebServer:
         etag = self.etag(request, row, reader, "page", step, log_page)
         if etag in request.headers.get("If-None-Match", ""):
             return self.cached(request, etag, None, "application/json")
+        return self.cached(request, etag, await self.page_body(etag, row, reader, step, log_page), "application/json")
+
+    async def page_body(self, etag: str, row: GameRow, reader: Reader, step: int | None, log_page: int) -> bytes:
+        """The page JSON, encoded once per tag for every viewer (a page request, a change event)."""
         body = self.bodies.get(etag)
         if body is None:
             data = await self.views.page(row, reader, step, log_page)
             body = json.dumps(data, separators=(",", ":")).encode()
             self.bodies.put(etag, body, len(body))
-        return self.cached(request, etag, body, "application/json")
+        return body  # type: ignore[no-any-return]
 
     async def board(self, request: web.Request) -> web.Response:
         row, reader = await self.reader(request)
@@ -354,13 +402,16 @@ class WebServer:
         await response.prepare(request)
         self.streams += 1
         try:
-            async with self.watch(row.id) as watcher:
+            async with self.watch(row) as watcher:
                 seen = self.views.live_key(self.views.loaded(row), reader)
                 await response.write(b"retry: 2000\n\n")
+                tick = watcher.tick
                 while not self.closing:
                     async with watcher.changed:
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(watcher.changed.wait(), KEEPALIVE)
+                        if watcher.tick == tick:
+                            with contextlib.suppress(TimeoutError):
+                                await asyncio.wait_for(watcher.changed.wait(), KEEPALIVE)
+                    tick = watcher.tick
                     fresh = None if self.closing else await (
                         self.rows.recent(row.id) if reader.seat is None else self.rows.read(row.id))
                     if fresh is None:
@@ -374,7 +425,12 @@ class WebServer:
                     key = self.views.live_key(self.views.loaded(fresh), reader)
                     if key != seen:
                         seen = key
-                        await response.write(f"event: change\ndata: {key}\n\n".encode())
+                        # the live page itself (log page 1), so the viewer need not ask for it; the
+                        # events are spread over SPREAD s: the boards are not all asked for at once
+                        body = await self.page_body(self.etag(request, fresh, reader, "page", None, 1),
+                                                    fresh, reader, None, 1)
+                        await asyncio.sleep(random.uniform(0, SPREAD))
+                        await response.write(b"event: change\ndata: " + body + b"\n\n")
                     else:
                         await response.write(b": keepalive\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
@@ -384,20 +440,19 @@ class WebServer:
         return response
 
     @contextlib.asynccontextmanager
-    async def watch(self, game: int) -> AsyncIterator[Watcher]:
-        watcher = self.watchers.get(game)
+    async def watch(self, row: GameRow) -> AsyncIterator[Watcher]:
+        watcher = self.watchers.get(row.id)
         if watcher is None:
-            watcher = self.watchers[game] = Watcher(self.rows, game)
-            watcher.task = asyncio.create_task(watcher.run(), name=f"web-watch-{game}")
+            watcher = self.watchers[row.id] = Watcher(row.id, (row.version, row.status))
+        if self.poller.task is None:
+            self.poller.task = asyncio.create_task(self.poller.run(), name="web-poller")
         watcher.watchers += 1
         try:
             yield watcher
         finally:
             watcher.watchers -= 1
-            if watcher.watchers == 0 and self.watchers.get(game) is watcher:
-                del self.watchers[game]
-                if watcher.task is not None:
-                    watcher.task.cancel()
+            if watcher.watchers == 0 and self.watchers.get(row.id) is watcher:
+                del self.watchers[row.id]
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self.guard], client_max_size=4096)
@@ -408,12 +463,23 @@ class WebServer:
         app.router.add_get("/api/g/{game}/board.png", self.board)
         app.router.add_get("/api/g/{game}/events", self.events)
         app.router.add_static("/static", STATIC, show_index=False, follow_symlinks=False)
+        app.on_startup.append(self.open_reads)
         app.on_shutdown.append(self.stop_watchers)
         app.on_cleanup.append(self.stop_drawing)
         return app
 
+    async def open_reads(self, _: web.Application) -> None:
+        """Read through a connection of our own, read-only, when the store is a SQLite file: the
+        web's reads then never queue on the bot's connection and lock (when it runs in the bot's
+        process), and never write (WAL readers do not block the writer)."""
+        reads = await read_only(self.writer)
+        self.store = self.rows.store = self.views.store = reads
+
     async def stop_drawing(self, _: web.Application) -> None:
         self.views.close()
+        if self.store is not self.writer:
+            await self.store.close()
+            self.store = self.rows.store = self.views.store = self.writer
 
     async def stop_watchers(self, _: web.Application) -> None:
         """On shutdown, end every live stream now (they would hold the server open) and stop polling."""
@@ -421,27 +487,65 @@ class WebServer:
         for watcher in list(self.watchers.values()):
             async with watcher.changed:
                 watcher.changed.notify_all()
-        for watcher in list(self.watchers.values()):
-            if watcher.task is not None:
-                watcher.task.cancel()
+        if self.poller.task is not None:
+            self.poller.task.cancel()
         self.watchers.clear()
 
 
-def settings_from_env() -> tuple[str, int, bool]:
+async def read_only(store: Backend) -> Backend:
+    """A read-only second connection to the same SQLite file, else the store itself (PostgreSQL's
+    pool already reads without the writer's lock; an in-memory database has no file to share)."""
+    if not isinstance(store, Store):
+        return store
+    rows = await store._fetch("PRAGMA database_list")
+    path = next((str(r[2]) for r in rows if r[1] == "main"), "")
+    if not path:
+        return store
+    db = await aiosqlite.connect(f"{Path(path).as_uri()}?mode=ro", uri=True)
+    try:
+        await db.execute("PRAGMA busy_timeout=5000")
+        await db.execute("PRAGMA query_only=ON")
+    except BaseException:
+        await db.close()
+        raise
+    return Store(SqliteConnection(db))
+
+
+def lower_priority(nice: int) -> None:
+    """Let the bot's order path come first for the CPU: this process runs ``nice`` steps lower
+    (Unix only; elsewhere, or at 0, nothing changes)."""
+    if nice > 0 and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
+def nice_from_env() -> int:
+    text = os.environ.get("WARGAME_WEB_NICE", "").strip()
+    if not text:
+        return NICE
+    if not text.isdigit() or int(text) > 19:
+        raise ValueError(f"WARGAME_WEB_NICE must be a whole number from 0 to 19, not {text!r}.")
+    return int(text)
+
+
+def settings_from_env() -> tuple[str, int, bool, int]:
+    """(host, port, trust the proxy, niceness); ValueError saying what is wrong with a setting."""
     host = os.environ.get("WARGAME_WEB_HOST", "").strip() or "127.0.0.1"
     port_text = os.environ.get("WARGAME_WEB_PORT", "").strip() or str(DEFAULT_PORT)
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"WARGAME_WEB_PORT must be a port number (1-65535), not {port_text!r}.")
     trust = os.environ.get("WARGAME_WEB_TRUST_PROXY", "").strip().lower() in ("1", "true", "yes")
-    return host, int(port_text), trust
+    return host, int(port_text), trust, nice_from_env()
 
 
 async def start(store: Backend, service: TableService | None = None, *, host: str, port: int,
-                trust_proxy: bool = False, rate: float = RATE, burst: float = BURST) -> web.AppRunner:
+                trust_proxy: bool = False, rate: float = RATE, burst: float = BURST, nice: int = NICE) -> web.AppRunner:
     """Serve on (host, port) in the running loop (the bot calls this to run the web in-process);
-    boards are drawn in a process of their own, off the GIL the loop needs."""
+    boards are drawn and replays folded in a process of their own, off the GIL the loop needs,
+    ``nice`` steps below this process's CPU priority."""
     await links.server_secret(store)  # made now, not by two first requests at once
     server = WebServer(store, service, rate=rate, burst=burst, trust_proxy=trust_proxy, draw_process=True)
+    server.views.niceness = min(19, os.nice(0) + nice) if hasattr(os, "nice") else 0
     await asyncio.to_thread(server.views.pool)  # started now, not by the first viewer
     runner = web.AppRunner(server.app(), access_log=None, handle_signals=False, shutdown_timeout=5)
     await runner.setup()
@@ -452,8 +556,8 @@ async def start(store: Backend, service: TableService | None = None, *, host: st
 
 async def start_from_env(service: TableService) -> web.AppRunner:
     """The web companion inside the bot's process, on its service and store (WARGAME_WEB_*)."""
-    host, port, trust = settings_from_env()
-    return await start(cast(Backend, service.store), service, host=host, port=port, trust_proxy=trust)
+    host, port, trust, nice = settings_from_env()
+    return await start(cast(Backend, service.store), service, host=host, port=port, trust_proxy=trust, nice=nice)
 
 
 def main(argv: list[str]) -> int:
@@ -466,20 +570,26 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     try:
-        host, port, trust = settings_from_env()
+        host, port, trust, nice = settings_from_env()
     except ValueError as bad:
         print(f"Not starting: {bad}", file=sys.stderr)
         return 2
     db = os.environ.get("WARGAME_DB", "").strip() or DEFAULT_DB
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
+    lower_priority(nice)  # the bot on the same machine gives its orders first
+
     async def serve() -> None:
         store = await open_store(db)
         rate = float(os.environ.get("WARGAME_WEB_RATE", "") or RATE)  # requests a second per client
-        runner = await start(store, host=host, port=port, trust_proxy=trust, rate=rate, burst=max(BURST, 3 * rate))
+        runner = await start(store, host=host, port=port, trust_proxy=trust, rate=rate, burst=max(BURST, 3 * rate),
+                             nice=0)
+        stop = asyncio.Event()
+        with contextlib.suppress(NotImplementedError):  # SIGTERM (systemd, docker stop) stops it cleanly too
+            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         print(f"Serving the web companion on http://{host}:{port}/ (Ctrl-C stops it)", file=sys.stderr, flush=True)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
         finally:
             await runner.cleanup()
             await store.close()

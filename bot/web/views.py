@@ -17,9 +17,11 @@ than a thread: drawing is CPU-bound Python, and in a thread it holds the GIL the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import multiprocessing
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -28,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from bot.rooms.common import side_labels
+from bot.rooms.common import ruleset_for, side_labels
 from bot.rooms.records import log_lines
 from bot.rooms.seats import seat_label
 from bot.service import Loaded, TableService, fold
@@ -93,9 +95,28 @@ def draw(view: View) -> bytes:
     return render_png(view)
 
 
-def warm() -> None:
-    """Import the renderer (fonts, tables) in the drawing process before the first viewer asks."""
+def warm(niceness: int = 0) -> None:
+    """In the drawing process, before the first viewer asks: take the CPU priority asked for (at
+    least this niceness: the bot's orders come first) and import the renderer (fonts, tables)."""
+    if niceness > 0 and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(max(0, niceness - os.nice(0)))
     import render  # noqa: F401
+
+
+def fold_views(row: GameRow, seat: str | None, orders: list[OrderRow], wanted: list[int]) -> list[View]:
+    """The seat's view at set-up and after each order of ``wanted`` (seqs): one fold of the whole
+    game (module level: the drawing process runs it, off the GIL the bot's loop needs)."""
+    rules = ruleset_for(row.system)
+    seqs = set(wanted)
+    views: list[View] = []
+    plays = ((o.seat, o.text) for o in orders)
+    for i, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays)):
+        if i == 0 or orders[i - 1].seq in seqs:
+            views.append(rules.view(state, seat))
+        if len(views) == len(wanted) + 1:
+            break
+    return views
 
 
 class GameViews:
@@ -111,6 +132,7 @@ class GameViews:
         self._slots = asyncio.Semaphore(DRAW_SLOTS)
         self._pending: dict[Any, asyncio.Future[Any]] = {}  # one fold or draw per key at a time
         self.draw_process = draw_process
+        self.niceness = 0  # the drawing process's CPU priority (bot/web/server.py sets it)
         self._pool: ProcessPoolExecutor | None = None
 
     def close(self) -> None:
@@ -122,19 +144,24 @@ class GameViews:
     def pool(self) -> ProcessPoolExecutor:
         """The drawing process, started (and its renderer imported) on first use."""
         if self._pool is None:  # forkserver: never a fork of this process's threads (SQLite's)
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"),
+                                             initializer=warm, initargs=(self.niceness,))
             self._pool.submit(warm)
         return self._pool
 
-    async def _draw(self, view: View) -> bytes:
-        """The PNG, drawn in the drawing process or else a thread."""
+    async def _off_loop(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in the drawing process, or else a thread."""
         if self.draw_process:
             try:
-                return await asyncio.get_running_loop().run_in_executor(self.pool(), draw, view)
-            except BrokenProcessPool:  # the process died: start another next time, draw this one here
+                return await asyncio.get_running_loop().run_in_executor(self.pool(), work, *args)
+            except BrokenProcessPool:  # the process died: start another next time, do this one here
                 log.exception("the web's drawing process died")
                 self.close()
-        return await asyncio.to_thread(draw, view)
+        return await asyncio.to_thread(work, *args)
+
+    async def _draw(self, view: View) -> bytes:
+        """The PNG, drawn in the drawing process or else a thread."""
+        return await self._off_loop(draw, view)  # type: ignore[no-any-return]
 
     async def _once(self, cache: Lru, key: Any, work: Callable[[], Awaitable[Any]], size: Any = None) -> Any:
         """``cache[key]``, else the result of ``work()`` (off the event loop), at most DRAW_SLOTS
@@ -252,23 +279,10 @@ class GameViews:
         if png is not None:
             return png  # type: ignore[no-any-return]
         fold_key = (row.id, reader, last)
+        wanted = [o.seq for o, _ in lines]
         views = await self._once(self.folds, fold_key,
-                                 lambda: asyncio.to_thread(self._fold_views, row, reader, orders, lines))
+                                 lambda: self._off_loop(fold_views, row, reader.seat, orders, wanted))
         return await self._png(key, views[step])
-
-    def _fold_views(self, row: GameRow, reader: Reader, orders: list[OrderRow],
-                    lines: list[tuple[OrderRow, str]]) -> list[View]:
-        """The reader's view at set-up and after each listed order (one fold of the whole game)."""
-        rules = self.loaded(row).rules
-        wanted = {o.seq for o, _ in lines}
-        views: list[View] = []
-        plays = ((o.seat, o.text) for o in orders)
-        for i, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays)):
-            if i == 0 or orders[i - 1].seq in wanted:
-                views.append(rules.view(state, reader.seat))
-            if len(views) == len(lines) + 1:
-                break
-        return views
 
     async def _png(self, key: Any, view: View) -> bytes:
         return await self._once(self.pngs, ("png", key), lambda: self._draw(view), len)  # type: ignore[no-any-return]

@@ -9,7 +9,14 @@ forged, expired, revoked, other game's or reassigned seat's link is refused.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +25,7 @@ from aiohttp.test_utils import TestClient
 
 from bot.service import TableService
 from bot.web import links
-from bot.web.server import FRESH, RateLimit, WebServer
+from bot.web.server import FRESH, NICE, RateLimit, WebServer, read_only, settings_from_env, versions
 from bot.web.views import Lru, Reader
 from tests.bot.helpers import ALICE, BOB, CAROL, UMP, hex_duel, ok
 from tests.web.conftest import SERVER
@@ -255,3 +262,51 @@ async def test_a_repeat_poll_is_answered_304_and_a_change_gives_a_new_tag(svc: T
     await asyncio.sleep(FRESH + 0.05)  # past FRESH: a public reader may be shown a row that old, no older
     changed = await web.get("/api/g/1/page", headers={"If-None-Match": tag})
     assert changed.status == 200 and changed.headers["ETag"] != tag
+
+
+def test_a_bad_wargame_web_nice_is_refused_saying_what_would_be_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WARGAME_WEB_PORT", "8080")
+    for bad in ("-3", "20", "high"):
+        monkeypatch.setenv("WARGAME_WEB_NICE", bad)
+        with pytest.raises(ValueError, match="WARGAME_WEB_NICE must be a whole number from 0 to 19"):
+            settings_from_env()
+    monkeypatch.setenv("WARGAME_WEB_NICE", "0")
+    assert settings_from_env()[3] == 0
+    monkeypatch.delenv("WARGAME_WEB_NICE")
+    assert settings_from_env()[3] == NICE
+
+
+async def test_the_web_reads_through_a_read_only_connection_that_sees_every_commit(svc: TableService) -> None:
+    store = svc.store
+    reads = await read_only(store)  # type: ignore[arg-type]
+    try:
+        assert reads is not store
+        await hex_duel(svc)
+        row = await reads.game_by_id(1)
+        assert row is not None and row.status == "running"
+        with pytest.raises(sqlite3.OperationalError):  # it can never write, nor take the writer's lock
+            await reads.set_setting("web-test", "x")
+        await ok(svc, ALICE, "order", text="Monitor fire Virginia")  # committed by the bot's connection
+        assert await versions(reads, [1, 99]) == {1: (row.version + 1, "running")}  # one query, a gone game left out
+    finally:
+        await reads.close()
+
+
+def test_python_m_bot_web_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    """docker stop and systemd send SIGTERM: the server must close (its drawing process too), not die."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "WARGAME_DB": str(tmp_path / "t.db"), "WARGAME_WEB_PORT": str(port)}
+    proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # until it serves (its drawing process is started by then)
+            if "Serving the web companion" in line:
+                break
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

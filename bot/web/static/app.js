@@ -87,6 +87,10 @@
       document.body.classList.add("refused");
       return;
     }
+    show(data);
+  }
+
+  function show(data) {
     notice("");
     showStatus(data.status);
     showLog(data);
@@ -114,9 +118,11 @@
   function listen() {
     if (!window.EventSource || state.refused) return;
     const source = new EventSource(api("events"));
-    source.addEventListener("change", () => {
+    source.addEventListener("change", (event) => {
       document.body.dataset.changes = String(Number(document.body.dataset.changes || "0") + 1);
-      if (state.step === null) load();
+      // the event carries the live page's first log page: shown as is, no request needed
+      if (state.step === null && state.logPage === 1) show(JSON.parse(event.data));
+      else if (state.step === null) load();
       else fetch(api("page", { step: "0" })).then((r) => r.json()).then((d) => { state.steps = d.steps; $("scrub").max = String(d.steps); });
     });
     source.addEventListener("refused", (event) => {
