@@ -12,11 +12,12 @@ import re
 
 from games.core.dice import roll
 from games.core.errors import IllegalOrder
+from games.core.geometry import polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import house, rules
 from games.days_of_iron.orders import Attach, Detach, Promote, successor_of
-from games.days_of_iron.rules import losses_17_5
+from games.days_of_iron.rules import formations_12, losses_17_5
 from games.days_of_iron.state import (
     CAPTURED,
     GONE,
@@ -72,7 +73,27 @@ def check_promote(state: State, unit: Unit) -> Promote:
     if last.lost_turn >= state.turn:
         raise IllegalOrder("a field promotion may take place after 1 turn (14.3).",
                            hint=f"{last.name} was lost in turn {last.lost_turn}.")
+    if formations_12.measured(state) and not _player_near(state, command):
+        raise IllegalOrder(f"to replace {command.name}, the General representing the player must be within "
+                           f"{REPLACE_WITHIN:g}\" of the formation (14.3).",
+                           hint="Move your own General up to one of its units first.")
     return Promote(command.id)
+
+
+REPLACE_WITHIN = 8.0  # book 14.3: the player's General must be this near the formation to replace its General
+
+
+def _player_near(state: State, command: Unit) -> bool:
+    """14.3 on the measured table: the player's own General stands within 8" of a unit of the lost
+    General's formation (his brigade; for a division or corps General, any of the side's units)."""
+    player = next((g for g in state.units if g.side == command.side and g.type == "general" and g.rank == "army"
+                   and formations_12.on_table(g)), None)
+    if player is None:
+        return False
+    formation = [u for u in state.units if u.side == command.side and u.type != "general" and formations_12.on_table(u)
+                 and (u.brigade == command.brigade if command.brigade else True)]
+    own = formations_12.base(player).polygon()
+    return any(polygon_distance(own, formations_12.base(u).polygon()) <= REPLACE_WITHIN + 1e-9 for u in formation)
 
 
 def promote(state: State, order: Promote, rng: Rng) -> list[Event]:
