@@ -303,11 +303,10 @@ def volley(state: State, unit: Unit, target: Unit, rng: Rng) -> tuple[int, str]:
     shape = chart.targets.get(kind, 0)
     cover, where = cover_of(state, target)
     hits = sum(chart.table.lookup(d + shape + cover, column).count("H") for d in dice)
-    return hits, (f"{fmt(distance)}\" ({chart.table.columns[column]}), a {kind} target"
-                  + (f" in {COVER_NAMES[cover]} cover" if cover else "")
-                  + f", {len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
-                  + (f" {shape:+d} each for a {kind} target" if shape else "")
-                  + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H")
+    return hits, (f"{fmt(distance)}\" ({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} "
+                  f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
+                  + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H on a {kind} target"
+                  + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
 
 
 def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
