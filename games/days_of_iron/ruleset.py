@@ -248,7 +248,8 @@ Close Assault the initiative side acts first and says `next`, then the other sid
 - `loss UNIT N` N stands (or guns) lost; infantry at 2 stands / cavalry at 1 are removed (17.5.8)
 - `rout UNIT`, `rally UNIT`, `destroyed UNIT`, `routed-off UNIT`, `surrender UNIT`,
   `captured GENERAL`, `killed GENERAL`, `promote GENERAL` (field promotion a turn later, 14.3;
-  on the measured table your own General within 8" of the formation)
+  on the measured table your own General within 8" of the formation; the new General takes the
+  field beside him)
 - `objective NAME SIDE|none` who holds an objective now (in your own part of a phase)
 - `morale UNIT TEST [FACTOR ...]`, `table TABLE [COLUMN] [+N|-N]` (only with reference tables)
 In your own part of a phase (any time for the umpire): `dispute WHAT` (1-3 as the side asking

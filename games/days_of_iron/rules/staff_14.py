@@ -86,8 +86,7 @@ REPLACE_WITHIN = 8.0  # book 14.3: the player's General must be this near the fo
 def _player_near(state: State, command: Unit) -> bool:
     """14.3 on the measured table: the player's own General stands within 8" of a unit of the lost
     General's formation (his brigade; for a division or corps General, any of the side's units)."""
-    player = next((g for g in state.units if g.side == command.side and g.type == "general" and g.rank == "army"
-                   and formations_12.on_table(g)), None)
+    player = _player(state, command.side)
     if player is None:
         return False
     formation = [u for u in state.units if u.side == command.side and u.type != "general" and formations_12.on_table(u)
@@ -115,7 +114,18 @@ def promote(state: State, order: Promote, rng: Rng) -> list[Event]:
                 f"{quality.capitalize()}. A new General takes command as {successor.name}.")
     successor.quality, successor.roll, successor.replaces = quality, roll, command.id
     successor.status, successor.stands, successor.lost_turn = ON_TABLE, successor.start_stands, state.turn
+    player = _player(state, command.side)
+    if formations_12.measured(state) and player is not None:  # he takes the field beside the player's General
+        successor.x, successor.y, successor.facing = player.x, player.y, player.facing
+        successor.formation, successor.attached = player.formation or formations_12.COLUMN, ""
+        text += f" He takes the field beside {player.name}."
     return [public(text, reveals=True)]
+
+
+def _player(state: State, side: str) -> Unit | None:
+    """The General representing the player (rank army) on the table, if he is."""
+    return next((g for g in state.units if g.side == side and g.type == "general" and g.rank == "army"
+                 and formations_12.on_table(g)), None)
 
 
 def commander_quality(state: State, unit: Unit) -> str:

@@ -168,3 +168,40 @@ def test_14_5_unattached_staff_contacted_are_captured_and_count_as_a_loss() -> N
     assert doens.status == CAPTURED
     standing = "\n".join(RS.standing(state))
     assert "Doëns" in standing and "captured" in standing, standing
+
+
+def test_14_5_the_formation_is_out_of_command_until_its_general_is_replaced() -> None:
+    """14.5: "The remaining units in the formation are out of command until the general is replaced.
+    The losing Brigade or Divisional formation can try to replace a lost General in the following
+    turn." With Gen. Doëns lost the 2e de Ligne is out of command; once his successor is promoted
+    (14.3) it is in command again, with the player's General gone back to the rear. RULING
+    (RULINGS.md 14.3): the new General takes the field where the player's General stood."""
+    state = kill_doens()
+    generals_away(state)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0, "line")
+    assert "out-of-command" in rally_text(state, "2e de Ligne")
+    state = kill_doens()
+    generals_away(state)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0, "line")
+    place(state, "General Frossard", 36.0, 38.0, 0.0)
+    order(state, "french", "promote Gen. Doëns", DiceThenStream([4]))
+    place(state, "General Frossard", 70.0, 46.0, 0.0)
+    assert "general-capable" in rally_text(state, "2e de Ligne")
+
+
+def test_14_4_a_hit_on_the_attached_general_is_not_a_second_hit_on_the_unit() -> None:
+    """14.4: "A hit on the General is not a 'second hit' on the unit for morale purposes." The 2e de
+    Ligne loses 2 stands and its attached General is hit: its Casualties from Shooting test counts
+    the 2 stands (-1 for the stand after the first), nothing for the General."""
+    state, rng = table()
+    ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0, "line")
+    doens = place(state, "Gen. Doëns", 36.0, 31.0, 0.0)
+    doens.attached = ligne.id
+    place(state, "74th", 36.0, 24.0, 180.0, "line")
+    to_step(state, "Shooting", rng)
+    order(state, "french", "next", rng)
+    order(state, "prussian", "74th fire at 2e de Ligne", DiceThenStream([6, 6] + [1] * 10))
+    said = text_of(order(state, "prussian", "next", DiceThenStream([6, 1, 4, 4, 4])))
+    assert "Gen. Doëns (attached): 1d6 = 6, HIT" in said, said
+    test = next(x for x in said.splitlines() if "Casualties from Shooting test" in x and "2e de Ligne" in x)
+    assert "-1 per-stand-lost" in test and "-2 per-stand-lost" not in test, test
