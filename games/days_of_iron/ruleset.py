@@ -147,7 +147,7 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. A side
   whose charged units may evade answers in its own part (the initiative side first) with `UNIT
   stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
-  the move directly away, no formation change, crews leave the guns; off the table it may come back
+  the move directly away, no formation change, crews leave the guns, limbered horse artillery evades with them, 10.3; off the table it may come back
   three turns later with `UNIT return` in the Movement phase); `next` and the rest stand. A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry

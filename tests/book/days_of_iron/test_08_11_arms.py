@@ -207,3 +207,17 @@ def test_11_engineers_need_three_quiet_movement_phases_to_demolish_a_wooden_brid
     place(state, "Génie", 36.0, 30.0, 0.0)
     to_step(state, "Movement", rng)
     order(state, "french", "Génie demolish bridge", rng)
+
+
+def test_10_3_limbered_horse_artillery_evade_with_their_guns() -> None:
+    """10.3: "Limbered Horse artillery may evade with their guns if charged as long as they are not
+    contacted during the 1st impulse move." Charged by the 3e Hussards from 10", the limbered 4th
+    Horse Battery evades, guns and all, directly away; a deployed battery's crews leave the guns."""
+    for formation, moves in (("column", True), ("line", False)):
+        state, _ = outpost()
+        battery = place(state, "4th Horse Battery", 36.0, 14.0, 180.0, formation)
+        place(state, "3e Hussards", 36.0, 26.0, 0.0, "line")
+        declare(state, "french", "3e Hussards charge 4th Horse Battery", [6] * 20)
+        said = text_of(order(state, "prussian", "4th Horse Battery evade", DiceThenStream([6] * 20)))
+        assert (battery.y < 14.0) is moves, (formation, said)
+        assert ("leave their guns" in said) is not moves
