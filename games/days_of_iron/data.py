@@ -409,6 +409,7 @@ class Chart:
     table: DiceTable
     ranges: tuple[float, ...]  # farthest inches per column, empty when not read by range
     source: str
+    targets: dict[str, int]  # 13: modifier on each die by target definition (dispersed, line, dense, fast)
 
     def column_for(self, inches: float) -> int | None:
         """The range band's column for a distance (None: out of range)."""
@@ -478,7 +479,8 @@ def house() -> House:
             ranges = tuple(float(v) for v in doc.list("ranges")) if doc.has("ranges") else ()
             if ranges and len(ranges) != len(table.columns):
                 raise DataError(f"{doc.file}: key 'ranges': expected one range per column ({len(table.columns)})")
-            charts[table.id] = Chart(table, ranges, doc.str("source"))
+            targets = {k: doc.table("targets").int(k) for k in doc.table("targets")} if doc.has("targets") else {}
+            charts[table.id] = Chart(table, ranges, doc.str("source"), targets)
     if movement is None:
         raise DataError(f"{SHEETS_DIR}: no movement sheet (kind = \"movement\")")
     missing = [c for c in HOUSE_CHARTS if c not in charts]

@@ -127,6 +127,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
   a formation change too (17.4.7), one a turn, never in a heavy wood. A side's charges go home (or
   feint) before its other moves (17.4.1).
+  Class 1 infantry never skirmish (8.1); a battery limbers with `form column`, not in a turn it fired
+  unless it is horse artillery (10.3).
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
   ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
   side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
@@ -153,7 +155,7 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   test (house chart, 1d6 in the Class column): it stands, is disordered and halted, or routs. A side
   whose charged units may evade answers in its own part (the initiative side first) with `UNIT
   stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
-  the move directly away, no formation change, crews leave the guns; off the table it may come back
+  the move directly away, no formation change, crews leave the guns, limbered horse artillery evades with them, 10.3; off the table it may come back
   three turns later with `UNIT return` in the Movement phase); `next` and the rest stand. A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
@@ -179,7 +181,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   12", artillery 32"); foot
   and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
   corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
-  started the phase with; the hits come off when the phase ends (simultaneous fire); a battery
+  started the phase with, two per Krupp breech loader or Mitrailleuse (10.1); each die takes the
+  chart's modifier for the target (13: dispersed - skirmishers, staff, units gone to ground -1;
+  line 0; dense - columns, limbered guns +1; fast - cavalry charging over 8" -1; house) and its
+  cover; the hits come off when the phase ends (simultaneous fire); a battery
   rolls on Damage to Artillery and a General on Casualties to Staff for each H (house charts).
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
@@ -253,7 +258,9 @@ Close Assault the initiative side acts first and says `next`, then the other sid
 - `dust BRIGADE [at WHERE]` (Morale phase) off-board brigade arrives (publishes the record)
 - `loss UNIT N` N stands (or guns) lost; infantry at 2 stands / cavalry at 1 are removed (17.5.8)
 - `rout UNIT`, `rally UNIT`, `destroyed UNIT`, `routed-off UNIT`, `surrender UNIT`,
-  `captured GENERAL`, `killed GENERAL`, `promote GENERAL` (field promotion a turn later, 14.3)
+  `captured GENERAL`, `killed GENERAL`, `promote GENERAL` (field promotion a turn later, 14.3;
+  on the measured table your own General within 8" of the formation; the new General takes the
+  field beside him)
 - `objective NAME SIDE|none` who holds an objective now (in your own part of a phase)
 - `morale UNIT TEST [FACTOR ...]`, `table TABLE [COLUMN] [+N|-N]` (only with reference tables)
 In your own part of a phase (any time for the umpire): `dispute WHAT` (1-3 as the side asking
@@ -265,9 +272,10 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives); every option is listed below. The umpire may
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
-table: squadron charges (17.2.6), evading into cover or into squares, dense targets, pooled
-multi-unit melees (17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3),
-fires and wind (`check fire` only rolls the book's d6). Objectives without
+table: squadron charges (17.2.6), evading into cover or into squares, pooled multi-unit melees
+(17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3), dismounted
+cavalry (9.1), march columns (12.1), engineers' demolitions (11), fires and wind (`check fire` only
+rolls the book's d6). Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,
 shooting, close assault and their results are the players' (recorded with `loss`, `rout`...).

@@ -266,6 +266,9 @@ class ChartFile(Sourced, tag_field="kind", tag="chart", kw_only=True):
     dice: str
     columns: Annotated[list[str], msgspec.Meta(min_length=1)]
     ranges: list[Inch] = msgspec.field(default_factory=list)  # one per column when the chart is by range
+    # 13: the target definitions and the modifier each puts on every die (none given: 0)
+    targets: dict[Literal["dispersed", "line", "dense", "fast"], Annotated[int, msgspec.Meta(ge=-6, le=6)]] = \
+        msgspec.field(default_factory=dict)
     rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
 
 

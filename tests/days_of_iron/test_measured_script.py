@@ -37,7 +37,8 @@ def test_measured_meeting_plays_to_a_result() -> None:
     assert "Preview of `24e-ligne move 8`" in out
     assert '24e de Ligne fire at 77th Infantry: 6.32" (effective), 12 x 1d6' in out
     assert "40e de Ligne would be endangered: it stands between 7e Batterie (4-pdr) and 77th Infantry (17.3.4)" in out
-    assert "77th Infantry loses 4 stands (8/12 left)." in out
+    assert "+1 each for a dense target = 5 H on a dense target" in out  # the 77th in column (13.3)
+    assert "77th Infantry loses 5 stands (7/12 left)." in out
     assert "**Game over.**" in out and "Points (18.2)" in out
 
 

@@ -338,17 +338,19 @@ def test_the_morale_console_script_shows_a_casualty_test_a_rout_a_rally_and_an_a
     out = done.stdout
     assert "Gen. Micheler attaches to 40e de Ligne (14.4)" in out
     assert "Gen. Micheler (attached): 1d6 = 2, unhurt (17.3.5)." in out
-    assert ("**Casualties from Shooting test (house)** for 40e de Ligne (class-1): 1d6 = 3 -3 per-stand-lost "
-            "+1 attached-capable = 1: ROUT.") in out
+    # both fire as columns, dense targets (13.3: +1 a die, house)
+    assert "+1 each for a dense target = 7 H on a dense target" in out
+    assert ("**Casualties from Shooting test (house)** for 40e de Ligne (class-1): 1d6 = 3 -6 per-stand-lost "
+            "-1 under-half +1 attached-capable = -3: ROUT.") in out
     assert '40e de Ligne routs (under fire from 39th Fusiliers): initial rout of 6" (17.4.14).' in out
     # routers move before anything else in the Movement phase (17.4.1), the rest of one rout distance
     assert out.index("Movement phase: the French act first.", out.index("ROUT.")) < out.index(
         '40e de Ligne continues its rout: 6" (17.4.14).')
-    assert "39th Fusiliers is halted (17.2.10)." in out
+    assert "for 39th Fusiliers (class-3): 1d6 = 4 -4 per-stand-lost = 0: SHAKEN." in out
     assert "40e-ligne rally" in out  # offered by /order text:?
     # the dice fail the rally (a pass is tested in test_the_rally_test_*): it routs on, off the table
-    assert ("**Rally test (house)** for 40e de Ligne (class-1): 1d6 = 5 -2 routing +2 attached-capable = 5: FAIL: "
-            "40e de Ligne stays routing.") in out
+    assert ("**Rally test (house)** for 40e de Ligne (class-1): 1d6 = 5 -2 routing -1 under-half +2 attached-capable "
+            "= 4: FAIL: 40e de Ligne stays routing.") in out
     assert "`40e de Ligne rally`: 40e de Ligne has taken its rally test this turn." in out
     assert "40e de Ligne routs off the table and will not return (17.4.14)." in out
     assert "The turn limit (3) is reached." in out

@@ -653,17 +653,9 @@ def defensive_fire(state: State, charger: Unit, target: Unit, rng: Rng) -> list[
     if not (shooting.in_arc(target, charger) and shooting.gap(target, charger) <= shooting.reach(target) + 1e-9
             and shooting.in_sight(state, target, charger)):
         return [public(f"{target.name} holds defensive fire: {charger.name} is not in its arcs and range (17.3.1).")]
-    chart = shooting.chart_of(target)
-    distance = shooting.gap(target, charger)
-    column = chart.column_for(distance)
-    assert column is not None
-    dice = [roll(chart.table.dice, rng).total for _ in range(reserved(state, target))]
-    cover, where = shooting.cover_of(state, charger)
-    hits = sum(chart.table.lookup(d + cover, column).count("H") for d in dice)
+    hits, said = shooting.volley(state, target, charger, rng, reserved(state, target))
     target.fired_turn, target.reserve_turn = state.turn, 0  # the reserve is spent
-    events = [public(f"{target.name} defensive fire at {charger.name} (17.3.1): {fmt(distance)}\" "
-                     f"({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
-                     + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H.")]
+    events = [public(f"{target.name} defensive fire at {charger.name} (17.3.1): {said}.")]
     if hits:
         events += losses_17_5.loss(state, charger, min(hits, charger.stands))
     return events

@@ -129,6 +129,9 @@ def hidden_place(state: State, unit: Unit, where: str) -> Place:
         raise InvalidSyntax(f"where is it hidden? On the measured table {PLACE_USAGE}, inside "
                             f"{zone_text(state, unit.side)}.")
     x, y, facing, formation = read
+    bar = formations_12.formation_bar(unit, formation) if unit.type == "infantry" else ""  # 8.1
+    if bar:
+        raise IllegalOrder(bar)
     toward = 0.0 if unit.side == state.sides[0].id else 180.0
     place = Place(x, y, (toward if facing is None else facing) % 360, formation)
     x0, y0, x1, y1 = zone(state, unit.side)

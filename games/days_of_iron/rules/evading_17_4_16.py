@@ -3,7 +3,8 @@ crew or a General charged by the enemy may evade after passing its Being Charged
 and the ``UNIT evade`` answer are in ``rules/charges_17_2.py``). It moves up to half its normal
 move for its formation directly away from the charger, without changing formation (it keeps its
 facing); a battery's crew leave their guns where they stand, and the battery may not fire until
-they come back in the Movement Phase (17.4.8). A unit whose evade takes it off the table may come
+they come back in the Movement Phase (17.4.8), but limbered horse artillery not contacted by the
+1st Impulse evades with its guns (10.3). A unit whose evade takes it off the table may come
 back three turns later in the Movement Phase (``UNIT return``), where it left.
 
 Not done: evading into cover or into an infantry square (the bot has no squares). House: the
@@ -18,9 +19,10 @@ from games.core.geometry import normalise, polygon_distance, sub
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Return
-from games.days_of_iron.rules.formations_12 import SKIRMISH, base
+from games.days_of_iron.rules.formations_12 import COLUMN, SKIRMISH, base, in_contact
 from games.days_of_iron.rules.movement_17_4 import (
     EPS,
+    HORSE_ARTILLERY,
     allowance,
     back_off,
     check_movement_order,
@@ -45,10 +47,17 @@ def _inside(state: State, unit: Unit) -> bool:
                for x, y in base(unit).polygon())
 
 
+def limbered_horse(unit: Unit, charger: Unit) -> bool:
+    """10.3: "Limbered Horse artillery may evade with their guns if charged as long as they are not
+    contacted during the 1st impulse move" (limbered: in column)."""
+    return HORSE_ARTILLERY in unit.modifiers and unit.formation == COLUMN and not in_contact(unit, charger)
+
+
 def evade(state: State, unit: Unit, charger: Unit) -> list[Event]:
     """Half the normal move directly away from the charger (no formation change); a battery's crew
-    leave the guns; off the table, the unit may come back three turns later."""
-    if unit.type == "artillery":
+    leave the guns, unless it is limbered horse artillery, which evades with them (10.3); off the
+    table, the unit may come back three turns later."""
+    if unit.type == "artillery" and not limbered_horse(unit, charger):
         unit.fired_turn = state.turn  # the guns stay; with no crew they do not fire this turn (17.4.8)
         return [public(f"The crew of {unit.name} leave their guns and evade; the battery may not fire "
                        "until they come back in the Movement phase (17.4.8, 17.4.16).")]

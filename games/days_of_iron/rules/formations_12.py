@@ -33,6 +33,20 @@ MIN_CONTACT = 1.0  # book 17.4.2, 17.4.15: "base-to-base contact with 1\" or mor
 SAMPLE = 0.05  # inches between the points a base's edges are sampled at to measure contact
 
 
+SKIRMISH_CLASS = 2  # book 8.1: "Class 2 and above rated infantry may also fight in skirmish order"
+
+
+def formation_bar(unit: Unit, formation: str) -> str:
+    """Why a unit may not take a formation at all ("" if it may): Generals and engineers keep none,
+    guns do not skirmish, Class 1 infantry fight only in close order (8.1)."""
+    if unit.type in ("general", "engineer") or (unit.type == "artillery" and formation == SKIRMISH):
+        return f"a {unit.type} cannot form {formation}."
+    if unit.type == "infantry" and formation == SKIRMISH and unit.cls < SKIRMISH_CLASS:
+        return (f"{unit.name} is Class {unit.cls} infantry: only Class {SKIRMISH_CLASS} and above rated infantry "
+                "may fight in skirmish order (8.1).")
+    return ""
+
+
 def measured(state: State) -> bool:
     """Whether the bot keeps the units' positions (option board=measured)."""
     return state.options.get("board", "tape") == "measured"

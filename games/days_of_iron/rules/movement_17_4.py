@@ -36,7 +36,17 @@ from games.core.geometry import (
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Face, Form, Measure, Move
-from games.days_of_iron.rules.formations_12 import COLUMN, LINE, SKIRMISH, arm, base, footprint, on_table, reform
+from games.days_of_iron.rules.formations_12 import (
+    COLUMN,
+    LINE,
+    SKIRMISH,
+    arm,
+    base,
+    footprint,
+    formation_bar,
+    on_table,
+    reform,
+)
 from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, TURN, State, TerrainPiece, Unit
 
 EPS = 1e-6
@@ -44,6 +54,9 @@ FORCED_MARCH_CLEARANCE = 12.0  # book 17.4.5: forced marches not within 12" of a
 FOOT_ONLY = {"heavy-wood": "15.8", "swamp": "15.6"}  # terrain only foot troops enter (book section)
 MOUNTED_ARMS = ("cavalry", "artillery")  # 15.6, 15.8: not "units on foot"
 CLEAR_STEP = 0.1  # inches: the step in which the bot looks for where a move, impulse or evade may end
+
+
+HORSE_ARTILLERY = "horse-artillery"  # the order-of-battle modifier (5.4) that makes a battery horse artillery (10.3)
 
 
 def fmt(inches: float) -> str:
@@ -590,8 +603,13 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     check_normal_movement(state, seat, unit, order.text)
     if unit.formation == order.formation:
         raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
-    if unit.type in ("general", "engineer") or (unit.type == "artillery" and order.formation == "skirmish"):
-        raise IllegalOrder(f"a {unit.type} cannot form {order.formation}.")
+    bar = formation_bar(unit, order.formation)
+    if bar:
+        raise IllegalOrder(bar)
+    if unit.type == "artillery" and order.formation == COLUMN and unit.fired_turn == state.turn \
+            and HORSE_ARTILLERY not in unit.modifiers:
+        raise IllegalOrder(f"{unit.name} has fired this turn: only horse artillery can shoot and limber and move "
+                           "in one turn (10.3).", hint="It may limber next turn.")
     _check_change(state, unit)
     trial = Unit(**{**unit.__dict__})
     reform(trial, order.formation)

@@ -47,6 +47,7 @@ from games.days_of_iron.data import Chart, house
 from games.days_of_iron.orders import Fire
 from games.days_of_iron.rules import losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
+    COLUMN,
     SKIRMISH,
     arc_degrees,
     base,
@@ -55,7 +56,7 @@ from games.days_of_iron.rules.formations_12 import (
     in_contact,
     on_table,
 )
-from games.days_of_iron.rules.movement_17_4 import fmt, visible_enemies
+from games.days_of_iron.rules.movement_17_4 import fmt, used, visible_enemies
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
 SHOOTERS = ("infantry", "cavalry", "artillery")
@@ -145,6 +146,7 @@ def _outline(piece: TerrainPiece) -> list[tuple[float, float]]:
 
 
 COVER = {"none": 0, "light": -1, "heavy": -2}  # house: modifier on each die at a target in cover (15.11)
+COVER_NAMES = {v: k for k, v in COVER.items()}
 
 
 def in_sight(state: State, unit: Unit, target: Unit) -> bool:
@@ -271,27 +273,67 @@ def _offer(targets: list[Unit]) -> str:
     return ("Targets now: " + ", ".join(t.name for t in targets) + ".") if targets else "No enemy is in its arc and range."
 
 
-def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
-    """Roll the unit's dice now (one per stand or gun it started the phase with) and hold the hits
-    on the target until the phase ends (simultaneous fire, 17.3)."""
-    unit, target = state.unit(order.unit), state.unit(order.target)
+TWO_DICE_GUNS = ("breech", "mitrailleuse")  # book 10.1: Krupp breech loaders and Mitrailleuses roll 2d6 a gun
+FAST_CHARGE = 8.0  # book 13.4: charging cavalry that move over 8" (both impulses) are fast targets
+
+
+def dice_count(unit: Unit, stands: int) -> int:
+    """One die per firing stand or gun model; a breech loaded gun or a Mitrailleuse rolls two (10.1,
+    each die read on the chart on its own: RULINGS.md)."""
+    return stands * (2 if unit.type == "artillery" and unit.gun in TWO_DICE_GUNS else 1)
+
+
+def charge_run(state: State, unit: Unit) -> float:
+    """Inches a unit charging this turn covers to make its charge, both impulses (13.4): its 1st
+    Impulse (a declared charge's spent inches) and what is left to its target; 0 if not charging."""
+    if not unit.charging or unit.charge_turn != state.turn or not on_table(state.unit(unit.charging)):
+        return 0.0
+    first = used(state, unit) if unit.declared_turn == state.turn else 0.0
+    return first + gap(unit, state.unit(unit.charging))
+
+
+def target_class(state: State, target: Unit) -> str:
+    """Section 13: staff, skirmishers and units gone to ground are dispersed (13.1, 14); cavalry
+    charging over 8" are fast (13.4); columns, limbered batteries included, are dense (13.3);
+    lines and deployed batteries are line targets (13.2)."""
+    if target.type == "general" or target.formation == SKIRMISH or target.ground:
+        return "dispersed"
+    if target.type == "cavalry" and charge_run(state, target) > FAST_CHARGE + 1e-9:
+        return "fast"
+    return "dense" if target.formation == COLUMN else "line"
+
+
+def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None = None) -> tuple[int, str]:
+    """Roll a unit's fire at a target (17.3): the dice (10.1) of ``stands`` of its stands (default
+    all) read in the range band's column, each with the chart's modifier for the target definition
+    (13) and the target's cover (13.5, 13.6, 15.11). Returns the hits and the roll as the log shows it."""
     chart = chart_of(unit)
     distance = gap(unit, target)
     column = chart.column_for(distance)
     assert column is not None
-    kept = unit.reserve_stands if unit.reserve_turn == state.turn else 0  # 17.3.1: part kept for defensive fire
-    dice = [roll(chart.table.dice, rng).total for _ in range(unit.stands - kept)]
+    dice = [roll(chart.table.dice, rng).total for _ in range(dice_count(unit, unit.stands if stands is None else stands))]
+    kind = target_class(state, target)
+    shape = chart.targets.get(kind, 0)
     cover, where = cover_of(state, target)
-    results = [chart.table.lookup(d + cover, column) for d in dice]
-    hits = sum(r.count("H") for r in results)
+    hits = sum(chart.table.lookup(d + shape + cover, column).count("H") for d in dice)
+    return hits, (f"{fmt(distance)}\" ({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} "
+                  f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
+                  + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H on a {kind} target"
+                  + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
+
+
+def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
+    """Roll the unit's dice now (per stand or gun it started the phase with) and hold the hits
+    on the target until the phase ends (simultaneous fire, 17.3)."""
+    unit, target = state.unit(order.unit), state.unit(order.target)
+    kept = unit.reserve_stands if unit.reserve_turn == state.turn else 0  # 17.3.1: part kept for defensive fire
+    hits, said = volley(state, unit, target, rng, unit.stands - kept)
     unit.fired_turn = state.turn
     target.pending_hits += hits
     if target.type == "artillery" and unit.type != "artillery":
         target.pending_small_arms += hits
-    return [public(f"{unit.name} fire at {target.name}: {fmt(distance)}\" ({chart.table.columns[column]}), "
-                   f"{len(dice)} x {chart.table.dice} [{', '.join(map(str, dice))}]"
-                   + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H "
-                   f"({chart.table.name}); casualties come off at the end of the phase.")]
+    return [public(f"{unit.name} fire at {target.name}: {said} ({chart_of(unit).table.name}); "
+                   "casualties come off at the end of the phase.")]
 
 
 def end_of_phase(state: State, rng: Rng) -> list[Event]:

@@ -12,11 +12,12 @@ import re
 
 from games.core.dice import roll
 from games.core.errors import IllegalOrder
+from games.core.geometry import polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import house, rules
 from games.days_of_iron.orders import Attach, Detach, Promote, successor_of
-from games.days_of_iron.rules import losses_17_5
+from games.days_of_iron.rules import formations_12, losses_17_5
 from games.days_of_iron.state import (
     CAPTURED,
     GONE,
@@ -72,7 +73,26 @@ def check_promote(state: State, unit: Unit) -> Promote:
     if last.lost_turn >= state.turn:
         raise IllegalOrder("a field promotion may take place after 1 turn (14.3).",
                            hint=f"{last.name} was lost in turn {last.lost_turn}.")
+    if formations_12.measured(state) and not _player_near(state, command):
+        raise IllegalOrder(f"to replace {command.name}, the General representing the player must be within "
+                           f"{REPLACE_WITHIN:g}\" of the formation (14.3).",
+                           hint="Move your own General up to one of its units first.")
     return Promote(command.id)
+
+
+REPLACE_WITHIN = 8.0  # book 14.3: the player's General must be this near the formation to replace its General
+
+
+def _player_near(state: State, command: Unit) -> bool:
+    """14.3 on the measured table: the player's own General stands within 8" of a unit of the lost
+    General's formation (his brigade; for a division or corps General, any of the side's units)."""
+    player = _player(state, command.side)
+    if player is None:
+        return False
+    formation = [u for u in state.units if u.side == command.side and u.type != "general" and formations_12.on_table(u)
+                 and (u.brigade == command.brigade if command.brigade else True)]
+    own = formations_12.base(player).polygon()
+    return any(polygon_distance(own, formations_12.base(u).polygon()) <= REPLACE_WITHIN + 1e-9 for u in formation)
 
 
 def promote(state: State, order: Promote, rng: Rng) -> list[Event]:
@@ -94,7 +114,18 @@ def promote(state: State, order: Promote, rng: Rng) -> list[Event]:
                 f"{quality.capitalize()}. A new General takes command as {successor.name}.")
     successor.quality, successor.roll, successor.replaces = quality, roll, command.id
     successor.status, successor.stands, successor.lost_turn = ON_TABLE, successor.start_stands, state.turn
+    player = _player(state, command.side)
+    if formations_12.measured(state) and player is not None:  # he takes the field beside the player's General
+        successor.x, successor.y, successor.facing = player.x, player.y, player.facing
+        successor.formation, successor.attached = player.formation or formations_12.COLUMN, ""
+        text += f" He takes the field beside {player.name}."
     return [public(text, reveals=True)]
+
+
+def _player(state: State, side: str) -> Unit | None:
+    """The General representing the player (rank army) on the table, if he is."""
+    return next((g for g in state.units if g.side == side and g.type == "general" and g.rank == "army"
+                 and formations_12.on_table(g)), None)
 
 
 def commander_quality(state: State, unit: Unit) -> str:
