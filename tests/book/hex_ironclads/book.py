@@ -11,7 +11,27 @@ from games.hex_ironclads.state import Ship, State
 from tests.hex_ironclads.helpers import keep_only, new_game, order, ruleset, ship, texts
 from tests.scripted import ScriptedDice
 
-__all__ = ["E", "NE", "NW", "SE", "SW", "W", "ScriptedDice", "along", "damage", "fv", "fails", "fire_turn", "game", "order", "ruleset", "ship", "stand", "texts"]
+__all__ = [
+    "NE",
+    "NW",
+    "SE",
+    "SW",
+    "E",
+    "ScriptedDice",
+    "W",
+    "along",
+    "damage",
+    "fails",
+    "fire_turn",
+    "fv",
+    "game",
+    "order",
+    "path",
+    "ruleset",
+    "ship",
+    "stand",
+    "texts",
+]
 
 # Direction numbers of the pointy-topped map: 0 NE, 1 E, 2 SE, 3 SW, 4 W, 5 NW.
 NE, E, SE, SW, W, NW = range(6)
@@ -26,9 +46,14 @@ def game(*names: str, scenario: str = "hampton-roads", options: dict[str, str] |
 
 def along(state: State, start: str, direction: int, steps: int) -> Hex:
     """The hex ``steps`` hexes from printed hex ``start`` straight along ``direction``."""
+    return path(state, start, *[direction] * steps)
+
+
+def path(state: State, start: str, *steps: int) -> Hex:
+    """The hex reached from printed hex ``start`` by one hex in each direction of ``steps``."""
     layout = load_map(state.map_id).layout
     h = layout.parse(start)
-    for _ in range(steps):
+    for direction in steps:
         h = layout.neighbour(h, direction)
     return h
 

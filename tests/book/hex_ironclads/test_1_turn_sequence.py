@@ -3,7 +3,22 @@
 from __future__ import annotations
 
 from games.hex_ironclads.state import State
-from tests.book.hex_ironclads.book import E, NE, W, ScriptedDice, along, damage, fv, fails, fire_turn, game, order, ship, stand, texts
+from tests.book.hex_ironclads.book import (
+    NE,
+    E,
+    ScriptedDice,
+    W,
+    along,
+    damage,
+    fails,
+    fire_turn,
+    fv,
+    game,
+    order,
+    ship,
+    stand,
+    texts,
+)
 
 
 def duel_abeam(virginia_facing: int = NE) -> State:
