@@ -104,3 +104,32 @@ def test_the_turn_ends_and_the_next_begins_with_fire() -> None:
     assert state.turn == 1
     order(state, "confederate", "done", ScriptedDice())
     assert state.turn == 2 and state.phase == "fire"
+
+
+def test_a_ship_driven_to_its_critical_point_this_turn_still_fires() -> None:
+    """1.1: "Firing guns is deemed to be simultaneous". Minnesota (FV 3, Critical Point 2) and
+    Virginia exchange fire: Virginia's Minor hit breaks Minnesota off, and Minnesota's own Minor hit
+    on Virginia still counts."""
+    state = game("Monitor", "Minnesota", "Virginia")
+    stand(state, "Minnesota", "0805", NE)
+    stand(state, "Virginia", along(state, "0805", E, 1), NE)
+    stand(state, "Monitor", "0102", E)
+    damage(state, "Minnesota", 3)
+    out = fire_turn(state, ["Minnesota fire Virginia"], ["Virginia fire Minnesota"], [5, 1, 1, 1, 5, 1, 1, 1, 1, 2])
+    assert "Minnesota reaches its critical point" in out
+    assert fv(state, "Virginia") == 7
+
+
+def test_at_the_turn_limit_no_next_turn_commences() -> None:
+    """1.5: "the turn is over and the next turn may commence." The book sets no end; the scenario's
+    turn limit (house, option turns) ends the game after its last turn, and the side that inflicted
+    more flotation points wins (RULINGS.md, end of the game)."""
+    state = game("Monitor", "Virginia", "Patrick Henry", options={"turns": "1"})
+    stand(state, "Monitor", "0805", E)
+    stand(state, "Virginia", along(state, "0805", E, 1), NE)
+    stand(state, "Patrick Henry", "0202", E)
+    fire_turn(state, ["Monitor fire Virginia"], ["Virginia hold"], [4, 1, 1, 1, 1, 1, 1, 2])
+    order(state, "union", "done", ScriptedDice())
+    order(state, "confederate", "done", ScriptedDice())
+    assert state.phase == "over"
+    assert state.winner == "union"

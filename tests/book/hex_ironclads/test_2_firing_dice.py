@@ -167,3 +167,14 @@ def test_a_hex_on_the_arc_line_is_not_wholly_within_the_arc_ahead() -> None:
     order(state, "confederate", "Virginia hold", ScriptedDice())
     stand(state, "Monitor", path(state, "0105", E, E, NE), NE)
     assert "ahead, 1 die" in texts(order(state, "confederate", "Virginia fire Monitor", ScriptedDice()))
+
+
+def test_land_blocks_the_line_of_sight() -> None:
+    """2.3: "No ship may fire its guns at a target that is not in direct line-of-sight." The line
+    from 1202 to 1403 runs along the hexside of 1302, a land hex: blocked (RULINGS.md, line of
+    sight)."""
+    state = game("Monitor", "Virginia", "Teaser")
+    stand(state, "Monitor", "1202", W)
+    stand(state, "Virginia", "1403", NE)
+    stand(state, "Teaser", "0108", E)
+    assert "blocked by land at 1302" in fails(state, "union", "Monitor fire Virginia")

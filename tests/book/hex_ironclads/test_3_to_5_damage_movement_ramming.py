@@ -238,3 +238,18 @@ def test_the_rammer_takes_no_damage() -> None:
     order(state, "union", "Monitor stay", ScriptedDice([6, 6, 6, 6]))
     assert fv(state, "Virginia") == 8
     assert fv(state, "Monitor") == 0
+
+
+def test_a_ram_that_brings_a_ship_to_its_critical_point_breaks_it_off() -> None:
+    """5.1: "If the ship that is ramming the other is not equipped with a ram, then two firing dice
+    are thrown." With 3.1: "When a ship’s Flotation Value reaches the Critical Point, the ship must
+    break off from battle." Patrick Henry's two dice (a Major and a Minor) take Monitor from 6 to 3,
+    her Critical Point: she breaks off."""
+    state = ram_set_up("Patrick Henry", "confederate")
+    damage(state, "Monitor", 2)
+    order(state, "confederate", "Patrick Henry move F", ScriptedDice())
+    order(state, "confederate", "done", ScriptedDice())
+    out = texts(order(state, "union", "Monitor stay", ScriptedDice([6, 5])))
+    assert fv(state, "Monitor") == 3
+    assert "breaks off" in out
+    assert ship(state, "Monitor").status == "broken-off"
