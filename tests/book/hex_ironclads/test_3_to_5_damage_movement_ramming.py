@@ -185,12 +185,15 @@ def test_a_ship_does_not_ram_its_own_side() -> None:
 def test_a_ship_driven_past_its_critical_point_breaks_off_too() -> None:
     """3.1: "When a ship’s Flotation Value reaches the Critical Point, the ship must break off from
     battle." A Major hit takes Minnesota from 3 to 1, past her Critical Point of 2 without stopping
-    on it: she breaks off all the same (RULINGS.md, critical point), and is not sunk."""
+    on it: she breaks off all the same (RULINGS.md, critical point), and is not sunk. (The report
+    said "reaches its critical point (FV 1)", as if her Critical Point were 1.)"""
     state = minnesota_under_fire()
     damage(state, "Minnesota", 3)
-    fire_turn(state, [], ["Virginia fire Minnesota"], [6, 1, 1, 1, 1, 2])
+    out = fire_turn(state, [], ["Virginia fire Minnesota"], [6, 1, 1, 1, 1, 2])
     assert fv(state, "Minnesota") == 1
     assert ship(state, "Minnesota").status in ("broken-off", "saved")
+    # The report names the Critical Point itself (2), not the value she fell to.
+    assert "past its critical point (FV 2) to FV 1 and breaks off" in out
 
 
 def test_a_ship_that_sails_to_safety_leaves_by_its_home_edge() -> None:
