@@ -133,3 +133,18 @@ def test_at_the_turn_limit_no_next_turn_commences() -> None:
     order(state, "confederate", "done", ScriptedDice())
     assert state.phase == "over"
     assert state.winner == "union"
+
+
+def test_a_rammed_ship_still_makes_its_own_move_and_the_ram_still_counts() -> None:
+    """1.4: "If a ship rams another, the results of the ramming are adjudicated." The ram is made in
+    the Confederate move; Monitor then moves away in the Union move, and the ram's four dice are
+    thrown against her all the same (RULINGS.md, when rams are adjudicated)."""
+    state = duel_abeam(virginia_facing=W)
+    fire_turn(state, ["Monitor hold"], ["Virginia hold"], [2, 1])
+    order(state, "confederate", "Virginia move F", ScriptedDice())
+    order(state, "confederate", "done", ScriptedDice())
+    stream = ScriptedDice([5, 5, 1, 1])
+    out = texts(order(state, "union", "Monitor move P F", stream))
+    assert "Monitor moves P F" in out and "Virginia rams Monitor" in out
+    assert not stream.dice
+    assert fv(state, "Monitor") == 6
