@@ -25,7 +25,13 @@ def damage(state: State, ship: Ship, amount: int, *, struck_before_leaving: bool
     elif ship.remaining <= ship.critical and ship.status == FIGHTING:
         ship.status = BROKEN_OFF
         home = state.side(ship.side).home_edge
-        notes.append(f"{ship.name} reaches its critical point (FV {ship.remaining}) and breaks off toward the {home} edge.")
+        # Name the Critical Point itself: a ship knocked below it has not "reached" a lower one.
+        reached = (
+            f"reaches its critical point (FV {ship.critical})"
+            if ship.remaining == ship.critical
+            else f"falls past its critical point (FV {ship.critical}) to FV {ship.remaining}"
+        )
+        notes.append(f"{ship.name} {reached} and breaks off toward the {home} edge.")
     return notes
 
 
