@@ -85,6 +85,9 @@ class HexIronclads(Ruleset[State, HexOrder]):
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "Hex ironclads, a Memoir of Battle at Sea-style set with firing dice"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action"})
+    # 2: a ship knocked past its critical point is reported in new words (issue 21), so an older
+    # game's /game verify finds that report changed and says the rules changed since
+    rules_version: ClassVar[str] = "2"
 
     def scenarios(self) -> list[ScenarioInfo]:
         found = sorted((load_scenario(s) for s in scenario_ids()), key=lambda s: (s.order, s.id))

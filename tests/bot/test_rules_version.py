@@ -63,6 +63,7 @@ async def test_a_log_that_no_longer_replays_is_refused_with_both_versions(
     svc.table.work = workers.in_thread  # the patched rules run in this process
     await _hex_game(svc)
     await ok(svc, ALICE, "game end")
+    played = HexIronclads.rules_version
     monkeypatch.setattr(HexIronclads, "rules_version", "99")
 
     def changed(*args: object) -> object:
@@ -72,11 +73,11 @@ async def test_a_log_that_no_longer_replays_is_refused_with_both_versions(
     [replay] = await ok(svc, BOB, "game replay")
     assert replay.file is None
     assert replay.text.startswith("No replay: this game's orders no longer replay under the rules this bot runs.")
-    assert f"played under {HexIronclads.name} rules version 1; this bot runs version 99" in replay.text
+    assert f"played under {HexIronclads.name} rules version {played}; this bot runs version 99" in replay.text
     verdict = public_text(await ok(svc, BOB, "game verify"))
     assert "**Verification FAILED**" in verdict
-    assert (f"The {HexIronclads.name} rules have changed since this game was played: it was played under version 1, "
-            "this bot runs version 99") in verdict
+    assert (f"The {HexIronclads.name} rules have changed since this game was played: it was played under version "
+            f"{played}, this bot runs version 99") in verdict
 
 
 async def test_an_old_game_that_still_replays_replays_and_verifies(svc: TableService) -> None:
