@@ -254,6 +254,7 @@ class TerrainType(Strict, kw_only=True):
     elevation: Literal[0, 1, 2] = 0  # 17.3.3: level, low hill, high hill
     crossing: Literal["", "ford", "bridge"] = ""  # 15.4: carries troops over water where it lies
     water: bool = False  # 15.3: a river (impassable but at a crossing; routers into it drown)
+    obstacle: bool = False  # 15.10: walls, hedges, fortifications: a unit crossing one is disordered
 
 
 class TerrainFile(Sourced, tag_field="kind", tag="terrain", kw_only=True):

@@ -132,7 +132,7 @@ def _bearing_off(unit: Unit, target: Unit) -> float:
 
 def check_charge(state: State, seat: str, order: Charge) -> Charge:
     """17.2: declared in the Morale phase by a foot or horse unit, at a visible enemy ahead of it
-    (within 45 degrees of its facing) and no farther than its allowance; in the Movement phase an
+    (within 45 degrees of its facing, in its line of sight, 16.3) and no farther than its allowance; in the Movement phase an
     opportunity charge (17.4.11) by a unit that declared none, within half its move."""
     unit, target = state.unit(order.unit), state.unit(order.target)
     opportunity = phase_is(state, "Movement")
@@ -159,6 +159,10 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
     off = _bearing_off(unit, target)
     if off > 45:
         raise IllegalOrder(f"{target.name} is not ahead of {unit.name} ({fmt(off)}° off its facing; at most 45).")
+    if not shooting.in_sight(state, unit, target):
+        raise IllegalOrder(f"{unit.name} cannot see {target.name} (16.3: woods and towns hide formed units beyond "
+                           "4\" or 6\", skirmishers beyond 2\"; woods, towns and hills block the line of sight, "
+                           "15.1): a charge is declared only at an enemy the charger can see (17.2.2).")
     distance = gap(unit, target)
     if opportunity:
         _check_opportunity(state, unit, target, distance)

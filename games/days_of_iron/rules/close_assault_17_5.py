@@ -23,6 +23,9 @@ on the Casualties to Staff chart (``morale_17_2.staff_risk``: lost, or wounded w
 unattached General contacted by an enemy unit (one that did not evade: "isolated") is automatically
 a casualty: captured (14.5, the book's fate for unattached staff contacted) and counted a loss.
 
+17.2.7: skirmishing infantry in the open in contact with (formed) cavalry suffer the same Automatic
+Major Victory as their whole combat, and the cavalry makes the winner's compulsory move.
+
 17.5.3: a routing unit in contact is beaten first, separately: it suffers an Automatic Major
 Victory (the results sheet's last row; its losses from the close assault chart) and makes the
 compulsory movement, while its victors stay where they are and fight their other melees as usual.
@@ -67,8 +70,8 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import Chart, house
-from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14
-from games.days_of_iron.rules.formations_12 import base, in_contact, on_table
+from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14, shooting_17_3
+from games.days_of_iron.rules.formations_12 import SKIRMISH, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
 from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
 
@@ -192,7 +195,8 @@ def resolve(state: State, rng: Rng) -> list[Event]:
         if a.id in beaten or b.id in beaten or ROUTING in (a.status, b.status) or not (
                 on_table(a) and on_table(b) and in_contact(a, b)):
             continue
-        events += _fight(state, a, b, rng)
+        ridden = _ridden_down(state, a, b)
+        events += _ride_down(state, *ridden, rng) if ridden else _fight(state, a, b, rng)
         beaten |= {u.id for u in (a, b) if u.status != ON_TABLE}
     return events
 
@@ -228,18 +232,43 @@ def _staff_at_risk(state: State, pairs: list[tuple[Unit, Unit]], rng: Rng) -> li
 def _routers_caught(state: State, victor: Unit, router: Unit, rng: Rng) -> list[Event]:
     """17.5.3: an Automatic Major Victory over a routing unit, fought before the other melees;
     the victor makes no compulsory move."""
+    return _automatic_victory(state, victor, router, rng, f"(17.5.3): {router.name}, routing, suffer")
+
+
+def _automatic_victory(state: State, victor: Unit, loser: Unit, rng: Rng, head: str) -> list[Event]:
+    """The Automatic Major Victory (the results sheet's last row): the loser's losses from the close
+    assault chart, then its compulsory movement."""
     chart = house().charts["close-assault"]
     die = roll(chart.table.dice, rng).total
-    column = _column(victor, router)
-    lost = min(int(chart.table.lookup(die, column)), router.stands)
+    column = _column(victor, loser)
+    lost = min(int(chart.table.lookup(die, column)), loser.stands)
     loser_result, _ = result_for(None)
-    events = [public(f"**Close assault** (17.5.3): {router.name}, routing, suffer an Automatic Major Victory "
-                     f"by {victor.name}; {chart.table.name} {chart.table.dice} = {die} "
-                     f"({chart.table.columns[column]}): {router.name} lose {lost}.")]
-    events += losses_17_5.loss(state, router, lost)
-    if on_table(router):
-        events += _loser_moves(state, router, victor, loser_result)
+    events = [public(f"**Close assault** {head} an Automatic Major Victory by {victor.name}; {chart.table.name} "
+                     f"{chart.table.dice} = {die} ({chart.table.columns[column]}): {loser.name} lose {lost}.")]
+    events += losses_17_5.loss(state, loser, lost)
+    if on_table(loser):
+        events += _loser_moves(state, loser, victor, loser_result)
     return events
+
+
+def _ridden_down(state: State, a: Unit, b: Unit) -> tuple[Unit, Unit] | None:
+    """17.2.7: "Skirmishing infantry contacted by cavalry in the open suffer an automatic major
+    defeat as the combat result": (cavalry, skirmishers) when the pair is that, else None. In the
+    open: not standing in a wood or town (the level pieces that hide troops, 16.3)."""
+    for horse, foot in ((a, b), (b, a)):
+        if (horse.type == "cavalry" and horse.formation != SKIRMISH and foot.type == "infantry"
+                and foot.formation == SKIRMISH and shooting_17_3.seen_within(state, foot) is None):
+            return horse, foot
+    return None
+
+
+def _ride_down(state: State, horse: Unit, foot: Unit, rng: Rng) -> list[Event]:
+    """17.2.7: the skirmishers' automatic major defeat; the cavalry makes the winner's compulsory
+    move of the Automatic Major Victory."""
+    start = base(foot).centre
+    events = _automatic_victory(state, horse, foot, rng,
+                                f"(17.2.7): {foot.name}, skirmishing infantry contacted by cavalry in the open, suffer")
+    return events + _winner_moves(state, horse, foot, result_for(None)[1], start)
 
 
 def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:

@@ -287,7 +287,12 @@ def rally(state: State, unit: Unit, rng: Rng) -> list[Event]:
         return [public(f"{text}: {unit.name} stays {', '.join(status_words(unit))}.")]
     was_routing = unit.status == ROUTING
     unit.order, unit.halted, unit.ground = GOOD, False, False
+    ground = disordering_ground(state, unit)
+    if ground:  # 15.7, 15.8, 17.2.8: in a town or wood it is disordered until it moves out
+        unit.order = DISORDERED
     if not was_routing:
+        if ground:
+            return [public(f"{text}: {unit.name} rallies but stays disordered in {ground} (15.7, 17.2.8).")]
         return [public(f"{text}: {unit.name} rallies to good order (17.2.11).")]
     unit.status = ON_TABLE
     for general in routing_17_4_14.attached_generals(state, unit):
@@ -314,9 +319,16 @@ def morale_opens(state: State, rng: Rng) -> list[Event]:
     for side in sides:
         for unit in state.units:
             if (unit.side == side and unit.type != "general" and on_table(unit) and unit.status == ON_TABLE
-                    and must_rally(unit)):
+                    and must_rally(unit) and not _ground_only(state, unit)):
                 events += rally(state, unit, rng)
     return events
+
+
+def _ground_only(state: State, unit: Unit) -> bool:
+    """Disordered and nothing else, standing in ground that disorders (15.7: "disordered until it
+    moves out of the area"): a rally test could not restore its order, so none is taken."""
+    return (unit.order == DISORDERED and not unit.halted and not unit.ground
+            and bool(disordering_ground(state, unit)))
 
 
 def disordering_ground(state: State, unit: Unit) -> str:

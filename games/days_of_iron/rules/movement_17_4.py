@@ -149,6 +149,17 @@ def terrain_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
     return min(slow) if slow else (1.0, "")
 
 
+def road_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
+    """15.2: "Units in column receive a movement bonus" on roads: a column's move that lies wholly on
+    one piece faster than open ground (a road on the terrain sheet, x1.5 house) and crosses nothing
+    slower goes that much further; otherwise (1.0, "")."""
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    types = house().terrain
+    roads = [(types[p.type].move, p.name) for p in pieces_under(state, swept)
+             if types[p.type].move > 1 and all(point_in_polygon(q, outline(p), 1e-6) for q in swept)]
+    return max(roads) if roads else (1.0, "")
+
+
 def outline(piece: TerrainPiece) -> list[Point]:
     """A terrain piece's convex outline as points."""
     return [(p[0], p[1]) for p in piece.points]
@@ -239,6 +250,8 @@ def move_factor(state: State, unit: Unit, start: Base, end: Base) -> tuple[float
     """The move's terrain multiplier and what sets it (section 15), lowered to the movement sheet's
     passage-of-lines multiplier when it goes through friends (17.4.9, house), and those friends."""
     factor, slowest = terrain_factor(state, start, end)
+    if factor == 1.0 and unit.formation == COLUMN:
+        factor, slowest = road_factor(state, start, end)
     passed = lines_passed(state, unit, start, end)
     penalty = house().movement.passage_of_lines
     if passed and 0 < penalty < factor:
@@ -274,6 +287,16 @@ def fords_crossed(state: State, start: Base, end: Base) -> list[TerrainPiece]:
     swept = convex_hull([*start.polygon(), *end.polygon()])
     types = house().terrain
     return [t for t in pieces_under(state, swept) if types[t.type].crossing == "ford"]
+
+
+def obstacles_crossed(state: State, start: Base, end: Base) -> list[TerrainPiece]:
+    """15.10: the obstacles (walls, hedges, fortifications) a move goes into or over; one the unit
+    only comes up against (its path touching but not entering the piece) is defended, not crossed."""
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    types = house().terrain
+    return [t for t in pieces_under(state, swept) if types[t.type].obstacle
+            and len(inside := intersection(swept, outline(t))) >= 3 and abs(signed_area(inside)) > EPS
+            and not overlaps(start.polygon(), outline(t))]
 
 
 def in_the_way(state: State, unit: Unit, end: Base, *, ignore: frozenset[str] = frozenset()) -> Unit | None:
@@ -439,7 +462,7 @@ def check_move(state: State, seat: str, order: Move) -> Move:
                            f"this turn ({rate_label(state, unit)} {fmt(allowance(state, unit, order.forced))}\").",
                            hint=(f"{slowest} slows it (x{fmt(factor)}; "
                                  + ("a passage of lines, 17.4.9). " if passed and slowest == passed[0].name
-                                    else "17.4.4, section 15). ") if slowest else "")
+                                    else "17.4.4, section 15). ") if slowest and factor < 1 else "")
                            + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
     _check_on_table(state, order.text, end)
     clearance = house().movement.enemy_clearance
@@ -541,12 +564,19 @@ def move(state: State, order: Move) -> list[Event]:
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""
     forced += f" through {slowest}" if slowest and not (passed and slowest == passed[0].name) else ""
-    fords = fords_crossed(state, base(unit), end)
+    start = base(unit)
+    fords = fords_crossed(state, start, end)
     unit.x, unit.y = end.centre
     unit.facing = round(end.heading, 6) % 360.0
     if fords:  # 15.4: fording disorders the unit (17.2.8; rules/morale_17_2.py rallies it)
         unit.order, unit.order_turn = DISORDERED, state.turn
         forced += f" (fording {fords[0].name} disorders it, 15.4)"
+    crossed = obstacles_crossed(state, start, end)
+    if crossed:  # 15.10: crossing a wall or fortification disorders the unit
+        if unit.order == GOOD:
+            unit.order = DISORDERED
+        unit.order_turn = state.turn
+        forced += f" (crossing {crossed[0].name} disorders it, 15.10)"
     if passed:  # 17.4.9: no charge this turn; through shaken troops of a better Class, disordered
         unit.passage_turn = state.turn
         forced += f" (a passage of lines through {', '.join(f.name for f in passed)}, 17.4.9"

@@ -22,8 +22,11 @@ not itself on a hill (15.7, 15.8).
 
 NOT carried out here yet: the 4-stand multiples of line infantry, the effects of artillery
 damage other than lost guns and of staff wounds (lost command turns), staff attached to units,
-defensive fire (17.3.1), the 1" crest line of 15.1 (a unit on a hill sees and is seen as the
-hill's piece says).
+defensive fire (17.3.1).
+
+Hills (15.1): a line of sight over a crest line of a hill is open only to a unit within 1" of that
+crest (house: a piece's crests are the two centre lines of its bounding box, the spine along the
+longer side).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from __future__ import annotations
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import (
+    Point,
     Polygon,
     add,
     convex_hull,
@@ -39,6 +43,8 @@ from games.core.geometry import (
     polygon_distance,
     scale,
     segment_crosses_polygon,
+    segment_distance,
+    segments_intersect,
     sub,
 )
 from games.core.rng import Rng
@@ -109,6 +115,7 @@ OVER_FRIENDS = 4.0  # book 17.3.3: friends this close to the target are endanger
 SEEN_IN = {"heavy": 4.0, "light": 6.0}  # book 16.3: formed units in heavy / light woods and towns are seen this far
 SKIRMISHERS_SEEN = 2.0  # book 16.3: skirmishers in woods and towns are seen at 2"
 CREST_VIEW = 8.0  # book 15.7, 15.8: from a high hill's crest troops are seen this far beyond a wood or town
+OVER_CREST = 1.0  # book 15.1: "Units can see over the crest of the hill as long as they are within 1\" of the crest"
 
 
 def elevation(state: State, unit: Unit) -> tuple[int, str]:
@@ -147,6 +154,8 @@ def _outline(piece: TerrainPiece) -> list[tuple[float, float]]:
 
 COVER = {"none": 0, "light": -1, "heavy": -2}  # house: modifier on each die at a target in cover (15.11)
 COVER_NAMES = {v: k for k, v in COVER.items()}
+BEHIND_COVER = 1.0  # book 15.11: a unit "within 1\" and behind terrain" classified as cover is a target in cover
+URBAN = "urban"  # the terrain sheet's urban area (15.2: no cover on its roads)
 
 
 def in_sight(state: State, unit: Unit, target: Unit) -> bool:
@@ -163,12 +172,42 @@ def in_sight(state: State, unit: Unit, target: Unit) -> bool:
         if not types[piece.type].blocks_sight:
             continue
         outline = [(p[0], p[1]) for p in piece.points]
-        if segment_crosses_polygon(start, end, outline) and not any(
-                overlaps(base(u).polygon(), outline) for u in (unit, target)):
+        if not segment_crosses_polygon(start, end, outline):
+            continue
+        on_it = [u for u in (unit, target) if overlaps(base(u).polygon(), outline)]
+        if not on_it:
             if crest and _seen_over(state, piece, target):
                 continue
             return False
+        if types[piece.type].elevation and not _over_crests(start, end, outline, on_it):
+            return False
     return True
+
+
+def crests(outline: list[tuple[float, float]]) -> list[tuple[Point, Point]]:
+    """15.1: "There are generally two crest lines on a hill, one centrally along the 'spine' of the
+    hill and the other across its widest point" (house: the two centre lines of the piece's
+    bounding box, the spine first, along its longer side)."""
+    xs, ys = [p[0] for p in outline], [p[1] for p in outline]
+    (x0, x1), (y0, y1) = (min(xs), max(xs)), (min(ys), max(ys))
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    along_x, along_y = ((x0, my), (x1, my)), ((mx, y0), (mx, y1))
+    return [along_x, along_y] if x1 - x0 >= y1 - y0 else [along_y, along_x]
+
+
+def _over_crests(start: Point, end: Point, outline: list[tuple[float, float]], on_it: list[Unit]) -> bool:
+    """15.1: "Units can see over the crest of the hill as long as they are within 1\" of the crest":
+    every crest line the sight line crosses has a unit on the hill within 1" of it."""
+    for a, b in crests(outline):
+        if segments_intersect(start, end, a, b) and not any(
+                min(segment_distance(p, q, a, b) for p, q in _edges_of(base(u).polygon())) <= OVER_CREST + 1e-9
+                for u in on_it):
+            return False
+    return True
+
+
+def _edges_of(poly: Polygon) -> list[tuple[Point, Point]]:
+    return [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
 
 
 def seen_within(state: State, target: Unit) -> float | None:
@@ -197,12 +236,24 @@ def _seen_over(state: State, piece: TerrainPiece, target: Unit) -> bool:
     return polygon_distance(base(target).polygon(), _outline(piece)) <= CREST_VIEW + 1e-9
 
 
-def cover_of(state: State, target: Unit) -> tuple[int, str]:
-    """The best cover the target stands in (15.11): (modifier, piece name)."""
+def cover_of(state: State, target: Unit, firer: Unit | None = None) -> tuple[int, str]:
+    """The best cover the target has (15.11): (modifier, piece name). It has the cover of a piece it
+    stands in and, shot at by ``firer``, of one it stands within 1" behind (15.11: "within 1\" and
+    behind terrain classified as heavy or light cover"; house: the line from the firer's front to
+    the target's centre crosses the piece). 15.2: a unit standing wholly on a road has no cover
+    from the urban area the road runs through."""
     types = house().terrain
+    footprint = base(target).polygon()
+    on_road = any(types[p.type].move > 1 and all(point_in_polygon(q, _outline(p), 1e-6) for q in footprint)
+                  for p in state.terrain)
     best = (0, "")
     for piece in state.terrain:
-        if overlaps(base(target).polygon(), [(p[0], p[1]) for p in piece.points]):
+        outline = _outline(piece)
+        if on_road and piece.type == URBAN:
+            continue
+        behind = firer is not None and polygon_distance(footprint, outline) <= BEHIND_COVER + 1e-9 \
+            and segment_crosses_polygon(front_centre(firer), base(target).centre, outline)
+        if behind or overlaps(footprint, outline):
             best = min(best, (COVER[types[piece.type].cover], piece.name))
     return best
 
@@ -314,7 +365,7 @@ def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None 
     dice = [roll(chart.table.dice, rng).total for _ in range(dice_count(unit, unit.stands if stands is None else stands))]
     kind = target_class(state, target)
     shape = chart.targets.get(kind, 0)
-    cover, where = cover_of(state, target)
+    cover, where = cover_of(state, target, unit)
     hits = sum(chart.table.lookup(d + shape + cover, column).count("H") for d in dice)
     return hits, (f"{fmt(distance)}\" ({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} "
                   f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
