@@ -134,16 +134,12 @@ def hand_events(state: State) -> list[Event]:
 
 
 def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
-    """REVEAL INITIATIVE CARD and RESOLVE INITIATIVE CARD EFFECTS (4.1 steps 1 and 3) for a new
-    turn; then, while turns and cards remain, ask for next turn's sealed card (step 2). Returns the
-    events and whether the players now seal cards."""
+    """REVEAL INITIATIVE CARD (4.1 step 1) for a new turn; then, while turns and cards remain, ask
+    for next turn's sealed card (step 2). Step 3 (``resolve_effects``) follows once that is done.
+    Returns the events and whether the players now seal cards."""
     state.turn = turn
     lines = [f"Turn {turn}: Initiative Phase.", *_reveal_cards(state)]
     lines += _initiative_holder(state, rng)
-    for holder in holders(state):
-        lines += immediate_card_effect(state, holder)
-    for ship in state.ships:
-        ship.fatigue_shield = bool(card_amount(state, ship.controller, "ignore_first_fatigue", ship))
     events = public_lines(lines)
     if turn < rules().turn_limit and any(h.hand for h in holders(state)):
         state.phase = "select"
@@ -151,6 +147,17 @@ def reveal(state: State, turn: int, rng: Rng) -> tuple[list[Event], bool]:
         events += hand_events(state)
         return events, True
     return events, False
+
+
+def resolve_effects(state: State) -> list[Event]:
+    """RESOLVE INITIATIVE CARD EFFECTS (4.1 step 3), after the new cards are sealed (step 2): the
+    "Immediately" effects now, the rest noted for the turn."""
+    lines: list[str] = []
+    for holder in holders(state):
+        lines += immediate_card_effect(state, holder)
+    for ship in state.ships:
+        ship.fatigue_shield = bool(card_amount(state, ship.controller, "ignore_first_fatigue", ship))
+    return public_lines(lines)
 
 
 def _reveal_cards(state: State) -> list[str]:

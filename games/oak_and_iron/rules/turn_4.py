@@ -22,15 +22,15 @@ def sealed(state: State, rng: Rng) -> list[Event]:
         return []
     if state.turn == 0:
         return start_turn(state, 1, rng)
-    return begin_movement(state, rng)
+    return initiative_4_1.resolve_effects(state) + begin_movement(state, rng)
 
 
 def start_turn(state: State, turn: int, rng: Rng) -> list[Event]:
     """A new turn: the Initiative Phase (4.1), then, once next turn's cards are sealed (or none
-    can be), the Movement Phase."""
+    can be) and the card effects resolved (step 3), the Movement Phase."""
     events, selecting = initiative_4_1.reveal(state, turn, rng)
     if not selecting or not to_act(state):
-        events += begin_movement(state, rng)
+        events += initiative_4_1.resolve_effects(state) + begin_movement(state, rng)
     return events
 
 
