@@ -130,6 +130,9 @@ class OakAndIron(Ruleset[State, OakOrder]):
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "Oak & Iron (Firelock Games): age-of-sail squadron battles"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"in-focus", "last-action", "aids"})  # the ring follows the focus (view.py)
+    # 2: "Immediately" card effects now take effect at 4.1 step 3, not at the reveal (issue 21), so an
+    # older game's log replays with other events: its /game verify says the rules changed since
+    rules_version: ClassVar[str] = "2"
 
     def scenarios(self) -> list[ScenarioInfo]:
         out = []
