@@ -190,8 +190,13 @@ def rules_played(row: GameRow, rules: Ruleset[Any, Any]) -> str | None:
     both versions, for answers about a game an update of the rules may have left behind."""
     if row.rules == rules.rules_version:
         return None
-    played = f"version {row.rules}" if row.rules else "a version from before versions were recorded"
-    return f"This game was played under {rules.name} rules {played}; this bot runs version {rules.rules_version}."
+    return (f"This game was played under {rules.name} rules {version_words(row.rules)}; this bot runs version "
+            f"{rules.rules_version}.")
+
+
+def version_words(played: str) -> str:
+    """A stored rules version as a reader sees it ("" is a game stored before versions were kept)."""
+    return f"version {played}" if played else "a version from before versions were recorded"
 
 
 def ruleset_for(system: str) -> Ruleset[Any, Any]:

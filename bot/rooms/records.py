@@ -29,6 +29,7 @@ from bot.rooms.common import (
     replay_steps,
     rules_played,
     ruleset_for,
+    version_words,
 )
 from bot.rooms.context import Table
 from bot.rooms.seats import orders_seen, seat_label, user_seats
@@ -358,9 +359,8 @@ def _rules_changed(data: dict[str, Any]) -> str:
         return ""
     if not isinstance(played, str) or played == rules.rules_version:
         return ""
-    was = f"version {played}" if played else "a version from before versions were recorded"
-    return (f". The {rules.name} rules have changed since this game was played: it was played under {was}, "
-            f"this bot runs version {rules.rules_version}")
+    return (f". The {rules.name} rules have changed since this game was played: it was played under "
+            f"{version_words(played)}, this bot runs version {rules.rules_version}")
 
 
 def verify_export(data: dict[str, Any]) -> str:

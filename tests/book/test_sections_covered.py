@@ -7,9 +7,9 @@ headings. A section not yet reviewed is in NOT_YET_REVIEWED; a reviewed one must
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
+
+from tests.book import coverage
 
 BOOK_TESTS = Path(__file__).parent / "days_of_iron"
 
@@ -33,18 +33,9 @@ SECTIONS = (
 # section the book gains (a new edition) goes here until a test quotes it.
 NOT_YET_REVIEWED: frozenset[str] = frozenset()
 
-QUOTE = re.compile(r"(?<![\d.])(\d{1,2}(?:\.\d{1,2}){0,2}): \"")
-
 
 def quoted_sections() -> dict[str, list[str]]:
-    """Section -> the book tests whose docstrings quote it."""
-    found: dict[str, list[str]] = {}
-    for path in sorted(BOOK_TESTS.glob("test_*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                for section in QUOTE.findall(ast.get_docstring(node) or ""):
-                    found.setdefault(section, []).append(f"{path.name}::{node.name}")
-    return found
+    return coverage.quoted_sections(BOOK_TESTS)
 
 
 def test_every_section_has_a_book_test_quoting_it() -> None:

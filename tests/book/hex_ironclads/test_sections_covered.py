@@ -24,9 +24,9 @@ must leave that list (the test fails if a listed section has a book test), so th
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
+
+from tests.book import coverage
 
 BOOK_TESTS = Path(__file__).parent
 
@@ -41,20 +41,9 @@ SECTIONS = (
 # Sections no book test quotes yet (the second reading, issue 21, reached every rule of the book).
 NOT_YET_REVIEWED: frozenset[str] = frozenset()
 
-QUOTE = re.compile(r"(?<![\d.])(\d(?:\.\d{1,2})?): \"")
-
 
 def quoted_sections() -> dict[str, list[str]]:
-    """Section -> the book tests whose docstrings quote it."""
-    found: dict[str, list[str]] = {}
-    for path in sorted(BOOK_TESTS.glob("test_*.py")):
-        if path.name == Path(__file__).name:
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                for section in QUOTE.findall(ast.get_docstring(node) or ""):
-                    found.setdefault(section, []).append(f"{path.name}::{node.name}")
-    return found
+    return coverage.quoted_sections(BOOK_TESTS)
 
 
 def test_every_section_has_a_book_test_quoting_it() -> None:
