@@ -338,6 +338,8 @@ async def scenario(svc: TableService, url: str, chains: list[list[str]], id_of: 
                     proc = context.Process(target=run_viewers,
                                            args=(url, ids, args.viewers, args.seconds, mode, ready, go, out))
                     proc.start()
+                    if args.pin and proc.pid is not None:  # the viewers beside the web, off the bot's core
+                        os.sched_setaffinity(proc.pid, set(range(os.cpu_count() or 1)) - os.sched_getaffinity(0))
                     await asyncio.to_thread(ready.wait, 120)
                 key = f"{phase}-{round_no}"
                 cpu = Cpu(web_pid, proc.pid if proc else None)
@@ -406,7 +408,14 @@ async def main() -> None:
     parser.add_argument("--mode", choices=("live", "hammer", "both"), default="both")
     parser.add_argument("--games", choices=("one", "many", "both"), default="both")
     parser.add_argument("--process", action="store_true", help="serve the web from python -m bot web, not in-process")
+    parser.add_argument("--pin", action="store_true",
+                        help="with --process: the bot on CPU 0, the web and the viewers on CPU 1 (a deployment "
+                             "that gives the web its own core, e.g. docker's cpuset)")
     args = parser.parse_args()
+    if args.pin:
+        if not args.process or len(os.sched_getaffinity(0)) < 2:
+            parser.error("--pin needs --process and at least 2 CPUs")
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     folder = Path(tempfile.mkdtemp(prefix="web-bench-"))
     store = await open_store(folder / "bench.db")
     counter = iter(range(10**9))
@@ -419,7 +428,9 @@ async def main() -> None:
     if args.process:  # python -m bot web on the same store, as a deployment beside the bot would run it
         env = {**os.environ, "WARGAME_DB": str(folder / "bench.db"), "WARGAME_WEB_PORT": str(port),
                "WARGAME_WEB_RATE": "1000000", "PYTHONPATH": str(_HERE.parent)}
-        proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.DEVNULL)
+        web_cpus = set(os.sched_getaffinity(0)) ^ set(range(os.cpu_count() or 1)) if args.pin else None
+        proc = subprocess.Popen([sys.executable, "-m", "bot", "web"], env=env, stderr=subprocess.DEVNULL,
+                                preexec_fn=(lambda: os.sched_setaffinity(0, web_cpus)) if web_cpus else None)
         web_pid = proc.pid
         runner = None
         for _ in range(300):  # until it listens (a loaded machine starts it slowly)
@@ -431,7 +442,8 @@ async def main() -> None:
                 await asyncio.sleep(0.1)
     else:
         runner = await start(store, svc, host="127.0.0.1", port=port, rate=1e6, burst=1e6)
-    print(f"web {'as python -m bot web' if args.process else 'in the bot process'}; load average "
+    print(f"web {'as python -m bot web' if args.process else 'in the bot process'}"
+          f"{' (bot pinned to CPU ' + str(sorted(os.sched_getaffinity(0))) + ', web and viewers to the rest)' if args.pin else ''}; load average "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the start", flush=True)
     try:
         modes = ("live", "hammer") if args.mode == "both" else (args.mode,)
