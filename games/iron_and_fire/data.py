@@ -32,8 +32,14 @@ from games.iron_and_fire.schema import (
 )
 
 SIDES = ("peru", "chile")
-__all__ = ["IRONCLAD_TYPES", "SIDES", "BatterySpec", "CableSpec", "DeploySpec", "PlacementSpec", "RandomEvent",
-           "RollSpec", "Scenario", "ShipSpec", "Zone", "battery", "mine_mix", "random_events", "scenarios", "ships"]
+SIDE_NAMES = {"peru": "Peru", "chile": "Chile"}
+__all__ = ["IRONCLAD_TYPES", "SIDES", "SIDE_NAMES", "BatterySpec", "CableSpec", "DeploySpec", "PlacementSpec", "RandomEvent",
+           "RollSpec", "Scenario", "ShipSpec", "Zone", "battery", "mine_mix", "other", "random_events", "scenarios", "ships"]
+
+
+def other(side: str) -> str:
+    """The opposing side."""
+    return "chile" if side == "peru" else "peru"
 
 
 def ships() -> dict[str, ShipSpec]:

@@ -277,8 +277,9 @@ class FowEnd(Typed):
 
 
 Activation = Move | MoveRam | Ram | Fire | Bombard | Board | Repair | Unground | Cut | Prepare
-IronOrder = Activation | Place | Roll | PlaceMine | PlaceBattery | CableAt | CableWith | Done | Pass | Continue | BreakOff \
-    | FowExtra | FowAgain | FowRedraw | FowReroll | FowEnd
+Decision = Place | Roll | PlaceMine | PlaceBattery | CableAt | CableWith | Done | Pass | Continue | BreakOff | FowExtra \
+    | FowAgain | FowRedraw | FowEnd  # set-up, turn flow and decisions: every order but an activation and a re-roll
+IronOrder = Activation | Decision | FowReroll
 ACTIVATIONS = (Move, MoveRam, Ram, Fire, Bombard, Board, Repair, Unground, Cut, Prepare)
 GRAMMAR = Grammar(Done, Pass, Continue, BreakOff, FowExtra, FowAgain, FowRedraw, FowReroll, FowEnd, Roll, PlaceMine,
                   PlaceBattery, CableAt, CableWith, Place, Move, MoveRam, Ram, Bombard, Fire, Board, Repair, Unground, Cut,

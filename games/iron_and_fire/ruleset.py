@@ -18,18 +18,21 @@ from games.core.maps import load_map
 from games.core.notation import Typed
 from games.core.options import check_options
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register
+from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
 from games.core.view import BoardMark, View
 from games.iron_and_fire import scene
 from games.iron_and_fire import view as views
 from games.iron_and_fire.data import SIDES, scenarios
-from games.iron_and_fire.game import Game
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import (
     ACTIVATIONS,
+    SYNTAX_HINT,
+    Activation,
     BreakOff,
     CableAt,
     CableWith,
     Continue,
+    Decision,
     Done,
     FowAgain,
     FowEnd,
@@ -154,68 +157,70 @@ class IronAndFire(Ruleset[State, IronOrder]):
         side = self._side(state, seat)
         counter, cards = rng.counter, len(state.deck)
         state.log_tail = []
-        game = Game(state, rng)
+        dice = Dice(rng)
+        events: list[Event] = []
         if isinstance(order, FowReroll):
-            replay = fortunes_of_war_13_1.start_reroll(game, side, order)
-            activations_4.perform(game, replay.actor, replay.order)
-            fortunes_of_war_13_1.finish_reroll(game, replay)
+            replay = fortunes_of_war_13_1.start_reroll(state, dice, events, side, order)
+            activations_4.perform(state, dice, events, replay.actor, replay.order)
+            fortunes_of_war_13_1.finish_reroll(state, dice, events, replay)
         elif isinstance(order, ACTIVATIONS):
-            self._activate(game, side, order)
+            self._activate(state, dice, events, side, order)
         else:
             state.snapshot, state.snapshot_dice, state.snapshot_mines = "", [], []
-            self._decide(game, side, order)
-        events = game.events
+            self._decide(state, dice, events, side, order)
+        state.log_tail = [e.text for e in events if e.public]  # the public report of this order
         if rng.counter != counter or len(state.deck) != cards:
-            events = [dataclasses.replace(e, reveals=True) for e in events]
+            return [dataclasses.replace(e, reveals=True) for e in events]
         return events
 
-    def _activate(self, game: Game, side: str, order: Any) -> None:
+    def _activate(self, state: State, dice: Dice, events: list[Event], side: str, order: Activation) -> None:
         """An activation (4.2); with the Fortunes of War in play, the state before it is kept so
         that ``fow reroll`` can replay it (13.1)."""
-        state = game.s
         state.snapshot, state.snapshot_dice, state.snapshot_mines = "", [], []
-        before = snapshot_of(state) if scene.on(game.s, "fow") else ""
-        activations_4.perform(game, side, order)
-        if before and game.rolled:
+        before = snapshot_of(state) if scene.on(state, "fow") else ""
+        activations_4.perform(state, dice, events, side, order)
+        if before and dice.rolled:
             state.snapshot, state.snapshot_order, state.snapshot_side = before, order.text, side
-            state.snapshot_dice = list(game.rolled)
-            state.snapshot_mines = list(game.mine_draws)
+            state.snapshot_dice = list(dice.rolled)
+            state.snapshot_mines = list(dice.mine_draws)
 
-    def _decide(self, game: Game, side: str, order: IronOrder) -> None:
+    def _decide(self, state: State, dice: Dice, events: list[Event], side: str, order: Decision) -> None:
         """Set-up, turn flow and decisions: everything but an activation."""
         match order:
             case Done():
-                if game.s.phase in ("setup", "arrive"):
-                    scenarios_15.setup_done(game, side)
-                    activations_4.advance(game)
+                if state.phase in ("setup", "arrive"):
+                    scenarios_15.setup_done(state, dice, events, side)
+                    activations_4.advance(state, dice, events)
                 else:
-                    activations_4.pass_card(game, side)
+                    activations_4.pass_card(state, dice, events, side)
             case Continue() | BreakOff():
-                boarding_6_3.boarding_decision(game, side, order)
-                activations_4.continue_card(game)
+                boarding_6_3.boarding_decision(state, events, side, order)
+                activations_4.continue_card(state, dice, events)
             case Pass() | FowEnd():
-                if fortunes_of_war_13_1.joker_decision(game, side, order):
-                    end_phase_11.end_phase(game)
-                activations_4.advance(game)
+                if fortunes_of_war_13_1.joker_decision(state, dice, events, side, order):
+                    end_phase_11.end_phase(state, dice, events)
+                activations_4.advance(state, dice, events)
             case Roll():
-                scenarios_15.do_roll(game, side, order)
+                scenarios_15.do_roll(state, dice, events, side, order)
             case Place():
-                scenarios_15.place_unit(game, side, order)
+                scenarios_15.place_unit(state, events, side, order)
             case PlaceMine():
-                mines_9.place_mine(game, side, order)
+                mines_9.place_mine(state, events, side, order)
             case PlaceBattery():
-                scenarios_15.place_battery(game, side, order)
+                scenarios_15.place_battery(state, events, side, order)
             case CableAt():
-                scenarios_15.place_cable(game, side, order)
+                scenarios_15.place_cable(state, events, side, order)
             case CableWith():
-                scenarios_15.place_cable_with(game, side, order)
+                scenarios_15.place_cable_with(state, events, side, order)
             case FowExtra():
-                fortunes_of_war_13_1.fow_extra(game, side)
+                fortunes_of_war_13_1.fow_extra(state, events, side)
             case FowAgain():
-                fortunes_of_war_13_1.fow_again(game, side, order)
+                fortunes_of_war_13_1.fow_again(state, events, side, order)
             case FowRedraw():
-                fortunes_of_war_13_1.fow_redraw(game, side)
-                activations_4.advance(game)
+                fortunes_of_war_13_1.fow_redraw(state, events, side)
+                activations_4.advance(state, dice, events)
+            case _:
+                unhandled(order, hint=SYNTAX_HINT)
 
     # --- legal orders ----------------------------------------------------------------------------
     def legal_orders(self, state: State, seat: str) -> list[IronOrder]:

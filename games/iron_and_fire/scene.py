@@ -21,6 +21,7 @@ from games.iron_and_fire.data import (
 from games.iron_and_fire.state import Mine, State, Unit
 
 LAND = ("land", "town")
+WATER_SHALLOW = ("shallow", "shoal")
 OPTIONS = (
     OptionSpec("fow", "Advanced rule 13.1 Fortunes of War", "off", ("off", "on")),
     OptionSpec("honor", "Advanced rule 13.2 Chilean Honor (needs fow=on)", "off", ("off", "on")),

@@ -10,7 +10,7 @@ from games.core.decks import card_name
 from games.core.ruleset import UMPIRE
 from games.core.view import Board, Counter, Overlay, SideInfo, View, Zone
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import SIDE_NAMES
+from games.iron_and_fire.data import SIDE_NAMES
 from games.iron_and_fire.rules import activations_4, damage_7
 from games.iron_and_fire.state import State, Unit
 

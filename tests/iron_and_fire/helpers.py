@@ -9,7 +9,6 @@ from games.core.hexgrid import Hex
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event, get_ruleset
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import Game
 from games.iron_and_fire.rules import activations_4
 from games.iron_and_fire.ruleset import IronAndFire
 from games.iron_and_fire.state import State, Unit
@@ -37,10 +36,9 @@ def hexof(state: State, label: str) -> Hex:
 
 def place(state: State, uid: str, label: str, printed_facing: int) -> Unit:
     """Put a unit on a printed hex with a printed compass facing (1-6)."""
-    g = Game(state)
     u = unit(state, uid)
-    h = scene.layout(g.s).parse(label)
-    u.q, u.r, u.facing = h.q, h.r, scene.dir_of(g.s, printed_facing)
+    h = scene.layout(state).parse(label)
+    u.q, u.r, u.facing = h.q, h.r, scene.dir_of(state, printed_facing)
     u.status = "afloat"
     return u
 

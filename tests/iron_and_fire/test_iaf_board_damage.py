@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import Game
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.rules import critical_hits_10, damage_7, end_phase_11, victory_12
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
 
@@ -100,18 +101,17 @@ def test_captured_ship_never_fires_and_moves_after_two_consecutive_activations()
 
 def test_damage_effects_section_7_1() -> None:
     st = close(boilers="fixed")
-    g = Game(st)
     e = unit(st, "esmeralda")  # MF 2, CF 1, PF 3
     expected = {0: (2, 1), 1: (2, 1), 2: (1, -1), 3: (0, -1)}
     for hits, (mp, cf) in expected.items():
         e.hits = hits
-        assert (damage_7.eff_mp(g.s, e), damage_7.eff_cf(g.s, e)) == (mp, cf), hits
-    assert damage_7.crippled(g.s, e)
+        assert (damage_7.eff_mp(st, e), damage_7.eff_cf(st, e)) == (mp, cf), hits
+    assert damage_7.crippled(st, e)
     h = unit(st, "huascar")  # MF 3, CF 3, PF 7: half PF rounded up = 4
     for hits, (mp, cf) in {3: (3, 1), 4: (1, 0), 6: (1, 0), 7: (0, 0)}.items():
         h.hits = hits
-        assert (damage_7.eff_mp(g.s, h), damage_7.eff_cf(g.s, h)) == (mp, cf), hits
-    assert not damage_7.crippled(g.s, h)  # CF 0 is not below 0
+        assert (damage_7.eff_mp(st, h), damage_7.eff_cf(st, h)) == (mp, cf), hits
+    assert not damage_7.crippled(st, h)  # CF 0 is not below 0
 
 
 def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
@@ -119,13 +119,12 @@ def test_crippled_is_by_hits_not_by_a_propulsion_critical() -> None:
     than 0". Bad Boilers (a propulsion critical) leave a 2-hit Esmeralda at MP 0, but hits alone
     hold her to MP 1: not crippled (no VP, no ungrounding modifier) until 3 hits."""
     st = close(boilers="bad")
-    g = Game(st)
     e = unit(st, "esmeralda")  # MF 2, CF 1, PF 3
     e.hits = 2
-    assert damage_7.eff_mp(g.s, e) == 0 and damage_7.eff_cf(g.s, e) == -1 and not damage_7.crippled(g.s, e)
-    assert victory_12.vp(g.s, "peru")[0] == 0
+    assert damage_7.eff_mp(st, e) == 0 and damage_7.eff_cf(st, e) == -1 and not damage_7.crippled(st, e)
+    assert victory_12.vp(st, "peru")[0] == 0
     e.hits = 3
-    assert damage_7.crippled(g.s, e) and victory_12.vp(g.s, "peru")[0] == 3
+    assert damage_7.crippled(st, e) and victory_12.vp(st, "peru")[0] == 3
 
 
 def test_sinking_above_pf() -> None:
@@ -152,11 +151,12 @@ def run_end_phase(st, dice: list[int]) -> str:  # type: ignore[no-untyped-def]
     from tests.scripted import ScriptedDice
 
     rng = ScriptedDice(dice)
-    g = Game(st, rng)
+    rolls = Dice(rng)
+    events: list[Event] = []
     st.turns = st.turn  # the last turn: no new deck is shuffled
-    end_phase_11.end_phase(g)
+    end_phase_11.end_phase(st, rolls, events)
     assert not rng.dice, rng.dice
-    return "\n".join(e.text for e in g.events)
+    return "\n".join(e.text for e in events)
 
 
 def test_end_phase_critical_repairs() -> None:
@@ -208,13 +208,14 @@ def test_critical_table() -> None:
 
     for die, kind in [(1, None), (2, "bridge"), (3, "fire"), (4, "fire"), (5, "propulsion"), (6, "steering")]:
         st = close()
-        g = Game(st, ScriptedDice([die]))
-        critical_hits_10.critical(g, unit(st, "huascar"))
+        dice = Dice(ScriptedDice([die]))
+        events: list[Event] = []
+        critical_hits_10.critical(st, dice, events, unit(st, "huascar"))
         assert unit(st, "huascar").criticals == ([kind] if kind else [])
     st = close()
-    g = Game(st, ScriptedDice([5]))
-    critical_hits_10.critical(g, unit(st, "huascar"))
-    assert damage_7.eff_mp(g.s, unit(st, "huascar")) == 2
+    dice = Dice(ScriptedDice([5]))
+    critical_hits_10.critical(st, dice, [], unit(st, "huascar"))
+    assert damage_7.eff_mp(st, unit(st, "huascar")) == 2
 
 
 def test_save_the_captain_and_admiral() -> None:

@@ -7,7 +7,6 @@ import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import Game
 from games.iron_and_fire.state import Mine
 from tests.iron_and_fire.helpers import hexof, in_play, new_game, order, place, ruleset, text, unit
 
@@ -21,9 +20,8 @@ def s1(side: str = "peru", **placements: tuple[str, int]):  # type: ignore[no-un
 
 
 def where(st, uid: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    g = Game(st)
     u = unit(st, uid)
-    return scene.label(g.s, scene.pos(u)), scene.printed(g.s, u.facing)
+    return scene.label(st, scene.pos(u)), scene.printed(st, u.facing)
 
 
 def test_forward_port_starboard_cost_one_mp_each() -> None:
@@ -60,10 +58,9 @@ def test_never_onto_land() -> None:
     st = new_game("s4")
     place(st, "huascar", "1504", 6)
     in_play(st, "peru")
-    g = Game(st)
     # 1504 facing 1 (upper-left) -> 1403 shallow; facing 2 from 1403 -> 1304 land
     place(st, "huascar", "1403", 2)
-    assert scene.terrain(g.s, scene.layout(g.s).neighbour(hexof(st, "1403"), scene.dir_of(g.s, 2))) == "land"
+    assert scene.terrain(st, scene.layout(st).neighbour(hexof(st, "1403"), scene.dir_of(st, 2))) == "land"
     with pytest.raises(IllegalOrder, match="it is land"):
         order(st, "peru", "Huascar move F")
 
@@ -362,12 +359,11 @@ def test_a_ship_that_grounds_in_a_mined_shallow_hex_still_meets_the_mine() -> No
     that hex, but it has entered it: the mine attack is still resolved (Designer's Note: many
     mines lie in shallow water)."""
     st = new_game("s4")
-    g = Game(st)
-    shallow = scene.layout(g.s).parse("1505")
-    assert scene.terrain(g.s, shallow) == "shallow"
+    shallow = scene.layout(st).parse("1505")
+    assert scene.terrain(st, shallow) == "shallow"
     place(st, "huascar", "1605", 1)
     h = unit(st, "huascar")
-    h.facing = next(d for d in range(6) if scene.layout(g.s).neighbour(scene.pos(h), d) == shallow)
+    h.facing = next(d for d in range(6) if scene.layout(st).neighbour(scene.pos(h), d) == shallow)
     place(st, "abtao", "1509", 3)
     place(st, "magallanes", "1511", 3)
     in_play(st, "peru")
@@ -389,9 +385,7 @@ def test_map_edges_are_named_by_the_scenarios_north() -> None:
     in_play(st, "chile", "KS")
     log = text(order(st, "chile", "Magallanes move F"))
     assert m.exit_edge == "south" and "by the south edge" in log
-    g = Game(st)
-    assert scene.edge_of(g.s, scene.layout(g.s).neighbour(scene.layout(g.s).parse("1713"), scene.dir_of(g.s, 3))) == "north"
+    assert scene.edge_of(st, scene.layout(st).neighbour(scene.layout(st).parse("1713"), scene.dir_of(st, 3))) == "north"
     st = s1()
-    g = Game(st)
-    top = scene.layout(g.s).neighbour(scene.layout(g.s).parse("1701"), scene.dir_of(g.s, 6))
-    assert scene.edge_of(g.s, top) == "north"
+    top = scene.layout(st).neighbour(scene.layout(st).parse("1701"), scene.dir_of(st, 6))
+    assert scene.edge_of(st, top) == "north"

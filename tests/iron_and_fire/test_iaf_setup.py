@@ -7,9 +7,9 @@ import pytest
 
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName
 from games.core.rng import Rng, check_seal, seed_from_number
-from games.core.ruleset import legal_texts
+from games.core.ruleset import Event, legal_texts
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import Game
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import Place
 from games.iron_and_fire.rules import damage_7, sequence_3
 from games.iron_and_fire.state import State
@@ -80,23 +80,23 @@ def test_steam_is_revealed_when_raised() -> None:
     say(st, "chile", "done")
     say(st, "peru", "Independencia at 1312 6")
     say(st, "peru", "done")
-    g = Game(st, Rng(seed_from_number(9)))
-    sequence_3.begin_turn(g, st.steam_turns + 1)
+    dice = Dice(Rng(seed_from_number(9)))
+    events: list[Event] = []
+    sequence_3.begin_turn(st, dice, events, st.steam_turns + 1)
     assert st.secrets[0].revealed
-    assert any("Secret roll revealed" in e.text and st.secrets[0].nonce in e.text for e in g.events)
+    assert any("Secret roll revealed" in e.text and st.secrets[0].nonce in e.text for e in events)
 
 
 def test_covadonga_one_mp_while_raising_steam_and_damage_makes_it_drift() -> None:
     st = new_game("s2")
     st.steam_turns, st.turn = 2, 1
     c = unit(st, "covadonga")
-    g = Game(st)
-    assert damage_7.eff_mp(g.s, c) == 1
+    assert damage_7.eff_mp(st, c) == 1
     c.hits = 1  # half PF 2 rounded up: "drops MP by one"
-    assert damage_7.eff_mp(g.s, c) == 0
+    assert damage_7.eff_mp(st, c) == 0
     st.turn = 3
     c.hits = 0
-    assert damage_7.eff_mp(g.s, c) == 2
+    assert damage_7.eff_mp(st, c) == 2
 
 
 def test_scenario_three_batteries_mines_and_cable_on_a_ship() -> None:
@@ -145,7 +145,6 @@ def test_union_arrives_on_its_secret_turn_and_is_revealed() -> None:
     st = new_game("s4")
     say(st, "chile", "roll batteries")
     say(st, "chile", "roll mines")
-    g = Game(st)
     for lab in ("1605", "1604", "1606", "1607", "1603", "1602", "1703", "1704")[: st.mines_to_place]:
         say(st, "chile", f"mine {lab}")
     for lab in ("1305", "1306", "1307")[: st.batteries_to_place]:
@@ -155,7 +154,7 @@ def test_union_arrives_on_its_secret_turn_and_is_revealed() -> None:
     say(st, "chile", "done")
     say(st, "peru", "roll arrival")
     say(st, "peru", "roll cable")
-    arrival = scene.secret_value(g.s, "arrival")
+    arrival = scene.secret_value(st, "arrival")
     assert unit(st, "union").arrive_turn == arrival
     say(st, "peru", "Huascar at 2803 1")
     say(st, "peru", "cable 2507")

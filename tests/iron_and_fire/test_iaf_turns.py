@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
-from games.core.ruleset import legal_texts
+from games.core.ruleset import Event, legal_texts
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import Game
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.rules import activations_4, chilean_honor_13_2, end_phase_11, movement_5, random_events_14
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
@@ -92,31 +92,32 @@ def test_end_phase_order_victory_repairs_unground_drift() -> None:
     h.grounded = True
     e.hits = 3  # MP 0: drifts with the current (direction 2, lower-left)
     rng = ScriptedDice([2, 6])  # steering repaired; unground d10 6 < 7
-    g = Game(st, rng)
+    dice = Dice(rng)
+    events: list[Event] = []
     st.turns = st.turn  # the last turn: nothing is shuffled after the End Phase
-    end_phase_11.end_phase(g)
-    log = "\n".join(ev.text for ev in g.events)
+    end_phase_11.end_phase(st, dice, events)
+    log = "\n".join(ev.text for ev in events)
     assert log.index("Steering repair") < log.index("tries to unground") < log.index("drifts to")
     assert not h.grounded and h.criticals == []
-    assert scene.label(g.s, scene.pos(e)) == "1507"
+    assert scene.label(st, scene.pos(e)) == "1507"
 
 
-def coastal_game(monkeypatch: pytest.MonkeyPatch, current: int = 2) -> Game:
+def coastal_game(monkeypatch: pytest.MonkeyPatch, current: int = 2) -> State:
     """Map 3 with the current turned towards the coast (lower-left) so drift can reach it."""
     import msgspec
 
-    g = Game(new_game("s4"), ScriptedDice([]))
-    turned = msgspec.structs.replace(scene.scenario(g.s), current=current)
+    st = new_game("s4")
+    turned = msgspec.structs.replace(scene.scenario(st), current=current)
     monkeypatch.setattr(scene, "scenario", lambda s: turned)
-    return g
+    return st
 
 
-def find_drift_start(g: Game, target_terrain: str) -> str:
+def find_drift_start(st: State, target_terrain: str) -> str:
     """A water hex whose neighbour with the current is ``target_terrain``."""
-    for h in scene.layout(g.s).all_hexes():
-        nxt = scene.layout(g.s).neighbour(h, scene.dir_of(g.s, scene.scenario(g.s).current))
-        if scene.terrain(g.s, h) in ("deep", "shallow") and scene.layout(g.s).on_map(nxt) and scene.terrain(g.s, nxt) == target_terrain:
-            return scene.label(g.s, h)
+    for h in scene.layout(st).all_hexes():
+        nxt = scene.layout(st).neighbour(h, scene.dir_of(st, scene.scenario(st).current))
+        if scene.terrain(st, h) in ("deep", "shallow") and scene.layout(st).on_map(nxt) and scene.terrain(st, nxt) == target_terrain:
+            return scene.label(st, h)
     raise AssertionError(target_terrain)
 
 
@@ -125,31 +126,31 @@ def test_drift_blocked_and_off_the_map() -> None:
     e = unit(st, "esmeralda")
     e.hits = 3
     place(st, "huascar", "1507", 6)
-    g = Game(st, ScriptedDice([]))
-    movement_5.drift(g, e)
-    assert scene.label(g.s, scene.pos(e)) == "1606"  # the current's hex is occupied: stays
+    dice = Dice(ScriptedDice([]))
+    events: list[Event] = []
+    movement_5.drift(st, dice, events, e)
+    assert scene.label(st, scene.pos(e)) == "1606"  # the current's hex is occupied: stays
     place(st, "esmeralda", "1113", 3)
-    movement_5.drift(g, e)
-    assert e.status == "sunk" and "eliminated" in g.events[-1].text
+    movement_5.drift(st, dice, events, e)
+    assert e.status == "sunk" and "eliminated" in events[-1].text
 
 
 def test_drift_into_shallow_water_grounds_automatically(monkeypatch: pytest.MonkeyPatch) -> None:
-    g = coastal_game(monkeypatch)
-    st = g.s
-    a = place(st, "abtao", find_drift_start(g, "shallow"), 3)
+    st = coastal_game(monkeypatch)
+    a = place(st, "abtao", find_drift_start(st, "shallow"), 3)
     a.hits = 4
-    target = scene.layout(g.s).neighbour(scene.pos(a), scene.dir_of(g.s, 2))
-    movement_5.drift(g, a)
+    target = scene.layout(st).neighbour(scene.pos(a), scene.dir_of(st, 2))
+    movement_5.drift(st, Dice(ScriptedDice([])), [], a)
     assert a.grounded and (a.q, a.r) == (target.q, target.r)
 
 
 def test_drift_onto_land_two_hits_and_grounded_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
-    g = coastal_game(monkeypatch)
-    start = find_drift_start(g, "land")
-    a = place(g.s, "abtao", start, 3)
+    st = coastal_game(monkeypatch)
+    start = find_drift_start(st, "land")
+    a = place(st, "abtao", start, 3)
     a.hits = 1
-    movement_5.drift(g, a)
-    assert a.grounded and a.hits == 3 and scene.label(g.s, scene.pos(a)) == start
+    movement_5.drift(st, Dice(ScriptedDice([])), [], a)
+    assert a.grounded and a.hits == 3 and scene.label(st, scene.pos(a)) == start
 
 
 def test_drift_onto_land_holding_a_battery_is_still_land(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,14 +158,14 @@ def test_drift_onto_land_holding_a_battery_is_still_land(monkeypatch: pytest.Mon
     is land, so the drifting ship suffers the two hits and grounding of a drift onto land."""
     from tests.iron_and_fire.helpers import add_battery
 
-    g = coastal_game(monkeypatch)
-    start = find_drift_start(g, "land")
-    a = place(g.s, "abtao", start, 3)
+    st = coastal_game(monkeypatch)
+    start = find_drift_start(st, "land")
+    a = place(st, "abtao", start, 3)
     a.hits = 1
-    land = scene.layout(g.s).neighbour(scene.pos(a), scene.dir_of(g.s, 2))
-    add_battery(g.s, scene.label(g.s, land))
-    movement_5.drift(g, a)
-    assert a.grounded and a.hits == 3 and scene.label(g.s, scene.pos(a)) == start
+    land = scene.layout(st).neighbour(scene.pos(a), scene.dir_of(st, 2))
+    add_battery(st, scene.label(st, land))
+    movement_5.drift(st, Dice(ScriptedDice([])), [], a)
+    assert a.grounded and a.hits == 3 and scene.label(st, scene.pos(a)) == start
 
 
 def test_drift_onto_a_mine_attacks() -> None:
@@ -173,10 +174,11 @@ def test_drift_onto_a_mine_attacks() -> None:
     st = s1()
     e = unit(st, "esmeralda")
     e.hits = 3
-    g = Game(st, ScriptedDice([6, 6]))
-    h = scene.layout(g.s).neighbour(scene.pos(e), scene.dir_of(g.s, 2))
+    dice = Dice(ScriptedDice([6, 6]))
+    events: list[Event] = []
+    h = scene.layout(st).neighbour(scene.pos(e), scene.dir_of(st, 2))
     st.mines, st.mine_bag = [Mine(h.q, h.r)], ["0"]
-    movement_5.drift(g, e)
+    movement_5.drift(st, dice, events, e)
     assert e.status == "sunk"
 
 
@@ -185,9 +187,8 @@ def test_grounded_ships_do_not_drift() -> None:
     e = unit(st, "esmeralda")
     e.hits, e.grounded = 3, True
     st.turns = 1
-    g = Game(st, ScriptedDice([1]))  # unground roll 1+1 (3 hits) +1 crippled = 3 >= 3: stays
-    end_phase_11.end_phase(g)
-    assert scene.label(g.s, scene.pos(e)) == "1606"
+    end_phase_11.end_phase(st, Dice(ScriptedDice([1])), [])  # unground roll 1+1 (3 hits) +1 crippled = 3 >= 3: stays
+    assert scene.label(st, scene.pos(e)) == "1606"
 
 
 # --- Random events ---------------------------------------------------------------------------
@@ -206,8 +207,9 @@ def test_grounded_ships_do_not_drift() -> None:
 )
 def test_random_events(dice: list[int], check) -> None:  # type: ignore[no-untyped-def]
     st = s1(options={"fow": "on"})
-    g = Game(st, ScriptedDice(dice))
-    random_events_14.random_event(g)
+    rolls = Dice(ScriptedDice(dice))
+    events: list[Event] = []
+    random_events_14.random_event(st, rolls, events)
     assert check(st)
 
 
@@ -222,9 +224,10 @@ def test_order_confusion_costs_one_mp_on_the_next_activation_only() -> None:
 
 def test_random_events_can_be_switched_off() -> None:
     st = s1(options={"random_events": "off"})
-    g = Game(st, ScriptedDice([]))
-    random_events_14.random_event(g)
-    assert "not in use" in g.events[0].text
+    dice = Dice(ScriptedDice([]))
+    events: list[Event] = []
+    random_events_14.random_event(st, dice, events)
+    assert "not in use" in events[0].text
 
 
 # --- Fortunes of War -------------------------------------------------------------------------
@@ -449,11 +452,10 @@ def test_fow_reroll_never_swaps_a_mine_counter_already_turned_over() -> None:
     rs = ruleset()
     for seed_die in range(1, 7):
         st = new_game("s4", {"fow": "on"})
-        g = Game(st)
-        shallow = scene.layout(g.s).parse("1505")
+        shallow = scene.layout(st).parse("1505")
         place(st, "huascar", "1605", 1)
         h = unit(st, "huascar")
-        h.facing = next(d for d in range(6) if scene.layout(g.s).neighbour(scene.pos(h), d) == shallow)
+        h.facing = next(d for d in range(6) if scene.layout(st).neighbour(scene.pos(h), d) == shallow)
         place(st, "abtao", "1509", 3)
         place(st, "magallanes", "1511", 3)
         in_play(st, "peru")

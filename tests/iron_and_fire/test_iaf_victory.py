@@ -3,7 +3,8 @@ victory-point fallback (ties to Peru)."""
 
 from __future__ import annotations
 
-from games.iron_and_fire.game import Game
+from games.core.ruleset import Event
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.rules import scenarios_15, sequence_3, victory_12
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import add_battery, in_play, new_game, place, ruleset, unit
@@ -11,11 +12,11 @@ from tests.scripted import ScriptedDice
 
 
 def check(st: State, *, end_phase: bool = False) -> bool:
-    return victory_12.check_victory(Game(st, ScriptedDice([])), end_phase=end_phase)
+    return victory_12.check_victory(st, [], end_phase=end_phase)  # takes no dice: cannot roll
 
 
 def final(st: State) -> None:
-    victory_12.final_result(Game(st, ScriptedDice([])), "the last turn is over")
+    victory_12.final_result(st, [], "the last turn is over")
 
 
 def s1() -> State:
@@ -64,8 +65,7 @@ def test_vp_battery_surrender_counts_for_peru_only() -> None:
     b = add_battery(st, "1305")
     b.status = "surrendered"
     in_play(st)
-    g = Game(st)
-    assert victory_12.vp(g.s, "peru")[0] == 5 and victory_12.vp(g.s, "chile")[0] == 0
+    assert victory_12.vp(st, "peru")[0] == 5 and victory_12.vp(st, "chile")[0] == 0
 
 
 def s2(options: dict[str, str] | None = None) -> State:
@@ -141,13 +141,14 @@ def test_s3_cable_cut_after_a_whole_turn_atop_the_buoy() -> None:
     st = s3()
     h = unit(st, "huascar")
     st.cable, st.cable_ship, st.cable_clean, st.cable_progress = (h.q, h.r), "huascar", True, 1
-    g = Game(st, ScriptedDice([4]))  # second turn: d10 4 +1 = 5
-    scenarios_15.cable_turn_check(g)
+    dice = Dice(ScriptedDice([4]))
+    events: list[Event] = []  # second turn: d10 4 +1 = 5
+    scenarios_15.cable_turn_check(st, dice, events)
     assert st.cable_cut
     st = s3()
     h = unit(st, "huascar")
     st.cable, st.cable_ship, st.cable_clean = (h.q, h.r), "huascar", False
-    scenarios_15.cable_turn_check(Game(st, ScriptedDice([])))
+    scenarios_15.cable_turn_check(st, Dice(ScriptedDice([])), [])
     assert not st.cable_cut and st.cable_progress == 0
 
 
@@ -273,9 +274,8 @@ def test_s5_inshore_squadron_arrives() -> None:
     st = s5()
     for uid in ("blanco_encalada", "matias_cousino", "covadonga"):
         unit(st, uid).arrive_turn = 2
-    g = Game(st, ScriptedDice([]))
     st.turn = 2
-    sequence_3.begin_arrivals(g)
+    sequence_3.begin_arrivals(st, [])
     assert st.phase == "arrive" and st.setup_side == "chile"
     assert ruleset().to_act(st) == ["chile"]
 

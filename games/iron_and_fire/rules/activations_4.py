@@ -7,14 +7,13 @@ from __future__ import annotations
 from games.core.decks import card_name, is_joker, is_red, rank_of
 from games.core.errors import IllegalOrder, NotYourTurn
 from games.core.hexgrid import Hex, distance
+from games.core.ruleset import Event, unhandled
 from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
+    SIDE_NAMES,
     SIDES,
 )
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    Game,
-)
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import (
     Activation,
     Board,
@@ -29,6 +28,7 @@ from games.iron_and_fire.orders import (
     Unground,
     ref,
 )
+from games.iron_and_fire.report import say
 from games.iron_and_fire.rules import (
     boarding_6_3,
     damage_7,
@@ -53,9 +53,8 @@ def acts_for(s: State, card: str) -> int:
     return 1 if value % 2 else 2
 
 
-def advance(g: Game) -> None:
+def advance(s: State, dice: Dice, events: list[Event]) -> None:
     """Draw cards until a side has a choice to make (the bot draws for the players)."""
-    s = g.s
     guard, turn = 0, s.turn
     while s.phase == "activations" and not s.card:
         if s.turn != turn:  # a new turn began: its own draws
@@ -65,8 +64,8 @@ def advance(g: Game) -> None:
             raise RuntimeError("card loop did not settle")
         if s.extra_draws == 0 or not s.deck:
             if not s.deck and s.extra_draws != 0:
-                g.say("The deck is exhausted.")
-            end_phase_11.end_phase(g)
+                say(events, "The deck is exhausted.")
+            end_phase_11.end_phase(s, dice, events)
             continue
         card = s.deck.pop()
         s.discards.append(card)
@@ -75,39 +74,38 @@ def advance(g: Game) -> None:
         if is_joker(card):
             s.jokers_drawn += 1
             if s.jokers_drawn == 1:
-                if scene.on(g.s, "fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
+                if scene.on(s, "fow") and s.fow_holder and s.fow_holder not in s.fow_used_turn and s.extra_draws < 0:
                     s.phase = "joker"
                     s.decider = s.fow_holder
-                    g.say(f"First Joker drawn. {SIDE_NAMES[s.fow_holder]} holds the Fortunes of War: `fow end` to end the Activations Phase, or `pass` for a Random Event roll.")
+                    say(events, f"First Joker drawn. {SIDE_NAMES[s.fow_holder]} holds the Fortunes of War: `fow end` to end the Activations Phase, or `pass` for a Random Event roll.")
                     return
-                g.say("First Joker drawn.")
-                random_events_14.random_event(g)
+                say(events, "First Joker drawn.")
+                random_events_14.random_event(s, dice, events)
                 continue
-            missing = [x for x in SIDES if x not in s.acted_sides and victory_12.side_can_act(g.s, x)]
+            missing = [x for x in SIDES if x not in s.acted_sides and victory_12.side_can_act(s, x)]
             if missing and s.extra_draws < 0:
-                values, total = g.dice(2, 6)
+                values, total = dice.roll(2, 6)
                 s.extra_draws = total
-                g.say(f"Second Joker drawn, but {', '.join(SIDE_NAMES[x] for x in missing)} has not activated this turn (4.1): 2d6 [{values[0]}, {values[1]}] = **{total}** more card draws before the turn ends.")
+                say(events, f"Second Joker drawn, but {', '.join(SIDE_NAMES[x] for x in missing)} has not activated this turn (4.1): 2d6 [{values[0]}, {values[1]}] = **{total}** more card draws before the turn ends.")
                 continue
-            g.say("Second Joker drawn: the Activations Phase ends.")
-            end_phase_11.end_phase(g)
+            say(events, "Second Joker drawn: the Activations Phase ends.")
+            end_phase_11.end_phase(s, dice, events)
             continue
         side = "peru" if is_red(card) else "chile"
-        n = acts_for(g.s, card)
+        n = acts_for(s, card)
         s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = card, side, n, [], ""
-        if not any(can_activate(g.s, u) for u in s.units if u.controller == side):
-            g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
+        if not any(can_activate(s, u) for u in s.units if u.controller == side):
+            say(events, f"Card {card_name(card)}: {SIDE_NAMES[side]} has no unit able to act; the card is passed.")
             s.card, s.card_side, s.acts_left = "", "", 0
             continue
-        g.say(f"Card {card_name(card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
+        say(events, f"Card {card_name(card)}: {SIDE_NAMES[side]} activates up to {n} unit{'s' if n > 1 else ''}.")
         return
 
 
-def finish_card(g: Game) -> None:
+def finish_card(s: State, dice: Dice, events: list[Event]) -> None:
     """4.1 "use it or lose it": the card's unused activations lapse and the next card is drawn."""
-    s = g.s
     s.card, s.card_side, s.acts_left, s.used, s.bonus_unit = "", "", 0, [], ""
-    advance(g)
+    advance(s, dice, events)
 
 
 
@@ -130,9 +128,8 @@ def can_activate(s: State, u: Unit) -> bool:
 
 
 
-def activation_done(g: Game, u: Unit) -> None:
+def activation_done(s: State, dice: Dice, events: list[Event], u: Unit) -> None:
     """Count a finished activation against the card (4.2) and draw the next card when none are left."""
-    s = g.s
     side = u.controller
     if u.id in s.used and s.bonus_unit == u.id:
         s.bonus_unit = ""
@@ -146,29 +143,27 @@ def activation_done(g: Game, u: Unit) -> None:
     if s.prize_ready.get(side) and s.prize_ready[side] != u.id:
         del s.prize_ready[side]
     s.last_friendly[side] = u.id
-    if victory_12.check_victory(g, end_phase=False):
+    if victory_12.check_victory(s, events, end_phase=False):
         return
     if s.phase == "boarding":
         return
-    continue_card(g)
+    continue_card(s, dice, events)
 
 
-def continue_card(g: Game) -> None:
+def continue_card(s: State, dice: Dice, events: list[Event]) -> None:
     """Draw the next card once the card in play has no activations left or no unit able to use them (4.1)."""
-    s = g.s
     if s.phase != "activations":
         return
-    if s.acts_left <= 0 or not any(can_activate(g.s, x) for x in s.units):
-        finish_card(g)
+    if s.acts_left <= 0 or not any(can_activate(s, x) for x in s.units):
+        finish_card(s, dice, events)
 
 
-def pass_card(g: Game, side: str) -> None:
+def pass_card(s: State, dice: Dice, events: list[Event], side: str) -> None:
     """``done``: the acting side gives up the rest of its card's activations (4.1)."""
-    s = g.s
     if s.phase != "activations" or s.card_side != side:
         raise NotYourTurn(f"There is no {SIDE_NAMES.get(side, side)} card in play to end.")
-    g.say(f"{SIDE_NAMES[side]} ends the activations of {card_name(s.card)}.")
-    finish_card(g)
+    say(events, f"{SIDE_NAMES[side]} ends the activations of {card_name(s.card)}.")
+    finish_card(s, dice, events)
 
 
 def unit_orders(s: State, u: Unit) -> list[Activation]:
@@ -238,26 +233,28 @@ def _rammable(s: State, u: Unit, at: Hex, facing: int) -> bool:
     return target is not None and not target.battery and target.controller != u.controller
 
 
-def perform(g: Game, side: str, order: Activation) -> None:
+def perform(s: State, dice: Dice, events: list[Event], side: str, order: Activation) -> None:
     """Carry out one activation (4.2: movement and ramming, firing, boarding, repair, ungrounding,
     and the scenarios' cutting and prize actions), then count it against the card."""
     match order:
         case Move() | MoveRam() | Ram():
-            run = movement_5.move(g, side, order)
+            run = movement_5.move(s, dice, events, side, order)
             if run is not None:
-                ramming_6_2.ram(g, scene.unit(g.s, order.unit.id), *run)
+                ramming_6_2.ram(s, dice, events, scene.unit(s, order.unit.id), *run)
         case Fire():
-            firing_6_1.fire(g, side, order)
+            firing_6_1.fire(s, dice, events, side, order)
         case Bombard():
-            scenarios_15.bombard(g, side, order)
+            scenarios_15.bombard(s, dice, events, side, order)
         case Board():
-            boarding_6_3.board(g, side, order)
+            boarding_6_3.board(s, dice, events, side, order)
         case Repair():
-            repair_8.repair(g, side, order)
+            repair_8.repair(s, dice, events, side, order)
         case Unground():
-            movement_5.unground(g, side, order)
+            movement_5.unground(s, dice, events, side, order)
         case Cut():
-            scenarios_15.cut(g, side, order)
+            scenarios_15.cut(s, events, side, order)
         case Prepare():
-            boarding_6_3.prepare_prize(g, side, order)
-    activation_done(g, scene.unit(g.s, order.unit.id))
+            boarding_6_3.prepare_prize(s, events, side, order)
+        case _:
+            unhandled(order)
+    activation_done(s, dice, events, scene.unit(s, order.unit.id))

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import math
 
+from games.core.ruleset import Event
 from games.iron_and_fire.data import (
+    SIDE_NAMES,
     battery,
 )
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    Game,
-    sign,
-)
+from games.iron_and_fire.dice import Dice
+from games.iron_and_fire.report import say, sign
 from games.iron_and_fire.state import State, Unit
 
 
@@ -71,7 +70,7 @@ def crippled(s: State, u: Unit) -> bool:
 
 
 # --- damage (7.0, 10.0) -------------------------------------------------------------------
-def hit(g: Game, u: Unit, n: int, cause: str, by: str = "") -> None:
+def hit(s: State, dice: Dice, events: list[Event], u: Unit, n: int, cause: str, by: str = "") -> None:
     """Put ``n`` hits on a unit and carry out sinking, surrender and the random-event checks."""
     if n <= 0 or not u.afloat:
         return
@@ -81,36 +80,36 @@ def hit(g: Game, u: Unit, n: int, cause: str, by: str = "") -> None:
         if u.hits >= limit:
             u.status = "surrendered"
             u.sunk_by = by
-            g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}) and surrenders ({u.hits} hits).")
+            say(events, f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}) and surrenders ({u.hits} hits).")
         else:
-            g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} of {limit}.")
+            say(events, f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} of {limit}.")
         return
     if u.hits > u.pf:
         u.status = "sunk"
         u.sunk_by = by
-        break_boarding(g.s, u)
-        g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, more than PF {u.pf}: **sunk**.")
+        break_boarding(s, u)
+        say(events, f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, more than PF {u.pf}: **sunk**.")
         return
-    effects = [f"MP {eff_mp(g.s, u)}"] if not mp_secret(g.s, u) else []
-    effects.append(f"CF {sign(eff_cf(g.s, u))}")
-    if crippled(g.s, u):
+    effects = [f"MP {eff_mp(s, u)}"] if not mp_secret(s, u) else []
+    effects.append(f"CF {sign(eff_cf(s, u))}")
+    if crippled(s, u):
         effects.append("crippled")
-    g.say(f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, {', '.join(effects)}.")
-    if g.s.save_captain and u.side == "chile":
-        g.s.save_captain = False
-        _save_roll(g, u, "Save the Captain", "chile")
-    if g.s.save_admiral and u.id in ("huascar", "independencia"):
-        g.s.save_admiral = False
-        _save_roll(g, u, "Save the Admiral", "peru")
+    say(events, f"{u.name} takes {n} hit{'s' if n > 1 else ''} ({cause}): {u.hits} hit{'s' if u.hits != 1 else ''}, {', '.join(effects)}.")
+    if s.save_captain and u.side == "chile":
+        s.save_captain = False
+        _save_roll(dice, events, u, "Save the Captain", "chile")
+    if s.save_admiral and u.id in ("huascar", "independencia"):
+        s.save_admiral = False
+        _save_roll(dice, events, u, "Save the Admiral", "peru")
 
 
-def _save_roll(g: Game, u: Unit, what: str, side: str) -> None:
-    die = g.d(6)
+def _save_roll(dice: Dice, events: list[Event], u: Unit, what: str, side: str) -> None:
+    die = dice.d(6)
     if die == 6:
         u.criticals.append("bridge")
-        g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **6**: {u.name} is marked with a Bridge critical hit.")
+        say(events, f"{what}: {SIDE_NAMES[side]} rolls d6 **6**: {u.name} is marked with a Bridge critical hit.")
     else:
-        g.say(f"{what}: {SIDE_NAMES[side]} rolls d6 **{die}**: no effect (needs 6).")
+        say(events, f"{what}: {SIDE_NAMES[side]} rolls d6 **{die}**: no effect (needs 6).")
 
 
 def unlock(s: State, a: Unit, b: Unit) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import distance
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
 from games.iron_and_fire.data import IRONCLAD_TYPES, ships
-from games.iron_and_fire.game import (
-    Game,
-    describe_mods,
-)
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import Fire
+from games.iron_and_fire.report import describe_mods, say
 from games.iron_and_fire.rules import (
     chilean_honor_13_2,
     critical_hits_10,
@@ -84,22 +83,21 @@ def fire_problem(s: State, u: Unit, t: Unit, fow: bool = False) -> str:
     return ""
 
 
-def fire(g: Game, side: str, order: Fire) -> None:
+def fire(s: State, dice: Dice, events: list[Event], side: str, order: Fire) -> None:
     """6.1: fire at an enemy ship or battery: d10 plus modifiers against the target's PF; hits, saves and criticals."""
     uid, tid, fow = order.unit.id, order.target.id, order.fow
-    u = sequence_3.activation_guard(g.s, side, uid)
-    t = scene.unit(g.s, tid)
-    problem = fire_problem(g.s, u, t, fow)
+    u = sequence_3.activation_guard(s, side, uid)
+    t = scene.unit(s, tid)
+    problem = fire_problem(s, u, t, fow)
     if problem:
         raise IllegalOrder(f"{u.name} cannot fire at {t.name}: {problem}.")
     if fow:
-        fortunes_of_war_13_1.fow_check(g.s, side)
-    s = g.s
+        fortunes_of_war_13_1.fow_check(s, side)
     if s.cable_ship == u.id:
         s.cable_clean = False
     rng = distance(scene.pos(u), scene.pos(t))
-    mods = fixed_fire_mods(g.s, u, t) + _mods_of_this_attack(g, u, side, rng, fow)
-    die = g.d(10)
+    mods = fixed_fire_mods(s, u, t) + _mods_of_this_attack(s, dice, events, u, side, rng, fow)
+    die = dice.d(10)
     total = die + sum(v for _, v in mods)
     pf = t.pf
     head = f"{u.name} fires at {t.name} (range {rng}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {pf}"
@@ -108,66 +106,65 @@ def fire(g: Game, side: str, order: Fire) -> None:
         s.fired_on_huascar.append(u.id)
     hits = 2 if total >= 2 * pf else 1 if total >= pf else 0
     if hits == 0:
-        g.say(f"{head}: no effect.")
+        say(events, f"{head}: no effect.")
         s.last.text = "miss"
         return
-    if _saved(g, t, head, hits, die, rng):
+    if _saved(s, events, t, head, hits, die, rng):
         s.last.text = "saved"
         return
     s.last.text = f"{hits} hit{'s' if hits > 1 else ''}"
-    _hits(g, u, t, head, hits)
+    _hits(s, dice, events, u, t, head, hits)
 
 
-def _mods_of_this_attack(g: Game, u: Unit, side: str, rng: int, fow: bool) -> list[tuple[str, int]]:
+def _mods_of_this_attack(s: State, dice: Dice, events: list[Event], u: Unit, side: str, rng: int, fow: bool) -> list[tuple[str, int]]:
     """The modifiers that roll or are spent: Visibility (13.3), Chilean Honor (13.2), a Lucky
     Shot (14) and the Fortunes of War (13.1)."""
-    s = g.s
     mods: list[tuple[str, int]] = []
-    if scene.on(g.s, "visibility") and rng > 1:
+    if scene.on(s, "visibility") and rng > 1:
         if 4 <= s.turn <= 6:
-            vis = g.d(6)
+            vis = dice.d(6)
             if vis % 2:
                 mods.append((f"visibility (d6 {vis}, odd)", -1))
             else:
-                g.say(f"Visibility check: d6 **{vis}**, even: no effect.")
+                say(events, f"Visibility check: d6 **{vis}**, even: no effect.")
         elif s.turn >= 7:
             mods.append(("reduced visibility", -1))
-    if chilean_honor_13_2.honor_bound(g.s, u):
+    if chilean_honor_13_2.honor_bound(s, u):
         mods.append(("Chilean Honor", -2))
     if side in s.lucky_shot:
         s.lucky_shot.remove(side)
         mods.append(("Lucky Shot", 1))
     if fow:
-        first = fortunes_of_war_13_1.fow_use(g, side, "a bonus on this fire attack")
+        first = fortunes_of_war_13_1.fow_use(s, events, side, "a bonus on this fire attack")
         mods.append(("Fortunes of War", 2 if first else 1))
     return mods
 
 
-def _saved(g: Game, t: Unit, head: str, hits: int, die: int, rng: int) -> bool:
+def _saved(s: State, events: list[Event], t: Unit, head: str, hits: int, die: int, rng: int) -> bool:
     """6.1.4: ironclad armour, and land batteries at range 3-4, ignore all hits on an even raw d10."""
     plural = "s" if hits > 1 else ""
-    if t.type in IRONCLAD_TYPES and scene.on(g.s, "ironclad_save") and die % 2 == 0:
-        g.say(f"{head}: {hits} hit{plural}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
+    if t.type in IRONCLAD_TYPES and scene.on(s, "ironclad_save") and die % 2 == 0:
+        say(events, f"{head}: {hits} hit{plural}, but the raw d10 {die} is even: the ironclad's armour ignores all hits (6.1.4).")
         return True
-    if t.battery and scene.on(g.s, "battery_save") and rng >= 3 and die % 2 == 0:
-        g.say(f"{head}: {hits} hit{plural}, but at range {rng} the raw d10 {die} is even: the battery ignores all hits (6.1.4).")
+    if t.battery and scene.on(s, "battery_save") and rng >= 3 and die % 2 == 0:
+        say(events, f"{head}: {hits} hit{plural}, but at range {rng} the raw d10 {die} is even: the battery ignores all hits (6.1.4).")
         return True
     return False
 
 
-def _hits(g: Game, u: Unit, t: Unit, head: str, hits: int) -> None:
+def _hits(s: State, dice: Dice, events: list[Event], u: Unit, t: Unit, head: str, hits: int) -> None:
     """6.1: a total of the PF scores 1 hit; twice the PF 2 hits and a critical-hit check (d6 5-6, section 10)."""
     pf = t.pf
     if hits == 2:
-        g.say(f"{head} (twice PF {2 * pf}): 2 hits and a critical-hit check.")
-        damage_7.hit(g, t, 2, f"fire from {u.name}", u.id)
+        say(events, f"{head} (twice PF {2 * pf}): 2 hits and a critical-hit check.")
+        damage_7.hit(s, dice, events, t, 2, f"fire from {u.name}", u.id)
         if t.afloat and not t.battery:
-            die6 = g.d(6)
+            die6 = dice.d(6)
             if die6 >= 5:
-                g.say(f"Critical-hit check: d6 **{die6}** (5 or 6 needed): critical hit!")
-                critical_hits_10.critical(g, t, u.id)
+                say(events, f"Critical-hit check: d6 **{die6}** (5 or 6 needed): critical hit!")
+                critical_hits_10.critical(s, dice, events, t, u.id)
             else:
-                g.say(f"Critical-hit check: d6 **{die6}** (5 or 6 needed): none.")
+                say(events, f"Critical-hit check: d6 **{die6}** (5 or 6 needed): none.")
     else:
-        g.say(f"{head}: 1 hit.")
-        damage_7.hit(g, t, 1, f"fire from {u.name}", u.id)
+        say(events, f"{head}: 1 hit.")
+        damage_7.hit(s, dice, events, t, 1, f"fire from {u.name}", u.id)

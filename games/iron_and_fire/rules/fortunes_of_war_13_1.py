@@ -10,13 +10,12 @@ from dataclasses import dataclass, fields
 from games.core.codec import from_json, to_json
 from games.core.decks import card_name
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    Game,
-    other,
-)
+from games.iron_and_fire.data import SIDE_NAMES, other
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import ACTIVATIONS, Activation, FowAgain, FowEnd, FowReroll, Pass, parse
+from games.iron_and_fire.report import say
 from games.iron_and_fire.rules import random_events_14
 from games.iron_and_fire.state import State
 
@@ -32,57 +31,53 @@ def fow_check(s: State, side: str) -> None:
         raise IllegalOrder(f"{SIDE_NAMES[side]} has already used the Fortunes of War this turn.")
 
 
-def fow_use(g: Game, side: str, what: str) -> bool:
+def fow_use(s: State, events: list[Event], side: str, what: str) -> bool:
     """Spend the counter; return True on the player's first use in the game."""
-    fow_check(g.s, side)
-    first = side not in g.s.fow_used_ever
-    g.s.fow_used_turn.append(side)
+    fow_check(s, side)
+    first = side not in s.fow_used_ever
+    s.fow_used_turn.append(side)
     if first:
-        g.s.fow_used_ever.append(side)
-    g.s.fow_holder = other(side)
-    g.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: {what}. The counter passes to {SIDE_NAMES[other(side)]}.")
+        s.fow_used_ever.append(side)
+    s.fow_holder = other(side)
+    say(events, f"{SIDE_NAMES[side]} plays the Fortunes of War: {what}. The counter passes to {SIDE_NAMES[other(side)]}.")
     return first
 
 
 # ==========================================================================================
 # Fortunes of War orders and decisions
 # ==========================================================================================
-def fow_extra(g: Game, side: str) -> None:
+def fow_extra(s: State, events: list[Event], side: str) -> None:
     """13.1: one more activation on the side's own card."""
-    s = g.s
     if s.phase != "activations" or s.card_side != side:
         raise IllegalOrder("Play `fow extra` on one of your own activation cards.")
-    fow_use(g, side, "+1 activation on this card")
+    fow_use(s, events, side, "+1 activation on this card")
     s.acts_left += 1
 
 
-def fow_again(g: Game, side: str, order: FowAgain) -> None:
+def fow_again(s: State, events: list[Event], side: str, order: FowAgain) -> None:
     """13.1: a unit of the side's own card activates a second time."""
     uid = order.unit.id
-    s = g.s
-    u = scene.unit(g.s, uid)
+    u = scene.unit(s, uid)
     if s.phase != "activations" or s.card_side != side or u.controller != side or not u.afloat:
         raise IllegalOrder("Play `fow again <unit>` on one of your own cards, for one of your units in play.")
-    fow_use(g, side, f"a second activation for {u.name}")
+    fow_use(s, events, side, f"a second activation for {u.name}")
     s.bonus_unit = u.id
     s.acts_left += 1
 
 
-def fow_redraw(g: Game, side: str) -> None:
+def fow_redraw(s: State, events: list[Event], side: str) -> None:
     """13.1: ignore the card just drawn, before anyone activates on it; the caller draws another."""
-    s = g.s
     if s.phase != "activations" or not s.card or s.used:
         raise IllegalOrder("`fow redraw` ignores a just-drawn card before anyone activates on it.")
-    fow_use(g, side, f"ignore {card_name(s.card)} and draw another card")
+    fow_use(s, events, side, f"ignore {card_name(s.card)} and draw another card")
     s.card, s.card_side, s.acts_left = "", "", 0
 
 
-def joker_decision(g: Game, side: str, order: FowEnd | Pass) -> bool:
+def joker_decision(s: State, dice: Dice, events: list[Event], side: str, order: FowEnd | Pass) -> bool:
     """13.1 and 14: at the first Joker the holder ends the Activations Phase (``fow end``) or passes
     and the Random Event is rolled. True when the phase ends: the caller runs the End Phase, then
     draws on (this module sits below both)."""
     end = isinstance(order, FowEnd)
-    s = g.s
     if s.phase != "joker":
         raise WrongPhase("There is no Joker decision to make now.")
     if side != s.decider:
@@ -90,10 +85,10 @@ def joker_decision(g: Game, side: str, order: FowEnd | Pass) -> bool:
     s.phase = "activations"
     s.decider = ""
     if end:
-        fow_use(g, side, "end the Activations Phase on the first Joker")
+        fow_use(s, events, side, "end the Activations Phase on the first Joker")
         return True
-    g.say(f"{SIDE_NAMES[side]} does not play the Fortunes of War.")
-    random_events_14.random_event(g)
+    say(events, f"{SIDE_NAMES[side]} does not play the Fortunes of War.")
+    random_events_14.random_event(s, dice, events)
     return False
 
 
@@ -125,43 +120,41 @@ class Replay:
     used_ever: list[str]
 
 
-def start_reroll(g: Game, side: str, order: FowReroll) -> Replay:
+def start_reroll(s: State, dice: Dice, events: list[Event], side: str, order: FowReroll) -> Replay:
     """13.1 "immediately re-roll any die roll": the last activation is replayed from the state kept
     before it, with die ``which`` rolled afresh and every other die as it fell (until the story
     diverges); Mine counters it turned over stay the same counters. This puts the state back and
     returns the activation; the caller performs it again and then calls ``finish_reroll``."""
     which = 1 if order.die is None else order.die
-    state = g.s
-    fow_check(g.s, side)
-    if not state.snapshot:
+    fow_check(s, side)
+    if not s.snapshot:
         raise IllegalOrder("There is no activation to re-roll right now.", hint="`fow reroll` must come right after the activation that rolled the die.")
-    dice = list(state.snapshot_dice)
-    mines = {(q, r): value for q, r, value in state.snapshot_mines}
-    if not 1 <= which <= len(dice):
-        listing = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(dice))
-        raise IllegalOrder(f"The last activation rolled {len(dice)} dice; there is no die {which}.", hint=f"Dice: {listing}.")
-    snap, order_text, actor = state.snapshot, state.snapshot_order, state.snapshot_side
-    used_turn, used_ever = list(state.fow_used_turn), list(state.fow_used_ever)
-    if json.loads(snap)["turn"] != state.turn:
+    plan = list(s.snapshot_dice)
+    mines = {(q, r): value for q, r, value in s.snapshot_mines}
+    if not 1 <= which <= len(plan):
+        listing = ", ".join(f"{i + 1}) d{f} {v}" for i, (f, v) in enumerate(plan))
+        raise IllegalOrder(f"The last activation rolled {len(plan)} dice; there is no die {which}.", hint=f"Dice: {listing}.")
+    snap, order_text, actor = s.snapshot, s.snapshot_order, s.snapshot_side
+    used_turn, used_ever = list(s.fow_used_turn), list(s.fow_used_ever)
+    if json.loads(snap)["turn"] != s.turn:
         raise IllegalOrder("That activation belongs to an earlier turn; it can no longer be re-rolled.")
-    restore(state, snap)
-    state.log_tail = []
-    g.replay, g.reroll_index, g.replay_mines = dice, which - 1, mines
-    faces, value = dice[which - 1]
-    g.say(f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
-    replayed = parse(state, scene.layout(g.s), order_text)
+    restore(s, snap)
+    dice.replay(plan, which - 1, mines)
+    faces, value = plan[which - 1]
+    say(events, f"{SIDE_NAMES[side]} plays the Fortunes of War: re-roll die {which} (d{faces} {value}) of `{order_text}`. The activation is replayed:")
+    replayed = parse(s, scene.layout(s), order_text)
     assert isinstance(replayed, ACTIVATIONS), order_text  # only activations are kept for a re-roll
     return Replay(side, actor, replayed, order_text, snap, mines, used_turn, used_ever)
 
 
-def finish_reroll(g: Game, replay: Replay) -> None:
+def finish_reroll(s: State, dice: Dice, events: list[Event], replay: Replay) -> None:
     """13.1: after the replayed activation, keep its dice for a further re-roll and pass the counter on."""
-    state, side, mines = g.s, replay.side, dict(replay.dice_mines)
-    state.snapshot_dice = list(g.rolled)
-    mines.update({(q, r): v for q, r, v in g.mine_draws})
-    state.snapshot_mines = [(q, r, v) for (q, r), v in mines.items()]
-    state.fow_used_turn = sorted(set(replay.used_turn) | set(state.fow_used_turn) | {side})
-    state.fow_used_ever = sorted(set(replay.used_ever) | set(state.fow_used_ever) | {side})
-    state.fow_holder = other(side)
-    state.snapshot, state.snapshot_order, state.snapshot_side = replay.snapshot, replay.text, replay.actor
-    g.say(f"The Fortunes of War passes to {SIDE_NAMES[other(side)]}.")
+    side, mines = replay.side, dict(replay.dice_mines)
+    s.snapshot_dice = list(dice.rolled)
+    mines.update({(q, r): v for q, r, v in dice.mine_draws})
+    s.snapshot_mines = [(q, r, v) for (q, r), v in mines.items()]
+    s.fow_used_turn = sorted(set(replay.used_turn) | set(s.fow_used_turn) | {side})
+    s.fow_used_ever = sorted(set(replay.used_ever) | set(s.fow_used_ever) | {side})
+    s.fow_holder = other(side)
+    s.snapshot, s.snapshot_order, s.snapshot_side = replay.snapshot, replay.text, replay.actor
+    say(events, f"The Fortunes of War passes to {SIDE_NAMES[other(side)]}.")

@@ -8,13 +8,11 @@ from typing import NamedTuple
 
 from games.core.errors import IllegalOrder
 from games.core.hexgrid import Hex
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import (
-    WATER_SHALLOW,
-    Game,
-    describe_mods,
-)
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import Move, MoveRam, Ram, Unground
+from games.iron_and_fire.report import describe_mods, say
 from games.iron_and_fire.rules import (
     chilean_honor_13_2,
     damage_7,
@@ -35,16 +33,16 @@ class RamRun(NamedTuple):
 
 
 # --- grounding (5.1, 5.2, 15.3.3) ---------------------------------------------------------
-def grounding_check(g: Game, u: Unit, mp_used: int, why: str, hexes: int = 0) -> bool:
+def grounding_check(s: State, dice: Dice, events: list[Event], u: Unit, mp_used: int, why: str, hexes: int = 0) -> bool:
     """Roll for grounding; return True if the ship grounds (and stops).
 
     ``mp_used`` feeds 5.1's "+1 if the ship uses 2 MP"; ``hexes`` (hexes entered this
     activation) feeds 15.3.3's "+1: ship moving two or more hexes".
     """
-    scn = scene.scenario(g.s)
+    scn = scene.scenario(s)
     if scn.shoal_table:
-        return _shoal_table(g, u, hexes, why)
-    die = g.d(10)
+        return _shoal_table(s, dice, events, u, hexes, why)
+    die = dice.d(10)
     mods: list[tuple[str, int]] = []
     if mp_used >= 2:
         mods.append(("2nd MP", 1))
@@ -52,24 +50,24 @@ def grounding_check(g: Game, u: Unit, mp_used: int, why: str, hexes: int = 0) ->
         mods.append((f"{u.hits} hits", u.hits // 2))
     if u.criticals:
         mods.append(("criticals", len(u.criticals)))
-    if scene.on(g.s, "visibility") and g.s.turn >= 7:
+    if scene.on(s, "visibility") and s.turn >= 7:
         mods.append(("low visibility", 1))
     total = die + sum(v for _, v in mods)
     head = f"Grounding check for {u.name} ({why}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
     if total < u.pf:
-        g.say(f"{head}: clear.")
+        say(events, f"{head}: clear.")
         return False
     u.grounded = True
     if total >= 2 * u.pf:
-        g.say(f"{head} (twice PF {2 * u.pf}): **grounded** and 1 hit.")
-        damage_7.hit(g, u, 1, "grounding")
+        say(events, f"{head} (twice PF {2 * u.pf}): **grounded** and 1 hit.")
+        damage_7.hit(s, dice, events, u, 1, "grounding")
     else:
-        g.say(f"{head}: **grounded**.")
+        say(events, f"{head}: **grounded**.")
     return True
 
 
-def _shoal_table(g: Game, u: Unit, hexes: int, why: str) -> bool:
-    die = g.d(6)
+def _shoal_table(s: State, dice: Dice, events: list[Event], u: Unit, hexes: int, why: str) -> bool:
+    die = dice.d(6)
     mods: list[tuple[str, int]] = []
     if u.id == "independencia":
         mods.append(("Independencia", 1))
@@ -82,64 +80,64 @@ def _shoal_table(g: Game, u: Unit, hexes: int, why: str) -> bool:
     total = die + sum(v for _, v in mods)
     head = f"Shoals check for {u.name} ({why}, 15.3.3): d6 **{die}**{describe_mods(mods)} = {total} vs 5"
     if total < 5:
-        g.say(f"{head}: clear.")
+        say(events, f"{head}: clear.")
         return False
     u.grounded = True
     n = sum(v for _, v in mods)
-    g.say(f"{head}: **aground**, {n} hit{'s' if n != 1 else ''} (one per modifier).")
-    damage_7.hit(g, u, n, "grounding on the shoals")
+    say(events, f"{head}: **aground**, {n} hit{'s' if n != 1 else ''} (one per modifier).")
+    damage_7.hit(s, dice, events, u, n, "grounding on the shoals")
     return True
 
 
-def unground_roll(g: Game, u: Unit, when: str) -> None:
+def unground_roll(s: State, dice: Dice, events: list[Event], u: Unit, when: str) -> None:
     """5.3: d10 + modifiers below PF frees the ship; twice PF adds a hit (ruling)."""
-    die = g.d(10)
+    die = dice.d(10)
     mods: list[tuple[str, int]] = []
     if u.hits >= 2:
         mods.append((f"{u.hits} hits", u.hits // 2))
     if u.criticals:
         mods.append(("criticals", len(u.criticals)))
-    if damage_7.crippled(g.s, u):
+    if damage_7.crippled(s, u):
         mods.append(("crippled", 1))
     total = die + sum(v for _, v in mods)
     head = f"{u.name} tries to unground ({when}): d10 **{die}**{describe_mods(mods)} = {total} vs PF {u.pf}"
     if total < u.pf:
         u.grounded = False
-        g.say(f"{head}: **afloat** again.")
+        say(events, f"{head}: **afloat** again.")
     elif total >= 2 * u.pf:
-        g.say(f"{head} (twice PF {2 * u.pf}): stays grounded and takes 1 hit.")
-        damage_7.hit(g, u, 1, "grounding")
+        say(events, f"{head} (twice PF {2 * u.pf}): stays grounded and takes 1 hit.")
+        damage_7.hit(s, dice, events, u, 1, "grounding")
     else:
-        g.say(f"{head}: stays grounded.")
+        say(events, f"{head}: stays grounded.")
 
 
-def drift(g: Game, u: Unit) -> None:
+def drift(s: State, dice: Dice, events: list[Event], u: Unit) -> None:
     """5.4: one hex with the current, no facing change."""
-    scn = scene.scenario(g.s)
-    direction = scene.dir_of(g.s, scn.current)
-    target = scene.layout(g.s).neighbour(scene.pos(u), direction)
-    if not scene.layout(g.s).on_map(target):
+    scn = scene.scenario(s)
+    direction = scene.dir_of(s, scn.current)
+    target = scene.layout(s).neighbour(scene.pos(u), direction)
+    if not scene.layout(s).on_map(target):
         u.status = "sunk"  # eliminated (5.4): counts as lost, never as an exit
-        damage_7.break_boarding(g.s, u)
-        g.say(f"{u.name} drifts off the map and is eliminated (counted as sunk).")
+        damage_7.break_boarding(s, u)
+        say(events, f"{u.name} drifts off the map and is eliminated (counted as sunk).")
         return
-    terrain = scene.terrain(g.s, target)
-    if scene.unit_at(g.s, target) is not None and terrain not in scene.LAND:  # a battery's hex is still land
-        g.say(f"{u.name} would drift into {scene.label(g.s, target)} but it is occupied: stays put.")
+    terrain = scene.terrain(s, target)
+    if scene.unit_at(s, target) is not None and terrain not in scene.LAND:  # a battery's hex is still land
+        say(events, f"{u.name} would drift into {scene.label(s, target)} but it is occupied: stays put.")
         return
     if terrain in scene.LAND:
         u.grounded = True
-        g.say(f"{u.name} drifts onto the {terrain} at {scene.label(g.s, target)}: grounded in its hex and 2 hits.")
-        damage_7.hit(g, u, 2, "drifting onto land")
+        say(events, f"{u.name} drifts onto the {terrain} at {scene.label(s, target)}: grounded in its hex and 2 hits.")
+        damage_7.hit(s, dice, events, u, 2, "drifting onto land")
         return
     u.q, u.r = target.q, target.r
-    g.say(f"{u.name} drifts to {scene.label(g.s, target)}.")
-    if terrain in WATER_SHALLOW:
+    say(events, f"{u.name} drifts to {scene.label(s, target)}.")
+    if terrain in scene.WATER_SHALLOW:
         u.grounded = True
-        g.say(f"{u.name} drifts into {terrain} water: automatically grounded.")
-    mine = scene.mine_at(g.s, target)
+        say(events, f"{u.name} drifts into {terrain} water: automatically grounded.")
+    mine = scene.mine_at(s, target)
     if mine is not None and u.afloat:
-        mines_9.mine_attack(g, u, mine, 0)
+        mines_9.mine_attack(s, dice, events, u, mine, 0)
 
 
 # --- movement (5.0) -----------------------------------------------------------------------
@@ -168,19 +166,18 @@ def plan_path(s: State, u: Unit, steps: list[str]) -> tuple[list[Hex], int, bool
     return entered, facing, False
 
 
-def move(g: Game, side: str, order: Move | MoveRam | Ram) -> RamRun | None:
+def move(s: State, dice: Dice, events: list[Event], side: str, order: Move | MoveRam | Ram) -> RamRun | None:
     """5.0: move by F/P/S steps at 1 MP each, with the checks of 5.1-5.5, mines (9) and Chilean Honor (13.2); ``ram`` rams the ship ahead at the end (6.2)."""
     uid, steps, ram_target, ram, fow = _move_parts(order)
-    u = sequence_3.activation_guard(g.s, side, uid)
-    s = g.s
-    _refuse_to_move(g.s, u, side, ram)
-    slow = _check_mp(g.s, u, len(steps) + (1 if ram else 0))
-    entered, final_facing, leaves = plan_path(g.s, u, steps)
-    target = _ram_target(g.s, u, side, entered, final_facing, leaves, ram_target) if ram else None
-    if chilean_honor_13_2.honor_bound(g.s, u) and not ram:
-        chilean_honor_13_2.honor_check(g.s, u, entered)
+    u = sequence_3.activation_guard(s, side, uid)
+    _refuse_to_move(s, u, side, ram)
+    slow = _check_mp(s, u, len(steps) + (1 if ram else 0))
+    entered, final_facing, leaves = plan_path(s, u, steps)
+    target = _ram_target(s, u, side, entered, final_facing, leaves, ram_target) if ram else None
+    if chilean_honor_13_2.honor_bound(s, u) and not ram:
+        chilean_honor_13_2.honor_check(s, u, entered)
     if fow:
-        fortunes_of_war_13_1.fow_check(g.s, side)
+        fortunes_of_war_13_1.fow_check(s, side)
     # --- carry it out
     if s.cable_ship == u.id:
         s.cable_clean = False
@@ -190,10 +187,10 @@ def move(g: Game, side: str, order: Move | MoveRam | Ram) -> RamRun | None:
         s.prize_ready.pop(side, None)
     fow_mod = 0
     if fow:
-        fow_mod = 2 if fortunes_of_war_13_1.fow_use(g, side, "a bonus on this movement's ram or mine attack") else 1
+        fow_mod = 2 if fortunes_of_war_13_1.fow_use(s, events, side, "a bonus on this movement's ram or mine attack") else 1
     start = scene.pos(u)
     path: list[tuple[int, int]] = [(start.q, start.r)]
-    if not _bridge_lets_it_move(g, u, side, path):
+    if not _bridge_lets_it_move(s, dice, events, u, side, path):
         return None
     taken: list[str] = []
     mp_used = 0
@@ -201,18 +198,18 @@ def move(g: Game, side: str, order: Move | MoveRam | Ram) -> RamRun | None:
     for step in steps:
         mp_used += 1
         if step in ("P", "S"):
-            stopped = _turn(g, u, step)
+            stopped = _turn(dice, events, u, step)
             if stopped:
                 break
             taken.append(step)
             continue
         taken.append(step)
-        stopped = _step_forward(g, u, side, taken, path, mp_used, fow_mod)
+        stopped = _step_forward(s, dice, events, u, side, taken, path, mp_used, fow_mod)
         if stopped == "exit":
             return None
         if stopped:
             break
-    _report(g, u, taken, bool(steps), stopped)
+    _report(s, events, u, taken, bool(steps), stopped)
     s.last = LastAction("path", side, path, "")
     if ram and not stopped and u.afloat and target is not None and target.afloat:
         return RamRun(target, mp_used + 1, fow_mod, len(path) - 1)
@@ -272,78 +269,77 @@ def _ram_target(s: State, u: Unit, side: str, entered: list[Hex], facing: int, l
     return target
 
 
-def _bridge_lets_it_move(g: Game, u: Unit, side: str, path: list[tuple[int, int]]) -> bool:
+def _bridge_lets_it_move(s: State, dice: Dice, events: list[Event], u: Unit, side: str, path: list[tuple[int, int]]) -> bool:
     """10.0 Bridge Hit: a d6 on every movement action; even clears it, odd spends the activation."""
     if "bridge" not in u.criticals:
         return True
-    die = g.d(6)
+    die = dice.d(6)
     if die % 2 == 0:
         u.criticals.remove("bridge")
-        g.say(f"{u.name} (Bridge critical): d6 **{die}**, even: the Bridge hit is cleared; the ship moves normally.")
+        say(events, f"{u.name} (Bridge critical): d6 **{die}**, even: the Bridge hit is cleared; the ship moves normally.")
         return True
-    g.say(f"{u.name} (Bridge critical): d6 **{die}**, odd: the ship cannot move. The activation is spent.")
-    g.s.last = LastAction("path", side, path, "bridge hit")
+    say(events, f"{u.name} (Bridge critical): d6 **{die}**, odd: the ship cannot move. The activation is spent.")
+    s.last = LastAction("path", side, path, "bridge hit")
     return False
 
 
-def _turn(g: Game, u: Unit, step: str) -> str:
+def _turn(dice: Dice, events: list[Event], u: Unit, step: str) -> str:
     """One P/S step (5.0); 10.0 Steering Hit: a d6 per turn, odd fails and ends the move (the reason)."""
     if "steering" in u.criticals:
-        die = g.d(6)
+        die = dice.d(6)
         if die % 2:
             return f"Steering critical: d6 **{die}**, odd: the turn fails and the activation is spent"
-        g.say(f"{u.name} (Steering critical): d6 **{die}**, even: makes the turn.")
+        say(events, f"{u.name} (Steering critical): d6 **{die}**, even: makes the turn.")
     u.facing = (u.facing + (1 if step == "S" else -1)) % 6
     return ""
 
 
-def _step_forward(g: Game, u: Unit, side: str, taken: list[str], path: list[tuple[int, int]], mp_used: int, fow_mod: int) -> str:
+def _step_forward(s: State, dice: Dice, events: list[Event], u: Unit, side: str, taken: list[str], path: list[tuple[int, int]], mp_used: int, fow_mod: int) -> str:
     """One F step (5.0): off the map ("exit"), shallow water (5.1, 5.2: "grounded"), a Mine
     counter (9.0: "sunk" if it sinks), else ""."""
-    s = g.s
-    nxt = scene.layout(g.s).neighbour(scene.pos(u), u.facing)
-    if not scene.layout(g.s).on_map(nxt):
+    nxt = scene.layout(s).neighbour(scene.pos(u), u.facing)
+    if not scene.layout(s).on_map(nxt):
         u.status = "exited"
-        u.exit_hex = scene.label(g.s, scene.pos(u))
-        u.exit_edge = scene.edge_of(g.s, nxt)
-        g.say(f"{u.name} moves {' '.join(taken)} and leaves the map by the {u.exit_edge} edge from {u.exit_hex}: out of play.")
+        u.exit_hex = scene.label(s, scene.pos(u))
+        u.exit_edge = scene.edge_of(s, nxt)
+        say(events, f"{u.name} moves {' '.join(taken)} and leaves the map by the {u.exit_edge} edge from {u.exit_hex}: out of play.")
         s.last = LastAction("path", side, path, "exit")
         return "exit"
     u.q, u.r = nxt.q, nxt.r
     path.append((nxt.q, nxt.r))
     stopped = ""
-    terrain = scene.terrain(g.s, nxt)
-    if terrain in WATER_SHALLOW:
-        g.say(f"{u.name} enters {terrain} water at {scene.label(g.s, nxt)}.")
-        if grounding_check(g, u, mp_used, f"entering {scene.label(g.s, nxt)}", len(path) - 1):
+    terrain = scene.terrain(s, nxt)
+    if terrain in scene.WATER_SHALLOW:
+        say(events, f"{u.name} enters {terrain} water at {scene.label(s, nxt)}.")
+        if grounding_check(s, dice, events, u, mp_used, f"entering {scene.label(s, nxt)}", len(path) - 1):
             stopped = "grounded"
-    mine = scene.mine_at(g.s, nxt)
+    mine = scene.mine_at(s, nxt)
     if mine is not None and u.afloat:  # a ship grounding in a mined hex has entered it (9.0)
-        mines_9.mine_attack(g, u, mine, fow_mod)
+        mines_9.mine_attack(s, dice, events, u, mine, fow_mod)
     if not u.afloat:
         stopped = "sunk"
     return stopped
 
 
-def _report(g: Game, u: Unit, taken: list[str], had_steps: bool, stopped: str) -> None:
+def _report(s: State, events: list[Event], u: Unit, taken: list[str], had_steps: bool, stopped: str) -> None:
     """Say where the move ended (a ram from where the ship lies needs no move report)."""
-    dest = scene.label(g.s, scene.pos(u))
+    dest = scene.label(s, scene.pos(u))
     moved = " ".join(taken) if taken else "nothing"
     if stopped and stopped.startswith("Steering"):
-        g.say(f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {scene.printed(g.s, u.facing)}.")
+        say(events, f"{u.name} moves {moved}: {stopped}. Now in {dest} facing {scene.printed(s, u.facing)}.")
     elif u.afloat and (had_steps or stopped):
         rest = f" (stopped: {stopped})" if stopped else ""
-        g.say(f"{u.name} moves {moved}{rest}: now in {dest} facing {scene.printed(g.s, u.facing)}.")
+        say(events, f"{u.name} moves {moved}{rest}: now in {dest} facing {scene.printed(s, u.facing)}.")
 
 
-def unground(g: Game, side: str, order: Unground) -> None:
+def unground(s: State, dice: Dice, events: list[Event], side: str, order: Unground) -> None:
     """5.3: spend an activation on an ungrounding roll."""
     uid = order.unit.id
-    u = sequence_3.activation_guard(g.s, side, uid)
+    u = sequence_3.activation_guard(s, side, uid)
     if not u.grounded:
         raise IllegalOrder(f"{u.name} is not grounded.")
-    unground_roll(g, u, "activation")
-    g.s.last = LastAction()
+    unground_roll(s, dice, events, u, "activation")
+    s.last = LastAction()
 
 
 def step_sequences(mp: int) -> list[str]:

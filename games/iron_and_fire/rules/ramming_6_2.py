@@ -3,33 +3,30 @@
 
 from __future__ import annotations
 
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import (
-    WATER_SHALLOW,
-    Game,
-    describe_mods,
-)
+from games.iron_and_fire.dice import Dice
+from games.iron_and_fire.report import describe_mods, say
 from games.iron_and_fire.rules import critical_hits_10, damage_7, movement_5
-from games.iron_and_fire.state import LastAction, Unit
+from games.iron_and_fire.state import LastAction, State, Unit
 
 
-def ram(g: Game, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int = 0) -> None:
+def ram(s: State, dice: Dice, events: list[Event], u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int = 0) -> None:
     """6.2: shallow-water check first, then 1d10 against the target's PF."""
-    s = g.s
-    shallow = scene.terrain(g.s, scene.pos(target)) in WATER_SHALLOW
-    if shallow and movement_5.grounding_check(g, u, mp_used, f"ramming {target.name} in {scene.terrain(g.s, scene.pos(target))} water", hexes):
-        g.say(f"{u.name} grounds before the ram: no ram attack.")
+    shallow = scene.terrain(s, scene.pos(target)) in scene.WATER_SHALLOW
+    if shallow and movement_5.grounding_check(s, dice, events, u, mp_used, f"ramming {target.name} in {scene.terrain(s, scene.pos(target))} water", hexes):
+        say(events, f"{u.name} grounds before the ram: no ram attack.")
         return
-    die = g.d(10)
+    die = dice.d(10)
     mods: list[tuple[str, int]] = []
     if u.bow == "black":
         mods.append(("black bow", 1))
-    if damage_7.eff_mp(g.s, target) == 0:
+    if damage_7.eff_mp(s, target) == 0:
         mods.append(("target MF 0", 2))
     tpos = scene.pos(target)
-    if scene.layout(g.s).neighbour(tpos, target.facing) == scene.pos(u):
+    if scene.layout(s).neighbour(tpos, target.facing) == scene.pos(u):
         mods.append(("through the bow", -2))
-    elif scene.layout(g.s).neighbour(tpos, target.facing + 3) == scene.pos(u):
+    elif scene.layout(s).neighbour(tpos, target.facing + 3) == scene.pos(u):
         mods.append(("through the stern", -1))
     if fow_mod:
         mods.append(("Fortunes of War", fow_mod))
@@ -38,15 +35,15 @@ def ram(g: Game, u: Unit, target: Unit, mp_used: int, fow_mod: int, hexes: int =
     s.last = LastAction("ram", u.controller, [(u.q, u.r), (target.q, target.r)], "ram")
     u.honor_done = True
     if total >= 2 * target.pf:
-        g.say(f"{head} (twice PF {2 * target.pf}): 2 hits and a critical hit.")
-        damage_7.hit(g, target, 2, f"rammed by {u.name}", u.id)
-        critical_hits_10.critical(g, target, u.id)
+        say(events, f"{head} (twice PF {2 * target.pf}): 2 hits and a critical hit.")
+        damage_7.hit(s, dice, events, target, 2, f"rammed by {u.name}", u.id)
+        critical_hits_10.critical(s, dice, events, target, u.id)
     elif total >= target.pf:
-        g.say(f"{head}: 1 hit.")
-        damage_7.hit(g, target, 1, f"rammed by {u.name}", u.id)
+        say(events, f"{head}: 1 hit.")
+        damage_7.hit(s, dice, events, target, 1, f"rammed by {u.name}", u.id)
     else:
-        g.say(f"{head}: the ram fails; the rammer takes 1 hit.")
-        damage_7.hit(g, u, 1, "failed ram")
+        say(events, f"{head}: the ram fails; the rammer takes 1 hit.")
+        damage_7.hit(s, dice, events, u, 1, "failed ram")
     if total < u.pf and u.afloat:
-        g.say(f"{total} is also below the rammer's PF {u.pf}: {u.name} takes 1 hit.")
-        damage_7.hit(g, u, 1, "ramming shock")
+        say(events, f"{total} is also below the rammer's PF {u.pf}: {u.name} takes 1 hit.")
+        damage_7.hit(s, dice, events, u, 1, "ramming shock")

@@ -3,29 +3,29 @@
 
 from __future__ import annotations
 
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
+    SIDE_NAMES,
+    other,
     random_events,
 )
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    Game,
-    other,
-)
+from games.iron_and_fire.dice import Dice
+from games.iron_and_fire.report import say
+from games.iron_and_fire.state import State
 
 
-def random_event(g: Game) -> None:
+def random_event(s: State, dice: Dice, events: list[Event]) -> None:
     """14: roll 2d6 on the Random Event table at the first Joker (if the option is on)."""
-    if not scene.on(g.s, "random_events"):
-        g.say("Random Events are not in use: no event.")
+    if not scene.on(s, "random_events"):
+        say(events, "Random Events are not in use: no event.")
         return
-    values, total = g.dice(2, 6)
+    values, total = dice.roll(2, 6)
     event = next(e for e in random_events() if e.low <= total <= e.high)
-    g.say(f"Random Event, 2d6 [{values[0]}, {values[1]}] = **{total}**: {event.text}")
-    s = g.s
-    if event.key == "fickle_luck" and scene.on(g.s, "fow") and s.fow_holder:
+    say(events, f"Random Event, 2d6 [{values[0]}, {values[1]}] = **{total}**: {event.text}")
+    if event.key == "fickle_luck" and scene.on(s, "fow") and s.fow_holder:
         s.fow_holder = other(s.fow_holder)
-        g.say(f"The Fortunes of War passes to {SIDE_NAMES[s.fow_holder]}.")
+        say(events, f"The Fortunes of War passes to {SIDE_NAMES[s.fow_holder]}.")
     elif event.key in ("order_confusion", "confusing_signal"):
         side = "peru" if event.key == "order_confusion" else "chile"
         for u in s.units:

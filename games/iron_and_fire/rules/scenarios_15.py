@@ -8,8 +8,10 @@ from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase, quote
 from games.core.hexgrid import Hex, distance
 from games.core.rng import seal
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
 from games.iron_and_fire.data import (
+    SIDE_NAMES,
     DeploySpec,
     RollSpec,
     Zone,
@@ -18,12 +20,7 @@ from games.iron_and_fire.data import (
     scenarios,
     ships,
 )
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    WATER_SHALLOW,
-    Game,
-    describe_mods,
-)
+from games.iron_and_fire.dice import Dice
 from games.iron_and_fire.orders import (
     Bombard,
     CableAt,
@@ -37,6 +34,7 @@ from games.iron_and_fire.orders import (
     Roll,
     ref,
 )
+from games.iron_and_fire.report import describe_mods, reveal, say, tell
 from games.iron_and_fire.rules import sequence_3
 from games.iron_and_fire.state import LastAction, Secret, State, Unit
 
@@ -73,32 +71,32 @@ def setup_guard(s: State, side: str) -> None:
         raise NotYourTurn(f"{SIDE_NAMES[s.setup_side]} is setting up now, not {SIDE_NAMES.get(side, side)}.")
 
 
-def do_roll(g: Game, side: str, order: Roll) -> None:
+def do_roll(s: State, dice: Dice, events: list[Event], side: str, order: Roll) -> None:
     """The scenario's set-up rolls (15.x): steam, arrivals, inshore squadron, cable, mines, batteries, damage; secret ones sealed to their side."""
     key = order.what
-    setup_guard(g.s, side)
-    if g.s.phase != "setup":
+    setup_guard(s, side)
+    if s.phase != "setup":
         raise WrongPhase("Set-up rolls are made before play.")
-    specs = {r.key: r for r in scene.rolls_for(g.s, side)}
+    specs = {r.key: r for r in scene.rolls_for(s, side)}
     if key not in specs:
         known = ", ".join(sorted(specs)) or "none"
         raise IllegalOrder(f"{SIDE_NAMES[side]} has no set-up roll {quote(key)} in this scenario.", hint=f"Rolls: {known}.")
-    if key in g.s.rolls_done:
+    if key in s.rolls_done:
         raise IllegalOrder(f"The {quote(key)} roll is already made.")
     spec = specs[key]
-    dice = roll(spec.dice, g.rng)
-    value = dice.total
-    g.s.rolls_done[key] = value
-    meaning = _roll_effect(g.s, spec, value)
+    rolled = roll(spec.dice, dice.rng)
+    value = rolled.total
+    s.rolls_done[key] = value
+    meaning = _roll_effect(s, spec, value)
     text = f"{spec.dice} = {value}: {meaning}"
     if spec.secret:
-        nonce = g.rng.nonce()
+        nonce = dice.rng.nonce()
         digest = seal(text, nonce)
-        g.s.secrets.append(Secret(key, side, spec.purpose, value, text, nonce, digest))
-        g.say(f"{SIDE_NAMES[side]} makes a secret roll: {spec.purpose}. Commitment: `{digest}`.")
-        g.tell(side, f"Your secret roll ({spec.purpose}): {dice.describe()} → {meaning}. Nonce `{nonce}`.")
+        s.secrets.append(Secret(key, side, spec.purpose, value, text, nonce, digest))
+        say(events, f"{SIDE_NAMES[side]} makes a secret roll: {spec.purpose}. Commitment: `{digest}`.")
+        tell(events, side, f"Your secret roll ({spec.purpose}): {rolled.describe()} → {meaning}. Nonce `{nonce}`.")
     else:
-        g.say(f"{SIDE_NAMES[side]} rolls for {spec.purpose}: {dice.describe()} → {meaning}.")
+        say(events, f"{SIDE_NAMES[side]} rolls for {spec.purpose}: {rolled.describe()} → {meaning}.")
 
 
 def _roll_effect(s: State, spec: RollSpec, value: int) -> str:
@@ -134,39 +132,39 @@ def _roll_effect(s: State, spec: RollSpec, value: int) -> str:
     return str(value)
 
 
-def place_unit(g: Game, side: str, order: Place) -> None:
+def place_unit(s: State, events: list[Event], side: str, order: Place) -> None:
     """Set a ship up in its scenario zone with a printed compass facing (15.x set-up), or bring an arrival on."""
-    uid, h, printed_facing = order.unit.id, scene.layout(g.s).parse(order.hex), order.facing
-    setup_guard(g.s, side)
-    u = scene.unit(g.s, uid)
+    uid, h, printed_facing = order.unit.id, scene.layout(s).parse(order.hex), order.facing
+    setup_guard(s, side)
+    u = scene.unit(s, uid)
     if u.side != side:
         raise NotYourTurn(f"{u.name} is not a {SIDE_NAMES[side]} ship.")
-    spec = scene.spec_of(g.s, uid)
+    spec = scene.spec_of(s, uid)
     if spec is None:
         raise IllegalOrder(f"{u.name} does not take part in this scenario.")
     arriving = bool(spec.arrive_turn or spec.arrive_roll)
-    if g.s.phase == "setup" and arriving:
+    if s.phase == "setup" and arriving:
         raise IllegalOrder(f"{u.name} is not set up now: it arrives later in the game.")
-    if g.s.phase == "arrive" and not (u.status == "waiting" and u.arrive_turn == g.s.turn):
+    if s.phase == "arrive" and not (u.status == "waiting" and u.arrive_turn == s.turn):
         raise IllegalOrder(f"{u.name} is not arriving now.")
-    why = scene.in_zone(g.s, spec.zone, h)
+    why = scene.in_zone(s, spec.zone, h)
     if why:
-        raise IllegalOrder(f"{u.name} cannot set up in {quote(scene.label(g.s, h) if scene.layout(g.s).on_map(h) else '?')}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
-    if scene.terrain(g.s, h) in scene.LAND:
-        raise IllegalOrder(f"{u.name} cannot set up on {scene.terrain(g.s, h)} ({scene.label(g.s, h)}).")
-    occupant = scene.unit_at(g.s, h)
+        raise IllegalOrder(f"{u.name} cannot set up in {quote(scene.label(s, h) if scene.layout(s).on_map(h) else '?')}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
+    if scene.terrain(s, h) in scene.LAND:
+        raise IllegalOrder(f"{u.name} cannot set up on {scene.terrain(s, h)} ({scene.label(s, h)}).")
+    occupant = scene.unit_at(s, h)
     if occupant is not None and occupant.id != uid:
-        raise IllegalOrder(f"{scene.label(g.s, h)} is occupied by {occupant.name}: no stacking.")
-    if scene.mine_at(g.s, h) is not None:
-        raise IllegalOrder(f"{scene.label(g.s, h)} holds a mine counter; set up elsewhere.")
+        raise IllegalOrder(f"{scene.label(s, h)} is occupied by {occupant.name}: no stacking.")
+    if scene.mine_at(s, h) is not None:
+        raise IllegalOrder(f"{scene.label(s, h)} holds a mine counter; set up elsewhere.")
     printed_facing = _checked_facing(u, spec, printed_facing)
-    _check_group(g.s, u, spec, h)
+    _check_group(s, u, spec, h)
     u.q, u.r = h.q, h.r
-    u.facing = scene.dir_of(g.s, printed_facing)
+    u.facing = scene.dir_of(s, printed_facing)
     u.status = "afloat"
-    g.say(f"{u.name} sets up in {scene.label(g.s, h)} facing {printed_facing}.")
-    if g.s.scenario == "s3" and g.s.cable is not None and g.s.cable_ship == uid:
-        g.s.cable = (h.q, h.r)
+    say(events, f"{u.name} sets up in {scene.label(s, h)} facing {printed_facing}.")
+    if s.scenario == "s3" and s.cable is not None and s.cable_ship == uid:
+        s.cable = (h.q, h.r)
 
 
 def _checked_facing(u: Unit, spec: DeploySpec, printed_facing: int | None) -> int:
@@ -192,134 +190,132 @@ def _check_group(s: State, u: Unit, spec: DeploySpec, h: Hex) -> None:
             raise IllegalOrder(f"{u.name} must be within {spec.group_within} hexes of {mate.name} ({scene.label(s, scene.pos(mate))}).")
 
 
-def place_battery(g: Game, side: str, order: PlaceBattery) -> None:
+def place_battery(s: State, events: list[Event], side: str, order: PlaceBattery) -> None:
     """7.2 and Scenario 4 set-up: place one of the rolled land batteries on a land hex of its zone."""
-    h = scene.layout(g.s).parse(order.hex)
-    scn = scene.scenario(g.s)
-    setup_guard(g.s, side)
+    h = scene.layout(s).parse(order.hex)
+    scn = scene.scenario(s)
+    setup_guard(s, side)
     spec = scn.batteries
     if spec is None or spec.side != side:
         raise IllegalOrder(f"{SIDE_NAMES[side]} places no land batteries in this scenario.")
-    if "batteries" not in g.s.rolls_done:
+    if "batteries" not in s.rolls_done:
         raise IllegalOrder("Roll for the number of land batteries first.", hint="Order: roll batteries")
-    if g.s.batteries_to_place <= 0:
+    if s.batteries_to_place <= 0:
         raise IllegalOrder("All land batteries are placed.")
-    if scene.terrain(g.s, h) not in scene.LAND:
-        raise IllegalOrder(f"A land battery goes on a land or town hex; {scene.label(g.s, h)} is {scene.terrain(g.s, h)}.")
-    why = scene.in_zone(g.s, spec.zone, h)
+    if scene.terrain(s, h) not in scene.LAND:
+        raise IllegalOrder(f"A land battery goes on a land or town hex; {scene.label(s, h)} is {scene.terrain(s, h)}.")
+    why = scene.in_zone(s, spec.zone, h)
     if why:
-        raise IllegalOrder(f"No battery in {quote(scene.label(g.s, h))}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
-    if scene.unit_at(g.s, h) is not None:
-        raise IllegalOrder(f"{scene.label(g.s, h)} already holds a battery: one per hex.")
+        raise IllegalOrder(f"No battery in {quote(scene.label(s, h))}: {why}.", hint=f"Zone: {spec.zone.describe()}.")
+    if scene.unit_at(s, h) is not None:
+        raise IllegalOrder(f"{scene.label(s, h)} already holds a battery: one per hex.")
     b = battery()
-    n = sum(1 for u in g.s.units if u.battery) + 1
-    g.s.units.append(
+    n = sum(1 for u in s.units if u.battery) + 1
+    s.units.append(
         Unit(id=f"battery{n}", name=f"{b.name} {n}", side=side, type="battery", mf=0, cf=b.cf, pf=b.pf, q=h.q, r=h.r, status="afloat", controller=side)
     )
-    g.s.batteries_to_place -= 1
-    g.say(f"{SIDE_NAMES[side]} places {b.name} {n} in {scene.label(g.s, h)}.")
+    s.batteries_to_place -= 1
+    say(events, f"{SIDE_NAMES[side]} places {b.name} {n} in {scene.label(s, h)}.")
 
 
-def place_cable(g: Game, side: str, order: CableAt) -> None:
+def place_cable(s: State, events: list[Event], side: str, order: CableAt) -> None:
     """Scenarios 3 and 4 (15.4, 15.5): place the cable buoy on a hex, or under a ship in Scenario 3."""
-    _put_cable(g, side, scene.layout(g.s).parse(order.hex))
+    _put_cable(s, events, side, scene.layout(s).parse(order.hex))
 
 
-def _put_cable(g: Game, side: str, h: Hex) -> None:
+def _put_cable(s: State, events: list[Event], side: str, h: Hex) -> None:
     """The buoy in hex ``h``: ``cable 2004`` and ``cable <ship>`` both come here."""
-    scn = scene.scenario(g.s)
-    setup_guard(g.s, side)
+    scn = scene.scenario(s)
+    setup_guard(s, side)
     spec = scn.cable
     if spec is None or spec.side != side:
         raise IllegalOrder("There is no cable buoy for you to place in this scenario.")
     if spec.on_ship:
-        ship = scene.unit_at(g.s, h)
+        ship = scene.unit_at(s, h)
         if ship is None or ship.side != side or ship.battery:
-            raise IllegalOrder(f"The buoy goes in the same hex as a {SIDE_NAMES[side]} ship; {scene.label(g.s, h)} holds none.", hint="Set up the ship first, then: cable <ship>.")
-        g.s.cable_ship = ship.id
+            raise IllegalOrder(f"The buoy goes in the same hex as a {SIDE_NAMES[side]} ship; {scene.label(s, h)} holds none.", hint="Set up the ship first, then: cable <ship>.")
+        s.cable_ship = ship.id
     else:
-        why = scene.in_zone(g.s, spec.zone, h)
-        if why or scene.terrain(g.s, h) in (*scene.LAND, *WATER_SHALLOW):
-            raise IllegalOrder(f"The buoy cannot go in {scene.label(g.s, h)}: {why or 'it must be deep water'}.", hint=f"Zone: {spec.zone.describe()}, not land or shallow water.")
-    g.s.cable = (h.q, h.r)
-    g.say(f"{SIDE_NAMES[side]} places the Underwater Cable Buoy in {scene.label(g.s, h)}.")
+        why = scene.in_zone(s, spec.zone, h)
+        if why or scene.terrain(s, h) in (*scene.LAND, *scene.WATER_SHALLOW):
+            raise IllegalOrder(f"The buoy cannot go in {scene.label(s, h)}: {why or 'it must be deep water'}.", hint=f"Zone: {spec.zone.describe()}, not land or shallow water.")
+    s.cable = (h.q, h.r)
+    say(events, f"{SIDE_NAMES[side]} places the Underwater Cable Buoy in {scene.label(s, h)}.")
 
 
-def setup_done(g: Game, side: str) -> None:
+def setup_done(s: State, dice: Dice, events: list[Event], side: str) -> None:
     """End a side's set-up (Chile first, then Peru) or its arrivals; play starts when both are done
     (the caller then draws the first card, ``activations_4.advance``)."""
-    setup_guard(g.s, side)
-    todo = setup_remaining(g.s, side)
+    setup_guard(s, side)
+    todo = setup_remaining(s, side)
     if todo:
         raise IllegalOrder(f"{SIDE_NAMES[side]} is not finished setting up.", hint="Still to do: " + "; ".join(todo) + ".")
-    if g.s.phase == "arrive":
-        g.say(f"{SIDE_NAMES[side]}'s arrivals are in place.")
-        sequence_3.begin_activations(g.s)
+    if s.phase == "arrive":
+        say(events, f"{SIDE_NAMES[side]}'s arrivals are in place.")
+        sequence_3.begin_activations(s)
         return
-    g.say(f"{SIDE_NAMES[side]} has finished setting up.")
+    say(events, f"{SIDE_NAMES[side]} has finished setting up.")
     if side == "chile":
-        g.s.setup_side = "peru"
+        s.setup_side = "peru"
     else:
-        sequence_3.begin_turn(g, 1)
+        sequence_3.begin_turn(s, dice, events, 1)
 
 
-def cable_turn_check(g: Game) -> None:
+def cable_turn_check(s: State, dice: Dice, events: list[Event]) -> None:
     """15.4.2: a whole turn atop the buoy without moving, firing, ramming or boarding."""
-    s = g.s
     if not s.cable_ship or s.cable is None:
         return
-    u = scene.unit(g.s, s.cable_ship)
+    u = scene.unit(s, s.cable_ship)
     if not u.afloat or (u.q, u.r) != s.cable or not s.cable_clean or u.controller != "peru":
         s.cable_progress = 0
         return
     s.cable_progress += 1
-    die = g.d(10)
+    die = dice.d(10)
     mod = s.cable_progress - 1
     total = die + mod
     text = f"{u.name} works on the cable (turn {s.cable_progress} atop the buoy): d10 **{die}**{describe_mods([('turns after the first', mod)])} = {total} vs 5"
     if total >= 5:
         s.cable_cut = True
-        g.say(f"{text}: **the cable is cut**.")
+        say(events, f"{text}: **the cable is cut**.")
     else:
-        g.say(f"{text}: not yet.")
+        say(events, f"{text}: not yet.")
 
 
-def bombard(g: Game, side: str, order: Bombard) -> None:
+def bombard(s: State, dice: Dice, events: list[Event], side: str, order: Bombard) -> None:
     """15.5.4: Huáscar fires on Antofagasta for bombardment points."""
-    scn = scene.scenario(g.s)
+    scn = scene.scenario(s)
     uid = order.unit.id
-    u = sequence_3.activation_guard(g.s, side, uid)
+    u = sequence_3.activation_guard(s, side, uid)
     if scn.bombard_target <= 0:
         raise IllegalOrder("There is no bombardment in this scenario.")
     if u.id != "huascar":
         raise IllegalOrder("Only the Huáscar bombards the town (15.5.4).")
     if u.boarding_with:
         raise IllegalOrder(f"{u.name} is locked in a Boarding Combat.")
-    towns = [h for h, t in scene.hexmap(g.s).terrain.items() if t == "town"]
-    in_range = [h for h in towns if distance(scene.pos(u), h) <= 4 and not scene.line_blocker(g.s, scene.pos(u), h)]
+    towns = [h for h, t in scene.hexmap(s).terrain.items() if t == "town"]
+    in_range = [h for h in towns if distance(scene.pos(u), h) <= 4 and not scene.line_blocker(s, scene.pos(u), h)]
     if not in_range:
         raise IllegalOrder(f"{u.name} has no Antofagasta hex within range 4 and line of sight.")
     rng = min(distance(scene.pos(u), h) for h in in_range)
-    die = g.d(6)
+    die = dice.d(6)
     mods: list[tuple[str, int]] = []
-    if "abtao" in g.s.fired_on_huascar:
+    if "abtao" in s.fired_on_huascar:
         mods.append(("fired upon by the Abtao", -1))
-    if "magallanes" in g.s.fired_on_huascar:
+    if "magallanes" in s.fired_on_huascar:
         mods.append(("fired upon by the Magallanes", -1))
     if rng >= 3:
         mods.append((f"range {rng}", -1))
     total = max(0, die + sum(v for _, v in mods))
-    g.s.bombard_hits += total
-    g.s.last = LastAction("fire", side, [(u.q, u.r), (in_range[0].q, in_range[0].r)], f"bombard {total}")
-    g.say(f"{u.name} bombards Antofagasta: d6 **{die}**{describe_mods(mods)} = {total} bombardment hits (total {g.s.bombard_hits} of {scn.bombard_target}).")
+    s.bombard_hits += total
+    s.last = LastAction("fire", side, [(u.q, u.r), (in_range[0].q, in_range[0].r)], f"bombard {total}")
+    say(events, f"{u.name} bombards Antofagasta: d6 **{die}**{describe_mods(mods)} = {total} bombardment hits (total {s.bombard_hits} of {scn.bombard_target}).")
 
 
-def cut(g: Game, side: str, order: Cut) -> None:
+def cut(s: State, events: list[Event], side: str, order: Cut) -> None:
     """Scenario 4 (15.5): an activation atop the buoy works on cutting the cable; the secret roll says how many it takes."""
-    scn = scene.scenario(g.s)
+    scn = scene.scenario(s)
     uid = order.unit.id
-    u = sequence_3.activation_guard(g.s, side, uid)
-    s = g.s
+    u = sequence_3.activation_guard(s, side, uid)
     spec = scn.cable
     if spec is None or spec.rule != "activations":
         raise IllegalOrder("Cable cutting by activations is not part of this scenario.", hint="In Scenario 3 the ship just stays atop the buoy all turn.")
@@ -332,13 +328,13 @@ def cut(g: Game, side: str, order: Cut) -> None:
     s.cable_ship = u.id
     s.cable_slow = True
     s.cable_progress += 1
-    need = scene.secret_value(g.s, "cable")
-    g.say(f"{u.name} spends an activation cutting the cable ({s.cable_progress} so far).")
-    g.tell(side, f"Cable cutting: {s.cable_progress} of {need} activations.")
+    need = scene.secret_value(s, "cable")
+    say(events, f"{u.name} spends an activation cutting the cable ({s.cable_progress} so far).")
+    tell(events, side, f"Cable cutting: {s.cable_progress} of {need} activations.")
     if s.cable_progress >= need:
         s.cable_cut = True
-        g.say("**The cable is cut.**")
-        g.reveal("cable")
+        say(events, "**The cable is cut.**")
+        reveal(s, events, "cable")
     s.last = LastAction()
 
 
@@ -347,22 +343,21 @@ def new_state(scenario_id: str, options: dict[str, str]) -> State:
     scn = scenarios()[scenario_id]
     state = State(scenario=scenario_id, options=dict(options))
     state.turns = int(options["turns"]) if options.get("turns") else scn.turns
-    game = Game(state)
     specs = ships()
     for d in scn.deploy:
-        if not scene.variant_ok(game.s, d.variant):
+        if not scene.variant_ok(state, d.variant):
             continue
         sp = specs[d.ship]
         u = Unit(id=sp.id, name=sp.name, side=sp.side, type=sp.type, mf=sp.mf, cf=sp.cf, pf=sp.pf, bow=sp.bow, controller=sp.side, arrive_turn=d.arrive_turn)
         if d.arrive_roll:
             u.arrive_turn = 99  # set by the secret roll
         state.units.append(u)
-    if scenario_id == "s1" and scene.opt(game.s, "boilers") == "bad":
+    if scenario_id == "s1" and scene.opt(state, "boilers") == "bad":
         e = next(u for u in state.units if u.id == "esmeralda")
         e.criticals.append("propulsion")
         e.bad_boilers = True
     state.mine_bag = list(mine_mix())
-    if scene.on(game.s, "fow"):
+    if scene.on(state, "fow"):
         state.fow_holder = "peru"
     state.setup_side = "chile"
     return state
@@ -435,10 +430,10 @@ def spread(items: list[Hex], n: int) -> list[Hex]:
     return [items[int(i * step)] for i in range(n)]
 
 
-def place_cable_with(g: Game, side: str, order: CableWith) -> None:
+def place_cable_with(s: State, events: list[Event], side: str, order: CableWith) -> None:
     """Scenario 3: the buoy goes in the hex of a ship already set up (``cable <ship>``)."""
     uid = order.ship.id
-    u = scene.unit(g.s, uid)
+    u = scene.unit(s, uid)
     if not u.afloat:
         raise IllegalOrder(f"Set up {u.name} before putting the buoy with it.")
-    _put_cable(g, side, scene.pos(u))
+    _put_cable(s, events, side, scene.pos(u))

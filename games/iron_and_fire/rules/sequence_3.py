@@ -7,24 +7,23 @@ from __future__ import annotations
 from games.core.decks import card_name, standard_cards
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.hexgrid import Hex
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    Game,
-)
+from games.iron_and_fire.data import SIDE_NAMES
+from games.iron_and_fire.dice import Dice
+from games.iron_and_fire.report import reveal, say
 from games.iron_and_fire.state import State, Unit
 
 
 # ==========================================================================================
 # Turn structure (3.0, 4.0, 11.0)
 # ==========================================================================================
-def begin_turn(g: Game, turn: int) -> None:
+def begin_turn(s: State, dice: Dice, events: list[Event], turn: int) -> None:
     """3.1 Preparation: a new turn, a freshly shuffled deck with both Jokers; then arrivals and activations."""
-    scn = scene.scenario(g.s)
-    s = g.s
+    scn = scene.scenario(s)
     s.turn = turn
     s.deck = standard_cards(jokers=2)
-    g.rng.shuffle(s.deck)
+    dice.rng.shuffle(s.deck)
     s.discards = []
     s.jokers_drawn = 0
     s.extra_draws = -1
@@ -36,12 +35,12 @@ def begin_turn(g: Game, turn: int) -> None:
     s.card_side = ""
     s.acts_left = 0
     s.used = []
-    g.say(f"**Turn {turn}** of {s.turns}: the deck of 54 cards is shuffled.")
+    say(events, f"**Turn {turn}** of {s.turns}: the deck of 54 cards is shuffled.")
     if s.scenario == "s2" and turn == s.steam_turns + 1 and s.steam_turns:
-        g.say("The Covadonga has raised steam: full MP from now on.")
-        g.reveal("steam")
+        say(events, "The Covadonga has raised steam: full MP from now on.")
+        reveal(s, events, "steam")
     if s.cable is not None and not s.cable_cut and scn.cable is not None and scn.cable.rule == "turns":
-        atop = scene.unit_at(g.s, Hex(*s.cable))
+        atop = scene.unit_at(s, Hex(*s.cable))
         if atop is not None and atop.side == "peru" and atop.controller == "peru":
             if atop.id != s.cable_ship:
                 s.cable_progress = 0
@@ -50,24 +49,23 @@ def begin_turn(g: Game, turn: int) -> None:
         else:
             s.cable_ship = ""
             s.cable_progress = 0
-    begin_arrivals(g)
+    begin_arrivals(s, events)
 
 
-def begin_arrivals(g: Game) -> None:
+def begin_arrivals(s: State, events: list[Event]) -> None:
     """The scenario's ships arriving this turn are set up, with their secret arrival rolls revealed, before the first card (15.x)."""
-    scn = scene.scenario(g.s)
-    s = g.s
+    scn = scene.scenario(s)
     for side in ("chile", "peru"):
         if any(u.status == "waiting" and u.arrive_turn == s.turn and u.controller == side for u in s.units):
             s.phase = "arrive"
             s.setup_side = side
-            keys = {d.arrive_roll for d in scn.deploy if d.arrive_roll and scene.unit(g.s, d.ship).arrive_turn == s.turn}
+            keys = {d.arrive_roll for d in scn.deploy if d.arrive_roll and scene.unit(s, d.ship).arrive_turn == s.turn}
             for key in sorted(keys):
-                g.reveal(key)
+                reveal(s, events, key)
             names = ", ".join(u.name for u in s.units if u.status == "waiting" and u.arrive_turn == s.turn and u.controller == side)
-            g.say(f"Arriving this turn: {names}. {SIDE_NAMES[side]} places them, then says `done`.")
+            say(events, f"Arriving this turn: {names}. {SIDE_NAMES[side]} places them, then says `done`.")
             return
-    begin_activations(g.s)
+    begin_activations(s)
 
 
 def begin_activations(s: State) -> None:

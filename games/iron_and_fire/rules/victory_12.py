@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.core.ruleset import Event
 from games.iron_and_fire import scene
-from games.iron_and_fire.data import IRONCLAD_TYPES, SIDES
-from games.iron_and_fire.game import (
-    SIDE_NAMES,
-    Game,
-)
+from games.iron_and_fire.data import IRONCLAD_TYPES, SIDE_NAMES, SIDES
+from games.iron_and_fire.report import reveal, say
 from games.iron_and_fire.rules import damage_7
 from games.iron_and_fire.state import State, Unit
 
@@ -23,33 +21,32 @@ def lost(s: State, side: str) -> list[Unit]:
     return [u for u in s.units if u.side == side and not u.battery and (u.status == "sunk" or (u.status != "waiting" and u.captured))]
 
 
-def final_result(g: Game, why: str, *, turn_limit: bool = True) -> None:
+def final_result(s: State, events: list[Event], why: str, *, turn_limit: bool = True) -> None:
     """The scenario's end-of-game conditions, else victory points (12.0).
 
     ``turn_limit`` is False when the game ends because a side has nothing left in play.
     Scenario 2 at its (house) turn limit goes to victory points by the rulings ("12 turns,
     then victory points"); option ``s2_end=draw`` keeps 15.3.4's "any other result is a draw".
     """
-    scn = scene.scenario(g.s)
-    s = g.s
+    scn = scene.scenario(s)
     v = scn.victory
-    peru_lost, chile_lost = len(lost(g.s, "peru")), len(lost(g.s, "chile"))
-    if v == "s2" and (not turn_limit or scene.opt(g.s, "s2_end") == "draw"):
-        finish(g, None, f"Draw: {why} without either side achieving its objective.")
+    peru_lost, chile_lost = len(lost(s, "peru")), len(lost(s, "chile"))
+    if v == "s2" and (not turn_limit or scene.opt(s, "s2_end") == "draw"):
+        finish(s, events, None, f"Draw: {why} without either side achieving its objective.")
         return
     if v == "s3":
         if chile_lost != peru_lost:
             winner = "peru" if chile_lost > peru_lost else "chile"
-            finish(g, winner, f"{SIDE_NAMES[winner]} sank or captured more ships ({max(chile_lost, peru_lost)} to {min(chile_lost, peru_lost)}); {why}.")
+            finish(s, events, winner, f"{SIDE_NAMES[winner]} sank or captured more ships ({max(chile_lost, peru_lost)} to {min(chile_lost, peru_lost)}); {why}.")
         elif s.cable_cut and peru_lost == 0:
-            finish(g, "peru", f"Peru cut the cable and lost no ships; {why}.")
+            finish(s, events, "peru", f"Peru cut the cable and lost no ships; {why}.")
         else:
-            finish(g, None, f"Draw: {why}, ships lost {peru_lost} each side and no cable victory.")
+            finish(s, events, None, f"Draw: {why}, ships lost {peru_lost} each side and no cable victory.")
         return
     if v == "s4" and peru_lost > chile_lost:
-        finish(g, "chile", f"Chile sank or captured more ships than it lost ({peru_lost} to {chile_lost}); {why}.")
+        finish(s, events, "chile", f"Chile sank or captured more ships than it lost ({peru_lost} to {chile_lost}); {why}.")
         return
-    victory_points(g, why)
+    victory_points(s, events, why)
 
 
 def vp(s: State, side: str) -> tuple[int, list[str]]:
@@ -75,31 +72,30 @@ def vp(s: State, side: str) -> tuple[int, list[str]]:
     return points, lines
 
 
-def victory_points(g: Game, why: str) -> None:
+def victory_points(s: State, events: list[Event], why: str) -> None:
     """12.0: at the last turn without a scenario winner, the side with more victory points wins (Peru on a tie)."""
-    pv, plines = vp(g.s, "peru")
-    cv, clines = vp(g.s, "chile")
+    pv, plines = vp(s, "peru")
+    cv, clines = vp(s, "chile")
     details = [f"Peru {pv} VP: " + ("; ".join(plines) or "none"), f"Chile {cv} VP: " + ("; ".join(clines) or "none")]
     winner = "peru" if pv >= cv else "chile"
     tie = " (a tie goes to Peru)" if pv == cv else ""
-    finish(g, winner, f"{why}: victory points Peru {pv}, Chile {cv}{tie}.", details)
+    finish(s, events, winner, f"{why}: victory points Peru {pv}, Chile {cv}{tie}.", details)
 
 
-def finish(g: Game, winner: str | None, reason: str, details: list[str] | None = None) -> None:
+def finish(s: State, events: list[Event], winner: str | None, reason: str, details: list[str] | None = None) -> None:
     """End the game with a winner (or a draw), a reason and the details shown with the result."""
-    s = g.s
     s.phase = "over"
     s.result_winner = winner or ""
     s.result_reason = reason
     s.result_details = list(details or [])
     s.card, s.card_side, s.acts_left, s.decider = "", "", 0, ""
     who = f"**{SIDE_NAMES[winner]} wins**" if winner else "**Draw**"
-    g.say(f"Game over. {who}: {reason}")
+    say(events, f"Game over. {who}: {reason}")
     for detail in s.result_details:
-        g.say(detail)
+        say(events, detail)
     for sec in s.secrets:
         if not sec.revealed:
-            g.reveal(sec.key)
+            reveal(s, events, sec.key)
 
 
 def side_can_act(s: State, side: str) -> bool:
@@ -108,21 +104,20 @@ def side_can_act(s: State, side: str) -> bool:
     return any(u.afloat and u.controller == side for u in s.units)
 
 
-def check_victory(g: Game, *, end_phase: bool) -> bool:
+def check_victory(s: State, events: list[Event], *, end_phase: bool) -> bool:
     """Scenario conditions that can happen now (15.x victory); True if the game ended."""
-    scn = scene.scenario(g.s)
-    s = g.s
+    scn = scene.scenario(s)
     if s.phase == "over":
         return True
     if s.phase in ("setup",):
         return False
     check = SCENARIO_CHECKS.get(scn.victory)
-    if check is not None and check(g, {u.id: u for u in s.units}, end_phase):
+    if check is not None and check(s, events, {u.id: u for u in s.units}, end_phase):
         return True
     for side in SIDES:
         waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
-        if not waiting and not side_can_act(g.s, side):
-            final_result(g, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
+        if not waiting and not side_can_act(s, side):
+            final_result(s, events, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
             return True
     return False
 
@@ -137,77 +132,75 @@ def _fate(u: Unit) -> str:
     return "sunk" if u.status == "sunk" else "captured"
 
 
-def _s1_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+def _s1_won(s: State, events: list[Event], units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 1 (15.2): the Esmeralda or the Huáscar sunk or captured, or the Esmeralda's exit."""
     for uid, winner in (("esmeralda", "peru"), ("huascar", "chile")):
         if _gone(units, uid):
-            finish(g, winner, f"the {units[uid].name} was {_fate(units[uid])}.")
+            finish(s, events, winner, f"the {units[uid].name} was {_fate(units[uid])}.")
             return True
     e = units["esmeralda"]
     if e.status == "exited" and e.exit_edge != "drift":
         winner = "chile" if e.exit_edge == "south" else "peru"
-        finish(g, winner, f"the Esmeralda left the map by the {e.exit_edge} edge.")
+        finish(s, events, winner, f"the Esmeralda left the map by the {e.exit_edge} edge.")
         return True
     return False
 
 
-def _s2_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+def _s2_won(s: State, events: list[Event], units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 2 (15.3): either ship sunk or captured, or the Covadonga's escape, not crippled."""
     c, i = units["covadonga"], units["independencia"]
     if _gone(units, "covadonga"):
-        finish(g, "peru", f"the Covadonga was {_fate(c)}.")
+        finish(s, events, "peru", f"the Covadonga was {_fate(c)}.")
         return True
     if _gone(units, "independencia"):
-        finish(g, "chile", f"the Independencia was {_fate(i)}.")
+        finish(s, events, "chile", f"the Independencia was {_fate(i)}.")
         return True
-    if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(g.s, c):
-        finish(g, "chile", f"the Covadonga escaped from {c.exit_hex}, not crippled.")
+    if c.status == "exited" and c.exit_hex in ("2813", "2912") and c.exit_edge != "drift" and not damage_7.crippled(s, c):
+        finish(s, events, "chile", f"the Covadonga escaped from {c.exit_hex}, not crippled.")
         return True
     return False
 
 
-def _s4_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+def _s4_won(s: State, events: list[Event], units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 4 (15.5): a Chilean ship leaving, the Huáscar lost, or the bombardment achieved."""
-    scn = scene.scenario(g.s)
-    s = g.s
+    scn = scene.scenario(s)
     for u in s.units:
         if u.side == "chile" and u.status == "exited":
-            finish(g, "peru", f"the {u.name} left the map.")
+            finish(s, events, "peru", f"the {u.name} left the map.")
             return True
     if _gone(units, "huascar"):
-        finish(g, "chile", "the Huáscar was sunk or captured.")
+        finish(s, events, "chile", "the Huáscar was sunk or captured.")
         return True
-    if end_phase and s.bombard_hits >= scn.bombard_target and len(lost(g.s, "chile")) > len(lost(g.s, "peru")) and not _gone(units, "huascar"):
-        finish(g, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
+    if end_phase and s.bombard_hits >= scn.bombard_target and len(lost(s, "chile")) > len(lost(s, "peru")) and not _gone(units, "huascar"):
+        finish(s, events, "peru", f"{s.bombard_hits} bombardment hits on Antofagasta, more ships sunk than lost, and the Huáscar not sunk.")
         return True
     return False
 
 
-def _s5_won(g: Game, units: dict[str, Unit], end_phase: bool) -> bool:
+def _s5_won(s: State, events: list[Event], units: dict[str, Unit], end_phase: bool) -> bool:
     """Scenario 5 (15.6): all ironclads lost (a draw, checked first), the heroes lost, or their escape with enough kills."""
-    s = g.s
-    survives = scene.opt(g.s, "independencia") == "survives"
+    survives = scene.opt(s, "independencia") == "survives"
     heroes = ["huascar", "independencia"] if survives else ["huascar"]
     # the draw first: the Huáscar is an ironclad, so Chile's win would otherwise always
     # pre-empt "all ironclads sunk or captured" and the clause could never apply
     ironclads = [u for u in s.units if u.type in IRONCLAD_TYPES and (u.status != "waiting")]
     waiting_ironclads = [u for u in s.units if u.type in IRONCLAD_TYPES and u.status == "waiting" and u.arrive_turn]
     if ironclads and not waiting_ironclads and all(_gone(units, u.id) for u in ironclads):
-        finish(g, None, "all ironclads were sunk or captured.")
+        finish(s, events, None, "all ironclads were sunk or captured.")
         return True
     if all(_gone(units, h) for h in heroes):
-        finish(g, "chile", " and ".join(units[h].name for h in heroes) + (" were" if len(heroes) > 1 else " was") + " sunk or captured.")
+        finish(s, events, "chile", " and ".join(units[h].name for h in heroes) + (" were" if len(heroes) > 1 else " was") + " sunk or captured.")
         return True
     kills = sum(1 for u in s.units if u.side == "chile" and u.status == "sunk" and u.sunk_by in heroes)
     need = 3 if survives else 2
     escaped = all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift"
-                  and not damage_7.crippled(g.s, units[h]) for h in heroes)
+                  and not damage_7.crippled(s, units[h]) for h in heroes)
     if kills >= need and escaped:
-        finish(g, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
+        finish(s, events, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
         return True
     return False
 
 
-SCENARIO_CHECKS: dict[str, Callable[[Game, dict[str, Unit], bool], bool]] = {
+SCENARIO_CHECKS: dict[str, Callable[[State, list[Event], dict[str, Unit], bool], bool]] = {
     "s1": _s1_won, "s2": _s2_won, "s4": _s4_won, "s5": _s5_won,
 }
