@@ -27,6 +27,7 @@ import io
 import json
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -117,6 +118,15 @@ async def build(case: str, orders: int, db: Path) -> int:
     return given
 
 
+def kept_length(db: Path) -> int:
+    """How many orders a game file built before holds (``--keep``)."""
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("SELECT count(*) FROM orders WHERE NOT undone").fetchone()[0])
+    finally:
+        con.close()
+
+
 def ends_game(rules: Any, row: Any, seat: str, text: str) -> bool:
     """Whether ``text`` would end the game, tried on a scratch copy of the state and stream."""
     state = rules.decode(row.snapshot)
@@ -201,6 +211,8 @@ def main() -> None:
     ap.add_argument("--cases", default=",".join(CASES))
     ap.add_argument("--no-baseline", action="store_true", help="skip the old-style replay (it needs several GB)")
     ap.add_argument("--against", type=Path, help="also measure with the code of this checkout (before a change)")
+    ap.add_argument("--keep", type=Path, help="keep the built game files in this folder and reuse those already there "
+                                          "(same case and --orders): measure again without building again")
     ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -215,9 +227,11 @@ def main() -> None:
           f"{'before: replay s':>16} {'MB':>5} {'verify s':>9}  {'old-style replay MB':>19} {'s':>5}")
     with tempfile.TemporaryDirectory() as tmp:
         for case in args.cases.split(","):
-            db = Path(tmp) / f"{case}.db"
+            folder = args.keep or Path(tmp)
+            folder.mkdir(parents=True, exist_ok=True)
+            db = folder / f"{case}-{args.orders}.db"
             t0 = time.perf_counter()
-            given = asyncio.run(build(case, args.orders, db))
+            given = kept_length(db) if db.exists() and args.keep else asyncio.run(build(case, args.orders, db))
             built = time.perf_counter() - t0
             new, check = run_child(db, "new"), run_child(db, "verify")
             if args.against:
