@@ -192,10 +192,15 @@ def _encode(
     stream: GifStream | None = None
     first = 0
     names = NamePlaces()  # this replay's own: a name whose counter did not move stays put between frames
+    drawn: tuple[View, Image.Image, Image.Image] | None = None  # the last board drawn, reused while its View is
     for i, (view, caption) in enumerate(zip(views, captions, strict=True)):
-        img, palette = renderer._render(view, scale=scale, zoom=None, names=names)
-        if factor != 1.0:
-            img = img.resize((max(1, round(img.width * factor)), max(1, round(img.height * factor))), SHRINK)
+        if drawn is not None and drawn[0] == view:  # an order that changed nothing a spectator sees
+            img, palette = drawn[1], drawn[2]
+        else:
+            img, palette = renderer._render(view, scale=scale, zoom=None, names=names)
+            if factor != 1.0:
+                img = img.resize((max(1, round(img.width * factor)), max(1, round(img.height * factor))), SHRINK)
+            drawn = (view, img, palette)
         # the picture grows with the status strip under the board (more lines), never shrinks: a
         # shorter frame is padded, so nothing is scaled and a frame stores only what changed
         needed = (img.width, img.height + CAPTION_BAND)
