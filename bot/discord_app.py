@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import faulthandler
+import gc
 import hashlib
 import inspect
 import io
@@ -929,6 +930,9 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         await asyncio.to_thread(warm_up)
+        # what start-up made (modules, data packs) lives as long as the bot: frozen, a full collection
+        # never scans it again (benchmarks/spectators.py --gc-freeze: longest loop stall 156 -> 95 ms, one run each)
+        gc.freeze()
         self._service, self._close_service = await self._open_service()
         await self.once.take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())
