@@ -173,7 +173,7 @@ async def measure(db: Path, baseline_s: float, freeze: bool = False) -> dict[str
     ours = [os.getpid(), *pids]
 
     if freeze:
-        gc.freeze()  # what start-up left (imports, data packs, caches) is never scanned again
+        workers.freeze_start_up()  # what start-up left (imports, data packs, caches) is never scanned again
     base = Probe(svc)
     await base.run(lambda: asyncio.sleep(baseline_s))
 
@@ -206,7 +206,7 @@ def main() -> None:
     ap.add_argument("--orders", type=int, default=3000)
     ap.add_argument("--db", type=Path, help="a file this script or benchmarks/replay.py built (copied, not changed)")
     ap.add_argument("--baseline-seconds", type=float, default=10.0)
-    ap.add_argument("--gc-freeze", action="store_true", help="gc.freeze() after start-up, as the Discord bot does in setup_hook")
+    ap.add_argument("--gc-freeze", action="store_true", help="collect, then gc.freeze() after start-up, as the Discord bot does (bot.workers.freeze_start_up)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.db"
