@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import shutil
 import sqlite3
@@ -137,7 +138,25 @@ class Probe:
                 "stall": max(self.stalls) * 1000, "stalls_over": sum(1 for s in self.stalls if s > TARGET_STALL_MS / 1000)}
 
 
-async def measure(db: Path, baseline_s: float) -> dict[str, Any]:
+class GcPauses:
+    """The garbage collector's pauses in this process (the event loop's), per generation."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._start = 0.0
+        gc.callbacks.append(self._seen)
+
+    def _seen(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._start)
+
+    def summary(self) -> str:
+        return ", ".join(f"gen {g}: {len(p)} ({max(p, default=0) * 1000:.0f} ms longest)" for g, p in self.pauses.items())
+
+
+async def measure(db: Path, baseline_s: float, freeze: bool = False) -> dict[str, Any]:
     seeds = iter(range(10**9))
     svc = TableService(await Store.open(db), mention=lambda u: f"@{u}", seed_source=lambda: seed_from_number(next(seeds)))
     # start the pool and import what the jobs need in both workers, before any timing
@@ -153,6 +172,8 @@ async def measure(db: Path, baseline_s: float) -> dict[str, Any]:
     svc.table.work = timed_work
     ours = [os.getpid(), *pids]
 
+    if freeze:
+        workers.freeze_start_up()  # what start-up left (imports, data packs, caches) is never scanned again
     base = Probe(svc)
     await base.run(lambda: asyncio.sleep(baseline_s))
 
@@ -168,14 +189,15 @@ async def measure(db: Path, baseline_s: float) -> dict[str, Any]:
     async def heavy() -> None:
         await asyncio.gather(*(ask(kind, f"g{i}") for i in range(GAMES) for kind in ("replay", "verify")))
 
-    load = Probe(svc)
+    load, pauses = Probe(svc), GcPauses()
     await load.run(heavy)
+    gc.callbacks.remove(pauses._seen)
     seconds = time.perf_counter() - t0
     other = cpu_busy() - busy0 - (sum(process_cpu(p) for p in ours) - ours0)
     await svc.store.close()
     workers.shutdown()
     return {"base": base.summary(), "load": load.summary(), "answers": answers, "jobs": jobs,
-            "seconds": seconds, "other_cpu": other, "cpus": os.cpu_count() or 1}
+            "seconds": seconds, "other_cpu": other, "cpus": os.cpu_count() or 1, "gc": pauses.summary()}
 
 
 def main() -> None:
@@ -184,6 +206,7 @@ def main() -> None:
     ap.add_argument("--orders", type=int, default=3000)
     ap.add_argument("--db", type=Path, help="a file this script or benchmarks/replay.py built (copied, not changed)")
     ap.add_argument("--baseline-seconds", type=float, default=10.0)
+    ap.add_argument("--gc-freeze", action="store_true", help="collect, then gc.freeze() after start-up, as the Discord bot does (bot.workers.freeze_start_up)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "games.db"
@@ -195,7 +218,7 @@ def main() -> None:
             given = asyncio.run(build(args.case, args.orders, db))
             print(f"built a {given}-order {args.case} game in {time.perf_counter() - t0:.0f} s")
         copy_game(db, [f"g{i}" for i in range(GAMES)])
-        r = asyncio.run(measure(db, args.baseline_seconds))
+        r = asyncio.run(measure(db, args.baseline_seconds, args.gc_freeze))
     base, load = r["base"], r["load"]
     print(f"{GAMES} replays + {GAMES} verifies of {given}-order games ({args.case}) with the worker pool "
           f"({workers.POOL_SIZE} processes), while /roll runs back to back in another channel")
@@ -218,6 +241,8 @@ def main() -> None:
               f"{'PASS' if ok else 'MISS'} (worker time <= {TARGET_JOB_S:.0f} s each)")
         for text in failed:
             print(f"  failed: {text}")
+    print(f"garbage collections in the bot's process under load{' (start-up frozen)' if args.gc_freeze else ''}: "
+          f"{r['gc']}")
     print(f"load phase {r['seconds']:.1f} s; other programs took {r['other_cpu']:.1f} CPU-s of "
           f"{r['cpus']} CPUs x {r['seconds']:.1f} s (timings grow with it)")
 

@@ -67,6 +67,7 @@ from bot.discord_choices import (
 )
 from bot.leases import LEASE_SECONDS, LeaseLost, ShardLeases, lease_seconds, process_owner
 from bot.text import clip, split_text
+from bot.workers import freeze_start_up
 
 if TYPE_CHECKING:
     from bot.service import Output, TableService, User
@@ -929,6 +930,7 @@ class TableBot(discord.Client):
     # ----- lifecycle
     async def setup_hook(self) -> None:
         await asyncio.to_thread(warm_up)
+        freeze_start_up()  # what start-up made is never scanned by a full collection again
         self._service, self._close_service = await self._open_service()
         await self.once.take_leases()
         self.dms_closed.update(await self.service.closed_dm_times())

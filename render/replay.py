@@ -34,9 +34,25 @@ class GifStream:
         self.palette = _padded(palette)
         self._prev: Image.Image | None = None
         self._prev_palette = b""
+        self._start = fp.tell() if fp.seekable() else None
         w, h = size
         fp.write(b"GIF89a" + struct.pack("<HHBBB", w, h, 0xF7, 0, 0) + self.palette)  # 256-colour global table
         fp.write(b"!\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", loop) + b"\x00")
+
+    def grow(self, size: tuple[int, int]) -> None:
+        """Make the picture at least ``size`` (the next frame is stored whole). The size is in the
+        file's header, rewritten in place (``fp`` must be seekable): frames already written keep
+        their size, and what lies beyond them shows the viewer's background until this one."""
+        if self._start is None:
+            raise ValueError("a GIF can only grow when written to a seekable file")
+        size = (max(size[0], self.size[0]), max(size[1], self.size[1]))
+        if size == self.size:
+            return
+        end = self.fp.tell()
+        self.fp.seek(self._start + 6)
+        self.fp.write(struct.pack("<HH", *size))
+        self.fp.seek(end)
+        self.size, self._prev = size, None
 
     def add(self, frame: Image.Image, duration_ms: int) -> None:
         """Append a palette ("P") frame of the stream's size."""
@@ -44,13 +60,23 @@ class GifStream:
             raise ValueError(f"a frame must be a {self.size} palette image, got {frame.mode} {frame.size}")
         palette = _padded(bytes(frame.getpalette() or b""))
         box: tuple[int, int, int, int] = (0, 0, *self.size)
+        part, extra = frame, {}
         if self._prev is not None and palette == self._prev_palette:
-            # same colours as the frame before: store only the rectangle whose palette indices changed
-            changed = ImageChops.difference(_indices(self._prev), _indices(frame)).getbbox()
-            box = changed or (0, 0, 1, 1)
-        part = frame if box == (0, 0, *self.size) else frame.crop(box)
+            # same colours as the frame before: store only the rectangle whose palette indices changed,
+            # and in it, the pixels that did not change as a colour this part does not use, marked
+            # transparent (the frame before shows through): long runs of one index, which LZW packs
+            # into a few bytes, where names and counters moved all over the board
+            diff = ImageChops.difference(_indices(self._prev), _indices(frame))
+            box = diff.getbbox() or (0, 0, 1, 1)
+            part = frame.crop(box)
+            unused = _unused_index(part)
+            if unused is not None:
+                same = diff.crop(box).point(_SAME)
+                part.paste(unused, mask=same)
+                extra = {"transparency": unused}
         chunks = GifImagePlugin.getdata(
-            part, offset=box[:2], duration=duration_ms, disposal=1, include_color_table=palette != self.palette
+            part, offset=box[:2], duration=duration_ms, disposal=1, include_color_table=palette != self.palette,
+            **extra,
         )
         for chunk in chunks:
             self.fp.write(chunk)
@@ -58,6 +84,15 @@ class GifStream:
 
     def close(self) -> None:
         self.fp.write(b";")
+
+
+_SAME = [255] + [0] * 255  # a difference of indices of 0 (unchanged) -> the mask's "on"
+
+
+def _unused_index(part: Image.Image) -> int | None:
+    """A palette index no pixel of ``part`` uses (to mark unchanged pixels transparent), or None."""
+    used = {index for _, index in part.getcolors(256) or ()}
+    return next((i for i in range(256) if i not in used), None)
 
 
 def _padded(palette: bytes) -> bytes:
@@ -86,9 +121,10 @@ def fit_caption(caption: str, width: float, size: float = 19) -> str:
     return text[:lo] + "\u2026" if lo else ""
 
 
-def captioned(img: Image.Image, caption: str, index: int, total: int) -> Image.Image:
-    """The board with a caption band on top: the activation's text left, ``index/total`` right."""
-    out = Image.new("RGB", (img.width, img.height + CAPTION_BAND), theme.STRIP)
+def captioned(img: Image.Image, caption: str, index: int, total: int, size: tuple[int, int] | None = None) -> Image.Image:
+    """The board with a caption band on top: the activation's text left, ``index/total`` right;
+    on a picture of ``size`` when given (a replay's canvas: the strip's colour fills the rest)."""
+    out = Image.new("RGB", size or (img.width, img.height + CAPTION_BAND), theme.STRIP)
     out.paste(img, (0, CAPTION_BAND))
     d = ImageDraw.Draw(out)
     counter = f"{index + 1}/{total}"
@@ -134,6 +170,9 @@ PROJECT_AFTER = 8  # frames encoded before their size so far is trusted to proje
 # a projection is a little low as often as high: one within 3% of the limit is given up too, rather than
 # drawn to its end and found just over
 HEADROOM = 0.97
+# room under the first frame for the status strip to grow (a replay's strip gains lines as the game
+# goes on: up to a quarter of the picture in measured games); a taller frame grows the picture
+HEADROOM_SHARE = 0.06
 
 
 def _encode(
@@ -151,22 +190,27 @@ def _encode(
     first frame is whole, the others only what changed: the projection counts them apart)."""
     buf = io.BytesIO()
     stream: GifStream | None = None
-    canvas = (0, 0)
     first = 0
     names = NamePlaces()  # this replay's own: a name whose counter did not move stays put between frames
+    drawn: tuple[View, Image.Image, Image.Image] | None = None  # the last board drawn, reused while its View is
     for i, (view, caption) in enumerate(zip(views, captions, strict=True)):
-        img, palette = renderer._render(view, scale=scale, zoom=None, names=names)
-        frame = captioned(img, caption, i, len(views))
-        if factor != 1.0:
-            frame = frame.resize((max(1, round(frame.width * factor)), max(1, round(frame.height * factor))),
-                                 SHRINK)
+        if drawn is not None and drawn[0] == view:  # an order that changed nothing a spectator sees
+            img, palette = drawn[1], drawn[2]
+        else:
+            img, palette = renderer._render(view, scale=scale, zoom=None, names=names)
+            if factor != 1.0:
+                img = img.resize((max(1, round(img.width * factor)), max(1, round(img.height * factor))), SHRINK)
+            drawn = (view, img, palette)
+        # the picture grows with the status strip under the board (more lines), never shrinks: a
+        # shorter frame is padded, so nothing is scaled and a frame stores only what changed
+        needed = (img.width, img.height + CAPTION_BAND)
         if stream is None:
-            canvas = frame.size
-        frame = _fit(frame, canvas)
+            stream = GifStream(buf, (needed[0], needed[1] + round(needed[1] * HEADROOM_SHARE)), _palette_bytes(palette))
+        elif needed[0] > stream.size[0] or needed[1] > stream.size[1]:
+            stream.grow(needed)
+        frame = captioned(img, caption, i, len(views), stream.size)
         # each board's fixed palette: fast, and frames of one board share it, so only changes are stored
         indexed = frame.quantize(palette=palette, dither=Image.Dither.NONE)
-        if stream is None:
-            stream = GifStream(buf, canvas, bytes(indexed.getpalette() or b""))
         stream.add(indexed, last_frame_ms if i == len(views) - 1 else frame_ms)
         if i == 0:
             first = buf.tell()
@@ -178,15 +222,5 @@ def _encode(
     return (buf.getvalue(), buf.tell()) if buf.tell() <= max_bytes else (None, buf.tell())
 
 
-def _fit(frame: Image.Image, canvas: tuple[int, int]) -> Image.Image:
-    """A frame on the replay's canvas (the first frame's size): smaller ones padded, larger ones
-    scaled down to fit, never cropped."""
-    if frame.size == canvas:
-        return frame
-    w, h = canvas
-    if frame.width > w or frame.height > h:
-        k = min(w / frame.width, h / frame.height)
-        frame = frame.resize((max(1, int(frame.width * k)), max(1, int(frame.height * k))), SHRINK)
-    out = Image.new("RGB", canvas, theme.STRIP)
-    out.paste(frame, (0, 0))
-    return out
+def _palette_bytes(palette: Image.Image) -> bytes:
+    return bytes(palette.getpalette() or b"")

@@ -18,7 +18,9 @@ from games.core.squaregrid import Square, SquareBoard
 from games.core.view import Counter, View
 from games.tools import TOOLS
 
-MAX_REPLAY_FRAMES = 100  # a longer game is sampled: set-up, evenly spaced orders, the last
+# a longer game is sampled: set-up, evenly spaced orders, the last. 40 frames play for about a minute
+# (1.6 s each) and draw in under 5 s of CPU on the costliest boards (benchmarks/replay.py)
+MAX_REPLAY_FRAMES = 40
 STATE_CACHE = 512  # decoded game states kept in memory, newest first out last
 MAX_MESSAGE = 1900  # the service leaves a front end room to add to a message (a ping, a note)
 MAX_INPUT = 6000  # characters in one option, as on Discord; a pasted export (/game verify export:) may be longer

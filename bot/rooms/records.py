@@ -148,7 +148,7 @@ class Records:
 
     async def game_replay(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """An animated GIF of the game so far in spectator frames (nothing private). Long games are
-        sampled to at most MAX_REPLAY_FRAMES frames, and one replay is drawn at a time per process:
+        sampled to at most MAX_REPLAY_FRAMES frames (the reply says which orders are not drawn), and one replay is drawn at a time per process:
         each holds a fold of the whole game and a frame being encoded, so concurrent ones would
         multiply the memory any spectator can make the bot use. Drawn in the worker pool, outside
         the channel's lock (see the module docstring)."""
@@ -170,7 +170,8 @@ class Records:
             said = f"Replay of {count} order{'s' if count != 1 else ''}."
         else:
             said = (f"Replay of {count} orders in {len(steps)} frames (a long game is sampled): the set-up, "
-                    f"then about one frame every {round(count / (len(steps) - 1))} orders, ending on the last.")
+                    f"then about one frame every {round(count / (len(steps) - 1))} orders, ending on the last; "
+                    f"the orders between frames are not drawn (/game log lists every one).")
 
         async def work() -> bytes | None:
             return await self.ctx.work(draw_replay, row, orders, shown, steps)

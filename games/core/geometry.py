@@ -246,10 +246,13 @@ def point_in_polygon(p: Point, poly: Sequence[Point], tolerance: float = 1e-9) -
 
 
 def point_segment_distance(p: Point, a: Point, b: Point) -> float:
-    ab = sub(b, a)
-    denom = dot(ab, ab)
-    t = 0.0 if denom < EPS else max(0.0, min(1.0, dot(sub(p, a), ab) / denom))
-    return distance(p, add(a, scale(ab, t)))
+    """``distance(p, a + t (b - a))`` at the nearest ``t`` in [0, 1]: the same arithmetic in the same
+    order as written with ``sub``, ``dot``, ``scale`` and ``add``, inlined (a measured Days of
+    Iron game's replay calls it some 10^5 times)."""
+    abx, aby = b[0] - a[0], b[1] - a[1]
+    denom = abx * abx + aby * aby
+    t = 0.0 if denom < EPS else max(0.0, min(1.0, ((p[0] - a[0]) * abx + (p[1] - a[1]) * aby) / denom))
+    return math.hypot(p[0] - (a[0] + abx * t), p[1] - (a[1] + aby * t))
 
 
 def segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
@@ -288,8 +291,9 @@ def polygon_distance(a: Sequence[Point], b: Sequence[Point]) -> float:
     if overlap_depth(a, b) >= 0:  # no axis separates them: they touch or overlap
         return 0.0
     # apart: the nearest points of two separated convex polygons include a vertex of one of them
-    gap = min(min(point_segment_distance(p, r, s) for p in a for r, s in _edges(b)),
-              min(point_segment_distance(p, r, s) for p in b for r, s in _edges(a)))
+    edges_a, edges_b = _edges(a), _edges(b)
+    gap = min(min(point_segment_distance(p, r, s) for p in a for r, s in edges_b),
+              min(point_segment_distance(p, r, s) for p in b for r, s in edges_a))
     return 0.0 if gap < EPS else gap  # a corner laid on an edge, off by rounding: touching
 
 
