@@ -1078,30 +1078,22 @@ class TableBot(discord.Client):
         the offer's version, so a click never tells them the game moved (a hidden order moves it)."""
         if not await self.once.claim(interaction):
             return  # another process has it
-        if expect is not None and expect[1] is not None:
-            try:
-                holder = await asyncio.wait_for(
-                    self.service.may_use_order_offer(str(interaction.channel_id), self.user_of(interaction)),
+        if expect is not None:
+            try:  # who may use it, then whether it is current, on one read of the game
+                verdict = await asyncio.wait_for(
+                    self.service.offer_verdict(str(interaction.channel_id), self.user_of(interaction), *expect),
                     self.response_budget,
                 )
             except Exception:
-                log.exception("could not check who may use an order offer; leaving it to the service")
-                holder = True
-            if not holder:
+                log.exception("could not check a click's offer; leaving it to the service")
+                verdict = "ok"
+            if verdict == "not yours":
                 with contextlib.suppress(discord.HTTPException):
                     await respond_once(
                         interaction, lambda: interaction.response.send_message(NOT_YOUR_OFFER, ephemeral=True), REPLY)
                 self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
-        if expect is not None:
-            try:
-                current = await asyncio.wait_for(
-                    self.service.offer_is_current(str(interaction.channel_id), *expect), self.response_budget
-                )
-            except Exception:
-                log.exception("could not check whether a click is out of date; running it")
-                current = True
-            if not current:
+            if verdict == "out of date":
                 await self.offers.refuse_out_of_date(interaction, grey_out=expect[1] is None)
                 self._spawn(self.once.record_outcome(interaction), "outcome")
                 return
@@ -1219,27 +1211,30 @@ class TableBot(discord.Client):
     async def _buttons_into(self, prepared: Prepared, channel: str, user: User, command: str) -> None:
         """Buttons for short choices: seats after a new game, the next player's orders when few.
 
-        Runs alongside the board drawing; who acts next is read from the reply's own ping line, so
-        this costs one look at the game (the legal orders) rather than two.
+        Runs alongside the board drawing; who acts next is read from the reply's own ping line, and
+        after an order the game is the one that order left (``TableService.offer_choices``), so this
+        reads nothing from the store then.
         """
         from bot.service import User, ruleset_for
 
         try:
-            # the game as it stands before its choices are read: if it moves on in between, the
-            # offer carries the older version and is refused as out of date, never the reverse
-            row = await self.service.store.live_game(channel)
-            if row is None:
-                return
+            # the choices come with the game they were read at: if it moves on after, the offer
+            # carries the older version and is refused as out of date, never the reverse
             if command == "game new":
-                seats = await self.service.choices(channel, user, "game join", "seat", "")
-                prepared.offer = make_offer("join", seats, row.id, row.version)
+                found = await self.service.offer_choices(channel, user, "game join", "seat")
+                if found is not None:
+                    prepared.offer = make_offer("join", found[1], found[0].id, found[0].version)
                 return
             to_act = next_actors(prepared.outputs)
-            if len(to_act) != 1 or not public_orders(ruleset_for(row.system)):
-                return  # public buttons would show a seat's options: only where the rules make them public
+            if len(to_act) != 1:
+                return
             actor = User(id=to_act[0], name=to_act[0])
-            orders = await self.service.choices(channel, actor, "order", "text", "")
-            prepared.offer = make_offer("order", orders, row.id, row.version)
+            # public buttons would show a seat's options: only where the rules make them public
+            found = await self.service.offer_choices(channel, actor, "order", "text",
+                                                     only=lambda row: public_orders(ruleset_for(row.system)))
+            if found is None:
+                return
+            prepared.offer = make_offer("order", found[1], found[0].id, found[0].version)
         except Exception:
             log.exception("working out buttons failed; the message goes without them")
 
@@ -1339,18 +1334,17 @@ class TableBot(discord.Client):
         async with lock, self._status_slots:  # while waiting for a slot, more requests still coalesce
             self._status_pending.discard(channel)
             try:
-                row = await self.service.store.latest_game(channel)
-                if row is None:
+                found = await self.service.status_text(channel, User(id=SPECTATOR_ID, name="status"))
+                if found is None:
                     return
-                spectator = User(id=SPECTATOR_ID, name="status")
-                outputs = await self.service.handle(channel, spectator, "game status", {})
-                text = "\n".join(o.text for o in outputs if o.kind != "error") or f"Game: {row.status}"
-                description = clip(text, EMBED_DESCRIPTION_LIMIT)
+                row, text = found
+                description = clip(text or f"Game: {row.status}", EMBED_DESCRIPTION_LIMIT)
                 if row.status_message and self._status_shown.get(channel) == (row.id, row.status_message, description):
                     # Unchanged (e.g. after a sealed order): an edit would only tell the channel, by
                     # its timing, that someone did something the rules keep secret.
                     return
                 if not row.status_message and not await self.once.claim_status(f"status:{row.id}:"):
+                    self.service.forget_recent(channel)  # the other process stores the id: read it then
                     self._spawn(self._refresh_later(channel), f"status-later-{channel}")
                     return  # another process is posting it: edit it once its id is stored
                 embed = discord.Embed(title="Game status", description=description)
@@ -1358,7 +1352,7 @@ class TableBot(discord.Client):
                 self._status_shown[channel] = (row.id, message_id, description)
                 if message_id != row.status_message:
                     # The game row keeps its status message id, so a restart edits the same message.
-                    await self.service.store.touch(row.id, status_message=message_id)
+                    await self.service.set_status_message(row, message_id)
             except Exception:
                 log.exception("status message for channel %s could not be updated", channel)
 

@@ -51,7 +51,7 @@ from bot.rooms.records import LOG_PAGE, Records, verify_export
 from bot.rooms.reminders import Reminders
 from bot.rooms.seats import users_to_act
 from bot.rooms.tools import Tools
-from bot.storage import StaleVersion, Storage
+from bot.storage import GameRow, StaleVersion, Storage
 from bot.web.command import WebLinks
 from games.core.errors import DataError, GameError, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import new_seed
@@ -143,10 +143,14 @@ class TableService:
                 if unstorable(user.name):
                     user = dataclasses.replace(user, name=storable_name(user.name))
                 opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
-                if offered is not None and offered[1] is not None and not await self.may_use_order_offer(channel, user):
-                    raise NotAllowed(NOT_YOUR_OFFER)  # before the version check: see may_use_order_offer
-                if offered is not None and not await self.offer_is_current(channel, *offered):
-                    raise WrongPhase(OUT_OF_DATE, hint="Use the newest message's buttons, or the slash command.")
+                if not COMMANDS[command].read_only:  # it may change the game: what an order left is past
+                    self.table.recent.pop(channel, None)
+                if offered is not None:
+                    verdict = await self.offer_verdict(channel, user, *offered)
+                    if verdict == "not yours":  # before the version check: see may_use_order_offer
+                        raise NotAllowed(NOT_YOUR_OFFER)
+                    if verdict == "out of date":
+                        raise WrongPhase(OUT_OF_DATE, hint="Use the newest message's buttons, or the slash command.")
                 outputs = await handler(channel, user, opts)
             except GameError as exc:
                 outputs = [self._error(user, exc.text)]
@@ -167,6 +171,49 @@ class TableService:
                            given: dict[str, str] | None = None) -> list[tuple[str, str]]:
         """Autocomplete candidates as (label, value): see ``Choices.pairs``."""
         return await self.choosing.pairs(channel, user, command, option, current, given)
+
+    async def offer_choices(self, channel: str, user: User, command: str, option: str,
+                            only: Callable[[GameRow], bool] = lambda row: True) -> tuple[GameRow, list[str]] | None:
+        """The choices for the buttons under a command's post, with the game row they were read at
+        (the offer's id and version), or None when the channel has no live game or it is not
+        ``only``'s. After an order this process gave, the game as that order left it
+        (``Table.recent``): no store read, and a later change only makes the offer out of date,
+        never the reverse."""
+        loaded = self.table.recent.get(channel)
+        if loaded is None:
+            row = await self.store.live_game(channel)
+            if row is None or not only(row):
+                return None
+            return row, await self.choices(channel, user, command, option, "")
+        if loaded.row.status not in ("setup", "running") or not only(loaded.row):
+            return None
+        with self.table.reusing(loaded):
+            return loaded.row, await self.choices(channel, user, command, option, "")
+
+    async def status_text(self, channel: str, user: User) -> tuple[GameRow, str] | None:
+        """The channel's newest game and its /game status text as ``user`` reads it ("" when it
+        cannot be read), for the pinned status message: after an order this process gave, the
+        game as that order left it, else read from the store."""
+        loaded = self.table.recent.get(channel)
+        row = loaded.row if loaded is not None else await self.store.latest_game(channel)
+        if row is None:
+            return None
+        try:
+            outputs = await self.lifecycle.status_of(loaded or self.table.decode(row), user)
+        except (GameError, DataError):  # e.g. saved by rules this bot cannot read: the caller says only its status
+            return row, ""
+        return row, "\n".join(self.table.format(o).text for o in outputs)
+
+    async def set_status_message(self, row: GameRow, message_id: str) -> None:
+        """Keep the id of the game's status message in its row (so a restart edits the same one)."""
+        await self.store.touch(row.id, status_message=message_id)
+        recent = self.table.recent.get(row.channel)
+        if recent is not None and recent.row.id == row.id:
+            recent.row.status_message = message_id
+
+    def forget_recent(self, channel: str) -> None:
+        """The next look at the channel's game reads the store (another process may have changed it)."""
+        self.table.recent.pop(channel, None)
 
     async def channel_state(self, channel: str) -> tuple[str, list[str]]:
         """("none" | "setup" | "running" | "over", user ids who must act now)."""
@@ -212,16 +259,23 @@ class TableService:
     async def offer_is_current(self, channel: str, game: int, version: int | None) -> bool:
         """Whether a button or menu offered for ``game`` at ``version`` still fits the channel's game:
         an order offer only at that very version, a seat offer (``version`` None) while it is set up."""
-        row = await self.store.live_game(channel)
-        if row is None or row.id != game:
-            return False
-        return row.status == "setup" if version is None else row.version == version
+        return _is_current(await self.store.live_game(channel), game, version)
 
     async def may_use_order_offer(self, channel: str, user: User) -> bool:
         """Whether ``user`` acts now in the channel's running game (who is to act is public), so may
         use an order offer. Asked before whether the offer is current, so anyone else gets the same
         answer whatever the offer's version: a click must not tell them a hidden order was given."""
+        return self._may_use(await self.store.live_game(channel), user)
+
+    async def offer_verdict(self, channel: str, user: User, game: int, version: int | None) -> str:
+        """A click on an offer for ``game`` at ``version``, on one read of the game: "not yours" (an
+        order offer, ``may_use_order_offer``: asked first), "out of date" (``offer_is_current``) or "ok"."""
         row = await self.store.live_game(channel)
+        if version is not None and not self._may_use(row, user):
+            return "not yours"
+        return "ok" if _is_current(row, game, version) else "out of date"
+
+    def _may_use(self, row: GameRow | None, user: User) -> bool:
         if row is None or row.status != "running":
             return False
         try:
@@ -239,6 +293,12 @@ class TableService:
 
     def _error(self, user: User, text: str) -> Output:
         return Output("error", text, to=user.id)
+
+
+def _is_current(row: GameRow | None, game: int, version: int | None) -> bool:
+    if row is None or row.id != game:
+        return False
+    return row.status == "setup" if version is None else row.version == version
 
 
 def _bind(commands: Collection[Any], rooms: tuple[object, ...]) -> dict[str, Bound]:

@@ -10,7 +10,7 @@ from bot.rooms.common import User, place, zoom_counters
 from bot.rooms.context import Table
 from bot.rooms.seats import user_seats
 from games.core.errors import DataError, GameError
-from games.core.ruleset import UMPIRE, get_ruleset, legal_texts, system_ids
+from games.core.ruleset import UMPIRE, get_ruleset, system_ids
 
 Completer = Callable[["Choices", str, User, dict[str, str], str], Awaitable[list[tuple[str, str]]]]
 
@@ -88,7 +88,7 @@ class Choices:
         if given.get("seat"):
             wanted = given["seat"].lower()
             seats = [s for s in seats if s.lower() == wanted] or seats
-        return [(text, text) for seat in seats for text in legal_texts(loaded.rules, loaded.state, seat)]
+        return [(text, text) for seat in seats for text in loaded.legal(seat)]
 
     async def _complete_zoom(self, channel: str, user: User, given: dict[str, str], current: str) -> list[tuple[str, str]]:
         """The places of the units this user can see, named: where /game board zoom: most often goes."""

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
 
 from bot.storage import GameRow, OrderRow
 from games.core.errors import SHORT_LIST, InvalidSyntax, UnknownName, closest_hint, quote, resolve_name
 from games.core.hexgrid import Hex
 from games.core.rng import Rng
-from games.core.ruleset import UMPIRE, Event, Ruleset, Seat, get_ruleset
+from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, Seat, get_ruleset, legal_texts
 from games.core.squaregrid import Square, SquareBoard
 from games.core.view import Counter, View
 from games.tools import TOOLS
@@ -29,6 +29,7 @@ FINISHED = ("over", "published")  # a game that ended; a table-tools stream whos
 OUT_OF_DATE = "This choice is out of date: the game has moved on since it was offered, so nothing was done."
 NOT_YOUR_OFFER = "These choices are for the player to act now, so nothing was done."
 USER_TOKEN = re.compile(r"<@([^<>\s]+)>")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -52,11 +53,42 @@ class Output:
 
 @dataclass
 class Loaded:
-    """A game row with its ruleset and decoded state."""
+    """A game row with its ruleset and decoded state, and what has been asked of that state.
+
+    ``known`` holds the rules' answers about this state (who acts, the public view, the outcome,
+    a seat's legal orders) so that each is asked once per (game, version): ``Table.decode`` hands
+    every Loaded of one version the same ``known``, and the answers may depend only on the state
+    and on what the version fixes in the row (its seats and status). Callers must not mutate the
+    state, nor the answers."""
 
     row: GameRow
     rules: Ruleset[Any, Any]
     state: Any
+    known: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def memo(self, key: Any, work: Callable[[], T]) -> T:
+        """``work()``, done once for this state (later calls return the first answer)."""
+        if key not in self.known:
+            self.known[key] = work()
+        answer: T = self.known[key]
+        return answer
+
+    def to_act(self) -> list[str]:
+        return list(self.memo("to_act", lambda: self.rules.to_act(self.state)))
+
+    def outcome(self) -> Outcome | None:
+        return self.memo("outcome", lambda: self.rules.outcome(self.state))
+
+    def public_view(self) -> View:
+        """What everyone sees (``view(state, None)``)."""
+        return self.memo("view", lambda: self.rules.view(self.state, None))
+
+    def seats(self) -> list[Seat]:
+        return list(self.memo("seats", lambda: self.rules.seats(self.state)))
+
+    def legal(self, seat: str) -> list[str]:
+        """The seat's legal orders as autocomplete offers them (``legal_texts``)."""
+        return list(self.memo(("legal", seat), lambda: legal_texts(self.rules, self.state, seat)))
 
 
 

@@ -5,9 +5,11 @@ it holds no command logic."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from bot.rooms.common import STATE_CACHE, USER_TOKEN, Loaded, Output, User, rules_played, ruleset_for
@@ -16,7 +18,11 @@ from bot.storage import GameRow, Storage
 from bot.workers import Runner, in_worker
 from games.core.errors import NoSuchGame, WrongPhase
 from games.core.rng import new_seed
+from games.core.ruleset import Applied, Ruleset
 from games.tools import TOOLS, ToolsState
+
+# the live game a completer run by ``Table.reusing`` works on, instead of reading the store
+_REUSED: ContextVar[Loaded | None] = ContextVar("reused", default=None)
 
 
 class Table:
@@ -35,6 +41,11 @@ class Table:
         self.seed_source = seed_source
         self.clock = clock
         self.states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
+        # the rules' answers about each cached state (``Loaded.known``), dropped with it
+        self.known: dict[tuple[int, int, str], dict[Any, Any]] = {}
+        # channel -> the game as the last order this process gave there left it, for the buttons and
+        # the status refresh that follow that order: forgotten when the channel's next command begins
+        self.recent: OrderedDict[str, Loaded] = OrderedDict()
         self.guilds: dict[str, str] = {}  # channel -> its Discord server, as the front end said (note_guild)
         self.locks: dict[str, asyncio.Lock] = {}
         # heavy pure work (a replay's drawing, a verify): the worker pool; tests may run it in a thread
@@ -62,15 +73,46 @@ class Table:
                 raise WrongPhase(f"This bot cannot read the saved position of this {rules.name} game. {played}",
                                  hint="/game log and /game export still show its orders. Whoever set it up, the umpire"
                                       " or a server manager can /game end it, then /game new starts another.") from exc
-            self.states[key] = state
-            if len(self.states) > STATE_CACHE:
-                self.states.popitem(last=False)
+            self._cache(key, state, {})
         else:
             self.states.move_to_end(key)
-        return Loaded(row, rules, state)
+        return Loaded(row, rules, state, self.known.setdefault(key, {}))
+
+    def keep(self, row: GameRow, rules: Ruleset[Any, Any], applied: Applied[Any]) -> Loaded:
+        """The game as an order just saved it (``row``, from the store) with the state that order
+        left, cached under the row's version with what the rules already said of it: no need to
+        decode what we hold, nor to ask again who acts or whether it ended."""
+        key = (row.id, row.version, row.status)
+        self._cache(key, applied.state, {"to_act": applied.to_act, "outcome": applied.outcome})
+        after = Loaded(row, rules, applied.state, self.known[key])
+        self.recent[row.channel] = after
+        self.recent.move_to_end(row.channel)
+        if len(self.recent) > STATE_CACHE:
+            self.recent.popitem(last=False)
+        return after
+
+    def _cache(self, key: tuple[int, int, str], state: Any, known: dict[Any, Any]) -> None:
+        self.states[key] = state
+        self.states.move_to_end(key)
+        self.known[key] = known
+        while len(self.states) > STATE_CACHE:
+            old, _ = self.states.popitem(last=False)
+            self.known.pop(old, None)
 
     async def live(self, channel: str) -> Loaded:
+        reused = _REUSED.get()
+        if reused is not None and reused.row.channel == channel:
+            return reused
         return self.decode(await self.live_row(channel))
+
+    @contextlib.contextmanager
+    def reusing(self, loaded: Loaded) -> Iterator[None]:
+        """Within it (this task only), ``live`` of the game's channel answers ``loaded`` unread."""
+        token = _REUSED.set(loaded)
+        try:
+            yield
+        finally:
+            _REUSED.reset(token)
 
     async def live_row(self, channel: str) -> GameRow:
         """The channel's game in set-up or running, not yet decoded; else why there is none."""

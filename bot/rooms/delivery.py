@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.rooms.common import MAX_MESSAGE, Loaded, Output, User, event_json, picture
+from bot.rooms.common import CONCEDE_ORDER, MAX_MESSAGE, Loaded, Output, User, event_json, picture
 from bot.rooms.context import Table
 from bot.rooms.seats import game_over_lines, mentions, private_views, seat_label, seat_users, umpire_of, users_for
 from bot.storage import Storage
@@ -41,20 +41,24 @@ def route(loaded: Loaded, events: list[Event], *, umpire: str | None = None) -> 
     return outputs
 
 
-async def give_order(ctx: Table, loaded: Loaded, working: Any, seat: str, user: User, order: Any) -> list[Output]:
+async def give_order(ctx: Table, loaded: Loaded, working: Any, seat: str, user: User, order: Any,
+                     text: str | None = None) -> list[Output]:
     """Carry out a read order on ``working`` (a copy of the game's state), store it and say what it
     posts: the one way a rules order is given, by /order or by /game concede (for rules that keep
-    who is out, ``Ruleset.concede_order``), so both ways end the game alike."""
+    who is out, ``Ruleset.concede_order``), so both ways end the game alike. ``text``: the order as
+    the log writes it, if the caller has it already. The rules are asked once (``resolve``)."""
     rules, row = loaded.rules, loaded.row
     rng = Rng(row.seed, row.counter)
-    events = rules.apply(working, seat, order, rng)
-    text = rules.format_order(order)
+    applied = rules.resolve(working, seat, order, rng)
+    text = rules.format_order(order) if text is None else text
     row = await ctx.store.save_order(
-        row, seat=seat, user_id=user.id, text=text, events=[event_json(e) for e in events],
-        snapshot=rules.encode(working), counter=rng.counter, status="over" if rules.outcome(working) else "running",
+        row, seat=seat, user_id=user.id, text=text, events=[event_json(e) for e in applied.events],
+        snapshot=rules.encode(applied.state), counter=rng.counter, status="over" if applied.outcome else "running",
     )
-    ctx.states[(row.id, row.version, row.status)] = working  # no need to decode what we hold
-    return order_outputs(loaded, Loaded(row, rules, working), seat, user, text, events)
+    after = ctx.keep(row, rules, applied)
+    if "conceded" in loaded.known and text not in (CONCEDE_ORDER, rules.concede_order):
+        after.known["conceded"] = loaded.known["conceded"]  # no concession: out are those out before
+    return order_outputs(loaded, after, seat, user, text, applied.events)
 
 
 def order_outputs(
@@ -65,10 +69,10 @@ def order_outputs(
     Otherwise (a sealed fire order) nothing is posted and the giver alone gets a note, so nobody
     can count or time hidden orders. A board goes with the post only when the picture changed
     (see ``_picture``) or the game ended; pings go to those whose turn it newly is."""
-    rules, row, channel = after.rules, after.row, after.row.channel
-    outcome = rules.outcome(after.state)
-    shown_before, shown_after = rules.view(before.state, None), rules.view(after.state, None)
-    acting_changed = set(rules.to_act(before.state)) != set(rules.to_act(after.state))
+    row, channel = after.row, after.row.channel
+    outcome = after.outcome()
+    shown_before, shown_after = before.public_view(), after.public_view()
+    acting_changed = set(before.to_act()) != set(after.to_act())
     public_change = (outcome is not None or any(e.public for e in events) or acting_changed
                      or shown_before != shown_after)
     routed = _without_end_notice(events, outcome) if outcome else events
@@ -115,8 +119,8 @@ def turn_lines(before: Loaded, after: Loaded, seat: str) -> list[str]:
     what they must do; an adjustment that leaves the seats to act as they were does not).
     Those not pinged are named (they were pinged when their turn began), and only when the
     seats to act changed."""
-    was = set(before.rules.to_act(before.state))
-    now = after.rules.to_act(after.state)
+    was = set(before.to_act())
+    now = after.to_act()
     moved_on = seat == UMPIRE and set(now) != was
     fresh = [s for s in now if s not in was or (moved_on and s != UMPIRE)]
     busy = set() if moved_on else set(users_for(before.row, sorted(was)))

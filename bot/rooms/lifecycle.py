@@ -180,10 +180,13 @@ class Lifecycle:
                 *private_views(loaded, None)]
 
     async def game_status(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
-        loaded = await self.ctx.latest(channel)
+        return await self.status_of(await self.ctx.latest(channel), user)
+
+    async def status_of(self, loaded: Loaded, user: User) -> list[Output]:
+        """/game status of this game (the pinned status message is its text too)."""
         row = loaded.row
-        seats = loaded.rules.seats(loaded.state)
-        lines = [f"**{loaded.rules.name}** ({row.scenario}), {row.status}.", summary(loaded)]
+        seats = loaded.seats()
+        lines = [f"**{loaded.rules.name}** ({row.scenario}), {row.status}.", loaded.memo("summary", lambda: summary(loaded))]
         lines.append("Seats: " + ", ".join(
             f"{s.label}: {('<@' + row.seats[s.id]['user'] + '>') if s.id in row.seats else 'open'}" for s in seats))
         if row.status == "running":
@@ -196,12 +199,14 @@ class Lifecycle:
             if votes:
                 lines.append(f"Votes to end: {mentions(votes)} ({len(votes)}/{len(players)} players).")
         if row.status != "setup" and not loaded.rules.concede_order:  # such rules name who is out in their summary
-            out = conceded_sides(loaded.rules, loaded.state, row.seats,
-                                 await self.ctx.store.orders(row.id, include_undone=False))
+            out = loaded.known.get("conceded")  # fixed at a version (an order conceding nothing carries it on: give_order)
+            if out is None:
+                out = loaded.known["conceded"] = conceded_sides(loaded.rules, loaded.state, row.seats,
+                                                                await self.ctx.store.orders(row.id, include_undone=False))
             labels = side_labels(loaded.rules, loaded.state)
             if out:
                 lines.append(f"Out: {', '.join(labels[s] for s in labels if s in out)} (conceded).")
-        outcome = loaded.rules.outcome(loaded.state)
+        outcome = loaded.outcome()
         if outcome:
             lines.append(f"Result: {outcome.reason}")
         return [Output("ephemeral", "\n".join(lines), to=user.id)]
@@ -259,9 +264,13 @@ class Lifecycle:
 
     def _public_mark(self, loaded: Loaded) -> int:
         """What everyone can see of the game (the picture, who is to act, the seats), as a number
-        that fits the store's 64-bit vote column: end votes count while it stays the same."""
-        state, rules = loaded.state, loaded.rules
-        seen = [to_json(picture(rules.view(state, None))), sorted(rules.to_act(state)) if loaded.row.status == "running" else [],
+        that fits the store's 64-bit vote column: end votes count while it stays the same. Worked
+        out once per version (the seats and status are the version's too)."""
+        return loaded.memo("public_mark", lambda: self._mark(loaded))
+
+    @staticmethod
+    def _mark(loaded: Loaded) -> int:
+        seen = [to_json(picture(loaded.public_view())), sorted(loaded.to_act()) if loaded.row.status == "running" else [],
                 loaded.row.seats, loaded.row.status]
         return int.from_bytes(hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()[:7], "big")
 

@@ -12,7 +12,7 @@ from bot.undo_rule import plan_undo
 from games.core.errors import InvalidSyntax, NotAllowed, WrongPhase, quote
 from games.core.preview import preview_view
 from games.core.rng import DrawRefused, NoDraws
-from games.core.ruleset import UMPIRE, legal_texts, read_order
+from games.core.ruleset import UMPIRE, read_order
 
 
 class Orders:
@@ -52,13 +52,14 @@ class Orders:
         loaded, seat = await self._ordering_seat(channel, user, opts)
         text = opts.get("text", "")
         if text in ("", "?"):
-            legal = legal_texts(loaded.rules, loaded.state, seat)
+            legal = loaded.legal(seat)
             return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
         working = copy.deepcopy(loaded.state)
         order = read_order(loaded.rules, working, seat, text)
-        if loaded.rules.format_order(order) == CONCEDE_ORDER:  # the log's concession mark: /game concede
+        written = loaded.rules.format_order(order)
+        if written == CONCEDE_ORDER:  # the log's concession mark: /game concede
             raise InvalidSyntax(f"{quote(text)} is not an order.", hint="To concede, use /game concede.")
-        return await give_order(self.ctx, loaded, working, seat, user, order)
+        return await give_order(self.ctx, loaded, working, seat, user, order, written)
 
     async def _ordering_seat(self, channel: str, user: User, opts: dict[str, str]) -> tuple[Loaded, str]:
         """The running game and the seat an /order (given or previewed) is for; refused for a game
@@ -79,7 +80,7 @@ class Orders:
             if seat.id not in mine and UMPIRE not in mine:
                 raise NotAllowed(f"You do not hold the seat {quote(wanted)}.")
             return seat.id
-        to_act = loaded.rules.to_act(loaded.state)
+        to_act = loaded.to_act()
         for held in mine:
             if held in to_act:
                 return held

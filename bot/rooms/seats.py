@@ -24,7 +24,7 @@ def umpire_of(row: GameRow | None) -> str | None:
     return row.seats[UMPIRE]["user"]
 
 def users_to_act(loaded: Loaded) -> list[str]:
-    return users_for(loaded.row, loaded.rules.to_act(loaded.state))
+    return users_for(loaded.row, loaded.to_act())
 
 def users_for(row: GameRow, seats: list[str]) -> list[str]:
     """The users who act for these seats; an empty seat waits on the umpire, if there is one."""
@@ -39,7 +39,7 @@ def mentions(users: list[str]) -> str:
     return " ".join(f"<@{u}>" for u in users)
 
 def seat_label(loaded: Loaded, seat_id: str) -> str:
-    for s in loaded.rules.seats(loaded.state):
+    for s in loaded.seats():
         if s.id == seat_id:
             return s.label
     return seat_id

@@ -72,6 +72,18 @@ class Outcome:
 
 
 @dataclass(frozen=True)
+class Applied(Generic[S]):
+    """An order's whole result in one value (``Ruleset.resolve``): the state after it, what it
+    told whom, who must act now and the outcome if it ended the game. The table service asks the
+    rules once per order for this rather than asking each question again."""
+
+    state: S
+    events: list[Event]
+    to_act: list[str]
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True)
 class ScenarioInfo:
     id: str
     name: str
@@ -194,6 +206,13 @@ class Ruleset(ABC, Generic[S, OrderT]):
     def apply(self, state: S, seat: str, order: OrderT, rng: Rng) -> list[Event]:
         """Carry out an order. Must refuse, with a GameError (NotYourTurn for turn order), any order
         this seat may not give now: the service passes every seated player's orders through."""
+
+    def resolve(self, state: S, seat: str, order: OrderT, rng: Rng) -> Applied[S]:
+        """``apply``, then who acts next and the outcome, in one value: what the service needs of
+        an order. A system that learns who acts next or the outcome while applying may override
+        it to skip the second look; the result must equal this default's."""
+        events = self.apply(state, seat, order, rng)
+        return Applied(state, events, self.to_act(state), self.outcome(state))
 
     def play(self, state: S, seat: str, text: str, rng: Rng) -> list[Event]:
         """A logged order replayed from its text (a replay, a verify): ``parse_order`` then
