@@ -313,6 +313,7 @@ UNDO_ACTIONS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(UNDO_ACTIONS)
 def test_replay_equals_snapshot_after_undo_sequences(actions: list[tuple[User, str]]) -> None:

@@ -17,7 +17,7 @@ from bot.discord_choices import OUT_OF_DATE
 from tests.e2e.fake_discord import EPHEMERAL, FakeDiscord, FakeMessage, FakeUser, Recorded, component
 from tests.e2e.race_game import registered as race_registered
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: each takes about 1 s or more
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ from __future__ import annotations
 import colorsys
 import dataclasses
 
+import pytest
 from PIL import Image, ImageChops
 
 from games.core.view import Overlay, View
@@ -38,6 +39,7 @@ def _closest(pixel: tuple[int, int, int], colours: dict[str, theme.RGB]) -> str:
     return min(colours, key=lambda side: apart(hue(pixel), hue(colours[side])))
 
 
+@pytest.mark.slow
 def test_each_sides_shots_are_drawn_in_its_own_colour() -> None:
     """Both sides' lines of fire were the same red: a player could not tell whose shot was whose.
     Each is now drawn in a bright version of its side's counter colour (the same hue)."""

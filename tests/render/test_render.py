@@ -198,6 +198,7 @@ def test_replay_shrinks_to_fit_its_size_limit() -> None:
     assert Image.open(io.BytesIO(small)).width < Image.open(io.BytesIO(full)).width
 
 
+@pytest.mark.slow
 def test_a_replay_far_over_its_limit_is_drawn_smaller_after_a_few_frames_not_whole_again_and_again() -> None:
     """The frames so far project the GIF's size: one far too large is given up after a few frames
     and drawn once at a size aimed under the limit (it was drawn whole at 3/4 the size, again

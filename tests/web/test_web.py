@@ -292,6 +292,7 @@ async def test_the_web_reads_through_a_read_only_connection_that_sees_every_comm
         await reads.close()
 
 
+@pytest.mark.slow
 def test_python_m_bot_web_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     """docker stop and systemd send SIGTERM: the server must close (its drawing process too), not die."""
     with socket.socket() as sock:

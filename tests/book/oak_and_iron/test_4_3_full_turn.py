@@ -4,11 +4,14 @@ broadside's dice, then one critical die for each Skull, then the officer's die."
 
 from __future__ import annotations
 
+import pytest
+
 from games.core.rng import Rng
 from games.oak_and_iron.state import ShipState, State
 from tests.book.oak_and_iron.book import dice_ahead, order, place, texts
 from tests.book.oak_and_iron.test_4_3_attack import duel
 
+pytestmark = pytest.mark.slow  # each test searches hundreds of seeded duels: left out of tasks.py test --fast
 TURN = 45.0  # the movement tool's angled edge (house, rules.toml turn_angle; help: "45 degrees")
 
 
