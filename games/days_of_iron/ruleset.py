@@ -39,6 +39,7 @@ from games.days_of_iron.orders import (
     Feint,
     Fire,
     Form,
+    Fortify,
     GoToGround,
     Hide,
     Initiative,
@@ -65,6 +66,7 @@ from games.days_of_iron.orders import (
 from games.days_of_iron.rules import (
     charges_17_2,
     checks_15,
+    cover_17_5_6,
     deployment_16,
     disputes_3_4,
     evading_17_4_16,
@@ -88,7 +90,7 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return | GoToGround)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround | Fortify)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -171,6 +173,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   charge short of its target says `UNIT charge home` before `next`).
   `UNIT go to ground` (infantry, own part of the Movement phase, 17.2.9): the unit goes to ground of
   its own accord; as any unit gone to ground it may not move until it passes a rally test.
+  `UNIT fortify` (infantry in line in a wood or town, 17.5.6): said in the Movement phase of two
+  successive turns, with no move, shot or charge between, it lays defensive cover (a light obstacle)
+  along the unit's front.
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
   `UNIT reserve fire STANDS` keeps only that many stands' fire: the others may fire now.
@@ -451,6 +456,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._checked_table_order(state, seat, order)
             case GoToGround():
                 return morale_17_2.check_go_to_ground(state, seat, order)
+            case Fortify():
+                return cover_17_5_6.check_fortify(state, seat, order)
         return order
 
     def _checked_table_order(self, state: State, seat: str,
@@ -533,8 +540,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
-            case GoToGround():
-                return morale_17_2.go_to_ground(state, order)
+            case GoToGround() | Fortify():
+                return morale_17_2.go_to_ground(state, order) if isinstance(order, GoToGround) \
+                    else cover_17_5_6.fortify(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
 

@@ -87,6 +87,7 @@ class Unit:
     order_turn: int = 0  # the turn it became disordered (auto-recovery after a turn with no action)
     halted: bool = False
     ground: bool = False
+    fortify_turn: int = 0  # the turn it began building defensive cover (17.5.6; done the next turn)
     # Routing (17.4.14; rules/routing_17_4_14.py): the bearing it routs along and the inches of rout
     # it has made in ``rout_turn`` (one full rout distance a turn at most).
     rout_bearing: float = 0.0

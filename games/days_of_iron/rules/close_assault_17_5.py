@@ -37,7 +37,7 @@ A Break-Through target that fails its Being Charged test and routs lets the vict
 balance of its compulsory move (17.5.4, ``advance_balance``).
 
 NOT here: cavalry halting at the edge of difficult terrain (17.5.1), multi-unit melees pooled into
-one combat (17.5.2; each pair fights on its own), defensive cover built by infantry (17.5.6).
+one combat (17.5.2; each pair fights on its own). Defensive cover (17.5.6) is built in rules/cover_17_5_6.py.
 
 17.5.5: a Class 2+ unit (or one with a Capable or Exceptional General attached) beaten while
 defending a wood, town or other cover does not fall back out of it (``_kept_in_cover``).

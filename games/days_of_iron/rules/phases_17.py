@@ -25,6 +25,7 @@ from games.days_of_iron.orders import (
     Fate,
     Fire,
     Form,
+    Fortify,
     Initiative,
     Loss,
     Measure,
@@ -272,6 +273,23 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
     return out
 
 
+def _movement_candidates(state: State, u: Unit) -> list[DoiOrder]:
+    """One unit's Movement-phase orders: its whole or half remaining move, wheels, formation
+    changes, turns and (infantry in line) defensive cover, 17.5.6 (``parse_order`` keeps only the
+    ones it would accept)."""
+    out: list[DoiOrder] = []
+    room = movement_17_4.left(state, u)
+    for inches in dict.fromkeys((math.floor(room * 10) / 10, math.floor(room * 5) / 10)):
+        if inches > 0:
+            out.append(Move(u.id, inches))
+    out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
+    out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+    out += [Face(u.id, "left"), Face(u.id, "right"), Face(u.id, "about")]
+    if u.type == "infantry" and u.formation == formations_12.LINE:
+        out.append(Fortify(u.id))
+    return out
+
+
 def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
     """Measured-table orders worth offering (17.4): in the Movement phase the acting side's units
     may move their whole remaining allowance or half of it, wheel, or change formation; any seat
@@ -282,13 +300,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
         for u in own:
             if u.side != state.acting_side() or u.status != ON_TABLE:
                 continue
-            room = movement_17_4.left(state, u)
-            for inches in dict.fromkeys((math.floor(room * 10) / 10, math.floor(room * 5) / 10)):
-                if inches > 0:
-                    out.append(Move(u.id, inches))
-            out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
-            out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
-            out += [Face(u.id, "left"), Face(u.id, "right"), Face(u.id, "about")]
+            out += _movement_candidates(state, u)
     if STEPS[state.step] == "Morale":
         for u in own:
             if u.side == state.acting_side() and u.type in charges_17_2.CHARGERS and u.charge_turn != state.turn:

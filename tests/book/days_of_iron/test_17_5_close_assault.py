@@ -155,16 +155,62 @@ def test_17_5_5_class_2_defenders_of_a_wood_are_not_driven_out_of_it() -> None:
     assert defenders.y - 0.5 >= 27.5 and defenders.y + 0.5 <= 29.5, (defenders.y, said)
 
 
-@pytest.mark.xfail(strict=True, raises=GameError, reason="not built: preparing defensive cover (17.5.6)")
 def test_17_5_6_a_line_in_a_wood_prepares_defensive_cover() -> None:
     """17.5.6: "Infantry in line formation may prepare defensive light cover, such as abatis or a
-    barricade, if they are in a wood or urban area. ... It takes two Movement Phases with no other
-    activity to construct defensive cover." """
+    barricade, if they are in a wood or urban area. The defensive cover is classified as a light
+    obstacle and is the width of the stand. It takes two Movement Phases with no other activity to
+    construct defensive cover." The 2e says `fortify` in two successive Movement phases: a light
+    obstacle as wide as its line lies along its front. RULING (RULINGS.md 17.5.6)."""
     state, rng = table()
     piece(state, "light-wood", "Gifertwald", 26.0, 26.0, 46.0, 34.0)
+    ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    to_step(state, "Movement", rng)
+    said = text_of(order(state, "french", "2e de Ligne fortify", rng))
+    assert "begins building defensive cover" in said and len(state.terrain) == 1, said
+    finish_turn(state, DiceThenStream([3] * 40))
+    start_turn(state, french_first=True)
+    to_step(state, "Movement", DiceThenStream([3] * 40))
+    said = text_of(order(state, "french", "2e de Ligne fortify", rng))
+    assert "has built defensive cover" in said, said
+    [cover] = [t for t in state.terrain if t.type == "light-obstacle"]
+    xs, ys = [p[0] for p in cover.points], [p[1] for p in cover.points]
+    assert max(xs) - min(xs) == pytest.approx(12.0) and max(ys) <= ligne.y - 0.5 + 1e-6, cover.points
+
+
+def test_17_5_6_cover_is_built_only_by_a_line_of_infantry_in_a_wood_or_town() -> None:
+    """17.5.6: "Infantry in line formation ... if they are in a wood or urban area." The 2e in the
+    open, the 63e in column in the wood and the Hussars are each refused."""
+    state, rng = table()
+    piece(state, "light-wood", "Gifertwald", 46.0, 26.0, 66.0, 34.0)
+    place(state, "2e de Ligne", 20.0, 30.0, 0.0)
+    place(state, "63e de Ligne", 56.0, 30.0, 0.0, "column")
+    to_step(state, "Movement", rng)
+    with pytest.raises(GameError, match="not in a wood or urban area"):
+        order(state, "french", "2e de Ligne fortify", rng)
+    with pytest.raises(GameError, match="only infantry in line"):
+        order(state, "french", "63e de Ligne fortify", rng)
+
+
+def test_17_5_6_a_move_between_the_two_phases_undoes_the_work() -> None:
+    """17.5.6: "two Movement Phases with no other activity": the 2e begins, moves 1" in the same
+    phase, says `fortify` in the next and starts over; the 63e, having moved, is refused. RULING (RULINGS.md 17.5.6)."""
+    state, rng = table()
+    piece(state, "light-wood", "Gifertwald", 26.0, 20.0, 46.0, 34.0)
     place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "63e de Ligne", 36.0, 24.0, 0.0)
     to_step(state, "Movement", rng)
     order(state, "french", "2e de Ligne fortify", rng)
+    order(state, "french", "2e de Ligne move 1", rng)
+    finish_turn(state, DiceThenStream([3] * 40))
+    start_turn(state, french_first=True)
+    to_step(state, "Movement", DiceThenStream([3] * 40))
+    said = text_of(order(state, "french", "2e de Ligne fortify", rng))
+    assert "begins building" in said and not [t for t in state.terrain if t.type == "light-obstacle"], said
+    with pytest.raises(GameError, match="already at work"):
+        order(state, "french", "2e de Ligne fortify", rng)
+    order(state, "french", "63e de Ligne move 1", rng)
+    with pytest.raises(GameError, match="has moved this turn"):
+        order(state, "french", "63e de Ligne fortify", rng)
 
 
 def test_17_5_7_a_general_contacted_alone_is_taken() -> None:
