@@ -63,6 +63,7 @@ def _interaction(number: int, kind: Any, user: str, channel: str, data: dict[str
                            extras={})
 
 
+@pytest.mark.slow  # about 1.5-2.5 s: left out of tasks.py test --fast
 async def test_an_order_cycle_reads_the_game_once_per_interaction_and_asks_the_rules_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
