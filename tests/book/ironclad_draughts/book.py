@@ -6,7 +6,7 @@ is stacked, so a test also checks how many dice and cards a rule uses."""
 
 from __future__ import annotations
 
-from games.core.rng import Rng
+from games.core.rng import Rng, seed_from_number
 from games.ironclad_draughts.state import State
 from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, park, place, ship, stack
 from tests.scripted import ScriptedDice
@@ -14,6 +14,7 @@ from tests.scripted import ScriptedDice
 __all__ = [
     "RS",
     "Dice",
+    "acting",
     "activate",
     "cards",
     "damage",
@@ -24,6 +25,7 @@ __all__ = [
     "order",
     "place",
     "precedence",
+    "sail",
     "ship",
     "square",
     "stack",
@@ -84,7 +86,6 @@ def in_force(state: State, name: str) -> list[str]:
     return counter.damage_text.split()[1:]
 
 
-
 def cards(state: State, **dealt: str) -> None:
     """This turn's activation cards, as if the umpire had dealt them (``Habsburg="2H"``): the ships
     named have yet to act, every other ship has acted, and the lowest card acts now. The first ship
@@ -102,3 +103,29 @@ def precedence(card: str) -> tuple[int, int]:
     Hearts, Clubs, Diamonds, Spades."""
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     return ranks.index(card[:-1]), "HCDS".index(card[-1])
+
+
+def acting(state: State) -> str:
+    """The ship whose activation it is, as the public status line names it ('' when none)."""
+    line = RS.summary(state)[0]
+    if " acts - " not in line:
+        return ""
+    return line.split(": ", 1)[1].rsplit(" (", 1)[0]
+
+
+def sail(state: State, plan: dict[str, list[str]], until_over: bool = False) -> str:
+    """Play activations in the game's own order, each ship giving its next planned order, until the
+    ship to act has none left (or, with ``until_over``, the game ends). Damage pack draws and dice
+    come from a fixed real stream. Returns every event's text."""
+    rng = Rng(seed_from_number(17))
+    queues = {name: list(texts) for name, texts in plan.items()}
+    out = []
+    while RS.outcome(state) is None:
+        name = acting(state)
+        if not queues.get(name):
+            assert not until_over, f"{name} has no order planned"
+            break
+        seat = ship(state, name).side
+        events = RS.apply(state, seat, RS.parse_order(state, seat, queues[name].pop(0)), rng)
+        out += [e.text for e in events]
+    return "\n".join(out)
