@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.core.rng import Rng, seed_from_number
 from games.ironclad_draughts.state import State
-from tests.ironclad_draughts.helpers import RS, activate, damage, new_game, park, place, ship, stack
+from tests.ironclad_draughts.helpers import RS, activate, damage, park, place, ship, stack
 from tests.scripted import ScriptedDice
 
 __all__ = [
@@ -42,7 +42,7 @@ class Dice(ScriptedDice):
 
 def game(*names: str, scenario: str = "standard", **options: str) -> State:
     """A game of ``scenario`` in turn 1 with only the named ships in play (the rest taken off)."""
-    state = new_game(scenario, **options)
+    state = RS.setup(scenario, dict(options), Rng(seed_from_number(1)))
     keep = {ship(state, n).id for n in names}
     park(state, *[s.name for s in state.ships if s.id not in keep])
     return state

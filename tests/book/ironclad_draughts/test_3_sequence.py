@@ -160,8 +160,8 @@ def test_one_damage_control_draw_however_many_cards_are_in_force() -> None:
 
 
 def test_the_activation_cards_are_collected_and_shuffled_each_turn() -> None:
-    """3.5 (the book's second 4): "When all ships have been activated, all the discarded playing
-    cards are collected in and shuffled." Each turn's deal comes from the whole pack again: over a
+    """3.5: "When all ships have been activated, all the discarded playing cards are collected in
+    and shuffled." (the book's second step 4). Each turn's deal comes from the whole pack again: over a
     few games a card dealt in turn 1 is dealt again in turn 2."""
     again = 0
     for seed in range(1, 9):
@@ -188,3 +188,20 @@ def test_the_game_ends_when_one_sides_ships_are_all_sunk_or_off_the_board() -> N
     result = RS.outcome(state)
     assert result is not None and result.winner == "italy"
     assert RS.to_act(state) == []
+
+
+def test_with_an_umpire_dealing_the_umpire_deals_the_cards() -> None:
+    """3.2: "The pack of standard playing cards is shuffled by the Umpire, who then deals one of the
+    cards face up to each ship." With option umpire_deals=yes the turn waits for the umpire's
+    `deal`; a squadron may not deal."""
+    state = new_game(umpire_deals="yes")
+    assert RS.to_act(state) == ["umpire"]
+    try:
+        order(state, "austria", "deal")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a squadron dealt the cards")
+    out = order(state, "umpire", "deal")
+    assert "activation cards dealt" in out
+    assert len(dealt(state)) == 6 and RS.to_act(state) != ["umpire"]

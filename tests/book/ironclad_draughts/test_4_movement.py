@@ -28,6 +28,7 @@ HEADING = {0.0: "N", 45.0: "NE", 90.0: "E", 135.0: "SE", 180.0: "S", 225.0: "SW"
 def heading(state: State, name: str) -> str:
     """A ship's heading as its counter in the public view shows it."""
     counter = next(c for c in RS.view(state, None).counters if c.label == name)
+    assert counter.facing is not None
     return HEADING[counter.facing]
 
 

@@ -210,3 +210,26 @@ def test_a_ship_on_fire_moves_as_usual() -> None:
     order(state, "italy", "move 1")
     order(state, "austria", "move 2 turn port")
     assert square(state, "Habsburg") == "d6" and in_force(state, "Habsburg") == ["J♣"]
+
+
+def test_a_ship_fires_only_at_an_enemy() -> None:
+    """5.1: "Each ship fires after their own movement, at any target ship that is not more than 6
+    squares away" (ruled, RULINGS.md "Targets"): a target ship is an enemy; Ramming says "regardless
+    of which squadron" and Firing does not, so a ship never fires on its own squadron."""
+    state = duel("d1", "h8")
+    place(state, "Kaiser Max", "d6", "S")
+    order(state, "italy", "move 1")
+    stack(state, "2H")
+    assert "own side" in fails(state, "austria", "move 1 fire Kaiser Max")
+
+
+def test_the_damage_pack_is_reshuffled_when_it_runs_out() -> None:
+    """5.3: "draws a Damage Card for each hit scored" (ruled, RULINGS.md "The damage pack"): when
+    the pack is empty its discards are shuffled into a new pack and the draw goes on."""
+    state = duel()
+    deck = state.damage_deck
+    deck.discards.extend(deck.draw_pile[:-1])
+    del deck.draw_pile[:-1]
+    stack(state, "5C")  # the last card; the second hit draws from the reshuffled discards
+    out = order(state, "italy", "move 1 fire Habsburg", [6, 6])
+    assert "Habsburg draws 5♣" in out and out.count("Habsburg draws") == 2
