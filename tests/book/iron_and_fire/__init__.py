@@ -1,0 +1,2 @@
+"""Iron and Fire (book 000) checked against the book's own sentences, read before the engine
+(issue 21's second reading)."""
