@@ -12,7 +12,21 @@ from games.core.rng import Rng, seed_from_number
 from games.iron_and_fire.state import State
 from tests.iron_and_fire.helpers import in_play, new_game, order, place, ruleset, text, unit
 
-__all__ = ["RS", "fails", "game", "hits", "in_play", "line", "place", "play", "play_freely", "ruleset", "unit"]
+__all__ = [
+    "RS",
+    "end_turn",
+    "fails",
+    "game",
+    "hits",
+    "in_play",
+    "lay_mine",
+    "line",
+    "place",
+    "play",
+    "play_freely",
+    "ruleset",
+    "unit",
+]
 
 RS = ruleset()
 
@@ -52,3 +66,21 @@ def play_freely(state: State, seat: str, order_text: str, seed: int = 5) -> str:
     from the stream too, so its dice cannot be scripted one by one)."""
     rng = Rng(seed_from_number(seed))
     return "\n".join(e.text for e in RS.apply(state, seat, RS.parse_order(state, seat, order_text), rng))
+
+
+def lay_mine(state: State, hex_label: str, value: str) -> None:
+    """A face-down Mine counter on a printed hex whose value, when turned over, is ``value``."""
+    from games.iron_and_fire.state import Mine
+    from tests.iron_and_fire.helpers import hexof
+
+    h = hexof(state, hex_label)
+    state.mines.append(Mine(h.q, h.r))
+    state.mine_bag = [value]
+
+
+def end_turn(state: State, seed: int = 5) -> str:
+    """Spend the card in play and let the second Joker end the turn: the End Phase runs and the
+    next turn starts (a real stream; tests read the dice from the log)."""
+    state.deck = ["JK2", "JK1"]
+    state.options.setdefault("random_events", "off")
+    return play_freely(state, state.card_side, "done", seed)
