@@ -25,7 +25,8 @@ def test_the_end_phase_runs_its_steps_in_the_books_order() -> None:
     If a ship contains Critical Hits (Module 10.0), roll to repair or for additional results. Roll
     for Ungrounding a ship (Section 5.3) Conduct Drift Movement (only ships with a 0 MF - Section
     5.4) If not the last turn of the game, advance the Game Turn Marker to the next space and start a
-    new turn"; 3.3 lists the same. Huáscar has a steering hit and is grounded; Esmeralda, at 0 MP,
+    new turn"; 3.3: "During the End Phase players determine the following" lists the same steps in
+    the same order. Huáscar has a steering hit and is grounded; Esmeralda, at 0 MP,
     drifts."""
     state = game("s1")
     place(state, "huascar", "2610", 1)

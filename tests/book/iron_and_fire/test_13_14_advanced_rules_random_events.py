@@ -36,12 +36,25 @@ def fow_line(state: State) -> str:
     return next(x for x in RS.summary(state) if x.startswith("Fortunes of War"))
 
 
-# --- 13.1 ------------------------------------------------------------------------------------
+# --- 13.0, 13.1 ------------------------------------------------------------------------------
+
+
+def test_the_advanced_rules_are_options_left_out_unless_chosen() -> None:
+    """13.0: "The following optional rules add more detail and uncertainty to the battles of this
+    period. Use some, none, or all of them." Fortunes of War, Chilean Honor and Visibility are table
+    options, off unless chosen, each on its own."""
+    defaults = {o.key: o.default for o in RS.options()}
+    assert defaults["fow"] == defaults["honor"] == defaults["visibility"] == "off"
+    state = duel(fow="on")
+    assert any(x.startswith("Fortunes of War") for x in RS.summary(state))
+    state = duel()
+    assert not any(x.startswith("Fortunes of War") for x in RS.summary(state))
 
 
 def test_peru_starts_with_the_fortunes_of_war() -> None:
-    """13.1: "Unless otherwise noted, the Peruvian player starts with the FoW counter." and 15.1:
-    "the Peruvian player starts with the FoW counter in all of the scenarios." """
+    """13.1: "Unless otherwise noted, the Peruvian player starts with the FoW counter." and
+    15.1: "If using the Advanced Rule Fortunes of War (Section 13.1), the Peruvian player starts with
+    the FoW counter in all of the scenarios."""
     for scenario in ("s1", "s2", "s3", "s4", "s5"):
         state = game(scenario, fow="on")
         in_play(state, "peru", "KH")
@@ -225,7 +238,7 @@ def first_joker(dice: list[int], **options: str) -> tuple[State, str]:
     """Huáscar turns about on the spot (port, then starboard) on Peru's card and the first Joker
     comes up next (2d6 ``dice``; with the Fortunes of War its holder, Peru, lets the event roll);
     then a black 3 (Chile) and a red 3 (Peru)."""
-    state = duel(**options)
+    state = duel("KH", 1, **options)
     state.deck = ["3H", "3S", "JK1"]
     if options.get("fow") == "on":
         play(state, "peru", "Huascar move P S")
@@ -234,7 +247,8 @@ def first_joker(dice: list[int], **options: str) -> tuple[State, str]:
 
 
 def test_the_first_joker_rolls_on_the_random_event_table() -> None:
-    """14.0: "When the first Joker gets drawn, roll 2d6 on the Random Event Table." 7: "No Event" """
+    """14.0: "When the first Joker gets drawn, roll 2d6 on the Random Event Table." A roll of 7 is
+    "No Event"."""
     _, out = first_joker([3, 4])
     assert "Random Event, 2d6 [3, 4] = **7**: No Event." in out
 

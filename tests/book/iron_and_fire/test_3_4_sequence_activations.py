@@ -101,11 +101,12 @@ def test_a_side_with_no_activation_when_the_second_joker_comes_gets_2d6_more_dra
 
 def test_a_turn_has_preparation_activations_and_end() -> None:
     """3.0: "A game turn consists of three phases: Preparation, Activations, and End." and 3.1: "At
-    the beginning of a turn, one player shuffles the deck of cards." After the End Phase of turn 1
-    the next turn begins with a freshly shuffled full deck (52 cards and two Jokers)."""
+    the beginning of a turn, one player shuffles the deck of cards." with 2.0: "Players will also
+    need one standard deck of playing cards (including two Joker cards)". After the End Phase of
+    turn 1 the next turn begins with a freshly shuffled full deck of 54 cards."""
     state = fleet("3H", deck=["JK2", "JK1"])
     out = play_freely(state, "peru", "Huascar move F")
-    assert "End Phase" in out
+    assert "End Phase" in out and "the deck of 54 cards is shuffled" in out
     assert RS.summary(state)[0].startswith("Turn 2 of")
     left = int(RS.summary(state)[0].split("Cards left ")[1].split(",")[0])
     assert left + 1 == 54 or left + 2 == 54  # the card now in play (and a Joker, if one came first)

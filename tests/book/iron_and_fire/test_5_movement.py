@@ -161,9 +161,18 @@ def test_ungrounding_roll_and_its_modifiers(ship_hits: int, criticals: list[str]
     assert u.grounded is not freed
 
 
+def test_a_d10_of_0_is_read_as_10() -> None:
+    """2.1: "1d10: Roll one ten-sided die (0 is read as 10, not zero)" Huáscar's grounding roll of
+    10 (+1 for its second MP) is 11: at least its PF 7, short of twice it, so aground without a hit."""
+    state = antofagasta(huascar=("1706", 2), loa=("2010", 3))
+    out = play(state, "peru", "Huascar move F F", [10])
+    assert "d10 **10** +1 2nd MP = 11" in out
+    assert unit(state, "huascar").grounded and hits(state, "huascar") == 0
+
+
 def test_a_crippled_ship_adds_one_to_its_ungrounding_roll() -> None:
-    """5.3: "+1 if ship is Crippled (Module 12.0)" (Crippled: "a number of hits that reduces its MP
-    to 0 and its CF to less than 0"). Loa (PF 3, CF 1) with 3 hits is crippled: 1 + 1 (two hits)
+    """5.3: "+1 if ship is Crippled (Module 12.0)" with 2.1: "Crippled: A ship that sustained a
+    number of hits that reduces its MP to 0 and its CF to less than 0." Loa (PF 3, CF 1) with 3 hits is crippled: 1 + 1 (two hits)
     + 1 (crippled) = 3, not below PF 3."""
     state = antofagasta("KS", loa=("1506", 2), huascar=("2010", 3))
     u = unit(state, "loa")

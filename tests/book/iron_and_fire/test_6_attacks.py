@@ -191,8 +191,8 @@ def test_a_land_battery_ignores_even_rolls_only_at_range_3_or_4(battery_hex: str
 
 
 def test_a_ship_in_boarding_combat_cannot_move_fire_or_ram() -> None:
-    """6.1.5: "A ship with a Boarding Combat marker atop it cannot move, fire, or ram." (also 5.3,
-    6.2.3). Huáscar wins a boarding round by one and continues; on Chile's next card Esmeralda,
+    """6.1.5: "A ship with a Boarding Combat marker atop it cannot move, fire, or ram." and the same
+    in 6.2.3: "A ship with a Boarding Combat marker atop it cannot move, fire, or ram." (and 5.3). Huáscar wins a boarding round by one and continues; on Chile's next card Esmeralda,
     locked in the combat, may do none of the three."""
     state = duel("1609", 3)
     play(state, "peru", "Huascar board Esmeralda", [1, 2, 5])  # 2 + 7 = 9 against 5 + 3 = 8

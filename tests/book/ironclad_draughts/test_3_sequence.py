@@ -205,3 +205,19 @@ def test_with_an_umpire_dealing_the_umpire_deals_the_cards() -> None:
     out = order(state, "umpire", "deal")
     assert "activation cards dealt" in out
     assert len(dealt(state)) == 6 and RS.to_act(state) != ["umpire"]
+
+
+def test_both_squadrons_gone_at_once_is_a_draw() -> None:
+    """3.6: "The sequence of play is repeated until one or other side's ships are all sunk or off
+    the board." (ruled, RULINGS.md "Both squadrons gone at once"): a ram that sinks the last ship
+    of each side ends the game with no winner."""
+    state = game("Habsburg", "Affondatore")
+    place(state, "Habsburg", "d4", "N")
+    place(state, "Affondatore", "d5", "E")
+    cards(state, Habsburg="2H", Affondatore="3H")
+    ship(state, "Habsburg").flotation = 3
+    ship(state, "Affondatore").flotation = 3
+    stack(state, "9C", "9D")  # the rammer loses five, the rammed ship nine
+    order(state, "austria", "move 1")
+    result = RS.outcome(state)
+    assert result is not None and result.winner is None
