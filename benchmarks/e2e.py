@@ -322,8 +322,8 @@ def run_bot(args: argparse.Namespace) -> None:
 # ------------------------------------------------------------------------------- stored games
 async def store_games(db: str, count: int) -> None:
     """Fill the database with finished-looking and running games, as a busy server would have."""
+    from bot.database import open_store
     from bot.service import TableService, User
-    from bot.storage import open_store
 
     store = await open_store(db)
     service = TableService(store)

@@ -86,9 +86,9 @@ def interaction(number: int, kind: Any, user: str, channel: str, data: dict[str,
 async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
     import discord
 
+    from bot.database import open_store
     from bot.discord_app import READ_ONLY, TableBot
     from bot.service import TableService, User
-    from bot.storage import open_store
     from games.core.rng import seed_from_number
     from games.core.ruleset import UMPIRE, get_ruleset
 

@@ -25,7 +25,7 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from bot.storage import open_store  # noqa: E402
+from bot.database import open_store  # noqa: E402
 from tests.pg import PgServer, find_binaries  # noqa: E402
 
 SNAPSHOT = {"ships": [{"name": f"ship{i}", "hex": "0101", "damage": [0] * 20} for i in range(20)]}

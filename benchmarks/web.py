@@ -62,8 +62,8 @@ sys.path.insert(0, str(_HERE.parent))
 import aiohttp  # noqa: E402
 
 from benchmarks.e2e import descendants, process_cpu  # noqa: E402
+from bot.database import open_store  # noqa: E402
 from bot.service import TableService, User  # noqa: E402
-from bot.storage import open_store  # noqa: E402
 from bot.web.server import start  # noqa: E402
 from games.core.rng import seed_from_number  # noqa: E402
 

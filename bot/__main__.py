@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-DEFAULT_DB = "var/wargame.db"
+from bot.database import DEFAULT_DB
 
 
 def main(argv: list[str]) -> int:
@@ -64,8 +64,8 @@ def main(argv: list[str]) -> int:
     stop.install()  # a SIGINT or SIGTERM from here on lets the start-up checks end, then exits cleanly
     if not console.data_ok():  # the console path checks in console.main
         return 3
+    from bot.database import check_store
     from bot.discord_app import ShardConfigError, shards_from_env
-    from bot.storage import check_store
 
     try:
         shards = shards_from_env()

@@ -66,6 +66,14 @@ class Command:
     def option_names(self) -> frozenset[str]:
         return frozenset(p.name for p in self.params) | frozenset(p.name_to for p in self.params if p.name_to)
 
+    @property
+    def usage(self) -> str:
+        """``/order text:<text> [seat:<seat>] [preview:<true/false>]: Give an order ...``, for /help."""
+        shown = {"bool": "true/false", "int": "number", "user": "member"}
+        parts = [f"{p.name}:<{shown.get(p.kind, p.name)}>" if p.required else f"[{p.name}:<{shown.get(p.kind, p.name)}>]"
+                 for p in self.params if p.front_end]
+        return f"`/{' '.join([self.name, *parts])}`: {self.description}"
+
 
 COMMAND_LIST: tuple[Command, ...] = (
     Command("game new", Lifecycle.game_new, "Start a new game in this channel", (

@@ -22,8 +22,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.database import open_store
 from bot.service import Output, TableService, User
-from bot.storage import StoreUnavailable, open_store
+from bot.storage import StoreUnavailable
 from games.core.rng import new_seed, seed_from_number
 
 OPTION = re.compile(r"(?:^|\s)([a-z_]+):")

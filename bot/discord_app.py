@@ -25,10 +25,8 @@ import asyncio
 import contextlib
 import faulthandler
 import hashlib
-import inspect
 import io
 import json
-import keyword
 import logging
 import multiprocessing
 import os
@@ -39,7 +37,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -50,7 +48,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.commands import COMMAND_LIST, COMMANDS, Command, Param
+from bot.commands import COMMAND_LIST
 from bot.discord_choices import (
     NOT_YOUR_OFFER,
     OUT_OF_DATE,
@@ -66,6 +64,7 @@ from bot.discord_choices import (
     update_clicked,
 )
 from bot.leases import LEASE_SECONDS, LeaseLost, ShardLeases, lease_seconds, process_owner
+from bot.slash import build_commands
 from bot.text import clip, split_text
 from bot.workers import freeze_start_up
 
@@ -76,14 +75,11 @@ log = logging.getLogger("bot.discord")
 T = TypeVar("T")
 
 EMBED_DESCRIPTION_LIMIT = 4096
-AUTOCOMPLETE_LIMIT = 25
-CHOICE_TEXT_LIMIT = 100
 DEFAULT_FILE_LIMIT = 10 * 1024 * 1024
 THREAD_NAME_LIMIT = 100
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week without messages; a message in an archived thread reopens it
 SEAT_COMMANDS = frozenset({"game join", "game leave", "game assign"})  # seat offers stay open across these
 RESPONSE_BUDGET_SECONDS = 1.0  # answer directly if ready this fast, else defer first
-AUTOCOMPLETE_BUDGET_SECONDS = 2.0
 DRAW_THREADS = 1  # see TableBot.__init__: more drawing threads fight the event loop for the GIL
 STATUS_DELAY_SECONDS = 3.0  # a burst of activations in a channel becomes one edit of its status message
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C, systemctl stop, docker stop
@@ -176,18 +172,6 @@ def next_actors(outputs: Sequence[Output]) -> list[str]:
             for line in NEXT_LINE.findall(output.text):
                 found += MENTION.findall(line)
     return list(dict.fromkeys(found))
-
-
-def autocomplete_choices(pairs: Sequence[tuple[str, str]]) -> list[app_commands.Choice[str]]:
-    """At most 25 (label, value) choices: a value longer than Discord's 100 characters is skipped
-    (it could not be sent back), a longer label is clipped."""
-    choices: list[app_commands.Choice[str]] = []
-    for label, value in pairs:
-        if 0 < len(value) <= CHOICE_TEXT_LIMIT:
-            choices.append(app_commands.Choice(name=clip(label or value, CHOICE_TEXT_LIMIT), value=value))
-        if len(choices) == AUTOCOMPLETE_LIMIT:
-            break
-    return choices
 
 
 def interaction_fingerprint(interaction: discord.Interaction[Any]) -> str:
@@ -343,8 +327,8 @@ ServiceFactory = Callable[[str], Awaitable[tuple["TableService", Callable[[], Aw
 
 async def open_service(db_path: str) -> tuple[TableService, Callable[[], Awaitable[None]]]:
     """The real table service on WARGAME_DB (a SQLite file or PostgreSQL), and how to close it."""
+    from bot.database import open_store
     from bot.service import TableService
-    from bot.storage import open_store
 
     store = await open_store(db_path)
     service = TableService(store, mention=lambda uid: f"<@{uid}>")
@@ -1481,129 +1465,6 @@ async def manage_commands(token: str, db_path: str, argv: Sequence[str], guild_i
     finally:
         await bot.close()
     return 0
-
-
-# --------------------------------------------------------------------------------------------
-# Slash commands
-# --------------------------------------------------------------------------------------------
-def _bot(interaction: discord.Interaction[Any]) -> TableBot:
-    client = interaction.client
-    assert isinstance(client, TableBot)
-    return client
-
-
-async def _service_choices(
-    interaction: discord.Interaction[Any], command: str, option: str, current: str
-) -> list[app_commands.Choice[str]]:
-    """Every autocomplete goes through ``TableService.choice_pairs``, told the options typed so far."""
-    bot = _bot(interaction)
-    spec = COMMANDS[command]
-    given = {p.name: str(getattr(interaction.namespace, _py_name(p.name), None) or "")
-             for p in spec.params if p.name != option}
-    try:
-        pairs = await asyncio.wait_for(
-            bot.service.choice_pairs(str(interaction.channel_id), bot.user_of(interaction), command, option, current,
-                                     {k: v for k, v in given.items() if v}),
-            AUTOCOMPLETE_BUDGET_SECONDS,
-        )
-    except Exception:
-        log.exception("autocomplete for /%s %s failed", command, option)
-        return []
-    return autocomplete_choices(pairs)
-
-
-_KINDS: dict[str, Any] = {"text": str, "bool": bool, "user": discord.Member | discord.User}
-
-
-def _py_name(name: str) -> str:
-    """A Python parameter name for an option ("from" is a keyword): discord.py reads the callback's signature."""
-    return f"{name}_" if keyword.iskeyword(name) else name
-
-
-def _annotation(param: Param) -> Any:
-    if param.kind == "int":
-        return app_commands.Range[int, param.low, param.high] if param.low is not None else int
-    return _KINDS[param.kind]
-
-
-def _option_values(spec: Command, values: dict[str, Any]) -> dict[str, Any]:
-    """Slash option values as the service names them; a user option is a mention (plus a name)."""
-    options: dict[str, Any] = {}
-    for param in spec.params:
-        value = values.get(_py_name(param.name))
-        if param.kind == "user":
-            options[param.name] = "none" if value is None else f"<@{value.id}>"
-            if value is not None and param.name_to:
-                options[param.name_to] = value.display_name
-        else:
-            options[param.name] = value
-    return options
-
-
-def _slash_command(spec: Command, name: str) -> app_commands.Command[Any, Any, Any]:
-    """One slash command made from its entry in bot/commands.py."""
-    params = [p for p in spec.params if p.front_end]
-
-    async def callback(interaction: discord.Interaction[Any], /, **values: Any) -> None:
-        await _bot(interaction).run_command(interaction, spec.name, _option_values(spec, values))
-
-    ordered = sorted(params, key=lambda p: not p.required)  # Discord wants required options first
-    callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
-        + [inspect.Parameter(_py_name(p.name), inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(p),
-                             default=inspect.Parameter.empty if p.required else None) for p in ordered]
-    )
-    callback.__name__ = callback.__qualname__ = name
-    if params:
-        app_commands.describe(**{_py_name(p.name): p.description for p in params})(callback)
-        renames = {_py_name(p.name): p.name for p in params if _py_name(p.name) != p.name}
-        if renames:
-            app_commands.rename(**renames)(callback)
-        fixed = {_py_name(p.name): [app_commands.Choice(name=c, value=c) for c in p.choices] for p in params if p.choices}
-        if fixed:
-            app_commands.choices(**fixed)(callback)
-    command: app_commands.Command[Any, Any, Any] = app_commands.Command(
-        name=name, description=spec.description, callback=callback
-    )
-    for param in params:
-        if param.complete:
-            command.autocomplete(_py_name(param.name))(_completer(spec.name, param.name))
-    return command
-
-
-def _completer(
-    command: str, option: str
-) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
-    async def complete(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        return await _service_choices(interaction, command, option, current)
-
-    return complete
-
-
-GROUP_DESCRIPTIONS = {
-    "game": "Set up, follow and finish the game in this channel",
-    "deck": "Card decks for any game at this table",
-    "tools": "This channel's dice and cards stream",
-}
-
-
-def build_commands() -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    """The slash surface, generated from bot/commands.py: "game new" becomes /game new, "order" /order."""
-    groups: dict[str, app_commands.Group] = {}
-    top: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = []
-    for spec in COMMAND_LIST:
-        if not spec.slash:
-            continue
-        group_name, _, leaf = spec.name.rpartition(" ")
-        command = _slash_command(spec, leaf)
-        if not group_name:
-            top.append(command)
-            continue
-        if group_name not in groups:
-            groups[group_name] = app_commands.Group(name=group_name, description=GROUP_DESCRIPTIONS[group_name])
-            top.append(groups[group_name])
-        groups[group_name].add_command(command)
-    return top
 
 
 # --------------------------------------------------------------------------------------------

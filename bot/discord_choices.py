@@ -21,12 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import discord
-
-if TYPE_CHECKING:
-    from bot.discord_app import TableBot
 
 BUTTON_LIMIT = 5  # offer buttons only when the choice is this short
 MENU_LIMIT = 25  # Discord's most options in one select menu
@@ -142,8 +139,16 @@ async def update_clicked(interaction: discord.Interaction[Any], view: discord.ui
     await interaction.client.http.request(route, json=payload)
 
 
-def _bot(interaction: discord.Interaction[Any]) -> TableBot:
-    client: TableBot = interaction.client
+class ChoiceHost(Protocol):
+    """What a click needs of the bot (bot/discord_app.py's ``TableBot``): its one path for offered choices."""
+
+    async def run_choice(
+        self, interaction: discord.Interaction[Any], command: str, options: dict[str, Any], expect: Expect | None
+    ) -> None: ...
+
+
+def _bot(interaction: discord.Interaction[Any]) -> ChoiceHost:
+    client: ChoiceHost = interaction.client
     return client
 
 

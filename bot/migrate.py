@@ -19,7 +19,8 @@ import contextlib
 import sys
 from pathlib import Path
 
-from bot.storage import CopyRefused, Counts, StoreUnavailable, is_postgres, open_store, sqlite_path
+from bot.database import open_store
+from bot.storage import CopyRefused, Counts, StoreUnavailable, is_postgres, sqlite_path
 
 
 async def copy_database(source: str, target: str) -> Counts:

@@ -85,7 +85,7 @@ class TableService:
         self.tools = Tools(self.table)
         self.records = Records(self.table)
         self.reminders = Reminders(self.table)
-        self.help = Help(COMMAND_LIST)
+        self.help = Help([c.usage for c in COMMAND_LIST if c.slash])
         self.choosing = Choices(self.table)
         self.dms = ClosedDms(store)
         self.web = WebLinks(self.table)

@@ -292,31 +292,3 @@ def sqlite_path(url: str | Path) -> str:
     if not path:
         raise StoreUnavailable(f"{text!r} names no file")
     return path
-
-
-def check_store(url: str | Path) -> str | None:
-    """Open (and migrate) the database once before serving: None if it works, else the one-line
-    reason, so a bad WARGAME_DB stops the start with a message instead of a traceback later."""
-    import asyncio
-
-    async def attempt() -> None:
-        store = await open_store(url)
-        await store.close()
-
-    try:
-        asyncio.run(attempt())
-    except StoreUnavailable as exc:
-        return str(exc)
-    return None
-
-
-async def open_store(url: str | Path) -> Backend:
-    """The one way the bot opens its database: PostgreSQL for ``postgresql://...``, else SQLite.
-    Migrates the schema forward; raises StoreUnavailable with a one-line reason when it cannot."""
-    if is_postgres(url):
-        from bot.store_pg import PgStore
-
-        return await PgStore.open(str(url))
-    from bot.store import Store
-
-    return await Store.open(sqlite_path(url))

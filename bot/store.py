@@ -4,7 +4,7 @@ few during a deploy overlap).
 The statements and rules are ``bot/store_sql.py``'s, shared with PostgreSQL (``bot/store_pg.py``);
 this module runs them on one connection behind a lock, claims due reminders with SQLite's single
 writer, keeps the schema version in ``PRAGMA user_version`` and migrates forward on open.
-``bot.storage.open_store`` picks a backend from WARGAME_DB.
+``bot.database.open_store`` picks a backend from WARGAME_DB.
 """
 
 from __future__ import annotations

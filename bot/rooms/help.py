@@ -3,29 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.rooms.common import MAX_MESSAGE, Output, User
 from bot.text import split_text
 from games.core.ruleset import OptionSpec, Ruleset, get_ruleset, system_ids
 from games.core.view import BOARD_KEY, HIGHLIGHT, NOT_DRAWN, BoardMark
 
-if TYPE_CHECKING:
-    from bot.commands import Command
-
 
 class Help:
-    """Explain the commands (the list bot/commands.py declares, handed in by the service)."""
+    """Explain the commands: their usage lines, from the table bot/commands.py declares (handed in
+    by the service, so this room does not import the table that binds it)."""
 
-    def __init__(self, commands: Sequence[Command]) -> None:
-        self.commands = commands
+    def __init__(self, usages: Sequence[str]) -> None:
+        self.usages = usages
 
     async def show_help(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         system = opts.get("system", "")
         if system:
             text = system_help(get_ruleset(system))
         else:
-            text = ("Commands:\n" + "\n".join(_usage(c) for c in self.commands if c.slash) +
+            text = ("Commands:\n" + "\n".join(self.usages) +
                     f"\nSystems: {', '.join(system_ids())}. Use /help system:<id> for a system's order notation, "
                     "options and board key (what its rings, lines and zones mean)."
                     "\nBefore you order, `/order text:<order> preview:true` shows only you where your pieces would end.")
@@ -62,13 +60,5 @@ def board_key(marks: frozenset[BoardMark]) -> list[str]:
     ringed = any(m in marks for m in HIGHLIGHT)
     return [BOARD_KEY[m] for m in BOARD_KEY if m in marks] + [
         NOT_DRAWN[m] for m in NOT_DRAWN if m not in marks and not (m in HIGHLIGHT and ringed)]
-
-
-def _usage(command: Command) -> str:
-    """``/order text:<text> [seat:<seat>] [preview:<true/false>]: Give an order ...``, for /help."""
-    shown = {"bool": "true/false", "int": "number", "user": "member"}
-    parts = [f"{p.name}:<{shown.get(p.kind, p.name)}>" if p.required else f"[{p.name}:<{shown.get(p.kind, p.name)}>]"
-             for p in command.params if p.front_end]
-    return f"`/{' '.join([command.name, *parts])}`: {command.description}"
 
 

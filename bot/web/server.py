@@ -562,8 +562,8 @@ async def start_from_env(service: TableService) -> web.AppRunner:
 
 def main(argv: list[str]) -> int:
     """``python -m bot web``: serve until stopped."""
-    from bot.__main__ import DEFAULT_DB
-    from bot.storage import StoreUnavailable, open_store
+    from bot.database import DEFAULT_DB, open_store
+    from bot.storage import StoreUnavailable
 
     if argv:
         print("python -m bot web takes no arguments; set WARGAME_WEB_PORT, WARGAME_WEB_HOST and WARGAME_DB.",

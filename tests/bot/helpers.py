@@ -7,8 +7,8 @@ import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
+from bot.database import open_store
 from bot.service import Output, TableService, User
-from bot.storage import open_store
 from games.core.rng import seed_from_number
 
 ALICE = User("alice", "Alice")

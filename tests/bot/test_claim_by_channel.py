@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import Storage, open_store
+from bot.database import open_store
+from bot.storage import Storage
 
 pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast
 

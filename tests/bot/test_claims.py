@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 
-from bot.storage import open_store
+from bot.database import open_store
 
 
 async def test_one_claim_per_key_across_connections(store_url: str) -> None:

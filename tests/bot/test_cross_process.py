@@ -36,8 +36,9 @@ from typing import IO, Any
 import pytest
 
 import tests.bot.duel  # noqa: F401
+from bot.database import open_store
 from bot.service import FINISHED, fold, ruleset_for
-from bot.storage import Backend, GameRow, is_postgres, open_store
+from bot.storage import Backend, GameRow, is_postgres
 from bot.store import MIGRATIONS as SQLITE_MIGRATIONS
 from bot.store import Store
 from games.tools import TOOLS

@@ -162,7 +162,7 @@ async def test_only_the_umpire_or_a_server_manager_change_reminders(svc: TableSe
 def test_discord_descriptions_say_who_and_which_page() -> None:
     from discord import app_commands
 
-    from bot.discord_app import build_commands
+    from bot.slash import build_commands
 
     game = next(c for c in build_commands() if c.name == "game")
     assert isinstance(game, app_commands.Group)

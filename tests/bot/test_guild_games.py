@@ -10,8 +10,8 @@ import pytest
 import tests.bot.duel  # noqa: F401
 from bot import store as sqlite_store
 from bot import store_pg
+from bot.database import open_store
 from bot.service import LIST_PAGE, User
-from bot.storage import open_store
 from tests.bot.helpers import ALICE, BOB, CAROL, errors, make_service, ok, run
 
 GAME = dict(system="test-duel", scenario="race", options={}, seed=b"x" * 32, commitment="c", status="setup",

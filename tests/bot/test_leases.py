@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
+from bot.database import open_store
 from bot.leases import CLAIM_KEEP_SECONDS, LeaseRefused, ShardLeases, lease_seconds
-from bot.storage import open_store
 
 
 class Clock:

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.console import parse_line
+from bot.database import open_store
 from bot.rooms.seats import users_to_act
 from bot.service import Output, TableService, User
-from bot.storage import open_store
 from games.core.rng import seed_from_number
 from games.core.ruleset import UMPIRE
 from games.core.view import View

@@ -19,9 +19,9 @@ from typing import Any
 import discord
 import pytest
 
+from bot.database import open_store
 from bot.discord_app import TableBot
 from bot.service import TableService, User
-from bot.storage import open_store
 from games.core.rng import seed_from_number
 from games.core.ruleset import get_ruleset
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 
 import tests.bot.duel  # noqa: F401
+from bot.database import open_store
 from bot.migrate import copy_database
 from bot.service import Output, TableService
-from bot.storage import CopyRefused, Counts, open_store
+from bot.storage import CopyRefused, Counts
 from tests.bot.helpers import ADMIN, ALICE, BOB, CAROL, make_service, ok
 
 pytestmark = pytest.mark.slow  # every test here takes 0.8 s or more: left out of tasks.py test --fast

@@ -12,8 +12,9 @@ import pytest
 import tests.bot.duel  # noqa: F401
 from bot import store as sqlite_store
 from bot import store_pg
+from bot.database import open_store
 from bot.service import TableService
-from bot.storage import Backend, open_store
+from bot.storage import Backend
 from tests.bot.helpers import ALICE, BOB, ok
 
 FILLERS = 300  # running games whose reminders are not due

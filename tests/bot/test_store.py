@@ -17,7 +17,8 @@ import pytest
 import tests.bot.duel  # noqa: F401
 from bot import store as sqlite_store
 from bot import store_pg
-from bot.storage import ChannelTaken, StaleVersion, StoreUnavailable, open_store
+from bot.database import open_store
+from bot.storage import ChannelTaken, StaleVersion, StoreUnavailable
 from tests.bot.helpers import ALICE, BOB, CAROL, make_service, ok
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import tests.bot.duel  # noqa: F401
-from bot.storage import Counts, open_store
+from bot.database import open_store
+from bot.storage import Counts
 from bot.store import MIGRATIONS
 from tests.bot.helpers import CAROL, make_service, ok
 from tests.bot.test_postgres import go_on

@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import tests.bot.duel  # noqa: F401  (registers test-duel)
+from bot.database import open_store
 from bot.service import Output, TableService, User
-from bot.storage import open_store
 from tests.bot.helpers import seeds
 
 USERS = {"alice": User("alice", "Alice"), "bob": User("bob", "Bob"), "carol": User("carol", "Carol")}

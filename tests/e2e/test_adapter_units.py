@@ -6,15 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.discord_app import (
-    AUTOCOMPLETE_LIMIT,
-    autocomplete_choices,
-    next_actors,
-    options_text,
-    plan_outputs,
-)
+from bot.discord_app import next_actors, options_text, plan_outputs
 from bot.discord_choices import make_offer, offer_view
 from bot.service import Output
+from bot.slash import AUTOCOMPLETE_LIMIT, autocomplete_choices
 from bot.text import MESSAGE_LIMIT, split_text
 
 lines = st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=2500), max_size=8)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.discord_app as discord_app
+import bot.slash as slash
 from bot.discord_app import manage_commands
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord
@@ -43,9 +43,9 @@ async def test_changed_definitions_are_synced_once(
     await runner.stop(await runner.start())
     changed = tuple(
         dataclasses.replace(c, description="Roll dice (changed)") if c.name == "roll" else c
-        for c in discord_app.COMMAND_LIST
+        for c in slash.COMMAND_LIST
     )
-    monkeypatch.setattr(discord_app, "COMMAND_LIST", changed)
+    monkeypatch.setattr(slash, "COMMAND_LIST", changed)
     await runner.stop(await runner.start())
     assert len(syncs(fake)) == 2
     roll = next(c for c in fake.commands[fake.guild_id] if c["name"] == "roll")

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import open_store
+from bot.database import open_store
 from tests.e2e.conftest import serving
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
 from tests.e2e.test_entry_point import Child, launch, wait_exit

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.database import open_store
 from bot.service import TableService
-from bot.storage import Backend, open_store
+from bot.storage import Backend
 from bot.web import links
 from bot.web.server import start
 from tests.bot.helpers import ALICE, BOB, hex_duel, ok
