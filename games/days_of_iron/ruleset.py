@@ -144,8 +144,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   through a friendly deployed battery, not a limbered one, and is disordered, and the battery may
   not fire that turn as its gunners evade, 17.4.8): a charge that cannot reach is refused; an
   impulse short of contact ends no nearer than 1" to an enemy it did not charge (17.4). When the
-  Close Assault phase begins every pair in contact fights (house chart:
-  1d6 + Class, +1 charging; the loser loses stands; a tie costs each a stand). The house results
+  Close Assault phase begins every group of units in contact fights one combat, with any friendly
+  unit touching the rear of a line of it and directly opposite its enemy (17.5; house chart: 1d6 +
+  the side's average Class, +1 charging; the beaten side loses stands, shared evenly, a spare one
+  from its lowest Class, 17.5.2; a tie costs each side a stand). The house results
   sheet, by the winning margin, moves both (17.5.1): the loser routs or falls back, the winner holds,
   advances or pursues; an advance into a new enemy is a Break-Through Attack fought next turn
   (17.5.4; its enemy destroyed, the winner first wheels up to 45 degrees towards the nearest enemy
@@ -330,7 +332,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
     state_type: ClassVar[type[State]] = State
     book: ClassVar[str] = "Days of Iron: Franco-Prussian War regimental battles"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"zones"})  # no ring, no last move: the table as it stands
-    rules_version: ClassVar[str] = "2"  # 2: the section-by-section book review of issue 21 (charges, contact, ...)
+    # 2: the section-by-section book review of issue 21 (charges, contact, ...); 3: units in contact
+    # fight one pooled combat with their reinforcements (17.5, 17.5.2), not pair by pair
+    rules_version: ClassVar[str] = "3"
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [ScenarioInfo(s, data.scenario(s).name, data.scenario(s).description) for s in data.scenario_ids()]

@@ -36,8 +36,12 @@ within its compulsory move, paying the doubled arc, and advances the rest (``_wh
 A Break-Through target that fails its Being Charged test and routs lets the victor advance the
 balance of its compulsory move (17.5.4, ``advance_balance``).
 
-NOT here: cavalry halting at the edge of difficult terrain (17.5.1), multi-unit melees pooled into
-one combat (17.5.2; each pair fights on its own). Defensive cover (17.5.6) is built in rules/cover_17_5_6.py.
+Several units joined by contact, and the units reinforcing a line of them from behind, fight one
+combat (17.5, 17.5.2: ``rules/melees_17_5_2.py`` groups them and shares the casualties): one score a
+side with the average Class, the chart's column by all the stands, the losses shared.
+
+NOT here: cavalry halting at the edge of difficult terrain (17.5.1). Defensive cover (17.5.6) is
+built in rules/cover_17_5_6.py.
 
 17.5.5: a Class 2+ unit (or one with a Capable or Exceptional General attached) beaten while
 defending a wood, town or other cover does not fall back out of it (``_kept_in_cover``).
@@ -70,7 +74,7 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import Chart, house
-from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14, shooting_17_3
+from games.days_of_iron.rules import losses_17_5, melees_17_5_2, morale_17_2, routing_17_4_14, shooting_17_3
 from games.days_of_iron.rules.formations_12 import SKIRMISH, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
 from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
@@ -161,10 +165,15 @@ def breakthrough_attacks(state: State) -> list[tuple[Unit, Unit]]:
 
 
 def _column(winner: Unit, loser: Unit) -> int:
-    """The chart's column for the winner's numbers: outnumbered (under 2:3), even, outnumbering (over 3:2)."""
-    if winner.stands * 3 < loser.stands * 2:
+    return _column_for(winner.stands, loser.stands)
+
+
+def _column_for(winners: int, losers: int) -> int:
+    """The chart's column for the winner's numbers (stands): outnumbered (under 2:3), even,
+    outnumbering (over 3:2)."""
+    if winners * 3 < losers * 2:
         return 0
-    return 2 if winner.stands * 2 > loser.stands * 3 else 1
+    return 2 if winners * 2 > losers * 3 else 1
 
 
 def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
@@ -180,9 +189,13 @@ def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
 
 def resolve(state: State, rng: Rng) -> list[Event]:
     """Fight every melee on the table (17.5): first each routing unit in contact is beaten
-    separately (17.5.3), then the rest in order; a unit already beaten this phase does not fight again."""
+    separately (17.5.3), then the rest, one combat for every group of units joined by contact
+    (with the units reinforcing a line of it, 17.5, 17.5.2), in order; a unit already beaten this
+    phase does not fight again."""
     pairs = melees(state)
-    events = isolated_staff(state) + _staff_at_risk(state, pairs, rng)
+    groups = melees_17_5_2.combats(state, [(a, b) for a, b in pairs if ROUTING not in (a.status, b.status)])
+    backing = [u for g in groups for u in g.reinforcing]
+    events = isolated_staff(state) + _staff_at_risk(state, [u for pair in pairs for u in pair] + backing, rng)
     beaten: set[str] = set()
     for a, b in pairs:
         router = a if a.status == ROUTING else b if b.status == ROUTING else None
@@ -191,13 +204,17 @@ def resolve(state: State, rng: Rng) -> list[Event]:
             continue
         events += _routers_caught(state, victor, router, rng)
         beaten.add(router.id)
-    for a, b in pairs:
-        if a.id in beaten or b.id in beaten or ROUTING in (a.status, b.status) or not (
-                on_table(a) and on_table(b) and in_contact(a, b)):
+    for group in groups:
+        combat = melees_17_5_2.still_fighting(state, group)
+        if combat is None or any(u.id in beaten for u in combat.units):
             continue
-        ridden = _ridden_down(state, a, b)
-        events += _ride_down(state, *ridden, rng) if ridden else _fight(state, a, b, rng)
-        beaten |= {u.id for u in (a, b) if u.status != ON_TABLE}
+        if combat.single:
+            a, b = combat.mine[0], combat.theirs[0]
+            ridden = _ridden_down(state, a, b)
+            events += _ride_down(state, *ridden, rng) if ridden else _fight(state, a, b, rng)
+        else:
+            events += _fight_together(state, combat, rng)
+        beaten |= {u.id for u in combat.units if u.status != ON_TABLE}
     return events
 
 
@@ -215,12 +232,12 @@ def isolated_staff(state: State) -> list[Event]:
     return events
 
 
-def _staff_at_risk(state: State, pairs: list[tuple[Unit, Unit]], rng: Rng) -> list[Event]:
-    """17.5.7: each General attached to a unit fighting a close assault this phase rolls 1d6 once
-    (6: a roll on the Casualties to Staff chart), the initiative side's first."""
+def _staff_at_risk(state: State, units: list[Unit], rng: Rng) -> list[Event]:
+    """17.5.7: each General attached to a unit fighting a close assault this phase (in contact or
+    reinforcing) rolls 1d6 once (6: a roll on the Casualties to Staff chart), in the order met."""
     events: list[Event] = []
     seen: list[str] = []
-    for unit in [u for pair in pairs for u in pair]:
+    for unit in units:
         if unit.id in seen:
             continue
         seen.append(unit.id)
@@ -294,6 +311,63 @@ def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:
     if on_table(loser):
         events += _loser_moves(state, loser, winner, loser_result)
     events += _winner_moves(state, winner, loser, winner_result, start)
+    return events
+
+
+def _side_score(state: State, side: list[Unit], enemies: list[Unit], rng: Rng) -> tuple[int, str]:
+    """17.5 for several units: one die, the average Class (``melees_17_5_2.average_class``), and
+    +1 when any of them charged this turn or makes a Break-Through Attack on one of ``enemies``."""
+    chart = house().charts["close-assault"]
+    die = roll(chart.table.dice, rng).total
+    cls = melees_17_5_2.average_class(side)
+    ids = {e.id for e in enemies}
+    charged = any(u.charge_turn == state.turn and bool(u.charging) for u in side)
+    broke = any(u.breakthrough in ids and u.breakthrough_turn == state.turn for u in side)
+    total = die + cls + (1 if charged or broke else 0)
+    said = "+1 charging" if charged else "+1 break-through" if broke else ""
+    average = " (average Class)" if len(side) > 1 else ""
+    return total, f"{_names(side)} {die}+{cls}{average}{said} = {total}"
+
+
+def _names(units: list[Unit]) -> str:
+    return ", ".join(u.name for u in units[:-1]) + (" and " if len(units) > 1 else "") + units[-1].name
+
+
+def _fight_together(state: State, combat: melees_17_5_2.Combat, rng: Rng) -> list[Event]:
+    """17.5, 17.5.2: several units in one combat: one score a side, the losses shared among the
+    beaten side's units, then every unit's compulsory movement (each beaten unit away from the
+    nearest victor, each victor after the nearest beaten unit)."""
+    chart = house().charts["close-assault"]
+    sa, ta = _side_score(state, combat.mine, combat.theirs, rng)
+    sb, tb = _side_score(state, combat.theirs, combat.mine, rng)
+    backing = f" ({_names(combat.reinforcing)} reinforcing)" if combat.reinforcing else ""
+    head = f"**Close assault** (17.5, one combat of {len(combat.units)} units{backing}): {ta}; {tb}"
+    if sa == sb:
+        events = [public(f"{head}: a draw, each side loses a stand (17.5.2) and the melee goes on.")]
+        for side in (combat.mine, combat.theirs):
+            for unit, lost in melees_17_5_2.share(side, 1, rng):
+                events += losses_17_5.loss(state, unit, lost)
+        return events
+    winners, losers = (combat.mine, combat.theirs) if sa > sb else (combat.theirs, combat.mine)
+    margin = abs(sa - sb)
+    die = roll(chart.table.dice, rng).total
+    column = _column_for(sum(u.stands for u in winners), sum(u.stands for u in losers))
+    lost = min(int(chart.table.lookup(die, column)), sum(u.stands for u in losers))
+    shares = melees_17_5_2.share(losers, lost, rng)
+    loser_result, winner_result = result_for(margin)
+    taken = ", ".join(f"{u.name} {n}" for u, n in shares) or "none"
+    events = [public(f"{head}: {_names(winners)} win by {margin}; {chart.table.name} {chart.table.dice} = {die} "
+                     f"({chart.table.columns[column]}): {_names(losers)} lose {lost}, shared (17.5.2): {taken}. "
+                     f"{results_sheet()[0].table.name}: the beaten {loser_result}, the victors {winner_result} (17.5.1).")]
+    for unit, n in shares:
+        events += losses_17_5.loss(state, unit, n)
+    starts = {u.id: base(u).centre for u in losers}
+    for loser in melees_17_5_2.rear_first(losers, winners):  # a line's reinforcer gives way before it
+        if on_table(loser):
+            events += _loser_moves(state, loser, melees_17_5_2.nearest(loser, winners), loser_result)
+    for winner in reversed(melees_17_5_2.rear_first(winners, losers)):  # the front ranks lead
+        beaten = melees_17_5_2.nearest(winner, losers)
+        events += _winner_moves(state, winner, beaten, winner_result, starts[beaten.id])
     return events
 
 

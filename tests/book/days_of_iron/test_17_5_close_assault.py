@@ -10,7 +10,8 @@ import math
 import pytest
 
 from games.core.errors import GameError
-from games.days_of_iron.state import CAPTURED, ROUTING, SHATTERED
+from games.days_of_iron.rules.melees_17_5_2 import share
+from games.days_of_iron.state import CAPTURED, ROUTING, SHATTERED, Unit
 from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import finish_turn, order, start_turn
 from tests.scripted import DiceThenStream
@@ -29,7 +30,6 @@ def test_17_5_class_and_the_die_decide_the_close_assault() -> None:
         assert f"{loser} loses" in said or f"{loser} routs" in said or f"beats {loser}" in said, said
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="not built: a pooled multi-unit melee, reinforcement from behind (17.5)")
 def test_17_5_a_line_in_melee_is_reinforced_by_the_unit_behind_it() -> None:
     """17.5: "Providing a unit in a melee is in line, it can receive reinforcement from a friendly
     unit behind it." The 63e's column stands behind the 2e's line, directly opposite the 74th: one
@@ -55,7 +55,6 @@ def test_17_5_1_a_rout_into_a_river_away_from_a_ford_drowns_the_unit() -> None:
     assert "drown" in said.lower(), said
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="not built: a pooled multi-unit melee, casualties shared (17.5.2)")
 def test_17_5_2_the_casualties_are_shared_among_the_units_in_the_combat() -> None:
     """17.5.2: "Take the casualties evenly from all units involved in the combat. In the event of a
     'spare' casualty, take this off the lowest quality unit involved in the combat." The 74th and
@@ -239,3 +238,60 @@ def test_17_5_8_foot_at_two_stands_and_horse_at_one_are_removed() -> None:
     order(state, "french", "63e de Ligne fire at 2nd Hussars", DiceThenStream([6, 6] + [1] * 10))
     to_step(state, "Movement", DiceThenStream([6] * 40))
     assert foot.status == SHATTERED and horse.status == SHATTERED
+
+
+def test_17_5_a_unit_in_contact_with_two_enemies_fights_them_in_one_combat() -> None:
+    """17.5: "Players add all the relevant tactical factors for all units involved, add the average
+    troop class of the units involved and add the result of a roll of 1d6." The 2e touches both
+    the 74th and the 39th: one combat is fought, with one die a side (RULING, RULINGS.md 17.5.2),
+    not two melees one after the other."""
+    state, _ = table(french_first=True)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "74th", 31.0, 28.0, 180.0, "column")
+    place(state, "39th", 41.0, 28.0, 180.0, "column")
+    said = text_of(to_step(state, "Close Assault", DiceThenStream([3] * 40)))
+    assert said.count("**Close assault**") == 1, said
+    assert "one combat of 3 units" in said and "74th Infantry and 39th Fusiliers" in said, said
+
+
+def test_17_5_only_a_line_is_reinforced_from_behind() -> None:
+    """17.5: "Providing a unit in a melee is in line, it can receive reinforcement from a friendly
+    unit behind it." The 2e in column, the 63e touching its rear: the 63e does not fight."""
+    state, _ = table(french_first=False)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0, "column")
+    place(state, "63e de Ligne", 36.0, 34.0, 0.0, "column")  # y 32.5-35.5: touching the 2e's rear
+    place(state, "74th", 36.0, 29.0, 180.0)
+    said = text_of(to_step(state, "Close Assault", DiceThenStream([3] * 40)))
+    assert "**Close assault**" in said and "63e de Ligne" not in said, said
+
+
+def test_17_5_a_reinforcer_must_stand_directly_opposite_the_enemy() -> None:
+    """17.5: "the reinforcing unit must be positioned directly opposite the enemy unit as if the
+    intervening friendly unit was not there." The 74th faces only the left of the 2e's 12" line;
+    the 63e behind the line's right end has no enemy straight ahead and does not fight."""
+    state, _ = table(french_first=False)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "63e de Ligne", 40.0, 32.0, 0.0, "column")  # x 38-42: behind the right end
+    place(state, "74th", 31.0, 29.0, 180.0, "column")  # x 29-33: facing the left end
+    said = text_of(to_step(state, "Close Assault", DiceThenStream([3] * 40)))
+    assert "**Close assault**" in said and "63e de Ligne" not in said, said
+
+
+def _stands(name: str, cls: int, stands: int) -> Unit:
+    return Unit(id=name, name=name, side="french", brigade="b", type="infantry", cls=cls, stands=stands)
+
+
+def test_17_5_2_losses_are_even_and_a_spare_one_falls_on_the_lowest_class() -> None:
+    """17.5.2: "Take the casualties evenly from all units involved in the combat. In the event of a
+    'spare' casualty, take this off the lowest quality unit involved in the combat or from the unit
+    that has more stands in contact if the quality is same. If quality and number of stands in
+    contact is the same then allot the casualty using a die roll." """
+    good, poor, big = _stands("good", 3, 8), _stands("poor", 1, 8), _stands("big", 3, 12)
+    assert {u.id: n for u, n in share([good, poor], 4, DiceThenStream([]))} == {"good": 2, "poor": 2}
+    assert {u.id: n for u, n in share([good, poor], 3, DiceThenStream([]))} == {"good": 1, "poor": 2}
+    assert {u.id: n for u, n in share([good, big], 1, DiceThenStream([]))} == {"big": 1}
+    twin = _stands("twin", 3, 8)
+    assert {u.id: n for u, n in share([good, twin], 1, DiceThenStream([2, 5]))} == {"twin": 1}  # the higher die
+    assert {u.id: n for u, n in share([good, twin], 1, DiceThenStream([6, 1]))} == {"good": 1}
+    small = _stands("small", 1, 1)
+    assert {u.id: n for u, n in share([small, big], 4, DiceThenStream([]))} == {"small": 1, "big": 3}  # no more than it has
