@@ -382,13 +382,31 @@ def minkowski_difference(obstacle: Sequence[Point], moving: Sequence[Point]) -> 
     return convex_hull([sub(o, m) for o in obstacle for m in moving])
 
 
+SWEEP_MARGIN = 1e-3  # inches: discs this far apart cannot hold polygons that touch (a sweep's quick "no")
+
+
+def _far_apart(centre: Point, radius: float, polygon: Sequence[Point]) -> bool:
+    """True when ``polygon`` lies wholly outside the disc (``centre``, ``radius``) with room to
+    spare: a sweep inside that disc cannot meet it, so its exact test need not run."""
+    cx = sum(p[0] for p in polygon) / len(polygon)
+    cy = sum(p[1] for p in polygon) / len(polygon)
+    reach = max(math.hypot(p[0] - cx, p[1] - cy) for p in polygon)
+    return math.hypot(cx - centre[0], cy - centre[1]) > radius + reach + SWEEP_MARGIN
+
+
 def slide_contact(moving: Sequence[Point], delta: Point, obstacle: Sequence[Point]) -> float | None:
     """Fraction in [0, 1] of a straight slide at which ``moving`` first presses into ``obstacle``.
 
     Exact: the slide meets the obstacle iff the segment from the origin to ``delta`` enters the
-    Minkowski difference. Starting in contact and sliding along or away is not a contact.
+    Minkowski difference. Starting in contact and sliding along or away is not a contact. An
+    obstacle outside the disc that holds the whole slide is answered at once (``_far_apart``).
     """
     if length(delta) < EPS:
+        return None
+    cx = sum(p[0] for p in moving) / len(moving)
+    cy = sum(p[1] for p in moving) / len(moving)
+    reach = max(math.hypot(p[0] - cx, p[1] - cy) for p in moving)
+    if _far_apart((cx + delta[0] / 2, cy + delta[1] / 2), reach + length(delta) / 2, obstacle):
         return None
     diff = minkowski_difference(obstacle, moving)
     interval = segment_interval_in_polygon((0.0, 0.0), delta, diff)
@@ -433,6 +451,9 @@ def pivot_contact(moving: Sequence[Point], pivot: Point, degrees: float, obstacl
     """
     total = abs(degrees)
     if total < EPS:
+        return None
+    # every point of ``moving`` stays within its farthest vertex's distance of the pivot
+    if _far_apart(pivot, max(distance(v, pivot) for v in moving), obstacle):
         return None
     sign = 1.0 if degrees > 0 else -1.0
 
