@@ -5,7 +5,8 @@ texts, from the same seed, must give the same events and the same rolls. A rules
 different results breaks every game stored before it, so it must come with a new
 ``Ruleset.rules_version``; the bot then tells players which version their game was played under.
 
-For every registered system and scenario, ``tests/rules_pins.json`` keeps a log recorded by random
+For every registered system and scenario, the system's own ``tests/<package>/rules_pins.json``
+(e.g. ``tests/days_of_iron/rules_pins.json``) keeps a log recorded by random
 legal orders (at most ``MAX_ORDERS``) under the version current at recording, and a short digest of
 what each order gave (every event's text and readers, and the random stream's counter).
 tests/test_rules_pins.py replays each log with today's rules. Same version, different result: the
@@ -30,7 +31,8 @@ from bot.rooms.common import fold
 from games.core.rng import Rng
 from games.core.ruleset import Event, Ruleset, get_ruleset, legal_texts, system_ids
 
-PINS = Path(__file__).with_name("rules_pins.json")
+TESTS = Path(__file__).resolve().parent
+PIN_FILE = "rules_pins.json"
 MAX_ORDERS = 200
 
 
@@ -38,6 +40,21 @@ def cases() -> list[tuple[str, str]]:
     """Every (system, scenario) a player can start."""
     systems = [s for s in system_ids() if not s.startswith("test-")]
     return [(s, sc.id) for s in systems for sc in get_ruleset(s).scenarios()]
+
+
+def pin_file(system: str) -> Path:
+    """Where a system's pins are kept: its own tests folder, named after its package in games/, so a
+    new system's pins are a new file of its own (the shared systems' files are left alone)."""
+    return TESTS / type(get_ruleset(system)).__module__.split(".")[1] / PIN_FILE
+
+
+def load_pins() -> dict[str, Any]:
+    """Every pin of every registered system, keyed "system/scenario"."""
+    pins: dict[str, Any] = {}
+    for path in sorted({pin_file(system) for system, _ in cases()}):
+        if path.exists():
+            pins.update(json.loads(path.read_text()))
+    return pins
 
 
 def seed_of(system: str, scenario: str) -> bytes:
@@ -86,20 +103,21 @@ def record_case(system: str, scenario: str) -> dict[str, Any]:
     return {"rules_version": rules.rules_version, "log": log, "digests": replay(rules, system, scenario, log)}
 
 
-def record(path: Path = PINS) -> list[str]:
+def record() -> list[str]:
     """Record every case anew, keeping the pin of each case whose rules version has not changed."""
-    old: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
-    pins: dict[str, Any] = {}
+    old = load_pins()
+    files: dict[Path, dict[str, Any]] = {}
     kept: list[str] = []
     for system, scenario in cases():
         key = f"{system}/{scenario}"
         pin = old.get(key)
         if pin is not None and pin["rules_version"] == get_ruleset(system).rules_version:
-            pins[key] = pin
             kept.append(key)
         else:
-            pins[key] = record_case(system, scenario)
-    path.write_text(json.dumps(pins, indent=1, sort_keys=True) + "\n")
+            pin = record_case(system, scenario)
+        files.setdefault(pin_file(system), {})[key] = pin
+    for path, pins in files.items():
+        path.write_text(json.dumps(pins, indent=1, sort_keys=True) + "\n")
     return kept
 
 
@@ -111,7 +129,7 @@ def main() -> None:
         parser.print_help()
         return
     kept = record()
-    print(f"recorded {PINS}; kept {len(kept)} pins whose rules version did not change")
+    print(f"recorded tests/<system>/{PIN_FILE}; kept {len(kept)} pins whose rules version did not change")
 
 
 if __name__ == "__main__":

@@ -3,15 +3,14 @@ says how the pins are made and recorded)."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from games.core.ruleset import get_ruleset
-from tests.rules_pins import PINS, cases, replay
+from tests.rules_pins import cases, load_pins, replay
 
-PINNED: dict[str, Any] = json.loads(PINS.read_text())
+PINNED: dict[str, Any] = load_pins()
 RECORD = "record the pins again: .venv/bin/python -m tests.rules_pins --record"
 
 
