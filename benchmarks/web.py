@@ -30,13 +30,16 @@ ran only the hammer loop and reported its order-path figures as
 "viewers watching"; that overstated what watching costs, so both are printed now.
 
 Each scenario alternates ``--rounds`` times a phase of ``--seconds`` with no viewers (the web
-up, nobody looking) and one with viewers, the player giving the same kind of orders throughout,
-so a load that drifts (the machine is shared) falls on both alike. Every accepted order is
+up, nobody looking) and one with viewers (ABBA: every other round watches first), the player
+giving the same kind of orders throughout, so a load that drifts (the machine is shared) falls on
+both alike. Every accepted order is
 counted in the phase it began in. Each phase prints the orders' p50/p99 and the CPU seconds the
 bot, the web process, the viewers and the machine's other programs took; each scenario prints
 the board page and replay step p50/p99 and the pooled order p99 without and with viewers, with
 a bootstrap 90% interval of their ratio and each round's ratio (the spread). The issue asks the
-order p99 with viewers be at most 10% worse. Exit code is always 0 (a benchmark is not a test).
+order p99 with viewers be at most 10% worse: PASS when the whole interval is within +10%, MISS
+when all of it is above, UNRESOLVED otherwise (a point estimate inside a wide interval proves
+nothing either way). Exit code is always 0 (a benchmark is not a test).
 """
 
 from __future__ import annotations
@@ -132,6 +135,14 @@ class Player:
                 self.game += 1
                 await new_duel(self.svc, f"orders-{self.game}")
             await asyncio.sleep(0.02)
+
+
+def verdict(low: float, high: float) -> str:
+    """PASS only when the whole 90% interval of the p99 change is within +10%, MISS when all of it
+    is above; otherwise the run cannot tell (more rounds, longer phases or a quieter machine)."""
+    if high <= 0.10:
+        return "PASS"
+    return "MISS" if low > 0.10 else "UNRESOLVED"
 
 
 def bootstrap(alone: list[float], watched: list[float], draws: int = 1000) -> tuple[float, float]:
@@ -329,7 +340,9 @@ async def scenario(svc: TableService, url: str, chains: list[list[str]], id_of: 
     spreads: list[str] = []
     try:
         for round_no in range(args.rounds):
-            for phase in ("alone", "viewers"):
+            # ABBA: every other round watches first, so a load that rises or falls within a round
+            # (the machine is shared) does not always fall on the same phase
+            for phase in ("alone", "viewers") if round_no % 2 == 0 else ("viewers", "alone"):
                 proc = None
                 if phase == "viewers":
                     ready, go, out = context.Event(), context.Event(), context.Queue()
@@ -380,8 +393,7 @@ async def scenario(svc: TableService, url: str, chains: list[list[str]], id_of: 
     print(f"  orders without viewers p50 {pct(alone, 0.5):.1f} p99 {pct(alone, 0.99):.1f} ms ({len(alone)}), "
           f"with viewers p50 {pct(watched, 0.5):.1f} p99 {pct(watched, 0.99):.1f} ms ({len(watched)}): "
           f"p99 {worse:+.0%} (90% interval {low:+.0%}..{high:+.0%}; rounds: {', '.join(spreads)}) -> "
-          f"{'PASS' if worse <= 0.10 else 'MISS'} "
-          f"(at most +10%)" + (f"; {player.ran_out} watched chains ran out" if player.ran_out else ""), flush=True)
+          f"{verdict(low, high)} (at most +10%)" + (f"; {player.ran_out} watched chains ran out" if player.ran_out else ""), flush=True)
     return pct(alone, 0.99), pct(watched, 0.99)
 
 
