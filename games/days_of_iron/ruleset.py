@@ -128,9 +128,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   of the formation it started in, house; what then remains is the slower formation's allowance less
   what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
   a formation change too (17.4.7), one a turn, never in a heavy wood. A side's charges go home (or
-  feint) before its other moves (17.4.1).
+  feint) before its other moves (17.4.1), and a charger neither forms, turns nor wheels before its
+  own (17.4.2).
   Class 1 infantry never skirmish (8.1); a battery limbers with `form column`, not in a turn it fired
-  unless it is horse artillery (10.3).
+  unless it is horse artillery (10.3), and fires only deployed (`form line`), never limbered.
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
   ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
   side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
@@ -333,7 +334,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
     book: ClassVar[str] = "Days of Iron: Franco-Prussian War regimental battles"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"zones"})  # no ring, no last move: the table as it stands
     # 2: the section-by-section book review of issue 21 (charges, contact, ...); 3: units in contact
-    # fight one pooled combat with their reinforcements (17.5, 17.5.2), not pair by pair
+    # fight one pooled combat with their reinforcements (17.5, 17.5.2), not pair by pair; a limbered
+    # battery does not fire (10.3); a charger does not form or turn before its 2nd Impulse (17.4.2);
+    # lost stands come off the rear (the front stays in contact)
     rules_version: ClassVar[str] = "3"
 
     def scenarios(self) -> list[ScenarioInfo]:

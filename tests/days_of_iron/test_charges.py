@@ -366,7 +366,7 @@ def test_the_charges_console_script_plays_every_charge_rule() -> None:
         "`10th Uhlans fire at 16e Chasseurs`: 10th Uhlans made a declared charge this turn and may not shoot (17.2.5).",
         "16e Chasseurs à pied defensive fire at 10th Uhlans (17.3.1)",
         "5th Jäger makes an opportunity charge at 9e Batterie (4-pdr) (17.4.11).",
-        "9e Batterie (4-pdr) defensive fire at 5th Jäger (17.3.1)",
+        "`9e Batterie reserve fire`: 9e Batterie (4-pdr) is limbered: a battery fires only when deployed (10.1, 10.3).",
         "**Game over.**",
     ):
         assert wanted in out, wanted

@@ -622,6 +622,7 @@ def check_reserve(state: State, seat: str, order: ReserveFire) -> ReserveFire:
         raise IllegalOrder(f"{unit.name} has fired this turn: only stands that did not fire reserve it (17.3.1).")
     if unit.reserve_turn == state.turn:
         raise IllegalOrder(f"{unit.name} has reserved its fire already.")
+    shooting.check_deployed(unit)
     if order.stands is not None and order.stands >= unit.stands:
         raise IllegalOrder(f"{unit.name} has {unit.stands} stands: reserve fewer, or all of its fire with "
                            f"`{unit.id} reserve fire` (17.3.1).")
@@ -654,6 +655,8 @@ def defensive_fire(state: State, charger: Unit, target: Unit, rng: Rng) -> list[
     kept their fire, if the charger is in its arcs, sight and range; the hits come off at once."""
     if not reserved(state, target) or not on_table(target) or target.status != ON_TABLE:
         return []
+    if shooting.limbered(target):  # it limbered since it kept its fire (10.3: a limbered battery does not fire)
+        return [public(f"{target.name} holds defensive fire: it is limbered (10.3).")]
     if not (shooting.in_arc(target, charger) and shooting.gap(target, charger) <= shooting.reach(target) + 1e-9
             and shooting.in_sight(state, target, charger)):
         return [public(f"{target.name} holds defensive fire: {charger.name} is not in its arcs and range (17.3.1).")]

@@ -5,9 +5,11 @@ surrender (18.1), Generals killed or captured (14.3, 14.5). The bot records; the
 from __future__ import annotations
 
 from games.core.errors import IllegalOrder
+from games.core.geometry import sub
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import rules
 from games.days_of_iron.orders import Fate
+from games.days_of_iron.rules.formations_12 import base, measured
 from games.days_of_iron.state import (
     CAPTURED,
     DESTROYED,
@@ -55,8 +57,14 @@ def check_loss(unit: Unit, stands: int) -> None:
 
 def loss(state: State, unit: Unit, stands: int) -> list[Event]:
     """Take losses: a General hit is lost (14.3); a unit with no stands is destroyed, and infantry
-    at 2 stands or cavalry at 1 are shattered and removed (17.5.8)."""
+    at 2 stands or cavalry at 1 are shattered and removed (17.5.8). On the measured table the
+    stands come off the rear: the front edge stays where it stood, so a unit in contact stays in
+    contact (17.5: a drawn melee "goes on" next turn; RULINGS.md 17.5.2)."""
+    front = base(unit).edge_midpoint("bow") if measured(state) and unit.type != "general" else None
     unit.stands -= stands
+    if front is not None and unit.stands > 0:
+        moved = sub(front, base(unit).edge_midpoint("bow"))
+        unit.x, unit.y = round(unit.x + moved[0], 6), round(unit.y + moved[1], 6)
     if unit.type == "general":
         lines = [f"{unit.name} is hit and lost."]
     else:

@@ -420,10 +420,16 @@ def check_normal_movement(state: State, seat: str, unit: Unit, text: str) -> Non
     """17.4.1: "The order of movement of units is: routers, 2nd impulse movements and then normal
     movements (including 1st impulse movements)": routers have run when the side's part began (rules/
     routing_17_4_14.py); a normal move, formation change or opportunity charge waits for the side's
-    charges to go home (or feint)."""
+    charges to go home (or feint). 17.4.2: "2nd Impulse moves occur before normal movement and no
+    formation changes, wheeling or changing of direction is allowed": nor does the charger itself
+    move, form or turn before its own."""
     check_movement_order(state, seat, unit, text)
+    if unit.charging and unit.charge_turn == state.turn and unit.home_turn != state.turn:
+        raise IllegalOrder(f"{unit.name} is charging: its 2nd Impulse comes first, and no formation change, wheeling "
+                           "or changing of direction is allowed before it (17.4.2).",
+                           hint=f"`{unit.id} charge home`, or `{unit.id} feint` if it may.")
     charger = charge_not_home(state, unit.side)
-    if charger is not None and charger.id != unit.id:
+    if charger is not None:
         raise IllegalOrder(f"{charger.name}'s charge has not gone in: 2nd Impulse moves come before normal "
                            "movement (17.4.1).", hint=f"`{charger.id} charge home` or `{charger.id} feint` first.")
 

@@ -300,7 +300,22 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
     friend = endangered(state, unit, target)
     if friend is not None:
         raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} (17.3.4).")
+    check_deployed(unit)  # last: what is wrong with the target is said first, whatever the guns' state
     return order
+
+
+def limbered(unit: Unit) -> bool:
+    """A battery in column is limbered (the help's `form column`; 10.1: "while limbered it is a
+    dense target and when deployed it is a line target")."""
+    return unit.type == "artillery" and unit.formation == COLUMN
+
+
+def check_deployed(unit: Unit) -> None:
+    """10.3: "Horse Artillery can shoot and limber and move or they can move and deploy (but not
+    fire)": a battery fires only deployed, never limbered."""
+    if limbered(unit):
+        raise IllegalOrder(f"{unit.name} is limbered: a battery fires only when deployed (10.1, 10.3).",
+                           hint=f"`{unit.id} form line` in the Movement phase deploys it; it may fire the turn after.")
 
 
 def _why_not(state: State, unit: Unit, target: Unit) -> str:

@@ -10,6 +10,7 @@ import pytest
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.days_of_iron.state import State
+from games.core.ruleset import legal_texts
 from tests.book.days_of_iron.table import place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
@@ -221,3 +222,22 @@ def test_10_3_limbered_horse_artillery_evade_with_their_guns() -> None:
         said = text_of(order(state, "prussian", "4th Horse Battery evade", DiceThenStream([6] * 20)))
         assert (battery.y < 14.0) is moves, (formation, said)
         assert ("leave their guns" in said) is not moves
+
+
+def test_10_3_a_limbered_battery_does_not_fire() -> None:
+    """10.3: "Horse Artillery can shoot and limber and move or they can move and deploy (but not
+    fire) in the Movement Phase"; 10.1: "while limbered it is a dense target and when deployed it is
+    a line target". The 7e Batterie in column (limbered) may neither fire nor keep its fire for
+    defensive fire, nor is a shot offered; deployed (in line) it fires. (Found playing the meeting
+    scenario: a battery set out in column fired every turn.)"""
+    state, rng = table()
+    battery = place(state, "7e Batterie", 36.0, 34.0, 0.0, "column")
+    place(state, "74th", 36.0, 24.0, 180.0)
+    to_step(state, "Shooting", rng)
+    with pytest.raises(IllegalOrder, match="limbered"):
+        RS.parse_order(state, "french", "7e Batterie fire at 74th")
+    with pytest.raises(IllegalOrder, match="limbered"):
+        RS.parse_order(state, "french", "7e Batterie reserve fire")
+    assert not [t for t in legal_texts(RS, state, "french") if t.startswith("7e-batterie fire")]
+    battery.formation = "line"
+    assert "fire at" in text_of(order(state, "french", "7e Batterie fire at 74th", rng))

@@ -7,7 +7,7 @@ import pytest
 
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
-from games.core.ruleset import Event
+from games.core.ruleset import Event, legal_texts
 from games.days_of_iron.state import (
     DISORDERED,
     GOOD,
@@ -309,3 +309,22 @@ def test_17_2_2_a_charge_may_be_declared_only_at_an_enemy_the_charger_sees() -> 
         else:
             with pytest.raises(IllegalOrder, match=r"see|visib"):
                 RS.parse_order(state, "french", "2e de Ligne charge 74th")
+
+
+def test_17_4_2_a_charger_neither_forms_nor_turns_before_its_2nd_impulse() -> None:
+    """17.4.2: "2nd Impulse moves occur before normal movement and no formation changes, wheeling or
+    changing of direction is allowed." The 4e Chasseurs à cheval, charging the 8th Jäger, may not
+    form line, turn or wheel in the Movement phase before going home; `charge home` is what it may
+    do. (Found playing the meeting scenario: a charging regiment formed line, then fell short.)"""
+    state, _ = table()
+    place(state, "4e Chasseurs à cheval", 36.0, 30.0, 0.0)
+    place(state, "8th Jäger", 36.0, 24.0, 180.0, "skirmish")
+    order(state, "french", "4e Chasseurs à cheval charge 8th Jäger", DiceThenStream([6] * 20))
+    to_step(state, "Movement", DiceThenStream([6] * 40))
+    for text in ("4e Chasseurs à cheval form column", "4e Chasseurs à cheval turn about",
+                 "4e Chasseurs à cheval move 0 wheel left 20"):
+        with pytest.raises(IllegalOrder, match=r"17\.4\.2"):
+            RS.parse_order(state, "french", text)
+    offered = [t for t in legal_texts(RS, state, "french") if t.startswith("4e-chasseurs")]
+    assert offered and all("charge home" in t or "feint" in t for t in offered), offered
+    order(state, "french", "4e Chasseurs à cheval charge home", DiceThenStream([6] * 10))

@@ -295,3 +295,22 @@ def test_17_5_2_losses_are_even_and_a_spare_one_falls_on_the_lowest_class() -> N
     assert {u.id: n for u, n in share([good, twin], 1, DiceThenStream([6, 1]))} == {"good": 1}
     small = _stands("small", 1, 1)
     assert {u.id: n for u, n in share([small, big], 4, DiceThenStream([]))} == {"small": 1, "big": 3}  # no more than it has
+
+
+def test_17_5_a_drawn_melee_goes_on_the_units_still_in_contact() -> None:
+    """17.5: "Units in base to base contact with an enemy unit are considered to be in Close Assault
+    combat." After a draw ("each loses a stand and the melee goes on") the 4e Chasseurs à cheval's
+    column loses a rank (5 stands two abreast are three deep, 4 are two): its stands come off the
+    rear, its front stays on the 74th, and the two fight again next turn. RULING (RULINGS.md 17.5.2).
+    (Found playing the meeting scenario: the front drew back half an inch and the melee was over.)"""
+    state, _ = table(french_first=False)
+    horse = place(state, "4e Chasseurs à cheval", 36.0, 30.5, 0.0, "column")
+    horse.stands = 5
+    place(state, "74th", 36.0, 28.5, 180.0)
+    said = text_of(to_step(state, "Close Assault", DiceThenStream([3, 4] + [3] * 40)))
+    assert "a draw" in said and horse.stands == 4, said
+    assert (horse.x, horse.y) == (36.0, 30.0)  # one stand (1") shallower, its front edge still at y 29
+    finish_turn(state, DiceThenStream([3] * 40))
+    start_turn(state, french_first=False)
+    said = text_of(to_step(state, "Close Assault", DiceThenStream([3] * 40)))
+    assert "**Close assault**" in said and "4e Chasseurs à cheval" in said, said
