@@ -60,6 +60,12 @@ def on(s: State, key: str) -> bool:
     return opt(s, key) == "on"
 
 
+def of_turns(s: State) -> str:
+    """What follows "Turn N" in the log and the status: the last turn, or that there is none
+    (``turns`` 0: scenario 5, 15.6.5 "The game has no turn limit")."""
+    return f" of {s.turns}" if s.turns else " (no turn limit)"
+
+
 # --- geometry ----------------------------------------------------------------------------------
 def pos(u: Unit) -> Hex:
     return Hex(u.q, u.r)
@@ -197,7 +203,9 @@ def in_zone(s: State, zone: Zone, h: Hex) -> str:
         return f"{lab} is not in row " + " or ".join(f"{r:02d}" for r in zone.rows)
     if zone.cols and not zone.cols[0] <= col <= zone.cols[1]:
         return f"{lab} is not in columns {zone.cols[0]}-{zone.cols[1]}"
-    if zone.near and not any(distance(h, lay.parse(n)) <= zone.within for n in zone.near):
+    if zone.near and zone.exactly and not any(distance(h, lay.parse(n)) == zone.exactly for n in zone.near):
+        return f"{lab} is not exactly {zone.exactly} hexes from " + " or ".join(zone.near)
+    if zone.near and not zone.exactly and not any(distance(h, lay.parse(n)) <= zone.within for n in zone.near):
         return f"{lab} is more than {zone.within} hexes from " + " and ".join(zone.near)
     if zone.near_terrain:
         anchors = [x for x, t in the_map.terrain.items() if t == zone.near_terrain]
