@@ -92,6 +92,11 @@ class IronAndFire(Ruleset[State, IronOrder]):
     state_type = State
     book = "Iron and Fire (Against the Odds): the Huáscar in the War of the Pacific, 1879"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action", "zones"})
+    # 2: scenario 5 has no turn limit and ends a draw when the Huáscar leaves without Peru's
+    # condition met (was: 20 turns, then victory points, a 0-0 tie to Peru); scenario 4's Huáscar
+    # sets up exactly three hexes from 2801/2901 (data/iron_and_fire/RULINGS.md). An older game's
+    # log replays differently: its /game verify and /game replay say the rules changed since.
+    rules_version: ClassVar[str] = "2"
 
     # --- catalogue -----------------------------------------------------------------------------
     def scenarios(self) -> list[ScenarioInfo]:
