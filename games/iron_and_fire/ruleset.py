@@ -83,7 +83,7 @@ activation is replayed with every other die as it fell.
 Names match without accents and by unique prefix. Options: fow, honor, visibility, random_events,
 ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), s2_end (vp|draw), once_per,
 land_blocks, turns.
-House values in use: ship stats, maps, mine mix, turn limits of scenarios 1, 2 and 5."""
+House values in use: ship stats, maps, mine mix, turn limits of scenarios 1 and 2 (scenario 5 has none)."""
 
 
 class IronAndFire(Ruleset[State, IronOrder]):

@@ -35,7 +35,7 @@ OPTIONS = (
     OptionSpec("once_per", "A unit activates once per card (ruling) or once per turn (3.0's 'usually')", "card", ("card", "turn")),
     OptionSpec("land_blocks", "Land hexes block line of sight (ruling) or only units do", "on", ("on", "off")),
     OptionSpec("s2_end", "Scenario 2 at its turn limit: victory points (ruling) or a draw (15.3.4 as printed)", "vp", ("vp", "draw")),
-    OptionSpec("turns", "Override the scenario's turn limit (a number)", "", between=(1, 99)),
+    OptionSpec("turns", "The last turn, then victory points (a number; scenario 5 has none by the book)", "", between=(1, 99)),
 )
 OPTION_DEFAULTS: dict[str, str] = {o.key: o.default for o in OPTIONS}
 

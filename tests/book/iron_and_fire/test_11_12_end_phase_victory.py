@@ -166,3 +166,16 @@ def test_scenario_5_has_no_turn_limit() -> None:
     end_turn(state)
     assert RS.outcome(state) is None
     assert line(state, "Huáscar")
+
+
+def test_scenario_5_with_a_chosen_last_turn_ends_on_victory_points() -> None:
+    """12.0: "if neither player achieves their victory condition by the end of the scenario's last
+    turn, the victor is determined by the number of Victory Points". Scenario 5 has no last turn;
+    option ``turns=3`` gives it one (ruling), and then 12.0 decides: 0-0, a tie to Peru."""
+    state = game("s5", turns="3")
+    place(state, "huascar", "2610", 1)
+    place(state, "almirante_cochrane", "1304", 3)
+    in_play(state, "peru", "KH", turn=3)
+    end_turn(state)
+    result = RS.outcome(state)
+    assert result is not None and result.winner == "peru" and "the last turn (3) is over" in result.reason
