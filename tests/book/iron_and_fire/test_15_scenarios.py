@@ -417,10 +417,9 @@ def test_with_chile_left_without_ships_the_huascar_may_still_sail_off_to_win() -
     assert winner == "peru" and "escaped" in reason
 
 
-def s4_set_up(arrival: int, cable: int) -> State:
-    """Scenario 4 set up through its orders: two batteries, three mines, the Abtao and Magallanes by
-    the town; Peru's secret rolls ``arrival`` (the Unión's turn) and ``cable`` (the d6 of 1d6+2),
-    the buoy on 2507 and the Huáscar on 2704."""
+def s4_chile_set_up() -> State:
+    """Scenario 4 with Chile's set-up given through its orders: two batteries, three mines, the
+    Abtao and Magallanes by the town; Peru to set up."""
     state = game("s4")
     play(state, "chile", "roll batteries", [4])
     play(state, "chile", "roll mines", [1])
@@ -429,6 +428,14 @@ def s4_set_up(arrival: int, cable: int) -> State:
     play(state, "chile", "Abtao at 1505 3")
     play(state, "chile", "Magallanes at 1507 3")
     play(state, "chile", "done")
+    return state
+
+
+def s4_set_up(arrival: int, cable: int) -> State:
+    """Scenario 4 set up through its orders: Chile's as ``s4_chile_set_up``; Peru's secret rolls
+    ``arrival`` (the Unión's turn) and ``cable`` (the d6 of 1d6+2), the buoy on 2507 and the
+    Huáscar on 2704."""
+    state = s4_chile_set_up()
     play(state, "peru", "roll arrival", [arrival])
     play(state, "peru", "roll cable", [cable])
     play(state, "peru", "cable 2507")
@@ -442,14 +449,7 @@ def test_scenario_4_the_huascar_sets_up_exactly_three_hexes_from_2801_or_2901() 
     facing in any direction." Read as 15.2.1's "six hexes from the north edge" is (the sixth row):
     at that distance, not up to it (ruling; the book says "up to" or "within" where it means a
     range, as in 15.4.1's "up to five hexes from hex 2004")."""
-    state = game("s4")
-    play(state, "chile", "roll batteries", [4])
-    play(state, "chile", "roll mines", [1])
-    for order in ("battery 1303", "battery 1304", "mine 1705", "mine 1706", "mine 1707"):
-        play(state, "chile", order)
-    play(state, "chile", "Abtao at 1505 3")
-    play(state, "chile", "Magallanes at 1507 3")
-    play(state, "chile", "done")
+    state = s4_chile_set_up()
     assert "not exactly 3 hexes from 2801 or 2901" in fails(state, "peru", "Huascar at 2802 4")  # one hex away
     assert "not exactly 3 hexes from 2801 or 2901" in fails(state, "peru", "Huascar at 2705 4")  # four away
     assert "sets up" in play(state, "peru", "Huascar at 2704 4")
