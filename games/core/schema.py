@@ -280,6 +280,8 @@ def _key_problem(key: str, key_type: Any, where: str) -> str | None:
         return None
     except msgspec.ValidationError as exc:
         text = str(exc).replace("`", "")
+        if typing.get_origin(_strip(key_type)) is typing.Literal:
+            text = f"expected one of {', '.join(map(str, typing.get_args(_strip(key_type))))}"
         return f"key '{_join(where, key)}' is not allowed as a key here: {text[:1].lower()}{text[1:]}"
 
 
@@ -288,7 +290,11 @@ def check_document(doc: dict[str, Any], schema: Schema) -> str | None:
     return _problem(doc, schema, "")
 
 
-def convert(doc: dict[str, Any], schema: type[T], file: str) -> T:
+@typing.overload
+def convert(doc: dict[str, Any], schema: type[T], file: str) -> T: ...
+@typing.overload
+def convert(doc: dict[str, Any], schema: Any, file: str) -> Any: ...  # a union of tagged structs
+def convert(doc: dict[str, Any], schema: Any, file: str) -> Any:
     """A parsed file decoded straight into its schema; a problem names the file, key and expectation
     as the start-up check does (the loaders and the check share one description of each file)."""
     try:

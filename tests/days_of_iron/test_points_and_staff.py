@@ -29,7 +29,7 @@ def test_the_books_worked_example_and_point_values() -> None:
     assert unit_points(spec(type="artillery", gun="breech", stands=2, modifiers=("horse-artillery",)), rules) == 120
     assert unit_points(spec(type="artillery", gun="muzzle", stands=3), rules) == 120
     assert unit_points(spec(type="engineer"), rules) == 30
-    assert rules.staff_points == {"army": 0, "corps": 40, "division": 40, "brigade": 30}
+    assert rules.points.staff == {"army": 0, "corps": 40, "division": 40, "brigade": 30}
 
 
 def test_sample_forces_add_up_and_fit_their_scenarios() -> None:

@@ -69,7 +69,7 @@ from games.core.geometry import (
 )
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
-from games.days_of_iron.data import Chart, house
+from games.days_of_iron.data import ChartFile, house
 from games.days_of_iron.rules import losses_17_5, morale_17_2, routing_17_4_14, shooting_17_3
 from games.days_of_iron.rules.formations_12 import SKIRMISH, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
@@ -117,14 +117,14 @@ def parse_result(text: str, allowed: tuple[str, ...], where: str) -> Result:
 
 
 @lru_cache(maxsize=1)
-def results_sheet() -> tuple[Chart, tuple[tuple[Result, Result], ...]]:
+def results_sheet() -> tuple[ChartFile, tuple[tuple[Result, Result], ...]]:
     """The close assault results sheet and its rows read (loser, winner), checked when first used."""
     chart = house().charts.get("close-assault-results")
-    if chart is None or chart.table.columns != ("loser", "winner"):
+    if chart is None or chart.columns != ("loser", "winner"):
         raise DataError("days_of_iron/reference/sheets/close-assault-results.toml: a chart with columns loser, winner is needed")
-    rows = tuple((parse_result(r[2][0], LOSER_ACTIONS, f"close-assault-results row {r[0]}-{r[1]} loser"),
-                  parse_result(r[2][1], WINNER_ACTIONS, f"close-assault-results row {r[0]}-{r[1]} winner"))
-                 for r in chart.table.rows)
+    rows = tuple((parse_result(r.results[0], LOSER_ACTIONS, f"close-assault-results row {r.roll[0]}-{r.roll[1]} loser"),
+                  parse_result(r.results[1], WINNER_ACTIONS, f"close-assault-results row {r.roll[0]}-{r.roll[1]} winner"))
+                 for r in chart.rows)
     return chart, rows
 
 
@@ -136,8 +136,8 @@ def result_for(margin: int | None) -> tuple[Result, Result]:
     chart, rows = results_sheet()
     if margin is None:
         return rows[-1]
-    index = next((i for i, r in enumerate(chart.table.rows) if r[0] <= margin <= r[1]),
-                 0 if margin < chart.table.rows[0][0] else len(rows) - 1)
+    index = next((i for i, r in enumerate(chart.rows) if r.roll[0] <= margin <= r.roll[1]),
+                 0 if margin < chart.rows[0].roll[0] else len(rows) - 1)
     return rows[index]
 
 
@@ -169,7 +169,7 @@ def _column(winner: Unit, loser: Unit) -> int:
 
 def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
     chart = house().charts["close-assault"]
-    die = roll(chart.table.dice, rng).total
+    die = roll(chart.dice, rng).total
     charged = unit.charge_turn == state.turn and bool(unit.charging)
     broke = unit.breakthrough == enemy.id and unit.breakthrough_turn == state.turn
     bonus = 1 if charged or broke else 0
@@ -239,12 +239,12 @@ def _automatic_victory(state: State, victor: Unit, loser: Unit, rng: Rng, head: 
     """The Automatic Major Victory (the results sheet's last row): the loser's losses from the close
     assault chart, then its compulsory movement."""
     chart = house().charts["close-assault"]
-    die = roll(chart.table.dice, rng).total
+    die = roll(chart.dice, rng).total
     column = _column(victor, loser)
-    lost = min(int(chart.table.lookup(die, column)), loser.stands)
+    lost = min(int(chart.lookup(die, column)), loser.stands)
     loser_result, _ = result_for(None)
-    events = [public(f"**Close assault** {head} an Automatic Major Victory by {victor.name}; {chart.table.name} "
-                     f"{chart.table.dice} = {die} ({chart.table.columns[column]}): {loser.name} lose {lost}.")]
+    events = [public(f"**Close assault** {head} an Automatic Major Victory by {victor.name}; {chart.name} "
+                     f"{chart.dice} = {die} ({chart.columns[column]}): {loser.name} lose {lost}.")]
     events += losses_17_5.loss(state, loser, lost)
     if on_table(loser):
         events += _loser_moves(state, loser, victor, loser_result)
@@ -283,12 +283,12 @@ def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:
         return events
     winner, loser = (a, b) if sa > sb else (b, a)
     margin = abs(sa - sb)
-    die = roll(chart.table.dice, rng).total
-    lost = min(int(chart.table.lookup(die, _column(winner, loser))), loser.stands)
+    die = roll(chart.dice, rng).total
+    lost = min(int(chart.lookup(die, _column(winner, loser))), loser.stands)
     loser_result, winner_result = result_for(margin)
-    events = [public(f"{head}: {winner.name} win by {margin}; {chart.table.name} {chart.table.dice} = {die} "
-                     f"({chart.table.columns[_column(winner, loser)]}): {loser.name} lose {lost}. "
-                     f"{results_sheet()[0].table.name}: {loser.name} {loser_result}, {winner.name} {winner_result} (17.5.1).")]
+    events = [public(f"{head}: {winner.name} win by {margin}; {chart.name} {chart.dice} = {die} "
+                     f"({chart.columns[_column(winner, loser)]}): {loser.name} lose {lost}. "
+                     f"{results_sheet()[0].name}: {loser.name} {loser_result}, {winner.name} {winner_result} (17.5.1).")]
     events += losses_17_5.loss(state, loser, lost)
     start = base(loser).centre
     if on_table(loser):
