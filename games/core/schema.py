@@ -54,13 +54,13 @@ class Strict(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Sourced(Strict, kw_only=True):
-    """A file (or table) that may say where its numbers come from (``is_house`` reads it)."""
+    """A file (or table) that may say where its numbers come from (``house`` reads it)."""
 
     source: str = "house"
 
     @property
     def house(self) -> bool:
-        """True for values the book does not give (``is_house`` of a decoded file)."""
+        """True for values the book does not give: ``house`` and ``historical`` (scaled from history) alike."""
         return self.source in HOUSE_SOURCES
 
 
@@ -168,6 +168,8 @@ def _describe(text: str, where: str, tp: Any, value: Any = None) -> str:
     text = text[:1].lower() + text[1:]
     if re.match(r"expected (int|float) [<>]", text) and isinstance(value, int | float):
         text += f", got {value!r}{_allowed(tp)}"
+    elif re.match(r"expected \w+ of length", text) and isinstance(value, str | list | dict):
+        text += f", got {len(value)}"
     elif re.match(r"expected \w+, got \w+$", text) and isinstance(value, str | int | float):
         text += f" ({value!r})"
     return f"key '{where}': {text}" if where else text
