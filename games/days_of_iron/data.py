@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import msgspec
 
@@ -126,7 +126,7 @@ def _unit(file: str, where: str, unit: UnitSpec, rules_: RulesFile) -> UnitSpec:
 def force(force_id: str) -> ForceSpec:
     """One order of battle from ``forces/<id>.toml``."""
     relpath = f"{FORCES_DIR}/{force_id}.toml"
-    spec, file, rules_ = decode(relpath, ForceSpec), load(relpath).file, rules()
+    (spec, file), rules_ = _decoded(relpath, ForceSpec), rules()
     brigades = tuple(
         msgspec.structs.replace(b, units=tuple(_unit(file, f"brigades[{i}].units[{j}]", u, rules_) for j, u in enumerate(b.units)))
         for i, b in enumerate(spec.brigades)
@@ -176,7 +176,7 @@ def _terrain(file: str, spec: ScenarioSpec) -> tuple[TerrainSpec, ...]:
 
 def scenario(scenario_id: str) -> ScenarioSpec:
     relpath = f"{SCENARIOS_DIR}/{scenario_id}.toml"
-    spec, file = decode(relpath, ScenarioSpec), load(relpath).file
+    spec, file = _decoded(relpath, ScenarioSpec)
     sides = [s.id for s in spec.sides]
     for i, objective in enumerate(spec.objectives):
         if objective.wanted_by not in sides:
@@ -284,9 +284,11 @@ Sheet = MovementFile | TerrainFile | ChartFile | MoraleTestsFile | VictorySheet
 
 
 def _movement(file: str, movement: MovementFile) -> MovementFile:
-    missing = [a for a in ARMS if a not in movement.rates or a not in movement.stands]
-    if missing:
-        raise DataError(f"{file}: rates and stands are needed for every arm; missing {', '.join(missing)}")
+    """Rates and stand sizes are needed for every arm (the schema says which arms there are)."""
+    for key, table in (("rates", movement.rates), ("stands", movement.stands)):
+        missing = [a for a in ARMS if a not in table]
+        if missing:
+            raise fail(file, key, f"expected every arm ({', '.join(ARMS)}), missing {', '.join(missing)}")
     return movement
 
 
@@ -300,7 +302,7 @@ def house() -> House:
     sources: dict[str, str] = {}
     for path in listing(SHEETS_DIR):
         record = load(path)
-        sheet: Any = convert(record.doc, Sheet, record.file)
+        sheet: Sheet = convert(record.doc, Sheet, record.file)
         sources[path.rsplit("/", 1)[1]] = sheet.source
         if isinstance(sheet, MovementFile):
             movement = _movement(record.file, sheet)
