@@ -17,16 +17,15 @@ reach players. Every file is also checked against its schema at start-up (``game
 
 from __future__ import annotations
 
-import builtins
 import hashlib
 import logging
 import os
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from games.core.errors import DataError
 
@@ -37,7 +36,6 @@ log = logging.getLogger(__name__)
 _packs: tuple[Path, ...] | None = None
 _reload_hooks: list[Callable[[], None]] = []
 
-T = TypeVar("T")
 
 
 def set_data_packs(paths: list[str | Path]) -> None:
@@ -116,7 +114,7 @@ _loaded: dict[str, _Loaded] = {}
 
 
 def load(relpath: str) -> Record:
-    """One TOML file as a validating ``Record``: read again only when it changed on disk, and a
+    """One TOML file as a ``Record``: read again only when it changed on disk, and a
     new version used only if it passes (see the module docstring); else the last good one."""
     now = time.monotonic()
     kept = _loaded.get(relpath)
@@ -157,7 +155,7 @@ def load(relpath: str) -> Record:
         if good is not None:
             log.warning("data file changed but refused, the last good version stays in use: %s", problem)
         return _in_use(_loaded[relpath])
-    _loaded[relpath] = _Loaded(seen, now, digest, Record(doc, name, ""))
+    _loaded[relpath] = _Loaded(seen, now, digest, Record(doc, name))
     return _in_use(_loaded[relpath])
 
 
@@ -215,101 +213,11 @@ def read_toml(path: Path, name: str) -> dict[str, Any]:
 HOUSE_SOURCES = ("house", "historical")
 
 
-def is_house(record: Record) -> bool:
-    """True for values the book does not give: ``house`` and ``historical`` (scaled from history) alike."""
-    return record.opt_str("source", "house") in HOUSE_SOURCES
-
-
+@dataclass(frozen=True, eq=False)
 class Record:
-    """A TOML table with typed getters that fail with the file, key path and expectation."""
+    """One data file as read: its parsed TOML and its name for messages (relative to its root, see
+    ``describe``). Loaders decode ``doc`` into their schemas (``games.core.schema.convert``). Equal
+    and hashed by identity: loaders cache what they decode from one version of a file by its Record."""
 
-    def __init__(self, doc: dict[builtins.str, Any], file: builtins.str, prefix: builtins.str) -> None:
-        self.doc = doc
-        self.file = file
-        self.prefix = prefix
-
-    def _where(self, key: builtins.str) -> builtins.str:
-        return f"{self.file}: key '{self.prefix}{key}'"
-
-    def _get(self, key: builtins.str, expected: builtins.str) -> Any:
-        if key not in self.doc:
-            raise DataError(f"{self._where(key)} is missing: expected {expected}")
-        return self.doc[key]
-
-    def _typed(self, key: builtins.str, value: Any, kind: type[T] | tuple[type, ...], expected: builtins.str) -> Any:
-        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise DataError(f"{self._where(key)}: expected {expected}, got {value!r}")
-        if not isinstance(value, kind):
-            raise DataError(f"{self._where(key)}: expected {expected}, got {value!r}")
-        return value
-
-    def has(self, key: builtins.str) -> builtins.bool:
-        return key in self.doc
-
-    def keys(self) -> builtins.list[builtins.str]:
-        return list(self.doc)
-
-    def __iter__(self) -> Iterator[builtins.str]:
-        return iter(self.doc)
-
-    def str(self, key: builtins.str, choices: tuple[builtins.str, ...] = ()) -> builtins.str:
-        value: builtins.str = self._typed(key, self._get(key, "a string"), builtins.str, "a string")
-        if choices and value not in choices:
-            raise DataError(f"{self._where(key)}: expected one of {', '.join(choices)}, got {value!r}")
-        return value
-
-    def int(self, key: builtins.str, low: builtins.int | None = None, high: builtins.int | None = None) -> builtins.int:
-        value: builtins.int = self._typed(key, self._get(key, "an integer"), builtins.int, "an integer")
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise DataError(f"{self._where(key)}: expected an integer from {low} to {high}, got {value}")
-        return value
-
-    def float(self, key: builtins.str) -> builtins.float:
-        value = self._typed(key, self._get(key, "a number"), (int, float), "a number")
-        return float(value)
-
-    def bool(self, key: builtins.str) -> builtins.bool:
-        value: builtins.bool = self._typed(key, self._get(key, "true or false"), builtins.bool, "true or false")
-        return value
-
-    def opt_str(self, key: builtins.str, default: builtins.str) -> builtins.str:
-        return self.str(key) if key in self.doc else default
-
-    def opt_int(self, key: builtins.str, default: builtins.int) -> builtins.int:
-        return self.int(key) if key in self.doc else default
-
-    def opt_float(self, key: builtins.str, default: builtins.float) -> builtins.float:
-        return self.float(key) if key in self.doc else default
-
-    def opt_bool(self, key: builtins.str, default: builtins.bool) -> builtins.bool:
-        return self.bool(key) if key in self.doc else default
-
-    def list(self, key: builtins.str) -> builtins.list[Any]:
-        value: builtins.list[Any] = self._typed(key, self._get(key, "a list"), builtins.list, "a list")
-        return value
-
-    def str_list(self, key: builtins.str) -> builtins.list[builtins.str]:
-        items = self.list(key)
-        for i, item in enumerate(items):
-            if not isinstance(item, str):
-                raise DataError(f"{self._where(key)}[{i}]: expected a string, got {item!r}")
-        return items
-
-    def table(self, key: builtins.str) -> Record:
-        value = self._typed(key, self._get(key, "a table"), dict, "a table")
-        return Record(value, self.file, f"{self.prefix}{key}.")
-
-    def tables(self, key: builtins.str) -> builtins.list[Record]:
-        """An array of tables (``[[key]]``)."""
-        out = []
-        for i, item in enumerate(self.list(key)):
-            if not isinstance(item, dict):
-                raise DataError(f"{self._where(key)}[{i}]: expected a table, got {item!r}")
-            out.append(Record(item, self.file, f"{self.prefix}{key}[{i}]."))
-        return out
-
-    def items(self) -> Iterator[tuple[builtins.str, Record]]:
-        """Sub-tables by key (``[ships.huascar]`` style)."""
-        for key, value in self.doc.items():
-            if isinstance(value, dict):
-                yield key, Record(value, self.file, f"{self.prefix}{key}.")
+    doc: dict[str, Any]
+    file: str

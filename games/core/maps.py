@@ -29,9 +29,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from games.core.data import listing, load, on_reload
-from games.core.errors import DataError
 from games.core.hexgrid import Hex, HexLayout
-from games.core.schema import Sourced, Strict
+from games.core.schema import Sourced, Strict, convert, fail
 from games.core.view import Arrow, Board
 
 Coordinate = Annotated[int, msgspec.Meta(ge=0, le=99)]
@@ -103,43 +102,27 @@ def map_ids() -> list[str]:
 
 @lru_cache(maxsize=32)
 def load_map(map_id: str) -> HexMap:
-    rec = load(f"maps/{map_id}.toml")
-    orientation = rec.str("orientation", ("flat", "pointy"))
-    shifted = rec.str("shifted", ("odd", "even"))
-    layout = HexLayout(
-        orientation="flat" if orientation == "flat" else "pointy",
-        first_col=rec.int("first_col", 0, 99),
-        first_row=rec.int("first_row", 0, 99),
-        cols=rec.int("cols", 1, 99),
-        rows=rec.int("rows", 1, 99),
-        shifted="odd" if shifted == "odd" else "even",
-    )
+    """A map decoded into ``MapSchema``; its hex labels are then checked against its own layout."""
+    record = load(f"maps/{map_id}.toml")
+    spec = convert(record.doc, MapSchema, record.file)
+    layout = HexLayout(orientation=spec.orientation, first_col=spec.first_col, first_row=spec.first_row,
+                       cols=spec.cols, rows=spec.rows, shifted=spec.shifted)
     terrain: dict[Hex, str] = {}
-    if rec.has("terrain"):
-        t = rec.table("terrain")
-        for kind in t:
-            for label in t.str_list(kind):
-                try:
-                    h = layout.parse(label)
-                except ValueError as exc:
-                    raise DataError(f"{rec.file}: key 'terrain.{kind}': {label!r} is not a hex on this map") from exc
-                terrain[h] = kind
-    compass = tuple(rec.str_list("hexside_compass")) if rec.has("hexside_compass") else ("1", "2", "3", "4", "5", "6")
-    if len(compass) != 6:
-        raise DataError(f"{rec.file}: key 'hexside_compass': expected 6 labels, got {len(compass)}")
-    arrows = tuple(
-        Arrow(kind=a.str("kind"), bearing=a.float("bearing"), label=a.opt_str("label", ""), strength=a.opt_str("strength", ""))
-        for a in (rec.tables("arrows") if rec.has("arrows") else [])
-    )
+    for kind, labels in spec.terrain.items():
+        for label in labels:
+            try:
+                terrain[layout.parse(label)] = kind
+            except ValueError as exc:
+                raise fail(record.file, f"terrain.{kind}", f"{label!r} is not a hex on this map") from exc
     return HexMap(
         id=map_id,
-        name=rec.str("name"),
+        name=spec.name,
         layout=layout,
-        default_terrain=rec.opt_str("default_terrain", "deep"),
+        default_terrain=spec.default_terrain,
         terrain=terrain,
-        compass=compass,
-        arrows=arrows,
-        source=rec.opt_str("source", "house"),
+        compass=tuple(spec.hexside_compass),
+        arrows=tuple(Arrow(kind=a.kind, bearing=a.bearing, label=a.label, strength=a.strength) for a in spec.arrows),
+        source=spec.source,
     )
 
 

@@ -54,13 +54,13 @@ class Strict(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Sourced(Strict, kw_only=True):
-    """A file (or table) that may say where its numbers come from (``is_house`` reads it)."""
+    """A file (or table) that may say where its numbers come from (``house`` reads it)."""
 
     source: str = "house"
 
     @property
     def house(self) -> bool:
-        """True for values the book does not give (``is_house`` of a decoded file)."""
+        """True for values the book does not give: ``house`` and ``historical`` (scaled from history) alike."""
         return self.source in HOUSE_SOURCES
 
 
@@ -168,6 +168,8 @@ def _describe(text: str, where: str, tp: Any, value: Any = None) -> str:
     text = text[:1].lower() + text[1:]
     if re.match(r"expected (int|float) [<>]", text) and isinstance(value, int | float):
         text += f", got {value!r}{_allowed(tp)}"
+    elif re.match(r"expected \w+ of length", text) and isinstance(value, str | list | dict):
+        text += f", got {len(value)}"
     elif re.match(r"expected \w+, got \w+$", text) and isinstance(value, str | int | float):
         text += f" ({value!r})"
     return f"key '{where}': {text}" if where else text
@@ -280,6 +282,8 @@ def _key_problem(key: str, key_type: Any, where: str) -> str | None:
         return None
     except msgspec.ValidationError as exc:
         text = str(exc).replace("`", "")
+        if typing.get_origin(_strip(key_type)) is typing.Literal:
+            text = f"expected one of {', '.join(map(str, typing.get_args(_strip(key_type))))}"
         return f"key '{_join(where, key)}' is not allowed as a key here: {text[:1].lower()}{text[1:]}"
 
 
@@ -288,7 +292,11 @@ def check_document(doc: dict[str, Any], schema: Schema) -> str | None:
     return _problem(doc, schema, "")
 
 
-def convert(doc: dict[str, Any], schema: type[T], file: str) -> T:
+@typing.overload
+def convert(doc: dict[str, Any], schema: type[T], file: str) -> T: ...
+@typing.overload
+def convert(doc: dict[str, Any], schema: Any, file: str) -> Any: ...  # a union of tagged structs
+def convert(doc: dict[str, Any], schema: Any, file: str) -> Any:
     """A parsed file decoded straight into its schema; a problem names the file, key and expectation
     as the start-up check does (the loaders and the check share one description of each file)."""
     try:

@@ -27,21 +27,33 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 import msgspec
 
-from games.core.data import Record, listing, load, on_reload
+from games.core.data import listing, load, on_reload
 from games.core.dice import DiceParser
 from games.core.errors import DataError
-from games.core.schema import convert, decode
+from games.core.schema import convert, decode, fail
 from games.days_of_iron.schema import (
     BrigadeSpec,
+    ChartFile,
+    CheckSchema,
     CommanderSpec,
     EntrySpec,
     ForceSpec,
+    MoraleFile,
+    MoraleTestSchema,
+    MoraleTestsFile,
+    MoraleTestSheetSchema,
+    MovementFile,
     ObjectiveSpec,
+    QualitySchema,
+    RowSchema,
+    RulesFile,
     ScenarioSpec,
     SideSpec,
+    TableFile,
     TerrainFile,
     TerrainSpec,
     TerrainType,
@@ -49,136 +61,59 @@ from games.days_of_iron.schema import (
     VictorySheet,
 )
 
-__all__ = ["BrigadeSpec", "Chart", "Check", "CommanderSpec", "DiceTable", "EntrySpec", "ForceSpec", "House",
-           "MoraleSheet", "MoraleTest", "Movement", "ObjectiveSpec", "Reference", "Rules", "ScenarioSpec", "SideSpec",
-           "TerrainSpec", "TerrainType", "UnitSpec", "VictorySheet", "force", "force_ids", "house", "morale_sheet",
-           "reference", "rules", "scenario", "scenario_ids", "victory_sheet"]
+__all__ = ["BrigadeSpec", "ChartFile", "CheckSchema", "CommanderSpec", "EntrySpec", "ForceSpec", "House",
+           "MoraleTestSchema", "MoraleTestSheetSchema", "MoraleTestsFile", "MovementFile", "ObjectiveSpec",
+           "Reference", "RulesFile", "ScenarioSpec", "SideSpec", "TableFile", "TerrainSpec", "TerrainType", "UnitSpec",
+           "VictorySheet", "force", "force_ids", "house", "morale_sheet", "reference", "rules", "scenario",
+           "scenario_ids", "victory_sheet"]
 RULES_FILE = "days_of_iron/rules.toml"
 FORCES_DIR = "days_of_iron/forces"
 SCENARIOS_DIR = "days_of_iron/scenarios"
 REFERENCE_DIR = "days_of_iron/reference"
-KINDS = ("morale", "table")
 SHEETS_DIR = "days_of_iron/reference/sheets"  # the measured table's sheets (house values ship)
-SHEET_KINDS = ("movement", "terrain", "chart", "victory", "morale-tests")
 ARMS = ("infantry", "cavalry", "artillery", "engineer", "general")
-FORMATIONS = ("column", "line", "skirmish")
-QUALITIES = ("inept", "capable", "exceptional")
+S = TypeVar("S")
 
 
-@dataclass(frozen=True)
-class Check:
-    id: str
-    name: str
-    results: tuple[tuple[tuple[int, ...], str], ...]  # (faces, text)
-
-    def result(self, die: int) -> str:
-        return next(text for faces, text in self.results if die in faces)
+def _decoded(relpath: str, schema: type[S]) -> tuple[S, str]:
+    """A file decoded into its schema, with its name for the messages of the checks across keys."""
+    record = load(relpath)
+    return convert(record.doc, schema, record.file), record.file
 
 
-@dataclass(frozen=True)
-class Rules:
-    staff_points: dict[str, int]
-    engineer_points: int
-    gun_points: dict[str, int]
-    class_points: dict[str, tuple[int, int, int, int]]  # infantry/cavalry -> per class
-    modifiers: dict[str, int]
-    staff_tables: dict[str, dict[str, tuple[int, ...]]]  # "standard", "promotion", nations
-    dispute_a: tuple[int, ...]
-    figure_points: tuple[int, int, int, int]
-    figures_per_stand: int
-    outscout_margin: int
-    rear_edge_inches: int
-    offboard_fraction: tuple[int, int]
-    deployment_depth: int
-    shattered: dict[str, int]
-    victory_points: int
-    victory_bands: tuple[tuple[int, str], ...]  # (upto or -1, result)
-    checks: dict[str, Check]
-
-    def staff_table(self, name: str) -> dict[str, tuple[int, ...]]:
-        return self.staff_tables[name]
+def _once_each(file: str, where: str, faces: list[int]) -> None:
+    """The faces of a die roll's results must share out 1-6, each exactly once."""
+    if sorted(faces) != [1, 2, 3, 4, 5, 6]:
+        raise fail(file, where, f"expected each face 1-6 exactly once, got {sorted(faces)}")
 
 
-def _faces(rec: Record, key: str) -> tuple[int, ...]:
-    values = rec.list(key)
-    for i, v in enumerate(values):
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise DataError(f"{rec.file}: key '{rec.prefix}{key}[{i}]': expected a die face 1-6, got {v!r}")
-    return tuple(values)
-
-
-def _quality_table(rec: Record) -> dict[str, tuple[int, ...]]:
-    table = {q: _faces(rec, q) for q in QUALITIES}
-    faces = sorted(f for fs in table.values() for f in fs)
-    if faces != [1, 2, 3, 4, 5, 6]:
-        raise DataError(f"{rec.file}: key '{rec.prefix}' must give each face 1-6 exactly once, got {faces}")
-    return table
-
-
-def _four(rec: Record, key: str) -> tuple[int, int, int, int]:
-    values = rec.list(key)
-    if len(values) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise DataError(f"{rec.file}: key '{rec.prefix}{key}': expected four integers (Class 1-4), got {values!r}")
-    return (values[0], values[1], values[2], values[3])
-
-
-def _int_map(rec: Record) -> dict[str, int]:
-    return {k: rec.int(k) for k in rec}
+def _quality_table(file: str, where: str, table: QualitySchema) -> None:
+    _once_each(file, where, [f for faces in table.by_quality().values() for f in faces])
 
 
 @lru_cache(maxsize=1)
-def rules() -> Rules:
+def rules() -> RulesFile:
     """The book's values, validated once (the cache is dropped when the data packs change)."""
-    doc = load(RULES_FILE)
-    pts = doc.table("points")
-    staff = doc.table("staff")
-    tables = {"standard": _quality_table(staff.table("standard")), "promotion": {}}
-    promo = staff.table("promotion")
-    tables["promotion"] = {q: _faces(promo, q) for q in QUALITIES}
-    for nation, rec in staff.table("national").items():
-        tables[nation] = _quality_table(rec)
-    scouting = doc.table("scouting")
-    offboard = doc.table("offboard")
-    victory = doc.table("victory")
-    bands = tuple((b.int("upto"), b.str("result")) for b in victory.tables("bands"))
-    if not bands or bands[-1][0] != -1:
-        raise DataError(f"{doc.file}: key 'victory.bands': the last band must have upto = -1 (no limit)")
-    checks: dict[str, Check] = {}
-    for cid, rec in doc.table("checks").items():
-        results = tuple((_faces(r, "faces"), r.str("text")) for r in rec.tables("results"))
-        faces = sorted(f for fs, _ in results for f in fs)
-        if faces != [1, 2, 3, 4, 5, 6]:
-            raise DataError(f"{rec.file}: key 'checks.{cid}.results' must give each face 1-6 exactly once")
-        checks[cid] = Check(cid, rec.str("name"), results)
-    return Rules(
-        staff_points=_int_map(pts.table("staff")),
-        engineer_points=pts.int("engineer", 0),
-        gun_points=_int_map(pts.table("guns")),
-        class_points={"infantry": _four(pts, "infantry"), "cavalry": _four(pts, "cavalry")},
-        modifiers=_int_map(pts.table("modifiers")),
-        staff_tables=tables,
-        dispute_a=_faces(doc.table("dispute"), "player_a"),
-        figure_points=_four(scouting, "figure_points"),
-        figures_per_stand=scouting.int("figures_per_stand", 1),
-        outscout_margin=scouting.int("outscout_margin", 0),
-        rear_edge_inches=scouting.int("rear_edge_inches", 0),
-        offboard_fraction=(offboard.int("numerator", 0), offboard.int("denominator", 1)),
-        deployment_depth=doc.table("deployment").int("depth_inches", 0),
-        shattered=_int_map(doc.table("shattered")),
-        victory_points=victory.int("standard_points", 1),
-        victory_bands=bands,
-        checks=checks,
-    )
+    book, file = _decoded(RULES_FILE, RulesFile)
+    _quality_table(file, "staff.standard", book.staff.standard)
+    for nation, table in book.staff.national.items():
+        _quality_table(file, f"staff.national.{nation}", table)
+    if book.victory.bands[-1].upto != -1:
+        raise fail(file, "victory.bands", "expected upto = -1 (no limit) in the last band")
+    for cid, check in book.checks.items():
+        _once_each(file, f"checks.{cid}.results", [f for r in check.results for f in r.faces])
+    return book
 
 
 # --- forces --------------------------------------------------------------------------------------
-def _unit(file: str, where: str, unit: UnitSpec, rules_: Rules) -> UnitSpec:
+def _unit(file: str, where: str, unit: UnitSpec, rules_: RulesFile) -> UnitSpec:
     """A unit of a force checked against the book's numbers (what its schema cannot see)."""
+    points = rules_.points
     for mod in unit.modifiers:
-        if mod not in rules_.modifiers:
-            raise DataError(f"{file}: unit '{unit.id}': unknown modifier {mod!r} (known: {', '.join(rules_.modifiers)})")
-    if unit.type == "artillery" and unit.gun not in rules_.gun_points:
-        raise DataError(f"{file}: key '{where}.gun': expected one of {', '.join(rules_.gun_points)}, got {unit.gun!r}")
+        if mod not in points.modifiers:
+            raise DataError(f"{file}: unit '{unit.id}': unknown modifier {mod!r} (known: {', '.join(points.modifiers)})")
+    if unit.type == "artillery" and unit.gun not in points.guns:
+        raise DataError(f"{file}: key '{where}.gun': expected one of {', '.join(points.guns)}, got {unit.gun!r}")
     if unit.type in ("infantry", "cavalry") and not 1 <= unit.cls <= 4:
         raise DataError(f"{file}: key '{where}.class': expected an integer from 1 to 4, got {unit.cls or 'nothing'}")
     if unit.type == "engineer":
@@ -191,7 +126,7 @@ def _unit(file: str, where: str, unit: UnitSpec, rules_: Rules) -> UnitSpec:
 def force(force_id: str) -> ForceSpec:
     """One order of battle from ``forces/<id>.toml``."""
     relpath = f"{FORCES_DIR}/{force_id}.toml"
-    spec, file, rules_ = decode(relpath, ForceSpec), load(relpath).file, rules()
+    (spec, file), rules_ = _decoded(relpath, ForceSpec), rules()
     brigades = tuple(
         msgspec.structs.replace(b, units=tuple(_unit(file, f"brigades[{i}].units[{j}]", u, rules_) for j, u in enumerate(b.units)))
         for i, b in enumerate(spec.brigades)
@@ -241,7 +176,7 @@ def _terrain(file: str, spec: ScenarioSpec) -> tuple[TerrainSpec, ...]:
 
 def scenario(scenario_id: str) -> ScenarioSpec:
     relpath = f"{SCENARIOS_DIR}/{scenario_id}.toml"
-    spec, file = decode(relpath, ScenarioSpec), load(relpath).file
+    spec, file = _decoded(relpath, ScenarioSpec)
     sides = [s.id for s in spec.sides]
     for i, objective in enumerate(spec.objectives):
         if objective.wanted_by not in sides:
@@ -261,42 +196,46 @@ on_reload(rules.cache_clear)
 
 
 # --- reference sheets (owners' data packs; none ship) -------------------------------------------
-
-@dataclass(frozen=True)
-class MoraleTest:
-    id: str
-    name: str
-    base: int
-    by_class: tuple[int, ...]  # Class 1-4, empty when class does not count
-    by_staff: dict[str, int]  # inept/capable/exceptional/none -> factor
-    factors: dict[str, int]
-    on_pass: str
-    on_fail: str
+def _dice(file: str, where: str, dice: str) -> None:
+    try:
+        DiceParser().parse(dice)
+    except ValueError as exc:
+        raise fail(file, where, str(exc)) from exc
 
 
-@dataclass(frozen=True)
-class DiceTable:
-    id: str
-    name: str
-    dice: str
-    columns: tuple[str, ...]
-    rows: tuple[tuple[int, int, tuple[str, ...]], ...]  # (low, high, one result per column)
+def _rows(file: str, where: str, columns: tuple[str, ...], rows: tuple[RowSchema, ...]) -> tuple[RowSchema, ...]:
+    """A table's rows sorted by roll, each [low, high] with one result per column, the ranges
+    following on without gaps or overlaps (checks across keys that a schema cannot make)."""
+    for i, row in enumerate(rows):
+        if row.roll[0] > row.roll[1]:
+            raise fail(file, f"{where}[{i}].roll", f"expected [low, high], got {list(row.roll)}")
+        if len(row.results) != len(columns):
+            raise fail(file, f"{where}[{i}].results",
+                       f"expected {len(columns)} results (one per column), got {len(row.results)}")
+    ordered = tuple(sorted(rows, key=lambda row: row.roll))
+    for before, after in itertools.pairwise(ordered):
+        if after.roll[0] != before.roll[1] + 1:
+            raise fail(file, where, f"expected roll ranges that follow on without gaps or overlaps, "
+                                    f"got {before.roll[0]}-{before.roll[1]} then {after.roll[0]}-{after.roll[1]}")
+    return ordered
 
-    def lookup(self, total: int, column: int) -> str:
-        if total < self.rows[0][0]:
-            return self.rows[0][2][column]
-        for low, high, results in self.rows:
-            if low <= total <= high:
-                return results[column]
-        return self.rows[-1][2][column]
+
+TableT = TypeVar("TableT", TableFile, ChartFile)
+
+
+def _table(file: str, table: TableT, table_id: str) -> TableT:
+    """A dice table checked, its rows sorted, its id and name (the id when none) filled in."""
+    _dice(file, "dice", table.dice)
+    rows = _rows(file, "rows", table.columns, table.rows)
+    return msgspec.structs.replace(table, id=table_id, name=table.name or table_id, rows=rows)
 
 
 @dataclass(frozen=True)
 class Reference:
     """Everything loaded from the reference folder (empty in the shipped game)."""
 
-    morale: dict[str, MoraleTest]
-    tables: dict[str, DiceTable]
+    morale: dict[str, MoraleTestSchema]  # by casefolded id
+    tables: dict[str, TableFile]  # by casefolded id
     sources: tuple[str, ...]  # file names, for help and the status
 
     @property
@@ -304,79 +243,25 @@ class Reference:
         return not self.morale and not self.tables
 
 
-def _morale(rec: Record, test_id: str) -> MoraleTest:
-    by_class: tuple[int, ...] = ()
-    if rec.has("class"):
-        values = rec.list("class")
-        if len(values) != 4 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise DataError(f"{rec.file}: key '{rec.prefix}class': expected four integers (Class 1-4), got {values!r}")
-        by_class = tuple(values)
-    by_staff: dict[str, int] = {}
-    if rec.has("staff"):
-        staff = rec.table("staff")
-        for key in staff:
-            if key not in ("inept", "capable", "exceptional", "none"):
-                raise DataError(f"{rec.file}: key '{rec.prefix}staff.{key}': expected inept, capable, exceptional or none")
-            by_staff[key] = staff.int(key)
-    factors: dict[str, int] = {}
-    if rec.has("factors"):
-        table = rec.table("factors")
-        factors = {key.casefold(): table.int(key) for key in table}
-    return MoraleTest(
-        id=test_id,
-        name=rec.opt_str("name", test_id),
-        base=rec.opt_int("base", 0),
-        by_class=by_class,
-        by_staff=by_staff,
-        factors=factors,
-        on_pass=rec.opt_str("pass", "passed"),
-        on_fail=rec.opt_str("fail", "failed"),
-    )
-
-
-def _table(rec: Record, table_id: str) -> DiceTable:
-    dice = rec.str("dice")
-    try:
-        DiceParser().parse(dice)
-    except ValueError as exc:
-        raise DataError(f"{rec.file}: key '{rec.prefix}dice': {exc}") from exc
-    columns = tuple(rec.str_list("columns"))
-    if not columns:
-        raise DataError(f"{rec.file}: key '{rec.prefix}columns': expected at least one column")
-    rows = []
-    for row in rec.tables("rows"):
-        span = row.list("roll")
-        if len(span) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in span) or span[0] > span[1]:
-            raise DataError(f"{row.file}: key '{row.prefix}roll': expected [low, high], got {span!r}")
-        results = tuple(row.str_list("results"))
-        if len(results) != len(columns):
-            raise DataError(f"{row.file}: key '{row.prefix}results': expected {len(columns)} results (one per column)")
-        rows.append((span[0], span[1], results))
-    if not rows:
-        raise DataError(f"{rec.file}: key '{rec.prefix}rows': expected at least one row")
-    rows.sort()
-    for (_, high, _), (low, _, _) in itertools.pairwise(rows):
-        if low != high + 1:
-            raise DataError(f"{rec.file}: key '{rec.prefix}rows': roll ranges must follow on without gaps or overlaps")
-    return DiceTable(table_id, rec.opt_str("name", table_id), dice, columns, tuple(rows))
-
-
 @lru_cache(maxsize=1)
 def reference() -> Reference:
     """Every reference file of the active data packs (none ship with the game), read once per packs."""
-    morale: dict[str, MoraleTest] = {}
-    tables: dict[str, DiceTable] = {}
+    morale: dict[str, MoraleTestSchema] = {}
+    tables: dict[str, TableFile] = {}
     sources: list[str] = []
     for path in listing(REFERENCE_DIR):
-        doc = load(path)
-        kind = doc.str("kind", KINDS)
-        sources.append(path.rsplit("/", 1)[1])
-        if kind == "morale":
-            for test_id, rec in doc.table("tests").items():
-                morale[test_id.casefold()] = _morale(rec, test_id.casefold())
+        record = load(path)
+        name = path.rsplit("/", 1)[1]
+        sources.append(name)
+        sheet: MoraleFile | TableFile = convert(record.doc, MoraleFile | TableFile, record.file)
+        if isinstance(sheet, MoraleFile):
+            for test_id, test in sheet.tests.items():
+                tid = test_id.casefold()
+                morale[tid] = msgspec.structs.replace(test, name=test.name or tid,
+                                                      factors={k.casefold(): v for k, v in test.factors.items()})
         else:
-            table_id = doc.opt_str("id", path.rsplit("/", 1)[1].removesuffix(".toml")).casefold()
-            tables[table_id] = _table(doc, table_id)
+            table_id = (sheet.id or name.removesuffix(".toml")).casefold()
+            tables[table_id] = _table(record.file, sheet, table_id)
     return Reference(morale, tables, tuple(sources))
 
 
@@ -384,103 +269,50 @@ on_reload(reference.cache_clear)
 
 
 # --- the measured table's sheets (house values ship; an owner's sheets replace them) ------------
-
-
-@dataclass(frozen=True)
-class Movement:
-    """The movement sheet (17.4): rates by arm and starting formation, costs, stand sizes (4.1)."""
-
-    rates: dict[str, dict[str, float]]  # arm -> formation -> inches
-    wheel_factor: float
-    formation_change: float
-    forced_march_bonus: float
-    enemy_clearance: float
-    stands: dict[str, tuple[float, float]]  # arm -> (width, depth) inches
-    column_width: dict[str, int]
-    skirmish_gap: float
-    source: str
-    passage_of_lines: float = 1.0  # 17.4.9: a move through a friendly line costs as ground of this multiplier
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A house (or owner's) dice chart the measured-table rules roll on, e.g. small arms by range."""
-
-    table: DiceTable
-    ranges: tuple[float, ...]  # farthest inches per column, empty when not read by range
-    source: str
-    targets: dict[str, int]  # 13: modifier on each die by target definition (dispersed, line, dense, fast)
-
-    def column_for(self, inches: float) -> int | None:
-        """The range band's column for a distance (None: out of range)."""
-        return next((i for i, r in enumerate(self.ranges) if inches <= r + 1e-9), None)
-
-
 @dataclass(frozen=True)
 class House:
-    movement: Movement
+    """The measured table's sheets as the rules read them, one kind of file each (charts by id)."""
+
+    movement: MovementFile
     terrain: dict[str, TerrainType]
-    charts: dict[str, Chart]
+    charts: dict[str, ChartFile]
     sources: dict[str, str]  # file name -> source ("house", "owner"...)
 
 
 HOUSE_CHARTS = ("small-arms", "artillery", "morale", "close-assault", "artillery-damage", "staff-casualties")
+Sheet = MovementFile | TerrainFile | ChartFile | MoraleTestsFile | VictorySheet
 
 
-def _movement(doc: Record) -> Movement:
-    rates = {arm: {f: doc.table("rates").table(arm).float(f) for f in FORMATIONS} for arm in doc.table("rates")}
-    stands: dict[str, tuple[float, float]] = {}
-    for arm in doc.table("stands"):
-        size = doc.table("stands").list(arm)
-        stands[arm] = (float(size[0]), float(size[1]))
-    missing = [a for a in ARMS if a not in rates or a not in stands]
-    if missing:
-        raise DataError(f"{doc.file}: rates and stands are needed for every arm; missing {', '.join(missing)}")
-    costs = doc.table("costs")
-    forms = doc.table("formations")
-    widths = forms.table("column_width")
-    return Movement(
-        rates=rates,
-        wheel_factor=costs.float("wheel_factor"),
-        formation_change=costs.float("formation_change"),
-        forced_march_bonus=costs.float("forced_march_bonus"),
-        enemy_clearance=costs.float("enemy_clearance"),
-        stands=stands,
-        column_width={a: widths.int(a) for a in widths},
-        skirmish_gap=forms.float("skirmish_gap"),
-        source=doc.str("source"),
-        passage_of_lines=costs.opt_float("passage_of_lines", 1.0),
-    )
+def _movement(file: str, movement: MovementFile) -> MovementFile:
+    """Rates and stand sizes are needed for every arm (the schema says which arms there are)."""
+    for key, table in (("rates", movement.rates), ("stands", movement.stands)):
+        missing = [a for a in ARMS if a not in table]
+        if missing:
+            raise fail(file, key, f"expected every arm ({', '.join(ARMS)}), missing {', '.join(missing)}")
+    return movement
 
 
 @lru_cache(maxsize=1)
 def house() -> House:
     """The movement, terrain and chart sheets of the measured table: the shipped house values
     (data/days_of_iron/reference/README.md says which), each replaced file by file by a pack's."""
-    movement: Movement | None = None
+    movement: MovementFile | None = None
     terrain: dict[str, TerrainType] = {}
-    charts: dict[str, Chart] = {}
+    charts: dict[str, ChartFile] = {}
     sources: dict[str, str] = {}
     for path in listing(SHEETS_DIR):
-        doc = load(path)
-        kind = doc.str("kind", SHEET_KINDS)
-        sources[path.rsplit("/", 1)[1]] = doc.str("source")
-        if kind == "movement":
-            movement = _movement(doc)
-        elif kind == "morale-tests":
-            continue  # read by ``morale_sheet()``
-        elif kind == "victory":
-            continue  # read by ``victory_sheet()``
-        elif kind == "terrain":
-            types = convert(doc.doc, TerrainFile, doc.file).types
-            terrain.update({tid: msgspec.structs.replace(t, id=tid) for tid, t in types.items()})
-        else:
-            table = _table(doc, doc.str("id"))
-            ranges = tuple(float(v) for v in doc.list("ranges")) if doc.has("ranges") else ()
-            if ranges and len(ranges) != len(table.columns):
-                raise DataError(f"{doc.file}: key 'ranges': expected one range per column ({len(table.columns)})")
-            targets = {k: doc.table("targets").int(k) for k in doc.table("targets")} if doc.has("targets") else {}
-            charts[table.id] = Chart(table, ranges, doc.str("source"), targets)
+        record = load(path)
+        sheet: Sheet = convert(record.doc, Sheet, record.file)
+        sources[path.rsplit("/", 1)[1]] = sheet.source
+        if isinstance(sheet, MovementFile):
+            movement = _movement(record.file, sheet)
+        elif isinstance(sheet, TerrainFile):
+            terrain.update({tid: msgspec.structs.replace(t, id=tid) for tid, t in sheet.types.items()})
+        elif isinstance(sheet, ChartFile):
+            if sheet.ranges and len(sheet.ranges) != len(sheet.columns):
+                raise fail(record.file, "ranges", f"expected one range per column ({len(sheet.columns)})")
+            charts[sheet.id] = _table(record.file, sheet, sheet.id)
+        # morale-tests and victory: read by ``morale_sheet()`` and ``victory_sheet()``
     if movement is None:
         raise DataError(f"{SHEETS_DIR}: no movement sheet (kind = \"movement\")")
     missing = [c for c in HOUSE_CHARTS if c not in charts]
@@ -502,47 +334,24 @@ def victory_sheet() -> VictorySheet:
 on_reload(victory_sheet.cache_clear)
 
 
-@dataclass(frozen=True)
-class MoraleSheet:
-    """The measured table's morale tests (17.2, 17.3: ``reference/sheets/morale-tests.toml``): house
-    values until an owner's sheet replaces the file. Each test is a chart by Class column with its
-    named factors; ``rout`` is the full rout distance by arm (17.4.14)."""
-
-    tests: dict[str, tuple[DiceTable, dict[str, int]]]
-    rout: dict[str, float]
-    command_radius: float
-    disordering_terrain: tuple[str, ...]
-    source: str
-
-
 MORALE_SHEET_TESTS = ("casualties", "rally")
 
 
 @lru_cache(maxsize=1)
-def morale_sheet() -> MoraleSheet:
-    """``reference/sheets/morale-tests.toml``: the Casualties from Shooting and Rally tests, rout distances."""
-    doc = load(f"{SHEETS_DIR}/morale-tests.toml")
-    dice, columns = doc.str("dice"), doc.str_list("columns")
-    tests: dict[str, tuple[DiceTable, dict[str, int]]] = {}
-    for test_id, rec in doc.table("tests").items():
-        rows = [(r.list("roll"), r.str_list("results")) for r in rec.tables("rows")]
-        for span, results in rows:
-            if len(span) != 2 or len(results) != len(columns):
-                raise DataError(f"{doc.file}: test {test_id}: each row needs roll [low, high] and one result per column")
-        spans = sorted((int(s[0]), int(s[1]), tuple(r)) for s, r in rows)
-        for (_, high, _), (low, _, _) in itertools.pairwise(spans):
-            if low != high + 1:
-                raise DataError(f"{doc.file}: test {test_id}: roll ranges must follow on without gaps or overlaps")
-        factors = {k: rec.table("factors").int(k) for k in rec.table("factors")} if rec.has("factors") else {}
-        tests[test_id] = (DiceTable(test_id, rec.str("name"), dice, tuple(columns), tuple(spans)), factors)
+def morale_sheet() -> MoraleTestsFile:
+    """``reference/sheets/morale-tests.toml``: the measured table's morale tests (17.2, 17.3), each a
+    chart by the sheet's Class columns with its named factors, and the full rout distance by arm
+    (17.4.14); house values until an owner's sheet replaces the file."""
+    sheet, file = _decoded(f"{SHEETS_DIR}/morale-tests.toml", MoraleTestsFile)
+    _dice(file, "dice", sheet.dice)
+    tests = {test_id: msgspec.structs.replace(test, rows=_rows(file, f"tests.{test_id}.rows", sheet.columns, test.rows))
+             for test_id, test in sheet.tests.items()}
     missing = [t for t in MORALE_SHEET_TESTS if t not in tests]
     if missing:
-        raise DataError(f"{doc.file}: tests missing: {', '.join(missing)}")
-    rout = {a: doc.table("rout").float(a) for a in doc.table("rout")}
-    if any(a not in rout for a in ARMS):
-        raise DataError(f"{doc.file}: key 'rout': a distance is needed for every arm ({', '.join(ARMS)})")
-    disordering = tuple(doc.str_list("disordering_terrain")) if doc.has("disordering_terrain") else ()
-    return MoraleSheet(tests, rout, doc.float("command_radius"), disordering, doc.str("source"))
+        raise DataError(f"{file}: tests missing: {', '.join(missing)}")
+    if any(a not in sheet.rout for a in ARMS):
+        raise fail(file, "rout", f"expected a distance for every arm ({', '.join(ARMS)})")
+    return msgspec.structs.replace(sheet, tests=tests)
 
 
 on_reload(morale_sheet.cache_clear)

@@ -1,8 +1,10 @@
 """Schemas of ``data/days_of_iron`` (book numbers, forces, scenarios, owners' reference sheets).
 
 They say what ``data.py`` reads, so ``games.core.schema`` can refuse an
-unknown key or a bad value at start-up instead of when a game reaches it. Checks across keys
-(each die face once, modifiers and guns that exist) stay in the loaders, run at start-up too.
+unknown key or a bad value at start-up instead of when a game reaches it, and the loaders decode
+each file straight into them (these structs are what the rules read). Checks across keys (each die
+face once, modifiers and guns that exist, roll ranges that follow on) stay in the loaders, run at
+start-up too.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ Face = Annotated[int, msgspec.Meta(ge=1, le=6)]
 Natural = Annotated[int, msgspec.Meta(ge=0)]
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 PerClass = tuple[int, int, int, int]  # Class 1-4
+Faces = tuple[Face, ...]
 
 
 # --- rules.toml ----------------------------------------------------------------------------------
@@ -30,11 +33,19 @@ class PointsSchema(Strict, kw_only=True):
     pontoon_per_2in: int = 0  # printed in 6.1; not used by the engine
     earthworks_per_4in: int = 0
 
+    def class_points(self, arm: str) -> PerClass:
+        """Points per stand of foot or horse by Class (5)."""
+        return self.cavalry if arm == "cavalry" else self.infantry
+
 
 class QualitySchema(Strict, kw_only=True):
-    inept: list[Face]
-    capable: list[Face]
-    exceptional: list[Face]
+    inept: Faces
+    capable: Faces
+    exceptional: Faces
+
+    def by_quality(self) -> dict[str, tuple[int, ...]]:
+        """Quality -> the faces that give it (14.1, 14.3, 19.4)."""
+        return {"inept": self.inept, "capable": self.capable, "exceptional": self.exceptional}
 
 
 class StaffSchema(Strict, kw_only=True):
@@ -44,8 +55,8 @@ class StaffSchema(Strict, kw_only=True):
 
 
 class DisputeSchema(Strict, kw_only=True):
-    player_a: list[Face]
-    player_b: list[Face] = msgspec.field(default_factory=list)  # the rest of the die
+    player_a: Faces
+    player_b: Faces = ()  # the rest of the die
 
 
 class ScoutingSchema(Strict, kw_only=True):
@@ -71,17 +82,20 @@ class BandSchema(Strict, kw_only=True):
 
 class VictorySchema(Strict, kw_only=True):
     standard_points: Positive
-    bands: list[BandSchema]
+    bands: Annotated[tuple[BandSchema, ...], msgspec.Meta(min_length=1)]  # the last has upto = -1: data.py
 
 
 class ResultSchema(Strict, kw_only=True):
-    faces: list[Face]
+    faces: Faces
     text: str
 
 
 class CheckSchema(Strict, kw_only=True):
     name: str
-    results: list[ResultSchema]
+    results: tuple[ResultSchema, ...]  # each face 1-6 exactly once: data.py
+
+    def result(self, die: int) -> str:
+        return next(r.text for r in self.results if die in r.faces)
 
 
 class RulesFile(Sourced, kw_only=True):
@@ -94,6 +108,12 @@ class RulesFile(Sourced, kw_only=True):
     shattered: dict[str, int]
     victory: VictorySchema
     checks: dict[str, CheckSchema]
+
+    def staff_table(self, name: str) -> dict[str, tuple[int, ...]]:
+        """The quality table ``standard``, ``promotion`` or a nation's (19.4): quality -> faces."""
+        staff = self.staff
+        table = {"standard": staff.standard, "promotion": staff.promotion}.get(name) or staff.national[name]
+        return table.by_quality()
 
 
 # --- forces/*.toml -------------------------------------------------------------------------------
@@ -180,21 +200,18 @@ class ScenarioSpec(Sourced, kw_only=True):
 
 
 # --- reference/*.toml (owners' sheets; none ship) ------------------------------------------------
-class StaffFactorsSchema(Strict, kw_only=True):
-    inept: int = 0
-    capable: int = 0
-    exceptional: int = 0
-    none: int = 0
-
-
 class MoraleTestSchema(Strict, kw_only=True):
-    name: str = ""  # default: the test id
+    """A morale test of 17.2: base + Class + General's quality + named factors; pass when 1d6 is higher."""
+
+    name: str = ""  # default: the test id (data.py)
     base: int = 0
     by_class: PerClass | None = msgspec.field(default=None, name="class")
-    staff: StaffFactorsSchema | None = None
+    # the commanding General's quality ("none": no General) -> factor; a quality not given adds nothing
+    by_staff: dict[Literal["inept", "capable", "exceptional", "none"], int] = msgspec.field(
+        default_factory=dict, name="staff")
     on_pass: str = msgspec.field(default="passed", name="pass")
     on_fail: str = msgspec.field(default="failed", name="fail")
-    factors: dict[str, int] = msgspec.field(default_factory=dict)
+    factors: dict[str, int] = msgspec.field(default_factory=dict)  # keys casefolded by data.py
 
 
 class MoraleFile(Sourced, tag_field="kind", tag="morale", kw_only=True):
@@ -202,20 +219,42 @@ class MoraleFile(Sourced, tag_field="kind", tag="morale", kw_only=True):
 
 
 class RowSchema(Strict, kw_only=True):
-    roll: tuple[int, int]  # inclusive; rows follow on without gaps: data.py
-    results: list[str]
+    roll: tuple[int, int]  # inclusive; low <= high, rows follow on without gaps: data.py
+    results: tuple[str, ...]  # one per column: data.py
 
 
-class TableFile(Sourced, tag_field="kind", tag="table", kw_only=True):
-    id: str = ""  # default: the file name
-    name: str = ""
-    dice: str
-    columns: Annotated[list[str], msgspec.Meta(min_length=1)]
-    rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
+Rows = Annotated[tuple[RowSchema, ...], msgspec.Meta(min_length=1)]  # sorted by roll (data.py)
+Columns = Annotated[tuple[str, ...], msgspec.Meta(min_length=1)]
+
+
+class Rolled:
+    """Reading a table of rows by roll (mixed into the structs that have ``rows``)."""
+
+    __slots__ = ()
+    rows: tuple[RowSchema, ...]
+
+    def lookup(self, total: int, column: int) -> str:
+        """The result in ``column`` of the row whose range holds ``total`` (below the first row:
+        the first; above the last: the last)."""
+        if total < self.rows[0].roll[0]:
+            return self.rows[0].results[column]
+        row = next((r for r in self.rows if r.roll[0] <= total <= r.roll[1]), self.rows[-1])
+        return row.results[column]
+
+
+class TableFile(Sourced, Rolled, tag_field="kind", tag="table", kw_only=True):
+    """An owner's dice table with columns: roll ``dice``, add a modifier, read the row in a column."""
+
+    id: str = ""  # default: the file name (data.py)
+    name: str = ""  # default: the id (data.py)
+    dice: str  # dice notation: data.py
+    columns: Columns
+    rows: Rows
 
 
 # --- reference/*.toml: the measured table's house sheets (movement, terrain, charts) -------------
 Arms = Literal["infantry", "cavalry", "artillery", "engineer", "general"]
+Target = Literal["dispersed", "line", "dense", "fast"]  # 13: the target definitions
 Inch = Annotated[float, msgspec.Meta(ge=0)]
 
 
@@ -223,6 +262,10 @@ class RatesSchema(Strict, kw_only=True):
     column: Inch
     line: Inch
     skirmish: Inch
+
+    def of(self, formation: str) -> float:
+        """The rate of a formation (column, line or skirmish)."""
+        return {"column": self.column, "line": self.line, "skirmish": self.skirmish}[formation]
 
 
 class CostsSchema(Strict, kw_only=True):
@@ -239,6 +282,9 @@ class FormationsSchema(Strict, kw_only=True):
 
 
 class MovementFile(Sourced, tag_field="kind", tag="movement", kw_only=True):
+    """The movement sheet (17.4): rates by arm and starting formation, costs, stand sizes (4.1).
+    Rates and stands are needed for every arm: data.py."""
+
     rates: dict[Arms, RatesSchema]
     costs: CostsSchema
     stands: dict[Arms, tuple[Annotated[float, msgspec.Meta(gt=0, le=6)], Annotated[float, msgspec.Meta(gt=0, le=6)]]]
@@ -261,22 +307,29 @@ class TerrainFile(Sourced, tag_field="kind", tag="terrain", kw_only=True):
     types: dict[str, TerrainType]
 
 
-class ChartFile(Sourced, tag_field="kind", tag="chart", kw_only=True):
+class ChartFile(Sourced, Rolled, tag_field="kind", tag="chart", kw_only=True):
+    """A house (or owner's) dice chart the measured-table rules roll on, e.g. small arms by range."""
+
     id: str
-    name: str = ""
-    dice: str
-    columns: Annotated[list[str], msgspec.Meta(min_length=1)]
-    ranges: list[Inch] = msgspec.field(default_factory=list)  # one per column when the chart is by range
+    name: str = ""  # default: the id (data.py)
+    dice: str  # dice notation: data.py
+    columns: Columns
+    ranges: tuple[Inch, ...] = ()  # farthest inches per column when the chart is by range (one per column: data.py)
     # 13: the target definitions and the modifier each puts on every die (none given: 0)
-    targets: dict[Literal["dispersed", "line", "dense", "fast"], Annotated[int, msgspec.Meta(ge=-6, le=6)]] = \
-        msgspec.field(default_factory=dict)
-    rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
+    targets: dict[Target, Annotated[int, msgspec.Meta(ge=-6, le=6)]] = msgspec.field(default_factory=dict)
+    rows: Rows
+
+    def column_for(self, inches: float) -> int | None:
+        """The range band's column for a distance (None: out of range)."""
+        return next((i for i, r in enumerate(self.ranges) if inches <= r + 1e-9), None)
 
 
-class MoraleTestSheetSchema(Strict, kw_only=True):
+class MoraleTestSheetSchema(Strict, Rolled, kw_only=True):
+    """One test of the morale sheet: a chart by the sheet's Class columns with its named factors."""
+
     name: str
     factors: dict[str, int] = msgspec.field(default_factory=dict)
-    rows: Annotated[list[RowSchema], msgspec.Meta(min_length=1)]
+    rows: Rows
 
 
 class VictorySheet(Sourced, tag_field="kind", tag="victory", kw_only=True):
@@ -296,12 +349,12 @@ class VictorySheet(Sourced, tag_field="kind", tag="victory", kw_only=True):
 class MoraleTestsFile(Sourced, tag_field="kind", tag="morale-tests", kw_only=True):
     """The measured table's morale tests (17.2, 17.3) and rout distances (17.4.14): data.py ``morale_sheet``."""
 
-    dice: str
-    columns: Annotated[list[str], msgspec.Meta(min_length=1)]
+    dice: str  # dice notation: data.py
+    columns: Columns
     command_radius: Inch
-    disordering_terrain: list[str] = msgspec.field(default_factory=list)
-    rout: dict[Arms, Inch]
-    tests: dict[str, MoraleTestSheetSchema]
+    disordering_terrain: tuple[str, ...] = ()
+    rout: dict[Arms, Inch]  # full rout distance, needed for every arm: data.py
+    tests: dict[str, MoraleTestSheetSchema]  # casualties and rally needed: data.py
 
 
 SCHEMAS = {

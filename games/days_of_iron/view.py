@@ -27,7 +27,7 @@ def view(state: State, seat: str | None) -> View:
                    for t in state.terrain)  # a piece named like an objective: the flag on it names it
     board = Board(kind="table", key=f"{SYSTEM_ID}:{state.scenario}:{state.table_width}x{state.table_height}",
                   name=state.scenario_name, width=w, height=h, table_terrain=(table, *pieces))
-    depth = float(min(rules().deployment_depth, state.table_height // 2))
+    depth = float(min(rules().deployment.depth_inches, state.table_height // 2))
     zones = (  # 16.2: the first side's baseline is the bottom edge, the second's the top
         Zone(f"{state.sides[0].name} deployment", state.sides[0].id,
              polygon=((0.0, h - depth), (w, h - depth), (w, h), (0.0, h))),

@@ -83,7 +83,7 @@ activation is replayed with every other die as it fell.
 Names match without accents and by unique prefix. Options: fow, honor, visibility, random_events,
 ironclad_save, battery_save, boilers (s1), mines (s1), independencia (s3, s5), s2_end (vp|draw), once_per,
 land_blocks, turns.
-House values in use: ship stats, maps, mine mix, turn limits of scenarios 1, 2 and 5."""
+House values in use: ship stats, maps, mine mix, turn limits of scenarios 1 and 2 (scenario 5 has none)."""
 
 
 class IronAndFire(Ruleset[State, IronOrder]):
@@ -92,6 +92,11 @@ class IronAndFire(Ruleset[State, IronOrder]):
     state_type = State
     book = "Iron and Fire (Against the Odds): the Huáscar in the War of the Pacific, 1879"
     board_marks: ClassVar[frozenset[BoardMark]] = frozenset({"acts-now", "last-action", "zones"})
+    # 2: scenario 5 has no turn limit and ends a draw when the Huáscar leaves without Peru's
+    # condition met (was: 20 turns, then victory points, a 0-0 tie to Peru); scenario 4's Huáscar
+    # sets up exactly three hexes from 2801/2901 (data/iron_and_fire/RULINGS.md). An older game's
+    # log replays differently: its /game verify and /game replay say the rules changed since.
+    rules_version: ClassVar[str] = "2"
 
     # --- catalogue -----------------------------------------------------------------------------
     def scenarios(self) -> list[ScenarioInfo]:

@@ -35,7 +35,7 @@ OPTIONS = (
     OptionSpec("once_per", "A unit activates once per card (ruling) or once per turn (3.0's 'usually')", "card", ("card", "turn")),
     OptionSpec("land_blocks", "Land hexes block line of sight (ruling) or only units do", "on", ("on", "off")),
     OptionSpec("s2_end", "Scenario 2 at its turn limit: victory points (ruling) or a draw (15.3.4 as printed)", "vp", ("vp", "draw")),
-    OptionSpec("turns", "Override the scenario's turn limit (a number)", "", between=(1, 99)),
+    OptionSpec("turns", "The last turn, then victory points (a number; scenario 5 has none by the book)", "", between=(1, 99)),
 )
 OPTION_DEFAULTS: dict[str, str] = {o.key: o.default for o in OPTIONS}
 
@@ -58,6 +58,12 @@ def opt(s: State, key: str) -> str:
 
 def on(s: State, key: str) -> bool:
     return opt(s, key) == "on"
+
+
+def of_turns(s: State) -> str:
+    """What follows "Turn N" in the log and the status: the last turn, or that there is none
+    (``turns`` 0: scenario 5, 15.6.5 "The game has no turn limit")."""
+    return f" of {s.turns}" if s.turns else " (no turn limit)"
 
 
 # --- geometry ----------------------------------------------------------------------------------
@@ -197,7 +203,9 @@ def in_zone(s: State, zone: Zone, h: Hex) -> str:
         return f"{lab} is not in row " + " or ".join(f"{r:02d}" for r in zone.rows)
     if zone.cols and not zone.cols[0] <= col <= zone.cols[1]:
         return f"{lab} is not in columns {zone.cols[0]}-{zone.cols[1]}"
-    if zone.near and not any(distance(h, lay.parse(n)) <= zone.within for n in zone.near):
+    if zone.near and zone.exactly and not any(distance(h, lay.parse(n)) == zone.exactly for n in zone.near):
+        return f"{lab} is not exactly {zone.exactly} hexes from " + " or ".join(zone.near)
+    if zone.near and not zone.exactly and not any(distance(h, lay.parse(n)) <= zone.within for n in zone.near):
         return f"{lab} is more than {zone.within} hexes from " + " and ".join(zone.near)
     if zone.near_terrain:
         anchors = [x for x, t in the_map.terrain.items() if t == zone.near_terrain]

@@ -71,6 +71,7 @@ class Zone(Strict, kw_only=True):
     cols: tuple[int, int] | None = None
     near: tuple[str, ...] = ()
     within: int = 0
+    exactly: int = 0  # "N hexes from" a ``near`` hex, said without "up to" or "within": that distance
     near_terrain: str = ""
     far_terrain: str = ""
     far: int = 0
@@ -92,7 +93,8 @@ class Zone(Strict, kw_only=True):
         if self.cols:
             parts.append(f"in columns {self.cols[0]}-{self.cols[1]}")
         if self.near:
-            parts.append(f"within {self.within} hexes of " + " or ".join(self.near))
+            how_far = f"exactly {self.exactly} hexes from " if self.exactly else f"within {self.within} hexes of "
+            parts.append(how_far + " or ".join(self.near))
         if self.near_terrain:
             parts.append(f"within {self.within} hexes of a {self.near_terrain} hex")
         if self.near_ships:
@@ -143,7 +145,7 @@ class Scenario(Strict, kw_only=True):
     description: str = ""
     map: str
     current: Annotated[int, msgspec.Meta(ge=1, le=6)]  # printed compass label
-    turns: Annotated[int, msgspec.Meta(ge=1, le=99)]
+    turns: Annotated[int, msgspec.Meta(ge=0, le=99)]  # 0: no turn limit (scenario 5, 15.6.5)
     turns_source: str = "book"
     victory: str
     deploy: tuple[DeploySpec, ...]

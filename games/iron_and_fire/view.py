@@ -146,7 +146,7 @@ def _phase_lines(state: State) -> list[str]:
         reason = s.result_reason[:1].upper() + s.result_reason[1:]  # written to follow "Peru wins: "
         return [f"Game over after turn {s.turn}: {winner}. {reason}"]
     phase = {"arrive": f"arrivals ({SIDE_NAMES[s.setup_side]} places)", "joker": f"first Joker ({SIDE_NAMES.get(s.decider, '')} decides)", "boarding": f"Boarding Combat ({SIDE_NAMES.get(s.decider, 'either side')} decides)"}.get(s.phase, "activations")
-    lines = [f"Turn {s.turn} of {s.turns}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + "."]
+    lines = [f"Turn {s.turn}{scene.of_turns(s)}: {phase}. Cards left {len(s.deck)}, Jokers drawn {s.jokers_drawn}" + (f", extra draws left {s.extra_draws}" if s.extra_draws >= 0 else "") + "."]
     if s.card:
         left = s.acts_left
         lines.append(f"Card {card_name(s.card)}: {SIDE_NAMES[s.card_side]}, {left} activation{'s' if left != 1 else ''} left" + (f" (done: {', '.join(scene.unit(state, x).name for x in s.used)})" if s.used else "") + ".")

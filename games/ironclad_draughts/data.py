@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from games.core.data import is_house, load
+from games.core.data import load
 from games.core.errors import DataError
 from games.core.schema import decode
 from games.ironclad_draughts.schema import (
@@ -42,17 +42,9 @@ def arcs() -> dict[str, tuple[float, float]]:
 
 def house_values() -> list[str]:
     """Which data in use are house values (a data pack with the printed values tags them otherwise)."""
-    ships = load(SHIPS_FILE)
-    found = [
-        what
-        for what, record in (
-            ("ship record sheets", ships),
-            ("gun arcs", ships.table("arcs")),
-            ("scenario set-ups", load(SCENARIOS_FILE)),
-        )
-        if is_house(record)
-    ]
-    return found
+    ships = decode(SHIPS_FILE, ShipsFile)
+    parts = (("ship record sheets", ships), ("gun arcs", ships.arcs), ("scenario set-ups", decode(SCENARIOS_FILE, ScenariosFile)))
+    return [what for what, part in parts if part.house]
 
 
 def scenarios() -> dict[str, ScenarioSpec]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import pickle
 from typing import ClassVar
 
-from games.core.data import load
 from games.core.errors import GameError, WrongPhase, quote
 from games.core.notation import Ref
 from games.core.options import check_options
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, OptionSpec, Outcome, Ruleset, ScenarioInfo, Seat, register, unhandled
+from games.core.schema import decode
 from games.core.view import BoardMark, Overlay, View
 from games.oak_and_iron import orders, view
 from games.oak_and_iron.data import captain_cards, factions, initiative_cards, rules, scenario_files, upgrade_cards
@@ -82,6 +82,7 @@ from games.oak_and_iron.rules.fleet_battles_9 import (
     to_seal,
 )
 from games.oak_and_iron.rules.starting_7 import BUILT, FLEET, new_game
+from games.oak_and_iron.schema import ScenarioFile
 from games.oak_and_iron.state import SAIL_NAMES, ShipState, State
 
 OPTIONS = (
@@ -137,8 +138,8 @@ class OakAndIron(Ruleset[State, OakOrder]):
     def scenarios(self) -> list[ScenarioInfo]:
         out = []
         for key, path in sorted(scenario_files().items()):
-            rec = load(path)
-            out.append(ScenarioInfo(key, rec.str("name"), rec.opt_str("description", "")))
+            spec = decode(path, ScenarioFile)
+            out.append(ScenarioInfo(key, spec.name, spec.description))
         for key in BUILT:
             size = rules().size(key)
             about = f"Squadrons of {size.min_ships}-{size.max_ships} ships bought with fleet_a/fleet_b options."

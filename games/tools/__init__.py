@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from games.core.data import load
 from games.core.decks import (
     RANK_WORDS,
     SUIT_WORDS,
@@ -45,7 +44,7 @@ from games.core.dice import CustomDie, DiceParser
 from games.core.errors import IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.rng import Rng, seal
 from games.core.ruleset import UMPIRE, Event, Outcome, Ruleset, ScenarioInfo, Seat, private, public, unhandled
-from games.core.schema import usable
+from games.core.schema import decode, usable
 from games.core.view import Board, View
 from games.tools import orders
 from games.tools.orders import (
@@ -64,6 +63,7 @@ from games.tools.orders import (
     Secret,
     ToolOrder,
 )
+from games.tools.schema import DeckSchema, DieSchema
 
 DeckOrder = DeckNew | DeckShuffle | DeckReshuffle | DeckDraw | DeckDeal
 
@@ -84,9 +84,8 @@ def custom_dice() -> dict[str, CustomDie]:
     """Custom dice from ``data/dice/*.toml`` (``name``, ``faces``), keyed by lower-case name."""
     dice: dict[str, CustomDie] = {}
     for path in usable("dice"):
-        rec = load(path)
-        name = rec.str("name")
-        dice[name.lower()] = CustomDie(name, tuple(rec.str_list("faces")))
+        die = decode(path, DieSchema)
+        dice[die.name.lower()] = CustomDie(die.name, tuple(die.faces))
     return dice
 
 
@@ -94,10 +93,7 @@ def deck_sources() -> dict[str, list[str]]:
     """Deck names usable in ``/deck new from:``: the standard decks and ``data/decks/*.toml``."""
     sources: dict[str, list[str]] = {"standard52": standard_cards(0), "standard54": standard_cards(2)}
     for path in usable("decks"):
-        rec = load(path)
-        cards = rec.table("cards")
-        counts = {key: cards.int(key, 1, 200) for key in cards}
-        sources[path.removeprefix("decks/").removesuffix(".toml")] = custom_cards(counts)
+        sources[path.removeprefix("decks/").removesuffix(".toml")] = custom_cards(decode(path, DeckSchema).cards)
     return sources
 
 

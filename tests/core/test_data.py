@@ -1,4 +1,4 @@
-"""TOML data loading: validating getters whose errors name file, key and expectation; data packs."""
+"""TOML data loading: files named relative to their root in every message; data packs."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from games.core import data
-from games.core.data import DATA_DIR, data_packs, is_house, listing, load, resolve, set_data_packs
+from games.core.data import DATA_DIR, data_packs, listing, load, resolve, set_data_packs
 from games.core.errors import DataError
+from games.core.schema import Sourced
 
 pytestmark = pytest.mark.usefixtures("clean_data")
 WritePack = Callable[[str, str, str], Path]
@@ -52,93 +53,10 @@ def record(write_pack: WritePack) -> data.Record:
     return load("tests/ships.toml")
 
 
-def message(exc: pytest.ExceptionInfo[DataError]) -> str:
-    return str(exc.value)
-
-
-# --- getters -------------------------------------------------------------------------------
-def test_good_values(record: data.Record) -> None:
-    assert record.str("name") == "Ironclads"
-    assert record.str("nation", ("peru", "chile")) == "peru"
-    assert record.int("year") == 1879
-    assert record.int("count", 0, 40) == 40
-    assert record.float("speed") == 3.5
-    assert record.float("knots") == 12.0 and isinstance(record.float("knots"), float)
-    assert record.bool("steam") is True
-    assert record.list("sides") == ["peru", "chile"]
-    assert record.str_list("sides") == ["peru", "chile"]
-    assert record.has("name") and not record.has("nope")
-    assert record.keys()[:3] == ["source", "name", "year"]
-    assert record.opt_str("nope", "x") == "x" and record.opt_str("name", "x") == "Ironclads"
-    assert record.opt_int("nope", 5) == 5 and record.opt_int("year", 5) == 1879
-    assert record.opt_float("nope", 1.5) == 1.5 and record.opt_bool("nope", False) is False
-    assert record.opt_bool("steam", False) is True
-    assert is_house(record)
-
-
-def test_sub_tables_and_arrays(record: data.Record) -> None:
-    ships = record.table("ships")
-    assert [key for key, _ in ships.items()] == ["huascar", "esmeralda"]
-    huascar = ships.table("huascar")
-    assert huascar.str("name") == "Huascar" and huascar.int("guns") == 2
-    arrows = record.tables("arrows")
-    assert arrows[0].str("kind") == "north" and arrows[1].float("bearing") == 90.0
-
-
-@pytest.mark.parametrize(
-    ("get", "key_text", "expected"),
-    [
-        (lambda r: r.str("missing"), "key 'missing' is missing", "expected a string"),
-        (lambda r: r.str("year"), "key 'year'", "expected a string, got 1879"),
-        (lambda r: r.str("flag", ("true", "false")), "key 'flag'", "expected one of true, false, got 'yes'"),
-        (lambda r: r.int("name"), "key 'name'", "expected an integer, got 'Ironclads'"),
-        (lambda r: r.int("steam"), "key 'steam'", "expected an integer, got True"),
-        (lambda r: r.int("speed"), "key 'speed'", "expected an integer, got 3.5"),
-        (lambda r: r.int("count", 1, 10), "key 'count'", "expected an integer from 1 to 10, got 40"),
-        (lambda r: r.int("missing"), "key 'missing' is missing", "expected an integer"),
-        (lambda r: r.float("name"), "key 'name'", "expected a number, got 'Ironclads'"),
-        (lambda r: r.float("steam"), "key 'steam'", "expected a number, got True"),
-        (lambda r: r.bool("flag"), "key 'flag'", "expected true or false, got 'yes'"),
-        (lambda r: r.bool("count"), "key 'count'", "expected true or false, got 40"),
-        (lambda r: r.list("name"), "key 'name'", "expected a list"),
-        (lambda r: r.str_list("mixed"), "key 'mixed'[1]", "expected a string, got 2"),
-        (lambda r: r.table("name"), "key 'name'", "expected a table"),
-        (lambda r: r.tables("sides"), "key 'sides'[0]", "expected a table, got 'peru'"),
-        (lambda r: r.opt_int("name", 0), "key 'name'", "expected an integer"),
-        (
-            lambda r: r.table("ships").table("huascar").int("speed"),
-            "key 'ships.huascar.speed'",
-            "expected an integer, got 'fast'",
-        ),
-        (
-            lambda r: r.table("ships").table("esmeralda").int("guns"),
-            "key 'ships.esmeralda.guns' is missing",
-            "expected an integer",
-        ),
-        (lambda r: r.tables("arrows")[1].str("kind"), "key 'arrows[1].kind' is missing", "expected a string"),
-        (
-            lambda r: dict(r.table("ships").items())["huascar"].int("speed"),
-            "key 'ships.huascar.speed'",
-            "expected an integer",
-        ),
-    ],
-)
-def test_validation_messages_name_file_key_and_expectation(
-    record: data.Record, get: Callable[[data.Record], object], key_text: str, expected: str
-) -> None:
-    with pytest.raises(DataError) as info:
-        get(record)
-    text = message(info)
-    assert text.startswith(record.file + ":")
-    assert record.file == "data pack 'pack': tests/ships.toml"  # relative to the pack: no server path
-    assert key_text in text
-    assert expected in text
-
-
-def test_int_bounds_may_be_open(record: data.Record) -> None:
-    assert record.int("year", low=1800) == 1879
-    with pytest.raises(DataError, match="from 1900 to None"):
-        record.int("year", low=1900)
+def test_a_record_is_the_parsed_file_and_its_name(record: data.Record) -> None:
+    """Loaders decode ``doc`` into their schemas and name ``file`` in messages (relative to the pack)."""
+    assert record.doc["name"] == "Ironclads" and record.doc["ships"]["huascar"]["guns"] == 2
+    assert record.file == "data pack 'pack': tests/ships.toml"
 
 
 def test_invalid_toml_names_the_file(write_pack: WritePack) -> None:
@@ -157,10 +75,8 @@ def test_missing_file_names_the_path_and_the_places_looked() -> None:
     assert str(DATA_DIR) not in str(info.value)
 
 
-def test_is_house() -> None:
-    assert is_house(data.Record({}, "f", ""))
-    assert is_house(data.Record({"source": "house"}, "f", ""))
-    assert not is_house(data.Record({"source": "book"}, "f", ""))
+def test_house_sources() -> None:
+    assert Sourced().house and Sourced(source="historical").house and not Sourced(source="book").house
 
 
 def test_load_is_cached() -> None:
@@ -171,7 +87,7 @@ def test_load_is_cached() -> None:
 def test_shipped_data_without_packs() -> None:
     assert data_packs() == ()
     assert resolve("maps/open-sea.toml") == DATA_DIR / "maps" / "open-sea.toml"
-    assert load("maps/open-sea.toml").str("name") == "Open sea"
+    assert load("maps/open-sea.toml").doc["name"] == "Open sea"
 
 
 def test_pack_overrides_shipped_file_and_restores(write_pack: WritePack) -> None:
@@ -180,9 +96,9 @@ def test_pack_overrides_shipped_file_and_restores(write_pack: WritePack) -> None
     set_data_packs([root])
     assert data_packs() == (root,)
     assert resolve("maps/open-sea.toml") == root / "maps" / "open-sea.toml"
-    assert load("maps/open-sea.toml").str("name") == "Owner sea"
+    assert load("maps/open-sea.toml").doc["name"] == "Owner sea"
     set_data_packs([])
-    assert load("maps/open-sea.toml").str("name") == "Open sea"
+    assert load("maps/open-sea.toml").doc["name"] == "Open sea"
 
 
 def test_later_packs_win_and_new_files_add(write_pack: WritePack) -> None:
@@ -190,11 +106,11 @@ def test_later_packs_win_and_new_files_add(write_pack: WritePack) -> None:
     write_pack("first", "tests/only-first.toml", 'who = "first"\n')
     second = write_pack("second", "tests/x.toml", 'who = "second"\n')
     set_data_packs([first, second])
-    assert load("tests/x.toml").str("who") == "second"
-    assert load("tests/only-first.toml").str("who") == "first"
+    assert load("tests/x.toml").doc["who"] == "second"
+    assert load("tests/only-first.toml").doc["who"] == "first"
     assert listing("tests") == ["tests/only-first.toml", "tests/x.toml"]
     set_data_packs([second, first])
-    assert load("tests/x.toml").str("who") == "first"
+    assert load("tests/x.toml").doc["who"] == "first"
 
 
 def test_listing_merges_shipped_and_pack_files(write_pack: WritePack) -> None:
@@ -213,7 +129,7 @@ def test_environment_variable_packs(write_pack: WritePack, monkeypatch: pytest.M
     second = write_pack("env2", "tests/x.toml", 'who = "env2"\n')
     monkeypatch.setenv("WARGAME_DATA_PACKS", os.pathsep.join([str(first), "", str(second)]))
     assert data_packs() == (first, second)
-    assert load("tests/x.toml").str("who") == "env2"
+    assert load("tests/x.toml").doc["who"] == "env2"
 
 
 def test_set_data_packs_wins_over_the_environment(write_pack: WritePack, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,7 +137,7 @@ def test_set_data_packs_wins_over_the_environment(write_pack: WritePack, monkeyp
     config = write_pack("config", "tests/x.toml", 'who = "config"\n')
     monkeypatch.setenv("WARGAME_DATA_PACKS", str(env))
     set_data_packs([config])
-    assert load("tests/x.toml").str("who") == "config"
+    assert load("tests/x.toml").doc["who"] == "config"
     set_data_packs([])
     assert data_packs() == ()
     with pytest.raises(DataError):  # only the packs had the file; the environment is overridden too

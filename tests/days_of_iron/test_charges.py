@@ -221,7 +221,7 @@ def test_a_skirmisher_evades_half_its_move_directly_away_keeping_its_formation()
     prussian.formation = "skirmish"
     y, facing = prussian.y, prussian.facing
     events = declare(state, "french", "2e de Ligne charge 74th", [4, 5])  # a screen charged by formed troops evades
-    half = house().movement.rates["infantry"]["skirmish"] / 2
+    half = house().movement.rates["infantry"].skirmish / 2
     assert f"74th Infantry evades {half:g}\" directly away from 2e de Ligne (17.4.16)." in text_of(events)
     assert prussian.y == pytest.approx(y - half) and prussian.facing == facing and prussian.formation == "skirmish"
 

@@ -29,7 +29,7 @@ def test_the_books_worked_example_and_point_values() -> None:
     assert unit_points(spec(type="artillery", gun="breech", stands=2, modifiers=("horse-artillery",)), rules) == 120
     assert unit_points(spec(type="artillery", gun="muzzle", stands=3), rules) == 120
     assert unit_points(spec(type="engineer"), rules) == 30
-    assert rules.staff_points == {"army": 0, "corps": 40, "division": 40, "brigade": 30}
+    assert rules.points.staff == {"army": 0, "corps": 40, "division": 40, "brigade": 30}
 
 
 def test_sample_forces_add_up_and_fit_their_scenarios() -> None:
@@ -45,11 +45,11 @@ def test_sample_forces_add_up_and_fit_their_scenarios() -> None:
 
 
 def test_data_files_are_tagged() -> None:
-    assert load("days_of_iron/rules.toml").str("source") == "book"
+    assert load("days_of_iron/rules.toml").doc["source"] == "book"
     for fid in rec.force_ids():
-        assert load(f"days_of_iron/forces/{fid}.toml").str("source") == "house"
+        assert load(f"days_of_iron/forces/{fid}.toml").doc["source"] == "house"
     for sid in rec.scenario_ids():
-        assert load(f"days_of_iron/scenarios/{sid}.toml").str("source") == "house"
+        assert load(f"days_of_iron/scenarios/{sid}.toml").doc["source"] == "house"
 
 
 def test_standard_staff_table_14_1() -> None:

@@ -120,7 +120,7 @@ def test_an_owners_movement_sheet_replaces_the_house_one(tmp_path: Path, monkeyp
         "column = 8\n", "column = 10\n", 1), encoding="utf-8")
     data.set_data_packs([tmp_path])
     try:
-        assert house().movement.rates["infantry"]["column"] == 10
+        assert house().movement.rates["infantry"].column == 10
         assert house().sources["movement.toml"] == "owner" and house().sources["terrain.toml"] == "house"
         assert "movement.toml (owner)" in RS.help()
         (folder / "movement.toml").write_text(shipped.replace("wheel_factor = 2", "wheel_factor = 0.5"), encoding="utf-8")
@@ -129,3 +129,55 @@ def test_an_owners_movement_sheet_replaces_the_house_one(tmp_path: Path, monkeyp
             validate_all()
     finally:
         data.set_data_packs([])
+
+
+SHIPPED = Path(__file__).parents[2] / "data"
+
+
+@pytest.mark.parametrize(
+    ("relpath", "old", "new", "loader", "message"),
+    [
+        ("days_of_iron/rules.toml", "standard = { inept = [1], capable = [2, 3, 4, 5]",
+         "standard = { inept = [1], capable = [2, 3, 4]", "rules",
+         "days_of_iron/rules.toml: key 'staff.standard': expected each face 1-6 exactly once, got [1, 2, 3, 4, 6]"),
+        ("days_of_iron/reference/sheets/morale-tests.toml", "roll = [1, 1]", "roll = [1, 0]", "morale_sheet",
+         "days_of_iron/reference/sheets/morale-tests.toml: key 'tests.casualties.rows[1].roll': "
+         "expected [low, high], got [1, 0]"),
+        ("days_of_iron/reference/sheets/small-arms-chart.toml", 'results = ["H", "-", "-"]', 'results = ["H", "-"]',
+         "house", "days_of_iron/reference/sheets/small-arms-chart.toml: key 'rows[1].results': "
+         "expected 3 results (one per column), got 2"),
+        ("days_of_iron/reference/sheets/small-arms-chart.toml", "roll = [4, 4]", "roll = [5, 5]", "house",
+         "days_of_iron/reference/sheets/small-arms-chart.toml: key 'rows': expected roll ranges that follow on "
+         "without gaps or overlaps, got 1-3 then 5-5"),
+        ("days_of_iron/reference/sheets/small-arms-chart.toml", 'dice = "1d6"', 'dice = "1q6"', "house",
+         "days_of_iron/reference/sheets/small-arms-chart.toml: key 'dice': "),
+    ],
+)
+def test_checks_across_keys_name_file_key_and_expectation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, relpath: str, old: str, new: str, loader: str, message: str
+) -> None:
+    """What the schema cannot say (faces once each, rows that follow on, one result per column, the
+    dice notation) is checked after decoding, in the schema's words: the file, the key, the expectation."""
+    from games.days_of_iron import data as doi
+
+    monkeypatch.setattr(data, "_packs", None)
+    shipped = (SHIPPED / relpath).read_text(encoding="utf-8")
+    assert old in shipped
+    (tmp_path / relpath).parent.mkdir(parents=True)
+    (tmp_path / relpath).write_text(shipped.replace(old, new, 1), encoding="utf-8")
+    data.set_data_packs([tmp_path])
+    try:
+        with pytest.raises(DataError) as info:
+            getattr(doi, loader)()
+        assert str(info.value).startswith(f"data pack '{tmp_path.name}': {message}")
+    finally:
+        data.set_data_packs([])
+
+
+def test_an_owners_morale_test_names_the_qualities_a_staff_factor_may_have(pack: Path) -> None:
+    (pack / "morale.toml").write_text(MORALE.replace("none = 2", "nobody = 2"), encoding="utf-8")
+    data.set_data_packs([pack.parents[1]])
+    with pytest.raises(DataError) as info:
+        reference()
+    assert str(info.value).endswith("days_of_iron/reference/morale.toml: key 'tests.charge.staff.nobody' is not "
+                                    "allowed as a key here: expected one of inept, capable, exceptional, none")

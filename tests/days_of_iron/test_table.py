@@ -94,7 +94,7 @@ def test_form_line_keeps_the_command_stand_and_costs_half_the_allowance() -> Non
     order(state, "french", "2e de Ligne form line", rng)
     assert ligne.formation == "line" and footprint(ligne) == (12.0, 1.0)
     assert distance(front_centre(ligne), front) < 1e-9
-    assert ligne.moved == pytest.approx(house().movement.formation_change * 8)
+    assert ligne.moved == pytest.approx(house().movement.costs.formation_change * 8)
     # the change costs half the column's 8", and what remains is the slower line's 6" less it (17.4.3): 2"
     with pytest.raises(IllegalOrder, match=r'2" left'):
         RS.parse_order(state, "french", "2e de Ligne move 2.5")

@@ -12,8 +12,8 @@ from tests.iron_and_fire.helpers import new_game, unit
 
 
 def test_house_values_are_tagged() -> None:
-    assert load("iron_and_fire/ships.toml").str("source") == "house"
-    assert load("iron_and_fire/mines.toml").str("source") == "house"
+    assert load("iron_and_fire/ships.toml").doc["source"] == "house"
+    assert load("iron_and_fire/mines.toml").doc["source"] == "house"
     for map_id in ("iaf-open-sea", "iaf-iquique", "iaf-antofagasta"):
         assert load_map(map_id).source == "house"
     assert sorted(mine_mix()) == sorted(["None"] * 6 + ["0"] * 3 + ["1"] * 2 + ["2"])

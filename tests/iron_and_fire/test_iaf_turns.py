@@ -52,7 +52,7 @@ def test_first_joker_random_event_second_joker_end_phase() -> None:
     assert st.card == "6C"
     # Chile acts again; Joker 2: both sides have activated? Peru has not: 2d6 extra draws
     log = text(order(st, "chile", "Esmeralda move F", [1, 1]))
-    assert "has not activated this turn" in log and "2d6 [1, 1] = **2** more card draws" in log
+    assert "but Peru has not activated this turn" in log and "2d6 [1, 1] = **2** more card draws" in log
     assert st.extra_draws == 1 and st.card == "4S"
 
 

@@ -22,7 +22,7 @@ from tests.oak_and_iron.helpers import order, rng, ruleset
 def test_every_card_file_is_house_data() -> None:
     """The book prints no card contents beyond the quick-start names: each file says so."""
     for path in ("initiative.toml", "cards/factions.toml", "cards/upgrades.toml", "cards/captains.toml"):
-        assert load(f"oak_and_iron/{path}").str("source") == "house", path
+        assert load(f"oak_and_iron/{path}").doc["source"] == "house", path
 
 
 def test_the_pool_lets_every_admiral_build_a_hand_with_choices() -> None:

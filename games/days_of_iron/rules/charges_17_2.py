@@ -93,10 +93,10 @@ def morale_test(unit: Unit, rng: Rng, what: str, chart_id: str = "morale") -> tu
     """One roll on a house chart in the unit's Class column: (result, text for the log)."""
     chart = house().charts[chart_id]
     column = f"class-{min(max(unit.cls, 1), 4)}"
-    index = chart.table.columns.index(column) if column in chart.table.columns else 0
-    die = roll(chart.table.dice, rng).total
-    result = chart.table.lookup(die, index)
-    return result, f"{what} ({chart.table.name}, {column}): {chart.table.dice} = {die}: {result.upper()}"
+    index = chart.columns.index(column) if column in chart.columns else 0
+    die = roll(chart.dice, rng).total
+    result = chart.lookup(die, index)
+    return result, f"{what} ({chart.name}, {column}): {chart.dice} = {die}: {result.upper()}"
 
 
 def passes(unit: Unit, rng: Rng, what: str) -> tuple[bool, str]:

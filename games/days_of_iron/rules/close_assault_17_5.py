@@ -73,7 +73,7 @@ from games.core.geometry import (
 )
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
-from games.days_of_iron.data import Chart, house
+from games.days_of_iron.data import ChartFile, house
 from games.days_of_iron.rules import losses_17_5, melees_17_5_2, morale_17_2, routing_17_4_14, shooting_17_3
 from games.days_of_iron.rules.formations_12 import SKIRMISH, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
@@ -121,14 +121,14 @@ def parse_result(text: str, allowed: tuple[str, ...], where: str) -> Result:
 
 
 @lru_cache(maxsize=1)
-def results_sheet() -> tuple[Chart, tuple[tuple[Result, Result], ...]]:
+def results_sheet() -> tuple[ChartFile, tuple[tuple[Result, Result], ...]]:
     """The close assault results sheet and its rows read (loser, winner), checked when first used."""
     chart = house().charts.get("close-assault-results")
-    if chart is None or chart.table.columns != ("loser", "winner"):
+    if chart is None or chart.columns != ("loser", "winner"):
         raise DataError("days_of_iron/reference/sheets/close-assault-results.toml: a chart with columns loser, winner is needed")
-    rows = tuple((parse_result(r[2][0], LOSER_ACTIONS, f"close-assault-results row {r[0]}-{r[1]} loser"),
-                  parse_result(r[2][1], WINNER_ACTIONS, f"close-assault-results row {r[0]}-{r[1]} winner"))
-                 for r in chart.table.rows)
+    rows = tuple((parse_result(r.results[0], LOSER_ACTIONS, f"close-assault-results row {r.roll[0]}-{r.roll[1]} loser"),
+                  parse_result(r.results[1], WINNER_ACTIONS, f"close-assault-results row {r.roll[0]}-{r.roll[1]} winner"))
+                 for r in chart.rows)
     return chart, rows
 
 
@@ -140,8 +140,8 @@ def result_for(margin: int | None) -> tuple[Result, Result]:
     chart, rows = results_sheet()
     if margin is None:
         return rows[-1]
-    index = next((i for i, r in enumerate(chart.table.rows) if r[0] <= margin <= r[1]),
-                 0 if margin < chart.table.rows[0][0] else len(rows) - 1)
+    index = next((i for i, r in enumerate(chart.rows) if r.roll[0] <= margin <= r.roll[1]),
+                 0 if margin < chart.rows[0].roll[0] else len(rows) - 1)
     return rows[index]
 
 
@@ -178,7 +178,7 @@ def _column_for(winners: int, losers: int) -> int:
 
 def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
     chart = house().charts["close-assault"]
-    die = roll(chart.table.dice, rng).total
+    die = roll(chart.dice, rng).total
     charged = unit.charge_turn == state.turn and bool(unit.charging)
     broke = unit.breakthrough == enemy.id and unit.breakthrough_turn == state.turn
     bonus = 1 if charged or broke else 0
@@ -256,12 +256,12 @@ def _automatic_victory(state: State, victor: Unit, loser: Unit, rng: Rng, head: 
     """The Automatic Major Victory (the results sheet's last row): the loser's losses from the close
     assault chart, then its compulsory movement."""
     chart = house().charts["close-assault"]
-    die = roll(chart.table.dice, rng).total
+    die = roll(chart.dice, rng).total
     column = _column(victor, loser)
-    lost = min(int(chart.table.lookup(die, column)), loser.stands)
+    lost = min(int(chart.lookup(die, column)), loser.stands)
     loser_result, _ = result_for(None)
-    events = [public(f"**Close assault** {head} an Automatic Major Victory by {victor.name}; {chart.table.name} "
-                     f"{chart.table.dice} = {die} ({chart.table.columns[column]}): {loser.name} lose {lost}.")]
+    events = [public(f"**Close assault** {head} an Automatic Major Victory by {victor.name}; {chart.name} "
+                     f"{chart.dice} = {die} ({chart.columns[column]}): {loser.name} lose {lost}.")]
     events += losses_17_5.loss(state, loser, lost)
     if on_table(loser):
         events += _loser_moves(state, loser, victor, loser_result)
@@ -300,12 +300,12 @@ def _fight(state: State, a: Unit, b: Unit, rng: Rng) -> list[Event]:
         return events
     winner, loser = (a, b) if sa > sb else (b, a)
     margin = abs(sa - sb)
-    die = roll(chart.table.dice, rng).total
-    lost = min(int(chart.table.lookup(die, _column(winner, loser))), loser.stands)
+    die = roll(chart.dice, rng).total
+    lost = min(int(chart.lookup(die, _column(winner, loser))), loser.stands)
     loser_result, winner_result = result_for(margin)
-    events = [public(f"{head}: {winner.name} win by {margin}; {chart.table.name} {chart.table.dice} = {die} "
-                     f"({chart.table.columns[_column(winner, loser)]}): {loser.name} lose {lost}. "
-                     f"{results_sheet()[0].table.name}: {loser.name} {loser_result}, {winner.name} {winner_result} (17.5.1).")]
+    events = [public(f"{head}: {winner.name} win by {margin}; {chart.name} {chart.dice} = {die} "
+                     f"({chart.columns[_column(winner, loser)]}): {loser.name} lose {lost}. "
+                     f"{results_sheet()[0].name}: {loser.name} {loser_result}, {winner.name} {winner_result} (17.5.1).")]
     events += losses_17_5.loss(state, loser, lost)
     start = base(loser).centre
     if on_table(loser):
@@ -318,7 +318,7 @@ def _side_score(state: State, side: list[Unit], enemies: list[Unit], rng: Rng) -
     """17.5 for several units: one die, the average Class (``melees_17_5_2.average_class``), and
     +1 when any of them charged this turn or makes a Break-Through Attack on one of ``enemies``."""
     chart = house().charts["close-assault"]
-    die = roll(chart.table.dice, rng).total
+    die = roll(chart.dice, rng).total
     cls = melees_17_5_2.average_class(side)
     ids = {e.id for e in enemies}
     charged = any(u.charge_turn == state.turn and bool(u.charging) for u in side)
@@ -350,15 +350,15 @@ def _fight_together(state: State, combat: melees_17_5_2.Combat, rng: Rng) -> lis
         return events
     winners, losers = (combat.mine, combat.theirs) if sa > sb else (combat.theirs, combat.mine)
     margin = abs(sa - sb)
-    die = roll(chart.table.dice, rng).total
+    die = roll(chart.dice, rng).total
     column = _column_for(sum(u.stands for u in winners), sum(u.stands for u in losers))
-    lost = min(int(chart.table.lookup(die, column)), sum(u.stands for u in losers))
+    lost = min(int(chart.lookup(die, column)), sum(u.stands for u in losers))
     shares = melees_17_5_2.share(losers, lost, rng)
     loser_result, winner_result = result_for(margin)
     taken = ", ".join(f"{u.name} {n}" for u, n in shares) or "none"
-    events = [public(f"{head}: {_names(winners)} win by {margin}; {chart.table.name} {chart.table.dice} = {die} "
-                     f"({chart.table.columns[column]}): {_names(losers)} lose {lost}, shared (17.5.2): {taken}. "
-                     f"{results_sheet()[0].table.name}: the beaten {loser_result}, the victors {winner_result} (17.5.1).")]
+    events = [public(f"{head}: {_names(winners)} win by {margin}; {chart.name} {chart.dice} = {die} "
+                     f"({chart.columns[column]}): {_names(losers)} lose {lost}, shared (17.5.2): {taken}. "
+                     f"{results_sheet()[0].name}: the beaten {loser_result}, the victors {winner_result} (17.5.1).")]
     for unit, n in shares:
         events += losses_17_5.loss(state, unit, n)
     starts = {u.id: base(u).centre for u in losers}

@@ -107,7 +107,7 @@ def read_place(text: str) -> tuple[float, float, float | None, str] | None:
 def zone(state: State, side: str) -> tuple[float, float, float, float]:
     """A side's deployment zone (16.2): the table's width and ``deployment_depth`` inches deep from
     its own edge (the first side's is the bottom), as ``formations_12.deploy`` sets it out: x0, y0, x1, y1."""
-    depth = float(min(rules().deployment_depth, state.table_height // 2))
+    depth = float(min(rules().deployment.depth_inches, state.table_height // 2))
     if side == state.sides[0].id:
         return 0.0, state.table_height - depth, float(state.table_width), float(state.table_height)
     return 0.0, 0.0, float(state.table_width), depth
@@ -174,7 +174,8 @@ def check_offboard(state: State, order: Offboard) -> Offboard:
         raise IllegalOrder(f"{brigade.name} already has a sealed record.", hint="`cancel N` it first.")
     already = sum(u.points for u in state.units if u.side == brigade.side and u.status == OFF_BOARD)
     total = side_points(state, brigade.side)
-    num, den = rules().offboard_fraction
+    offboard = rules().offboard
+    num, den = offboard.numerator, offboard.denominator
     cost = sum(u.points for u in members)
     if (already + cost) * den > total * num:
         raise IllegalOrder(f"{brigade.name} ({cost} pts) would put {already + cost} of "

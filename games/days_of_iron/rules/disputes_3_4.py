@@ -20,7 +20,7 @@ def dispute(state: State, seat: str, order: Dispute, rng: Rng) -> list[Event]:
     asker = seat if seat != UMPIRE else ""
     a = asker or state.sides[0].id
     b = state.other(a)
-    winner = a if roll in rules().dispute_a else b
+    winner = a if roll in rules().dispute.player_a else b
     who = f"The {state.side_name(a)} raise" if asker else "The umpire raises"
     return [public(f"{who} a disputed matter (3.4): \"{order.matter}\". 1d6 = {roll}: decided as the "
                    f"{state.side_name(winner)} wish (Player {'A' if winner == a else 'B'}).", reveals=True)]

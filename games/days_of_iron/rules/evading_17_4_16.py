@@ -99,7 +99,7 @@ def check_return(state: State, seat: str, order: Return) -> Return:
         unit.status = EVADED_OFF
     if state.turn < unit.return_turn:
         raise IllegalOrder(f"{unit.name} may come back in turn {unit.return_turn} (three turns after it evaded, 17.4.16).")
-    clearance = house().movement.enemy_clearance
+    clearance = house().movement.costs.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
         if polygon_distance(base(unit).polygon(), base(enemy).polygon()) < clearance - EPS:
             raise IllegalOrder(f"{enemy.name} stands where {unit.name} left the table; it cannot come back there now.")

@@ -24,6 +24,7 @@ from games.core.geometry import (
     scale,
 )
 from games.days_of_iron.data import house, rules, victory_sheet
+from games.days_of_iron.schema import Arms
 from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State, Unit
 
 COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
@@ -52,9 +53,9 @@ def measured(state: State) -> bool:
     return state.options.get("board", "tape") == "measured"
 
 
-def arm(unit: Unit) -> str:
+def arm(unit: Unit) -> Arms:
     """The arm whose stand size and rates a unit uses (Generals have their own line in the sheet)."""
-    return unit.type if unit.type in house().movement.stands else "infantry"
+    return next((a for a in house().movement.stands if a == unit.type), "infantry")
 
 
 def footprint(unit: Unit, formation: str | None = None) -> tuple[float, float]:
@@ -66,8 +67,8 @@ def footprint(unit: Unit, formation: str | None = None) -> tuple[float, float]:
     if form == LINE:
         return (n * w, d)
     if form == SKIRMISH:
-        return (n * w + (n - 1) * mv.skirmish_gap, d)
-    abreast = min(n, mv.column_width.get(arm(unit), 1))
+        return (n * w + (n - 1) * mv.formations.skirmish_gap, d)
+    abreast = min(n, mv.formations.column_width.get(arm(unit), 1))
     return (abreast * w, math.ceil(n / abreast) * d)
 
 
@@ -121,7 +122,7 @@ def deploy(state: State) -> list[str]:
     rows go back from the front of the zone when a row is full, and each General stands in the gap
     behind his brigade. Units on the table are placed first, so where they stand never depends on the
     hidden or off-board units (placed after them, out of sight until revealed or arriving)."""
-    depth = float(min(rules().deployment_depth, state.table_height // 2))
+    depth = float(min(rules().deployment.depth_inches, state.table_height // 2))
     for index, side in enumerate(state.sides):
         units = [u for u in state.units if u.side == side.id and u.status in (ON_TABLE, HIDDEN, OFF_BOARD)]
         troops = [u for u in units if u.type != "general" and u.status == ON_TABLE]

@@ -20,7 +20,7 @@ from games.core.errors import IllegalOrder, NotYourTurn, UnknownName, WrongPhase
 from games.core.geometry import Base, overlaps, polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
-from games.days_of_iron.data import DiceTable, house, morale_sheet, reference
+from games.days_of_iron.data import house, morale_sheet, reference
 from games.days_of_iron.orders import GoToGround, Morale, Rally
 from games.days_of_iron.rules import routing_17_4_14, staff_14
 from games.days_of_iron.rules.formations_12 import COLUMN, LINE, base, on_table, reform
@@ -92,23 +92,24 @@ def must_rally(unit: Unit) -> bool:
     return unit.order != GOOD or unit.halted or unit.ground or unit.status == ROUTING
 
 
-def _column(test: DiceTable, unit: Unit) -> int:
+def _column(columns: tuple[str, ...], unit: Unit) -> int:
     """The unit's Class column (Class 1-4; artillery and units without a Class read class-1)."""
     name = f"class-{min(max(unit.cls, 1), 4)}"
-    return test.columns.index(name) if name in test.columns else 0
+    return columns.index(name) if name in columns else 0
 
 
 def take_test(unit: Unit, test_id: str, applies: list[tuple[str, int]], rng: Rng) -> tuple[str, str]:
     """Roll the sheet's test for the unit with the named factors that apply (name, times):
     (result, log text)."""
-    test, factors = morale_sheet().tests[test_id]
+    sheet = morale_sheet()
+    test, factors = sheet.tests[test_id], sheet.tests[test_id].factors
     parts = [(name, factors[name] * times) for name, times in applies if name in factors and times]
-    die = roll(test.dice, rng).total
+    die = roll(sheet.dice, rng).total
     total = die + sum(v for _, v in parts)
-    column = _column(test, unit)
+    column = _column(sheet.columns, unit)
     result = test.lookup(total, column)
     said = "".join(f" {v:+d} {name}" for name, v in parts if v)
-    return result, (f"**{test.name}** for {unit.name} ({test.columns[column]}): {test.dice} = {die}{said}"
+    return result, (f"**{test.name}** for {unit.name} ({sheet.columns[column]}): {sheet.dice} = {die}{said}"
                     f" = {total}: {result.upper()}")
 
 
@@ -250,9 +251,9 @@ def staff_risk(state: State, general: Unit, rng: Rng, rule: str = "17.3.5") -> l
     if die != STAFF_HIT:
         return [public(f"{general.name} (attached): 1d6 = {die}, unhurt ({rule}).")]
     chart = house().charts["staff-casualties"]
-    second = roll(chart.table.dice, rng).total
-    result = chart.table.lookup(second, 0)
-    events = [public(f"{general.name} (attached): 1d6 = {die}, HIT; {chart.table.name}: {second}: {result} ({rule}).")]
+    second = roll(chart.dice, rng).total
+    result = chart.lookup(second, 0)
+    events = [public(f"{general.name} (attached): 1d6 = {die}, HIT; {chart.name}: {second}: {result} ({rule}).")]
     return events + staff_14.staff_casualty(state, general, result)
 
 

@@ -38,6 +38,7 @@ from games.days_of_iron.data import house
 from games.days_of_iron.orders import Face, Form, Measure, Move
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
+    FORMATIONS,
     LINE,
     SKIRMISH,
     arm,
@@ -81,10 +82,10 @@ def allowance(state: State, unit: Unit, forced: bool = False) -> float:
     determines how much movement remains")."""
     mv = house().movement
     rates = mv.rates[arm(unit)]
-    rate = rates[start_formation(state, unit)]
-    if unit.formation in rates:
-        rate = min(rate, rates[unit.formation])
-    return rate * (1 + mv.forced_march_bonus) if forced else rate
+    rate = rates.of(start_formation(state, unit))
+    if unit.formation in FORMATIONS:
+        rate = min(rate, rates.of(unit.formation))
+    return rate * (1 + mv.costs.forced_march_bonus) if forced else rate
 
 
 def rate_label(state: State, unit: Unit) -> str:
@@ -93,7 +94,7 @@ def rate_label(state: State, unit: Unit) -> str:
     if unit.formation == start:
         return f"{start} rate"
     rates = house().movement.rates[arm(unit)]
-    return f"{min((start, unit.formation), key=lambda f: rates[f])} rate, the slower of {start} and {unit.formation}"
+    return f"{min((start, unit.formation), key=rates.of)} rate, the slower of {start} and {unit.formation}"
 
 
 def left(state: State, unit: Unit, forced: bool = False) -> float:
@@ -104,7 +105,7 @@ def left(state: State, unit: Unit, forced: bool = False) -> float:
 def wheel_cost(unit: Unit, degrees: float) -> float:
     """The outer arc of a wheel on a front corner, doubled (17.4): width x angle in radians x factor."""
     width, _ = footprint(unit)
-    return width * math.radians(degrees) * house().movement.wheel_factor
+    return width * math.radians(degrees) * house().movement.costs.wheel_factor
 
 
 def move_cost(unit: Unit, order: Move, factor: float) -> float:
@@ -253,7 +254,7 @@ def move_factor(state: State, unit: Unit, start: Base, end: Base) -> tuple[float
     if factor == 1.0 and unit.formation == COLUMN:
         factor, slowest = road_factor(state, start, end)
     passed = lines_passed(state, unit, start, end)
-    penalty = house().movement.passage_of_lines
+    penalty = house().movement.costs.passage_of_lines
     if passed and 0 < penalty < factor:
         factor, slowest = penalty, passed[0].name
     return factor, slowest, passed
@@ -371,7 +372,7 @@ def too_near(state: State, unit: Unit, start: Base, end: Base, target: str,
              ignore: frozenset[str] = frozenset()) -> str:
     """17.4: the enemy other than ``target`` (and those in ``ignore``) that ``end`` would bring the
     unit within 1" of, closer than it stood at ``start`` ("" if none)."""
-    clearance = house().movement.enemy_clearance
+    clearance = house().movement.costs.enemy_clearance
     outline, first = end.polygon(), start.polygon()
     for o in visible_enemies(state, unit.side):
         if o.id == target or o.id in ignore or (o.type == "general" and o.attached):
@@ -471,7 +472,7 @@ def check_move(state: State, seat: str, order: Move) -> Move:
                                     else "17.4.4, section 15). ") if slowest and factor < 1 else "")
                            + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
     _check_on_table(state, order.text, end)
-    clearance = house().movement.enemy_clearance
+    clearance = house().movement.costs.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
         gap = polygon_distance(end.polygon(), base(enemy).polygon())
         if gap < clearance - EPS:
@@ -621,7 +622,7 @@ def _check_change(state: State, unit: Unit) -> None:
 def change_cost(state: State, unit: Unit) -> float:
     """A formation change's cost: the sheet's fraction of the allowance of the formation the unit
     started in (17.4.7: "make movement deductions from the formation the unit starts the turn in")."""
-    return house().movement.formation_change * allowance(state, unit)
+    return house().movement.costs.formation_change * allowance(state, unit)
 
 
 def _check_lands(state: State, unit: Unit, trial: Unit, text: str, what: str) -> None:

@@ -44,15 +44,15 @@ def new_state(spec: data.ScenarioSpec, options: dict[str, str]) -> State:
         force = data.force(options[f"force{index + 1}"] or side.force)
         sides.append(SideState(side.id, side.name, side.colour, force.nation, force.name))
         units.append(Unit(uid(force.general), force.general, side.id, "", "general", rank="army",
-                          quality="capable", points=rules.staff_points.get("army", 0)))
+                          quality="capable", points=rules.points.staff.get("army", 0)))
         for c in force.commanders:
-            units.append(Unit(uid(c.id), c.name, side.id, "", "general", rank=c.rank, points=rules.staff_points[c.rank]))
+            units.append(Unit(uid(c.id), c.name, side.id, "", "general", rank=c.rank, points=rules.points.staff[c.rank]))
         for b in force.brigades:
             bid = uid(b.id)
             brigades.append(Brigade(bid, b.name, side.id))
             if b.general:
                 units.append(Unit(uid(b.general), b.general, side.id, bid, "general", rank="brigade",
-                                  points=rules.staff_points["brigade"]))
+                                  points=rules.points.staff["brigade"]))
             for u in b.units:
                 units.append(Unit(uid(u.id), u.name, side.id, bid, u.type, u.cls, u.stands, u.stands,
                                   unit_points(u, rules), list(u.modifiers), u.light, gun=u.gun))

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from games.days_of_iron.data import Rules, UnitSpec
+from games.days_of_iron.data import RulesFile, UnitSpec
 from games.days_of_iron.state import State
 
 
-def unit_points(spec: UnitSpec, rules: Rules) -> int:
+def unit_points(spec: UnitSpec, rules: RulesFile) -> int:
     """Section 6.1: stands x (class value + modifiers) (5.3, 5.4); guns per model (5.2) plus modifiers."""
-    extra = sum(rules.modifiers[m] for m in spec.modifiers)
+    points = rules.points
+    extra = sum(points.modifiers[m] for m in spec.modifiers)
     if spec.type == "engineer":
-        return rules.engineer_points
+        return points.engineer
     if spec.type == "artillery":
-        return spec.stands * (rules.gun_points[spec.gun] + extra)
-    return spec.stands * (rules.class_points[spec.type][spec.cls - 1] + extra)
+        return spec.stands * (points.guns[spec.gun] + extra)
+    return spec.stands * (points.class_points(spec.type)[spec.cls - 1] + extra)
 
 
 def side_points(state: State, side: str) -> int:

@@ -25,7 +25,7 @@ def check_scout(state: State, unit: Unit) -> None:
 def scout_points(unit: Unit) -> int:
     """A scouting unit's points (19.2): its figures (4.1: per stand) at the value of its class."""
     book = rules()
-    return unit.stands * book.figures_per_stand * book.figure_points[max(unit.cls, 1) - 1]
+    return unit.stands * book.scouting.figures_per_stand * book.scouting.figure_points[max(unit.cls, 1) - 1]
 
 
 def score_scouting(state: State) -> tuple[list[str], str]:
@@ -43,10 +43,10 @@ def score_scouting(state: State) -> tuple[list[str], str]:
             lines.append(f"Record #{r.number} opened: {r.text} (nonce `{r.nonce}`).")
     lines.append(f"Scouting points (19.2): {a.name} {points[a.id]}, {b.name} {points[b.id]}.")
     for x, y in ((a, b), (b, a)):
-        if points[y.id] - points[x.id] >= book.outscout_margin:
+        if points[y.id] - points[x.id] >= book.scouting.outscout_margin:
             first = x.id
             lines.append(
-                f"The {x.name} are out-scouted (19.3): they deploy one brigade {book.rear_edge_inches}\" "
+                f"The {x.name} are out-scouted (19.3): they deploy one brigade {book.scouting.rear_edge_inches}\" "
                 f"from their rear edge first, then the players alternate brigade by brigade.")
     if not first:
         lines.append("Nobody is out-scouted: roll to see who places a brigade first.")

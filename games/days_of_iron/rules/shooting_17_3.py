@@ -49,7 +49,7 @@ from games.core.geometry import (
 )
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
-from games.days_of_iron.data import Chart, house
+from games.days_of_iron.data import ChartFile, house
 from games.days_of_iron.orders import Fire
 from games.days_of_iron.rules import losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
@@ -63,12 +63,13 @@ from games.days_of_iron.rules.formations_12 import (
     on_table,
 )
 from games.days_of_iron.rules.movement_17_4 import fmt, used, visible_enemies
+from games.days_of_iron.schema import Target
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
 SHOOTERS = ("infantry", "cavalry", "artillery")
 
 
-def chart_of(unit: Unit) -> Chart:
+def chart_of(unit: Unit) -> ChartFile:
     """The artillery chart for guns, the small arms chart for everyone else (17.3)."""
     return house().charts["artillery" if unit.type == "artillery" else "small-arms"]
 
@@ -358,7 +359,7 @@ def charge_run(state: State, unit: Unit) -> float:
     return first + gap(unit, state.unit(unit.charging))
 
 
-def target_class(state: State, target: Unit) -> str:
+def target_class(state: State, target: Unit) -> Target:
     """Section 13: staff, skirmishers and units gone to ground are dispersed (13.1, 14); cavalry
     charging over 8" are fast (13.4); columns, limbered batteries included, are dense (13.3);
     lines and deployed batteries are line targets (13.2)."""
@@ -377,12 +378,12 @@ def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None 
     distance = gap(unit, target)
     column = chart.column_for(distance)
     assert column is not None
-    dice = [roll(chart.table.dice, rng).total for _ in range(dice_count(unit, unit.stands if stands is None else stands))]
+    dice = [roll(chart.dice, rng).total for _ in range(dice_count(unit, unit.stands if stands is None else stands))]
     kind = target_class(state, target)
     shape = chart.targets.get(kind, 0)
     cover, where = cover_of(state, target, unit)
-    hits = sum(chart.table.lookup(d + shape + cover, column).count("H") for d in dice)
-    return hits, (f"{fmt(distance)}\" ({chart.table.columns[column]}), {len(dice)} x {chart.table.dice} "
+    hits = sum(chart.lookup(d + shape + cover, column).count("H") for d in dice)
+    return hits, (f"{fmt(distance)}\" ({chart.columns[column]}), {len(dice)} x {chart.dice} "
                   f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
                   + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H on a {kind} target"
                   + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
@@ -398,7 +399,7 @@ def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
     target.pending_hits += hits
     if target.type == "artillery" and unit.type != "artillery":
         target.pending_small_arms += hits
-    return [public(f"{unit.name} fire at {target.name}: {said} ({chart_of(unit).table.name}); "
+    return [public(f"{unit.name} fire at {target.name}: {said} ({chart_of(unit).name}); "
                    "casualties come off at the end of the phase.")]
 
 
@@ -437,9 +438,9 @@ def _rolled_losses(unit: Unit, hits: int, chart_id: str, losing: str | tuple[str
     """One roll per H on a chart (damage to artillery, casualties to staff): how many results cost
     a gun or the General, and the rolls for the log."""
     chart = house().charts[chart_id]
-    rolls = [roll(chart.table.dice, rng).total for _ in range(hits)]
-    results = [chart.table.lookup(r, 0) for r in rolls]
+    rolls = [roll(chart.dice, rng).total for _ in range(hits)]
+    results = [chart.lookup(r, 0) for r in rolls]
     words = (losing,) if isinstance(losing, str) else losing
     lost = sum(1 for r in results if any(w in r for w in words))
     said = "; ".join(f"{d}: {r}" for d, r in zip(rolls, results, strict=True))
-    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.table.name}): {said}."
+    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.name}): {said}."

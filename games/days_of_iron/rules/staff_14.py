@@ -39,7 +39,7 @@ def roll_staff(state: State, side: SideState, rng: Rng) -> list[Event]:
     book = rules()
     table_name, note = "standard", "14.1"
     if state.options.get("staff") == "national":
-        if side.nation in book.staff_tables:
+        if side.nation in book.staff.national:
             table_name, note = side.nation, f"19.4 {side.nation}"
         else:
             note = f"14.1 (no 19.4 row for {side.nation})"
@@ -266,10 +266,10 @@ def staff_hits(state: State, general: Unit, hits: int, rng: Rng) -> list[Event]:
     """17.3.5: an unattached General hit by fire rolls once per H on the Casualties to Staff chart;
     each result is carried out (14.3) until he is lost."""
     chart = house().charts["staff-casualties"]
-    rolls = [roll(chart.table.dice, rng).total for _ in range(hits)]
-    results = [chart.table.lookup(r, 0) for r in rolls]
+    rolls = [roll(chart.dice, rng).total for _ in range(hits)]
+    results = [chart.lookup(r, 0) for r in rolls]
     said = "; ".join(f"{d}: {r}" for d, r in zip(rolls, results, strict=True))
-    events = [public(f"{general.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.table.name}): {said}.")]
+    events = [public(f"{general.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.name}): {said}.")]
     for result in results:
         if general.status in GONE:
             break

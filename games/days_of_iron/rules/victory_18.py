@@ -13,7 +13,7 @@ from games.core.errors import IllegalOrder, NotAllowed, NotYourTurn, WrongPhase
 from games.core.geometry import Point, point_in_polygon, point_segment_distance
 from games.core.ruleset import UMPIRE, Event, Outcome, public
 from games.days_of_iron import data
-from games.days_of_iron.data import Rules, rules, victory_sheet
+from games.days_of_iron.data import RulesFile, rules, victory_sheet
 from games.days_of_iron.orders import End, Fate, Loss, Objective, Surrender, own_unit
 from games.days_of_iron.rules import losses_17_5
 from games.days_of_iron.rules.formations_12 import base, in_contact, measured, on_table
@@ -65,24 +65,24 @@ class Margin:
     thresholds: tuple[int, ...]
 
 
-def thresholds(book: Rules, points_limit: int, scaled: bool) -> tuple[int, ...]:
+def thresholds(book: RulesFile, points_limit: int, scaled: bool) -> tuple[int, ...]:
     """The band limits of 18.2; scaled to the game's size when the option asks for it."""
-    limits = [upto for upto, _ in book.victory_bands if upto >= 0]
+    limits = [band.upto for band in book.victory.bands if band.upto >= 0]
     if scaled:
-        limits = [round(upto * points_limit / book.victory_points) for upto in limits]
+        limits = [round(upto * points_limit / book.victory.standard_points) for upto in limits]
     return tuple(limits)
 
 
-def margin(state: State, book: Rules, scaled: bool) -> Margin:
+def margin(state: State, book: RulesFile, scaled: bool) -> Margin:
     """The margin of victory (18.2): the difference in points lost, read against the bands."""
     a, b = state.sides[0].id, state.sides[1].id
     lost_a, lost_b = side_lost_halves(state, a), side_lost_halves(state, b)
     diff = abs(lost_a - lost_b)
     limits = thresholds(book, state.points_limit, scaled)
-    result = book.victory_bands[-1][1]
-    for limit, (_, name) in zip(limits, book.victory_bands, strict=False):
+    result = book.victory.bands[-1].result
+    for limit, band in zip(limits, book.victory.bands, strict=False):
         if diff <= 2 * limit:  # "0 to 150" is a draw, anything more is the next band
-            result = name
+            result = band.result
             break
     leader = "" if lost_a == lost_b else (a if lost_a < lost_b else b)
     return Margin(leader, diff, result, limits)
@@ -174,7 +174,7 @@ def result(state: State) -> Outcome:
     if state.options.get("victory") == "objectives":
         winner, reason = _on_objectives(state)
     else:
-        winner = m.leader if m.result != book.victory_bands[0][1] and m.leader else None
+        winner = m.leader if m.result != book.victory.bands[0].result and m.leader else None
         reason = f"{m.result} for the {state.side_name(winner)}." if winner else f"{m.result} on points lost."
     return Outcome(winner, reason, tuple(details))
 

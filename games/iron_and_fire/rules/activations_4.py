@@ -86,7 +86,8 @@ def advance(s: State, dice: Dice, events: list[Event]) -> None:
             if missing and s.extra_draws < 0:
                 values, total = dice.roll(2, 6)
                 s.extra_draws = total
-                say(events, f"Second Joker drawn, but {', '.join(SIDE_NAMES[x] for x in missing)} has not activated this turn (4.1): 2d6 [{values[0]}, {values[1]}] = **{total}** more card draws before the turn ends.")
+                who = " and ".join(SIDE_NAMES[x] for x in missing) + (" have" if len(missing) > 1 else " has")
+                say(events, f"Second Joker drawn, but {who} not activated this turn (4.1): 2d6 [{values[0]}, {values[1]}] = **{total}** more card draws before the turn ends.")
                 continue
             say(events, "Second Joker drawn: the Activations Phase ends.")
             end_phase_11.end_phase(s, dice, events)

@@ -35,7 +35,7 @@ def end_phase(s: State, dice: Dice, events: list[Event]) -> None:
         scenarios_15.cable_turn_check(s, dice, events)
     if victory_12.check_victory(s, events, end_phase=False):
         return
-    if s.turn >= s.turns:
+    if s.turns and s.turn >= s.turns:  # 0: no turn limit (scenario 5)
         victory_12.final_result(s, events, f"the last turn ({s.turns}) is over")
         return
     sequence_3.begin_turn(s, dice, events, s.turn + 1)

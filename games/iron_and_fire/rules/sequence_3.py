@@ -35,7 +35,7 @@ def begin_turn(s: State, dice: Dice, events: list[Event], turn: int) -> None:
     s.card_side = ""
     s.acts_left = 0
     s.used = []
-    say(events, f"**Turn {turn}** of {s.turns}: the deck of 54 cards is shuffled.")
+    say(events, f"**Turn {turn}**{scene.of_turns(s)}: the deck of 54 cards is shuffled.")
     if s.scenario == "s2" and turn == s.steam_turns + 1 and s.steam_turns:
         say(events, "The Covadonga has raised steam: full MP from now on.")
         reveal(s, events, "steam")

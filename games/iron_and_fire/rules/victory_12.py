@@ -27,10 +27,15 @@ def final_result(s: State, events: list[Event], why: str, *, turn_limit: bool = 
     ``turn_limit`` is False when the game ends because a side has nothing left in play.
     Scenario 2 at its (house) turn limit goes to victory points by the rulings ("12 turns,
     then victory points"); option ``s2_end=draw`` keeps 15.3.4's "any other result is a draw".
+    A game without a last turn (scenario 5, 15.6.5) never reaches 12.0's "by the end of the
+    scenario's last turn": it ends a draw when neither side has met its condition.
     """
     scn = scene.scenario(s)
     v = scn.victory
     peru_lost, chile_lost = len(lost(s, "peru")), len(lost(s, "chile"))
+    if not s.turns:
+        finish(s, events, None, f"{why}, and this scenario has no last turn at which to count victory points (12.0).")
+        return
     if v == "s2" and (not turn_limit or scene.opt(s, "s2_end") == "draw"):
         finish(s, events, None, f"Draw: {why} without either side achieving its objective.")
         return
@@ -116,6 +121,9 @@ def check_victory(s: State, events: list[Event], *, end_phase: bool) -> bool:
         return True
     for side in SIDES:
         waiting = any(u.status == "waiting" and u.controller == side and u.arrive_turn >= s.turn for u in s.units)
+        other = next(x for x in SIDES if x != side)
+        if not s.turns and side_can_act(s, other):
+            continue  # no turn limit (scenario 5): play goes on to the scenario's own ending, or /game end
         if not waiting and not side_can_act(s, side):
             final_result(s, events, f"{SIDE_NAMES[side]} has no units left in play", turn_limit=False)
             return True
@@ -193,12 +201,38 @@ def _s5_won(s: State, events: list[Event], units: dict[str, Unit], end_phase: bo
         return True
     kills = sum(1 for u in s.units if u.side == "chile" and u.status == "sunk" and u.sunk_by in heroes)
     need = 3 if survives else 2
-    escaped = all(units[h].status == "exited" and units[h].exit_hex in ("1101", "1201") and units[h].exit_edge != "drift"
-                  and not damage_7.crippled(s, units[h]) for h in heroes)
-    if kills >= need and escaped:
+    if kills >= need and all(_escaped(s, units[h]) for h in heroes):
         finish(s, events, "peru", f"{kills} Chilean ships sunk and " + " and ".join(units[h].name for h in heroes) + " escaped by 1101/1201.")
         return True
+    out = [units[h] for h in heroes if units[h].status == "exited"]
+    if out and not _s5_peru_can_win(s, units, heroes, kills, need):
+        # a ship off the map can be neither sunk nor captured (Chile's condition, and the draw's
+        # "all ironclads"), and Peru's condition can no longer be met: nothing can decide the game
+        names = " and ".join(f"the {u.name}" for u in out)
+        who = " and ".join(f"the {units[h].name}" for h in heroes)
+        finish(s, events, None, f"{names} left the map and Peru can no longer meet its condition ({who} to sink {need} "
+                                f"Chilean ships, leave by 1101 or 1201 and not be crippled; {kills} sunk); a ship off the "
+                                f"map cannot be sunk or captured, so Chile cannot win either (15.6.5).")
+        return True
     return False
+
+
+def _escaped(s: State, u: Unit) -> bool:
+    """15.6.3, 15.6.5: moved off the north edge at 1101 or 1201 (drifting off is no exit), not crippled."""
+    return u.status == "exited" and u.exit_hex in ("1101", "1201") and u.exit_edge != "drift" and not damage_7.crippled(s, u)
+
+
+def _s5_peru_can_win(s: State, units: dict[str, Unit], heroes: list[str], kills: int, need: int) -> bool:
+    """Whether Peru's scenario 5 condition can still be met: no hero lost or out the wrong way, one
+    still on the map, and enough Chilean ships left to make up the kills."""
+    if any(_gone(units, h) for h in heroes):
+        return False
+    if any(units[h].status == "exited" and not _escaped(s, units[h]) for h in heroes):
+        return False
+    if all(units[h].status == "exited" for h in heroes):
+        return False
+    to_sink = sum(1 for u in s.units if u.side == "chile" and not u.battery and (u.afloat or u.status == "waiting"))
+    return kills + to_sink >= need
 
 
 SCENARIO_CHECKS: dict[str, Callable[[State, list[Event], dict[str, Unit], bool], bool]] = {

@@ -10,9 +10,12 @@ Options: ``weather=west`` the weather edge; ``defender=b``; ``faction_a``, ``fle
 
 from __future__ import annotations
 
-from games.core.data import Record, load
+from collections.abc import Iterable
+
+from games.core.data import load
 from games.core.errors import UnknownName, quote
 from games.core.rng import Rng
+from games.core.schema import convert, fail
 from games.oak_and_iron.data import admirals, event_cards, factions, initiative_cards, rules, scenario_files, ship_cards
 from games.oak_and_iron.measure import WEATHER_EDGES
 from games.oak_and_iron.rules import scenario_cards_7
@@ -26,6 +29,7 @@ from games.oak_and_iron.rules.squadron_6 import (
     squadron_points,
     validate_hand,
 )
+from games.oak_and_iron.schema import ScenarioFile
 from games.oak_and_iron.state import ShipState, SideState, State, TerrainPiece
 
 BUILT = ("patrol", "skirmish", "engagement")
@@ -44,115 +48,116 @@ SIDE_NAMES = {"a": ("Player A", "#b03a2e"), "b": ("Player B", "#1f5fa8")}
 CARD_OPTIONS = ("faction", "fleet", "hand", "admiral")
 
 
-def _refuse_cards(rec: Record, options: dict[str, str]) -> None:
+def _refuse_cards(spec: ScenarioFile, options: dict[str, str]) -> None:
     """A scenario without the card game (the quick start, ch. 3) refuses the options that build one."""
-    for side_id, srec in rec.table("sides").items():
+    for side_id, side in spec.sides.items():
         for kind in CARD_OPTIONS:
             value = options.get(f"{kind}_{side_id}", "")
-            if value and not (kind == "admiral" and value == srec.str("admiral")):
+            if value and not (kind == "admiral" and value == side.admiral):
                 raise SetupError(
-                    f"{rec.str('name')} is played without faction, upgrade or captain cards and with the hands and admirals "
+                    f"{spec.name} is played without faction, upgrade or captain cards and with the hands and admirals "
                     f"it gives (book ch. 3: it lets players learn the basics \"before using more advanced options, such as "
                     f"faction, upgrade, or event cards\"), so {quote(f'{kind}_{side_id}={value}')} does not apply.",
                     hint="Leave it out, or play reef, patrol, skirmish, engagement or fleet, which take the cards.",
                 )
 
 
-def _sides_from(rec: Record, options: dict[str, str]) -> list[SideState]:
+def _known(file: str, where: str, value: str, known: Iterable[str]) -> str:
+    """A scenario's name for something of another file (an admiral, a ship card, a side, a size)."""
+    choices = list(known)
+    if value not in choices:
+        raise fail(file, where, f"expected one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def _sides_from(spec: ScenarioFile, file: str, options: dict[str, str]) -> list[SideState]:
     """The scenario's sides; with the card game, each side's admiral, faction card and hand from the
     options (``admiral_a``, ``faction_a``, ``hand_a``), else the scenario's."""
     out = []
-    for side_id, srec in rec.table("sides").items():
-        adm_key = options.get(f"admiral_{side_id}") or srec.str("admiral", tuple(admirals()))
+    for side_id, sspec in spec.sides.items():
+        adm_key = options.get(f"admiral_{side_id}") or _known(file, f"sides.{side_id}.admiral", sspec.admiral, admirals())
         if adm_key not in admirals():
             raise UnknownName(f"No admiral called {quote(adm_key)}.", hint=f"Admirals: {', '.join(admirals())}.")
         adm = admirals()[adm_key]
         faction = faction_option(options, side_id)
-        hand = srec.str_list("hand")
+        hand = list(sspec.hand)
         for key in hand:
             if key not in initiative_cards():
-                raise SetupError(f"{rec.file}: unknown initiative card {key!r}")
+                raise SetupError(f"{file}: unknown initiative card {key!r}")
         if f"hand_{side_id}" in options:
             hand = [resolve_card(h.strip()) for h in options[f"hand_{side_id}"].split("/") if h.strip()]
-        elif adm_key != srec.str("admiral") or faction:
+        elif adm_key != sspec.admiral or faction:
             try:  # the scenario's hand if it still fits the admiral and the faction, else a legal one led by it
-                validate_hand(hand, adm.value, srec.str("name"), faction)
+                validate_hand(hand, adm.value, sspec.name, faction)
             except SetupError:
                 hand = default_hand(adm.value, hand, faction)
-        validate_hand(hand, adm.value, srec.str("name"), faction)
+        validate_hand(hand, adm.value, sspec.name, faction)
         fortune = rules().fortune_points + (factions()[faction].fortune if faction else 0)
-        out.append(SideState(side_id, srec.str("name"), srec.str("colour"), adm.key, adm.name, adm.value, list(hand),
+        out.append(SideState(side_id, sspec.name, sspec.colour, adm.key, adm.name, adm.value, list(hand),
                              fortune=fortune, faction=faction))
     return out
 
 
-def _cards_for(rec: Record, side: SideState, ship_recs: list[Record], options: dict[str, str]) -> dict[str, list[str]]:
+def _cards_for(spec: ScenarioFile, file: str, side: SideState, options: dict[str, str]) -> dict[str, list[str]]:
     """FACTIONS & SHIPS (6) on a scenario's fixed ships: ``fleet_a`` names the side's ships (their
     cards, Flagship first, then in the scenario's order) with ``+`` upgrades and a captain, checked
     against the scenario's game size; ship id -> its added entries."""
     text = options.get(f"fleet_{side.id}", "")
     if not text:
         return {}
-    flagship = rec.table("sides").table(side.id).str("flagship")
-    own = sorted((r for r in ship_recs if r.str("side") == side.id), key=lambda r: r.str("id") != flagship)
-    size_key = rec.str("size", tuple(s.key for s in rules().sizes))
+    flagship = spec.sides[side.id].flagship
+    own = sorted((s for s in spec.ships if s.side == side.id), key=lambda s: s.id != flagship)
+    size_key = _known(file, "size", spec.size, (s.key for s in rules().sizes))
     entries = parse_fleet(text, side.id, size_key, admirals()[side.admiral].points, faction_option(options, side.id))
-    want = "/".join(r.str("card") for r in own)
-    if [key for key, _ in entries] != [r.str("card") for r in own]:
-        raise SetupError(f"{rec.str('name')} gives {side.name} the ships {want} (Flagship first): fleet_{side.id} may add "
+    want = "/".join(s.card for s in own)
+    if [key for key, _ in entries] != [s.card for s in own]:
+        raise SetupError(f"{spec.name} gives {side.name} the ships {want} (Flagship first): fleet_{side.id} may add "
                          f"upgrades and a captain to them, not change them.", hint=f"e.g. fleet_{side.id}={want.replace('/', '+skill1/', 1)}")
-    return {r.str("id"): ups for r, (_, ups) in zip(own, entries, strict=True)}
+    return {s.id: ups for s, (_, ups) in zip(own, entries, strict=True)}
 
 
 def from_scenario_file(scenario: str, options: dict[str, str]) -> State:
     """A book or house scenario from data (the Quickstart Setup of section 3, the reef): sides, ships,
     terrain; a scenario with ``cards = true`` takes the card game's options (ch. 6)."""
-    rec = load(scenario_files()[scenario])
-    cards = rec.opt_bool("cards", False)
-    if not cards:
-        _refuse_cards(rec, options)
+    record = load(scenario_files()[scenario])
+    spec, file = convert(record.doc, ScenarioFile, record.file), record.file
+    if not spec.cards:
+        _refuse_cards(spec, options)
         options = {k: v for k, v in options.items() if k.split("_")[0] not in CARD_OPTIONS}
-    sides = _sides_from(rec, options)
-    flagships = {side_id: srec.str("flagship") for side_id, srec in rec.table("sides").items()}
-    ship_recs = rec.tables("ships")
+    sides = _sides_from(spec, file, options)
+    flagships = {side_id: side.flagship for side_id, side in spec.sides.items()}
     added: dict[str, list[str]] = {}
     for side in sides:
-        added |= _cards_for(rec, side, ship_recs, options)
+        added |= _cards_for(spec, file, side, options)
     ships = []
-    for srec in ship_recs:
-        card = srec.str("card", tuple(ship_cards()))
-        ship_id = srec.str("id")
-        side_id = srec.str("side", tuple(s.id for s in sides))
-        ups = (srec.str_list("upgrades") if srec.has("upgrades") else []) + added.get(ship_id, [])
+    for i, sspec in enumerate(spec.ships):
+        card = _known(file, f"ships[{i}].card", sspec.card, ship_cards())
+        side_id = _known(file, f"ships[{i}].side", sspec.side, (s.id for s in sides))
+        ups = list(sspec.upgrades) + added.get(sspec.id, [])
         captain = captain_of(ups)
         ship = make_ship(
-            ship_id,
-            srec.opt_str("name", ship_cards()[card].name),
+            sspec.id,
+            sspec.name or ship_cards()[card].name,
             card,
             side_id,
-            srec.float("x"),
-            srec.float("y"),
-            srec.float("heading"),
+            sspec.x,
+            sspec.y,
+            sspec.heading,
             [u for u in ups if u != captain],
             faction=faction_option(options, side_id),
             captain=captain,
         )
-        ship.flagship = flagships.get(ship.side) == ship_id
+        ship.flagship = flagships.get(ship.side) == sspec.id
         ships.append(ship)
-    terrain = []
-    if rec.has("terrain"):
-        for trec in rec.tables("terrain"):
-            pts = [(float(p[0]), float(p[1])) for p in trec.list("points")]
-            terrain.append(TerrainPiece(trec.str("kind", ("rock", "island", "land", "shoal", "fog")), trec.opt_str("label", ""), pts))
-    weather = options.get("weather", rec.str("weather_edge", WEATHER_EDGES))
+    terrain = [TerrainPiece(t.kind, t.label, list(t.points)) for t in spec.terrain]
     return State(
         scenario=scenario,
-        scenario_name=rec.str("name"),
+        scenario_name=spec.name,
         options=dict(options),
-        table_width=rec.float("table_width"),
-        table_height=rec.float("table_height"),
-        weather_edge=weather,
-        defender=options.get("defender", rec.str("defender")),
+        table_width=spec.table_width,
+        table_height=spec.table_height,
+        weather_edge=options.get("weather", spec.weather_edge),
+        defender=options.get("defender", spec.defender),
         sides=sides,
         ships=ships,
         terrain=terrain,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from games.iron_and_fire.state import State
 from tests.book.iron_and_fire.book import RS, end_turn, fails, game, in_play, line, place, play, unit
 from tests.iron_and_fire.helpers import add_battery
@@ -158,11 +156,6 @@ def test_a_surrendered_battery_is_worth_five_to_peru() -> None:
     assert "Peru 5 VP: Battery 1 surrendered: 5" in result.details
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="15.6.5: the engine ends scenario 5 after a house cap of 20 turns (data/iron_and_fire/scenarios.toml) "
-    "and decides it on victory points; the book says the game has no turn limit",
-)
 def test_scenario_5_has_no_turn_limit() -> None:
     """15.6.5: "The game has no turn limit." Scenario 5 goes on after its twentieth turn while
     neither side has won."""
@@ -173,3 +166,16 @@ def test_scenario_5_has_no_turn_limit() -> None:
     end_turn(state)
     assert RS.outcome(state) is None
     assert line(state, "Huáscar")
+
+
+def test_scenario_5_with_a_chosen_last_turn_ends_on_victory_points() -> None:
+    """12.0: "if neither player achieves their victory condition by the end of the scenario's last
+    turn, the victor is determined by the number of Victory Points". Scenario 5 has no last turn;
+    option ``turns=3`` gives it one (ruling), and then 12.0 decides: 0-0, a tie to Peru."""
+    state = game("s5", turns="3")
+    place(state, "huascar", "2610", 1)
+    place(state, "almirante_cochrane", "1304", 3)
+    in_play(state, "peru", "KH", turn=3)
+    end_turn(state)
+    result = RS.outcome(state)
+    assert result is not None and result.winner == "peru" and "the last turn (3) is over" in result.reason

@@ -350,25 +350,76 @@ def test_chile_wins_scenario_5_by_sinking_the_huascar() -> None:
     assert over(state)[0] == "chile"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="15.6.5: when Peru's ships all leave by 1101/1201 without sinking two Chilean ships, the engine "
-    "ends the game on victory points (0-0, a tie goes to Peru) and Peru wins",
-)
 def test_escaping_without_two_sinkings_is_not_a_peruvian_victory() -> None:
     """15.6.5: "The Peruvian player wins if the Huáscar sinks two Chilean ships, exits via hexes 1101
-    or 1201, and is not crippled." Huáscar and Unión slip away on turn 1 having sunk nothing: Peru
-    has not met its condition, so the result is not a Peruvian victory."""
+    or 1201, and is not crippled." Unión and Huáscar slip away on turn 1 having sunk nothing: Peru
+    has not met its condition, and with the Huáscar off the map Chile cannot meet its own ("the
+    Huáscar is sunk or captured"), so the game ends at once a draw (ruling; no victory points, the
+    scenario has no last turn). The engine used to score it 0-0 on victory points, a Peruvian win."""
     state = playing("s5", huascar=("1201", 6), union=("1101", 6), almirante_cochrane=("2010", 3), loa=("2210", 3))
-    play(state, "peru", "Huascar move F")
     play(state, "peru", "Union move F")
-    assert over(state)[0] != "peru"
+    assert RS.outcome(state) is None  # the Unión is not the Huáscar: nothing is decided yet
+    play(state, "peru", "Huascar move F")
+    winner, reason = over(state)
+    assert winner is None
+    assert "Peru can no longer meet its condition" in reason and "Chile cannot win either" in reason
 
 
-def s4_set_up(arrival: int, cable: int) -> State:
-    """Scenario 4 set up through its orders: two batteries, three mines, the Abtao and Magallanes by
-    the town; Peru's secret rolls ``arrival`` (the Unión's turn) and ``cable`` (the d6 of 1d6+2),
-    the buoy on 2507 and the Huáscar on 2704."""
+def test_the_huascar_escaping_with_one_sinking_is_a_draw_not_victory_points() -> None:
+    """15.6.5 and 12.0: victory points decide "by the end of the scenario's last turn"; scenario 5
+    has none. The Huáscar leaves with one Chilean ship sunk (its 2 x PF would win Peru the victory
+    points): a draw (ruling)."""
+    state = playing("s5", huascar=("1201", 6), union=("2510", 1), almirante_cochrane=("2010", 3))
+    unit(state, "loa").status, unit(state, "loa").sunk_by = "sunk", "huascar"
+    play(state, "peru", "Huascar move F")
+    assert over(state)[0] is None
+
+
+def test_with_the_independencia_the_game_waits_for_both_and_ends_a_draw_when_she_is_lost() -> None:
+    """15.6.5: "the Peruvian player wins if the Huáscar and Independencia sink three Chilean ships,
+    both exit via hexes 1101 or 1201, and both are not crippled"; "the Chilean player wins if the
+    Huáscar and Independencia are sunk or captured." The Huáscar leaves with three kills: the game
+    goes on for the Independencia. She is then sunk: Peru's condition is gone and Chile's cannot be
+    met with the Huáscar off the map, a draw (ruling)."""
+    state = game("s5", independencia="survives")
+    for uid, (hex_, facing) in {"huascar": ("1201", 6), "independencia": ("2510", 1), "union": ("2610", 1),
+                                "almirante_cochrane": ("2409", 4)}.items():
+        place(state, uid, hex_, facing)
+    in_play(state, "peru", "KH")
+    for uid in ("loa", "ohiggins", "covadonga"):
+        unit(state, uid).status, unit(state, uid).sunk_by = "sunk", "huascar"
+    play(state, "peru", "Huascar move F")
+    assert RS.outcome(state) is None
+    in_play(state, "chile", "KS")
+    unit(state, "independencia").hits = unit(state, "independencia").pf  # one more hit sinks her
+    play(state, "chile", "Cochrane fire Independencia", [9])
+    assert unit(state, "independencia").status == "sunk"
+    winner, reason = over(state)
+    assert winner is None and "Chile cannot win either" in reason
+
+
+def test_with_chile_left_without_ships_the_huascar_may_still_sail_off_to_win() -> None:
+    """15.6.5 gives no turn limit and no ending for a side left with nothing afloat: the game goes on
+    (ruling) until the scenario's own conditions decide it. Chile's last ship sinks; the Huáscar,
+    with two kills, then leaves by 1201 and wins."""
+    state = playing("s5", huascar=("1202", 6), union=("1402", 6), almirante_cochrane=("1303", 6))
+    for uid in ("loa", "ohiggins"):
+        unit(state, uid).status, unit(state, uid).sunk_by = "sunk", "huascar"
+    for uid in ("blanco_encalada", "matias_cousino", "covadonga"):
+        unit(state, uid).status = "sunk"
+    unit(state, "almirante_cochrane").hits = unit(state, "almirante_cochrane").pf  # one more hit sinks her
+    play(state, "peru", "Union fire Cochrane", [9])
+    assert unit(state, "almirante_cochrane").status == "sunk"
+    assert RS.outcome(state) is None
+    assert RS.to_act(state) == ["peru"]
+    play(state, "peru", "Huascar move F F")
+    winner, reason = over(state)
+    assert winner == "peru" and "escaped" in reason
+
+
+def s4_chile_set_up() -> State:
+    """Scenario 4 with Chile's set-up given through its orders: two batteries, three mines, the
+    Abtao and Magallanes by the town; Peru to set up."""
     state = game("s4")
     play(state, "chile", "roll batteries", [4])
     play(state, "chile", "roll mines", [1])
@@ -377,12 +428,31 @@ def s4_set_up(arrival: int, cable: int) -> State:
     play(state, "chile", "Abtao at 1505 3")
     play(state, "chile", "Magallanes at 1507 3")
     play(state, "chile", "done")
+    return state
+
+
+def s4_set_up(arrival: int, cable: int) -> State:
+    """Scenario 4 set up through its orders: Chile's as ``s4_chile_set_up``; Peru's secret rolls
+    ``arrival`` (the Unión's turn) and ``cable`` (the d6 of 1d6+2), the buoy on 2507 and the
+    Huáscar on 2704."""
+    state = s4_chile_set_up()
     play(state, "peru", "roll arrival", [arrival])
     play(state, "peru", "roll cable", [cable])
     play(state, "peru", "cable 2507")
     play(state, "peru", "Huascar at 2704 4")
     play_freely(state, "peru", "done")
     return state
+
+
+def test_scenario_4_the_huascar_sets_up_exactly_three_hexes_from_2801_or_2901() -> None:
+    """15.5.1: "The Peruvian player places the Huáscar three hexes from hex 2801 or 2901 with its
+    facing in any direction." Read as 15.2.1's "six hexes from the north edge" is (the sixth row):
+    at that distance, not up to it (ruling; the book says "up to" or "within" where it means a
+    range, as in 15.4.1's "up to five hexes from hex 2004")."""
+    state = s4_chile_set_up()
+    assert "not exactly 3 hexes from 2801 or 2901" in fails(state, "peru", "Huascar at 2802 4")  # one hex away
+    assert "not exactly 3 hexes from 2801 or 2901" in fails(state, "peru", "Huascar at 2705 4")  # four away
+    assert "sets up" in play(state, "peru", "Huascar at 2704 4")
 
 
 def test_scenario_4_the_union_arrives_on_its_secret_turn() -> None:

@@ -85,7 +85,7 @@ def test_the_first_joker_rolls_a_random_event_and_the_second_ends_the_activation
     assert "First Joker drawn." in out and "Random Event, 2d6 [3, 4] = **7**" in out
     out = play_freely(state, "chile", "Cochrane move F")
     assert "Second Joker drawn" in out
-    assert RS.summary(state)[0].startswith("Turn 2 of")
+    assert RS.summary(state)[0].startswith("Turn 2 ")
 
 
 def test_a_side_with_no_activation_when_the_second_joker_comes_gets_2d6_more_draws() -> None:
@@ -99,6 +99,16 @@ def test_a_side_with_no_activation_when_the_second_joker_comes_gets_2d6_more_dra
     assert RS.to_act(state) == ["chile"]
 
 
+def test_the_second_joker_names_every_side_yet_to_act_in_one_sentence() -> None:
+    """4.1 as above, with neither side having acted: Peru gives up its card, both Jokers follow
+    (no Random Event), and the log names both sides: "Peru and Chile have not activated" (it used
+    to read "Peru, Chile has not activated")."""
+    state = fleet("3H", deck=["5S", "4S", "JK2", "JK1"])
+    state.options["random_events"] = "off"
+    out = play(state, "peru", "done", [1, 1])
+    assert "Second Joker drawn, but Peru and Chile have not activated this turn (4.1): 2d6 [1, 1]" in out
+
+
 def test_a_turn_has_preparation_activations_and_end() -> None:
     """3.0: "A game turn consists of three phases: Preparation, Activations, and End." and 3.1: "At
     the beginning of a turn, one player shuffles the deck of cards." with 2.0: "Players will also
@@ -107,6 +117,6 @@ def test_a_turn_has_preparation_activations_and_end() -> None:
     state = fleet("3H", deck=["JK2", "JK1"])
     out = play_freely(state, "peru", "Huascar move F")
     assert "End Phase" in out and "the deck of 54 cards is shuffled" in out
-    assert RS.summary(state)[0].startswith("Turn 2 of")
+    assert RS.summary(state)[0].startswith("Turn 2 ")
     left = int(RS.summary(state)[0].split("Cards left ")[1].split(",")[0])
     assert left + 1 == 54 or left + 2 == 54  # the card now in play (and a Joker, if one came first)
