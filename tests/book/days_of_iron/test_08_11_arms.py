@@ -9,8 +9,8 @@ import pytest
 
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
-from games.days_of_iron.state import State
 from games.core.ruleset import legal_texts
+from games.days_of_iron.state import State
 from tests.book.days_of_iron.table import place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
