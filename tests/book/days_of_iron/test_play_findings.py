@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
-from games.days_of_iron.state import STEPS
+from games.days_of_iron.state import ROUTING, STEPS
 from tests.book.days_of_iron.table import piece, place, table, to_step
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
@@ -132,3 +132,19 @@ def test_15_3_forming_line_does_not_put_a_unit_in_a_river() -> None:
     to_step(state, "Movement", rng)
     with pytest.raises(IllegalOrder):
         RS.parse_order(state, "french", "2e de Ligne form line")
+
+
+def test_17_2_11_a_routing_general_is_told_to_rally_with_his_unit() -> None:
+    """17.3.5: "if they are attached to a unit that routs they will also rout"; 17.2.11: "Units that
+    are routing ... may attempt to rally." A routing General takes no test of his own: the refusal
+    says so and names the order that rallies him (in play, meeting turn 5, `general-frossard rally`
+    answered "General Frossard is not a unit standing on the table" while the board showed him
+    there, routing)."""
+    state, _ = table()
+    ligne = place(state, "24e de Ligne", 36.0, 30.0, 0.0)
+    general = place(state, "General Frossard", 36.0, 31.5, 0.0)
+    general.attached = ligne.id
+    ligne.status = general.status = ROUTING
+    with pytest.raises(IllegalOrder, match=r"General Frossard is a General .*17\.2\.11.*`24e-ligne rally`"):
+        RS.parse_order(state, "french", "General Frossard rally")
+    RS.parse_order(state, "french", "24e-ligne rally")
