@@ -141,6 +141,9 @@ def status(state: State) -> list[str]:
     """The status strip: the headline (see ``headline``), then each side and ship."""
     lines = headline(state)
     for side in state.sides:
+        if state.squadrons:  # Fleet Battles: the fleet has no hand of its own, each Squadron has (ch. 9)
+            lines.append(f"{side.name}: fortune {side.fortune}, strike points {side.strike_points}")
+            continue
         face = initiative_cards()[side.face_up].name if side.face_up else "-"
         sealed = "card sealed" if side.sealed else "no card sealed"
         lines.append(

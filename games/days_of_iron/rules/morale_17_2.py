@@ -263,7 +263,10 @@ def staff_risk(state: State, general: Unit, rng: Rng, rule: str = "17.3.5") -> l
 def check_rally(state: State, seat: str, unit: Unit) -> Rally:
     """17.2.11: in its side's part of the Morale phase a unit not in good order (or routing) may
     take one rally test a turn."""
-    if unit.type == "general" or not on_table(unit):
+    if unit.type == "general":  # a routing General rallies with the unit he routed with (17.3.5)
+        with_unit = f": he rallies with {state.unit(unit.attached).name}, `{unit.attached} rally`" if unit.attached else ""
+        raise IllegalOrder(f"{unit.name} is a General and takes no rally test of his own (17.2.11){with_unit}.")
+    if not on_table(unit):
         raise IllegalOrder(f"{unit.name} is not a unit standing on the table.")
     if not must_rally(unit):
         raise IllegalOrder(f"{unit.name} is not routing and is in good order: nothing to rally.")
