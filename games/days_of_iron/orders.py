@@ -38,7 +38,7 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go", "turn", "fortify")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go", "turn", "fortify", "dismount", "mount")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 
 
@@ -430,6 +430,22 @@ class GoToGround(Typed):
 
 
 @dataclass(frozen=True)
+class Dismount(Typed):
+    """Movement Phase (9.1): a cavalry unit dismounts and deploys as skirmishing infantry."""
+
+    PATTERN: ClassVar[str] = "{unit} dismount"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
+class Mount(Typed):
+    """Movement Phase (9.1): dismounted cavalry take their horses again, in column."""
+
+    PATTERN: ClassVar[str] = "{unit} mount"
+    unit: UnitId
+
+
+@dataclass(frozen=True)
 class Fortify(Typed):
     """Movement Phase (17.5.6): infantry in line in a wood or town build defensive cover; said in two
     successive Movement Phases with no other activity, it lays a light obstacle along the front."""
@@ -493,11 +509,11 @@ class Measure(Typed):
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
             | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Face | Measure | Fire | Charge | ChargeHome
             | Rally | Attach | Detach | Surrender
-            | Stand | Evade | Feint | ReserveFire | Return | GoToGround | Fortify)
+            | Stand | Evade | Feint | ReserveFire | Return | GoToGround | Fortify | Dismount | Mount)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
                   Rally, Attach, Detach,
                   Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Face, Measure, Fire, ChargeHome, Charge, Surrender,
-                  Stand, Evade, Feint, ReserveFire, Return, GoToGround, Fortify, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
+                  Stand, Evade, Feint, ReserveFire, Return, GoToGround, Fortify, Dismount, Mount, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
                   what="a Days of Iron order", empty="Empty order.", empty_hint=EMPTY_HINT)
 
 
@@ -579,6 +595,8 @@ TABLE_USAGE = {
     "go": "write `UNIT go to ground` (infantry, Movement phase; 17.2.9).",
     "fortify": "write `UNIT fortify` (infantry in line in a wood or town, Movement phase of two successive "
                "turns; 17.5.6).",
+    "dismount": "write `UNIT dismount` (cavalry, Movement phase; 9.1).",
+    "mount": "write `UNIT mount` (dismounted cavalry, Movement phase; 9.1).",
 }
 
 

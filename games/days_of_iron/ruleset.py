@@ -29,6 +29,7 @@ from games.days_of_iron.orders import (
     ChargeHome,
     Check,
     Detach,
+    Dismount,
     Dispute,
     DoiOrder,
     Dust,
@@ -46,6 +47,7 @@ from games.days_of_iron.orders import (
     Loss,
     Measure,
     Morale,
+    Mount,
     Move,
     Next,
     Objective,
@@ -68,6 +70,7 @@ from games.days_of_iron.rules import (
     checks_15,
     cover_17_5_6,
     deployment_16,
+    dismounting_9_1,
     disputes_3_4,
     evading_17_4_16,
     formations_12,
@@ -90,7 +93,7 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return | GoToGround | Fortify)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround | Fortify | Dismount | Mount)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -176,6 +179,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   charge short of its target says `UNIT charge home` before `next`).
   `UNIT go to ground` (infantry, own part of the Movement phase, 17.2.9): the unit goes to ground of
   its own accord; as any unit gone to ground it may not move until it passes a rally test.
+  `UNIT dismount` (cavalry, 9.1): it deploys as skirmishing infantry and counts as infantry on foot
+  for every rule until `UNIT mount` takes the horses again, in column; each is a formation change.
   `UNIT fortify` (infantry in line in a wood or town, 17.5.6): said in the Movement phase of two
   successive turns, with no move, shot or charge between, it lays defensive cover (a light obstacle)
   along the unit's front.
@@ -423,7 +428,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Scout():
                 scouting_19_1.check_scout(state, own_unit(state, seat, order.unit))
             case Dust():
-                return deployment_16.check_dust(state, order)
+                return deployment_16.check_dust(state, seat, order)
             case End():
                 victory_18.check_end(state, seat)
             case Surrender() | Objective():
@@ -465,6 +470,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return morale_17_2.check_go_to_ground(state, seat, order)
             case Fortify():
                 return cover_17_5_6.check_fortify(state, seat, order)
+            case Dismount():
+                charges_17_2.check_form_allowed(state, order)
+                return dismounting_9_1.check_dismount(state, seat, order)
+            case Mount():
+                charges_17_2.check_form_allowed(state, order)
+                return dismounting_9_1.check_mount(state, seat, order)
         return order
 
     def _checked_table_order(self, state: State, seat: str,
@@ -547,6 +558,10 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
+            case Dismount() | Mount():
+                changed = dismounting_9_1.dismount(state, order) if isinstance(order, Dismount) \
+                    else dismounting_9_1.mount(state, order)
+                return [*changed, *morale_17_2.after_move(state, state.unit(order.unit), False)]
             case GoToGround() | Fortify():
                 return morale_17_2.go_to_ground(state, order) if isinstance(order, GoToGround) \
                     else cover_17_5_6.fortify(state, order)

@@ -116,6 +116,7 @@ class Unit:
     passage_turn: int = 0
     # The last turn it changed formation or turned 90 or 180 degrees (17.4.7: one such change a turn).
     changed_turn: int = 0
+    dismounted: bool = False  # 9.1: cavalry on foot, as skirmishing infantry (rules/dismounting_9_1.py)
     # Being charged and its reactions (17.2.2-17.2.5, 17.3.1, 17.4.11-17.4.16;
     # rules/charges_17_2.py, rules/evading_17_4_16.py): the turn it took (or was spared, caught)
     # its Being Charged test, the turn it was caught (no test, no evade, no formation change), the

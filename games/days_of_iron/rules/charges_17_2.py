@@ -52,19 +52,30 @@ from games.days_of_iron.data import house
 from games.days_of_iron.orders import (
     Charge,
     ChargeHome,
+    Dismount,
     DoiOrder,
     Evade,
     Face,
     Feint,
     Fire,
     Form,
+    Mount,
     ReserveFire,
     Return,
     Stand,
 )
 from games.days_of_iron.rules import close_assault_17_5, evading_17_4_16, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
-from games.days_of_iron.rules.formations_12 import LINE, MIN_CONTACT, SKIRMISH, base, front_centre, in_contact, on_table
+from games.days_of_iron.rules.formations_12 import (
+    LINE,
+    MIN_CONTACT,
+    SKIRMISH,
+    arm,
+    base,
+    front_centre,
+    in_contact,
+    on_table,
+)
 from games.days_of_iron.rules.movement_17_4 import (
     allowance,
     back_off,
@@ -148,7 +159,7 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
                               else " (17.2.4: once a turn)."))
     if not on_table(target) or target.side == unit.side:
         raise IllegalOrder(f"{target.name} is not an enemy on the table.")
-    if unit.type == "infantry" and target.type in MOUNTED:
+    if arm(unit) == "infantry" and target.type in MOUNTED and not target.dismounted:
         raise IllegalOrder(f"infantry cannot charge mounted troops; {target.name} is {target.type} (17.2.4).")
     if unit.formation == SKIRMISH and not skirmisher_may_charge(target):
         raise IllegalOrder(f"skirmishers cannot charge into contact with formed units; {target.name} is in "
@@ -319,7 +330,7 @@ def _check_path(state: State, unit: Unit, target: Unit, opportunity: bool) -> No
 def caught(unit: Unit, distance: float) -> bool:
     """17.2.3: charged from within 2" by foot or 6" by horse, with no formation change (the bot's
     1st Impulse never changes formation), the target is caught."""
-    return distance <= CAUGHT.get(unit.type, 0.0) + 1e-9
+    return distance <= CAUGHT.get(arm(unit), 0.0) + 1e-9
 
 
 def square_on(unit: Unit, target: Unit) -> float:
@@ -359,6 +370,7 @@ def charge(state: State, order: Charge, rng: Rng) -> list[Event]:
         return _opportunity(state, order, rng)
     unit, target = state.unit(order.unit), state.unit(order.target)
     unit.charge_turn = state.turn
+    unit.charging = ""  # a charge of an earlier turn is over: only one that passes its test now goes home
     unit.declared = target.id
     unit.declared_seq = 1 + max((u.declared_seq for u in state.units if u.declared), default=0)
     return [public(f"{unit.name} declares a charge at {target.name}: the To Charge tests are taken once all "
@@ -449,7 +461,7 @@ def _answer(state: State, unit: Unit, target: Unit, distance: float, counter: bo
     if caught(unit, distance):
         target.tested_turn = target.caught_turn = state.turn
         return [public(f"{target.name} is caught ({fmt(distance)}\" from {unit.name}, within "
-                       f"{fmt(CAUGHT[unit.type])}\"): no Being Charged test, no evade or formation change (17.2.3).")]
+                       f"{fmt(CAUGHT[arm(unit)])}\"): no Being Charged test, no evade or formation change (17.2.3).")]
     if counter:
         return being_charged(state, target, unit, rng, why="counter charged (17.4.13)")
     if must_evade(state, target):
@@ -605,7 +617,7 @@ def check_fire_allowed(state: State, order: Fire) -> None:
         raise IllegalOrder(f"{unit.name} has reserved its fire for defensive fire at an enemy charging it (17.3.1).")
 
 
-def check_form_allowed(state: State, order: Form | Face) -> None:
+def check_form_allowed(state: State, order: Form | Face | Dismount | Mount) -> None:
     """17.2.3: a caught unit may not change formation (nor turn, 17.4.7) this turn."""
     unit = state.unit(order.unit)
     if unit.caught_turn == state.turn:

@@ -75,7 +75,7 @@ from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import ChartFile, house
 from games.days_of_iron.rules import losses_17_5, melees_17_5_2, morale_17_2, routing_17_4_14, shooting_17_3
-from games.days_of_iron.rules.formations_12 import SKIRMISH, base, in_contact, on_table
+from games.days_of_iron.rules.formations_12 import SKIRMISH, arm, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
 from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
 
@@ -273,7 +273,7 @@ def _ridden_down(state: State, a: Unit, b: Unit) -> tuple[Unit, Unit] | None:
     defeat as the combat result": (cavalry, skirmishers) when the pair is that, else None. In the
     open: not standing in a wood or town (the level pieces that hide troops, 16.3)."""
     for horse, foot in ((a, b), (b, a)):
-        if (horse.type == "cavalry" and horse.formation != SKIRMISH and foot.type == "infantry"
+        if (horse.type == "cavalry" and not horse.dismounted and horse.formation != SKIRMISH and arm(foot) == "infantry"
                 and foot.formation == SKIRMISH and shooting_17_3.seen_within(state, foot) is None):
             return horse, foot
     return None

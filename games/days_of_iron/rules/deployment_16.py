@@ -8,7 +8,7 @@ import dataclasses
 import math
 from typing import NamedTuple
 
-from games.core.errors import IllegalOrder, InvalidSyntax, UnknownName, WrongPhase, resolve_name
+from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName, WrongPhase, resolve_name
 from games.core.geometry import Point, add, bearing_vector, overlaps, polygon_distance, scale
 from games.core.rng import Rng, check_seal, seal
 from games.core.ruleset import UMPIRE, Event, private, public
@@ -198,12 +198,16 @@ def check_reveal(unit: Unit) -> None:
         raise IllegalOrder(f"{unit.name} is not hidden.")
 
 
-def check_dust(state: State, order: Dust) -> Dust:
-    """Off-board troops are announced in the Morale phase (16.5); on the measured table at one of
-    the side's entry points (17.2.1), named in the canonical order."""
+def check_dust(state: State, seat: str, order: Dust) -> Dust:
+    """Off-board troops are announced in the Morale phase (16.5); on the measured table in the
+    side's own part of it (17.2: "The initiative player goes first, followed by the non-initiative
+    player") and at one of the side's entry points (17.2.1), named in the canonical order."""
     brigade = state.brigade(order.brigade)
     if state.phase != TURN or STEPS[state.step] != "Morale":
         raise WrongPhase("off-board troops are announced in the Morale phase (16.5).")
+    if formations_12.measured(state) and seat not in (UMPIRE, state.acting_side()):
+        raise NotYourTurn(f"the {state.side_name(state.acting_side())} act first in the Morale phase (17.2): "
+                          "announce arrivals in your own part of it.", hint="Wait for their `next`.")
     if not any(u.brigade == brigade.id and u.status == OFF_BOARD for u in state.units):
         raise IllegalOrder(f"{brigade.name} is not off the table.")
     if formations_12.measured(state):

@@ -15,6 +15,7 @@ import math
 
 from games.core.geometry import (
     Base,
+    Point,
     Polygon,
     add,
     bearing_vector,
@@ -54,7 +55,10 @@ def measured(state: State) -> bool:
 
 
 def arm(unit: Unit) -> Arms:
-    """The arm whose stand size and rates a unit uses (Generals have their own line in the sheet)."""
+    """The arm whose stand size and rates a unit uses (Generals have their own line in the sheet);
+    dismounted cavalry are infantry (9.1, rules/dismounting_9_1.py)."""
+    if unit.dismounted:
+        return "infantry"
     return next((a for a in house().movement.stands if a == unit.type), "infantry")
 
 
@@ -205,10 +209,10 @@ def _set_generals(state: State, staff: list[Unit], rows: list[Row], *, bottom: b
         floors[index] = left + width + 1.0
 
 
-def reform(unit: Unit, formation: str) -> None:
-    """Change formation about the command stand (17.4): the front edge's centre stays, the unit
-    forms up in the direction it faces."""
-    front = front_centre(unit)
+def reform(unit: Unit, formation: str, front: Point | None = None) -> None:
+    """Change formation about the command stand (17.4): the front edge's centre stays (``front``:
+    where it stood before the unit's stands changed), the unit forms up in the direction it faces."""
+    front = front or front_centre(unit)
     unit.formation = formation
     _, depth = footprint(unit)
     unit.x, unit.y = add(front, scale(base(unit).forward, -depth / 2))

@@ -201,7 +201,7 @@ def closed_to(state: State, unit: Unit, start: Base, end: Base) -> TerrainPiece 
     """15.6: "Swamps are impassable to all but infantry and dismounted cavalry units"; 15.8: "only
     units on foot ... can pass through heavy woods, unless on a road". The swamp or heavy wood a
     mounted unit's move (horse or guns) would enter, if any; in a wood, the part on a road is open."""
-    if unit.type not in MOUNTED_ARMS:
+    if arm(unit) not in MOUNTED_ARMS:
         return None
     swept = convex_hull([*start.polygon(), *end.polygon()])
     for piece in pieces_under(state, swept):
@@ -603,7 +603,7 @@ def spend(state: State, unit: Unit, cost: float) -> None:
     unit.moved = round(unit.moved + cost, 6)
 
 
-def _check_change(state: State, unit: Unit) -> None:
+def check_change(state: State, unit: Unit) -> None:
     """17.4.7: a formation change (turning 90 or 180 degrees is one) once a turn, never in a heavy
     wood, and its cost (house: part of the allowance) must fit what is left."""
     if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and unit.formation != unit.start_formation):
@@ -625,9 +625,14 @@ def change_cost(state: State, unit: Unit) -> float:
     return house().movement.costs.formation_change * allowance(state, unit)
 
 
-def _check_lands(state: State, unit: Unit, trial: Unit, text: str, what: str) -> None:
-    """The changed footprint stays on the table and on no other unit's base (17.4.8)."""
+def check_lands(state: State, unit: Unit, trial: Unit, text: str, what: str) -> None:
+    """The changed footprint stays on the table, out of a river away from its crossings (15.3) and
+    on no other unit's base (17.4.8)."""
     _check_on_table(state, text, base(trial))
+    water = in_water(state, base(trial))
+    if water is not None and in_water(state, base(unit)) is None:
+        raise IllegalOrder(f"{what} would put {unit.name} in {water.name}: a river is crossed only at bridges and "
+                           "fords (15.3).", hint=f"Move {unit.name} clear of the water first.")
     other = in_the_way(state, trial, base(trial))
     if other is not None:
         raise IllegalOrder(f"{what} would lay {unit.name} across {other.name}: no unit ends "
@@ -638,6 +643,9 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     """12, 17.4: a formation change costs part of the allowance and the new footprint stays on the table."""
     unit = state.unit(order.unit)
     check_normal_movement(state, seat, unit, order.text)
+    if unit.dismounted:
+        raise IllegalOrder(f"{unit.name} is dismounted: on foot it fights in skirmish order (9.1).",
+                           hint=f"`{unit.id} mount` first (a formation change of its own).")
     if unit.formation == order.formation:
         raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
     bar = formation_bar(unit, order.formation)
@@ -647,10 +655,10 @@ def check_form(state: State, seat: str, order: Form) -> Form:
             and HORSE_ARTILLERY not in unit.modifiers:
         raise IllegalOrder(f"{unit.name} has fired this turn: only horse artillery can shoot and limber and move "
                            "in one turn (10.3).", hint="It may limber next turn.")
-    _check_change(state, unit)
+    check_change(state, unit)
     trial = Unit(**{**unit.__dict__})
     reform(trial, order.formation)
-    _check_lands(state, unit, trial, order.text, f"forming {order.formation}")
+    check_lands(state, unit, trial, order.text, f"forming {order.formation}")
     return order
 
 
@@ -681,8 +689,8 @@ def check_face(state: State, seat: str, order: Face) -> Face:
     check_normal_movement(state, seat, unit, order.text)
     if unit.type in ("general", "engineer"):
         raise IllegalOrder(f"a {unit.type} has no formation to turn; move him instead.")
-    _check_change(state, unit)
-    _check_lands(state, unit, turned(unit, order.way), order.text, f"turning {order.way}")
+    check_change(state, unit)
+    check_lands(state, unit, turned(unit, order.way), order.text, f"turning {order.way}")
     return order
 
 

@@ -18,6 +18,7 @@ from games.days_of_iron.orders import (
     ChargeHome,
     Check,
     Detach,
+    Dismount,
     Dispute,
     DoiOrder,
     End,
@@ -29,6 +30,7 @@ from games.days_of_iron.orders import (
     Initiative,
     Loss,
     Measure,
+    Mount,
     Move,
     Next,
     Objective,
@@ -284,6 +286,8 @@ def _movement_candidates(state: State, u: Unit) -> list[DoiOrder]:
             out.append(Move(u.id, inches))
     out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
     out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+    if u.type == "cavalry":
+        out.append(Mount(u.id) if u.dismounted else Dismount(u.id))
     out += [Face(u.id, "left"), Face(u.id, "right"), Face(u.id, "about")]
     if u.type == "infantry" and u.formation == formations_12.LINE:
         out.append(Fortify(u.id))

@@ -365,7 +365,7 @@ def target_class(state: State, target: Unit) -> Target:
     lines and deployed batteries are line targets (13.2)."""
     if target.type == "general" or target.formation == SKIRMISH or target.ground:
         return "dispersed"
-    if target.type == "cavalry" and charge_run(state, target) > FAST_CHARGE + 1e-9:
+    if target.type == "cavalry" and not target.dismounted and charge_run(state, target) > FAST_CHARGE + 1e-9:
         return "fast"
     return "dense" if target.formation == COLUMN else "line"
 

@@ -11,8 +11,8 @@ from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.state import State
-from tests.book.days_of_iron.table import place, table, text_of, to_step
-from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
+from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
+from tests.days_of_iron.helpers import RS, declare, finish_turn, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
 
@@ -66,13 +66,57 @@ def test_9_9_1_cavalry_may_deploy_as_skirmishers() -> None:
         assert "forms skirmish" in text_of(order(state, "french", f"{name} form skirmish", rng))
 
 
-@pytest.mark.xfail(strict=True, reason="not built: dismounted cavalry (9.1) has no order on the measured table")
 def test_9_1_cavalry_may_dismount_as_skirmishing_infantry() -> None:
     """9.1: "A Cavalry unit ... may dismount and deploy as skirmishing infantry." """
     state, rng = table()
     place(state, "4e Chasseurs à cheval", 20.0, 30.0, 0.0, "column")
     to_step(state, "Movement", rng)
     order(state, "french", "4e Chasseurs à cheval dismount", rng)
+
+
+def test_9_1_dismounted_cavalry_are_skirmishing_infantry_until_they_mount() -> None:
+    """9.1: "A Cavalry unit can deploy as skirmishers or may dismount and deploy as skirmishing
+    infantry." RULING (RULINGS.md 9.1): on foot the 4e Chasseurs à cheval are infantry in skirmish
+    order for every rule: they enter a heavy wood (15.8: "only units on foot"), move at the infantry
+    skirmish rate, and infantry may charge them (17.2.4 bars only "mounted troops"); dismounting is
+    the turn's formation change, and `mount` takes the horses again in column."""
+    state, rng = table()
+    horse = place(state, "4e Chasseurs à cheval", 20.0, 30.0, 0.0, "column")
+    place(state, "74th", 20.0, 25.6, 180.0)  # front y 26.1, 1.9" from the dismounted front in the wood
+    piece(state, "heavy-wood", "the wood", 10.0, 26.0, 30.0, 28.4)  # its edge 0.1" ahead of the horse's front
+    to_step(state, "Movement", rng)
+    with pytest.raises(IllegalOrder, match=r"15\.8"):  # mounted, it may not enter the wood
+        RS.parse_order(state, "french", "4e Chasseurs à cheval move 1")
+    assert "4e-chasseurs dismount" in legal_texts(RS, state, "french")
+    said = text_of(order(state, "french", "4e Chasseurs à cheval dismount", rng))
+    assert "dismounts and deploys as skirmishing infantry" in said and horse.formation == "skirmish", said
+    with pytest.raises(IllegalOrder, match=r"17\.4\.7"):  # one formation change a turn
+        RS.parse_order(state, "french", "4e Chasseurs à cheval mount")
+    with pytest.raises(IllegalOrder, match=r"9\.1"):  # on foot it stays in skirmish order
+        RS.parse_order(state, "french", "4e Chasseurs à cheval form column")
+    said = text_of(order(state, "french", "4e Chasseurs à cheval move 0.5", rng))  # on foot, into the wood
+    assert "through the wood" in said, said
+    finish_turn(state, DiceThenStream([3] * 40))
+    start_turn(state, french_first=False)
+    to_step(state, "Morale", rng)
+    said = text_of(order(state, "prussian", "74th charge 4e Chasseurs à cheval", DiceThenStream([6] * 20)))
+    assert "declares a charge at 4e Chasseurs" in said, said
+
+
+def test_9_1_dismounted_cavalry_take_their_horses_again_in_column() -> None:
+    """9.1 (RULING, RULINGS.md 9.1): `mount`, a later turn's formation change, puts the dismounted
+    unit back on its horses in column, at the cavalry's rates again."""
+    state, rng = table()
+    horse = place(state, "4e Chasseurs à cheval", 20.0, 30.0, 0.0, "column")
+    to_step(state, "Movement", rng)
+    order(state, "french", "4e Chasseurs à cheval dismount", rng)
+    assert "4e-chasseurs mount" not in legal_texts(RS, state, "french")  # the turn's change is made
+    finish_turn(state, DiceThenStream([3] * 40))
+    start_turn(state, french_first=True)
+    to_step(state, "Movement", rng)
+    assert "4e-chasseurs mount" in legal_texts(RS, state, "french")
+    assert "mounts and forms column" in text_of(order(state, "french", "4e Chasseurs à cheval mount", rng))
+    assert horse.formation == "column" and not horse.dismounted
 
 
 def test_10_10_1_breech_loaders_and_mitrailleuses_roll_2d6_a_gun() -> None:

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.errors import IllegalOrder
+from games.core.errors import IllegalOrder, NotYourTurn
 from games.days_of_iron.state import ROUTING, STEPS
 from tests.book.days_of_iron.table import piece, place, table, to_step
 from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F1: a limbered battery (in column) fires")
 def test_10_1_10_3_a_limbered_battery_does_not_fire() -> None:
     """10.3: "Horse Artillery can shoot and limber and move or they can move and deploy (but not
     fire) in the Movement Phase." 10.1: "while limbered it is a dense target and when deployed it
@@ -27,7 +26,6 @@ def test_10_1_10_3_a_limbered_battery_does_not_fire() -> None:
         RS.parse_order(state, "french", "7e Batterie fire at 74th")
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F2: a charging unit changes formation before its 2nd Impulse")
 def test_17_4_2_no_formation_change_before_the_2nd_impulse() -> None:
     """17.4.2: "2nd Impulse moves occur before normal movement and no formation changes, wheeling
     or changing of direction is allowed." The 2e's charge has made its 1st Impulse; in the
@@ -42,7 +40,6 @@ def test_17_4_2_no_formation_change_before_the_2nd_impulse() -> None:
         RS.parse_order(state, "french", "2e de Ligne form line")
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F10: a charge that went home comes back when a new charge fails")
 def test_17_4_2_a_charge_that_made_contact_is_over() -> None:
     """17.4.2: "In the 2nd Impulse, units make the remainder of Declared Charge moves into contact
     with their targets." 17.2.2: "If a unit does not pass its To Charge Test it cannot move closer
@@ -88,9 +85,6 @@ def test_17_4_4_only_the_ground_crossed_slows_the_move() -> None:
             order(state, "french", "2e de Ligne move 6.5", rng)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="play finding F16: `dust` is accepted in the other side's part of the Morale phase"
-)
 def test_17_2_the_non_initiative_side_declares_arrivals_in_its_own_part() -> None:
     """17.2: "The initiative player goes first, followed by the non-initiative player." The help:
     "`dust BRIGADE [at ENTRY]` in your part of the Morale phase". With the French holding the
@@ -101,7 +95,7 @@ def test_17_2_the_non_initiative_side_declares_arrivals_in_its_own_part() -> Non
     ready_both(state, rng)
     start_turn(state, french_first=True)
     assert STEPS[state.step] == "Morale" and RS.to_act(state) == ["french"]
-    with pytest.raises(IllegalOrder):
+    with pytest.raises(NotYourTurn, match=r"17\.2"):
         RS.parse_order(state, "prussian", "dust Rheinbaben cavalry brigade")
 
 
@@ -121,14 +115,13 @@ def test_17_2_2_a_failed_charger_may_still_turn_away() -> None:
     order(state, "french", "2e de Ligne turn about", DiceThenStream([6] * 10))
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F18: a formation change lays a unit across a river")
 def test_15_3_forming_line_does_not_put_a_unit_in_a_river() -> None:
     """15.3/15.4: a river is crossed only at bridges and fords ("Units must be in column to cross a
     ford"); a move into it is refused, and so must be a formation change that lays the line across
     it (in play, saar turn 3, `7th-grenadiers form line` put the line's end in the Saar)."""
     state, rng = table()
     piece(state, "river", "Saar", 40.0, 0.0, 43.0, 48.0)  # a river running up the table at x 40-43
-    place(state, "2e de Ligne", 34.0, 30.0, 0.0, "column")  # its line would run x 28-40 and beyond
+    place(state, "2e de Ligne", 35.0, 30.0, 0.0, "column")  # its line would run x 29-41, 1" into the river
     to_step(state, "Movement", rng)
     with pytest.raises(IllegalOrder):
         RS.parse_order(state, "french", "2e de Ligne form line")
