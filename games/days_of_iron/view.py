@@ -214,13 +214,6 @@ def status(state: State) -> list[str]:
     if state.objectives:
         lines.append("Objectives: " + "; ".join(f"{o.name}{_where(state, o.name)} - {state.side_name(o.held_by)}"
                                                 for o in state.objectives))
-        wanted: dict[str, list[str]] = {}  # 18.2: the victory conditions are known before the game
-        for o in state.objectives:
-            if o.wanted_by:
-                wanted.setdefault(o.wanted_by, []).append(o.name)
-        if wanted:
-            lines.append("Objectives wanted (18.2): " + "; ".join(
-                f"the {state.side_name(side)} want {', '.join(names)}" for side, names in wanted.items()) + ".")
     sealed = [r for r in state.sealed if not r.cancelled and not r.revealed]
     if sealed:
         lines.append("Sealed records: " + ", ".join(f"#{r.number} {state.side_name(r.side)}" for r in sealed))

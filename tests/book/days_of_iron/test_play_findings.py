@@ -148,17 +148,3 @@ def test_17_2_11_a_routing_general_is_told_to_rally_with_his_unit() -> None:
     with pytest.raises(IllegalOrder, match=r"General Frossard is a General .*17\.2\.11.*`24e-ligne rally`"):
         RS.parse_order(state, "french", "General Frossard rally")
     RS.parse_order(state, "french", "24e-ligne rally")
-
-
-def test_18_2_the_status_says_which_objectives_each_side_wants_from_the_start() -> None:
-    """18.2: "Determining who has won the battle depends on what the players decide would be the
-    victory conditions prior to the game. In an objective-driven battle the result will depend on
-    whether the objectives were taken." In play (spicheren) the status showed only who held each
-    objective; which side wanted which appeared first in the end-of-game block."""
-    state, rng = new_game("spicheren", scouting="no")
-    ready_both(state, rng)
-    status = "\n".join(RS.view(state, "prussian").status)
-    assert (
-        "Objectives wanted (18.2): the Prussians want Rotherberg, Stiring works; the French want Forbach station."
-        in status
-    )
