@@ -144,11 +144,13 @@ def staff_factor(state: State, unit: Unit, test_id: str) -> tuple[str, int]:
     best General of its command within the command radius, else out of command; a wounded General
     counts for neither (14.3)."""
     general = attached_to(state, unit)
-    if general is not None and staff_14.in_command(state, general):
+    rallying = test_id == "rally"  # 17.2.11: "Unless the Generals themselves are routing they can try to rally units"
+    if general is not None and staff_14.in_command(state, general) and not (rallying and general.status == ROUTING):
         return f"attached-{general.quality or 'capable'}", 1
-    if test_id != "rally":
+    if not rallying:
         return "", 0
-    near = sorted(commanding_generals(state, unit), key=lambda g: QUALITY_ORDER.get(g.quality, 3))
+    near = sorted((g for g in commanding_generals(state, unit) if g.status != ROUTING),
+                  key=lambda g: QUALITY_ORDER.get(g.quality, 3))
     return (f"general-{near[0].quality or 'capable'}", 1) if near else ("out-of-command", 1)
 
 

@@ -156,7 +156,6 @@ def test_18_2_the_status_says_which_objectives_each_side_wants_from_the_start() 
     assert "wanted by the Prussians" in status or "the Prussians want Rotherberg" in status
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F12: a routing General's quality counts in his unit's rally test")
 def test_17_2_11_a_routing_general_does_not_help_rally() -> None:
     """17.2.11: "Unless the Generals themselves are routing they can try to rally units". General
     Frossard routed with the 24e he was attached to (17.3.5); his quality is no factor in the 24e's
