@@ -348,9 +348,11 @@ def test_the_morale_console_script_shows_a_casualty_test_a_rout_a_rally_and_an_a
         '40e de Ligne continues its rout: 6" (17.4.14).')
     assert "for 39th Fusiliers (class-3): 1d6 = 4 -4 per-stand-lost = 0: SHAKEN." in out
     assert "40e-ligne rally" in out  # offered by /order text:?
-    # the dice fail the rally (a pass is tested in test_the_rally_test_*): it routs on, off the table
-    assert ("**Rally test (house)** for 40e de Ligne (class-1): 1d6 = 5 -2 routing -1 under-half +2 attached-capable "
-            "= 4: FAIL: 40e de Ligne stays routing.") in out
+    # the dice fail the rally (a pass is tested in test_the_rally_test_*): it routs on, off the table;
+    # Gen. Micheler routs with it, so he is no help (17.2.11: "Unless the Generals themselves are
+    # routing"), and no other General is near: out of command
+    assert ("**Rally test (house)** for 40e de Ligne (class-1): 1d6 = 5 -2 routing -1 under-half -1 out-of-command "
+            "= 1: FAIL: 40e de Ligne stays routing.") in out
     assert "`40e de Ligne rally`: 40e de Ligne has taken its rally test this turn." in out
     assert "40e de Ligne routs off the table and will not return (17.4.14)." in out
     assert "The turn limit (3) is reached." in out
