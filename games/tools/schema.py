@@ -26,12 +26,4 @@ class DeckSchema(Sourced, kw_only=True):
     cards: dict[str, Annotated[int, msgspec.Meta(ge=1, le=200)]]
 
 
-def _load_all() -> None:
-    from games.tools import custom_dice, deck_sources
-
-    custom_dice()
-    deck_sources()
-
-
 SCHEMAS = {"dice/*.toml": DieSchema, "decks/*.toml": DeckSchema}
-CHECKS = [_load_all]
