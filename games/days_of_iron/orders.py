@@ -407,10 +407,13 @@ class Stand(Typed):
 @dataclass(frozen=True)
 class Evade(Typed):
     """Morale Phase (17.4.16): a charged skirmisher, battery crew or General takes its Being
-    Charged test and, passing, evades half its move directly away from the charger."""
+    Charged test and, passing, evades half its move directly away from the charger, or into a
+    piece of cover (17.4.16), or, a battery's crews, behind a friendly infantry unit (10.2)."""
 
-    PATTERN: ClassVar[str] = "{unit} evade"
+    PATTERN: ClassVar[str] = "{unit} evade [into {cover}] [behind {friend}]"
     unit: UnitId
+    cover: Annotated[str, Id("terrain")] | None = None
+    friend: Annotated[str, Id("unit")] | None = None
 
 
 @dataclass(frozen=True)
@@ -542,6 +545,7 @@ def names(state: State, seat: str, verb: str) -> dict[str, Mapping[str, str]]:
         "check": {c: c for c in rules().checks},
         "test": {t: t for t in ref.morale},
         "table": {k: v.name for k, v in ref.tables.items()},
+        "terrain": {t.name: t.name for t in state.terrain},
     }
 
 
@@ -571,7 +575,8 @@ TABLE_USAGE = {
     "charge": "write `UNIT charge TARGET` (Morale phase; an opportunity charge in the Movement phase) "
               "or `UNIT charge home` (Movement phase).",
     "stand": "write `UNIT stand` (a charged unit's Being Charged test, Morale phase).",
-    "evade": "write `UNIT evade` (a charged skirmisher, battery or General, Morale phase).",
+    "evade": "write `UNIT evade`, `UNIT evade into COVER` (a wood, town... by name) or, a battery's crews, "
+             "`UNIT evade behind FRIEND` (a charged skirmisher, battery or General, Morale phase; 17.4.16, 10.2).",
     "feint": "write `UNIT feint` (a charger stops, Movement phase).",
     "reserve": "write `UNIT reserve fire` or `UNIT reserve fire STANDS` (Shooting phase: keep the fire, or that "
                "many stands' fire, for defensive fire).",

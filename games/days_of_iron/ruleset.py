@@ -158,7 +158,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   whose charged units may evade answers in its own part (the initiative side first) with `UNIT
   stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
   the move directly away, no formation change, crews leave the guns, limbered horse artillery evades with them, 10.3; off the table it may come back
-  three turns later with `UNIT return` in the Movement phase); `next` and the rest stand. A unit charged from within 2" by
+  three turns later with `UNIT return` in the Movement phase); `next` and the rest stand.
+  `UNIT evade into COVER` (a wood, town... by name) or, a battery's crews, `UNIT evade behind FRIEND` (friendly infantry):
+  infantry, staff and crews may evade the shortest way into cover, up to the same half move (17.4.16); crews on foot
+  go up to half an infantry skirmish move, into cover or behind friendly infantry (10.2). A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
   never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge
