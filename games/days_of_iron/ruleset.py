@@ -13,6 +13,7 @@ and the rule that carries it out.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from games.core.errors import GameError, quoting, resolve_name
@@ -80,7 +81,7 @@ from games.days_of_iron.rules import (
     reference_sheets_17,
     routing_17_4_14,
     scouting_19_1,
-    shooting_17_3,
+    seen_fire_17_3,
     staff_14,
     victory_18,
 )
@@ -194,6 +195,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   line 0; dense - columns, limbered guns +1; fast - cavalry charging over 8" -1; house) and its
   cover; the hits come off when the phase ends (simultaneous fire); a battery
   rolls on Damage to Artillery and a General on Casualties to Staff for each H (house charts).
+  A unit that has not moved or changed formation may also fire at an enemy that passed through its
+  arcs within range (and in sight) in last turn's Movement phase, wherever it stands now: the fire
+  is measured at the range and target class it showed where it came nearest (17.3).
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
@@ -480,7 +484,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return movement_17_4.check_measure(state, seat, order)
             case Fire():
                 charges_17_2.check_fire_allowed(state, order)
-                return shooting_17_3.check_fire(state, seat, order)
+                return seen_fire_17_3.check_fire(state, seat, order)
             case Charge():
                 return charges_17_2.check_charge(state, seat, order)
             case ChargeHome():
@@ -586,9 +590,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case ChargeHome():
                 return charges_17_2.charge_home(state, order, rng)
             case Fire():
-                return shooting_17_3.fire(state, order, rng)
+                return seen_fire_17_3.fire(state, order, rng)
             case Move():
-                return movement_17_4.move(state, order)
+                start = dataclasses.replace(state.unit(order.unit))
+                moved = movement_17_4.move(state, order)
+                seen_fire_17_3.note_move(state, start, order)  # 17.3: whose arcs it passed through
+                return moved
             case Form():
                 return movement_17_4.form(state, order)
             case Face():

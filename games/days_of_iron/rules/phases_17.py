@@ -50,6 +50,7 @@ from games.days_of_iron.rules import (
     reference_sheets_17,
     routing_17_4_14,
     scouting_19_1,
+    seen_fire_17_3,
     shooting_17_3,
     victory_18,
 )
@@ -315,6 +316,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
         for u in own:
             if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:
                 out += [Fire(u.id, t.id) for t in shooting_17_3.eligible(state, u)[:3]]
+                out += [Fire(u.id, t.id) for t in seen_fire_17_3.targets(state, u)]  # seen passing last turn (17.3)
     for u in own:
         enemies = movement_17_4.visible_enemies(state, u.side)
         if enemies:
