@@ -10,7 +10,7 @@ import pytest
 from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.days_of_iron.state import State
-from tests.book.days_of_iron.table import place, table, text_of, to_step
+from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
 
@@ -142,6 +142,22 @@ def test_10_2_foot_artillery_crews_evade_behind_friendly_infantry() -> None:
     assert "7e-batterie evade behind 63e-ligne" in {o.text for o in RS.legal_orders(state, "french")}
     said = text_of(order(state, "french", "7e Batterie evade behind 63e de Ligne", DiceThenStream([6] * 20)))
     assert "The crew of 7e Batterie (4-pdr) leave their guns and evade behind 63e de Ligne (10.2)" in said, said
+    assert (battery.x, battery.y) == (36.0, 30.0)
+
+
+def test_10_2_foot_artillery_crews_evade_behind_cover_within_their_reach() -> None:
+    """10.2: crews "might evade behind cover". RULING (RULINGS.md 10.2): a wood 3" from the guns is
+    within the crews' 4" on foot; one 6" off is not. The guns stay where they stood."""
+    state, _ = table(french_first=False)
+    battery = place(state, "7e Batterie", 36.0, 30.0, 0.0)  # its middle at x 36
+    piece(state, "light-wood", "Bois Vert", 39.0, 28.0, 44.0, 34.0)  # 3" from the middle of the guns
+    piece(state, "light-wood", "Bois Noir", 20.0, 28.0, 30.0, 34.0)  # 6" off
+    place(state, "2nd Hussars", 36.0, 18.0, 180.0)
+    declare(state, "prussian", "2nd Hussars charge 7e Batterie", [6] * 20)
+    with pytest.raises(IllegalOrder, match=r"Bois Noir is 6\" from .*4\" at most"):
+        RS.parse_order(state, "french", "7e Batterie evade into Bois Noir")
+    said = text_of(order(state, "french", "7e Batterie evade into Bois Vert", DiceThenStream([6] * 20)))
+    assert "leave their guns and evade into Bois Vert (17.4.16)" in said, said
     assert (battery.x, battery.y) == (36.0, 30.0)
 
 
