@@ -58,6 +58,7 @@ from games.days_of_iron.orders import (
     Return,
     Reveal,
     Scout,
+    SquadronCharge,
     Staff,
     Stand,
     Surrender,
@@ -82,6 +83,7 @@ from games.days_of_iron.rules import (
     routing_17_4_14,
     scouting_19_1,
     seen_fire_17_3,
+    squadrons_17_2_6,
     staff_14,
     victory_18,
 )
@@ -91,7 +93,7 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return | GoToGround | Fortify)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -167,6 +169,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
   never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge
   went ahead may not shoot (17.2.5).
+  `UNIT squadron STANDS charge TARGET` (cavalry, Morale phase, 3 stands or more, 17.2.6): a squadron splits off and
+  charges; the rest of the unit may charge only the same target, in the Movement phase; the squadron rejoins its unit
+  as the next turn begins, if both stand on the table and neither routs.
   Skirmish screens (17.2.7): a formed unit may charge an enemy beyond a screen; skirmishers in the
   open on the ground its 1st Impulse sweeps rout at once and may not shoot that turn, and a screen
   charged by formed troops must evade (`UNIT evade`; not answering, it evades all the same).
@@ -463,6 +468,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._checked_table_order(state, seat, order)
             case GoToGround():
                 return morale_17_2.check_go_to_ground(state, seat, order)
+            case SquadronCharge():
+                return squadrons_17_2_6.check_squadron(state, seat, order)
             case Fortify():
                 return cover_17_5_6.check_fortify(state, seat, order)
         return order
@@ -486,6 +493,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 charges_17_2.check_fire_allowed(state, order)
                 return seen_fire_17_3.check_fire(state, seat, order)
             case Charge():
+                squadrons_17_2_6.check_remainder(state, order)  # 17.2.6: a squadron's remainder
                 return charges_17_2.check_charge(state, seat, order)
             case ChargeHome():
                 return charges_17_2.check_charge_home(state, seat, order)
@@ -520,7 +528,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
         match order:
             case Initiative():
                 opening = initiative_17_1.initiative(state, rng)
-                return [*opening, *(morale_17_2.morale_opens(state, rng) if formations_12.measured(state) else [])]
+                if not formations_12.measured(state):
+                    return opening
+                return [*opening, *squadrons_17_2_6.rejoin(state), *morale_17_2.morale_opens(state, rng)]
             case Next():
                 return phases_17.next_step(state, rng)
             case End() | Objective() | Surrender():
@@ -547,6 +557,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._table(state, seat, order, rng)
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
+            case SquadronCharge():
+                return squadrons_17_2_6.squadron_charge(state, order, rng)
             case GoToGround() | Fortify():
                 return morale_17_2.go_to_ground(state, order) if isinstance(order, GoToGround) \
                     else cover_17_5_6.fortify(state, order)

@@ -21,6 +21,7 @@ SURRENDERED = "surrendered"
 CAPTURED = "captured"  # a General (14.5)
 KILLED = "killed"  # a General removed as a casualty
 EVADED_OFF = "evaded off"  # evaded off the table; may come back three turns later (17.4.16)
+REJOINED = "rejoined"  # a squadron back in its unit (17.2.6): its record waits for the next squadron charge
 GONE = (DESTROYED, SHATTERED, ROUTED_OFF, SURRENDERED, CAPTURED, KILLED)
 
 # A unit's order (17.2.8): Unit.order.
