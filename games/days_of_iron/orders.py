@@ -38,7 +38,8 @@ VERBS = (
     "loss", "rout", "rally", "destroyed", "routed-off", "surrender", "captured", "killed", "promote",
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
-TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go", "turn", "fortify", "dismount", "mount")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go", "turn", "fortify",
+               "squadron", "dismount", "mount")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 
 
@@ -381,6 +382,17 @@ class Charge(Typed):
 
 
 @dataclass(frozen=True)
+class SquadronCharge(Typed):
+    """Morale Phase (17.2.6): a cavalry unit declares a charge by a squadron of ``stands`` of its stands
+    (3 or more); the rest may charge the same enemy in the Movement Phase."""
+
+    PATTERN: ClassVar[str] = "{unit} squadron {stands} charge {target}"
+    unit: UnitId
+    stands: Annotated[int, Number(lo=1, what="stands")]
+    target: Annotated[str, Id("unit")]
+
+
+@dataclass(frozen=True)
 class ChargeHome(Typed):
     """Movement Phase (17.4): the Charge Home test and the 2nd Impulse into contact."""
 
@@ -407,10 +419,13 @@ class Stand(Typed):
 @dataclass(frozen=True)
 class Evade(Typed):
     """Morale Phase (17.4.16): a charged skirmisher, battery crew or General takes its Being
-    Charged test and, passing, evades half its move directly away from the charger."""
+    Charged test and, passing, evades half its move directly away from the charger, or into a
+    piece of cover (17.4.16), or, a battery's crews, behind a friendly infantry unit (10.2)."""
 
-    PATTERN: ClassVar[str] = "{unit} evade"
+    PATTERN: ClassVar[str] = "{unit} evade [into {cover}] [behind {friend}]"
     unit: UnitId
+    cover: Annotated[str, Id("terrain")] | None = None
+    friend: Annotated[str, Id("unit")] | None = None
 
 
 @dataclass(frozen=True)
@@ -509,10 +524,11 @@ class Measure(Typed):
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
             | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Face | Measure | Fire | Charge | ChargeHome
             | Rally | Attach | Detach | Surrender
-            | Stand | Evade | Feint | ReserveFire | Return | GoToGround | Fortify | Dismount | Mount)
+            | Stand | Evade | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
                   Rally, Attach, Detach,
-                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Face, Measure, Fire, ChargeHome, Charge, Surrender,
+                  Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Face, Measure, Fire, ChargeHome, SquadronCharge,
+                  Charge, Surrender,
                   Stand, Evade, Feint, ReserveFire, Return, GoToGround, Fortify, Dismount, Mount, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
                   what="a Days of Iron order", empty="Empty order.", empty_hint=EMPTY_HINT)
 
@@ -558,6 +574,7 @@ def names(state: State, seat: str, verb: str) -> dict[str, Mapping[str, str]]:
         "check": {c: c for c in rules().checks},
         "test": {t: t for t in ref.morale},
         "table": {k: v.name for k, v in ref.tables.items()},
+        "terrain": {t.name: t.name for t in state.terrain},
     }
 
 
@@ -586,8 +603,10 @@ TABLE_USAGE = {
     "detach": "write `GENERAL detach` (Movement phase; 14.4).",
     "charge": "write `UNIT charge TARGET` (Morale phase; an opportunity charge in the Movement phase) "
               "or `UNIT charge home` (Movement phase).",
+    "squadron": "write `UNIT squadron STANDS charge TARGET` (cavalry, Morale phase; 3 stands or more, 17.2.6).",
     "stand": "write `UNIT stand` (a charged unit's Being Charged test, Morale phase).",
-    "evade": "write `UNIT evade` (a charged skirmisher, battery or General, Morale phase).",
+    "evade": "write `UNIT evade`, `UNIT evade into COVER` (a wood, town... by name) or, a battery's crews, "
+             "`UNIT evade behind FRIEND` (a charged skirmisher, battery or General, Morale phase; 17.4.16, 10.2).",
     "feint": "write `UNIT feint` (a charger stops, Movement phase).",
     "reserve": "write `UNIT reserve fire` or `UNIT reserve fire STANDS` (Shooting phase: keep the fire, or that "
                "many stands' fire, for defensive fire).",

@@ -13,6 +13,7 @@ and the rule that carries it out.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from games.core.errors import GameError, quoting, resolve_name
@@ -59,6 +60,7 @@ from games.days_of_iron.orders import (
     Return,
     Reveal,
     Scout,
+    SquadronCharge,
     Staff,
     Stand,
     Surrender,
@@ -83,7 +85,8 @@ from games.days_of_iron.rules import (
     reference_sheets_17,
     routing_17_4_14,
     scouting_19_1,
-    shooting_17_3,
+    seen_fire_17_3,
+    squadrons_17_2_6,
     staff_14,
     victory_18,
 )
@@ -93,7 +96,7 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return | GoToGround | Fortify | Dismount | Mount)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -164,11 +167,17 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   whose charged units may evade answers in its own part (the initiative side first) with `UNIT
   stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
   the move directly away, no formation change, crews leave the guns, limbered horse artillery evades with them, 10.3; off the table it may come back
-  three turns later with `UNIT return` in the Movement phase); `next` and the rest stand. A unit charged from within 2" by
+  three turns later with `UNIT return` in the Movement phase); `next` and the rest stand.
+  `UNIT evade into COVER` (a wood, town... by name) or, a battery's crews, `UNIT evade behind FRIEND` (friendly infantry):
+  infantry, staff and crews may evade the shortest way into cover, up to the same half move (17.4.16); crews on foot
+  go up to half an infantry skirmish move, into cover or behind friendly infantry (10.2). A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
   charging enemy is a counter charge: the counter-charged unit tests at once (17.4.13). Infantry
   never charge cavalry or Generals and artillery never charges (17.2.4); a unit whose declared charge
   went ahead may not shoot (17.2.5).
+  `UNIT squadron STANDS charge TARGET` (cavalry, Morale phase, 3 stands or more, 17.2.6): a squadron splits off and
+  charges; the rest of the unit may charge only the same target, in the Movement phase; the squadron rejoins its unit
+  as the next turn begins, if both stand on the table and neither routs.
   Skirmish screens (17.2.7): a formed unit may charge an enemy beyond a screen; skirmishers in the
   open on the ground its 1st Impulse sweeps rout at once and may not shoot that turn, and a screen
   charged by formed troops must evade (`UNIT evade`; not answering, it evades all the same).
@@ -199,6 +208,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   line 0; dense - columns, limbered guns +1; fast - cavalry charging over 8" -1; house) and its
   cover; the hits come off when the phase ends (simultaneous fire); a battery
   rolls on Damage to Artillery and a General on Casualties to Staff for each H (house charts).
+  A unit that has not moved or changed formation may also fire at an enemy that passed through its
+  arcs within range (and in sight) in last turn's Movement phase, wherever it stands now: the fire
+  is measured at the range and target class it showed where it came nearest (17.3).
 - `measure UNIT to UNIT` (any time in a turn): edge-to-edge distance and bearing, answered to you only.
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
@@ -468,6 +480,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._checked_table_order(state, seat, order)
             case GoToGround():
                 return morale_17_2.check_go_to_ground(state, seat, order)
+            case SquadronCharge():
+                return squadrons_17_2_6.check_squadron(state, seat, order)
             case Fortify():
                 return cover_17_5_6.check_fortify(state, seat, order)
             case Dismount():
@@ -495,8 +509,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return movement_17_4.check_measure(state, seat, order)
             case Fire():
                 charges_17_2.check_fire_allowed(state, order)
-                return shooting_17_3.check_fire(state, seat, order)
+                return seen_fire_17_3.check_fire(state, seat, order)
             case Charge():
+                squadrons_17_2_6.check_remainder(state, order)  # 17.2.6: a squadron's remainder
                 return charges_17_2.check_charge(state, seat, order)
             case ChargeHome():
                 return charges_17_2.check_charge_home(state, seat, order)
@@ -531,7 +546,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
         match order:
             case Initiative():
                 opening = initiative_17_1.initiative(state, rng)
-                return [*opening, *(morale_17_2.morale_opens(state, rng) if formations_12.measured(state) else [])]
+                if not formations_12.measured(state):
+                    return opening
+                return [*opening, *squadrons_17_2_6.rejoin(state), *morale_17_2.morale_opens(state, rng)]
             case Next():
                 return phases_17.next_step(state, rng)
             case End() | Objective() | Surrender():
@@ -562,6 +579,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 changed = dismounting_9_1.dismount(state, order) if isinstance(order, Dismount) \
                     else dismounting_9_1.mount(state, order)
                 return [*changed, *morale_17_2.after_move(state, state.unit(order.unit), False)]
+            case SquadronCharge():
+                return squadrons_17_2_6.squadron_charge(state, order, rng)
             case GoToGround() | Fortify():
                 return morale_17_2.go_to_ground(state, order) if isinstance(order, GoToGround) \
                     else cover_17_5_6.fortify(state, order)
@@ -605,9 +624,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case ChargeHome():
                 return charges_17_2.charge_home(state, order, rng)
             case Fire():
-                return shooting_17_3.fire(state, order, rng)
+                return seen_fire_17_3.fire(state, order, rng)
             case Move():
-                return movement_17_4.move(state, order)
+                start = dataclasses.replace(state.unit(order.unit))
+                moved = movement_17_4.move(state, order)
+                seen_fire_17_3.note_move(state, start, order)  # 17.3: whose arcs it passed through
+                return moved
             case Form():
                 return movement_17_4.form(state, order)
             case Face():

@@ -21,6 +21,7 @@ SURRENDERED = "surrendered"
 CAPTURED = "captured"  # a General (14.5)
 KILLED = "killed"  # a General removed as a casualty
 EVADED_OFF = "evaded off"  # evaded off the table; may come back three turns later (17.4.16)
+REJOINED = "rejoined"  # a squadron back in its unit (17.2.6): its record waits for the next squadron charge
 GONE = (DESTROYED, SHATTERED, ROUTED_OFF, SURRENDERED, CAPTURED, KILLED)
 
 # A unit's order (17.2.8): Unit.order.
@@ -34,6 +35,21 @@ INITIATIVE = "initiative"
 TURN = "turn"
 OVER = "over"
 STEPS = ("Morale", "Shooting", "Movement", "Close Assault")  # 17 after the Initiative Phase
+
+
+@dataclass
+class Sighting:
+    """17.3: an enemy ``shooter`` saw this unit pass through its arcs within range in a Movement
+    Phase of ``turn`` (rules/seen_fire_17_3.py): where this unit stood when it came nearest (its
+    centre, facing and formation) and where the shooter stood then (it may fire at that place next
+    turn only if it has not moved or changed formation since)."""
+
+    shooter: str
+    turn: int
+    at: list[float]  # x, y, facing of this unit
+    formation: str
+    shooter_at: list[float]  # x, y, facing of the shooter
+    shooter_formation: str
 
 
 @dataclass
@@ -76,6 +92,9 @@ class Unit:
     fired_turn: int = 0  # the last turn it fired (once a turn, 17.3)
     pending_hits: int = 0  # hits taken this Shooting Phase, applied when it ends (17.3)
     pending_small_arms: int = 0  # of those on a battery, the small arms' (crew and horses only, 17.3.5)
+    # 17.3: the enemies whose arcs it moved through within range, this turn's and last (at most one
+    # each: the state does not grow with the game; rules/seen_fire_17_3.py).
+    seen: list[Sighting] = field(default_factory=list)
     charge_turn: int = 0  # the last turn it declared a charge (17.2)
     charging: str = ""  # the target of a charge that passed its To Charge test this turn (17.2)
     home_turn: int = 0  # the last turn it made its 2nd Impulse (17.4)

@@ -153,6 +153,7 @@ TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_f
                 "gun", "breakthrough", "breakthrough_turn", "breakthrough_left", "breakthrough_bearing", "passage_turn", "changed_turn",
                 "declared", "declared_seq", "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "reserve_stands", "return_turn",
                 "entry", "wounded_until", "fortify_turn", "dismounted")
+TABLE_FIELDS += ("seen",)  # 17.3: enemies seen passing (rules/seen_fire_17_3.py), empty on board=tape
 
 
 def recorded_fields(encoded: Any) -> Any:

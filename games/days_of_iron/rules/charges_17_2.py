@@ -473,7 +473,8 @@ def _answer(state: State, unit: Unit, target: Unit, distance: float, counter: bo
     return [public(f"{target.name} takes its Being Charged test when the 1st Impulses are done (17.2.2): {how}.")]
 
 
-def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str = "", evade: bool = False) -> list[Event]:
+def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str = "", evade: bool = False,
+                  route: Evade | None = None) -> list[Event]:
     """17.2.2: the Being Charged test on the house chart: stand (and evade if asked, 17.4.16),
     disordered and halted (a charge of its own stops), or rout (the initial rout of 17.4.14)."""
     unit.tested_turn = state.turn
@@ -497,7 +498,7 @@ def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str
         unit.charging = ""
         return [public(f"{head}: it is disordered and halted{stops} (17.2.8, 17.2.10).")]
     if evade:
-        return [public(f"{head}: passed, it evades."), *evading_17_4_16.evade(state, unit, charger)]
+        return [public(f"{head}: passed, it evades."), *evading_17_4_16.evade(state, unit, charger, route)]
     return [public(f"{head}: it stands.")]
 
 
@@ -537,7 +538,8 @@ def check_reaction(state: State, seat: str, order: Stand | Evade) -> Stand | Eva
     """17.2.2, 17.4.16: a charged unit answers in its side's part of the Morale phase, once."""
     unit = state.unit(order.unit)
     _acting(state, seat, unit, "Morale")
-    if charger_of(state, unit) is None:
+    charger = charger_of(state, unit)
+    if charger is None:
         raise IllegalOrder(f"{unit.name} has no Being Charged test to take (no charge at it waits for one).",
                            hint="Caught units take none (17.2.3); counter-charged units test at once (17.4.13).")
     if isinstance(order, Stand) and must_evade(state, unit):
@@ -546,6 +548,8 @@ def check_reaction(state: State, seat: str, order: Stand | Evade) -> Stand | Eva
     if isinstance(order, Evade) and not may_evade(state, unit):
         raise IllegalOrder(f"only skirmishers, battery crews and Generals evade (17.4.16); {unit.name} is "
                            f"{unit.type} in {unit.formation}.", hint=f"`{unit.id} stand`.")
+    if isinstance(order, Evade):
+        evading_17_4_16.check_route(state, unit, charger, order)
     return order
 
 
@@ -561,7 +565,8 @@ def react(state: State, order: Stand | Evade, rng: Rng) -> list[Event]:
     unit = state.unit(order.unit)
     charger = charger_of(state, unit)
     assert charger is not None
-    return being_charged(state, unit, charger, rng, evade=isinstance(order, Evade))
+    evade = order if isinstance(order, Evade) else None
+    return being_charged(state, unit, charger, rng, evade=evade is not None, route=evade)
 
 
 def end_of_morale(state: State, rng: Rng) -> list[Event]:
@@ -603,8 +608,15 @@ def _test_all(state: State, rng: Rng, side: str) -> list[Event]:
 
 
 def _chooses(state: State, unit: Unit) -> bool:
-    """A charged unit whose owner has a choice to make: it may evade and need not (17.4.16, 17.2.7)."""
-    return may_evade(state, unit) and not must_evade(state, unit)
+    """A charged unit whose owner has a choice to make: it may evade and need not (17.4.16, 17.2.7),
+    or, a screen that must evade, it may go into cover within its reach instead of directly away
+    (17.4.16)."""
+    if not may_evade(state, unit):
+        return False
+    if not must_evade(state, unit):
+        return True
+    charger = charger_of(state, unit)
+    return charger is not None and bool(evading_17_4_16.routes(state, unit, charger))
 
 
 def check_fire_allowed(state: State, order: Fire) -> None:
@@ -832,10 +844,10 @@ def candidates(state: State, sides: list[str]) -> list[DoiOrder]:
     own = [u for u in state.units if u.side in sides and u.side == state.acting_side()]
     step = STEPS[state.step]
     if step == "Morale":
-        for t, _ in pending(state):
+        for t, c in pending(state):
             if t in own:
                 out += [*([] if must_evade(state, t) else [Stand(t.id)]),
-                        *([Evade(t.id)] if may_evade(state, t) else [])]
+                        *([Evade(t.id), *evading_17_4_16.routes(state, t, c)] if may_evade(state, t) else [])]
     if step == "Shooting":
         out += [ReserveFire(u.id) for u in own if on_table(u) and u.type in shooting.SHOOTERS
                 and u.fired_turn != state.turn and u.reserve_turn != state.turn]

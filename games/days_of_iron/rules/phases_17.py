@@ -52,7 +52,9 @@ from games.days_of_iron.rules import (
     reference_sheets_17,
     routing_17_4_14,
     scouting_19_1,
+    seen_fire_17_3,
     shooting_17_3,
+    squadrons_17_2_6,
     victory_18,
 )
 from games.days_of_iron.state import (
@@ -310,6 +312,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
             if u.side == state.acting_side() and u.type in charges_17_2.CHARGERS and u.charge_turn != state.turn:
                 near = sorted(movement_17_4.visible_enemies(state, u.side), key=lambda e: (e.x - u.x) ** 2 + (e.y - u.y) ** 2)
                 out += [Charge(u.id, t.id) for t in near[:2]]
+        out += squadrons_17_2_6.candidates(state, [u for u in own if u.side == state.acting_side()])  # 17.2.6
     out += victory_18.candidates(state, own)
     if STEPS[state.step] == "Movement":
         out += [ChargeHome(u.id) for u in own if u.charging and u.charge_turn == state.turn and u.home_turn != state.turn]
@@ -319,6 +322,7 @@ def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:
         for u in own:
             if u.side == state.acting_side() and u.fired_turn != state.turn and u.type in shooting_17_3.SHOOTERS:
                 out += [Fire(u.id, t.id) for t in shooting_17_3.eligible(state, u)[:3]]
+                out += [Fire(u.id, t.id) for t in seen_fire_17_3.targets(state, u)]  # seen passing last turn (17.3)
     for u in own:
         enemies = movement_17_4.visible_enemies(state, u.side)
         if enemies:

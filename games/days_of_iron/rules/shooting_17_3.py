@@ -279,6 +279,27 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
     """17.3: the acting side's own unit, in the Shooting phase, once a turn, at an eligible target
     (the nearest for foot and horse), not endangering friends."""
     unit, target = state.unit(order.unit), state.unit(order.target)
+    check_firer(state, seat, unit, target)
+    targets = eligible(state, unit)
+    if target not in targets:
+        raise IllegalOrder(_why_not(state, unit, target), hint=_offer(targets))
+    if unit.type != "artillery" and targets[0] is not target and gap(unit, targets[0]) < gap(unit, target) - 1e-9:
+        raise IllegalOrder(f"{unit.name} must fire at the nearest visible enemy, {targets[0].name} "
+                           f"({fmt(gap(unit, targets[0]))}\"; 17.3: only artillery may choose).")
+    check_endangered(state, unit, target)
+    check_deployed(unit)  # last: what is wrong with the target is said first, whatever the guns' state
+    return order
+
+
+def check_endangered(state: State, unit: Unit, target: Unit) -> None:
+    """17.3.4: "Stands cannot fire if friendly troops are endangered"."""
+    friend = endangered(state, unit, target)
+    if friend is not None:
+        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} (17.3.4).")
+
+
+def check_firer(state: State, seat: str, unit: Unit, target: Unit) -> None:
+    """17.3: the acting side's own unit that can fire, in the Shooting phase, once a turn, at an enemy on the table."""
     if state.phase != TURN or STEPS[state.step] != "Shooting":
         raise WrongPhase("units fire in the Shooting phase.", hint="Say `next` to reach it.")
     if seat not in (UMPIRE, state.acting_side()):
@@ -292,17 +313,6 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
         raise IllegalOrder(f"{unit.name} has fired this turn (a unit shoots once per turn, 17.3).")
     if not on_table(target) or target.side == unit.side:
         raise IllegalOrder(f"{target.name} is not an enemy on the table.")
-    targets = eligible(state, unit)
-    if target not in targets:
-        raise IllegalOrder(_why_not(state, unit, target), hint=_offer(targets))
-    if unit.type != "artillery" and targets[0] is not target and gap(unit, targets[0]) < gap(unit, target) - 1e-9:
-        raise IllegalOrder(f"{unit.name} must fire at the nearest visible enemy, {targets[0].name} "
-                           f"({fmt(gap(unit, targets[0]))}\"; 17.3: only artillery may choose).")
-    friend = endangered(state, unit, target)
-    if friend is not None:
-        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} (17.3.4).")
-    check_deployed(unit)  # last: what is wrong with the target is said first, whatever the guns' state
-    return order
 
 
 def limbered(unit: Unit) -> bool:
@@ -389,12 +399,15 @@ def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None 
                   + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
 
 
-def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
+def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str = "") -> list[Event]:
     """Roll the unit's dice now (per stand or gun it started the phase with) and hold the hits
-    on the target until the phase ends (simultaneous fire, 17.3)."""
+    on the target until the phase ends (simultaneous fire, 17.3). ``aim``: the target as the fire
+    measures it, if not where it stands (seen passing last turn, rules/seen_fire_17_3.py), ``why``
+    said after the roll."""
     unit, target = state.unit(order.unit), state.unit(order.target)
     kept = unit.reserve_stands if unit.reserve_turn == state.turn else 0  # 17.3.1: part kept for defensive fire
-    hits, said = volley(state, unit, target, rng, unit.stands - kept)
+    hits, said = volley(state, unit, aim or target, rng, unit.stands - kept)
+    said += why
     unit.fired_turn = state.turn
     target.pending_hits += hits
     if target.type == "artillery" and unit.type != "artillery":

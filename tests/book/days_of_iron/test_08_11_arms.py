@@ -12,7 +12,7 @@ from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.state import State
 from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
-from tests.days_of_iron.helpers import RS, declare, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, declare, finish_turn, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
 
 
@@ -169,19 +169,41 @@ def test_10_2_foot_artillery_crews_may_stand_by_their_guns_when_charged() -> Non
     assert (battery.x, battery.y) == (36.0, 30.0)
 
 
-@pytest.mark.xfail(strict=True, reason="not built: evading behind cover or a friendly unit (10.2); crews evade "
-                   "straight away from the charger")
 def test_10_2_foot_artillery_crews_evade_behind_friendly_infantry() -> None:
     """10.2: "... although they might evade behind cover or a friendly infantry unit." Charged by the
-    2nd Hussars, the 7e Batterie's crews evade to the rear of the 63e de Ligne beside them."""
+    2nd Hussars, the 7e Batterie's crews evade to the rear of the 63e de Ligne beside them; the guns
+    stay where they stood (17.4.16: "evading artillery crews leave their guns where they left them").
+    RULING (RULINGS.md 10.2): the crews go on foot up to half an infantry skirmish move (4" on the
+    house sheet), so a friend whose rear is 8.7" off is out of their reach; the bot keeps no piece
+    for the crews, so it checks the reach and says where they went."""
     state, _ = table(french_first=False)
-    place(state, "7e Batterie", 36.0, 30.0, 0.0)
-    friend = place(state, "63e de Ligne", 50.0, 33.0, 0.0)  # line x 44-56, rear edge y 33.5
+    battery = place(state, "7e Batterie", 36.0, 30.0, 0.0)  # 2 guns: x 35-37, y 29.25-30.75
+    place(state, "63e de Ligne", 50.0, 33.0, 0.0)  # line x 44-56: its rear corner 8.7" from the guns
     place(state, "2nd Hussars", 36.0, 18.0, 180.0)
     declare(state, "prussian", "2nd Hussars charge 7e Batterie", [6] * 20)
-    order(state, "french", "7e Batterie evade", DiceThenStream([6] * 20))
-    crews = unit(state, "7e Batterie")
-    assert crews.y > friend.y + 0.5 and abs(crews.x - friend.x) < 6.0, (crews.x, crews.y)
+    with pytest.raises(IllegalOrder, match=r"8\.73\" from .*4\" at most \(10\.2"):
+        RS.parse_order(state, "french", "7e Batterie evade behind 63e de Ligne")
+    place(state, "63e de Ligne", 44.5, 31.0, 0.0)  # line x 38.5-50.5: its rear corner 2.9" from the guns
+    assert "7e-batterie evade behind 63e-ligne" in {o.text for o in RS.legal_orders(state, "french")}
+    said = text_of(order(state, "french", "7e Batterie evade behind 63e de Ligne", DiceThenStream([6] * 20)))
+    assert "The crew of 7e Batterie (4-pdr) leave their guns and evade behind 63e de Ligne (10.2)" in said, said
+    assert (battery.x, battery.y) == (36.0, 30.0)
+
+
+def test_10_2_foot_artillery_crews_evade_behind_cover_within_their_reach() -> None:
+    """10.2: crews "might evade behind cover". RULING (RULINGS.md 10.2): a wood 3" from the guns is
+    within the crews' 4" on foot; one 6" off is not. The guns stay where they stood."""
+    state, _ = table(french_first=False)
+    battery = place(state, "7e Batterie", 36.0, 30.0, 0.0)  # its middle at x 36
+    piece(state, "light-wood", "Bois Vert", 39.0, 28.0, 44.0, 34.0)  # 3" from the middle of the guns
+    piece(state, "light-wood", "Bois Noir", 20.0, 28.0, 30.0, 34.0)  # 6" off
+    place(state, "2nd Hussars", 36.0, 18.0, 180.0)
+    declare(state, "prussian", "2nd Hussars charge 7e Batterie", [6] * 20)
+    with pytest.raises(IllegalOrder, match=r"Bois Noir is 6\" from .*4\" at most"):
+        RS.parse_order(state, "french", "7e Batterie evade into Bois Noir")
+    said = text_of(order(state, "french", "7e Batterie evade into Bois Vert", DiceThenStream([6] * 20)))
+    assert "leave their guns and evade into Bois Vert (17.4.16)" in said, said
+    assert (battery.x, battery.y) == (36.0, 30.0)
 
 
 def outpost() -> tuple[State, Rng]:

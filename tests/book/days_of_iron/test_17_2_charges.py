@@ -169,15 +169,57 @@ def test_17_2_5_a_unit_that_shot_may_opportunity_charge_in_the_movement_phase() 
     RS.parse_order(state, "french", "2e de Ligne charge 8th Jäger")
 
 
-@pytest.mark.xfail(strict=True, reason="not built: squadron charges (17.2.6)")
 def test_17_2_6_cavalry_may_charge_by_squadrons_of_at_least_3_stands() -> None:
     """17.2.6: "Cavalry units may make separate 'squadron charges' of a minimum of 3 stands with the
-    remainder of the unit making a second or opportunity charge in the Movement Phase." The 11th
-    Uhlans (8 stands) charge the 2e de Ligne with a squadron of 3 stands."""
+    remainder of the unit making a second or opportunity charge in the Movement Phase. The remainder
+    of the unit may only charge into the same Close Assault melee as the other stands in the same
+    unit." The 11th Uhlans (8 stands) charge the 2e de Ligne with a squadron of 3 stands: the
+    squadron is the 3 stands on the flank nearest the 2e; the other 5 declare nothing, and in the
+    Movement phase may charge the 2e, not the 74th. RULING (RULINGS.md 17.2.6)."""
     state, rng = table(french_first=False)
-    place(state, "11th Uhlans", 36.0, 18.0, 180.0)
+    uhlans = place(state, "11th Uhlans", 36.0, 22.0, 180.0)  # x 32-40; its front 5" from the 2e
     place(state, "2e de Ligne", 36.0, 28.0, 0.0)
+    place(state, "74th", 52.0, 26.0, 180.0)  # x 46-58, off to the side
+    with pytest.raises(IllegalOrder, match=r"3 stands or more \(17\.2\.6\)"):
+        RS.parse_order(state, "prussian", "11th Uhlans squadron 2 charge 2e de Ligne")
+    assert "11th-uhlans squadron 3 charge 2e-ligne" in {o.text for o in RS.legal_orders(state, "prussian")}
     order(state, "prussian", "11th Uhlans squadron 3 charge 2e de Ligne", rng)
+    squadron = unit(state, "11th Uhlans Sqn")
+    assert (uhlans.stands, squadron.stands) == (5, 3)
+    assert (squadron.x, uhlans.x) == (pytest.approx(33.5), pytest.approx(37.5))  # x 32-35 and 35-40
+    with pytest.raises(IllegalOrder):  # the remainder charges in the Movement phase, not now
+        RS.parse_order(state, "prussian", "11th Uhlans charge 2e de Ligne")
+    order(state, "prussian", "next", rng)
+    order(state, "french", "next", DiceThenStream([6] * 20))
+    to_step(state, "Movement", DiceThenStream([6] * 40))
+    order(state, "prussian", "11th-uhlans-squadron charge home", DiceThenStream([6] * 10))
+    with pytest.raises(IllegalOrder, match=r"same melee as 11th Uhlans Sqn"):
+        RS.parse_order(state, "prussian", "11th Uhlans charge 74th")
+    said = text_of(order(state, "prussian", "11th Uhlans charge 2e de Ligne", DiceThenStream([6] * 10)))
+    assert "in contact with 2e de Ligne" in said, said
+
+
+def test_17_2_6_a_squadron_rejoins_its_unit_as_the_next_turn_begins() -> None:
+    """RULING (RULINGS.md 17.2.6): the book does not say when the squadron rejoins. The 11th Uhlans'
+    squadron fails its To Charge test and stays where it split off; as the next turn's initiative is
+    rolled it rejoins: 8 stands again, the unit's points whole, the squadron off the table."""
+    state, rng = table(french_first=False)
+    uhlans = place(state, "11th Uhlans", 36.0, 18.0, 180.0)
+    place(state, "2e de Ligne", 36.0, 28.0, 0.0)
+    points = uhlans.points
+    order(state, "prussian", "11th Uhlans squadron 3 charge 2e de Ligne", rng)
+    squadron = unit(state, "11th Uhlans Sqn")
+    assert squadron.points + uhlans.points == points
+    order(state, "prussian", "next", rng)
+    order(state, "french", "next", DiceThenStream([1] * 20))  # the To Charge test fails
+    to_step(state, "Movement", DiceThenStream([6] * 40))
+    with pytest.raises(IllegalOrder, match=r"has not gone ahead"):
+        RS.parse_order(state, "prussian", "11th Uhlans charge 2e de Ligne")
+    said = text_of(_next_turn(state, rng, [6] * 10))
+    assert "11th Uhlans Sqn rejoins 11th Uhlans (8 stands)" in said, said
+    assert (uhlans.stands, uhlans.start_stands, uhlans.points) == (8, 8, points)
+    assert squadron.status == "rejoined" and squadron.stands == 0
+    assert "11th Uhlans Sqn" not in {c.label for c in RS.view(state, "french").counters}
 
 
 def test_17_2_7_skirmishers_in_the_1st_impulse_rout_and_may_not_shoot() -> None:

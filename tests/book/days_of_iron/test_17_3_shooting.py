@@ -60,7 +60,6 @@ def test_17_3_a_unit_shoots_once_a_turn() -> None:
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
 
 
-@pytest.mark.xfail(strict=True, raises=IllegalOrder, reason="not built: fire at a target seen the previous turn (17.3)")
 def test_17_3_a_unit_that_has_not_moved_may_fire_at_an_enemy_that_crossed_its_arc_last_turn() -> None:
     """17.3: "If an enemy unit has passed through a unit's firing arc and within range the previous
     turn, a shooting unit can elect to shoot at the enemy target as long as the shooting unit has
@@ -77,6 +76,34 @@ def test_17_3_a_unit_that_has_not_moved_may_fire_at_an_enemy_that_crossed_its_ar
     prussians.x = 70.0  # wholly out of the 2e's arcs now
     to_step(state, "Shooting", DiceThenStream([6] * 40))
     RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    assert "2e-ligne fire at 74th" in {o.text for o in RS.legal_orders(state, "french")}
+    said = text_of(order(state, "french", "2e de Ligne fire at 74th", ScriptedDice([6] * 12)))
+    # RULING (RULINGS.md 17.3): measured where it was seen nearest, 4.5" off, a dense target (column)
+    assert '4.5"' in said and "dense target" in said and "seen passing" in said, said
+    assert prussians.pending_hits > 0
+
+
+def test_17_3_a_unit_that_moved_or_changed_formation_may_not_fire_at_an_enemy_seen_last_turn() -> None:
+    """17.3: "... as long as the shooting unit has not moved or changed formation." The 74th crossed
+    the 2e's front last turn; the 2e has since moved a little (or formed column): it may not fire
+    at where the 74th was."""
+    for change in ("moved", "formed"):
+        state, rng = table()
+        ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+        prussians = place(state, "74th", 36.0, 23.0, 90.0, "column")
+        to_step(state, "Movement", rng)
+        order(state, "french", "next", rng)
+        order(state, "prussian", "74th move 8", rng)
+        finish_turn(state, rng)
+        start_turn(state)
+        prussians.x = 70.0
+        if change == "moved":
+            ligne.y += 0.5
+        else:
+            ligne.formation = "column"
+        to_step(state, "Shooting", DiceThenStream([6] * 40))
+        with pytest.raises(IllegalOrder, match="outside"):
+            RS.parse_order(state, "french", "2e de Ligne fire at 74th")
 
 
 def test_17_3_1_reserved_fire_is_defensive_fire_at_a_charger_only() -> None:

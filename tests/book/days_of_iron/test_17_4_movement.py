@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core.errors import GameError, IllegalOrder
+from games.core.errors import IllegalOrder
 from games.days_of_iron.state import DESTROYED, ROUTING
 from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, order
@@ -326,19 +326,45 @@ def test_17_4_16_a_skirmish_screen_evades_half_its_move_directly_away() -> None:
     assert screen.formation == "skirmish"
 
 
-@pytest.mark.xfail(strict=True, raises=GameError, reason="not built: evading into cover or into a square (17.4.16)")
 def test_17_4_16_an_evade_may_go_into_cover() -> None:
     """17.4.16: "Infantry, staff and artillery crew evade movement may be into cover or inside
     infantry in square formations, otherwise all movements must be directly away from the enemy
-    charging units." The 10e evades sideways into the wood beside it."""
+    charging units." The 10e's screen (x 28.5-43.5) evades sideways into the wood 2.5" beside it,
+    its half move (4") straight along the shortest way in, and ends in the wood, no nearer the
+    Hussars. RULING (RULINGS.md 17.4.16)."""
     state, _ = table(french_first=False)
     piece(state, "light-wood", "Gifertwald", 46.0, 26.0, 56.0, 34.0)
+    screen = place(state, "10e Chasseurs à pied", 36.0, 30.0, 0.0, "skirmish")
+    place(state, "2nd Hussars", 36.0, 21.0, 180.0)
+    order(state, "prussian", "2nd Hussars charge 10e Chasseurs à pied", DiceThenStream([6] * 20))
+    order(state, "prussian", "next", DiceThenStream([6] * 20))
+    order(state, "french", "next", DiceThenStream([6] * 20))
+    said = text_of(order(state, "french", "10e Chasseurs à pied evade into Gifertwald", DiceThenStream([6] * 20)))
+    assert "10e Chasseurs à pied evades 4\" into Gifertwald" in said, said
+    assert (screen.x, screen.y) == (pytest.approx(40.0), pytest.approx(30.0))
+    assert screen.formation == "skirmish" and screen.facing == 0.0
+
+
+def test_17_4_16_cover_beyond_half_the_move_or_no_cover_is_refused() -> None:
+    """17.4.16: the evade is "a movement up to half of its normal movement": a wood 6" off is
+    beyond the screen's 4"; a road gives no cover (15.11). The Bois Vert 1" off its other flank is
+    in reach: the screen is asked, and the legal orders offer that wood, not the far one."""
+    state, _ = table(french_first=False)
+    piece(state, "light-wood", "Gifertwald", 49.5, 26.0, 56.0, 34.0)  # 6" from the screen's edge
+    piece(state, "road", "Chaussée", 44.0, 26.0, 45.0, 34.0)
+    piece(state, "light-wood", "Bois Vert", 20.0, 26.0, 27.5, 34.0)  # 1" from its left edge
     place(state, "10e Chasseurs à pied", 36.0, 30.0, 0.0, "skirmish")
     place(state, "2nd Hussars", 36.0, 21.0, 180.0)
     order(state, "prussian", "2nd Hussars charge 10e Chasseurs à pied", DiceThenStream([6] * 20))
     order(state, "prussian", "next", DiceThenStream([6] * 20))
     order(state, "french", "next", DiceThenStream([6] * 20))
-    order(state, "french", "10e Chasseurs à pied evade into Gifertwald", DiceThenStream([6] * 20))
+    with pytest.raises(IllegalOrder, match=r"beyond half .*17\.4\.16"):
+        RS.parse_order(state, "french", "10e Chasseurs à pied evade into Gifertwald")
+    with pytest.raises(IllegalOrder, match=r"no cover"):
+        RS.parse_order(state, "french", "10e Chasseurs à pied evade into Chaussée")
+    offered = {o.text for o in RS.legal_orders(state, "french")}
+    assert {"10e-chasseurs evade", "10e-chasseurs evade into Bois Vert"} <= offered, offered
+    assert "10e-chasseurs evade into Gifertwald" not in offered
 
 
 def test_17_4_2_the_2nd_impulse_goes_at_most_the_remaining_half_of_the_move() -> None:

@@ -1,0 +1,137 @@
+"""Book section 17.3, fire at an enemy seen the turn before, on the measured table: "If an enemy
+unit has passed through a unit's firing arc and within range the previous turn, a shooting unit
+can elect to shoot at the enemy target as long as the shooting unit has not moved or changed
+formation. The unit shoots at the same range and target class that the target appeared in the
+previous phase."
+
+After each ``move`` the bot notes, for every enemy unit that could shoot, the place on the move's
+path (looked at every ``STEP`` inches and at its end) where the mover came nearest inside that
+enemy's arcs, range and line of sight, and where that enemy stood then (``state.Sighting``). In the
+next turn's Shooting Phase that enemy, still standing where and as it stood, may fire at the mover
+wherever it is now: the fire is measured against the place it was seen at (range, target class,
+cover, friends in the way), and the hits come off the unit itself (RULINGS.md 17.3).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from games.core.errors import IllegalOrder
+from games.core.rng import Rng
+from games.core.ruleset import Event
+from games.days_of_iron.orders import Fire, Move
+from games.days_of_iron.rules import shooting_17_3 as shooting
+from games.days_of_iron.rules.formations_12 import SKIRMISH, base, on_table
+from games.days_of_iron.rules.movement_17_4 import EPS, visible_enemies
+from games.days_of_iron.state import ON_TABLE, Sighting, State, Unit
+
+STEP = 0.5  # inches between the places on a move's path the bot looks from (a sampling step, not a book number)
+
+
+def _pose(unit: Unit) -> list[float]:
+    return [unit.x, unit.y, unit.facing]
+
+
+def _path(start: Unit, order: Move, end: Unit) -> list[Unit]:
+    """The mover at the places the bot looks from: along the straight part of the move, then its end."""
+    b = base(start)
+    out: list[Unit] = []
+    steps = int(order.inches / STEP + EPS)
+    for i in range(steps + 1):
+        x, y = b.moved(min(order.inches, i * STEP)).centre
+        out.append(dataclasses.replace(start, x=x, y=y, seen=[]))
+    out.append(dataclasses.replace(end, seen=[]))
+    return out
+
+
+def note_move(state: State, start: Unit, order: Move) -> None:
+    """After ``order`` moved a unit from ``start`` (a copy of it before the move): note every enemy
+    shooter whose arcs and range it passed through in sight, and where it came nearest."""
+    unit = state.unit(order.unit)
+    unit.seen = [s for s in unit.seen if s.turn >= state.turn - 1]  # older ones no longer allow a shot
+    path = _path(start, order, unit)
+    for shooter in visible_enemies(state, unit.side):
+        if shooter.type not in shooting.SHOOTERS or shooter.status != ON_TABLE:
+            continue
+        reach = shooting.reach(shooter)
+        seen = [(shooting.gap(shooter, p), i, p) for i, p in enumerate(path)
+                if shooting.in_arc(shooter, p) and shooting.gap(shooter, p) <= reach + EPS]
+        seen = [s for s in seen if shooting.in_sight(state, shooter, s[2])]
+        if not seen:
+            continue
+        _, _, nearest = min(seen, key=lambda s: (s[0], s[1]))
+        old = next((s for s in unit.seen if s.shooter == shooter.id and s.turn == state.turn), None)
+        if old is not None:
+            earlier = dataclasses.replace(unit, x=old.at[0], y=old.at[1], facing=old.at[2], formation=old.formation)
+            if shooting.gap(shooter, earlier) <= shooting.gap(shooter, nearest) + EPS:
+                continue
+            unit.seen.remove(old)
+        unit.seen.append(Sighting(shooter.id, state.turn, _pose(nearest), nearest.formation, _pose(shooter),
+                                  shooter.formation))
+
+
+def ghost(state: State, unit: Unit, target: Unit) -> Unit | None:
+    """``target`` where ``unit`` saw it pass last turn, if ``unit`` has not moved or changed formation
+    since (the same place, facing and formation), for it to fire at (17.3); else None."""
+    if not on_table(target) or target.status != ON_TABLE:
+        return None
+    for s in target.seen:
+        if s.shooter == unit.id and s.turn == state.turn - 1 and unit.formation == s.shooter_formation \
+                and all(abs(a - b) <= EPS for a, b in zip(_pose(unit), s.shooter_at, strict=True)):
+            return dataclasses.replace(target, x=s.at[0], y=s.at[1], facing=s.at[2], formation=s.formation, seen=[])
+    return None
+
+
+def targets(state: State, unit: Unit) -> list[Unit]:
+    """The enemies ``unit`` may fire at because it saw them pass last turn (not counting those it may
+    fire at where they stand now)."""
+    now = shooting.eligible(state, unit)
+    return [t for t in visible_enemies(state, unit.side) if t not in now and ghost(state, unit, t) is not None]
+
+
+def _seen_only(state: State, unit: Unit, target: Unit) -> Unit | None:
+    """The ghost to fire at when ``target`` is not a target where it stands now, else None."""
+    if unit.side == target.side:
+        return None
+    aim = ghost(state, unit, target)
+    if aim is None or target in shooting.eligible(state, unit):
+        return None
+    return aim
+
+
+def check_fire(state: State, seat: str, order: Fire) -> Fire:
+    """17.3: fire at an enemy where it stands (``shooting_17_3.check_fire``), or, electing to, at one
+    seen passing through the arcs last turn: still in the arcs, range and sight from where the firer
+    stands, staff only for skirmishers (17.3.5), not in a melee (17.3.2) and no friend endangered
+    (17.3.4); the nearest-target rule does not bar the election (RULINGS.md 17.3)."""
+    unit, target = state.unit(order.unit), state.unit(order.target)
+    aim = _seen_only(state, unit, target)
+    if aim is None:
+        return shooting.check_fire(state, seat, order)
+    shooting.check_firer(state, seat, unit, target)
+    if not (shooting.in_arc(unit, aim) and shooting.gap(unit, aim) <= shooting.reach(unit) + EPS
+            and shooting.in_sight(state, unit, aim)):
+        raise IllegalOrder(f"{target.name} was seen passing {unit.name}'s arcs last turn, but that place is no longer "
+                           "in its arcs, range and sight (17.3).")
+    if target.type == "general" and unit.formation != SKIRMISH:
+        raise IllegalOrder("only skirmishers may fire at staff (17.3.5).")
+    friend = shooting.melee_friend(state, target, unit.side)
+    if friend is not None:
+        raise IllegalOrder(f"{target.name} is in a close assault melee with {friend.name}: units cannot intentionally "
+                           "fire into a Close Assault melee (17.3.2).")
+    bar = shooting.ground_bar(state, unit, aim)
+    if bar:
+        raise IllegalOrder(bar)
+    shooting.check_endangered(state, unit, aim)
+    shooting.check_deployed(unit)
+    return order
+
+
+def fire(state: State, order: Fire, rng: Rng) -> list[Event]:
+    """The fire, measured where the target was seen last turn when it is not a target where it stands."""
+    unit, target = state.unit(order.unit), state.unit(order.target)
+    aim = _seen_only(state, unit, target)
+    if aim is None:
+        return shooting.fire(state, order, rng)
+    return shooting.fire(state, order, rng, aim, f" (at {target.name} as it was seen passing {unit.name}'s arcs last "
+                                                 "turn: its range and target class then, 17.3)")
