@@ -298,7 +298,8 @@ def replay_frames(
     wanted = set(steps)
     views: list[View] = []
     captions: list[str] = []
-    for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))):
+    plays = ((o.seat, o.text) for o in orders)
+    for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays, shown_only=True)):
         if step not in wanted:
             continue
         views.append(rules.view(state, None))
