@@ -24,6 +24,7 @@ from render.counters import (
     highlight_sprite,
     look_of,
     make_sprite,
+    name_look,
     table_name_sprite,
     token_name,
 )
@@ -169,7 +170,8 @@ class Renderer:
         return sprite
 
     def _name_sprite(self, key: tuple[str, Look]) -> Sprite:
-        sprite: Sprite = self._get(self.sprites, key, lambda: table_name_sprite(key[1]))
+        look = name_look(key[1])  # a unit that only turned or moved keeps its name's sprite
+        sprite: Sprite = self._get(self.sprites, ("name", look), lambda: table_name_sprite(look))
         return sprite
 
     def table_layout(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None,

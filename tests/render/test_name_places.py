@@ -11,6 +11,7 @@ meant to change, record again:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from bot.rooms.common import fold
 from games.core.ruleset import get_ruleset
 from render.board import Renderer
+from render.counters import Look, name_look, table_name_sprite
 from render.labels import Placed
 from tests.rules_pins import PINS, cases, seed_of
 
@@ -76,6 +78,27 @@ def test_the_recording_covers_crowded_pictures_and_kept_names() -> None:
     assert max(len(step["scratch"]) for step in steps) >= 25
     assert sum(1 for step in steps for _, leader in step["scratch"].values() if leader is not None) >= 20
     assert sum(1 for step in steps if step["after"] != step["scratch"]) >= 5
+
+
+def test_a_name_sprite_depends_on_nothing_its_cache_key_leaves_out() -> None:
+    """``name_look`` (the name sprite's cache key) sets some of a look's fields to fixed values; a
+    sprite drawn from a look differing in any of them must be the same picture, or a cached one
+    would show the wrong name row."""
+    look = Look(board_kind="table", scale=12.0, kind="infantry", label="2nd Light", colour=(40, 80, 160), facing=90.0,
+                damage=1, damage_max=4, damage_text="", markers=("halted",), face_down=False, highlight=False,
+                size=(3.0, 1.0), text_px=14.0)
+    other: dict[str, Any] = {"board_kind": "hex", "kind": "cavalry", "colour": (200, 10, 10), "facing": 45.0, "face_down": True,
+             "highlight": True, "size": (1.5, 2.0), "room": 80.0, "edge": 5.0, "edge_side": 1}
+    kept: dict[str, Any] = {"scale": 14.0, "label": "3rd Rifles", "damage": 2, "damage_max": 5, "damage_text": "2 hits",
+            "markers": (), "text_px": 16.0, "ghost": True}  # each changes the name row
+    changed = other | kept
+    assert changed.keys() == {f.name for f in dataclasses.fields(Look)}
+    left_out = {f for f, v in changed.items() if name_look(dataclasses.replace(look, **{f: v})) == name_look(look)}
+    assert left_out == other.keys()
+    want = table_name_sprite(look)
+    for field, value in other.items():
+        got = table_name_sprite(dataclasses.replace(look, **{field: value}))
+        assert (got.image.tobytes(), got.ax, got.ay, got.label_box) == (want.image.tobytes(), want.ax, want.ay, want.label_box), field
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
