@@ -14,7 +14,7 @@ import pytest
 from bot.rooms.common import fold
 from games.core.errors import GameError
 from games.core.ruleset import get_ruleset
-from games.days_of_iron.rules import movement_17_4
+from games.days_of_iron.rules import charges_17_2, movement_17_4
 from tests.rules_pins import PINS, cases, seed_of
 
 PINNED: dict[str, Any] = json.loads(PINS.read_text())
@@ -41,25 +41,30 @@ def test_a_replay_folds_every_pinned_log_as_a_verify_does(system: str, scenario:
 
 
 @pytest.mark.slow
-def test_days_of_iron_moves_are_checked_by_a_verify_and_not_by_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The skipped check is really skipped (and the test above really covers moves): the pinned
+def test_days_of_iron_moves_and_charges_are_checked_by_a_verify_and_not_by_a_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The skipped checks are really skipped (and the test above really covers moves): the pinned
     measured-table logs hold moves, which a verify's fold checks and a replay's does not."""
     calls: list[str] = []
-    real = movement_17_4.check_move
 
-    def counted(state: Any, seat: str, order: Any) -> Any:
-        calls.append(order.text)
-        return real(state, seat, order)
+    def counting(module: Any, name: str) -> None:
+        real = getattr(module, name)
 
-    monkeypatch.setattr(movement_17_4, "check_move", counted)
+        def counted(state: Any, seat: str, order: Any) -> Any:
+            calls.append(type(order).__name__)
+            return real(state, seat, order)
+
+        monkeypatch.setattr(module, name, counted)
+
+    counting(movement_17_4, "check_move")
+    counting(charges_17_2, "check_charge")
     scenarios = [sc for system, sc in cases() if system == "days-of-iron"]
     for scenario in scenarios:
         steps("days-of-iron", scenario, shown_only=False)
-    checked = len(calls)
+    checked = list(calls)
     calls.clear()
     for scenario in scenarios:
         steps("days-of-iron", scenario, shown_only=True)
-    assert checked >= 20, f"the pinned Days of Iron logs hold only {checked} moves: the comparison covers too few"
+    assert checked.count("Move") >= 20, f"the pinned Days of Iron logs hold {checked.count('Move')} moves: too few to compare"
     assert calls == []
 
 
