@@ -24,6 +24,7 @@ from render.counters import (
     highlight_sprite,
     look_of,
     make_sprite,
+    name_look,
     table_name_sprite,
     token_name,
 )
@@ -169,16 +170,19 @@ class Renderer:
         return sprite
 
     def _name_sprite(self, key: tuple[str, Look]) -> Sprite:
-        sprite: Sprite = self._get(self.sprites, key, lambda: table_name_sprite(key[1]))
+        look = name_look(key[1])  # a unit that only turned or moved keeps its name's sprite
+        sprite: Sprite = self._get(self.sprites, ("name", look), lambda: table_name_sprite(look))
         return sprite
 
-    def table_layout(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None) -> TableLayout:
+    def table_layout(self, view: View, *, scale: float | None = None, zoom: Zoom | None = None,
+                     before: Mapping[str, Placed] | None = None) -> TableLayout:
         """Where a table's names and captions go in this View's picture (no overlay texts in the
-        way): what ``render_board`` draws, for tests that check nothing covers anything."""
+        way): what ``render_board`` draws, for tests that check nothing covers anything. ``before``:
+        the names' places in the previous picture (what a ``NamePlaces`` hands over)."""
         frame = self.frame(view, scale=scale, zoom=zoom)
         colours = {s.id: theme.hex_to_rgb(s.colour) for s in view.sides}
         text_px = chat_text_px(frame, self._strip(view, frame).height)
-        return table_layout(view, frame, self._looks(view, frame, colours, text_px), text_px)
+        return table_layout(view, frame, self._looks(view, frame, colours, text_px), text_px, before=before)
 
     def _strip(self, view: View, frame: Frame) -> Image.Image:
         """The status strip, its chat-size text (title, side key, headline lines) sized for the

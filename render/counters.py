@@ -627,6 +627,15 @@ def table_name_size(look: Look) -> tuple[float, float]:
     return row.width + 4, row.size + 6
 
 
+def name_look(look: Look) -> Look:
+    """The look with what ``table_name_sprite`` does not read set to fixed values: its sprite's cache
+    key, so a unit that only turned, moved or changed formation keeps its name's sprite (in a
+    replay of a measured table most name sprites were drawn anew for that alone). A field not
+    listed here stays in the key."""
+    return dataclasses.replace(look, board_kind="table", kind="", colour=(0, 0, 0), facing=None, face_down=False,
+                               highlight=False, size=(0.0, 0.0), room=0.0, edge=0.0, edge_side=0)
+
+
 def table_name_sprite(look: Look) -> Sprite:
     """A table ship's or unit's name row on its own (``ax, ay`` at the row's centre)."""
     row = _row(look, True)

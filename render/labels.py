@@ -67,6 +67,18 @@ def _overlaps(a: Box, boxes: Sequence[Box], base: float = 0.0, pref: float = 0.0
     return total
 
 
+def _touches(box: Box, others: Sequence[Box], word_gap: float, rise: float = 1.0) -> bool:
+    """Whether a name's box, kept ``word_gap`` apart sideways and ``rise`` up and down, runs into any of
+    ``others`` (``_overlaps(grow(box, word_gap, rise), others)`` above 0, stopping at the first:
+    most places run into something, and their cost is only needed while none is clear)."""
+    x0, y0, x1, y1 = box
+    sx0, sy0, sx1, sy1 = x0 - word_gap, y0 - rise, x1 + word_gap, y1 + rise
+    for o in others:  # noqa: SIM110 (a loop, not any() over a generator: this runs 10^5 times a replay)
+        if o[0] < sx1 and sx0 < o[2] and o[1] < sy1 and sy0 < o[3]:
+            return True
+    return False
+
+
 def grow(box: Box, dx: float, dy: float) -> Box:
     return (box[0] - dx, box[1] - dy, box[2] + dx, box[3] + dy)
 
@@ -162,6 +174,22 @@ def leader_for(base: Box, box: Box) -> tuple[Pt, Pt] | None:
     return (start, end)
 
 
+class _Places:
+    """One name's candidate places (``name_candidates``) for one ``Placer.place_names``, with what
+    each costs that no other name's place changes, worked out when first needed: whether it is
+    blocked (a base, the table's edge), its bases' and edge's cost, its soft cost's fixed part."""
+
+    def __init__(self, n: Name, bases: Sequence[Box]) -> None:
+        candidates = name_candidates(n)
+        self.boxes = [box for box, _ in candidates]
+        self.prefs = [pref for _, pref in candidates]
+        self.reach = grow(n.base, n.width * 1.5 + 4 * n.height, 5 * (n.height + 2))  # the farthest place's
+        self.bases = [b for b in bases if overlap(b, self.reach) > 0]  # only these can cover a place
+        self.blocked: list[bool | None] = [None] * len(candidates)
+        self.fixed: list[tuple[float, float] | None] = [None] * len(candidates)
+        self.soft: list[tuple[tuple[Pt, Pt] | None, float, float] | None] = [None] * len(candidates)
+
+
 class Placer:
     """Keeps the boxes already taken and places names and captions clear of them."""
 
@@ -170,7 +198,7 @@ class Placer:
         self.mat = area if mat is None else mat  # a name may leave it (onto a ruler) when it must
         self.bases = [grow(b, 2.0, 2.0) for b in bases]
         self.taken = list(taken)
-        self._candidates: dict[str, list[tuple[Box, float]]] = {}
+        self._places: dict[str, _Places] = {}  # each name's, for one ``place_names``
 
     def _cost(self, box: Box, others: Sequence[Box], word_gap: float, bases: Sequence[Box] | None = None, *,
               pref: float = 0.0, beat: float = math.inf) -> float:
@@ -183,33 +211,22 @@ class Placer:
         on_bases = _overlaps(box, self.bases if bases is None else bases, names, pref, beat)
         return names + on_bases + outside(box, self.area) * 4
 
-    def _covers(self, box: Box, others: Sequence[Box], word_gap: float, bases: Sequence[Box]) -> bool:
-        """Whether ``_cost`` would be above 0, stopping at the first thing the box runs into
-        (most candidates run into something: their cost is only needed while none is clear)."""
-        x0, y0, x1, y1 = box
-        sx0, sy0, sx1, sy1 = x0 - word_gap, y0 - 1.0, x1 + word_gap, y1 + 1.0
-        for o in others:
-            if o[0] < sx1 and sx0 < o[2] and o[1] < sy1 and sy0 < o[3]:
-                return True
-        for b in bases:
-            if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
-                return True
-        return outside(box, self.area) > 0
-
-    def _soft(self, n: Name, box: Box, others: Sequence[Box], leaders: Sequence[tuple[Pt, Pt]], bases: Sequence[Box]) -> float:
-        """What makes a clear place worse: a leader (longer is worse) running over other names or
-        bases or across other leaders, or, without one, a name nearer a neighbour than its own."""
+    def _soft_parts(self, n: Name, box: Box, bases: Sequence[Box]) -> tuple[tuple[Pt, Pt] | None, float, float]:
+        """What makes a clear place worse, but for what other names do: off the mat; without a
+        leader, a name nearer a neighbour's base than its own; with one, the leader (longer is
+        worse), a name against another base and the leader over other bases. (The leader, the
+        first terms' sum, the bases' term; ``_spot_soft`` adds the names' terms.)"""
         off = outside(box, self.mat) / ((box[2] - box[0]) * (box[3] - box[1]))
         off_mat = 12.0 + 30.0 * off if off > 0 else 0.0
         line = leader_for(n.base, box)
         if line is None:
-            return off_mat + (6.0 if self._nearer_other(n, box, bases) else 0.0)
+            return None, off_mat + (6.0 if self._nearer_other(n, box, bases) else 0.0), 0.0
         length = abs(line[1][0] - line[0][0]) + abs(line[1][1] - line[0][1])
         # a name against another base reads as that base's, leader or not
         beside = 4.0 if any(apart(box, b) < 4 for b in bases if overlap(b, n.base) == 0) else 0.0
-        over_names = crossing(line, others)
         over_bases = crossing(line, [b for b in bases if overlap(b, n.base) == 0])
-        return off_mat + beside + length / 40 + over_names / 1.5 + over_bases * 2 + 3.0 * sum(1 for other in leaders if cross(line, other))
+        # a leader over other names or across other leaders is worse too (``_spot_soft``)
+        return line, off_mat + beside + length / 40, over_bases * 2
 
     def keep_names(self, names: Sequence[Name], before: Mapping[str, Placed]) -> dict[str, Placed]:
         """The names whose base has not moved since the previous picture (``before``) keep their
@@ -238,7 +255,7 @@ class Placer:
         kept = self.keep_names(names, before or {})
         names = [n for n in names if n.key not in kept]
         by_key = {n.key: n for n in names}
-        self._candidates = {n.key: name_candidates(n) for n in names}
+        self._places = {n.key: _Places(n, self.bases) for n in names}  # this call's: the area and mat may change
 
         def centre(n: Name) -> tuple[float, float]:
             return ((n.base[1] + n.base[3]) / 2, (n.base[0] + n.base[2]) / 2)
@@ -251,7 +268,7 @@ class Placer:
         )
         best: tuple[tuple[int, float], dict[str, Box]] | None = None
         for order in orders:
-            boxes, score = self._arrange(order(), by_key)
+            boxes, score = self._arrange(order())
             if best is None or score < best[0]:
                 best = (score, boxes)
             if best[0] == (0, 0.0):
@@ -263,24 +280,58 @@ class Placer:
 
     def _room(self, n: Name) -> int:
         """How many of a name's places are clear of the bases alone (fewer: place it sooner)."""
-        reach = grow(n.base, n.width * 1.5 + 4 * n.height, 5 * (n.height + 2))
-        bases = [b for b in self.bases if overlap(b, reach) > 0]
-        return sum(1 for box, _ in self._candidates[n.key] if self._cost(box, self.taken, 0.0, bases) == 0)
+        # ``_cost`` is 0 when its three parts are: no base, nothing off the table, no name (no gap)
+        places = self._places[n.key]
+        return sum(1 for i, box in enumerate(places.boxes) if not self._blocked(places, i) and not _touches(box, self.taken, 0.0))
 
-    def _arrange(self, order: Sequence[Name], by_key: dict[str, Name]) -> tuple[dict[str, Box], tuple[int, float]]:
+    def _blocked(self, places: _Places, i: int) -> bool:
+        """Whether place ``i`` runs into a base or off the table (what no name's place changes: once
+        per place and picture, however many orders and passes try it)."""
+        blocked = places.blocked[i]
+        if blocked is None:
+            box = places.boxes[i]
+            blocked = places.blocked[i] = _touches(box, places.bases, 0.0, 0.0) or outside(box, self.area) > 0
+        return blocked
+
+    def _spot_cost(self, places: _Places, i: int, others: Sequence[Box], word_gap: float, pref: float, beat: float) -> float:
+        """``_cost`` of place ``i`` against the bases in its reach, the same value to the bit: the
+        names' part is summed now, the bases' and the table edge's once per place and picture. The
+        early stop is the same too: ``_overlaps`` stops once ``HARD + (names + partial sum) + pref``
+        reaches ``beat``; partial sums of terms >= 0 only grow (float rounding keeps that order), so
+        it stops at some term exactly when the whole sum reaches it. So when the bases alone reach
+        it (``HARD + (0 + bases) + pref``, which the names' part can only raise), the names' part
+        need not be summed: ``_cost`` gives infinity whatever it is."""
+        box = places.boxes[i]
+        fixed = places.fixed[i]
+        if fixed is None:
+            fixed = places.fixed[i] = (_overlaps(box, places.bases), outside(box, self.area) * 4)
+        on_bases, off = fixed
+        if on_bases > 0 and HARD + on_bases + pref >= beat:
+            return math.inf
+        names = _overlaps(grow(box, word_gap, 1.0), others, 0.0, pref, beat)
+        if names == math.inf:
+            return names
+        if on_bases > 0 and HARD + (names + on_bases) + pref >= beat:
+            return math.inf
+        return names + on_bases + off
+
+    def _arrange(self, order: Sequence[Name]) -> tuple[dict[str, Box], tuple[int, float]]:
         """Names placed in this order, then re-placed until none moves; the score counts the names
         left covering something, then the total cost."""
         boxes: dict[str, Box] = {}
         costs: dict[str, float] = {}
+        lines: dict[str, tuple[Pt, Pt] | None] = {}  # each placed name's leader (``leader_for``), kept while it stays
         for _ in range(5):
             moved = False
             for n in order:
                 if costs.get(n.key) == 0.0:
                     continue  # right by its base and clear: nothing placed later can have moved it
                 others = [b for k, b in boxes.items() if k != n.key] + self.taken
-                leaders = [line for k, b in boxes.items() if k != n.key and (line := leader_for(by_key[k].base, b)) is not None]
+                leaders = [line for k, line in lines.items() if k != n.key and line is not None]
                 cost, box = self._best(n, others, leaders)
-                moved = moved or boxes.get(n.key) != box
+                if boxes.get(n.key) != box:
+                    moved = True
+                    lines[n.key] = leader_for(n.base, box)
                 boxes[n.key], costs[n.key] = box, cost
             if not moved:
                 break
@@ -288,25 +339,43 @@ class Placer:
 
     def _best(self, n: Name, others: Sequence[Box], leaders: Sequence[tuple[Pt, Pt]]) -> tuple[float, Box]:
         best: tuple[float, Box] | None = None
-        # only what the farthest candidate could reach counts (a few times faster on a full table)
-        reach = grow(n.base, n.width * 1.5 + 4 * n.height, 5 * (n.height + 2))
+        places = self._places[n.key]
+        reach = places.reach  # only what the farthest place could reach counts (a few times faster on a full table)
         others = [b for b in others if overlap(b, reach) > 0]
-        bases = [b for b in self.bases if overlap(b, reach) > 0]
-        for box, pref in self._candidates[n.key]:
+        gap = n.height * 0.5
+        # a clear place costs its preference and its soft cost (a few dozen at most) and a covered one
+        # more than HARD: while any place is clear, the covered ones need no cost, only a look
+        for i, (box, pref) in enumerate(zip(places.boxes, places.prefs, strict=True)):
             if best is not None and pref >= best[0]:
                 break  # candidates come in order of preference: nothing later can win
-            if best is not None and best[0] < HARD:
-                if self._covers(box, others, n.height * 0.5, bases):
-                    continue  # a clear place is known: no covered one can beat it
-                hit = 0.0
-            else:  # nothing clear yet: a place covering more than the best so far stops being counted
-                hit = self._cost(box, others, n.height * 0.5, bases, pref=pref, beat=math.inf if best is None else best[0])
-            # a covered place is judged by how much it covers alone (leaders and such are details then)
-            cost = HARD + hit + pref if hit > 0 else pref + self._soft(n, box, others, leaders, bases)
+            if self._blocked(places, i) or _touches(box, others, gap):
+                continue
+            cost = pref + self._spot_soft(n, places, i, others, leaders)
+            if best is None or cost < best[0]:
+                best = (cost, box)
+        if best is not None:
+            return best
+        for i, (box, pref) in enumerate(zip(places.boxes, places.prefs, strict=True)):  # every place covered
+            # the one covering least: a place covering more than the best so far stops being counted,
+            # and a covered place is judged by how much it covers alone (leaders and such are details then)
+            hit = self._spot_cost(places, i, others, gap, pref, math.inf if best is None else best[0])
+            cost = HARD + hit + pref
             if best is None or cost < best[0]:
                 best = (cost, box)
         assert best is not None
         return best
+
+    def _spot_soft(self, n: Name, places: _Places, i: int, others: Sequence[Box], leaders: Sequence[tuple[Pt, Pt]]) -> float:
+        """What makes clear place ``i`` worse: the part no other name changes once per place and
+        picture (``_soft_parts``), then a leader running over other names and across their leaders,
+        added in the order the whole sum was always added in (the same value to the bit)."""
+        parts = places.soft[i]
+        if parts is None:
+            parts = places.soft[i] = self._soft_parts(n, places.boxes[i], places.bases)
+        line, head, over_bases = parts
+        if line is None:
+            return head
+        return head + crossing(line, others) / 1.5 + over_bases + 3.0 * sum(1 for other in leaders if cross(line, other))
 
     def _nearer_other(self, n: Name, box: Box, bases: Sequence[Box]) -> bool:
         own = apart(box, n.base)

@@ -239,11 +239,15 @@ def ruleset_for(system: str) -> Ruleset[Any, Any]:
 
 
 def fold(
-    rules: Ruleset[Any, Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]]
+    rules: Ruleset[Any, Any], seed: bytes, scenario: str, options: dict[str, str], orders: Iterable[tuple[str, str]],
+    *, shown_only: bool = False,
 ) -> Iterator[tuple[Any, Rng, list[Event]]]:
     """Replay a game: set-up, then each (seat, order text) in turn, yielding the state, the random
     stream and that step's events after set-up and after every order (the same live objects).
-    A concession (``CONCEDE_ORDER``, logged by /game concede) changes no state and draws nothing."""
+    A concession (``CONCEDE_ORDER``, logged by /game concede) changes no state and draws nothing.
+    ``shown_only``: the stored orders are only shown again (``Ruleset.replay``: checks that can
+    only refuse may be skipped); a verify, or anything that acts on the result, leaves it False."""
+    play = rules.replay if shown_only else rules.play
     rng = Rng(seed)
     state = rules.setup(scenario, options, rng)
     yield state, rng, []
@@ -251,7 +255,7 @@ def fold(
         if text == CONCEDE_ORDER:
             yield state, rng, [concession_event(rules, state, seat)]
             continue
-        yield state, rng, rules.play(state, seat, text, rng)
+        yield state, rng, play(state, seat, text, rng)
 
 
 # /game concede is logged as an order with this text, for the conceding side's seat. No system's

@@ -293,12 +293,14 @@ def replay_frames(
 ) -> tuple[list[View], list[str]]:
     """Fold every order from set-up; a spectator frame and caption at each of ``steps`` (0 is
     the set-up, i follows order i, captioned with ``shown[i]``'s number and text). Order text
-    goes into captions as it is, never formatted."""
+    goes into captions as it is, never formatted. The orders are only shown again, so the fold
+    may skip checks that can only refuse (``shown_only``); /game verify makes them all."""
     rules = ruleset_for(row.system)
     wanted = set(steps)
     views: list[View] = []
     captions: list[str] = []
-    for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, ((o.seat, o.text) for o in orders))):
+    plays = ((o.seat, o.text) for o in orders)
+    for step, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays, shown_only=True)):
         if step not in wanted:
             continue
         views.append(rules.view(state, None))

@@ -220,6 +220,14 @@ class Ruleset(ABC, Generic[S, OrderT]):
         skip the second one here; the result must be the same."""
         return self.apply(state, seat, self.parse_order(state, seat, text), rng)
 
+    def replay(self, state: S, seat: str, text: str, rng: Rng) -> list[Event]:
+        """A logged order replayed only to be shown again (``/game replay``), never to check it
+        (``/game verify`` and the live game use ``play``): ``play`` by default. A system may skip
+        here a check that can only refuse (it changes nothing and gives the order back as it came),
+        since the store holds only orders that passed it; for every such order the state, the
+        stream and the events must be exactly ``play``'s."""
+        return self.play(state, seat, text, rng)
+
     @abstractmethod
     def view(self, state: S, seat: str | None) -> View: ...
 

@@ -51,9 +51,9 @@ def gate(monkeypatch: pytest.MonkeyPatch, svc: TableService) -> Iterator[Gate]:
     gate = Gate()
     real_fold, real_verify = records.fold, records.verify_export
 
-    def slow_fold(*args: Any) -> Iterator[Any]:
+    def slow_fold(*args: Any, **kwargs: Any) -> Iterator[Any]:
         gate.hold()
-        yield from real_fold(*args)
+        yield from real_fold(*args, **kwargs)
 
     def slow_verify(data: dict[str, Any]) -> str:
         gate.hold()
