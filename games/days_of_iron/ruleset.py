@@ -494,6 +494,15 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)
+            case GoToGround() | SquadronCharge() | Fortify() | Dismount() | Mount():
+                return self._checked_unit_action(state, seat, order)
+        return order
+
+    @staticmethod
+    def _checked_unit_action(state: State, seat: str,
+                             order: GoToGround | SquadronCharge | Fortify | Dismount | Mount) -> DoiOrder:
+        """The measured table's single-unit actions outside moving and shooting (17.2.6, 17.2.9, 17.5.6, 9.1)."""
+        match order:
             case GoToGround():
                 return morale_17_2.check_go_to_ground(state, seat, order)
             case SquadronCharge():
@@ -506,7 +515,6 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Mount():
                 charges_17_2.check_form_allowed(state, order)
                 return dismounting_9_1.check_mount(state, seat, order)
-        return order
 
     def _checked_table_order(self, state: State, seat: str,
                              order: Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade | Feint
@@ -573,6 +581,27 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._hidden_units(state, order)
             case Loss() | Fate() | Promote():
                 return self._losses(state, order, rng)
+            case Morale() | Table() | Dispute() | Check():
+                return self._rolls(state, seat, order, rng)
+            case Rally() | Attach() | Detach():
+                return self._morale_and_staff(state, order, rng)
+            case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome():
+                done = self._table(state, seat, order, rng)
+                if not isinstance(order, Move | Form | Face):
+                    return done
+                forced = isinstance(order, Move) and order.forced
+                return [*done, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
+            case Stand() | Evade() | Feint() | ReserveFire() | Return():
+                return self._reactions(state, order, rng)
+            case Dismount() | Mount() | SquadronCharge() | GoToGround() | Fortify():
+                return self._unit_action(state, order, rng)
+            case _:
+                unhandled(order, hint="See the help for the orders.")
+
+    @staticmethod
+    def _rolls(state: State, seat: str, order: Morale | Table | Dispute | Check, rng: Rng) -> list[Event]:
+        """The dice the players roll on the book's tests and tables (17.2, reference sheets, 3.4, 15)."""
+        match order:
             case Morale():
                 return morale_17_2.morale_test(state, order, rng)
             case Table():
@@ -581,27 +610,22 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return disputes_3_4.dispute(state, seat, order, rng)
             case Check():
                 return checks_15.roll_check(state, order, rng)
-            case Rally() | Attach() | Detach():
-                return self._morale_and_staff(state, order, rng)
-            case Move() | Form() | Face():
-                moved = self._table(state, seat, order, rng)
-                forced = isinstance(order, Move) and order.forced
-                return [*moved, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
-            case Measure() | Fire() | Charge() | ChargeHome():
-                return self._table(state, seat, order, rng)
-            case Stand() | Evade() | Feint() | ReserveFire() | Return():
-                return self._reactions(state, order, rng)
+
+    @staticmethod
+    def _unit_action(state: State, order: Dismount | Mount | SquadronCharge | GoToGround | Fortify,
+                     rng: Rng) -> list[Event]:
+        """Carry out a checked single-unit action (``_checked_unit_action``)."""
+        match order:
             case Dismount() | Mount():
                 changed = dismounting_9_1.dismount(state, order) if isinstance(order, Dismount) \
                     else dismounting_9_1.mount(state, order)
                 return [*changed, *morale_17_2.after_move(state, state.unit(order.unit), False)]
             case SquadronCharge():
                 return squadrons_17_2_6.squadron_charge(state, order, rng)
-            case GoToGround() | Fortify():
-                return morale_17_2.go_to_ground(state, order) if isinstance(order, GoToGround) \
-                    else cover_17_5_6.fortify(state, order)
-            case _:
-                unhandled(order, hint="See the help for the orders.")
+            case GoToGround():
+                return morale_17_2.go_to_ground(state, order)
+            case Fortify():
+                return cover_17_5_6.fortify(state, order)
 
     def _hidden_units(self, state: State, order: Reveal | Dust) -> list[Event]:
         """Hidden troops placed by their owner (16.4), or an off-board brigade arriving (16.5)."""

@@ -46,6 +46,7 @@ def check_mount(state: State, seat: str, order: Mount) -> Mount:
 
 
 def dismount(state: State, order: Dismount) -> list[Event]:
+    """Carry out a checked dismount: the formation change's cost, then on foot in skirmish order."""
     unit = state.unit(order.unit)
     movement_17_4.spend(state, unit, movement_17_4.change_cost(state, unit))
     _change(unit, dismounted=True)
@@ -55,6 +56,7 @@ def dismount(state: State, order: Dismount) -> list[Event]:
 
 
 def mount(state: State, order: Mount) -> list[Event]:
+    """Carry out a checked mount: the formation change's cost, then on the horses in column."""
     unit = state.unit(order.unit)
     movement_17_4.spend(state, unit, movement_17_4.change_cost(state, unit))
     _change(unit, dismounted=False)

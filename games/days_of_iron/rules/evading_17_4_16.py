@@ -88,6 +88,7 @@ def is_cover(piece: TerrainPiece) -> bool:
 
 
 def piece_named(state: State, name: str) -> TerrainPiece:
+    """The terrain piece an evade names (the order's name was checked against the table's pieces)."""
     return next(t for t in state.terrain if t.name == name)
 
 
