@@ -6,7 +6,6 @@ the same pictures as before the checks were skipped."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -15,9 +14,9 @@ from bot.rooms.common import fold
 from games.core.errors import GameError
 from games.core.ruleset import get_ruleset
 from games.days_of_iron.rules import charges_17_2, movement_17_4
-from tests.rules_pins import PINS, cases, seed_of
+from tests.rules_pins import cases, load_pins, seed_of
 
-PINNED: dict[str, Any] = json.loads(PINS.read_text())
+PINNED: dict[str, Any] = load_pins()
 
 
 def steps(system: str, scenario: str, *, shown_only: bool) -> list[tuple[Any, int, list[Any], Any]]:

@@ -1,10 +1,11 @@
 """Table name placement (render/labels.py) works out each candidate place's fixed costs (against the
 bases and the table's edges) once per picture and looks before it sums (``_Places``): the places it
 gives must be the ones it gave before, to the bit. ``name_places.json`` holds the name places of
-every table scenario's pinned log (tests/rules_pins.json), every ``EVERY``-th order, placed from
-scratch and placed after the previous picture (names that did not move keep their place,
-``NamePlaces``), recorded with the code before that cache (commit 04acbb7). When placement is
-meant to change, record again:
+every table scenario's pinned log (tests/<system>/rules_pins.json), every ``EVERY``-th order,
+placed from scratch and placed after the previous picture (names that did not move keep their
+place, ``NamePlaces``). First recorded with the code before that cache (commit 04acbb7), which the
+cached code matched to the bit; recorded again when Days of Iron's rules version 3 changed its
+pinned logs. When placement (or a pinned log) is meant to change, record again:
 
     .venv/bin/python -m tests.render.test_name_places --record
 """
@@ -24,7 +25,7 @@ from games.core.ruleset import get_ruleset
 from render.board import Renderer
 from render.counters import Look, name_look, table_name_sprite
 from render.labels import Placed
-from tests.rules_pins import PINS, cases, seed_of
+from tests.rules_pins import cases, load_pins, seed_of
 
 RECORDED = Path(__file__).with_name("name_places.json")
 EVERY = 25
@@ -39,7 +40,7 @@ def _places(names: dict[str, Placed]) -> dict[str, Any]:
 def places_of(system: str, scenario: str) -> list[dict[str, Any]]:
     """Each sampled step's names, from scratch and after the previous sampled picture."""
     rules = get_ruleset(system)
-    log = json.loads(PINS.read_text())[f"{system}/{scenario}"]["log"]
+    log = load_pins()[f"{system}/{scenario}"]["log"]
     renderer = Renderer()
     before: dict[str, Placed] | None = None
     out = []
