@@ -288,12 +288,15 @@ def pick_order(rules: Any, state: Any, seat: str, chooser: random.Random, prefer
             return [], None
         preferred = [o for o in legal if favoured(o)]
         return legal, chooser.choice(preferred if preferred and chooser.random() < 0.8 else legal)
+    import pickle
+
     from games.oak_and_iron.rules.activation_4 import acting_side
-    offered = [rules.format_order(o) for o in candidates(state, seat, acting_side(state, seat))]
+    offered = [(rules.format_order(o), o) for o in candidates(state, seat, acting_side(state, seat))]
     chooser.shuffle(offered)
     if chooser.random() < 0.8:
-        offered.sort(key=lambda o: not favoured(o))
-    return offered, next((o for o in offered if is_legal(state, seat, o)), None)
+        offered.sort(key=lambda pair: not favoured(pair[0]))
+    frozen = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)  # what Oak & Iron's own legal_orders tries each on
+    return [text for text, _ in offered], next((text for text, o in offered if is_legal(frozen, seat, o)), None)
 
 
 def verb(order: str) -> str:
