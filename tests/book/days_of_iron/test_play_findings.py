@@ -159,7 +159,7 @@ def test_18_2_the_status_says_which_objectives_each_side_wants_from_the_start() 
 def test_17_2_11_a_routing_general_does_not_help_rally() -> None:
     """17.2.11: "Unless the Generals themselves are routing they can try to rally units". General
     Frossard routed with the 24e he was attached to (17.3.5); his quality is no factor in the 24e's
-    rally test (in play, meeting turn 5: "1d6 = 6 -2 routing -1 under-half +2 attached-capable")."""
+    rally test (in play, in the meeting's turn 5, the test read "1d6 = 6 -2 routing -1 under-half +2 attached-capable")."""
     state, _ = table()
     to_step(state, "Morale")
     ligne = place(state, "24e de Ligne", 36.0, 30.0, 0.0)
