@@ -15,8 +15,10 @@ cover, friends in the way), and the hits come off the unit itself (RULINGS.md 17
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from games.core.errors import IllegalOrder
+from games.core.geometry import Base
 from games.core.rng import Rng
 from games.core.ruleset import Event
 from games.days_of_iron.orders import Fire, Move
@@ -54,8 +56,9 @@ def note_move(state: State, start: Unit, order: Move) -> None:
         if shooter.type not in shooting.SHOOTERS or shooter.status != ON_TABLE:
             continue
         reach = shooting.reach(shooter)
+        home = base(shooter)
         seen = [(shooting.gap(shooter, p), i, p) for i, p in enumerate(path)
-                if shooting.in_arc(shooter, p) and shooting.gap(shooter, p) <= reach + EPS]
+                if _within(home, base(p), reach) and shooting.in_arc(shooter, p) and shooting.gap(shooter, p) <= reach + EPS]
         seen = [s for s in seen if shooting.in_sight(state, shooter, s[2])]
         if not seen:
             continue
@@ -68,6 +71,13 @@ def note_move(state: State, start: Unit, order: Move) -> None:
             unit.seen.remove(old)
         unit.seen.append(Sighting(shooter.id, state.turn, _pose(nearest), nearest.formation, _pose(shooter),
                                   shooter.formation))
+
+
+def _within(a: Base, b: Base, reach: float) -> bool:
+    """False only when the bases cannot be within ``reach`` edge to edge: their centres are farther
+    apart than ``reach`` plus both half-diagonals (a quick "no" before the arc and gap tests; exact,
+    as no two points of the bases are farther from their centres than that)."""
+    return math.dist(a.centre, b.centre) <= reach + EPS + math.hypot(a.length, a.beam) / 2 + math.hypot(b.length, b.beam) / 2
 
 
 def ghost(state: State, unit: Unit, target: Unit) -> Unit | None:
