@@ -509,12 +509,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return squadrons_17_2_6.check_squadron(state, seat, order)
             case Fortify():
                 return cover_17_5_6.check_fortify(state, seat, order)
-            case Dismount():
+            case Dismount() | Mount():
                 charges_17_2.check_form_allowed(state, order)
-                return dismounting_9_1.check_dismount(state, seat, order)
-            case Mount():
-                charges_17_2.check_form_allowed(state, order)
-                return dismounting_9_1.check_mount(state, seat, order)
+                return dismounting_9_1.check(state, seat, order)
 
     def _checked_table_order(self, state: State, seat: str,
                              order: Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade | Feint
@@ -617,8 +614,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
         """Carry out a checked single-unit action (``_checked_unit_action``)."""
         match order:
             case Dismount() | Mount():
-                changed = dismounting_9_1.dismount(state, order) if isinstance(order, Dismount) \
-                    else dismounting_9_1.mount(state, order)
+                changed = dismounting_9_1.carry_out(state, order)
                 return [*changed, *morale_17_2.after_move(state, state.unit(order.unit), False)]
             case SquadronCharge():
                 return squadrons_17_2_6.squadron_charge(state, order, rng)

@@ -21,48 +21,34 @@ from games.days_of_iron.rules.formations_12 import COLUMN, SKIRMISH, front_centr
 from games.days_of_iron.state import State, Unit
 
 
-def check_dismount(state: State, seat: str, order: Dismount) -> Dismount:
-    """A mounted cavalry unit, in its side's Movement phase, with a formation change to spend."""
+def check(state: State, seat: str, order: Dismount | Mount) -> Dismount | Mount:
+    """In the side's Movement phase, with a formation change to spend: a mounted cavalry unit
+    dismounts, a dismounted one mounts."""
     unit = state.unit(order.unit)
     movement_17_4.check_normal_movement(state, seat, unit, order.text)
-    if unit.type != "cavalry":
+    down = isinstance(order, Dismount)
+    if down and unit.type != "cavalry":
         raise IllegalOrder(f"only cavalry dismount (9.1); {unit.name} is {unit.type}.")
-    if unit.dismounted:
+    if down and unit.dismounted:
         raise IllegalOrder(f"{unit.name} is dismounted already.", hint=f"`{unit.id} mount` to take the horses again.")
-    movement_17_4.check_change(state, unit)
-    movement_17_4.check_lands(state, unit, _changed(unit, dismounted=True), order.text, "dismounting")
-    return order
-
-
-def check_mount(state: State, seat: str, order: Mount) -> Mount:
-    """A dismounted unit takes its horses again, in column (a formation change)."""
-    unit = state.unit(order.unit)
-    movement_17_4.check_normal_movement(state, seat, unit, order.text)
-    if not unit.dismounted:
+    if not down and not unit.dismounted:
         raise IllegalOrder(f"{unit.name} is not dismounted.", hint="Only dismounted cavalry (`UNIT dismount`, 9.1) mount.")
     movement_17_4.check_change(state, unit)
-    movement_17_4.check_lands(state, unit, _changed(unit, dismounted=False), order.text, "mounting")
+    movement_17_4.check_lands(state, unit, _changed(unit, dismounted=down), order.text,
+                              "dismounting" if down else "mounting")
     return order
 
 
-def dismount(state: State, order: Dismount) -> list[Event]:
-    """Carry out a checked dismount: the formation change's cost, then on foot in skirmish order."""
+def carry_out(state: State, order: Dismount | Mount) -> list[Event]:
+    """A checked dismount or mount: the formation change's cost, then on foot in skirmish order or
+    on the horses in column."""
     unit = state.unit(order.unit)
+    down = isinstance(order, Dismount)
     movement_17_4.spend(state, unit, movement_17_4.change_cost(state, unit))
-    _change(unit, dismounted=True)
+    _change(unit, dismounted=down)
     unit.changed_turn = state.turn
-    return [public(f"{unit.name} dismounts and deploys as skirmishing infantry (9.1; "
-                   f"{movement_17_4.fmt(movement_17_4.left(state, unit))}\" left this turn).")]
-
-
-def mount(state: State, order: Mount) -> list[Event]:
-    """Carry out a checked mount: the formation change's cost, then on the horses in column."""
-    unit = state.unit(order.unit)
-    movement_17_4.spend(state, unit, movement_17_4.change_cost(state, unit))
-    _change(unit, dismounted=False)
-    unit.changed_turn = state.turn
-    return [public(f"{unit.name} mounts and forms column (9.1; {movement_17_4.fmt(movement_17_4.left(state, unit))}\" "
-                   "left this turn).")]
+    done = "dismounts and deploys as skirmishing infantry" if down else "mounts and forms column"
+    return [public(f"{unit.name} {done} (9.1; {movement_17_4.fmt(movement_17_4.left(state, unit))}\" left this turn).")]
 
 
 def _changed(unit: Unit, *, dismounted: bool) -> Unit:
