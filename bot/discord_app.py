@@ -94,6 +94,7 @@ STATUS_CONCURRENCY = 2
 # by a process that is gone: the new one is the user's retry after a crash (Discord's interactions
 # live 15 minutes), answered with RETRY_NOTE instead of being applied again.
 RETRY_SECONDS = 15 * 60.0
+OUTCOME_BATCH_SECONDS = 0.5  # interactions' outcomes are written together, this long after the first
 STATUS_CLAIM_SECONDS = 60.0  # a status post claimed this long ago and never stored: its process died
 DMS_CLOSED = 50007
 # A user whose DMs were refused (closed) is not DMed again for this long: every refused DM counts
@@ -766,6 +767,8 @@ class OneProcess:
         self._heartbeat: asyncio.Task[None] | None = None
         self.lost: str | None = None  # why this process stopped serving, if it lost a lease
         self.stopping: asyncio.Task[None] | None = None  # the close a lost lease began
+        self._outcomes: list[tuple[str, str, str]] = []  # (claim key, owner, outcome) not yet written
+        self._outcomes_due = False  # a write of them is on its way
 
     async def take_leases(self) -> None:
         """Hold the leases of this process's shards (an unsharded process: shard 0 of 1) before
@@ -799,18 +802,23 @@ class OneProcess:
         if self.leases is not None and not self.leases.serving():
             return False
         key, now = f"ix:{interaction.id}", time.time()
-        store = self.bot.service.store
+        service = self.bot.service
+        channel = str(interaction.channel_id or "")
         try:
             if interaction.type is discord.InteractionType.autocomplete:
-                return await store.claim(key, self.owner, now)
-            claimed, lost = await store.claim_command(
-                key, self.owner, now, interaction_fingerprint(interaction), retry_since=now - RETRY_SECONDS,
-                live_since=now - self.lease_seconds)
+                claimed, seen = await service.store.claim_seeing(key, self.owner, now, channel)
+                lost = None
+            else:
+                claimed, lost, seen = await service.store.claim_command(
+                    key, self.owner, now, interaction_fingerprint(interaction), retry_since=now - RETRY_SECONDS,
+                    live_since=now - self.lease_seconds, channel=channel)
         except Exception:
             log.exception("could not claim interaction %s: leaving it alone", interaction.id)
             return False
         if lost is not None:
             interaction.extras["retry_of"] = lost
+        if claimed:  # for this interaction's task (and the tasks it starts): its game read with the claim
+            service.table.seen(channel, seen)
         return claimed
 
     async def answered_as_retry(self, interaction: discord.Interaction[Any], command: str) -> bool:
@@ -827,10 +835,24 @@ class OneProcess:
 
     async def record_outcome(self, interaction: discord.Interaction[Any]) -> None:
         """Kept with the claim: an interaction left without an outcome was lost in a crash (see
-        ``answered_as_retry``)."""
-        with contextlib.suppress(Exception):
-            outcome = str(interaction.extras.get("outcome", "answered"))
-            await self.bot.service.store.set_outcome(f"ix:{interaction.id}", self.owner, outcome)
+        ``answered_as_retry``). Written in batches, OUTCOME_BATCH_SECONDS apart (at once when
+        closing), so an order costs no write of its own for it; a crash loses at most that much of
+        them, and a lost outcome only makes a retry of that command be asked to check first, never
+        applied twice."""
+        self._outcomes.append((f"ix:{interaction.id}", self.owner, str(interaction.extras.get("outcome", "answered"))))
+        if not self._outcomes_due:
+            self._outcomes_due = True
+            self.bot._spawn(self._write_outcomes(), "outcomes")
+
+    async def _write_outcomes(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(OUTCOME_BATCH_SECONDS):
+                await self.bot._closing.wait()
+        batch, self._outcomes, self._outcomes_due = self._outcomes, [], False
+        try:
+            await self.bot.service.store.set_outcomes(batch)
+        except Exception:
+            log.exception("could not keep the outcomes of %d interactions", len(batch))
 
     async def claim_status(self, key: str) -> bool:
         """Whether this process posts a status message: another process refreshing the same channel

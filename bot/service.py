@@ -127,38 +127,43 @@ class TableService:
                                 + ", ".join("/" + c for c in self.commands) + ".")]
         # a heavy command (replay, verify, export) takes the lock itself, only to read its snapshot
         lock = contextlib.nullcontext() if COMMANDS[command].detached else self.table.lock(channel)
+        writes = contextlib.nullcontext() if COMMANDS[command].read_only else self.table.writing(channel)
         async with lock:
-            try:
-                unknown = sorted(set(options) - COMMAND_OPTIONS[command])
-                if unknown:
-                    known = ", ".join(sorted(COMMAND_OPTIONS[command])) or "none"
-                    raise UnknownName(f"/{command} has no option {quote(unknown[0])}.", hint=f"Its options: {known}.")
-                for key, value in options.items():
-                    if len(value) > MAX_INPUT and key != "export":
-                        raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
-                    why = unstorable(value)
-                    if why:  # the one edge every option passes: no room or store ever sees such text
-                        raise InvalidSyntax(f"{key}: {why}, so nothing was done.",
-                                            hint="Remove or retype that character and send the command again.")
-                if unstorable(user.name):
-                    user = dataclasses.replace(user, name=storable_name(user.name))
-                opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
-                if not COMMANDS[command].read_only:  # it may change the game: what an order left is past
-                    self.table.recent.pop(channel, None)
-                if offered is not None:
-                    verdict = await self.offer_verdict(channel, user, *offered)
-                    if verdict == "not yours":  # before the version check: see may_use_order_offer
-                        raise NotAllowed(NOT_YOUR_OFFER)
-                    if verdict == "out of date":
-                        raise WrongPhase(OUT_OF_DATE, hint="Use the newest message's buttons, or the slash command.")
-                outputs = await handler(channel, user, opts)
-            except GameError as exc:
-                outputs = [self._error(user, exc.text)]
-            except StaleVersion:
-                outputs = [self._error(user, "Someone else acted on this game at the same moment; nothing of yours was applied. Please try again.")]
-            except DataError as exc:  # a data pack changed under a running bot: the admin's to mend, not a bug
-                outputs = [self._error(user, f"This server's game data is broken, so nothing was done: {exc}. "
-                                             "A server admin should check its data packs.")]
+            with writes:
+                return await self._handle(channel, user, command, options, offered)
+
+    async def _handle(self, channel: str, user: User, command: str, options: dict[str, str],
+                      offered: tuple[int, int | None] | None) -> list[Output]:
+        handler = self._handlers[command]
+        try:
+            unknown = sorted(set(options) - COMMAND_OPTIONS[command])
+            if unknown:
+                known = ", ".join(sorted(COMMAND_OPTIONS[command])) or "none"
+                raise UnknownName(f"/{command} has no option {quote(unknown[0])}.", hint=f"Its options: {known}.")
+            for key, value in options.items():
+                if len(value) > MAX_INPUT and key != "export":
+                    raise InvalidSyntax(f"{key}: is {len(value)} characters long; at most {MAX_INPUT} are accepted.")
+                why = unstorable(value)
+                if why:  # the one edge every option passes: no room or store ever sees such text
+                    raise InvalidSyntax(f"{key}: {why}, so nothing was done.",
+                                        hint="Remove or retype that character and send the command again.")
+            if unstorable(user.name):
+                user = dataclasses.replace(user, name=storable_name(user.name))
+            opts = {k: v.strip() for k, v in options.items()} | {"_verb": command.split()[-1]}
+            if offered is not None:
+                verdict = await self.offer_verdict(channel, user, *offered)
+                if verdict == "not yours":  # before the version check: see may_use_order_offer
+                    raise NotAllowed(NOT_YOUR_OFFER)
+                if verdict == "out of date":
+                    raise WrongPhase(OUT_OF_DATE, hint="Use the newest message's buttons, or the slash command.")
+            outputs = await handler(channel, user, opts)
+        except GameError as exc:
+            outputs = [self._error(user, exc.text)]
+        except StaleVersion:
+            outputs = [self._error(user, "Someone else acted on this game at the same moment; nothing of yours was applied. Please try again.")]
+        except DataError as exc:  # a data pack changed under a running bot: the admin's to mend, not a bug
+            outputs = [self._error(user, f"This server's game data is broken, so nothing was done: {exc}. "
+                                         "A server admin should check its data packs.")]
         return [self.table.format(o) for o in outputs]
 
 
@@ -181,7 +186,7 @@ class TableService:
         never the reverse."""
         loaded = self.table.recent.get(channel)
         if loaded is None:
-            row = await self.store.live_game(channel)
+            row = await self.table.live_game(channel)
             if row is None or not only(row):
                 return None
             return row, await self.choices(channel, user, command, option, "")
@@ -259,18 +264,18 @@ class TableService:
     async def offer_is_current(self, channel: str, game: int, version: int | None) -> bool:
         """Whether a button or menu offered for ``game`` at ``version`` still fits the channel's game:
         an order offer only at that very version, a seat offer (``version`` None) while it is set up."""
-        return _is_current(await self.store.live_game(channel), game, version)
+        return _is_current(await self.table.live_game(channel), game, version)
 
     async def may_use_order_offer(self, channel: str, user: User) -> bool:
         """Whether ``user`` acts now in the channel's running game (who is to act is public), so may
         use an order offer. Asked before whether the offer is current, so anyone else gets the same
         answer whatever the offer's version: a click must not tell them a hidden order was given."""
-        return self._may_use(await self.store.live_game(channel), user)
+        return self._may_use(await self.table.live_game(channel), user)
 
     async def offer_verdict(self, channel: str, user: User, game: int, version: int | None) -> str:
         """A click on an offer for ``game`` at ``version``, on one read of the game: "not yours" (an
         order offer, ``may_use_order_offer``: asked first), "out of date" (``offer_is_current``) or "ok"."""
-        row = await self.store.live_game(channel)
+        row = await self.table.live_game(channel)
         if version is not None and not self._may_use(row, user):
             return "not yours"
         return "ok" if _is_current(row, game, version) else "out of date"

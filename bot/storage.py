@@ -10,7 +10,7 @@ reminders claimed atomically so two processes never remind the same game twice.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Collection
+from collections.abc import AsyncGenerator, AsyncIterator, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -55,6 +55,19 @@ class GameRow:
     status_message: str = ""
     guild: str = ""  # the Discord server's id ("" for the console, and for games made before schema 6 until filled)
     rules: str = ""  # the rules version it was created under (``Ruleset.rules_version``; "" before schema 8)
+    # votes to end it on record when read (any public mark), or None when the read did not count
+    # them: 0 spares the status its read of the votes. What a read saw, not the game: not compared
+    votes: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class LiveStamp:
+    """What a claim saw of its channel's live game in the same statement: which game, at which
+    version, with how many votes to end it. A process holding that version needs no read."""
+
+    game: int
+    version: int
+    votes: int
 
 
 @dataclass
@@ -101,14 +114,23 @@ class Claims(Protocol):
         ...
 
     async def claim_command(self, key: str, owner: str, now: float, fingerprint: str, *, retry_since: float,
-                            live_since: float) -> tuple[bool, str | None]:
+                            live_since: float, channel: str = "") -> tuple[bool, str | None, LiveStamp | None]:
         """Claim an interaction (as ``claim``) and name an unanswered identical earlier one whose
-        process is gone (a retry after a crash), in one statement."""
+        process is gone (a retry after a crash), in one statement; with ``channel``, also what the
+        statement saw of that channel's live game (None: none, or not claimed)."""
+        ...
+
+    async def claim_seeing(self, key: str, owner: str, now: float, channel: str) -> tuple[bool, LiveStamp | None]:
+        """``claim`` (never taken over), and what the same statement saw of ``channel``'s live game."""
         ...
 
     async def mark_retried(self, key: str) -> bool: ...
 
     async def set_outcome(self, key: str, owner: str, outcome: str) -> None: ...
+
+    async def set_outcomes(self, outcomes: Sequence[tuple[str, str, str]]) -> None:
+        """Several (key, owner, outcome) at once, in one transaction."""
+        ...
 
     async def claim_outcome(self, key: str) -> tuple[str, str] | None: ...
 

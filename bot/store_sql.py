@@ -28,6 +28,7 @@ from bot.storage import (
     GameRow,
     GameWithOrders,
     Lease,
+    LiveStamp,
     OrderRow,
     StaleVersion,
     checked_columns,
@@ -148,6 +149,7 @@ SAVE_ORDER = (
     "UPDATE games SET snapshot = ?, counter = ?, status = ?, version = version + 1, updated = ?,"
     " last_activity = ?, last_reminded = 0 WHERE id = ? AND version = ?"
 )
+SET_OUTCOME = "UPDATE claims SET outcome = ? WHERE key = ? AND owner = ?"
 # The game's row is written by SAVE_ORDER in the same transaction (locked until commit on PostgreSQL,
 # the one writer on SQLite), so no one else numbers an order of this game meanwhile.
 APPEND_ORDER = (
@@ -164,12 +166,22 @@ CLAIM = (
 # An interaction's claim, returning (when it went in) the key of the newest earlier claim of the
 # same command by the same user in the same channel that was never answered and whose process is
 # gone (no live lease): the interaction may be the user's retry after a crash. One statement.
+# What the claim sees of the interaction's channel's live game (its id, version and votes to end
+# it), returned by the same statement: a process holding that version of the game needs no read.
+_LIVE_ID = "(SELECT g.id FROM games g WHERE g.channel = ? AND g.status IN ('setup','running'))"
+LIVE_STAMP = (
+    f"{_LIVE_ID}, (SELECT g.version FROM games g WHERE g.channel = ? AND g.status IN ('setup','running')),"
+    f" (SELECT COUNT(*) FROM end_votes v WHERE v.game_id = {_LIVE_ID})"
+)
 CLAIM_COMMAND = (
     "INSERT INTO claims (key, owner, at, fingerprint) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING"
     " RETURNING (SELECT c.key FROM claims c WHERE c.fingerprint = ? AND c.key != ? AND c.at >= ?"
     " AND c.outcome = '' AND c.owner != ? AND c.owner NOT IN (SELECT owner FROM shard_leases WHERE heartbeat >= ?)"
-    " ORDER BY c.at DESC LIMIT 1)"
+    f" ORDER BY c.at DESC LIMIT 1), {LIVE_STAMP}"
 )
+CLAIM_SEEING = f"INSERT INTO claims (key, owner, at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING {LIVE_STAMP}"
+# The votes to end a game, counted with the live game's row (0 spares the status a read of them).
+COUNT_VOTES = "(SELECT COUNT(*) FROM end_votes v WHERE v.game_id = games.id)"
 # A shard's lease goes to a process if nobody holds it, it already holds it, or its holder's
 # heartbeat is older than ``expired_before``: one statement, so of two processes one wins.
 TAKE_LEASE = (
@@ -190,7 +202,7 @@ def game_from_row(row: Any) -> GameRow:
         commitment=row[6], status=row[7], version=row[8], snapshot=json.loads(row[9]), counter=row[10],
         seats=json.loads(row[11]), creator=row[12], created=row[13], updated=row[14], remind_after=row[15],
         remind_every=row[16], last_activity=row[17], last_reminded=row[18], status_message=row[19], guild=row[20],
-        rules=row[21],
+        rules=row[21], votes=row[22] if len(row) > len(GAME_COLUMN_NAMES) else None,
     )
 
 
@@ -200,6 +212,11 @@ LONG_LOG = 300  # orders read out of the event loop's thread from this many on
 def order_from_row(r: Any) -> OrderRow:
     """An orders row read in SELECT_ORDERS order (SQLite keeps ``undone`` as 0/1)."""
     return OrderRow(r[0], r[1], r[2], r[3], json.loads(r[4]), bool(r[5]), r[6])
+
+
+def _stamp(row: Any) -> LiveStamp | None:
+    """(game id, version, votes) as a claim returned them; None when the channel had no live game."""
+    return None if row[0] is None else LiveStamp(int(row[0]), int(row[1]), int(row[2]))
 
 
 def _first_game(rows: list[Any]) -> GameRow | None:
@@ -330,17 +347,30 @@ class _Claims(Generic[C]):
         return await self._db.write(CLAIM, (key, owner, now, takeover_before)) == 1
 
     async def claim_command(self, key: str, owner: str, now: float, fingerprint: str, *, retry_since: float,
-                            live_since: float) -> tuple[bool, str | None]:
+                            live_since: float, channel: str = "") -> tuple[bool, str | None, LiveStamp | None]:
         """Claim an interaction as ``claim`` does, and find whether it may be a retry: (claimed, the
         key of an unanswered identical command claimed since ``retry_since`` by a process whose lease
-        is not live since ``live_since``, or None)."""
+        is not live since ``live_since``, or None, what it saw of ``channel``'s live game)."""
         rows = await self._fetch(CLAIM_COMMAND, (key, owner, now, fingerprint, fingerprint, key, retry_since, owner,
-                                                 live_since), write=True)
-        return (True, None if rows[0][0] is None else str(rows[0][0])) if rows else (False, None)
+                                                 live_since, channel, channel, channel), write=True)
+        if not rows:
+            return False, None, None
+        return True, None if rows[0][0] is None else str(rows[0][0]), _stamp(rows[0][1:])
+
+    async def claim_seeing(self, key: str, owner: str, now: float, channel: str) -> tuple[bool, LiveStamp | None]:
+        """``claim`` (never taken over), and what the same statement saw of ``channel``'s live game."""
+        rows = await self._fetch(CLAIM_SEEING, (key, owner, now, channel, channel, channel), write=True)
+        return (True, _stamp(rows[0])) if rows else (False, None)
 
     async def set_outcome(self, key: str, owner: str, outcome: str) -> None:
         """What became of a claimed key (kept with the claim for whoever looks into an incident)."""
-        await self._db.write("UPDATE claims SET outcome = ? WHERE key = ? AND owner = ?", (outcome, key, owner))
+        await self._db.write(SET_OUTCOME, (outcome, key, owner))
+
+    async def set_outcomes(self, outcomes: Sequence[tuple[str, str, str]]) -> None:
+        """Several outcomes in one transaction (the bot writes them in batches, off the order path)."""
+        async with self._db.transaction() as tx:
+            for key, owner, outcome in outcomes:
+                await tx.execute(SET_OUTCOME, (outcome, key, owner))
 
     async def mark_retried(self, key: str) -> bool:
         """Mark an unanswered claim as answered by its retry; True for the one retry that did it."""
@@ -396,20 +426,22 @@ class SqlStore(_Claims[C], _Copying[C]):
                                                    guild, rules), write=True)
         except self._db.unique_violation:  # the unique live-game / tools index: someone else was first
             raise ChannelTaken(channel) from None
-        return game_from_row(rows[0])
+        return dataclasses.replace(game_from_row(rows[0]), votes=0)
 
     async def game_by_id(self, game_id: int) -> GameRow | None:
         return _first_game(await self._fetch(f"{SELECT_GAMES} WHERE id = ?", (game_id,)))
 
     async def live_game(self, channel: str) -> GameRow | None:
         """The channel's game in set-up or running, if any."""
-        return _first_game(await self._fetch(f"{SELECT_GAMES} WHERE channel = ? AND status IN ('setup','running')",
-                                             (channel,)))
+        return _first_game(await self._fetch(
+            f"SELECT {GAME_COLUMNS}, {COUNT_VOTES} FROM games WHERE channel = ? AND status IN ('setup','running')",
+            (channel,)))
 
     async def latest_game(self, channel: str) -> GameRow | None:
         """The channel's newest game (live or over), not counting its table tools."""
         return _first_game(await self._fetch(
-            f"{SELECT_GAMES} WHERE channel = ? AND system != 'tools' ORDER BY id DESC LIMIT 1", (channel,)))
+            f"SELECT {GAME_COLUMNS}, {COUNT_VOTES} FROM games WHERE channel = ? AND system != 'tools'"
+            " ORDER BY id DESC LIMIT 1", (channel,)))
 
     async def tools(self, channel: str) -> GameRow | None:
         return _first_game(await self._fetch(f"{SELECT_GAMES} WHERE channel = ? AND status = 'tools'", (channel,)))

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.rooms.common import STATE_CACHE, USER_TOKEN, Loaded, Output, User, rules_played, ruleset_for
 from bot.rooms.seats import umpire_of
-from bot.storage import GameRow, Storage
+from bot.storage import GameRow, LiveStamp, Storage
 from bot.workers import Runner, in_worker
 from games.core.errors import NoSuchGame, WrongPhase
 from games.core.rng import new_seed
@@ -23,6 +23,9 @@ from games.tools import TOOLS, ToolsState
 
 # the live game a completer run by ``Table.reusing`` works on, instead of reading the store
 _REUSED: ContextVar[Loaded | None] = ContextVar("reused", default=None)
+# (channel, what the interaction's claim saw of its live game): set by the front end for the task
+# that handles the interaction (``Table.seen``), so a game this process holds at that version is not read
+_SEEN: ContextVar[tuple[str, LiveStamp | None] | None] = ContextVar("seen", default=None)
 
 
 class Table:
@@ -46,6 +49,10 @@ class Table:
         # channel -> the game as the last order this process gave there left it, for the buttons and
         # the status refresh that follow that order: forgotten when the channel's next command begins
         self.recent: OrderedDict[str, Loaded] = OrderedDict()
+        # channel -> its live game's row as this process last read or wrote it: used, unread, only
+        # when an interaction's claim saw that very version (``seen``)
+        self.rows: OrderedDict[str, GameRow] = OrderedDict()
+        self._kept: set[str] = set()  # channels whose running command's order was kept (``writing``)
         self.guilds: dict[str, str] = {}  # channel -> its Discord server, as the front end said (note_guild)
         self.locks: dict[str, asyncio.Lock] = {}
         # heavy pure work (a replay's drawing, a verify): the worker pool; tests may run it in a thread
@@ -89,7 +96,59 @@ class Table:
         self.recent.move_to_end(row.channel)
         if len(self.recent) > STATE_CACHE:
             self.recent.popitem(last=False)
+        self._hold(row)
+        self._kept.add(row.channel)
         return after
+
+    @contextlib.contextmanager
+    def writing(self, channel: str) -> Iterator[None]:
+        """Around a command that may change the channel's game, under its lock: what an order left
+        (``recent``) is past. After it, the held row stays only if the command's own order stored
+        it (``keep``): any other write (a seat taken, the game started or ended, an undo) leaves the
+        next look to read. And the claim's stamp is spent: it told the version before the command."""
+        self.recent.pop(channel, None)
+        self._kept.discard(channel)
+        try:
+            yield
+        finally:
+            if channel not in self._kept:
+                self.rows.pop(channel, None)
+            self._kept.discard(channel)
+            _SEEN.set(None)
+
+    def _hold(self, row: GameRow) -> None:
+        self.rows[row.channel] = row
+        self.rows.move_to_end(row.channel)
+        if len(self.rows) > STATE_CACHE:
+            self.rows.popitem(last=False)
+
+    @staticmethod
+    def seen(channel: str, stamp: LiveStamp | None) -> None:
+        """What the claim of the interaction this task handles saw of ``channel``'s live game, in
+        the claim's own statement (the front end says it). Until the task ends, a live game this
+        process holds at that version is used unread; any other version is read as before, so a
+        change made elsewhere (another process, another command here) is never missed."""
+        _SEEN.set((channel, stamp))
+
+    def _held(self, channel: str) -> GameRow | None:
+        """The live game's row if this task's claim saw the version this process holds."""
+        seen = _SEEN.get()
+        if seen is None or seen[0] != channel or seen[1] is None:
+            return None
+        stamp, row = seen[1], self.rows.get(channel)
+        if row is None or (row.id, row.version) != (stamp.game, stamp.version):
+            return None
+        row.votes = stamp.votes  # as the claim counted them (a vote does not change the version)
+        return row
+
+    async def live_game(self, channel: str) -> GameRow | None:
+        """The channel's game in set-up or running, if any: held or read (see ``seen``)."""
+        row = self._held(channel)
+        if row is None:
+            row = await self.store.live_game(channel)
+            if row is not None:
+                self._hold(row)
+        return row
 
     def _cache(self, key: tuple[int, int, str], state: Any, known: dict[Any, Any]) -> None:
         self.states[key] = state
@@ -116,7 +175,7 @@ class Table:
 
     async def live_row(self, channel: str) -> GameRow:
         """The channel's game in set-up or running, not yet decoded; else why there is none."""
-        row = await self.store.live_game(channel)
+        row = await self.live_game(channel)
         if row is None:
             ended = await self.store.latest_game(channel)
             if ended is not None:
@@ -140,5 +199,9 @@ class Table:
         return TOOLS.decode(row.snapshot) if row else ToolsState()
 
     async def is_umpire(self, channel: str, user: User) -> bool:
-        return umpire_of(await self.store.live_game(channel)) == user.id
+        return umpire_of(await self.live_game(channel)) == user.id
+
+    async def end_votes(self, row: GameRow, mark: int) -> set[str]:
+        """Who voted to end the game while it showed ``mark``: no read when the row counted none."""
+        return set() if row.votes == 0 else await self.store.end_votes(row.id, mark)
 

@@ -3,7 +3,6 @@ list."""
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
@@ -44,7 +43,7 @@ from bot.rooms.seats import (
 )
 from bot.storage import ChannelTaken, GameRow
 from bot.text import split_text
-from games.core.codec import to_json
+from games.core.codec import clone, to_json
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax, NotAllowed, UnknownName, WrongPhase, quote
 from games.core.options import check_options
 from games.core.rng import Rng, commitment
@@ -69,7 +68,7 @@ class Lifecycle:
         if flag(opts, "thread"):  # the Discord adapter makes threads
             raise InvalidSyntax("This table has no threads: thread:true works on Discord only.",
                                 hint="Leave out thread:, or open another channel.")
-        if await self.ctx.store.live_game(channel):
+        if await self.ctx.live_game(channel):
             raise IllegalOrder(CHANNEL_HAS_GAME, hint=CHANNEL_HAS_GAME_HINT)
         rules, system, scenario, full = new_game_spec(opts)
         scenarios = rules.scenarios()
@@ -194,7 +193,7 @@ class Lifecycle:
             if users:
                 lines.append(f"To act: {mentions(users)}")
         if row.status in ("setup", "running"):
-            players, voted = players_of(row), await self.ctx.store.end_votes(row.id, self._public_mark(loaded))
+            players, voted = players_of(row), await self.ctx.end_votes(row, self._public_mark(loaded))
             votes = [p for p in players if p in voted]
             if votes:
                 lines.append(f"Votes to end: {mentions(votes)} ({len(votes)}/{len(players)} players).")
@@ -311,7 +310,7 @@ class Lifecycle:
             return [Output("ephemeral", f"Conceding for {name} cannot be taken back: {effect}. "
                                         "To concede, run /game concede confirm:true.", to=user.id)]
         if rules.concede_order:  # the rules keep who is out (a seat each side): their order, exactly as /order gives it
-            working = copy.deepcopy(loaded.state)
+            working = clone(loaded.state)
             order = read_order(rules, working, seat.id, rules.concede_order)
             return await give_order(self.ctx, loaded, working, seat.id, user, order)
         over = not waiting and len(standing) <= 1

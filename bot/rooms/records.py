@@ -235,7 +235,7 @@ class Records:
         """Everything private this user may see here, ephemerally (the closed-DM fallback)."""
         lines: list[str] = []
         view: View | None = None
-        row = await self.ctx.store.live_game(channel)
+        row = await self.ctx.live_game(channel)
         if row:
             loaded = self.ctx.decode(row)
             for seat in user_seats(row, user.id):

@@ -88,7 +88,7 @@ class Tools:
             snapshot=TOOLS.encode(state), counter=rng.counter, status="tools",
         )
         # the commitment is shown, not logged: the log holds what replaying the stream re-derives
-        return opened + route(Loaded(row, TOOLS, state), events, umpire=umpire_of(await self.ctx.store.live_game(channel)))
+        return opened + route(Loaded(row, TOOLS, state), events, umpire=umpire_of(await self.ctx.live_game(channel)))
 
     async def tools_verify(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """Publish the seed of the channel's table-tools stream, re-derive every roll and card from
@@ -171,7 +171,7 @@ class Tools:
                     except StaleVersion:
                         raise WrongPhase("Someone revealed a roll of that stream at the same moment.",
                                          hint="Run /reveal again.") from None
-                    return route(Loaded(saved, TOOLS, old), events, umpire=umpire_of(await self.ctx.store.live_game(channel)))
+                    return route(Loaded(saved, TOOLS, old), events, umpire=umpire_of(await self.ctx.live_game(channel)))
         if umpire and any(r.number == number and r.roller == user.id for r in state.unrevealed()):
             umpire = False  # the umpire's own roll is revealed as theirs
         return await self._tools_apply(channel, user, f"reveal {ref}", as_umpire=umpire)
@@ -277,7 +277,7 @@ class Tools:
         tools_state: ToolsState | None = TOOLS.decode(tools_row.snapshot) if tools_row else None
         outputs: list[Output] = []
         if tools_state is None or tools_state.seal_round is None:
-            live = await self.ctx.store.live_game(channel)
+            live = await self.ctx.live_game(channel)
             players = [w["user"] for s, w in (live.seats.items() if live else []) if s != UMPIRE]
             players = list(dict.fromkeys(players))
             if len(players) < 2:

@@ -4,9 +4,9 @@ and shard, decided by one atomic statement even when several processes ask at on
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
 
 from bot.database import open_store
+from bot.storage import LiveStamp
 
 
 async def test_one_claim_per_key_across_connections(store_url: str) -> None:
@@ -65,8 +65,11 @@ async def test_a_shard_lease_has_one_live_holder(store_url: str) -> None:
 async def test_a_command_claim_names_an_unanswered_identical_one_of_a_gone_process(store_url: str) -> None:
     store = await open_store(store_url)
     try:
-        def claim(key: str, owner: str, now: float, fingerprint: str = "f") -> Awaitable[tuple[bool, str | None]]:
-            return store.claim_command(key, owner, now, fingerprint, retry_since=now - 900, live_since=now - 30)
+        async def claim(key: str, owner: str, now: float, fingerprint: str = "f") -> tuple[bool, str | None]:
+            claimed, lost, seen = await store.claim_command(key, owner, now, fingerprint, retry_since=now - 900,
+                                                           live_since=now - 30)
+            assert seen is None  # no channel named: nothing seen
+            return claimed, lost
 
         assert await claim("ix1", "dead", 100.0) == (True, None)
         assert await claim("ix1", "new", 101.0) == (False, None)  # the same interaction: not ours
@@ -78,5 +81,32 @@ async def test_a_command_claim_names_an_unanswered_identical_one_of_a_gone_proce
         assert await store.take_lease(0, 1, "new", 113.0, expired_before=83.0)
         assert await claim("ix6", "other", 113.0) == (True, None)  # ix5 is its own, "new" is alive
         assert await claim("ix7", "late", 2000.0) == (True, None)  # ix5 is past the retry window
+    finally:
+        await store.close()
+
+
+async def test_a_claim_sees_its_channels_live_game_in_the_same_statement(store_url: str) -> None:
+    """What a process may use unread (bot/rooms/context.py ``Table.seen``): the live game's id,
+    version and votes to end it, as the claim's own statement found them; nothing when it is not
+    the claimer, or when the channel has no live game."""
+    store = await open_store(store_url)
+    try:
+        assert await store.claim_seeing("ix:a", "p", 1.0, "chan") == (True, None)  # no game yet
+        game = await store.create_game(channel="chan", system="ironclad-draughts", scenario="duel", options={},
+                                       seed=b"s", commitment="c", status="setup", snapshot={}, counter=0, creator="u")
+        assert game.votes == 0
+        assert await store.claim_seeing("ix:b", "p", 2.0, "chan") == (True, LiveStamp(game.id, game.version, 0))
+        assert await store.claim_seeing("ix:b", "q", 2.0, "chan") == (False, None)  # not the claimer: told nothing
+        moved = await store.update_game(game, status="running")
+        await store.add_end_vote(game.id, "u", 7)
+        claimed, lost, seen = await store.claim_command("ix:c", "p", 3.0, "f", retry_since=0.0, live_since=0.0,
+                                                        channel="chan")
+        assert (claimed, lost, seen) == (True, None, LiveStamp(game.id, moved.version, 1))
+        assert (await store.live_game("chan") or moved).votes == 1  # the row counts them too
+        assert await store.claim_seeing("ix:d", "p", 4.0, "elsewhere") == (True, None)
+        await store.set_outcomes([("ix:b", "p", "answered"), ("ix:c", "p", "failed"), ("ix:d", "other", "x")])
+        assert await store.claim_outcome("ix:b") == ("p", "answered")
+        assert await store.claim_outcome("ix:c") == ("p", "failed")
+        assert await store.claim_outcome("ix:d") == ("p", "")  # only the claimer's outcome is kept
     finally:
         await store.close()
