@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
-
 from bot.rooms.common import CONCEDE_ORDER, HIDDEN_ORDER, Loaded, Output, User, flag
 from bot.rooms.context import Table
 from bot.rooms.delivery import give_order
 from bot.rooms.seats import may_read_order, replay_state, resolve_seat, seat_label, seat_users, umpire_of, user_seats
 from bot.undo_rule import plan_undo
+from games.core.codec import clone
 from games.core.errors import InvalidSyntax, NotAllowed, WrongPhase, quote
 from games.core.preview import preview_view
 from games.core.rng import DrawRefused, NoDraws
@@ -33,7 +32,7 @@ class Orders:
         text = opts.get("text", "")
         if text in ("", "?"):
             raise InvalidSyntax("Give the order to preview.", hint="e.g. /order text:<your order> preview:true")
-        working = copy.deepcopy(loaded.state)
+        working = clone(loaded.state)
         order = read_order(loaded.rules, working, seat, text)
         written = loaded.rules.format_order(order)
         try:
@@ -54,7 +53,7 @@ class Orders:
         if text in ("", "?"):
             legal = loaded.legal(seat)
             return [Output("ephemeral", "Legal orders: " + ("; ".join(legal) or "none right now"), to=user.id)]
-        working = copy.deepcopy(loaded.state)
+        working = clone(loaded.state)
         order = read_order(loaded.rules, working, seat, text)
         written = loaded.rules.format_order(order)
         if written == CONCEDE_ORDER:  # the log's concession mark: /game concede

@@ -106,12 +106,13 @@ def warm(niceness: int = 0) -> None:
 
 def fold_views(row: GameRow, seat: str | None, orders: list[OrderRow], wanted: list[int]) -> list[View]:
     """The seat's view at set-up and after each order of ``wanted`` (seqs): one fold of the whole
-    game (module level: the drawing process runs it, off the GIL the bot's loop needs)."""
+    game (module level: the drawing process runs it, off the GIL the bot's loop needs). The stored
+    orders are only shown again, so checks that can only refuse are skipped (``shown_only``)."""
     rules = ruleset_for(row.system)
     seqs = set(wanted)
     views: list[View] = []
     plays = ((o.seat, o.text) for o in orders)
-    for i, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays)):
+    for i, (state, _, _) in enumerate(fold(rules, row.seed, row.scenario, row.options, plays, shown_only=True)):
         if i == 0 or orders[i - 1].seq in seqs:
             views.append(rules.view(state, seat))
         if len(views) == len(wanted) + 1:

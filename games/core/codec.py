@@ -9,15 +9,48 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import pickle
 import types
 import typing
 from functools import cache
-from typing import Any, Union, get_args, get_origin
+from typing import Any, TypeVar, Union, get_args, get_origin
 
 JSON = Any
+T = TypeVar("T")
+
+
+def clone(state: T) -> T:
+    """A deep copy of a state to apply an order to: a pickle round trip makes the same copy as
+    ``copy.deepcopy`` (shared parts stay shared) several times quicker."""
+    copied: T = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    return copied
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+@cache
+def _field_names(cls: Any) -> tuple[str, ...] | None:
+    """The fields of a dataclass type in order, None for any other type (asked once per type)."""
+    return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
 
 
 def to_json(value: Any) -> JSON:
+    """``value`` as plain JSON. The common types are told apart by their exact type first (a state
+    has thousands of values, and every order's snapshot encodes them all); anything else takes the
+    general path below, so the result is the same as if every value took it."""
+    kind: Any = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        return [to_json(v) for v in value]
+    names = _field_names(kind)
+    if names is not None:
+        return {name: to_json(getattr(value, name)) for name in names}
+    return _to_json(value)
+
+
+def _to_json(value: Any) -> JSON:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, enum.Enum):

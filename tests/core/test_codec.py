@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core.codec import from_json, to_json
+from games.core import codec
+from games.core.codec import clone, from_json, to_json
 from games.core.hexgrid import Hex
 from games.core.squaregrid import Square
 
@@ -113,6 +114,28 @@ def test_encoding_is_plain_json_and_stable(state: State) -> None:
     data = to_json(state)
     text = json.dumps(data, sort_keys=True)
     assert json.dumps(to_json(round_trip(State, state)), sort_keys=True) == text
+
+
+@pytest.mark.slow
+@FAST
+@given(state=states)
+def test_the_quick_path_by_type_encodes_as_the_general_one(state: State) -> None:
+    with pytest.MonkeyPatch.context() as patch:  # every value, at every depth, on the general path
+        patch.setattr(codec, "to_json", codec._to_json)
+        general = codec._to_json(state)
+    assert json.dumps(to_json(state)) == json.dumps(general)  # same values, same key order
+
+
+@FAST
+@given(state=states)
+def test_clone_is_an_equal_copy_sharing_nothing_with_the_original(state: State) -> None:
+    copied = clone(state)
+    assert copied == state and copied is not state
+    before = to_json(state)
+    copied.ships["added"] = Ship("x", Hex(0, 0), 0, Side.PERU)
+    for ship in copied.ships.values():
+        ship.hits.append(99)
+    assert to_json(state) == before  # the original is untouched
 
 
 def test_nested_example_by_hand() -> None:
