@@ -45,6 +45,8 @@ from typing import Any
 _HERE = Path(__file__).resolve().parent
 _CODE = Path(os.environ.get("ORDER_BENCH_CODE") or _HERE.parent)  # whose bot/, games/, render/ run (--against)
 sys.path[:] = [str(_CODE)] + [p for p in sys.path if Path(p or ".").resolve() not in (_HERE, _HERE.parent)]
+sys.path.append(str(_HERE))  # last: for procstat alone (this folder's render.py must not shadow the package)
+from procstat import descendants, process_cpu  # noqa: E402
 
 CASES = {  # name -> (system, scenario, options)
     "draughts": ("ironclad-draughts", "duel", ""),
@@ -83,7 +85,7 @@ def interaction(number: int, kind: Any, user: str, channel: str, data: dict[str,
                            data=data, extras={})
 
 
-async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
+async def run(case: str, mode: str, orders: int, draw_workers: int = 0) -> dict[str, Any]:
     import discord
 
     from bot.database import open_store
@@ -106,7 +108,8 @@ async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
         from render import render_png
 
         renderer = render_png
-    bot = Bot(db_path=os.path.join(folder, "bench.db"), renderer=renderer, load_renderer=False, status_delay=0.0)
+    bot = Bot(db_path=os.path.join(folder, "bench.db"), renderer=renderer, load_renderer=False, status_delay=0.0,
+              draw_workers=draw_workers if mode == "bot" else 0)
     store = await open_store(bot.db_path)
     service = TableService(store, seed_source=lambda: seed_from_number(next(seeds)))
     bot._service = service
@@ -171,7 +174,7 @@ async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
             collecting["full"] += info.get("generation") == 2
 
     gc.callbacks.append(on_gc)
-    timed = cpu = 0.0
+    timed = cpu = workers_cpu = 0.0
     given = skipped = 0
     channel, users = await new_game()
     step = 0
@@ -182,11 +185,15 @@ async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
             continue
         user = users.get(to_act[0]) or next(iter(users.values()))
         measured = step >= WARM_UP
+        workers = descendants(os.getpid()) if draw_workers else []  # read outside the timed cycle
+        workers_before = sum(process_cpu(pid) for pid in workers)
         counted.on = measured
         began = time.process_time()
         ok = await cycle(channel, user)
         spent = time.process_time() - began
         counted.on = False
+        if measured:
+            workers_cpu += sum(process_cpu(pid) for pid in workers) - workers_before
         step += 1
         if not ok:
             skipped += 1
@@ -198,11 +205,18 @@ async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
             cpu += spent
             given += 1
         timed += spent
+    # what the cycles left running (the claims' outcomes, written in batches): its store calls count
+    counted.on = True
+    bot._closing.set()
+    await asyncio.gather(*list(bot._background))
+    counted.on = False
     bot.drawer.close()
     await store.close()
     return {
         "case": case, "mode": mode, "orders": given, "games": games,
         "cpu_ms_per_order": round(1000 * cpu / given, 2),
+        "draw_workers": draw_workers if mode == "bot" else 0,
+        "workers_cpu_ms_per_order": round(1000 * workers_cpu / given, 2),
         "store_calls_per_order": round(counted.calls / given, 2),
         "store_calls_by_name": {k: round(v / given, 2) for k, v in sorted(counted.by_name.items())},
         "gc_ms_per_order": round(1000 * collecting["seconds"] / given, 2), "full_gcs": collecting["full"],
@@ -210,10 +224,11 @@ async def run(case: str, mode: str, orders: int) -> dict[str, Any]:
     }
 
 
-def child(code: Path, case: str, mode: str, orders: int) -> dict[str, Any]:
+def child(code: Path, case: str, mode: str, orders: int, draw_workers: int) -> dict[str, Any]:
     """One measurement in a fresh process running the code in ``code``."""
     env = dict(os.environ, ORDER_BENCH_CODE=str(code), PYTHONPATH=str(code))
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case, mode, str(orders)],
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", case, mode, str(orders),
+                           str(draw_workers)],
                           env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return {"case": case, "mode": mode, "error": done.stderr.strip().splitlines()[-1:] or ["no output"]}
@@ -227,18 +242,20 @@ def main() -> None:
     ap.add_argument("--cases", default=",".join(CASES), help=f"some of {', '.join(CASES)}")
     ap.add_argument("--modes", default="service,bot")
     ap.add_argument("--against", type=Path, help="also measure the code of this checkout (before a change)")
-    ap.add_argument("--child", nargs=3, metavar=("CASE", "MODE", "ORDERS"), help=argparse.SUPPRESS)
+    ap.add_argument("--draw-workers", type=int, default=0,
+                    help="mode bot draws in this many worker processes (WARGAME_DRAW_WORKERS); their CPU is shown apart")
+    ap.add_argument("--child", nargs=4, metavar=("CASE", "MODE", "ORDERS", "WORKERS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        case, mode, orders = args.child
-        print(json.dumps(asyncio.run(run(case, mode, int(orders)))), flush=True)
+        case, mode, orders, workers = args.child
+        print(json.dumps(asyncio.run(run(case, mode, int(orders), int(workers)))), flush=True)
         return
     codes = [("after", _CODE)] + ([("before", args.against.resolve())] if args.against else [])
     print(f"order cycle: autocomplete, /order, buttons, board ({'drawn' if 'bot' in args.modes else 'not drawn'}"
           f" in mode bot), claim outcome, status refresh; {args.orders} timed cycles per case; CPU = process_time")
     for case in args.cases.split(","):
         for mode in args.modes.split(","):
-            results = {name: child(code, case, mode, args.orders) for name, code in codes}
+            results = {name: child(code, case, mode, args.orders, args.draw_workers) for name, code in codes}
             for name, r in results.items():
                 if "error" in r:
                     print(f"{case:14} {mode:8} {name:6} FAILED: {r['error']}")
@@ -247,7 +264,9 @@ def main() -> None:
                 if mode == "bot":
                     verdict = "PASS" if r["cpu_ms_per_order"] <= TARGET_MS else "MISS"
                     verdict = f" ({verdict} <= {TARGET_MS:g} ms)"
-                print(f"{case:14} {mode:8} {name:6} CPU {r['cpu_ms_per_order']:7.2f} ms/order{verdict}; store calls "
+                drawing = (f" + {r['workers_cpu_ms_per_order']:.2f} ms/order in {r['draw_workers']} drawing processes"
+                           if r.get("draw_workers") else "")
+                print(f"{case:14} {mode:8} {name:6} CPU {r['cpu_ms_per_order']:7.2f} ms/order{verdict}{drawing}; store calls "
                       f"{r['store_calls_per_order']:5.2f}/order {r['store_calls_by_name']}; {r['orders']} orders in "
                       f"{r['games']} games; of it GC {r['gc_ms_per_order']} ms/order ({r['full_gcs']} full); "
                       f"outputs digest {r['digest']}")
