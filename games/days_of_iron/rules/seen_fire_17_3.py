@@ -78,6 +78,7 @@ def note_move(state: State, start: Unit, order: Move) -> None:
             home.centre, bases[0].centre, bases[-2].centre) > near + halves[0] + SLACK
         if straight_far and math.dist(home.centre, bases[-1].centre) > near + halves[-1]:
             continue  # no place on the path can be within range
+        # shooting.in_arc and shooting.gap, with the shooter's arcs and outline made once (keep them alike)
         arc, outline = firing_arc(shooter, reach * 2), home.polygon()
         seen = []
         for i, (b, poly, half) in enumerate(zip(bases, polygons, halves, strict=True)):
