@@ -33,7 +33,7 @@ from render.frame import Frame, chat_text_px, full_frame, zoom_frame
 from render.labels import Placed, TableLayout
 from render.overlays import draw_labels, draw_overlays
 from render.palette import build_palette
-from render.strip import draw_strip
+from render.strip import draw_strip, strip_height
 from render.table_text import draw_captions, draw_names, result_spot, table_layout
 from render.zones import draw_zones
 
@@ -187,16 +187,17 @@ class Renderer:
     def _strip(self, view: View, frame: Frame) -> Image.Image:
         """The status strip, its chat-size text (title, side key, headline lines) sized for the
         whole picture it ends up in: a strip taller than the allowance shrinks the picture more in
-        chat, so it is drawn again at the size that picture needs (at most twice more)."""
+        chat, so it is laid out again at the size that picture needs (at most twice more), and
+        drawn once, at the size settled on."""
         text_px = frame.text_px
-        strip = draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
+        height = strip_height(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
         for _ in range(2):
-            needed = chat_text_px(frame, strip.height)
+            needed = chat_text_px(frame, height)
             if needed <= text_px:
                 break
             text_px = needed
-            strip = draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
-        return strip
+            height = strip_height(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
+        return draw_strip(view, frame.width, fresh=UNCACHED.get(), text_px=text_px)
 
     def _looks(self, view: View, frame: Frame, colours: dict[str, theme.RGB], text_px: float) -> dict[str, tuple[Look, tuple[float, float]]]:
         """Each visible counter's look and pixel position (a table's names are placed afterwards,

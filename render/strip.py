@@ -4,6 +4,7 @@ rose and arrows (north, wind, current), and the viewer's private lines when the 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -190,10 +191,24 @@ def terrain_key(view: View) -> tuple[str, ...]:
     return tuple(keyed([t.kind for t in view.board.table_terrain]))
 
 
-def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 0.0) -> Image.Image:
-    """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline).
-    The title, the side key and the headline status lines are at least ``text_px`` (readable at
-    chat size); the other status lines stay smaller (``View.headline``)."""
+Row = tuple[str, float, bool, theme.RGB]  # a line of text: the line, its size, bold, its colour
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where a strip's parts go: worked out without drawing, so its height can be asked for alone."""
+
+    items: list[Image.Image]
+    stacked: bool  # the items in a row of their own above the text
+    left: int
+    top: int
+    rows: list[Row]
+    legend: Image.Image | None
+    title_rows: int  # the legend goes under this many rows (the title's)
+    height: int
+
+
+def _layout(view: View, width: int, fresh: bool, text_px: float) -> _Layout:
     items = _items(view, fresh)
     items_w = len(items) * ITEM
     # beside the text when there is room, else a row of their own above it (narrow zoom windows)
@@ -201,7 +216,7 @@ def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 
     left = PAD if stacked or not items else 2 * PAD + items_w
     top = PAD + (ITEM if stacked else 0)
     text_w = max(80, width - left - PAD)
-    rows: list[tuple[str, float, bool, theme.RGB]] = []
+    rows: list[Row] = []
     title = view.title or view.board.name
     if title:
         title_size = max(TITLE_SIZE, round(text_px))
@@ -225,22 +240,35 @@ def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 
     text_h = sum(round(size * 1.35) for _, size, _, _ in rows) + (legend.height + 4 if legend else 0)
     title_rows = sum(1 for row in rows if row[2] and row[3] == theme.TITLE_TEXT)  # the key goes under the title
     height = (ITEM + text_h if stacked else max(text_h, ITEM if items else 0)) + 2 * PAD
-    img = Image.new("RGB", (width, height), theme.STRIP)
+    return _Layout(items, stacked, left, top, rows, legend, title_rows, height)
+
+
+def strip_height(view: View, width: int, *, fresh: bool = False, text_px: float = 0.0) -> int:
+    """The height of ``draw_strip``'s strip, without drawing it (its text size is settled first)."""
+    return _layout(view, width, fresh, text_px).height
+
+
+def draw_strip(view: View, width: int, *, fresh: bool = False, text_px: float = 0.0) -> Image.Image:
+    """The strip for a View; ``fresh`` skips the sprite caches (for the uncached baseline).
+    The title, the side key and the headline status lines are at least ``text_px`` (readable at
+    chat size); the other status lines stay smaller (``View.headline``)."""
+    lay = _layout(view, width, fresh, text_px)
+    img = Image.new("RGB", (width, lay.height), theme.STRIP)
     d = ImageDraw.Draw(img)
     d.line([(0, 0), (width, 0)], fill=(70, 82, 96), width=2)
-    for i, item in enumerate(items):
-        img.paste(item, (PAD + i * ITEM, PAD // 2 if stacked else (height - ITEM) // 2), item)
-    y = top
+    for i, item in enumerate(lay.items):
+        img.paste(item, (PAD + i * ITEM, PAD // 2 if lay.stacked else (lay.height - ITEM) // 2), item)
+    y = lay.top
     draw_text = text_image.__wrapped__ if fresh else text_image
-    for i, (line, size, bold, colour) in enumerate(rows):
-        if legend is not None and i == title_rows:
-            img.paste(legend, (left, y), legend)
-            y += legend.height + 4
+    for i, (line, size, bold, colour) in enumerate(lay.rows):
+        if lay.legend is not None and i == lay.title_rows:
+            img.paste(lay.legend, (lay.left, y), lay.legend)
+            y += lay.legend.height + 4
         text = draw_text(line, size, bold, colour)
-        img.paste(text, (left, y), text)
+        img.paste(text, (lay.left, y), text)
         y += round(size * 1.35)
-    if legend is not None and title_rows == len(rows):
-        img.paste(legend, (left, y), legend)
+    if lay.legend is not None and lay.title_rows == len(lay.rows):
+        img.paste(lay.legend, (lay.left, y), lay.legend)
     return img
 
 

@@ -159,9 +159,10 @@ class Base:
 
 def signed_area(poly: Sequence[Point]) -> float:
     total = 0.0
+    n = len(poly)
     for i, p in enumerate(poly):
-        q = poly[(i + 1) % len(poly)]
-        total += cross(p, q)
+        q = poly[(i + 1) % n]
+        total += p[0] * q[1] - p[1] * q[0]  # cross(p, q), inlined
     return total / 2
 
 
@@ -216,20 +217,23 @@ def _outward_normals(poly: Polygon) -> list[tuple[Point, Point]]:
     return out
 
 
-def _project(poly: Sequence[Point], axis: Point) -> tuple[float, float]:
-    values = [dot(p, axis) for p in poly]
-    return min(values), max(values)
-
-
 def overlap_depth(a: Sequence[Point], b: Sequence[Point]) -> float:
-    """Smallest separating-axis overlap of two convex polygons (<= 0: apart or just touching)."""
+    """Smallest separating-axis overlap of two convex polygons (<= 0: apart or just touching).
+    ``_outward_normals`` and the projections on them (``dot``) are inlined, the same arithmetic in
+    the same order (a measured Days of Iron game's replay calls it some 10^5 times)."""
     pa, pb = oriented(a), oriented(b)
     depth = math.inf
     for poly in (pa, pb):
-        for _, axis in _outward_normals(poly):
-            amin, amax = _project(pa, axis)
-            bmin, bmax = _project(pb, axis)
-            depth = min(depth, min(amax, bmax) - max(amin, bmin))
+        n = len(poly)
+        for i in range(n):
+            p, q = poly[i], poly[(i + 1) % n]
+            ex, ey = q[0] - p[0], q[1] - p[1]
+            if math.hypot(ex, ey) < EPS:
+                continue
+            x, y = normalise((ey, -ex))
+            along_a = [v[0] * x + v[1] * y for v in pa]
+            along_b = [v[0] * x + v[1] * y for v in pb]
+            depth = min(depth, min(max(along_a), max(along_b)) - max(min(along_a), min(along_b)))
             if depth < 0:  # a separating axis: apart (an axis where they only touch may come first)
                 return depth
     return depth

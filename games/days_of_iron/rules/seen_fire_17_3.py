@@ -18,51 +18,78 @@ import dataclasses
 import math
 
 from games.core.errors import IllegalOrder
-from games.core.geometry import Base
+from games.core.geometry import Base, overlaps, point_segment_distance, polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import Event
 from games.days_of_iron.orders import Fire, Move
 from games.days_of_iron.rules import shooting_17_3 as shooting
-from games.days_of_iron.rules.formations_12 import SKIRMISH, base, on_table
+from games.days_of_iron.rules.formations_12 import SKIRMISH, base, firing_arc, on_table
 from games.days_of_iron.rules.movement_17_4 import EPS, visible_enemies
 from games.days_of_iron.state import ON_TABLE, Sighting, State, Unit
 
 STEP = 0.5  # inches between the places on a move's path the bot looks from (a sampling step, not a book number)
+SLACK = 1e-9  # inches: more than the rounding of a place's centre off the straight line it is measured along
 
 
 def _pose(unit: Unit) -> list[float]:
     return [unit.x, unit.y, unit.facing]
 
 
-def _path(start: Unit, order: Move, end: Unit) -> list[Unit]:
-    """The mover at the places the bot looks from: along the straight part of the move, then its end."""
+def _places(start: Unit, order: Move, end: Unit) -> list[Base]:
+    """The mover's bases at the places the bot looks from: along the straight part of the move, then
+    its end (``_at`` gives the mover standing at one of them)."""
     b = base(start)
-    out: list[Unit] = []
     steps = int(order.inches / STEP + EPS)
-    for i in range(steps + 1):
-        x, y = b.moved(min(order.inches, i * STEP)).centre
-        out.append(dataclasses.replace(start, x=x, y=y, seen=[]))
-    out.append(dataclasses.replace(end, seen=[]))
-    return out
+    return [b.moved(min(order.inches, i * STEP)) for i in range(steps + 1)] + [base(end)]
+
+
+def _at(start: Unit, end: Unit, places: list[Base], i: int) -> Unit:
+    """The mover at the ``i``-th place of ``_places``."""
+    if i == len(places) - 1:
+        return dataclasses.replace(end, seen=[])
+    x, y = places[i].centre
+    return dataclasses.replace(start, x=x, y=y, seen=[])
 
 
 def note_move(state: State, start: Unit, order: Move) -> None:
     """After ``order`` moved a unit from ``start`` (a copy of it before the move): note every enemy
-    shooter whose arcs and range it passed through in sight, and where it came nearest."""
+    shooter whose arcs and range it passed through in sight, and where it came nearest (the place
+    nearest the shooter, the earlier of equals).
+
+    It runs after every move, so it is kept cheap, with exactly the result of testing every place
+    for every shooter: the places' bases are measured once per move and each shooter's arcs once. A
+    place is within range only if the bases' centres are no farther apart than the range plus both
+    half-diagonals (no two points of a base are farther from its centre than that): a quick "no"
+    before the arc and range tests, made first for the whole straight part of the path at once (its
+    places are one base moved along a line). The line of sight, the dearest test, is asked of the
+    places in order of nearness only until one is in sight."""
     unit = state.unit(order.unit)
     unit.seen = [s for s in unit.seen if s.turn >= state.turn - 1]  # older ones no longer allow a shot
-    path = _path(start, order, unit)
+    bases = _places(start, order, unit)
+    polygons = [b.polygon() for b in bases]
+    halves = [math.hypot(b.length, b.beam) / 2 for b in bases]  # half-diagonals
     for shooter in visible_enemies(state, unit.side):
         if shooter.type not in shooting.SHOOTERS or shooter.status != ON_TABLE:
             continue
         reach = shooting.reach(shooter)
         home = base(shooter)
-        seen = [(shooting.gap(shooter, p), i, p) for i, p in enumerate(path)
-                if _within(home, base(p), reach) and shooting.in_arc(shooter, p) and shooting.gap(shooter, p) <= reach + EPS]
-        seen = [s for s in seen if shooting.in_sight(state, shooter, s[2])]
-        if not seen:
+        near = reach + EPS + math.hypot(home.length, home.beam) / 2  # plus a place's half-diagonal
+        straight_far = len(bases) < 2 or point_segment_distance(
+            home.centre, bases[0].centre, bases[-2].centre) > near + halves[0] + SLACK
+        if straight_far and math.dist(home.centre, bases[-1].centre) > near + halves[-1]:
+            continue  # no place on the path can be within range
+        # shooting.in_arc and shooting.gap, with the shooter's arcs and outline made once (keep them alike)
+        arc, outline = firing_arc(shooter, reach * 2), home.polygon()
+        seen = []
+        for i, (b, poly, half) in enumerate(zip(bases, polygons, halves, strict=True)):
+            if math.dist(home.centre, b.centre) <= near + half and overlaps(arc, poly, tolerance=0.0):
+                apart = polygon_distance(outline, poly)
+                if apart <= reach + EPS:
+                    seen.append((apart, i))
+        nearest = next((p for p in (_at(start, unit, bases, i) for _, i in sorted(seen))
+                        if shooting.in_sight(state, shooter, p)), None)
+        if nearest is None:
             continue
-        _, _, nearest = min(seen, key=lambda s: (s[0], s[1]))
         old = next((s for s in unit.seen if s.shooter == shooter.id and s.turn == state.turn), None)
         if old is not None:
             earlier = dataclasses.replace(unit, x=old.at[0], y=old.at[1], facing=old.at[2], formation=old.formation)
@@ -71,13 +98,6 @@ def note_move(state: State, start: Unit, order: Move) -> None:
             unit.seen.remove(old)
         unit.seen.append(Sighting(shooter.id, state.turn, _pose(nearest), nearest.formation, _pose(shooter),
                                   shooter.formation))
-
-
-def _within(a: Base, b: Base, reach: float) -> bool:
-    """False only when the bases cannot be within ``reach`` edge to edge: their centres are farther
-    apart than ``reach`` plus both half-diagonals (a quick "no" before the arc and gap tests; exact,
-    as no two points of the bases are farther from their centres than that)."""
-    return math.dist(a.centre, b.centre) <= reach + EPS + math.hypot(a.length, a.beam) / 2 + math.hypot(b.length, b.beam) / 2
 
 
 def ghost(state: State, unit: Unit, target: Unit) -> Unit | None:
