@@ -164,13 +164,13 @@ def run_bot(args: argparse.Namespace) -> None:
                 self[key] = TracedLock("wait_channel_lock")
             return self[key]
 
-    store_calls: list[float] = []  # when each store call began, whoever made it (status edits included)
+    store_calls: list[tuple[float, str]] = []  # when each store call began and which, whoever made it (status edits too)
 
     def timed_store_call(name: str, method: Any) -> Any:
         async def call(*a: Any, **k: Any) -> Any:
             store_op.set(name)
             began = time.monotonic()
-            store_calls.append(began)
+            store_calls.append((began, name))
             key = current.get()
             if key is not None:
                 marks[key]["calls_store"] = marks[key].get("calls_store", 0.0) + 1
@@ -788,7 +788,8 @@ async def run_config(args: argparse.Namespace, db: str, *, processes: int, label
     drawing = bot["draw_seconds"]
     orders = len(lat)
     per_order_calls = [bot["marks"].get(ix.id, {}).get("calls_store", 0.0) for ix in results.timed]
-    calls_in_phase = sum(1 for at in bot["store_calls"] if phase.started <= at <= phase.until)
+    in_phase = collections.Counter(name for at, name in bot["store_calls"] if phase.started <= at <= phase.until)
+    calls_in_phase = sum(in_phase.values())
     return {
         "label": label or "SQLite, 1 process",
         "processes": processes,
@@ -804,6 +805,7 @@ async def run_config(args: argparse.Namespace, db: str, *, processes: int, label
         "workers_cpu_ms_per_order": round(1000 * workers_cpu / orders, 1) if orders else None,
         "store_calls_per_order_interaction": round(statistics.fmean(per_order_calls), 1) if per_order_calls else None,
         "store_calls_per_order_cycle": round(calls_in_phase / orders, 1) if orders else None,
+        "store_calls_by_name": {k: round(v / orders, 2) for k, v in sorted(in_phase.items())} if orders else {},
         "seconds": round(elapsed, 1),
         "throughput_per_s": round(len(lat) / elapsed, 1) if elapsed else 0.0,
         "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
@@ -945,7 +947,7 @@ def main() -> None:
           f"{result['workers_cpu_ms_per_order']} ms in its {result['draw_workers']} drawing processes "
           f"(per process s: {result['bot_cpu_seconds_per_process']}); store calls per order: "
           f"{result['store_calls_per_order_interaction']} in the /order, {result['store_calls_per_order_cycle']} "
-          "per cycle (autocomplete, order, status edit)")  # fmt: skip
+          f"per cycle (autocomplete, order, status edit): {result['store_calls_by_name']}")  # fmt: skip
     base = result["baseline"]
     if base["count"]:
         print(f"  same-run baseline  p50 {base['p50_ms']} ms, p99 {base['p99_ms']} ms, max {base['max_ms']} ms "
