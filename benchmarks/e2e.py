@@ -896,8 +896,9 @@ def main() -> None:
     parser.add_argument(
         "--draw-workers",
         type=int,
-        default=0,
-        help="draw boards in this many worker processes per bot (WARGAME_DRAW_WORKERS; 0 = the old drawing thread)",
+        default=os.cpu_count() or 1,
+        help="draw boards in this many worker processes per bot (WARGAME_DRAW_WORKERS; default, as deployed: one per"
+             " core; 0 = one drawing thread in the bot's process)",
     )
     parser.add_argument("--processes", type=int, default=2, help="bot processes for --saturate's second series")
     parser.add_argument("--start-rate", type=float, default=10.0, help="--saturate's first offered orders/s")

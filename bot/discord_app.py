@@ -1603,6 +1603,19 @@ async def _shut_down(bot: TableBot, client: asyncio.Task[None] | None, grace: fl
     await bot.release()  # no-op unless close() was cut short
 
 
+def draw_workers_from_env(environ: dict[str, str] | None = None) -> int:
+    """WARGAME_DRAW_WORKERS: boards are drawn in this many worker processes, by default one per
+    core, so the bot's own process spends its core on orders (benchmarks/e2e.py, 100 games on two
+    cores: more orders a second and a lower median than one drawing thread); 0 draws in one thread
+    of the bot's process (less memory, and less CPU in all on a one-core machine)."""
+    raw = (os.environ if environ is None else environ).get("WARGAME_DRAW_WORKERS", "").strip()
+    if raw.isdigit():
+        return int(raw)
+    if raw:
+        log.warning("WARGAME_DRAW_WORKERS=%r is not a whole number: drawing in one process per core", raw)
+    return os.cpu_count() or 1
+
+
 def run_discord(
     token: str,
     *,
@@ -1627,13 +1640,12 @@ def run_discord(
     guild = guild_id if guild_id not in (None, "") else os.environ.get("DISCORD_GUILD_ID") or None
     reminder_seconds = float(os.environ.get("REMINDER_CHECK_SECONDS", "60"))
     discord.utils.setup_logging(level=logging.INFO, root=True)  # our own "bot.*" logs go to discord.py's handler
-    workers = os.environ.get("WARGAME_DRAW_WORKERS", "").strip()
     bot = make_bot(
         shard_plan=plan,
         db_path=str(db_path),
         guild_id=int(guild) if guild is not None else None,
         reminder_seconds=reminder_seconds,
-        draw_workers=int(workers) if workers.isdigit() else 0,
+        draw_workers=draw_workers_from_env(),
         lease_seconds=lease_seconds(),
     )
     if plan is not None:
