@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.rooms.common import MAX_MESSAGE, Output, User
 from bot.text import split_text
-from games.core.ruleset import OptionSpec, Ruleset, get_ruleset, system_ids
+from games.core.ruleset import OptionSpec, Ruleset, ScenarioInfo, get_ruleset, system_ids
 from games.core.view import BOARD_KEY, HIGHLIGHT, NOT_DRAWN, BoardMark
 
 
@@ -36,11 +36,18 @@ def system_help(rules: Ruleset[Any, Any]) -> str:
     text = f"**{rules.name}**\n{rules.help()}"
     if rules.book:
         text += f"\nRule book: {rules.book}"
-    text += "\nScenarios: " + ", ".join(f"{s.id} ({s.name})" for s in rules.scenarios())
+    text += "\nScenarios (`/game new ... scenario:<id>`):\n" + "\n".join(scenario_line(s) for s in rules.scenarios())
     if rules.options():
         text += "\nOptions (`/game new ... options:key=value,key=value`):\n" + "\n".join(
             option_line(o) for o in rules.options())
     return text + "\nBoard: " + "; ".join(board_key(rules.board_marks)) + "."
+
+
+def scenario_line(scenario: ScenarioInfo) -> str:
+    """One scenario for help: its id, name and what it is about (who must take what, for an
+    objectives battle), so the players know it before they start (Days of Iron 18.2)."""
+    about = f": {scenario.description}" if scenario.description and scenario.description != scenario.name else ""
+    return f"- `{scenario.id}` ({scenario.name}){about}"
 
 
 def option_line(option: OptionSpec) -> str:
