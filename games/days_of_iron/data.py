@@ -174,7 +174,10 @@ def _terrain(file: str, spec: ScenarioSpec) -> tuple[TerrainSpec, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=None)
 def scenario(scenario_id: str) -> ScenarioSpec:
+    """The scenario, checked once per id (the rules ask for it on every order: objectives, entry
+    points); callers must not change it. A data reload clears it, as the other sheets."""
     relpath = f"{SCENARIOS_DIR}/{scenario_id}.toml"
     spec, file = _decoded(relpath, ScenarioSpec)
     sides = [s.id for s in spec.sides]
@@ -190,6 +193,9 @@ def scenario(scenario_id: str) -> ScenarioSpec:
 
 def scenario_ids() -> list[str]:
     return [path.rsplit("/", 1)[1].removesuffix(".toml") for path in listing(SCENARIOS_DIR)]
+
+
+on_reload(scenario.cache_clear)
 
 
 on_reload(rules.cache_clear)
