@@ -86,6 +86,7 @@ from games.days_of_iron.rules import (
     routing_17_4_14,
     scouting_19_1,
     seen_fire_17_3,
+    shooting_17_3,
     squadrons_17_2_6,
     staff_14,
     victory_18,
@@ -522,7 +523,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return movement_17_4.check_move(state, seat, order)
             case Form():
                 charges_17_2.check_form_allowed(state, order)
-                return movement_17_4.check_form(state, seat, order)
+                checked = movement_17_4.check_form(state, seat, order)
+                shooting_17_3.check_limber(state, order)
+                return checked
             case Face():
                 charges_17_2.check_form_allowed(state, order)
                 return movement_17_4.check_face(state, seat, order)

@@ -20,9 +20,10 @@ over friends, endangering only those within 4" of the target; a howitzer shells 
 towns or on hills over friends' heads. From a high hill troops are seen 8" beyond a wood or town
 not itself on a hill (15.7, 15.8).
 
-NOT carried out here yet: the 4-stand multiples of line infantry, the effects of artillery
-damage other than lost guns and of staff wounds (lost command turns), staff attached to units,
-defensive fire (17.3.1).
+Damage to artillery (17.3.5, house chart): a gun lost, a gun's crew hit (it fires at half effect
+until the next Shooting phase ends) or the limber team lost (the battery cannot limber).
+
+NOT carried out here yet: the 4-stand multiples of line infantry.
 
 Hills (15.1): a line of sight over a crest line of a hill is open only to a unit within 1" of that
 crest (house: a piece's crests are the two centre lines of its bounding box, the spine along the
@@ -50,7 +51,7 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import ChartFile, house
-from games.days_of_iron.orders import Fire
+from games.days_of_iron.orders import Fire, Form
 from games.days_of_iron.rules import losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
@@ -383,20 +384,28 @@ def target_class(state: State, target: Unit) -> Target:
 def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None = None) -> tuple[int, str]:
     """Roll a unit's fire at a target (17.3): the dice (10.1) of ``stands`` of its stands (default
     all) read in the range band's column, each with the chart's modifier for the target definition
-    (13) and the target's cover (13.5, 13.6, 15.11). Returns the hits and the roll as the log shows it."""
+    (13) and the target's cover (13.5, 13.6, 15.11). A battery's guns whose crews were hit (the
+    Damage to Artillery chart, house) fire at half effect: the H their dice score are halved,
+    rounded down. Returns the hits and the roll as the log shows it."""
     chart = chart_of(unit)
     distance = gap(unit, target)
     column = chart.column_for(distance)
     assert column is not None
-    dice = [roll(chart.dice, rng).total for _ in range(dice_count(unit, unit.stands if stands is None else stands))]
+    guns = unit.stands if stands is None else stands
+    dice = [roll(chart.dice, rng).total for _ in range(dice_count(unit, guns))]
     kind = target_class(state, target)
     shape = chart.targets.get(kind, 0)
     cover, where = cover_of(state, target, unit)
-    hits = sum(chart.lookup(d + shape + cover, column).count("H") for d in dice)
+    scored = [chart.lookup(d + shape + cover, column).count("H") for d in dice]
+    weak = dice_count(unit, min(unit.crew_hit, guns)) if unit.type == "artillery" else 0
+    halved = sum(scored[:weak])
+    hits = sum(scored[weak:]) + halved // 2
+    crew = (f"; {min(unit.crew_hit, guns)} gun{'s' if min(unit.crew_hit, guns) > 1 else ''} with crew hit "
+            f"at half effect ({halved} H of the first {weak} dice count {halved // 2})") if weak else ""
     return hits, (f"{fmt(distance)}\" ({chart.columns[column]}), {len(dice)} x {chart.dice} "
                   f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
-                  + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H on a {kind} target"
-                  + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
+                  + (f" {cover:+d} each for cover in {where}" if cover else "") + crew
+                  + f" = {hits} H on a {kind} target" + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
 
 
 def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str = "") -> list[Event]:
@@ -416,25 +425,25 @@ def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str 
                    "casualties come off at the end of the phase.")]
 
 
+CREW_HIT, TEAM_LOST, GUN_LOST = "crew hit", "limber or team lost", "gun destroyed"  # the chart's results
+
+
 def end_of_phase(state: State, rng: Rng) -> list[Event]:
     """Apply the Shooting phase's hits together (17.3): one stand per H, command stands last; a
-    battery rolls on the Damage to Artillery chart for each H and loses a gun only when it says so,
-    never to small arms ("Small arms fire may only kill crew or horses and will not damage the guns
-    themselves": their H still roll, a gun destroyed read as crew lost), and a General rolls on the
-    Casualties to Staff chart (17.3.5)."""
+    battery rolls on the Damage to Artillery chart for each H (17.3.5) and loses a gun, has guns'
+    crews hit (half effect until the next Shooting phase ends) or loses its limber team (it cannot
+    limber) as the chart says. Small arms never destroy a gun ("Small arms fire may only kill crew
+    or horses and will not damage the guns themselves"): a gun destroyed from small arms is read as
+    a crew hit. A General rolls on the Casualties to Staff chart (17.3.5)."""
     events: list[Event] = []
     for unit in state.units:
         hits, unit.pending_hits = unit.pending_hits, 0
         small, unit.pending_small_arms = unit.pending_small_arms, 0
+        unit.crew_hit = 0  # last phase's crew hits have had their phase of half effect
         if not hits or unit.status in GONE:
             continue
         if unit.type == "artillery":
-            lost, text = _rolled_losses(unit, hits - small, "artillery-damage", "gun destroyed", rng) if hits > small \
-                else (0, "")
-            if small:
-                _, crew = _rolled_losses(unit, small, "artillery-damage", (), rng)
-                text = " ".join(t for t in (text, crew[:-1] + " from small arms: crew and horses only, never a "
-                                            "gun (17.3.5).") if t)
+            lost, text = _artillery_damage(unit, hits - small, small, rng)
         elif unit.type == "general":  # lost or wounded without command (14.3)
             events += staff_14.staff_hits(state, unit, hits, rng)
             continue
@@ -447,13 +456,40 @@ def end_of_phase(state: State, rng: Rng) -> list[Event]:
     return events
 
 
-def _rolled_losses(unit: Unit, hits: int, chart_id: str, losing: str | tuple[str, ...], rng: Rng) -> tuple[int, str]:
-    """One roll per H on a chart (damage to artillery, casualties to staff): how many results cost
-    a gun or the General, and the rolls for the log."""
-    chart = house().charts[chart_id]
-    rolls = [roll(chart.dice, rng).total for _ in range(hits)]
-    results = [chart.lookup(r, 0) for r in rolls]
-    words = (losing,) if isinstance(losing, str) else losing
-    lost = sum(1 for r in results if any(w in r for w in words))
-    said = "; ".join(f"{d}: {r}" for d, r in zip(rolls, results, strict=True))
-    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.name}): {said}."
+def _artillery_damage(unit: Unit, heavy: int, small: int, rng: Rng) -> tuple[int, str]:
+    """Roll the Damage to Artillery chart for each H on a battery (``heavy`` from guns, ``small``
+    from small arms): the guns lost, with the crews hit and the limber team recorded on the unit,
+    and the text for the log, which says what each small arms roll did in the end."""
+    chart = house().charts["artillery-damage"]
+    said, lost, crews = [], 0, 0
+    for i in range(heavy + small):
+        d = roll(chart.dice, rng).total
+        result = chart.lookup(d, 0)
+        if GUN_LOST in result and i >= heavy:
+            crews += 1
+            said.append(f"{d}: {result.split(':')[0]} - but small arms never destroy a gun (17.3.5): a crew hit "
+                        "instead")
+            continue
+        lost += GUN_LOST in result
+        crews += CREW_HIT in result
+        unit.team_lost = unit.team_lost or TEAM_LOST in result
+        said.append(f"{d}: {result}" + (" (from small arms)" if i >= heavy else ""))
+    unit.crew_hit = min(unit.crew_hit + crews, max(unit.stands - lost, 0))
+    hits = heavy + small
+    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.name}): {'; '.join(said)}."
+
+
+def damage_words(unit: Unit) -> list[str]:
+    """What the status shows of a battery's damage that lasts (the house Damage to Artillery chart)."""
+    crews = [f"{unit.crew_hit} gun{'s' if unit.crew_hit > 1 else ''} at half effect until the next Shooting "
+             "phase ends (crew hit)"] if unit.crew_hit else []
+    return crews + (["limber team lost: it cannot limber"] if unit.team_lost else [])
+
+
+def check_limber(state: State, order: Form) -> None:
+    """The house Damage to Artillery chart: a battery whose limber team is lost cannot limber
+    (`form column`, the help's limbering)."""
+    unit = state.unit(order.unit)
+    if unit.type == "artillery" and unit.team_lost and order.formation == COLUMN:
+        raise IllegalOrder(f"{unit.name} has lost its limber team (Damage to Artillery chart, house): it cannot "
+                           "limber.", hint="It stays deployed; it may still fire.")
