@@ -198,12 +198,16 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
   `UNIT reserve fire STANDS` keeps only that many stands' fire: the others may fire now.
   In the Shooting phase no unit fires at an enemy in base contact with one of its side (17.3.2), and
-  small arms hits on a battery kill crew and horses, never a gun (17.3.5).
+  small arms hits on a battery kill crew and horses, never a gun (17.3.5). Artillery hits roll on
+  the house Damage to Artillery chart: a gun lost, a crew hit (that gun fires at half effect until
+  the next Shooting phase ends) or the limber team lost (the battery cannot limber); the status
+  lists damaged batteries.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
   arcs (a Mitrailleuse's 22.5) from its front corners and in range of its chart (house small arms
   12", artillery 32"); foot
-  and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
-  corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
+  and horse must pick the NEAREST such enemy (artillery may choose); a stand does not fire when a
+  friend stands in the corridor from its front corners to the target (17.3.4; the unit's other
+  stands fire); only skirmishers fire at staff. One d6 per stand or gun it
   started the phase with, two per Krupp breech loader or Mitrailleuse (10.1); each die takes the
   chart's modifier for the target (13: dispersed - skirmishers, staff, units gone to ground -1;
   line 0; dense - columns, limbered guns +1; fast - cavalry charging over 8" -1; house) and its

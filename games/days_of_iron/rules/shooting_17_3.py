@@ -38,6 +38,7 @@ from games.core.geometry import (
     Point,
     Polygon,
     add,
+    closest_points,
     convex_hull,
     overlaps,
     point_in_polygon,
@@ -52,7 +53,7 @@ from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import ChartFile, house
 from games.days_of_iron.orders import Fire, Form
-from games.days_of_iron.rules import losses_17_5, staff_14
+from games.days_of_iron.rules import formations_12, losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
     SKIRMISH,
@@ -91,24 +92,55 @@ def gap(unit: Unit, target: Unit) -> float:
     return polygon_distance(base(unit).polygon(), base(target).polygon())
 
 
-def corridor(unit: Unit, target: Unit) -> Polygon:
-    """17.3.4: the zone between lines run parallel from the firer's front corners to the target."""
-    front = base(unit).corners()[:2]
-    to_target = sub(base(target).centre, base(unit).edge_midpoint("bow"))
-    return convex_hull([*front, *(add(p, scale(to_target, 1.0)) for p in front)])
+def files(unit: Unit) -> list[tuple[float, float, int]]:
+    """The unit's front shared among its files of stands (12.1-12.3): each file's left and right ends
+    as inches from the front's left corner, and the stands that fire along it (one in a line or a
+    skirmish screen; in a column each file is several stands deep and fires along its front)."""
+    stand = house().movement.stands[formations_12.arm(unit)][0]
+    width, _ = formations_12.footprint(unit)
+    n = max(1, unit.stands)
+    across = n if unit.formation in (formations_12.LINE, SKIRMISH) else max(1, min(n, round(width / stand)))
+    step = (width - stand) / (across - 1) if across > 1 else 0.0
+    return [(i * step, i * step + stand, len(range(i, n, across))) for i in range(across)]
 
 
-def endangered(state: State, unit: Unit, target: Unit) -> Unit | None:
-    """A friendly unit that the fire would endanger (17.3.4), if any. 17.3.3: a howitzer shells a
-    target in a wood, a town or on a hill over the heads of friends; artillery on a high hill fires
-    over them, endangering only friends within 4" of the target."""
+def corridor(unit: Unit, target: Unit, left: float, right: float) -> Polygon:
+    """17.3.4: the zone between lines run parallel from a firing stand's front corners (``left`` and
+    ``right`` inches along the unit's front) to the nearest part of the target ("a rectangular zone
+    (effectively) between firer and target")."""
+    b = base(unit)
+    port = b.corners()[0]
+    front = (add(port, scale(b.starboard, left)), add(port, scale(b.starboard, right)))
+    near, far = closest_points(front, base(target).polygon())
+    to_target = sub(far, near)
+    return convex_hull([*front, *(add(p, to_target) for p in front)])
+
+
+def endangered(state: State, unit: Unit, target: Unit) -> list[tuple[int, Unit | None]]:
+    """For each file of the unit's stands (``files``), its stands and the friendly unit its fire
+    would endanger (17.3.4: "Units are Endangered if any part of their stand crosses a parallel line
+    from the front corners of firing stand to the target ... Stands cannot fire if friendly troops
+    are endangered"), None where its line is clear. 17.3.3: a howitzer shells a target in a wood, a
+    town or on a hill over the heads of friends; artillery on a high hill fires over them,
+    endangering only friends within 4" of the target."""
+    lines = files(unit)
     if unit.type == "artillery" and unit.gun == "howitzer" and sheltered(state, target):
-        return None
+        return [(n, None) for _, _, n in lines]
     over = unit.type == "artillery" and elevation(state, unit)[0] == HIGH
-    zone = corridor(unit, target)
-    return next((f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
-                 and overlaps(zone, base(f).polygon())
-                 and (not over or polygon_distance(base(f).polygon(), base(target).polygon()) <= OVER_FRIENDS + 1e-9)), None)
+    friends = [f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
+               and (not over or polygon_distance(base(f).polygon(), base(target).polygon()) <= OVER_FRIENDS + 1e-9)]
+    out: list[tuple[int, Unit | None]] = []
+    for left, right, n in lines:
+        zone = corridor(unit, target, left, right)
+        out.append((n, next((f for f in friends if len(zone) > 2 and overlaps(zone, base(f).polygon())), None)))
+    return out
+
+
+def held_back(state: State, unit: Unit, target: Unit) -> tuple[int, Unit | None]:
+    """How many of the unit's stands may not fire at the target because friends stand in their
+    lines (17.3.4), and the first friend so endangered."""
+    blocked = [(n, f) for n, f in endangered(state, unit, target) if f is not None]
+    return sum(n for n, _ in blocked), (blocked[0][1] if blocked else None)
 
 
 LOW, HIGH = 1, 2  # elevations of the terrain sheet (17.3.3)
@@ -293,10 +325,12 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
 
 
 def check_endangered(state: State, unit: Unit, target: Unit) -> None:
-    """17.3.4: "Stands cannot fire if friendly troops are endangered"."""
-    friend = endangered(state, unit, target)
-    if friend is not None:
-        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} (17.3.4).")
+    """17.3.4: "Stands cannot fire if friendly troops are endangered": refused when no stand's line
+    to the target is clear (the stands whose lines are clear fire; ``fire`` leaves the others out)."""
+    blocked, friend = held_back(state, unit, target)
+    if friend is not None and blocked >= unit.stands:
+        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} "
+                           "(17.3.4); no stand of it has a clear line.")
 
 
 def check_firer(state: State, seat: str, unit: Unit, target: Unit) -> None:
@@ -415,8 +449,13 @@ def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str 
     said after the roll."""
     unit, target = state.unit(order.unit), state.unit(order.target)
     kept = unit.reserve_stands if unit.reserve_turn == state.turn else 0  # 17.3.1: part kept for defensive fire
-    hits, said = volley(state, unit, aim or target, rng, unit.stands - kept)
+    blocked, friend = held_back(state, unit, aim or target)  # 17.3.4: stands whose line a friend stands in
+    firing = min(unit.stands - kept, unit.stands - blocked)
+    hits, said = volley(state, unit, aim or target, rng, firing)
     said += why
+    if friend is not None:
+        said += (f"; {blocked} stand{'s do' if blocked > 1 else ' does'} not fire: {friend.name} stands in "
+                 f"{'their' if blocked > 1 else 'its'} line to {target.name} (17.3.4)")
     unit.fired_turn = state.turn
     target.pending_hits += hits
     if target.type == "artillery" and unit.type != "artillery":

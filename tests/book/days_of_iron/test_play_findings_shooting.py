@@ -85,3 +85,19 @@ def test_17_3_5_small_arms_on_a_battery_say_a_gun_destroyed_was_a_crew_hit() -> 
     assert "remove one gun model" not in text
     assert "6: gun destroyed - but small arms never destroy a gun (17.3.5): a crew hit instead" in text
     assert battery.crew_hit == 2
+
+
+def test_17_3_4_the_stands_with_a_clear_line_fire() -> None:
+    """17.3.4: "Units are Endangered if any part of their stand crosses a parallel line from the
+    front corners of firing stand to the target ... Stands cannot fire if friendly troops are
+    endangered." In play (outpost, turn 4) a 15" skirmish screen was refused its fire at a target
+    straight ahead of its middle because a friend stood by one end. Gen. Doëns stands just in front
+    of the 10e's right-hand stand: that stand does not fire, the other seven do."""
+    state, rng = table()
+    place(state, "10e Chasseurs à pied", 36.0, 30.0, 0.0, "skirmish")  # 8 stands, 28.5" to 43.5"
+    target = place(state, "74th", 36.0, 20.0, 180.0)
+    place(state, "Gen. Doëns", 43.0, 27.0, 0.0)
+    to_step(state, "Shooting", rng)
+    said = text_of(order(state, "french", "10e Chasseurs à pied fire at 74th", DiceThenStream([6] * 8)))
+    assert "7 x 1d6" in said and "1 stand does not fire: Gen. Doëns stands in its line to 74th Infantry" in said
+    assert target.pending_hits == 7
