@@ -1,4 +1,4 @@
-"""Play findings of issue 21 about shooting and its results (F8, F14): each test quotes the book and
+"""Play findings of issue 21 about shooting and its results (F8, F9, F14, F15): each test quotes the book and
 fails on the rules as they were when the finding was made (the findings list is in the issue's report)."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
-from games.days_of_iron.rules import shooting_17_3
-from games.days_of_iron.state import State, Unit
+from games.days_of_iron.rules import routing_17_4_14, shooting_17_3
+from games.days_of_iron.state import ROUTING, State, Unit
 from tests.book.days_of_iron.table import place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, finish_turn, order, start_turn
 from tests.scripted import DiceThenStream
@@ -101,3 +101,16 @@ def test_17_3_4_the_stands_with_a_clear_line_fire() -> None:
     said = text_of(order(state, "french", "10e Chasseurs à pied fire at 74th", DiceThenStream([6] * 8)))
     assert "7 x 1d6" in said and "1 stand does not fire: Gen. Doëns stands in its line to 74th Infantry" in said
     assert target.pending_hits == 7
+
+
+def test_17_3_5_the_post_says_an_attached_general_routs_with_his_unit() -> None:
+    """17.3.5: "if they are attached to a unit that routs they will also rout." In play (meeting,
+    turn 4) the post said only "24e de Ligne routs (under fire from 77th Infantry)"; the status
+    showed General Frossard routing, the post never said so."""
+    state, _ = table()
+    ligne = place(state, "24e de Ligne", 36.0, 30.0, 0.0)
+    general = place(state, "General Frossard", 36.0, 31.5, 0.0)
+    general.attached = ligne.id
+    said = text_of(routing_17_4_14.rout(state, ligne, (36.0, 20.0), cause="under fire from 77th Infantry"))
+    assert general.status == ROUTING
+    assert "General Frossard, attached to 24e de Ligne, routs with it (17.3.5" in said, said
