@@ -243,9 +243,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   is gone for good, into an enemy it is dispersed, into or across a river away from a ford or
   bridge it drowns and is removed (17.5.1); friends in line or skirmish it bursts through
   are disordered, columns it goes around; an unlimbered battery that routs is destroyed. When the
-  Morale phase opens every unit disordered, shaken, halted or gone to ground takes the rally test;
-  `UNIT rally` (or `rally UNIT`, Morale phase, once a turn) tests a routing unit: passing, it halts
-  in line or column facing back the way it routed. A halted unit moves normally again once it
+  Morale phase opens every unit disordered, shaken, halted or gone to ground takes the rally test
+  (not one disordered only by the wood or town it stands in: it stays so until it moves out);
+  `UNIT rally` (or `rally UNIT`, Morale phase, once a turn) tests a routing unit, or one not in good
+  order that has not yet taken its test this turn: passing, a router halts in line or column facing
+  back the way it routed. A halted unit moves normally again once it
   passes that rally, or a Casualties from Shooting test in a later turn (17.2.10).
 - Generals (14.2, 14.4, 17.3.5): `GENERAL attach UNIT` (Movement phase, within his move) puts him
   touching the unit's rear: he moves with it, adds his quality in its tests and routs with it, and
