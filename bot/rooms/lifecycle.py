@@ -58,6 +58,9 @@ END_RULE = ("Only the umpire, whoever created the game, or a member with Manage 
 VOTES_LAPSE = "(Any change on the board, in who is to act or in the seats clears the votes.)"
 
 
+NEXT_LINE = re.compile(r"^(?:Next|To act): ")  # the rules' line naming who acts
+
+
 class Lifecycle:
     """Set a game up, fill its seats, start it, show it, end it."""
 
@@ -185,7 +188,10 @@ class Lifecycle:
         """/game status of this game (the pinned status message is its text too)."""
         row = loaded.row
         seats = loaded.seats()
-        lines = [f"**{loaded.rules.name}** ({row.scenario}), {row.status}.", loaded.memo("summary", lambda: summary(loaded))]
+        told = loaded.memo("summary", lambda: summary(loaded))
+        if row.status not in ("setup", "running"):  # a game ended at the table (concession, /game end): nobody is to act,
+            told = "\n".join(line for line in told.split("\n") if not NEXT_LINE.match(line))  # whatever the rules' state says
+        lines = [f"**{loaded.rules.name}** ({row.scenario}), {row.status}.", told]
         lines.append("Seats: " + ", ".join(
             f"{s.label}: {('<@' + row.seats[s.id]['user'] + '>') if s.id in row.seats else 'open'}" for s in seats))
         if row.status == "running":

@@ -86,6 +86,7 @@ from games.days_of_iron.rules import (
     routing_17_4_14,
     scouting_19_1,
     seen_fire_17_3,
+    shooting_17_3,
     squadrons_17_2_6,
     staff_14,
     victory_18,
@@ -197,12 +198,16 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
   `UNIT reserve fire STANDS` keeps only that many stands' fire: the others may fire now.
   In the Shooting phase no unit fires at an enemy in base contact with one of its side (17.3.2), and
-  small arms hits on a battery kill crew and horses, never a gun (17.3.5).
+  small arms hits on a battery kill crew and horses, never a gun (17.3.5). Artillery hits roll on
+  the house Damage to Artillery chart: a gun lost, a crew hit (that gun fires at half effect until
+  the next Shooting phase ends) or the limber team lost (the battery cannot limber); the status
+  lists damaged batteries.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
   arcs (a Mitrailleuse's 22.5) from its front corners and in range of its chart (house small arms
   12", artillery 32"); foot
-  and horse must pick the NEAREST such enemy (artillery may choose); no friend may stand in the
-  corridor to the target (17.3.4); only skirmishers fire at staff. One d6 per stand or gun it
+  and horse must pick the NEAREST such enemy (artillery may choose); a stand does not fire when a
+  friend stands in the corridor from its front corners to the target (17.3.4; the unit's other
+  stands fire); only skirmishers fire at staff. One d6 per stand or gun it
   started the phase with, two per Krupp breech loader or Mitrailleuse (10.1); each die takes the
   chart's modifier for the target (13: dispersed - skirmishers, staff, units gone to ground -1;
   line 0; dense - columns, limbered guns +1; fast - cavalry charging over 8" -1; house) and its
@@ -238,9 +243,11 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   is gone for good, into an enemy it is dispersed, into or across a river away from a ford or
   bridge it drowns and is removed (17.5.1); friends in line or skirmish it bursts through
   are disordered, columns it goes around; an unlimbered battery that routs is destroyed. When the
-  Morale phase opens every unit disordered, shaken, halted or gone to ground takes the rally test;
-  `UNIT rally` (or `rally UNIT`, Morale phase, once a turn) tests a routing unit: passing, it halts
-  in line or column facing back the way it routed. A halted unit moves normally again once it
+  Morale phase opens every unit disordered, shaken, halted or gone to ground takes the rally test
+  (not one disordered only by the wood or town it stands in: it stays so until it moves out);
+  `UNIT rally` (or `rally UNIT`, Morale phase, once a turn) tests a routing unit, or one not in good
+  order that has not yet taken its test this turn: passing, a router halts in line or column facing
+  back the way it routed. A halted unit moves normally again once it
   passes that rally, or a Casualties from Shooting test in a later turn (17.2.10).
 - Generals (14.2, 14.4, 17.3.5): `GENERAL attach UNIT` (Movement phase, within his move) puts him
   touching the unit's rear: he moves with it, adds his quality in its tests and routs with it, and
@@ -522,7 +529,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return movement_17_4.check_move(state, seat, order)
             case Form():
                 charges_17_2.check_form_allowed(state, order)
-                return movement_17_4.check_form(state, seat, order)
+                checked = movement_17_4.check_form(state, seat, order)
+                shooting_17_3.check_limber(state, order)
+                return checked
             case Face():
                 charges_17_2.check_form_allowed(state, order)
                 return movement_17_4.check_face(state, seat, order)

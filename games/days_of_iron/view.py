@@ -211,6 +211,10 @@ def status(state: State) -> list[str]:
                 if formations_12.on_table(u) and morale_17_2.status_words(u)]
     if troubled:  # 17.2.8: the markers everyone sees on the table (units on it only, never a hidden one)
         lines.append("Not in good order: " + "; ".join(troubled) + ".")
+    damaged = [f"{u.name} {', '.join(shooting_17_3.damage_words(u))}" for u in state.units
+               if formations_12.on_table(u) and shooting_17_3.damage_words(u)]
+    if damaged:  # the Damage to Artillery chart's lasting results (17.3.5, house)
+        lines.append("Damaged batteries: " + "; ".join(damaged) + ".")
     if state.objectives:
         lines.append("Objectives: " + "; ".join(f"{o.name}{_where(state, o.name)} - {state.side_name(o.held_by)}"
                                                 for o in state.objectives))

@@ -179,7 +179,7 @@ class OakAndIron(Ruleset[State, OakOrder]):
             raise WrongPhase("The game is over.")
         match order:
             case Measure(ship=ship, target=target):
-                return range_ruler_2.measure(state, ship.id, target.id)
+                return range_ruler_2.measure(state, seat, ship.id, target.id)
             case Initiative(card=card):
                 return initiative_4_1.seal_card(state, seat, card.id, rng) + turn_4.sealed(state, rng)
             case Role() | Draft() | TerrainAdd() | TerrainDone() | TerrainPlace() | TerrainDiscard() | TerrainMove() | TerrainKeep() | Deploy():

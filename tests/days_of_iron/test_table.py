@@ -288,9 +288,10 @@ def test_fire_needs_the_arc_the_range_the_nearest_target_and_no_friend_in_the_wa
     other.formation, other.x, other.y, other.facing = "line", 36.0, 19.0, 180.0
     with pytest.raises(IllegalOrder, match="must fire at the nearest visible enemy, 74th Infantry"):
         RS.parse_order(state, "french", "2e de Ligne fire at 39th")
-    # a friend between the firer and the target is endangered (17.3.4)
+    # a friend across the whole front between the firer and the target is endangered (17.3.4; a
+    # friend before some stands only stops those: test_17_3_shooting.py)
     friend = unit(state, "63e de Ligne")
-    friend.formation, friend.x, friend.y, friend.facing = "column", 36.0, 26.5, 0.0
+    friend.formation, friend.x, friend.y, friend.facing = "line", 36.0, 26.5, 0.0
     with pytest.raises(IllegalOrder, match="63e de Ligne would be endangered"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     # staff only for skirmishers (17.3.5)

@@ -496,7 +496,8 @@ def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str
         unit.order, unit.order_turn, unit.halted = DISORDERED, state.turn, True
         stops = " and its own charge stops" if unit.charging else ""
         unit.charging = ""
-        return [public(f"{head}: it is disordered and halted{stops} (17.2.8, 17.2.10).")]
+        return [public(f"{head}: it is disordered and halted{stops} (17.2.8, 17.2.10)" + (
+            ", so it does not evade: only a unit that passes evades (17.4.16)." if evade else "."))]
     if evade:
         return [public(f"{head}: passed, it evades."), *evading_17_4_16.evade(state, unit, charger, route)]
     return [public(f"{head}: it stands.")]

@@ -264,7 +264,8 @@ def staff_risk(state: State, general: Unit, rng: Rng, rule: str = "17.3.5") -> l
 
 def check_rally(state: State, seat: str, unit: Unit) -> Rally:
     """17.2.11: in its side's part of the Morale phase a unit not in good order (or routing) may
-    take one rally test a turn."""
+    take one rally test a turn; not one disordered only by the ground it stands in (no test could
+    restore it: the phase's opening passes it over too)."""
     if unit.type == "general":  # a routing General rallies with the unit he routed with (17.3.5)
         with_unit = f": he rallies with {state.unit(unit.attached).name}, `{unit.attached} rally`" if unit.attached else ""
         raise IllegalOrder(f"{unit.name} is a General and takes no rally test of his own (17.2.11){with_unit}.")
@@ -278,6 +279,10 @@ def check_rally(state: State, seat: str, unit: Unit) -> Rally:
         raise NotYourTurn(f"the {state.side_name(state.acting_side())} rally now, their own units.")
     if unit.rally_turn == state.turn:
         raise IllegalOrder(f"{unit.name} has taken its rally test this turn.")
+    if _ground_only(state, unit):
+        raise IllegalOrder(f"{unit.name} is disordered only by standing in {disordering_ground(state, unit)}: it stays "
+                           "disordered until it moves out (15.7, 17.2.8), so a rally test has nothing to restore.",
+                           hint=f"Move {unit.name} out of it in the Movement phase.")
     return Rally(unit.id)
 
 

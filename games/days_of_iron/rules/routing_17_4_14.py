@@ -71,9 +71,12 @@ def rout(state: State, unit: Unit, away_from: Point, *, cause: str = "") -> list
     unit.rout_bearing = round(bearing_of(away), 6) % 360.0 if length(away) > EPS else (unit.facing + 180.0) % 360.0
     unit.status, unit.charging, unit.halted, unit.ground = ROUTING, "", False, False
     unit.rout_turn, unit.rout_done = state.turn, 0.0
-    for general in attached_generals(state, unit):
+    staff = attached_generals(state, unit)
+    for general in staff:
         general.status = ROUTING
     events = [public(f"{unit.name} routs{why}: initial rout of {fmt(rout_distance(unit) / 2)}\" (17.4.14).")]
+    events += [public(f"{g.name}, attached to {unit.name}, routs with it (17.3.5: \"if they are attached to a unit "
+                      "that routs they will also rout\").") for g in staff]
     return events + rout_move(state, unit, rout_distance(unit) / 2)
 
 

@@ -20,9 +20,10 @@ over friends, endangering only those within 4" of the target; a howitzer shells 
 towns or on hills over friends' heads. From a high hill troops are seen 8" beyond a wood or town
 not itself on a hill (15.7, 15.8).
 
-NOT carried out here yet: the 4-stand multiples of line infantry, the effects of artillery
-damage other than lost guns and of staff wounds (lost command turns), staff attached to units,
-defensive fire (17.3.1).
+Damage to artillery (17.3.5, house chart): a gun lost, a gun's crew hit (it fires at half effect
+until the next Shooting phase ends) or the limber team lost (the battery cannot limber).
+
+NOT carried out here yet: the 4-stand multiples of line infantry.
 
 Hills (15.1): a line of sight over a crest line of a hill is open only to a unit within 1" of that
 crest (house: a piece's crests are the two centre lines of its bounding box, the spine along the
@@ -37,6 +38,7 @@ from games.core.geometry import (
     Point,
     Polygon,
     add,
+    closest_points,
     convex_hull,
     overlaps,
     point_in_polygon,
@@ -50,8 +52,8 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import ChartFile, house
-from games.days_of_iron.orders import Fire
-from games.days_of_iron.rules import losses_17_5, staff_14
+from games.days_of_iron.orders import Fire, Form
+from games.days_of_iron.rules import formations_12, losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
     SKIRMISH,
@@ -90,24 +92,55 @@ def gap(unit: Unit, target: Unit) -> float:
     return polygon_distance(base(unit).polygon(), base(target).polygon())
 
 
-def corridor(unit: Unit, target: Unit) -> Polygon:
-    """17.3.4: the zone between lines run parallel from the firer's front corners to the target."""
-    front = base(unit).corners()[:2]
-    to_target = sub(base(target).centre, base(unit).edge_midpoint("bow"))
-    return convex_hull([*front, *(add(p, scale(to_target, 1.0)) for p in front)])
+def files(unit: Unit) -> list[tuple[float, float, int]]:
+    """The unit's front shared among its files of stands (12.1-12.3): each file's left and right ends
+    as inches from the front's left corner, and the stands that fire along it (one in a line or a
+    skirmish screen; in a column each file is several stands deep and fires along its front)."""
+    stand = house().movement.stands[formations_12.arm(unit)][0]
+    width, _ = formations_12.footprint(unit)
+    n = max(1, unit.stands)
+    across = n if unit.formation in (formations_12.LINE, SKIRMISH) else max(1, min(n, round(width / stand)))
+    step = (width - stand) / (across - 1) if across > 1 else 0.0
+    return [(i * step, i * step + stand, len(range(i, n, across))) for i in range(across)]
 
 
-def endangered(state: State, unit: Unit, target: Unit) -> Unit | None:
-    """A friendly unit that the fire would endanger (17.3.4), if any. 17.3.3: a howitzer shells a
-    target in a wood, a town or on a hill over the heads of friends; artillery on a high hill fires
-    over them, endangering only friends within 4" of the target."""
+def corridor(unit: Unit, target: Unit, left: float, right: float) -> Polygon:
+    """17.3.4: the zone between lines run parallel from a firing stand's front corners (``left`` and
+    ``right`` inches along the unit's front) to the nearest part of the target ("a rectangular zone
+    (effectively) between firer and target")."""
+    b = base(unit)
+    port = b.corners()[0]
+    front = (add(port, scale(b.starboard, left)), add(port, scale(b.starboard, right)))
+    near, far = closest_points(front, base(target).polygon())
+    to_target = sub(far, near)
+    return convex_hull([*front, *(add(p, to_target) for p in front)])
+
+
+def endangered(state: State, unit: Unit, target: Unit) -> list[tuple[int, Unit | None]]:
+    """For each file of the unit's stands (``files``), its stands and the friendly unit its fire
+    would endanger (17.3.4: "Units are Endangered if any part of their stand crosses a parallel line
+    from the front corners of firing stand to the target ... Stands cannot fire if friendly troops
+    are endangered"), None where its line is clear. 17.3.3: a howitzer shells a target in a wood, a
+    town or on a hill over the heads of friends; artillery on a high hill fires over them,
+    endangering only friends within 4" of the target."""
+    lines = files(unit)
     if unit.type == "artillery" and unit.gun == "howitzer" and sheltered(state, target):
-        return None
+        return [(n, None) for _, _, n in lines]
     over = unit.type == "artillery" and elevation(state, unit)[0] == HIGH
-    zone = corridor(unit, target)
-    return next((f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
-                 and overlaps(zone, base(f).polygon())
-                 and (not over or polygon_distance(base(f).polygon(), base(target).polygon()) <= OVER_FRIENDS + 1e-9)), None)
+    friends = [f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
+               and (not over or polygon_distance(base(f).polygon(), base(target).polygon()) <= OVER_FRIENDS + 1e-9)]
+    out: list[tuple[int, Unit | None]] = []
+    for left, right, n in lines:
+        zone = corridor(unit, target, left, right)
+        out.append((n, next((f for f in friends if len(zone) > 2 and overlaps(zone, base(f).polygon())), None)))
+    return out
+
+
+def held_back(state: State, unit: Unit, target: Unit) -> tuple[int, Unit | None]:
+    """How many of the unit's stands may not fire at the target because friends stand in their
+    lines (17.3.4), and the first friend so endangered."""
+    blocked = [(n, f) for n, f in endangered(state, unit, target) if f is not None]
+    return sum(n for n, _ in blocked), (blocked[0][1] if blocked else None)
 
 
 LOW, HIGH = 1, 2  # elevations of the terrain sheet (17.3.3)
@@ -292,10 +325,12 @@ def check_fire(state: State, seat: str, order: Fire) -> Fire:
 
 
 def check_endangered(state: State, unit: Unit, target: Unit) -> None:
-    """17.3.4: "Stands cannot fire if friendly troops are endangered"."""
-    friend = endangered(state, unit, target)
-    if friend is not None:
-        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} (17.3.4).")
+    """17.3.4: "Stands cannot fire if friendly troops are endangered": refused when no stand's line
+    to the target is clear (the stands whose lines are clear fire; ``fire`` leaves the others out)."""
+    blocked, friend = held_back(state, unit, target)
+    if friend is not None and blocked >= unit.stands:
+        raise IllegalOrder(f"{friend.name} would be endangered: it stands between {unit.name} and {target.name} "
+                           "(17.3.4); no stand of it has a clear line.")
 
 
 def check_firer(state: State, seat: str, unit: Unit, target: Unit) -> None:
@@ -383,20 +418,28 @@ def target_class(state: State, target: Unit) -> Target:
 def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None = None) -> tuple[int, str]:
     """Roll a unit's fire at a target (17.3): the dice (10.1) of ``stands`` of its stands (default
     all) read in the range band's column, each with the chart's modifier for the target definition
-    (13) and the target's cover (13.5, 13.6, 15.11). Returns the hits and the roll as the log shows it."""
+    (13) and the target's cover (13.5, 13.6, 15.11). A battery's guns whose crews were hit (the
+    Damage to Artillery chart, house) fire at half effect: the H their dice score are halved,
+    rounded down. Returns the hits and the roll as the log shows it."""
     chart = chart_of(unit)
     distance = gap(unit, target)
     column = chart.column_for(distance)
     assert column is not None
-    dice = [roll(chart.dice, rng).total for _ in range(dice_count(unit, unit.stands if stands is None else stands))]
+    guns = unit.stands if stands is None else stands
+    dice = [roll(chart.dice, rng).total for _ in range(dice_count(unit, guns))]
     kind = target_class(state, target)
     shape = chart.targets.get(kind, 0)
     cover, where = cover_of(state, target, unit)
-    hits = sum(chart.lookup(d + shape + cover, column).count("H") for d in dice)
+    scored = [chart.lookup(d + shape + cover, column).count("H") for d in dice]
+    weak = dice_count(unit, min(unit.crew_hit, guns)) if unit.type == "artillery" else 0
+    halved = sum(scored[:weak])
+    hits = sum(scored[weak:]) + halved // 2
+    crew = (f"; {min(unit.crew_hit, guns)} gun{'s' if min(unit.crew_hit, guns) > 1 else ''} with crew hit "
+            f"at half effect ({halved} H of the first {weak} dice count {halved // 2})") if weak else ""
     return hits, (f"{fmt(distance)}\" ({chart.columns[column]}), {len(dice)} x {chart.dice} "
                   f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
-                  + (f" {cover:+d} each for cover in {where}" if cover else "") + f" = {hits} H on a {kind} target"
-                  + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
+                  + (f" {cover:+d} each for cover in {where}" if cover else "") + crew
+                  + f" = {hits} H on a {kind} target" + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
 
 
 def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str = "") -> list[Event]:
@@ -406,8 +449,13 @@ def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str 
     said after the roll."""
     unit, target = state.unit(order.unit), state.unit(order.target)
     kept = unit.reserve_stands if unit.reserve_turn == state.turn else 0  # 17.3.1: part kept for defensive fire
-    hits, said = volley(state, unit, aim or target, rng, unit.stands - kept)
+    blocked, friend = held_back(state, unit, aim or target)  # 17.3.4: stands whose line a friend stands in
+    firing = min(unit.stands - kept, unit.stands - blocked)
+    hits, said = volley(state, unit, aim or target, rng, firing)
     said += why
+    if friend is not None:
+        said += (f"; {blocked} stand{'s do' if blocked > 1 else ' does'} not fire: {friend.name} stands in "
+                 f"{'their' if blocked > 1 else 'its'} line to {target.name} (17.3.4)")
     unit.fired_turn = state.turn
     target.pending_hits += hits
     if target.type == "artillery" and unit.type != "artillery":
@@ -416,25 +464,25 @@ def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str 
                    "casualties come off at the end of the phase.")]
 
 
+CREW_HIT, TEAM_LOST, GUN_LOST = "crew hit", "limber or team lost", "gun destroyed"  # the chart's results
+
+
 def end_of_phase(state: State, rng: Rng) -> list[Event]:
     """Apply the Shooting phase's hits together (17.3): one stand per H, command stands last; a
-    battery rolls on the Damage to Artillery chart for each H and loses a gun only when it says so,
-    never to small arms ("Small arms fire may only kill crew or horses and will not damage the guns
-    themselves": their H still roll, a gun destroyed read as crew lost), and a General rolls on the
-    Casualties to Staff chart (17.3.5)."""
+    battery rolls on the Damage to Artillery chart for each H (17.3.5) and loses a gun, has guns'
+    crews hit (half effect until the next Shooting phase ends) or loses its limber team (it cannot
+    limber) as the chart says. Small arms never destroy a gun ("Small arms fire may only kill crew
+    or horses and will not damage the guns themselves"): a gun destroyed from small arms is read as
+    a crew hit. A General rolls on the Casualties to Staff chart (17.3.5)."""
     events: list[Event] = []
     for unit in state.units:
         hits, unit.pending_hits = unit.pending_hits, 0
         small, unit.pending_small_arms = unit.pending_small_arms, 0
+        unit.crew_hit = 0  # last phase's crew hits have had their phase of half effect
         if not hits or unit.status in GONE:
             continue
         if unit.type == "artillery":
-            lost, text = _rolled_losses(unit, hits - small, "artillery-damage", "gun destroyed", rng) if hits > small \
-                else (0, "")
-            if small:
-                _, crew = _rolled_losses(unit, small, "artillery-damage", (), rng)
-                text = " ".join(t for t in (text, crew[:-1] + " from small arms: crew and horses only, never a "
-                                            "gun (17.3.5).") if t)
+            lost, text = _artillery_damage(unit, hits - small, small, rng)
         elif unit.type == "general":  # lost or wounded without command (14.3)
             events += staff_14.staff_hits(state, unit, hits, rng)
             continue
@@ -447,13 +495,40 @@ def end_of_phase(state: State, rng: Rng) -> list[Event]:
     return events
 
 
-def _rolled_losses(unit: Unit, hits: int, chart_id: str, losing: str | tuple[str, ...], rng: Rng) -> tuple[int, str]:
-    """One roll per H on a chart (damage to artillery, casualties to staff): how many results cost
-    a gun or the General, and the rolls for the log."""
-    chart = house().charts[chart_id]
-    rolls = [roll(chart.dice, rng).total for _ in range(hits)]
-    results = [chart.lookup(r, 0) for r in rolls]
-    words = (losing,) if isinstance(losing, str) else losing
-    lost = sum(1 for r in results if any(w in r for w in words))
-    said = "; ".join(f"{d}: {r}" for d, r in zip(rolls, results, strict=True))
-    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.name}): {said}."
+def _artillery_damage(unit: Unit, heavy: int, small: int, rng: Rng) -> tuple[int, str]:
+    """Roll the Damage to Artillery chart for each H on a battery (``heavy`` from guns, ``small``
+    from small arms): the guns lost, with the crews hit and the limber team recorded on the unit,
+    and the text for the log, which says what each small arms roll did in the end."""
+    chart = house().charts["artillery-damage"]
+    said, lost, crews = [], 0, 0
+    for i in range(heavy + small):
+        d = roll(chart.dice, rng).total
+        result = chart.lookup(d, 0)
+        if GUN_LOST in result and i >= heavy:
+            crews += 1
+            said.append(f"{d}: {result.split(':')[0]} - but small arms never destroy a gun (17.3.5): a crew hit "
+                        "instead")
+            continue
+        lost += GUN_LOST in result
+        crews += CREW_HIT in result
+        unit.team_lost = unit.team_lost or TEAM_LOST in result
+        said.append(f"{d}: {result}" + (" (from small arms)" if i >= heavy else ""))
+    unit.crew_hit = min(unit.crew_hit + crews, max(unit.stands - lost, 0))
+    hits = heavy + small
+    return lost, f"{unit.name} hit {hits} time{'s' if hits > 1 else ''} ({chart.name}): {'; '.join(said)}."
+
+
+def damage_words(unit: Unit) -> list[str]:
+    """What the status shows of a battery's damage that lasts (the house Damage to Artillery chart)."""
+    crews = [f"{unit.crew_hit} gun{'s' if unit.crew_hit > 1 else ''} at half effect until the next Shooting "
+             "phase ends (crew hit)"] if unit.crew_hit else []
+    return crews + (["limber team lost: it cannot limber"] if unit.team_lost else [])
+
+
+def check_limber(state: State, order: Form) -> None:
+    """The house Damage to Artillery chart: a battery whose limber team is lost cannot limber
+    (`form column`, the help's limbering)."""
+    unit = state.unit(order.unit)
+    if unit.type == "artillery" and unit.team_lost and order.formation == COLUMN:
+        raise IllegalOrder(f"{unit.name} has lost its limber team (Damage to Artillery chart, house): it cannot "
+                           "limber.", hint="It stays deployed; it may still fire.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from games.core.errors import IllegalOrder
 from games.core.geometry import bearing_of, sub
-from games.core.ruleset import Event, public
+from games.core.ruleset import Event, private
 from games.oak_and_iron.data import rules
 from games.oak_and_iron.measure import (
     BAND_NAMES,
@@ -31,9 +31,11 @@ def band_text(dist: float) -> str:
     return f"{dist:.2f}\" ({BAND_NAMES[band_of(dist, distances())]})"
 
 
-def measure(state: State, ship_id: str, target_id: str) -> list[Event]:
+def measure(state: State, seat: str, ship_id: str, target_id: str) -> list[Event]:
     """Everything the ruler and the eye would tell about two ships: distance and band, point of
-    sail, bearing, and for each broadside whether the target is in its path and in sight."""
+    sail, bearing, and for each broadside whether the target is in its path and in sight. Told to
+    the asker alone, as Days of Iron's `measure` is: a question changes nothing at the table (the
+    book says nothing of measuring aloud)."""
     ship, target = state.ship(ship_id), state.ship(target_id)
     if not (ship.on_table and target.on_table) or ship_id == target_id:
         raise IllegalOrder(f"Measure between two different ships on the table, not {ship.name} and {target.name}.")
@@ -54,4 +56,4 @@ def measure(state: State, ship_id: str, target_id: str) -> list[Event]:
             + (", reload marker" if (ship.reload_port if side == "port" else ship.reload_starboard) else "")
         )
     bits.append(f"band {BAND_NAMES[band_of(d, distances())]}")
-    return [public("; ".join(bits) + ".")]
+    return [private("; ".join(bits) + ".", seat)]

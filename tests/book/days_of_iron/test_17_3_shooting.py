@@ -182,17 +182,23 @@ def test_17_3_3_guns_on_the_flat_may_not_fire_at_a_high_hill_guns_on_a_low_hill_
 def test_17_3_4_no_unit_fires_past_a_friend_in_the_corridor() -> None:
     """17.3.4: "Units are *Endangered* if any part of their stand crosses a parallel line from the
     front corners of firing stand to the target ... Stands cannot fire if friendly troops are
-    endangered." The 10e's column between the 2e and the 74th stops the fire; off to the side it
-    does not."""
+    endangered." The 63e's line across the whole front between the 2e and the 74th stops the fire;
+    the 10e's column in front of the 2e's three right-hand stands stops those three only (RULINGS.md
+    17.3.4); off to the side it stops none."""
     state, rng = table()
-    place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0)  # 12 stands, 30" to 42"
     place(state, "74th", 36.0, 22.0, 180.0)  # 7" apart
-    friend = place(state, "10e Chasseurs à pied", 41.0, 26.0, 0.0, "column")
+    wall = place(state, "63e de Ligne", 36.0, 26.0, 0.0)
     to_step(state, "Shooting", rng)
     with pytest.raises(IllegalOrder, match=r"17\.3\.4"):
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
-    friend.x = 60.0
-    RS.parse_order(state, "french", "2e de Ligne fire at 74th")
+    wall.x = 70.0
+    friend = place(state, "10e Chasseurs à pied", 41.0, 26.0, 0.0, "column")  # 39" to 43"
+    said = text_of(order(state, "french", "2e de Ligne fire at 74th", DiceThenStream([6] * 12)))
+    assert "9 x 1d6" in said and "3 stands do not fire: 10e Chasseurs à pied stands in their line" in said
+    friend.x, unit(state, "2e de Ligne").fired_turn = 60.0, 0
+    said = text_of(order(state, "french", "2e de Ligne fire at 74th", DiceThenStream([6] * 12)))
+    assert "12 x 1d6" in said and "do not fire" not in said
 
 
 def test_17_3_5_only_skirmishers_fire_at_staff() -> None:
