@@ -215,9 +215,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
   with the distance to each enemy unit you can see. Terrain (section 15) is drawn on the
-  table: slow ground divides a move's distance by its sheet multiplier, a column wholly on a road
-  goes x1.5 (15.2); rivers are crossed only at bridges and fords (fords in column, and they
-  disorder); crossing a wall or fortification disorders (15.10); towns, woods, fords and swamps
+  table: slow ground divides the distance moved over it (only that part of the move, 17.4.4) by its
+  sheet multiplier, a column wholly on a road goes x1.5 there (15.2); rivers are crossed only at
+  bridges and fords (fords in column, and they disorder); crossing a wall or fortification disorders (15.10); towns, woods, fords and swamps
   keep a unit in them disordered (15.7, 17.2.8); woods, towns and hills block sight unless firer or
   target stands in them, and sight over a hill's crest (its centre lines) only from within 1" of
   it (15.1); cover (stood in, or within 1" behind it, 15.11; none on a road through a town, 15.2)

@@ -356,10 +356,11 @@ def test_terrain_slows_moves_blocks_sight_and_gives_cover() -> None:
     assert {t.label for t in RS.view(state, None).board.table_terrain} >= {"Bois de la Garenne", "Saint-Privat farm"}
     ligne = unit(state, "2e de Ligne")  # x 8-12: its path up the table runs into the light wood (y 18-28)
     ligne.y = 32.5  # its front 3" short of the wood
-    with pytest.raises(IllegalOrder, match=r'costs 10.67" .* Bois de la Garenne slows it \(x0.75'):
+    # only the 5" (then 3") in the wood are slowed: 3 + 5 / 0.75, then 3 + 3 / 0.75 (17.4.4)
+    with pytest.raises(IllegalOrder, match=r'costs 9.67" .* Bois de la Garenne slows it \(x0.75.*`2e-ligne move 6.75`'):
         RS.parse_order(state, "french", "2e de Ligne move 8")
     events = order(state, "french", "2e de Ligne move 6", rng)
-    assert 'moves 6" through Bois de la Garenne: it costs 8"' in events[0].text
+    assert 'moves 6" through Bois de la Garenne: it costs 7"' in events[0].text
     # sight: the farm (a town) between firer and target blocks the line unless one stands in it
     firer, target = unit(state, "63e de Ligne"), unit(state, "74th")
     firer.formation, firer.x, firer.y, firer.facing = "line", 61.0, 32.0, 0.0

@@ -13,6 +13,7 @@ a refusal can never tell a player where an enemy hides.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -25,6 +26,7 @@ from games.core.geometry import (
     bearing_of,
     clip_half_plane,
     convex_hull,
+    cross,
     oriented,
     overlaps,
     point_in_polygon,
@@ -108,9 +110,14 @@ def wheel_cost(unit: Unit, degrees: float) -> float:
     return width * math.radians(degrees) * house().movement.costs.wheel_factor
 
 
-def move_cost(unit: Unit, order: Move, factor: float) -> float:
-    """Inches of allowance a move uses: the distance (slowed by terrain) plus the wheel's doubled arc."""
-    return order.inches / factor + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
+def move_going(state: State, unit: Unit, order: Move) -> tuple[Going, list[Unit]]:
+    """What a move costs (``going``: its straight part over the ground, 17.4.4; the wheel's doubled
+    outer arc on top, 17.4.6) and the friendly lines it passes through (17.4.9)."""
+    start = base(unit)
+    passed = lines_passed(state, unit, start, moved_base(unit, order))
+    way = going(state, unit, start, order.inches, passed)
+    wheel = wheel_cost(unit, order.degrees) if order.degrees else 0.0
+    return dataclasses.replace(way, cost=way.cost + wheel), passed
 
 
 def moved_base(unit: Unit, order: Move) -> Base:
@@ -132,33 +139,114 @@ def pieces_under(state: State, polygon: Sequence[Point]) -> list[TerrainPiece]:
     return [t for t in state.terrain if overlaps(polygon, [(p[0], p[1]) for p in t.points])]
 
 
-def terrain_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
-    """Section 15 on the measured table (house rule for the missing movement sheet): a move that
-    crosses or enters terrain slower than open ground costs as if all of it were in the slowest
-    piece crossed (the distance is divided by its movement multiplier); 0 is impassable. A river
-    (15.3) is crossed only where a bridge or ford (15.4) covers all of the move's path over it."""
-    swept = convex_hull([*start.polygon(), *end.polygon()])
-    types = house().terrain
-    slow: list[tuple[float, str]] = []
-    for piece in pieces_under(state, swept):
-        kind = types[piece.type]
-        if kind.water:
-            if uncrossed(state, swept, piece):
-                slow.append((0.0, piece.name))
-        elif kind.move < 1:
-            slow.append((kind.move, piece.name))
-    return min(slow) if slow else (1.0, "")
+def _crossings(moving: Sequence[Point], way: Point, fixed: Sequence[Point]) -> list[float]:
+    """The distances along ``way`` (a unit vector) at which a corner of ``moving`` crosses the line of
+    an edge of ``fixed`` or a corner of ``fixed`` crosses the line of an edge of ``moving``: between
+    two of them neither overlapping nor lying wholly inside changes (a superset of the places where
+    they do)."""
+    out: list[float] = []
+    for corners, edges, sign in ((moving, fixed, -1.0), (fixed, moving, 1.0)):  # a moving edge meets a corner the other way
+        for i, q in enumerate(edges):
+            edge = sub(edges[(i + 1) % len(edges)], q)
+            across = cross(edge, way)
+            if abs(across) > EPS:
+                out += [sign * cross(edge, sub(p, q)) / across for p in corners]
+    return out
 
 
-def road_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
-    """15.2: "Units in column receive a movement bonus" on roads: a column's move that lies wholly on
-    one piece faster than open ground (a road on the terrain sheet, x1.5 house) and crosses nothing
-    slower goes that much further; otherwise (1.0, "")."""
+@dataclasses.dataclass(frozen=True)
+class Going:
+    """What a straight move costs over the ground (17.4.4, section 15): ``cost`` in inches of
+    allowance, and the slowest (or, all fast, the fastest) multiplier met and what set it."""
+
+    cost: float
+    factor: float
+    slowest: str
+
+
+def _ground_at(state: State, unit: Unit, where: Base, pieces: Sequence[TerrainPiece],
+               passed: Sequence[Unit]) -> tuple[float, str]:
+    """The multiplier where the unit's footprint stands now: the slowest non-water piece under it
+    (section 15; rivers are refused outright, ``impassable``); else, for a column wholly on a road,
+    the road's bonus (15.2); lowered to the passage-of-lines multiplier while it overlaps a friendly
+    line it passes through (17.4.9, house)."""
+    types = house().terrain
+    outline_now = where.polygon()
+    under = [p for p in pieces if overlaps(outline_now, outline(p))]
+    slow = [(types[p.type].move, p.name) for p in under if not types[p.type].water and types[p.type].move < 1]
+    factor, name = min(slow) if slow else (1.0, "")
+    if not slow and unit.formation == COLUMN:
+        roads = [(types[p.type].move, p.name) for p in under if types[p.type].move > 1
+                 and all(point_in_polygon(q, outline(p), 1e-6) for q in outline_now)]
+        factor, name = max(roads) if roads else (1.0, "")
+    penalty = house().movement.costs.passage_of_lines
+    friend = next((f for f in passed if overlaps(outline_now, base(f).polygon())), None)
+    if friend is not None and 0 < penalty < factor:
+        factor, name = penalty, friend.name
+    return factor, name
+
+
+def _legs(state: State, unit: Unit, start: Base, inches: float, passed: Sequence[Unit]) -> list[tuple[float, float, str]]:
+    """The straight move cut where the ground under the footprint changes: (inches, multiplier,
+    what sets it) for each stretch in turn (17.4.4: only the ground moved over slows the move)."""
+    if inches <= EPS:
+        return []
+    end = start.moved(inches)
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    pieces = pieces_under(state, swept)
+    friends = [f for f in passed if overlaps(swept, base(f).polygon())]
+    first = start.polygon()
+    cuts = {0.0, inches}
+    for shape in [outline(p) for p in pieces] + [base(f).polygon() for f in friends]:
+        cuts.update(c for c in _crossings(first, start.forward, shape) if EPS < c < inches - EPS)
+    ordered = sorted(cuts)
+    legs: list[tuple[float, float, str]] = []
+    for a, b in itertools.pairwise(ordered):
+        if b - a <= EPS:
+            continue
+        factor, name = _ground_at(state, unit, start.moved((a + b) / 2), pieces, friends)
+        if legs and legs[-1][1:] == (factor, name):
+            legs[-1] = (legs[-1][0] + b - a, factor, name)
+        else:
+            legs.append((b - a, factor, name))
+    return legs
+
+
+def going(state: State, unit: Unit, start: Base, inches: float, passed: Sequence[Unit]) -> Going:
+    """17.4.4: "Moving over certain types of terrain reduces unit movement": each stretch of the
+    straight move costs its length divided by the multiplier of the ground under the footprint there
+    (house reading, RULINGS.md 17.4.4): a move ending a little inside a wood pays the wood's rate only
+    for the part in it, so one order costs what the same ground split into several orders costs."""
+    legs = _legs(state, unit, start, inches, passed)
+    cost = sum(length / factor for length, factor, _ in legs)
+    slow = [(factor, name) for _, factor, name in legs if name and factor < 1]
+    fast = [(factor, name) for _, factor, name in legs if name and factor > 1]
+    factor, slowest = min(slow) if slow else max(fast) if fast else (1.0, "")
+    return Going(cost, factor, slowest)
+
+
+def reach(state: State, unit: Unit, room: float, forced: bool = False) -> float:
+    """The farthest straight move (no wheel) whose cost over the ground fits ``room`` inches of
+    allowance (``going`` inverted; 17.4.4), before any other check (units, rivers, the table edge)."""
+    start = base(unit)
+    longest = room / min(1.0, house().movement.costs.passage_of_lines, *(
+        t.move for t in house().terrain.values() if t.move > 0))
+    passed = lines_passed(state, unit, start, start.moved(longest))
+    done = spent = 0.0
+    for length, factor, _ in _legs(state, unit, start, longest, passed):
+        if spent + length / factor >= room - EPS:
+            return done + (room - spent) * factor
+        done, spent = done + length, spent + length / factor
+    return done
+
+
+def impassable(state: State, start: Base, end: Base) -> str:
+    """15.3: the river a move (its straight part and its wheel) would cross away from every bridge
+    and ford wholly covering its path over the water ("" if none)."""
     swept = convex_hull([*start.polygon(), *end.polygon()])
     types = house().terrain
-    roads = [(types[p.type].move, p.name) for p in pieces_under(state, swept)
-             if types[p.type].move > 1 and all(point_in_polygon(q, outline(p), 1e-6) for q in swept)]
-    return max(roads) if roads else (1.0, "")
+    river = next((p for p in pieces_under(state, swept) if types[p.type].water and uncrossed(state, swept, p)), None)
+    return river.name if river is not None else ""
 
 
 def outline(piece: TerrainPiece) -> list[Point]:
@@ -245,19 +333,6 @@ def limbered_passed(state: State, unit: Unit, start: Base, end: Base) -> Unit | 
     return next((f for f in state.units if f.side == unit.side and f.id != unit.id and on_table(f)
                  and f.type == "artillery" and f.formation == COLUMN
                  and overlaps(swept, base(f).polygon()) and not overlaps(start.polygon(), base(f).polygon())), None)
-
-
-def move_factor(state: State, unit: Unit, start: Base, end: Base) -> tuple[float, str, list[Unit]]:
-    """The move's terrain multiplier and what sets it (section 15), lowered to the movement sheet's
-    passage-of-lines multiplier when it goes through friends (17.4.9, house), and those friends."""
-    factor, slowest = terrain_factor(state, start, end)
-    if factor == 1.0 and unit.formation == COLUMN:
-        factor, slowest = road_factor(state, start, end)
-    passed = lines_passed(state, unit, start, end)
-    penalty = house().movement.costs.passage_of_lines
-    if passed and 0 < penalty < factor:
-        factor, slowest = penalty, passed[0].name
-    return factor, slowest, passed
 
 
 def passed_lines(state: State, unit: Unit) -> bool:
@@ -446,9 +521,10 @@ def check_move(state: State, seat: str, order: Move) -> Move:
         raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
     _check_brigade_march(state, unit, order)
     end = moved_base(unit, order)
-    factor, slowest, passed = move_factor(state, unit, base(unit), end)
-    if factor <= 0:
-        raise IllegalOrder(f"{unit.name} cannot cross {slowest} (15.3: only at bridges and fords).")
+    river = impassable(state, base(unit), end)
+    if river:
+        raise IllegalOrder(f"{unit.name} cannot cross {river} (15.3: only at bridges and fords).")
+    way, passed = move_going(state, unit, order)
     closed = closed_to(state, unit, base(unit), end)
     if closed is not None:
         raise IllegalOrder(closed_text(unit, closed))
@@ -462,15 +538,11 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if limbered is not None:
         raise IllegalOrder(f"{unit.name} may not pass through {limbered.name}: troops pass through a deployed battery, "
                            "never a limbered one (17.4.8).", hint=f"Go round it, or wait until {limbered.name} unlimbers.")
-    cost = move_cost(unit, order, factor)
     room = left(state, unit, order.forced)
-    if cost > room + EPS:
-        raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
+    if way.cost > room + EPS:
+        raise IllegalOrder(f"that costs {fmt(way.cost)}\" and {unit.name} has {fmt(room)}\" left "
                            f"this turn ({rate_label(state, unit)} {fmt(allowance(state, unit, order.forced))}\").",
-                           hint=(f"{slowest} slows it (x{fmt(factor)}; "
-                                 + ("a passage of lines, 17.4.9). " if passed and slowest == passed[0].name
-                                    else "17.4.4, section 15). ") if slowest and factor < 1 else "")
-                           + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
+                           hint=_dear_hint(state, unit, order, way, passed, room))
     _check_on_table(state, order.text, end)
     clearance = house().movement.costs.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
@@ -483,6 +555,19 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if order.forced:
         _check_forced_clearance(state, unit, end)
     return order
+
+
+def _dear_hint(state: State, unit: Unit, order: Move, way: Going, passed: list[Unit], room: float) -> str:
+    """What makes a move too dear, and the farthest straight move the allowance pays for (17.4.4)."""
+    slows = ""
+    if way.slowest and way.factor < 1:
+        why = "a passage of lines, 17.4.9" if passed and way.slowest == passed[0].name else "17.4.4, section 15"
+        slows = f"{way.slowest} slows it (x{fmt(way.factor)}; {why}) for the part of the move over it. "
+    wheel = "A wheel costs double its outer arc (17.4). " if order.degrees else ""
+    most = math.floor(reach(state, unit, room, order.forced) * 100 + EPS) / 100
+    forced = " forced" if order.forced else ""
+    return slows + wheel + (f"Straight ahead it can go {fmt(most)}\" (`{unit.id} move {fmt(most)}{forced}`)."
+                            if most > 0 else "")
 
 
 def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> None:
@@ -565,8 +650,8 @@ def move(state: State, order: Move) -> list[Event]:
     """Carry out a checked move and say what it cost."""
     unit = state.unit(order.unit)
     end = moved_base(unit, order)
-    factor, slowest, passed = move_factor(state, unit, base(unit), end)
-    cost = move_cost(unit, order, factor)
+    way, passed = move_going(state, unit, order)
+    cost, slowest = way.cost, way.slowest
     spend(state, unit, cost)
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""

@@ -278,11 +278,12 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
 
 
 def _movement_candidates(state: State, u: Unit) -> list[DoiOrder]:
-    """One unit's Movement-phase orders: its whole or half remaining move, wheels, formation
+    """One unit's Movement-phase orders: the farthest straight move its allowance pays for over the
+    ground ahead, or half of it, wheels, formation
     changes, turns and (infantry in line) defensive cover, 17.5.6 (``parse_order`` keeps only the
     ones it would accept)."""
     out: list[DoiOrder] = []
-    room = movement_17_4.left(state, u)
+    room = movement_17_4.reach(state, u, movement_17_4.left(state, u))  # as far as the ground lets it (17.4.4)
     for inches in dict.fromkeys((math.floor(room * 10) / 10, math.floor(room * 5) / 10)):
         if inches > 0:
             out.append(Move(u.id, inches))
