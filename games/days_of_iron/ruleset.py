@@ -142,7 +142,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
   side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
   (house morale chart, 1d6 in the Class column), then its 1st Impulse (it wheels square on to the
-  target and goes halfway to it, 17.2.3). Skirmishers charge only routers, skirmishers, artillery
+  target and goes halfway to it, 17.2.3); failing, it moves no closer to any enemy that turn but may
+  still turn, form or move away. Skirmishers charge only routers, skirmishers, artillery
   and staff (12.3). Contact is 1" or more of base against base (17.4.2); a charge meeting its
   target on a corner closes up square to it (house). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt

@@ -148,6 +148,9 @@ class Unit:
     tested_turn: int = 0
     caught_turn: int = 0
     declared_turn: int = 0
+    # The last turn it failed a To Charge test: "it cannot move closer towards enemy units" that turn
+    # (17.2.2), but it may turn, change formation or move away, as a halted unit may (17.2.10).
+    refused_turn: int = 0
     reserve_turn: int = 0
     reserve_stands: int = 0  # of a reserved fire, the stands holding it (0: the whole unit, 17.3.1)
     return_turn: int = 0

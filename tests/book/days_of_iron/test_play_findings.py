@@ -116,20 +116,28 @@ def test_17_2_the_non_initiative_side_declares_arrivals_in_its_own_part() -> Non
         RS.parse_order(state, "prussian", "dust Rheinbaben cavalry brigade")
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F17: a unit that fails its To Charge test cannot move at all")
 def test_17_2_2_a_failed_charger_may_still_turn_away() -> None:
     """17.2.2: "If a unit does not pass its To Charge Test it cannot move closer towards enemy
-    units." It may still turn about (as a halted unit may, 17.2.10: "may move away or change
-    formation as long as they move no closer"). In play (saar turn 3) the 10th Uhlans' `turn about`
-    was refused: "has 0" left this turn"."""
+    units." It may still turn about and move away (as a halted unit may, 17.2.10: "may move away or
+    change formation as long as they move no closer"), but not advance. In play (saar turn 3) the
+    10th Uhlans' `turn about` was refused: "has 0" left this turn"."""
     state, _ = table()
-    place(state, "2e de Ligne", 36.0, 31.5, 0.0, "column")
+    ligne = place(state, "2e de Ligne", 36.0, 31.5, 0.0, "column")
     place(state, "74th", 36.0, 24.5, 180.0)
     order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1] * 3 + [6] * 40))
     order(state, "french", "next", DiceThenStream([6] * 20))
-    order(state, "prussian", "next", DiceThenStream([1] * 3 + [6] * 40))  # the To Charge test fails
+    said = text_of(order(state, "prussian", "next", DiceThenStream([1] * 3 + [6] * 40)))  # the To Charge test fails
+    assert "FAIL: it may not move closer to the enemy this turn (17.2.2)" in said
     to_step(state, "Movement", DiceThenStream([6] * 40))
+    with pytest.raises(IllegalOrder, match=r"failed its To Charge test this turn: it may not move closer to .*\(17\.2\.2\)"):
+        RS.parse_order(state, "french", "2e de Ligne move 1")
+    offered = {o.text for o in RS.legal_orders(state, "french")}
+    assert "2e-ligne turn about" in offered and not any(t.startswith("2e-ligne move ") and "wheel" not in t
+                                                        for t in offered)
     order(state, "french", "2e de Ligne turn about", DiceThenStream([6] * 10))
+    y = ligne.y
+    order(state, "french", "2e de Ligne move 3", DiceThenStream([6] * 10))  # away, with the rest of its move
+    assert ligne.y == pytest.approx(y + 3)
 
 
 def test_15_3_forming_line_does_not_put_a_unit_in_a_river() -> None:
