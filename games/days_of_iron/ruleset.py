@@ -122,7 +122,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `UNIT move INCHES [wheel left|right DEGREES] [forced]` e.g. `2e de Ligne move 6`,
   `74th move 3 wheel left 30`: straight ahead from the command stand, then wheel on the inner front
   corner; the outer arc costs DOUBLE. The allowance is the movement sheet's rate for the arm and
-  the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1);
+  the formation the unit STARTED the phase in. `forced`: a forced march, infantry from march
+  column only, cavalry and guns from column (12.1);
   it disorders the unit, not within 12" of a visible formed enemy, and by the whole brigade (17.4.5,
   house: once one unit of a brigade force marches, its brigade-mates move this turn only with
   `forced`; once one has moved, formed or charged otherwise, none force marches).
@@ -130,9 +131,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   friends (17.4.8, 17.4.9) but no move, wheel, formation change, charge impulse or evade ENDS on
   another unit's base: the refusal names the unit in the way and how far it can go. INCHES 0-60,
   DEGREES 1-180.
-- `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance
-  of the formation it started in, house; what then remains is the slower formation's allowance less
-  what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
+- `UNIT form line|column|march|skirmish` change formation about the command stand (`column`: the
+  manoeuvre column, 4 infantry stands wide; `march`: the infantry march column, 2 wide, 12.1; costs
+  half the allowance of the formation it started in, house; what then remains is the slower
+  formation's allowance less what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
   a formation change too (17.4.7), one a turn, never in a heavy wood. A side's charges go home (or
   feint) before its other moves (17.4.1), and a charger neither forms, turns nor wheels before its
   own (17.4.2).
@@ -281,6 +283,8 @@ Set-up (each side, then `ready`):
   points); `cancel N` drop your record N
 - `scout UNIT` send light cavalry scouting (sealed until both are ready; option scouting=yes,
   or a scenario that uses scouting)
+- `UNIT form march` (measured table) set an infantry unit out in march column, 2 stands wide, the
+  column that force marches (12.1); `UNIT form column` undoes it. Others are set out in column.
 - `ready` finish set-up. When both are ready the bot scores scouting and says who deploys first.
 Each turn: `initiative` (both roll 1d6, draws re-rolled), then for Morale, Shooting, Movement and
 Close Assault the initiative side acts first and says `next`, then the other side says `next`.
@@ -522,7 +526,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Move():
                 return movement_17_4.check_move(state, seat, order)
             case Form():
-                charges_17_2.check_form_allowed(state, order)
+                if state.phase != SETUP:  # before the battle (16.2) nothing has charged
+                    charges_17_2.check_form_allowed(state, order)
                 return movement_17_4.check_form(state, seat, order)
             case Face():
                 charges_17_2.check_form_allowed(state, order)
@@ -583,6 +588,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._rolls(state, seat, order, rng)
             case Rally() | Attach() | Detach():
                 return self._morale_and_staff(state, order, rng)
+            case Form() if state.phase == SETUP:  # 16.2: how a unit is set out (12.1)
+                return movement_17_4.set_out_form(state, order)
             case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome():
                 done = self._table(state, seat, order, rng)
                 if not isinstance(order, Move | Form | Face):

@@ -13,7 +13,7 @@ from games.core.geometry import distance, polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.data import house
-from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
+from games.days_of_iron.rules.formations_12 import base, footprint, front_centre, reform
 from games.days_of_iron.state import STEPS, State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
@@ -106,13 +106,14 @@ def test_form_line_keeps_the_command_stand_and_costs_half_the_allowance() -> Non
 def test_forced_march_only_from_column_and_adds_the_bonus() -> None:
     state, rng = game_in_movement()
     ligne = unit(state, "24e de Ligne")
+    reform(ligne, "march")  # formed the turn before: only a march column force marches (12.1)
     y0 = ligne.y
     order(state, "french", "24e de Ligne move 12 forced", rng)  # 8" column rate + 50% (house)
     assert ligne.y == pytest.approx(y0 - 12)
     unit(state, "63e de Ligne").y = 30.0  # clear of its neighbours: a line is laid across no unit (17.4.8)
     order(state, "french", "63e de Ligne form line", rng)
     state.turn += 1  # next turn: it starts the phase in line
-    with pytest.raises(IllegalOrder, match="only a unit that started the phase in column may force march"):
+    with pytest.raises(IllegalOrder, match="only a unit that started the phase in march column may force march"):
         RS.parse_order(state, "french", "63e de Ligne move 2 forced")
 
 

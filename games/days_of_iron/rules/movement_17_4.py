@@ -42,15 +42,31 @@ from games.days_of_iron.rules.formations_12 import (
     COLUMN,
     FORMATIONS,
     LINE,
+    MARCH,
     SKIRMISH,
     arm,
     base,
     footprint,
     formation_bar,
+    marches,
     on_table,
     reform,
+    shape,
 )
-from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, TURN, State, TerrainPiece, Unit
+from games.days_of_iron.state import (
+    DISORDERED,
+    GOOD,
+    HIDDEN,
+    OFF_BOARD,
+    ON_TABLE,
+    SETUP,
+    SHAKEN,
+    STEPS,
+    TURN,
+    State,
+    TerrainPiece,
+    Unit,
+)
 
 EPS = 1e-6
 FORCED_MARCH_CLEARANCE = 12.0  # book 17.4.5: forced marches not within 12" of a visible formed enemy
@@ -73,12 +89,13 @@ def used(state: State, unit: Unit) -> float:
 
 
 def start_formation(state: State, unit: Unit) -> str:
-    """The formation the unit started this Movement Phase in: it sets the rate (17.4)."""
-    return unit.start_formation if unit.moved_turn == state.turn and unit.start_formation else unit.formation
+    """The formation the unit started this Movement Phase in (a march column is "march", 12.1): it
+    sets the rate (17.4)."""
+    return unit.start_formation if unit.moved_turn == state.turn and unit.start_formation else shape(unit)
 
 
 def allowance(state: State, unit: Unit, forced: bool = False) -> float:
-    """The unit's full allowance this phase from the movement sheet (forced march: column only, 12.1):
+    """The unit's full allowance this phase from the movement sheet (forced march: march column, 12.1):
     the rate of the formation it started the phase in, or, once it has changed formation, the lower
     of the two (17.4.3: "the formation with the lowest movement allowance, of the two the unit uses,
     determines how much movement remains")."""
@@ -86,17 +103,17 @@ def allowance(state: State, unit: Unit, forced: bool = False) -> float:
     rates = mv.rates[arm(unit)]
     rate = rates.of(start_formation(state, unit))
     if unit.formation in FORMATIONS:
-        rate = min(rate, rates.of(unit.formation))
+        rate = min(rate, rates.of(shape(unit)))
     return rate * (1 + mv.costs.forced_march_bonus) if forced else rate
 
 
 def rate_label(state: State, unit: Unit) -> str:
     """Which rate the allowance is: the starting formation's, or after a change the slower one's (17.4.3)."""
-    start = start_formation(state, unit)
-    if unit.formation == start:
+    start, now = start_formation(state, unit), shape(unit)
+    if now == start:
         return f"{start} rate"
     rates = house().movement.rates[arm(unit)]
-    return f"{min((start, unit.formation), key=rates.of)} rate, the slower of {start} and {unit.formation}"
+    return f"{min((start, now), key=rates.of)} rate, the slower of {start} and {now}"
 
 
 def left(state: State, unit: Unit, forced: bool = False) -> float:
@@ -197,8 +214,8 @@ def _legs(state: State, unit: Unit, start: Base, inches: float, passed: Sequence
     friends = [f for f in passed if overlaps(swept, base(f).polygon())]
     first = start.polygon()
     cuts = {0.0, inches}
-    for shape in [outline(p) for p in pieces] + [base(f).polygon() for f in friends]:
-        cuts.update(c for c in _crossings(first, start.forward, shape) if EPS < c < inches - EPS)
+    for area in [outline(p) for p in pieces] + [base(f).polygon() for f in friends]:
+        cuts.update(c for c in _crossings(first, start.forward, area) if EPS < c < inches - EPS)
     ordered = sorted(cuts)
     legs: list[tuple[float, float, str]] = []
     for a, b in itertools.pairwise(ordered):
@@ -517,8 +534,8 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     check_normal_movement(state, seat, unit, order.text)
     if (order.turn is None) != (order.degrees is None):
         raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
-    if order.forced and start_formation(state, unit) != COLUMN:
-        raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
+    if order.forced:
+        _check_march_column(state, unit)
     _check_brigade_march(state, unit, order)
     end = moved_base(unit, order)
     river = impassable(state, base(unit), end)
@@ -583,6 +600,21 @@ def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> 
             raise IllegalOrder(f"on the way it would pass {fmt(gap)}\" from {enemy.name}; a unit may not come "
                                f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).",
                                hint="Go round, keeping 1\" from it.")
+
+
+def _check_march_column(state: State, unit: Unit) -> None:
+    """12.1: "A March column is 1-2 stands wide and is used to may make forced marches"; 17.4.5:
+    "Units, which must be in march column, can force march": infantry that started the phase in
+    march column; cavalry, guns and the rest from their column ("no such distinction is made for
+    cavalry or artillery columns", 12.1)."""
+    need = MARCH if marches(unit) else COLUMN
+    if start_formation(state, unit) == need:
+        return
+    if need == MARCH:
+        raise IllegalOrder(f"only a unit that started the phase in march column may force march (12.1, 17.4.5); "
+                           f"{unit.name} started it in {start_formation(state, unit)}.",
+                           hint=f"`{unit.id} form march` now (1-2 stands wide, 12.1), then force march next turn.")
+    raise IllegalOrder("only a unit that started the phase in column may force march (12.1, 17.4.5).")
 
 
 def _brigade_mates(state: State, unit: Unit) -> list[Unit]:
@@ -684,14 +716,14 @@ def move(state: State, order: Move) -> list[Event]:
 def spend(state: State, unit: Unit, cost: float) -> None:
     """Count inches against the unit's allowance this turn (a new turn starts from nothing)."""
     if unit.moved_turn != state.turn:
-        unit.moved_turn, unit.moved, unit.start_formation = state.turn, 0.0, unit.formation
+        unit.moved_turn, unit.moved, unit.start_formation = state.turn, 0.0, shape(unit)
     unit.moved = round(unit.moved + cost, 6)
 
 
 def check_change(state: State, unit: Unit) -> None:
     """17.4.7: a formation change (turning 90 or 180 degrees is one) once a turn, never in a heavy
     wood, and its cost (house: part of the allowance) must fit what is left."""
-    if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and unit.formation != unit.start_formation):
+    if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and shape(unit) != unit.start_formation):
         raise IllegalOrder(f"{unit.name} has changed formation or turned this turn: units can make only one formation "
                            "change a turn (17.4.7).")
     wood = next((t for t in pieces_under(state, base(unit).polygon()) if t.type == "heavy-wood"), None)
@@ -727,11 +759,13 @@ def check_lands(state: State, unit: Unit, trial: Unit, text: str, what: str) -> 
 def check_form(state: State, seat: str, order: Form) -> Form:
     """12, 17.4: a formation change costs part of the allowance and the new footprint stays on the table."""
     unit = state.unit(order.unit)
+    if state.phase == SETUP:
+        return _check_set_out_form(state, seat, unit, order)
     check_normal_movement(state, seat, unit, order.text)
     if unit.dismounted:
         raise IllegalOrder(f"{unit.name} is dismounted: on foot it fights in skirmish order (9.1).",
                            hint=f"`{unit.id} mount` first (a formation change of its own).")
-    if unit.formation == order.formation:
+    if shape(unit) == order.formation:
         raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
     bar = formation_bar(unit, order.formation)
     if bar:
@@ -745,6 +779,36 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     reform(trial, order.formation)
     check_lands(state, unit, trial, order.text, f"forming {order.formation}")
     return order
+
+
+def _check_set_out_form(state: State, seat: str, unit: Unit, order: Form) -> Form:
+    """16.2: each side deploys its own units; the bot sets them out in column, and before the side is
+    ready its infantry may be set out in march column instead (12.1: the column that force marches,
+    17.4.5, so a forced march is open from turn 1), or back in manoeuvre column. Not a unit hidden
+    or held off the table (16.4, 16.5: its sealed record places it)."""
+    if seat not in (UMPIRE, unit.side):
+        raise IllegalOrder(f"{unit.name} belongs to the {state.side_name(unit.side)}.")
+    if state.side(unit.side).ready:
+        raise IllegalOrder(f"the {state.side_name(unit.side)} are ready: their units are set out as they are.")
+    if unit.status in (HIDDEN, OFF_BOARD):
+        raise IllegalOrder(f"{unit.name} is {unit.status}: its sealed record places it (16.4, 16.5).")
+    if order.formation not in (COLUMN, MARCH):
+        raise IllegalOrder("units are set out in column (16.2): before the battle only `UNIT form march` (march "
+                           "column, 12.1) or `UNIT form column`; other formations in the Movement phase.")
+    bar = formation_bar(unit, order.formation)
+    if bar:
+        raise IllegalOrder(bar)
+    if unit.march == (order.formation == MARCH):
+        raise IllegalOrder(f"{unit.name} is already to be set out in {order.formation}.")
+    return order
+
+
+def set_out_form(state: State, order: Form) -> list[Event]:
+    """A checked set-up ``form`` (16.2, 12.1): how the unit will be set out."""
+    unit = state.unit(order.unit)
+    unit.march = order.formation == MARCH
+    what = "march column" if unit.march else "manoeuvre column"
+    return [public(f"{unit.name} will be set out in {what} (12.1, 16.2).")]
 
 
 def form(state: State, order: Form) -> list[Event]:
