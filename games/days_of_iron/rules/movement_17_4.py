@@ -433,10 +433,7 @@ def run_stopper(state: State, unit: Unit, start: Base, end: Base, target: str, i
         there = base(o).polygon()
         if overlaps(outline, there) and not overlaps(first, there):
             return o.name
-    swept = convex_hull([*first, *outline])
-    types = house().terrain
-    river = next((t for t in pieces_under(state, swept) if types[t.type].water and uncrossed(state, swept, t)), None)
-    return river.name if river is not None else ""
+    return impassable(state, start, end)
 
 
 def clear_run(state: State, unit: Unit, start: Base, direction: Point, inches: float, *, target: str = "",
