@@ -346,11 +346,12 @@ class Move(Typed):
 
 @dataclass(frozen=True)
 class Form(Typed):
-    """Movement Phase (17.4, section 12): change formation about the command stand."""
+    """Movement Phase (17.4, section 12): change formation about the command stand ("march": an
+    infantry march column, 12.1)."""
 
     PATTERN: ClassVar[str] = "{unit} form {formation}"
     unit: UnitId
-    formation: Literal["column", "line", "skirmish"]
+    formation: Literal["column", "march", "line", "skirmish"]
 
 
 @dataclass(frozen=True)
@@ -595,7 +596,7 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
 TABLE_USAGE = {
     "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]` (INCHES from 0 to 60, DEGREES from 1 "
             "to 180), e.g. `2/IR12 move 6 wheel left 30`.",
-    "form": "write `UNIT form line`, `UNIT form column` or `UNIT form skirmish`.",
+    "form": "write `UNIT form line`, `UNIT form column`, `UNIT form march` or `UNIT form skirmish`.",
     "turn": "write `UNIT turn left`, `UNIT turn right` or `UNIT turn about` (Movement phase; 17.4.7).",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",

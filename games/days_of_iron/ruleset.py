@@ -123,7 +123,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `UNIT move INCHES [wheel left|right DEGREES] [forced]` e.g. `2e de Ligne move 6`,
   `74th move 3 wheel left 30`: straight ahead from the command stand, then wheel on the inner front
   corner; the outer arc costs DOUBLE. The allowance is the movement sheet's rate for the arm and
-  the formation the unit STARTED the phase in. `forced`: a forced march, from column only (12.1);
+  the formation the unit STARTED the phase in. `forced`: a forced march, infantry from march
+  column only, cavalry and guns from column (12.1);
   it disorders the unit, not within 12" of a visible formed enemy, and by the whole brigade (17.4.5,
   house: once one unit of a brigade force marches, its brigade-mates move this turn only with
   `forced`; once one has moved, formed or charged otherwise, none force marches).
@@ -131,9 +132,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   friends (17.4.8, 17.4.9) but no move, wheel, formation change, charge impulse or evade ENDS on
   another unit's base: the refusal names the unit in the way and how far it can go. INCHES 0-60,
   DEGREES 1-180.
-- `UNIT form line|column|skirmish` change formation about the command stand (costs half the allowance
-  of the formation it started in, house; what then remains is the slower formation's allowance less
-  what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
+- `UNIT form line|column|march|skirmish` change formation about the command stand (`column`: the
+  manoeuvre column, 4 infantry stands wide; `march`: the infantry march column, 2 wide, 12.1; costs
+  half the allowance of the formation it started in, house; what then remains is the slower
+  formation's allowance less what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
   a formation change too (17.4.7), one a turn, never in a heavy wood. A side's charges go home (or
   feint) before its other moves (17.4.1), and a charger neither forms, turns nor wheels before its
   own (17.4.2).
@@ -143,7 +145,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   ahead (within 45 degrees) and within its move. Once every charge is declared (the non-initiative
   side's `next`, 17.2.2) each declared charge, the initiative side's first, takes the To Charge test
   (house morale chart, 1d6 in the Class column), then its 1st Impulse (it wheels square on to the
-  target and goes halfway to it, 17.2.3). Skirmishers charge only routers, skirmishers, artillery
+  target and goes halfway to it, 17.2.3); failing, it moves no closer to any enemy that turn but may
+  still turn, form or move away. Skirmishers charge only routers, skirmishers, artillery
   and staff (12.3). Contact is 1" or more of base against base (17.4.2); a charge meeting its
   target on a corner closes up square to it (house). Movement phase:
   `UNIT charge home` - the Charge Home test, then the rest of the move into contact (fail: halt
@@ -220,9 +223,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
 - `/order text:? ` lists the moves, wheels and formations open now; `/order text:... preview:true`
   draws where the unit would end, its 45-degree firing arcs to the chart's longest range and a line
   with the distance to each enemy unit you can see. Terrain (section 15) is drawn on the
-  table: slow ground divides a move's distance by its sheet multiplier, a column wholly on a road
-  goes x1.5 (15.2); rivers are crossed only at bridges and fords (fords in column, and they
-  disorder); crossing a wall or fortification disorders (15.10); towns, woods, fords and swamps
+  table: slow ground divides the distance moved over it (only that part of the move, 17.4.4) by its
+  sheet multiplier, a column wholly on a road goes x1.5 there (15.2); rivers are crossed only at
+  bridges and fords (fords in column, and they disorder); crossing a wall or fortification disorders (15.10); towns, woods, fords and swamps
   keep a unit in them disordered (15.7, 17.2.8); woods, towns and hills block sight unless firer or
   target stands in them, and sight over a hill's crest (its centre lines) only from within 1" of
   it (15.1); cover (stood in, or within 1" behind it, 15.11; none on a road through a town, 15.2)
@@ -287,6 +290,8 @@ Set-up (each side, then `ready`):
   points); `cancel N` drop your record N
 - `scout UNIT` send light cavalry scouting (sealed until both are ready; option scouting=yes,
   or a scenario that uses scouting)
+- `UNIT form march` (measured table) set an infantry unit out in march column, 2 stands wide, the
+  column that force marches (12.1); `UNIT form column` undoes it. Others are set out in column.
 - `ready` finish set-up. When both are ready the bot scores scouting and says who deploys first.
 Each turn: `initiative` (both roll 1d6, draws re-rolled), then for Morale, Shooting, Movement and
 Close Assault the initiative side acts first and says `next`, then the other side says `next`.
@@ -528,7 +533,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Move():
                 return movement_17_4.check_move(state, seat, order)
             case Form():
-                charges_17_2.check_form_allowed(state, order)
+                if state.phase != SETUP:  # before the battle (16.2) nothing has charged
+                    charges_17_2.check_form_allowed(state, order)
                 checked = movement_17_4.check_form(state, seat, order)
                 shooting_17_3.check_limber(state, order)
                 return checked
@@ -591,6 +597,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._rolls(state, seat, order, rng)
             case Rally() | Attach() | Detach():
                 return self._morale_and_staff(state, order, rng)
+            case Form() if state.phase == SETUP:  # 16.2: how a unit is set out (12.1)
+                return movement_17_4.set_out_form(state, order)
             case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome():
                 done = self._table(state, seat, order, rng)
                 if not isinstance(order, Move | Form | Face):

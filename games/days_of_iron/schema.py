@@ -264,8 +264,9 @@ class RatesSchema(Strict, kw_only=True):
     skirmish: Inch
 
     def of(self, formation: str) -> float:
-        """The rate of a formation (column, line or skirmish)."""
-        return {"column": self.column, "line": self.line, "skirmish": self.skirmish}[formation]
+        """The rate of a formation (column, line or skirmish; a march column moves at the column
+        rate, house: the book's sheet is missing)."""
+        return {"column": self.column, "march": self.column, "line": self.line, "skirmish": self.skirmish}[formation]
 
 
 class CostsSchema(Strict, kw_only=True):
@@ -278,6 +279,7 @@ class CostsSchema(Strict, kw_only=True):
 
 class FormationsSchema(Strict, kw_only=True):
     column_width: dict[Arms, Annotated[int, msgspec.Meta(ge=1, le=12)]]
+    march_width: Annotated[int, msgspec.Meta(ge=1, le=2)] = 2  # 12.1: a march column is 1-2 stands wide
     skirmish_gap: Inch
 
 

@@ -140,6 +140,9 @@ class Unit:
     passage_turn: int = 0
     # The last turn it changed formation or turned 90 or 180 degrees (17.4.7: one such change a turn).
     changed_turn: int = 0
+    # 12.1: an infantry column in march order, 1-2 stands wide (the movement sheet's ``march_width``):
+    # its formation stays "column" (a column for every rule: dense target, fords, roads); it may force march.
+    march: bool = False
     dismounted: bool = False  # 9.1: cavalry on foot, as skirmishing infantry (rules/dismounting_9_1.py)
     # Being charged and its reactions (17.2.2-17.2.5, 17.3.1, 17.4.11-17.4.16;
     # rules/charges_17_2.py, rules/evading_17_4_16.py): the turn it took (or was spared, caught)
@@ -153,6 +156,9 @@ class Unit:
     tested_turn: int = 0
     caught_turn: int = 0
     declared_turn: int = 0
+    # The last turn it failed a To Charge test: "it cannot move closer towards enemy units" that turn
+    # (17.2.2), but it may turn, change formation or move away, as a halted unit may (17.2.10).
+    refused_turn: int = 0
     reserve_turn: int = 0
     reserve_stands: int = 0  # of a reserved fire, the stands holding it (0: the whole unit, 17.3.1)
     return_turn: int = 0

@@ -152,7 +152,7 @@ TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_f
                 "order", "order_turn", "halted", "ground", "rout_bearing", "rout_done", "rout_turn", "attached", "rally_turn", "forced_turn",
                 "gun", "breakthrough", "breakthrough_turn", "breakthrough_left", "breakthrough_bearing", "passage_turn", "changed_turn",
                 "declared", "declared_seq", "tested_turn", "caught_turn", "declared_turn", "reserve_turn", "reserve_stands", "return_turn",
-                "entry", "wounded_until", "fortify_turn", "dismounted")
+                "entry", "wounded_until", "fortify_turn", "dismounted", "refused_turn", "march")
 TABLE_FIELDS += ("seen",)  # 17.3: enemies seen passing (rules/seen_fire_17_3.py), empty on board=tape
 TABLE_FIELDS += ("crew_hit", "team_lost")  # 17.3.5: a battery's lasting damage (rules/shooting_17_3.py), none on board=tape
 

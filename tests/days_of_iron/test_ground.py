@@ -277,8 +277,9 @@ def test_the_ground_console_script_plays_to_a_result() -> None:
             "only howitzers or guns sited on a hill may fire at it (17.3.3).") in out
     # a column whose left stands would go into the river beside the ford is refused (15.3)
     assert "`1er Tirailleurs move 4`: 1er Tirailleurs algériens cannot cross Saar (15.3: only at bridges and fords)." in out
+    # its front goes 0.5" onto the ford: only that part is at the ford's half pace (17.4.4)
     assert ('1er Tirailleurs algériens moves 3" through Gersweiler ford (fording Gersweiler ford disorders it, 15.4): '
-            'it costs 6", 2" left this turn.') in out
+            'it costs 3.5", 4.5" left this turn.') in out
     assert PURSUIT in out
     assert "**Game over.**" in out
 

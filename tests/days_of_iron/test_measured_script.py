@@ -29,15 +29,18 @@ def test_measured_meeting_plays_to_a_result() -> None:
     assert done.returncode == 0, done.stderr + done.stdout[-3000:]
     out = done.stdout
     assert "The units are set out in column in their deployment zones" in out
+    assert "77th Infantry will be set out in march column (12.1, 16.2)." in out  # it force marches in turn 1
+    assert ("`77th Infantry form line`: units are set out in column (16.2): before the battle only `UNIT form march` "
+            "(march column, 12.1) or `UNIT form column`") in out
     assert '77th Infantry moves 12" (forced march): it costs 12", 0" left this turn.' in out
     assert "77th Infantry is disordered by its forced march (17.4.5)." in out
     assert '39th Fusiliers moves 4" and wheels left 20°: it costs 6.79", 1.21" left this turn.' in out
     assert "40e de Ligne forms line (0\" left this turn)." in out  # the line's 6" less 4" moved and 4" the change (17.4.3)  # set out with room for its line (16.2)
-    assert '77th Infantry to 24e de Ligne: 14.14" edge to edge' in out
+    assert '77th Infantry to 24e de Ligne: 14.32" edge to edge' in out  # its march column 2" wide
     assert "Preview of `24e-ligne move 8`" in out
-    assert '24e de Ligne fire at 77th Infantry: 6.32" (effective), 12 x 1d6' in out
+    assert '24e de Ligne fire at 77th Infantry: 6.71" (effective), 12 x 1d6' in out
     assert "40e de Ligne would be endangered: it stands between 7e Batterie (4-pdr) and 77th Infantry (17.3.4)" in out
-    assert "+1 each for a dense target = 5 H on a dense target" in out  # the 77th in column (13.3)
+    assert "+1 each for a dense target = 5 H on a dense target" in out  # the 77th in march column (13.3)
     assert "77th Infantry loses 5 stands (7/12 left)." in out
     assert "**Game over.**" in out and "Points (18.2)" in out
 

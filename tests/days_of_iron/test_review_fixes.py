@@ -12,7 +12,7 @@ from games.core.errors import IllegalOrder, InvalidSyntax
 from games.core.geometry import overlaps, polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
-from games.days_of_iron.rules.formations_12 import base
+from games.days_of_iron.rules.formations_12 import base, reform
 from games.days_of_iron.state import State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 
@@ -28,6 +28,15 @@ def movement_game() -> tuple[State, Rng]:
     state, rng = new_game("meeting", scouting="no")
     ready_both(state, rng)
     to_movement(state, rng)
+    return state, rng
+
+
+def march_game() -> tuple[State, Rng]:
+    """``movement_game`` with the 24e and 40e de Ligne in march column, as if formed the turn before
+    (12.1: only a march column force marches), each front where it stood."""
+    state, rng = movement_game()
+    for name in ("24e de Ligne", "40e de Ligne"):
+        reform(unit(state, name), "march")
     return state, rng
 
 
@@ -114,34 +123,34 @@ def test_an_evade_stops_short_of_a_friend_in_its_way() -> None:
 
 
 def test_a_forced_march_disorders_the_unit_at_once() -> None:
-    state, rng = movement_game()
+    state, rng = march_game()
     events = order(state, "french", "24e de Ligne move 12 forced", rng)
     assert "24e de Ligne is disordered by its forced march (17.4.5)." in text_of(events)
     assert unit(state, "24e de Ligne").order == "disordered"
 
 
 def test_the_whole_brigade_force_marches_or_none_of_it() -> None:
-    state, rng = movement_game()
+    state, rng = march_game()
     order(state, "french", "24e de Ligne move 12 forced", rng)
     with pytest.raises(IllegalOrder, match=r"24e de Ligne of the same brigade has force marched this turn"):
         RS.parse_order(state, "french", "40e de Ligne move 2")
     order(state, "french", "40e de Ligne move 2 forced", rng)
     order(state, "french", "2e de Ligne move 2", rng)  # another brigade moves as it likes
-    state, rng = movement_game()
+    state, rng = march_game()
     order(state, "french", "40e de Ligne move 2", rng)
     with pytest.raises(IllegalOrder, match=r"40e de Ligne of the same brigade has moved this turn without a forced march"):
         RS.parse_order(state, "french", "24e de Ligne move 12 forced")
 
 
 def test_a_forced_march_may_not_come_within_12_inches_of_a_visible_formed_enemy() -> None:
-    state, rng = movement_game()
-    ligne = unit(state, "24e de Ligne")  # x 40-44, front at y 37
+    state, rng = march_game()
+    ligne = unit(state, "24e de Ligne")  # x 41-43 (march column), front at y 37, 6" deep
     place(unit(state, "74th"), 42.0, 15.5, 180.0, "column")  # y 14-17: 20" ahead
     with pytest.raises(IllegalOrder, match=r"a forced march may not come within 12\" of a visible formed enemy \(17.4.5\); "
                                            r"it would end 8\" from 74th Infantry"):
         RS.parse_order(state, "french", "24e de Ligne move 12 forced")
     order(state, "french", "24e de Ligne move 8", rng)
-    assert ligne.y == pytest.approx(30.5)
+    assert ligne.y == pytest.approx(32.0)  # its centre 3" behind its front, now at y 29
 
 
 def test_slow_ground_refusals_cite_section_15_not_the_passage_of_lines() -> None:

@@ -13,7 +13,7 @@ from games.core.geometry import distance, polygon_distance
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.data import house
-from games.days_of_iron.rules.formations_12 import base, footprint, front_centre
+from games.days_of_iron.rules.formations_12 import base, footprint, front_centre, reform
 from games.days_of_iron.state import STEPS, State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
@@ -106,13 +106,14 @@ def test_form_line_keeps_the_command_stand_and_costs_half_the_allowance() -> Non
 def test_forced_march_only_from_column_and_adds_the_bonus() -> None:
     state, rng = game_in_movement()
     ligne = unit(state, "24e de Ligne")
+    reform(ligne, "march")  # formed the turn before: only a march column force marches (12.1)
     y0 = ligne.y
     order(state, "french", "24e de Ligne move 12 forced", rng)  # 8" column rate + 50% (house)
     assert ligne.y == pytest.approx(y0 - 12)
     unit(state, "63e de Ligne").y = 30.0  # clear of its neighbours: a line is laid across no unit (17.4.8)
     order(state, "french", "63e de Ligne form line", rng)
     state.turn += 1  # next turn: it starts the phase in line
-    with pytest.raises(IllegalOrder, match="only a unit that started the phase in column may force march"):
+    with pytest.raises(IllegalOrder, match="only a unit that started the phase in march column may force march"):
         RS.parse_order(state, "french", "63e de Ligne move 2 forced")
 
 
@@ -357,10 +358,11 @@ def test_terrain_slows_moves_blocks_sight_and_gives_cover() -> None:
     assert {t.label for t in RS.view(state, None).board.table_terrain} >= {"Bois de la Garenne", "Saint-Privat farm"}
     ligne = unit(state, "2e de Ligne")  # x 8-12: its path up the table runs into the light wood (y 18-28)
     ligne.y = 32.5  # its front 3" short of the wood
-    with pytest.raises(IllegalOrder, match=r'costs 10.67" .* Bois de la Garenne slows it \(x0.75'):
+    # only the 5" (then 3") in the wood are slowed: 3 + 5 / 0.75, then 3 + 3 / 0.75 (17.4.4)
+    with pytest.raises(IllegalOrder, match=r'costs 9.67" .* Bois de la Garenne slows it \(x0.75.*`2e-ligne move 6.75`'):
         RS.parse_order(state, "french", "2e de Ligne move 8")
     events = order(state, "french", "2e de Ligne move 6", rng)
-    assert 'moves 6" through Bois de la Garenne: it costs 8"' in events[0].text
+    assert 'moves 6" through Bois de la Garenne: it costs 7"' in events[0].text
     # sight: the farm (a town) between firer and target blocks the line unless one stands in it
     firer, target = unit(state, "63e de Ligne"), unit(state, "74th")
     firer.formation, firer.x, firer.y, firer.facing = "line", 61.0, 32.0, 0.0

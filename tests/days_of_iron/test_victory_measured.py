@@ -327,9 +327,11 @@ def test_the_arrivals_script_plays_an_arrival_and_a_surrender_to_the_computed_re
     assert "`dust Rheinbaben at the moon`: No entry point called `the moon`. Known: Givonne road, baseline." in out
     assert "**Dust on the horizon at Givonne road!**" in out
     assert "`measure 2e de Ligne to 2nd Hussars`: 2nd Hussars is not on the table." in out  # declared, not yet there
-    assert ("**Arrival** (17.2.1): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 7\") "
-            "in column, facing into the table, and may move this phase. 2nd Light Battery (Krupp) stands at Givonne "
-            "road, so they come on at the nearest clear place along the table edge (17.4.8") in out
+    # (the 77th set out in march column, 6" deep, pushes the rows behind it back: the 2nd Light Battery no
+    # longer stands on the entry point; test_set_out and test_measured_script see arrivals moved aside)
+    assert ("**Arrival** (17.2.1): 2nd Hussars, 11th Uhlans, Gen. von Rheinbaben come on at Givonne road (72\", 6\") "
+            "in column, facing into the table, and may move this phase.") in out
+    assert "77th Infantry will be set out in march column (12.1, 16.2)." in out
     assert '2nd Hussars moves 10": it costs 10", 4" left this turn.' in out
     assert "`8th Jäger surrender`: 8th Jäger is not affected" in out
     assert "77th Infantry is disordered by its forced march (17.4.5)." in out

@@ -747,15 +747,16 @@ def _go_in(state: State, unit: Unit, target: Unit, passed: bool, text: str, inch
 
 def _to_charge(state: State, unit: Unit, target: Unit, rng: Rng, *, opportunity: bool) -> tuple[str, str, list[Event]]:
     """The To Charge test (17.2.2, 17.4.11): its dice text, what the charge is called, and, when it
-    fails, the events of a unit that may not move closer to the enemy this turn (else none)."""
+    fails, the events of a unit that may not move closer to the enemy this turn (else none): it keeps
+    what is left of its move, to use as a halted unit may (17.2.10, ``morale_17_2.check_status_move``)."""
     passed, text = passes(unit, rng, "To Charge test")
     what = ("an opportunity " if opportunity else "a ") + ("counter charge" if _counter(state, target) else "charge")
     if passed:
         return text, what, []
-    spend(state, unit, left(state, unit))
+    unit.refused_turn = state.turn  # no closer to the enemy; it keeps its move to turn or go away (RULINGS.md)
     said = "makes" if opportunity else "declares"
     return text, what, [public(f"{unit.name} {said} {what} at {target.name}. {text}: it may not move closer "
-                               "to the enemy this turn.")]
+                               "to the enemy this turn (17.2.2); it may still turn, change formation or move away.")]
 
 
 def _opportunity(state: State, order: Charge, rng: Rng) -> list[Event]:

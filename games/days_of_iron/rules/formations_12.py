@@ -30,6 +30,7 @@ from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State
 
 COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
 FORMATIONS = (COLUMN, LINE, SKIRMISH)
+MARCH = "march"  # 12.1: an infantry march column (formation "column" with ``Unit.march``), as orders name it
 TOUCH = 0.05  # inches: bases closer than this touch
 MIN_CONTACT = 1.0  # book 17.4.2, 17.4.15: "base-to-base contact with 1\" or more" is contact
 SAMPLE = 0.05  # inches between the points a base's edges are sampled at to measure contact
@@ -40,13 +41,29 @@ SKIRMISH_CLASS = 2  # book 8.1: "Class 2 and above rated infantry may also fight
 
 def formation_bar(unit: Unit, formation: str) -> str:
     """Why a unit may not take a formation at all ("" if it may): Generals and engineers keep none,
-    guns do not skirmish, Class 1 infantry fight only in close order (8.1)."""
+    guns do not skirmish, Class 1 infantry fight only in close order (8.1), and only infantry tell a
+    march column from a manoeuvre column (12.1)."""
     if unit.type in ("general", "engineer") or (unit.type == "artillery" and formation == SKIRMISH):
         return f"a {unit.type} cannot form {formation}."
+    if formation == MARCH and not marches(unit):
+        return (f"only infantry form march or manoeuvre columns; \"no such distinction is made for cavalry or "
+                f"artillery columns\" (12.1): {unit.name}'s column is its march column.")
     if unit.type == "infantry" and formation == SKIRMISH and unit.cls < SKIRMISH_CLASS:
         return (f"{unit.name} is Class {unit.cls} infantry: only Class {SKIRMISH_CLASS} and above rated infantry "
                 "may fight in skirmish order (8.1).")
     return ""
+
+
+def marches(unit: Unit) -> bool:
+    """12.1: "Infantry units can form march or manoeuvre columns" (infantry on their own feet, not
+    dismounted cavalry, who fight in skirmish order, 9.1)."""
+    return unit.type == "infantry" and not unit.dismounted
+
+
+def shape(unit: Unit) -> str:
+    """The unit's formation as orders and the movement sheet name it: "march" for an infantry march
+    column (12.1), else its formation."""
+    return MARCH if unit.formation == COLUMN and unit.march else unit.formation
 
 
 def measured(state: State) -> bool:
@@ -63,16 +80,18 @@ def arm(unit: Unit) -> Arms:
 
 
 def footprint(unit: Unit, formation: str | None = None) -> tuple[float, float]:
-    """(width, depth) in inches of the unit's stands in a formation (12.1-12.3, 4.1)."""
+    """(width, depth) in inches of the unit's stands in a formation (12.1-12.3, 4.1); ``formation``
+    "column" is a manoeuvre column, "march" a march column, None the unit's own."""
     mv = house().movement
     w, d = mv.stands[arm(unit)]
     n = max(1, unit.stands)
-    form = formation or unit.formation or COLUMN
+    form = formation or shape(unit) or COLUMN
     if form == LINE:
         return (n * w, d)
     if form == SKIRMISH:
         return (n * w + (n - 1) * mv.formations.skirmish_gap, d)
-    abreast = min(n, mv.formations.column_width.get(arm(unit), 1))
+    wide = mv.formations.march_width if form == MARCH else mv.formations.column_width.get(arm(unit), 1)
+    abreast = min(n, wide)
     return (abreast * w, math.ceil(n / abreast) * d)
 
 
@@ -211,9 +230,10 @@ def _set_generals(state: State, staff: list[Unit], rows: list[Row], *, bottom: b
 
 def reform(unit: Unit, formation: str, front: Point | None = None) -> None:
     """Change formation about the command stand (17.4): the front edge's centre stays (``front``:
-    where it stood before the unit's stands changed), the unit forms up in the direction it faces."""
+    where it stood before the unit's stands changed), the unit forms up in the direction it faces.
+    ``formation`` may be "march": an infantry march column (12.1)."""
     front = front or front_centre(unit)
-    unit.formation = formation
+    unit.formation, unit.march = (COLUMN, True) if formation == MARCH else (formation, False)
     _, depth = footprint(unit)
     unit.x, unit.y = add(front, scale(base(unit).forward, -depth / 2))
 

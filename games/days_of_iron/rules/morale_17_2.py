@@ -381,20 +381,25 @@ def after_move(state: State, unit: Unit, forced: bool) -> list[Event]:
 
 def check_status_move(state: State, unit: Unit, end: Base | None) -> None:
     """What a status forbids (17.2.9-17.2.10): a unit gone to ground moves only after a rally; a
-    halted unit may not end closer to any enemy it can see (``end``: where the move would leave
+    halted unit, or one that failed its To Charge test this turn (17.2.2), may not end closer to any
+    enemy it can see (``end``: where the move would leave
     it; None for a charge, always toward the enemy)."""
     if unit.ground:
         raise IllegalOrder(f"{unit.name} has gone to ground: it must pass a rally test before it moves (17.2.9).")
-    if not unit.halted:
+    if unit.halted:
+        why, rule = "is halted", "17.2.10"
+    elif unit.refused_turn == state.turn:
+        why, rule = "failed its To Charge test this turn", "17.2.2"
+    else:
         return
     if end is None:
-        raise IllegalOrder(f"{unit.name} is halted: it may not move toward the enemy this turn (17.2.10).")
+        raise IllegalOrder(f"{unit.name} {why}: it may not move toward the enemy this turn ({rule}).")
     enemies = [e for e in state.units if e.side != unit.side and on_table(e)]
     for enemy in enemies:
         now = polygon_distance(base(unit).polygon(), base(enemy).polygon())
         then = polygon_distance(end.polygon(), base(enemy).polygon())
         if then < now - 1e-6:
-            raise IllegalOrder(f"{unit.name} is halted: it may not move closer to {enemy.name} (17.2.10).",
+            raise IllegalOrder(f"{unit.name} {why}: it may not move closer to {enemy.name} ({rule}).",
                                hint="It may move away, or change formation without coming closer.")
 
 

@@ -13,6 +13,7 @@ a refusal can never tell a player where an enemy hides.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -25,6 +26,7 @@ from games.core.geometry import (
     bearing_of,
     clip_half_plane,
     convex_hull,
+    cross,
     oriented,
     overlaps,
     point_in_polygon,
@@ -40,15 +42,31 @@ from games.days_of_iron.rules.formations_12 import (
     COLUMN,
     FORMATIONS,
     LINE,
+    MARCH,
     SKIRMISH,
     arm,
     base,
     footprint,
     formation_bar,
+    marches,
     on_table,
     reform,
+    shape,
 )
-from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, SHAKEN, STEPS, TURN, State, TerrainPiece, Unit
+from games.days_of_iron.state import (
+    DISORDERED,
+    GOOD,
+    HIDDEN,
+    OFF_BOARD,
+    ON_TABLE,
+    SETUP,
+    SHAKEN,
+    STEPS,
+    TURN,
+    State,
+    TerrainPiece,
+    Unit,
+)
 
 EPS = 1e-6
 FORCED_MARCH_CLEARANCE = 12.0  # book 17.4.5: forced marches not within 12" of a visible formed enemy
@@ -71,12 +89,13 @@ def used(state: State, unit: Unit) -> float:
 
 
 def start_formation(state: State, unit: Unit) -> str:
-    """The formation the unit started this Movement Phase in: it sets the rate (17.4)."""
-    return unit.start_formation if unit.moved_turn == state.turn and unit.start_formation else unit.formation
+    """The formation the unit started this Movement Phase in (a march column is "march", 12.1): it
+    sets the rate (17.4)."""
+    return unit.start_formation if unit.moved_turn == state.turn and unit.start_formation else shape(unit)
 
 
 def allowance(state: State, unit: Unit, forced: bool = False) -> float:
-    """The unit's full allowance this phase from the movement sheet (forced march: column only, 12.1):
+    """The unit's full allowance this phase from the movement sheet (forced march: march column, 12.1):
     the rate of the formation it started the phase in, or, once it has changed formation, the lower
     of the two (17.4.3: "the formation with the lowest movement allowance, of the two the unit uses,
     determines how much movement remains")."""
@@ -84,17 +103,17 @@ def allowance(state: State, unit: Unit, forced: bool = False) -> float:
     rates = mv.rates[arm(unit)]
     rate = rates.of(start_formation(state, unit))
     if unit.formation in FORMATIONS:
-        rate = min(rate, rates.of(unit.formation))
+        rate = min(rate, rates.of(shape(unit)))
     return rate * (1 + mv.costs.forced_march_bonus) if forced else rate
 
 
 def rate_label(state: State, unit: Unit) -> str:
     """Which rate the allowance is: the starting formation's, or after a change the slower one's (17.4.3)."""
-    start = start_formation(state, unit)
-    if unit.formation == start:
+    start, now = start_formation(state, unit), shape(unit)
+    if now == start:
         return f"{start} rate"
     rates = house().movement.rates[arm(unit)]
-    return f"{min((start, unit.formation), key=rates.of)} rate, the slower of {start} and {unit.formation}"
+    return f"{min((start, now), key=rates.of)} rate, the slower of {start} and {now}"
 
 
 def left(state: State, unit: Unit, forced: bool = False) -> float:
@@ -108,9 +127,14 @@ def wheel_cost(unit: Unit, degrees: float) -> float:
     return width * math.radians(degrees) * house().movement.costs.wheel_factor
 
 
-def move_cost(unit: Unit, order: Move, factor: float) -> float:
-    """Inches of allowance a move uses: the distance (slowed by terrain) plus the wheel's doubled arc."""
-    return order.inches / factor + (wheel_cost(unit, order.degrees) if order.degrees else 0.0)
+def move_going(state: State, unit: Unit, order: Move) -> tuple[Going, list[Unit]]:
+    """What a move costs (``going``: its straight part over the ground, 17.4.4; the wheel's doubled
+    outer arc on top, 17.4.6) and the friendly lines it passes through (17.4.9)."""
+    start = base(unit)
+    passed = lines_passed(state, unit, start, moved_base(unit, order))
+    way = going(state, unit, start, order.inches, passed)
+    wheel = wheel_cost(unit, order.degrees) if order.degrees else 0.0
+    return dataclasses.replace(way, cost=way.cost + wheel), passed
 
 
 def moved_base(unit: Unit, order: Move) -> Base:
@@ -132,33 +156,114 @@ def pieces_under(state: State, polygon: Sequence[Point]) -> list[TerrainPiece]:
     return [t for t in state.terrain if overlaps(polygon, [(p[0], p[1]) for p in t.points])]
 
 
-def terrain_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
-    """Section 15 on the measured table (house rule for the missing movement sheet): a move that
-    crosses or enters terrain slower than open ground costs as if all of it were in the slowest
-    piece crossed (the distance is divided by its movement multiplier); 0 is impassable. A river
-    (15.3) is crossed only where a bridge or ford (15.4) covers all of the move's path over it."""
-    swept = convex_hull([*start.polygon(), *end.polygon()])
-    types = house().terrain
-    slow: list[tuple[float, str]] = []
-    for piece in pieces_under(state, swept):
-        kind = types[piece.type]
-        if kind.water:
-            if uncrossed(state, swept, piece):
-                slow.append((0.0, piece.name))
-        elif kind.move < 1:
-            slow.append((kind.move, piece.name))
-    return min(slow) if slow else (1.0, "")
+def _crossings(moving: Sequence[Point], way: Point, fixed: Sequence[Point]) -> list[float]:
+    """The distances along ``way`` (a unit vector) at which a corner of ``moving`` crosses the line of
+    an edge of ``fixed`` or a corner of ``fixed`` crosses the line of an edge of ``moving``: between
+    two of them neither overlapping nor lying wholly inside changes (a superset of the places where
+    they do)."""
+    out: list[float] = []
+    for corners, edges, sign in ((moving, fixed, -1.0), (fixed, moving, 1.0)):  # a moving edge meets a corner the other way
+        for i, q in enumerate(edges):
+            edge = sub(edges[(i + 1) % len(edges)], q)
+            across = cross(edge, way)
+            if abs(across) > EPS:
+                out += [sign * cross(edge, sub(p, q)) / across for p in corners]
+    return out
 
 
-def road_factor(state: State, start: Base, end: Base) -> tuple[float, str]:
-    """15.2: "Units in column receive a movement bonus" on roads: a column's move that lies wholly on
-    one piece faster than open ground (a road on the terrain sheet, x1.5 house) and crosses nothing
-    slower goes that much further; otherwise (1.0, "")."""
+@dataclasses.dataclass(frozen=True)
+class Going:
+    """What a straight move costs over the ground (17.4.4, section 15): ``cost`` in inches of
+    allowance, and the slowest (or, all fast, the fastest) multiplier met and what set it."""
+
+    cost: float
+    factor: float
+    slowest: str
+
+
+def _ground_at(state: State, unit: Unit, where: Base, pieces: Sequence[TerrainPiece],
+               passed: Sequence[Unit]) -> tuple[float, str]:
+    """The multiplier where the unit's footprint stands now: the slowest non-water piece under it
+    (section 15; rivers are refused outright, ``impassable``); else, for a column wholly on a road,
+    the road's bonus (15.2); lowered to the passage-of-lines multiplier while it overlaps a friendly
+    line it passes through (17.4.9, house)."""
+    types = house().terrain
+    outline_now = where.polygon()
+    under = [p for p in pieces if overlaps(outline_now, outline(p))]
+    slow = [(types[p.type].move, p.name) for p in under if not types[p.type].water and types[p.type].move < 1]
+    factor, name = min(slow) if slow else (1.0, "")
+    if not slow and unit.formation == COLUMN:
+        roads = [(types[p.type].move, p.name) for p in under if types[p.type].move > 1
+                 and all(point_in_polygon(q, outline(p), 1e-6) for q in outline_now)]
+        factor, name = max(roads) if roads else (1.0, "")
+    penalty = house().movement.costs.passage_of_lines
+    friend = next((f for f in passed if overlaps(outline_now, base(f).polygon())), None)
+    if friend is not None and 0 < penalty < factor:
+        factor, name = penalty, friend.name
+    return factor, name
+
+
+def _legs(state: State, unit: Unit, start: Base, inches: float, passed: Sequence[Unit]) -> list[tuple[float, float, str]]:
+    """The straight move cut where the ground under the footprint changes: (inches, multiplier,
+    what sets it) for each stretch in turn (17.4.4: only the ground moved over slows the move)."""
+    if inches <= EPS:
+        return []
+    end = start.moved(inches)
+    swept = convex_hull([*start.polygon(), *end.polygon()])
+    pieces = pieces_under(state, swept)
+    friends = [f for f in passed if overlaps(swept, base(f).polygon())]
+    first = start.polygon()
+    cuts = {0.0, inches}
+    for area in [outline(p) for p in pieces] + [base(f).polygon() for f in friends]:
+        cuts.update(c for c in _crossings(first, start.forward, area) if EPS < c < inches - EPS)
+    ordered = sorted(cuts)
+    legs: list[tuple[float, float, str]] = []
+    for a, b in itertools.pairwise(ordered):
+        if b - a <= EPS:
+            continue
+        factor, name = _ground_at(state, unit, start.moved((a + b) / 2), pieces, friends)
+        if legs and legs[-1][1:] == (factor, name):
+            legs[-1] = (legs[-1][0] + b - a, factor, name)
+        else:
+            legs.append((b - a, factor, name))
+    return legs
+
+
+def going(state: State, unit: Unit, start: Base, inches: float, passed: Sequence[Unit]) -> Going:
+    """17.4.4: "Moving over certain types of terrain reduces unit movement": each stretch of the
+    straight move costs its length divided by the multiplier of the ground under the footprint there
+    (house reading, RULINGS.md 17.4.4): a move ending a little inside a wood pays the wood's rate only
+    for the part in it, so one order costs what the same ground split into several orders costs."""
+    legs = _legs(state, unit, start, inches, passed)
+    cost = sum(length / factor for length, factor, _ in legs)
+    slow = [(factor, name) for _, factor, name in legs if name and factor < 1]
+    fast = [(factor, name) for _, factor, name in legs if name and factor > 1]
+    factor, slowest = min(slow) if slow else max(fast) if fast else (1.0, "")
+    return Going(cost, factor, slowest)
+
+
+def reach(state: State, unit: Unit, room: float, forced: bool = False) -> float:
+    """The farthest straight move (no wheel) whose cost over the ground fits ``room`` inches of
+    allowance (``going`` inverted; 17.4.4), before any other check (units, rivers, the table edge)."""
+    start = base(unit)
+    longest = room / min(1.0, house().movement.costs.passage_of_lines, *(
+        t.move for t in house().terrain.values() if t.move > 0))
+    passed = lines_passed(state, unit, start, start.moved(longest))
+    done = spent = 0.0
+    for length, factor, _ in _legs(state, unit, start, longest, passed):
+        if spent + length / factor >= room - EPS:
+            return done + (room - spent) * factor
+        done, spent = done + length, spent + length / factor
+    return done
+
+
+def impassable(state: State, start: Base, end: Base) -> str:
+    """15.3: the river a move (its straight part and its wheel) would cross away from every bridge
+    and ford wholly covering its path over the water ("" if none)."""
     swept = convex_hull([*start.polygon(), *end.polygon()])
     types = house().terrain
-    roads = [(types[p.type].move, p.name) for p in pieces_under(state, swept)
-             if types[p.type].move > 1 and all(point_in_polygon(q, outline(p), 1e-6) for q in swept)]
-    return max(roads) if roads else (1.0, "")
+    river = next((p for p in pieces_under(state, swept) if types[p.type].water and uncrossed(state, swept, p)), None)
+    return river.name if river is not None else ""
 
 
 def outline(piece: TerrainPiece) -> list[Point]:
@@ -247,19 +352,6 @@ def limbered_passed(state: State, unit: Unit, start: Base, end: Base) -> Unit | 
                  and overlaps(swept, base(f).polygon()) and not overlaps(start.polygon(), base(f).polygon())), None)
 
 
-def move_factor(state: State, unit: Unit, start: Base, end: Base) -> tuple[float, str, list[Unit]]:
-    """The move's terrain multiplier and what sets it (section 15), lowered to the movement sheet's
-    passage-of-lines multiplier when it goes through friends (17.4.9, house), and those friends."""
-    factor, slowest = terrain_factor(state, start, end)
-    if factor == 1.0 and unit.formation == COLUMN:
-        factor, slowest = road_factor(state, start, end)
-    passed = lines_passed(state, unit, start, end)
-    penalty = house().movement.costs.passage_of_lines
-    if passed and 0 < penalty < factor:
-        factor, slowest = penalty, passed[0].name
-    return factor, slowest, passed
-
-
 def passed_lines(state: State, unit: Unit) -> bool:
     """Whether the unit made a passage of lines this turn: it may not charge (17.4.9)."""
     return unit.passage_turn == state.turn
@@ -341,10 +433,7 @@ def run_stopper(state: State, unit: Unit, start: Base, end: Base, target: str, i
         there = base(o).polygon()
         if overlaps(outline, there) and not overlaps(first, there):
             return o.name
-    swept = convex_hull([*first, *outline])
-    types = house().terrain
-    river = next((t for t in pieces_under(state, swept) if types[t.type].water and uncrossed(state, swept, t)), None)
-    return river.name if river is not None else ""
+    return impassable(state, start, end)
 
 
 def clear_run(state: State, unit: Unit, start: Base, direction: Point, inches: float, *, target: str = "",
@@ -442,13 +531,14 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     check_normal_movement(state, seat, unit, order.text)
     if (order.turn is None) != (order.degrees is None):
         raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
-    if order.forced and start_formation(state, unit) != COLUMN:
-        raise IllegalOrder("only a unit that started the phase in column may force march (12.1).")
+    if order.forced:
+        _check_march_column(state, unit)
     _check_brigade_march(state, unit, order)
     end = moved_base(unit, order)
-    factor, slowest, passed = move_factor(state, unit, base(unit), end)
-    if factor <= 0:
-        raise IllegalOrder(f"{unit.name} cannot cross {slowest} (15.3: only at bridges and fords).")
+    river = impassable(state, base(unit), end)
+    if river:
+        raise IllegalOrder(f"{unit.name} cannot cross {river} (15.3: only at bridges and fords).")
+    way, passed = move_going(state, unit, order)
     closed = closed_to(state, unit, base(unit), end)
     if closed is not None:
         raise IllegalOrder(closed_text(unit, closed))
@@ -462,15 +552,11 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if limbered is not None:
         raise IllegalOrder(f"{unit.name} may not pass through {limbered.name}: troops pass through a deployed battery, "
                            "never a limbered one (17.4.8).", hint=f"Go round it, or wait until {limbered.name} unlimbers.")
-    cost = move_cost(unit, order, factor)
     room = left(state, unit, order.forced)
-    if cost > room + EPS:
-        raise IllegalOrder(f"that costs {fmt(cost)}\" and {unit.name} has {fmt(room)}\" left "
+    if way.cost > room + EPS:
+        raise IllegalOrder(f"that costs {fmt(way.cost)}\" and {unit.name} has {fmt(room)}\" left "
                            f"this turn ({rate_label(state, unit)} {fmt(allowance(state, unit, order.forced))}\").",
-                           hint=(f"{slowest} slows it (x{fmt(factor)}; "
-                                 + ("a passage of lines, 17.4.9). " if passed and slowest == passed[0].name
-                                    else "17.4.4, section 15). ") if slowest and factor < 1 else "")
-                           + ("A wheel costs double its outer arc (17.4)." if order.degrees else ""))
+                           hint=_dear_hint(state, unit, order, way, passed, room))
     _check_on_table(state, order.text, end)
     clearance = house().movement.costs.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
@@ -483,6 +569,19 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     if order.forced:
         _check_forced_clearance(state, unit, end)
     return order
+
+
+def _dear_hint(state: State, unit: Unit, order: Move, way: Going, passed: list[Unit], room: float) -> str:
+    """What makes a move too dear, and the farthest straight move the allowance pays for (17.4.4)."""
+    slows = ""
+    if way.slowest and way.factor < 1:
+        why = "a passage of lines, 17.4.9" if passed and way.slowest == passed[0].name else "17.4.4, section 15"
+        slows = f"{way.slowest} slows it (x{fmt(way.factor)}; {why}) for the part of the move over it. "
+    wheel = "A wheel costs double its outer arc (17.4). " if order.degrees else ""
+    most = math.floor(reach(state, unit, room, order.forced) * 100 + EPS) / 100
+    forced = " forced" if order.forced else ""
+    return slows + wheel + (f"Straight ahead it can go {fmt(most)}\" (`{unit.id} move {fmt(most)}{forced}`)."
+                            if most > 0 else "")
 
 
 def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> None:
@@ -498,6 +597,21 @@ def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> 
             raise IllegalOrder(f"on the way it would pass {fmt(gap)}\" from {enemy.name}; a unit may not come "
                                f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).",
                                hint="Go round, keeping 1\" from it.")
+
+
+def _check_march_column(state: State, unit: Unit) -> None:
+    """12.1: "A March column is 1-2 stands wide and is used to may make forced marches"; 17.4.5:
+    "Units, which must be in march column, can force march": infantry that started the phase in
+    march column; cavalry, guns and the rest from their column ("no such distinction is made for
+    cavalry or artillery columns", 12.1)."""
+    need = MARCH if marches(unit) else COLUMN
+    if start_formation(state, unit) == need:
+        return
+    if need == MARCH:
+        raise IllegalOrder(f"only a unit that started the phase in march column may force march (12.1, 17.4.5); "
+                           f"{unit.name} started it in {start_formation(state, unit)}.",
+                           hint=f"`{unit.id} form march` now (1-2 stands wide, 12.1), then force march next turn.")
+    raise IllegalOrder("only a unit that started the phase in column may force march (12.1, 17.4.5).")
 
 
 def _brigade_mates(state: State, unit: Unit) -> list[Unit]:
@@ -565,8 +679,8 @@ def move(state: State, order: Move) -> list[Event]:
     """Carry out a checked move and say what it cost."""
     unit = state.unit(order.unit)
     end = moved_base(unit, order)
-    factor, slowest, passed = move_factor(state, unit, base(unit), end)
-    cost = move_cost(unit, order, factor)
+    way, passed = move_going(state, unit, order)
+    cost, slowest = way.cost, way.slowest
     spend(state, unit, cost)
     wheel = f" and wheels {order.turn} {fmt(order.degrees)}°" if order.degrees else ""
     forced = " (forced march)" if order.forced else ""
@@ -599,14 +713,14 @@ def move(state: State, order: Move) -> list[Event]:
 def spend(state: State, unit: Unit, cost: float) -> None:
     """Count inches against the unit's allowance this turn (a new turn starts from nothing)."""
     if unit.moved_turn != state.turn:
-        unit.moved_turn, unit.moved, unit.start_formation = state.turn, 0.0, unit.formation
+        unit.moved_turn, unit.moved, unit.start_formation = state.turn, 0.0, shape(unit)
     unit.moved = round(unit.moved + cost, 6)
 
 
 def check_change(state: State, unit: Unit) -> None:
     """17.4.7: a formation change (turning 90 or 180 degrees is one) once a turn, never in a heavy
     wood, and its cost (house: part of the allowance) must fit what is left."""
-    if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and unit.formation != unit.start_formation):
+    if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and shape(unit) != unit.start_formation):
         raise IllegalOrder(f"{unit.name} has changed formation or turned this turn: units can make only one formation "
                            "change a turn (17.4.7).")
     wood = next((t for t in pieces_under(state, base(unit).polygon()) if t.type == "heavy-wood"), None)
@@ -642,11 +756,13 @@ def check_lands(state: State, unit: Unit, trial: Unit, text: str, what: str) -> 
 def check_form(state: State, seat: str, order: Form) -> Form:
     """12, 17.4: a formation change costs part of the allowance and the new footprint stays on the table."""
     unit = state.unit(order.unit)
+    if state.phase == SETUP:
+        return _check_set_out_form(state, seat, unit, order)
     check_normal_movement(state, seat, unit, order.text)
     if unit.dismounted:
         raise IllegalOrder(f"{unit.name} is dismounted: on foot it fights in skirmish order (9.1).",
                            hint=f"`{unit.id} mount` first (a formation change of its own).")
-    if unit.formation == order.formation:
+    if shape(unit) == order.formation:
         raise IllegalOrder(f"{unit.name} is already in {order.formation}.")
     bar = formation_bar(unit, order.formation)
     if bar:
@@ -660,6 +776,36 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     reform(trial, order.formation)
     check_lands(state, unit, trial, order.text, f"forming {order.formation}")
     return order
+
+
+def _check_set_out_form(state: State, seat: str, unit: Unit, order: Form) -> Form:
+    """16.2: each side deploys its own units; the bot sets them out in column, and before the side is
+    ready its infantry may be set out in march column instead (12.1: the column that force marches,
+    17.4.5, so a forced march is open from turn 1), or back in manoeuvre column. Not a unit hidden
+    or held off the table (16.4, 16.5: its sealed record places it)."""
+    if seat not in (UMPIRE, unit.side):
+        raise IllegalOrder(f"{unit.name} belongs to the {state.side_name(unit.side)}.")
+    if state.side(unit.side).ready:
+        raise IllegalOrder(f"the {state.side_name(unit.side)} are ready: their units are set out as they are.")
+    if unit.status in (HIDDEN, OFF_BOARD):
+        raise IllegalOrder(f"{unit.name} is {unit.status}: its sealed record places it (16.4, 16.5).")
+    if order.formation not in (COLUMN, MARCH):
+        raise IllegalOrder("units are set out in column (16.2): before the battle only `UNIT form march` (march "
+                           "column, 12.1) or `UNIT form column`; other formations in the Movement phase.")
+    bar = formation_bar(unit, order.formation)
+    if bar:
+        raise IllegalOrder(bar)
+    if unit.march == (order.formation == MARCH):
+        raise IllegalOrder(f"{unit.name} is already to be set out in {order.formation}.")
+    return order
+
+
+def set_out_form(state: State, order: Form) -> list[Event]:
+    """A checked set-up ``form`` (16.2, 12.1): how the unit will be set out."""
+    unit = state.unit(order.unit)
+    unit.march = order.formation == MARCH
+    what = "march column" if unit.march else "manoeuvre column"
+    return [public(f"{unit.name} will be set out in {what} (12.1, 16.2).")]
 
 
 def form(state: State, order: Form) -> list[Event]:

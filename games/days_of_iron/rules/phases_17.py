@@ -73,7 +73,7 @@ from games.days_of_iron.state import (
     Unit,
 )
 
-FORM_WORDS: tuple[Literal["column", "line", "skirmish"], ...] = ("column", "line", "skirmish")
+FORM_WORDS: tuple[Literal["column", "march", "line", "skirmish"], ...] = ("column", "march", "line", "skirmish")
 SET_UP = ("staff", "hide", "offboard", "cancel", "scout", "ready")
 DEFAULT_WHERE = "as marked on the deployment map"
 
@@ -112,7 +112,7 @@ def guard(state: State, seat: str, verb: str, text: str) -> None:
             raise WrongPhase(f"{quote(text)}: `{verb}` belongs to the set-up, which is over.")
         if verb == "scout":
             scouting_19_1.check_scouting_on(state)
-    elif state.phase == SETUP:
+    elif state.phase == SETUP and not (verb == "form" and formations_12.measured(state)):  # 16.2: set out in march column
         raise WrongPhase("the battle has not started.", hint="Finish the set-up: `staff`, then `ready` (both sides).")
     else:
         _guard_play(state, seat, verb, text.split()[1:])
@@ -278,16 +278,17 @@ def _turn_candidates(state: State, seat: str, sides: list[str]) -> list[DoiOrder
 
 
 def _movement_candidates(state: State, u: Unit) -> list[DoiOrder]:
-    """One unit's Movement-phase orders: its whole or half remaining move, wheels, formation
+    """One unit's Movement-phase orders: the farthest straight move its allowance pays for over the
+    ground ahead, or half of it, wheels, formation
     changes, turns and (infantry in line) defensive cover, 17.5.6 (``parse_order`` keeps only the
     ones it would accept)."""
     out: list[DoiOrder] = []
-    room = movement_17_4.left(state, u)
+    room = movement_17_4.reach(state, u, movement_17_4.left(state, u))  # as far as the ground lets it (17.4.4)
     for inches in dict.fromkeys((math.floor(room * 10) / 10, math.floor(room * 5) / 10)):
         if inches > 0:
             out.append(Move(u.id, inches))
     out += [Move(u.id, 0, turn, 45.0) for turn in ("left", "right")]
-    out += [Form(u.id, f) for f in FORM_WORDS if f != u.formation]
+    out += [Form(u.id, f) for f in FORM_WORDS if f != formations_12.shape(u)]
     if u.type == "cavalry":
         out.append(Mount(u.id) if u.dismounted else Dismount(u.id))
     out += [Face(u.id, "left"), Face(u.id, "right"), Face(u.id, "about")]

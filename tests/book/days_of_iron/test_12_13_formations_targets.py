@@ -11,7 +11,7 @@ from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.days_of_iron.state import State
 from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
-from tests.days_of_iron.helpers import RS, order, unit
+from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
 
@@ -62,16 +62,82 @@ def test_12_1_a_manoeuvre_column_is_4_infantry_stands_wide() -> None:
     assert gap(state, rng, "2e de Ligne", "Gen. von Woyna") == pytest.approx(28.5 - 21.0)
 
 
-@pytest.mark.xfail(strict=True, reason="not built: the march column (12.1) is not a formation of its own; "
-                   "forced marches are made from the 4-wide column")
-def test_12_1_only_a_march_column_1_or_2_stands_wide_forced_marches() -> None:
+def test_12_1_infantry_form_a_march_column_1_or_2_stands_wide() -> None:
     """12.1: "Infantry units can form march or manoeuvre columns. ... A March column is 1-2 stands
-    wide and is used to may make forced marches." A manoeuvre column (4 wide) does not."""
+    wide". The 2e de Ligne's 12 stands in manoeuvre column (4" front) `form march`: 2 stands wide
+    (house, in the book's 1-2), 6 ranks deep, its front edge where it stood (17.4); a dense target
+    still (13.3, below). It forms back into a manoeuvre column the next turn."""
     state, rng = table()
-    place(state, "2e de Ligne", 36.0, 40.0, 0.0, "column")
+    ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0, "column")  # front x 34-38, y 28.5
+    place(state, "Gen. von François", 50.5, 30.0, 180.0)  # his 1" base x 50-51
+    place(state, "Gen. von Woyna", 36.0, 20.5, 180.0)  # his base y 20-21
     to_step(state, "Movement", rng)
-    with pytest.raises(IllegalOrder, match=r"12\.1"):
+    said = text_of(order(state, "french", "2e de Ligne form march", rng))
+    assert "2e de Ligne forms march" in said and ligne.formation == "column" and ligne.march
+    assert gap(state, rng, "2e de Ligne", "Gen. von François") == pytest.approx(50.0 - 37.0)  # x 35-37
+    assert gap(state, rng, "2e de Ligne", "Gen. von Woyna") == pytest.approx(28.5 - 21.0)  # the front stays
+    with pytest.raises(IllegalOrder, match="already in march"):
+        RS.parse_order(state, "french", "2e de Ligne form march")
+    finish_turn(state, rng)
+    start_turn(state)
+    to_step(state, "Movement", rng)
+    order(state, "french", "2e de Ligne form column", rng)  # 17.4.7: march to manoeuvre column is a change
+    assert gap(state, rng, "2e de Ligne", "Gen. von François") == pytest.approx(50.0 - 38.0) and not ligne.march
+
+
+def test_12_1_only_a_march_column_1_or_2_stands_wide_forced_marches() -> None:
+    """12.1: "A March column is 1-2 stands wide and is used to may make forced marches." (17.4.5:
+    "Units, which must be in march column, can force march"). From the 4-wide manoeuvre column the
+    2e de Ligne's forced march is refused; it forms march column, and the next turn (started in march
+    column, 17.4: the formation it starts the phase in) it force marches 12" (8" x 1.5, house)."""
+    state, rng = table()
+    ligne = place(state, "2e de Ligne", 36.0, 40.0, 0.0, "column")
+    to_step(state, "Movement", rng)
+    with pytest.raises(IllegalOrder, match=r"march column may force march \(12\.1, 17\.4\.5\).*started it in column"):
         RS.parse_order(state, "french", "2e de Ligne move 4 forced")
+    order(state, "french", "2e de Ligne form march", rng)
+    with pytest.raises(IllegalOrder, match=r"started it in column"):  # formed this turn: not started in it
+        RS.parse_order(state, "french", "2e de Ligne move 1 forced")
+    finish_turn(state, rng)
+    start_turn(state)
+    to_step(state, "Movement", rng)
+    y = ligne.y
+    said = text_of(order(state, "french", "2e de Ligne move 12 forced", rng))
+    assert "(forced march)" in said and ligne.y == pytest.approx(y - 12.0)
+
+
+def test_12_1_infantry_may_be_set_out_in_march_column_to_force_march_in_turn_1() -> None:
+    """12.1 with 16.2 (each side deploys its own units): before it is ready a side may have an
+    infantry unit set out in march column, so it force marches in the first Movement phase; only
+    column or march column at set-up, and only for its own units."""
+    state, rng = new_game("meeting", scouting="no")
+    with pytest.raises(IllegalOrder, match=r"set out in column \(16\.2\)"):
+        RS.parse_order(state, "french", "24e de Ligne form line")
+    with pytest.raises(IllegalOrder, match="belongs to the French"):
+        RS.parse_order(state, "prussian", "24e de Ligne form march")
+    assert "24e de Ligne will be set out in march column (12.1, 16.2)." in text_of(
+        order(state, "french", "24e de Ligne form march", rng))
+    ready_both(state, rng)
+    ligne = unit(state, "24e de Ligne")
+    assert ligne.formation == "column" and ligne.march
+    start_turn(state)
+    to_step(state, "Movement", rng)
+    y = ligne.y
+    assert "(forced march)" in text_of(order(state, "french", "24e de Ligne move 12 forced", rng))
+    assert ligne.y == pytest.approx(y - 12.0)
+
+
+def test_12_1_cavalry_and_artillery_columns_are_not_told_apart() -> None:
+    """12.1: "No such distinction is made for cavalry or artillery columns." Horse and guns have one
+    column: `form march` is refused, and they force march from it (17.4.5)."""
+    state, rng = table()
+    place(state, "4e Chasseurs à cheval", 60.0, 40.0, 0.0, "column")
+    place(state, "7e Batterie", 20.0, 40.0, 0.0, "column")
+    to_step(state, "Movement", rng)
+    for name in ("4e Chasseurs à cheval", "7e Batterie"):
+        with pytest.raises(IllegalOrder, match=r"no such distinction is made for cavalry or artillery columns"):
+            RS.parse_order(state, "french", f"{name} form march")
+    assert "(forced march)" in text_of(order(state, "french", "4e Chasseurs à cheval move 10 forced", rng))
 
 
 def test_12_2_a_line_is_one_rank_with_the_command_stand_in_the_centre() -> None:
@@ -92,7 +158,7 @@ def shoot_at(formation: str, face: int, *, target: str = "74th", firer: str = "2
     """The 2e de Ligne in line fires at the target 6" ahead (effective range) in a formation."""
     state, _ = table()
     place(state, firer, 36.0, 30.0, 0.0, "line")
-    place(state, target, 36.0, 22.0, 180.0, formation)
+    place(state, target, 36.0, 22.0, 180.0, "column" if formation == "march" else formation).march = formation == "march"
     to_step(state, "Shooting")
     return fire(state, firer, target, face)
 
@@ -136,6 +202,7 @@ def test_13_3_columns_and_limbered_batteries_are_dense_targets() -> None:
     """13.3: "Infantry in March or Manoeuvre columns, cavalry in column and limbered artillery units
     are classified as dense targets." """
     assert "dense target" in shoot_at("column", 5)
+    assert "dense target" in shoot_at("march", 5)  # an infantry march column (12.1)
     assert "dense target" in shoot_at("column", 5, target="2nd Hussars")
     assert "dense target" in shoot_at("column", 5, target="1st Heavy")
 

@@ -172,6 +172,7 @@ def test_17_4_5_a_forced_march_is_from_column_disorders_and_keeps_12_inches_from
     state, rng = table()
     place(state, "2e de Ligne", 36.0, 30.0, 0.0, "line")
     column = place(state, "10e Chasseurs à pied", 10.0, 44.0, 0.0, "column")
+    column.march = True  # 12.1: in march column
     place(state, "74th", 36.0, 10.0, 180.0, "column")
     to_step(state, "Movement", rng)
     with pytest.raises(IllegalOrder, match=r"17\.4\.5|12\.1"):
@@ -179,8 +180,8 @@ def test_17_4_5_a_forced_march_is_from_column_disorders_and_keeps_12_inches_from
     order(state, "french", "10e Chasseurs à pied move 10 forced", rng)
     assert column.order == "disordered"
     state2, rng2 = table()
-    place(state2, "10e Chasseurs à pied", 36.0, 30.0, 0.0, "column")
-    place(state2, "74th", 36.0, 10.0, 180.0, "column")  # its front edge at 11.5, the 10e's at 28
+    place(state2, "10e Chasseurs à pied", 36.0, 30.0, 0.0, "column").march = True
+    place(state2, "74th", 36.0, 10.0, 180.0, "column")  # its front edge at 11.5, the 10e's at 28 (2 wide, 4 deep)
     to_step(state2, "Movement", rng2)
     with pytest.raises(IllegalOrder, match=r"12\""):
         RS.parse_order(state2, "french", "10e Chasseurs à pied move 10 forced")

@@ -65,24 +65,41 @@ def test_17_4_2_a_charge_that_made_contact_is_over() -> None:
     RS.parse_order(state, "french", "7e Batterie turn left")
 
 
-@pytest.mark.xfail(
-    strict=True, reason="play finding F13: a move partly over slow ground is slowed for its whole length"
-)
 def test_17_4_4_only_the_ground_crossed_slows_the_move() -> None:
     """17.4.4: "Moving over certain types of terrain reduces unit movement." The 2e's column (8")
     stands 2.5" short of a light wood (house x0.75): `move 2.5` then `move 4` costs 2.5" + 5.33" and
-    is legal; the same 6.5" in one order must cost no more (in play, outpost turn 2, `move 7` then
+    is legal; the same 6.5" in one order costs the same 7.83" (in play, outpost turn 2, `move 7` then
     `move 0.2` cost 7.4" while `move 7.2` was refused as costing 14.4")."""
+    spent = []
     for split in (True, False):
         state, rng = table()
         piece(state, "light-wood", "Gifertwald", 26.0, 10.0, 46.0, 26.0)
-        place(state, "2e de Ligne", 36.0, 30.0, 0.0, "column")  # its front 2.5" from the wood
+        ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0, "column")  # its front 2.5" from the wood
         to_step(state, "Movement", rng)
         if split:
             order(state, "french", "2e de Ligne move 2.5", rng)
             order(state, "french", "2e de Ligne move 4", rng)
         else:
-            order(state, "french", "2e de Ligne move 6.5", rng)
+            said = text_of(order(state, "french", "2e de Ligne move 6.5", rng))
+            assert '2e de Ligne moves 6.5" through Gifertwald: it costs 7.83", 0.17" left this turn.' in said
+        spent.append(ligne.moved)
+    assert spent[0] == pytest.approx(spent[1]) == pytest.approx(2.5 + 4 / 0.75)
+
+
+def test_17_4_4_the_offers_and_the_refusal_name_the_farthest_move_the_ground_allows() -> None:
+    """17.4.4: "Deduct these distances from the basic movement of the unit." With 8" of column
+    allowance and the wood 2.5" ahead, the farthest move is 2.5" + 5.5" x 0.75 = 6.625": `?` offers
+    `move 6.6` (not the 8" no ground allows, nor the 6" a whole-move rate would), and a move too far is
+    refused naming it."""
+    state, rng = table()
+    piece(state, "light-wood", "Gifertwald", 26.0, 10.0, 46.0, 26.0)
+    place(state, "2e de Ligne", 36.0, 30.0, 0.0, "column")
+    to_step(state, "Movement", rng)
+    offered = {o.text for o in RS.legal_orders(state, "french")}
+    assert "2e-ligne move 6.6" in offered and "2e-ligne move 8" not in offered
+    with pytest.raises(IllegalOrder, match=r'costs 8.5" .*Gifertwald slows it \(x0.75.*`2e-ligne move 6.62`'):
+        RS.parse_order(state, "french", "2e de Ligne move 7")
+    RS.parse_order(state, "french", "2e de Ligne move 6.62")
 
 
 def test_17_2_the_non_initiative_side_declares_arrivals_in_its_own_part() -> None:
@@ -99,20 +116,28 @@ def test_17_2_the_non_initiative_side_declares_arrivals_in_its_own_part() -> Non
         RS.parse_order(state, "prussian", "dust Rheinbaben cavalry brigade")
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F17: a unit that fails its To Charge test cannot move at all")
 def test_17_2_2_a_failed_charger_may_still_turn_away() -> None:
     """17.2.2: "If a unit does not pass its To Charge Test it cannot move closer towards enemy
-    units." It may still turn about (as a halted unit may, 17.2.10: "may move away or change
-    formation as long as they move no closer"). In play (saar turn 3) the 10th Uhlans' `turn about`
-    was refused: "has 0" left this turn"."""
+    units." It may still turn about and move away (as a halted unit may, 17.2.10: "may move away or
+    change formation as long as they move no closer"), but not advance. In play (saar turn 3) the
+    10th Uhlans' `turn about` was refused: "has 0" left this turn"."""
     state, _ = table()
-    place(state, "2e de Ligne", 36.0, 31.5, 0.0, "column")
+    ligne = place(state, "2e de Ligne", 36.0, 31.5, 0.0, "column")
     place(state, "74th", 36.0, 24.5, 180.0)
     order(state, "french", "2e de Ligne charge 74th", DiceThenStream([1] * 3 + [6] * 40))
     order(state, "french", "next", DiceThenStream([6] * 20))
-    order(state, "prussian", "next", DiceThenStream([1] * 3 + [6] * 40))  # the To Charge test fails
+    said = text_of(order(state, "prussian", "next", DiceThenStream([1] * 3 + [6] * 40)))  # the To Charge test fails
+    assert "FAIL: it may not move closer to the enemy this turn (17.2.2)" in said
     to_step(state, "Movement", DiceThenStream([6] * 40))
+    with pytest.raises(IllegalOrder, match=r"failed its To Charge test this turn: it may not move closer to .*\(17\.2\.2\)"):
+        RS.parse_order(state, "french", "2e de Ligne move 1")
+    offered = {o.text for o in RS.legal_orders(state, "french")}
+    assert "2e-ligne turn about" in offered and not any(t.startswith("2e-ligne move ") and "wheel" not in t
+                                                        for t in offered)
     order(state, "french", "2e de Ligne turn about", DiceThenStream([6] * 10))
+    y = ligne.y
+    order(state, "french", "2e de Ligne move 3", DiceThenStream([6] * 10))  # away, with the rest of its move
+    assert ligne.y == pytest.approx(y + 3)
 
 
 def test_15_3_forming_line_does_not_put_a_unit_in_a_river() -> None:
