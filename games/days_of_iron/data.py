@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 import msgspec
@@ -174,7 +174,7 @@ def _terrain(file: str, spec: ScenarioSpec) -> tuple[TerrainSpec, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def scenario(scenario_id: str) -> ScenarioSpec:
     """The scenario, checked once per id (the rules ask for it on every order: objectives, entry
     points); callers must not change it. A data reload clears it, as the other sheets."""
