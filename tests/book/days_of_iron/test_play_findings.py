@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.rooms.help import system_help
 from games.core.errors import IllegalOrder, NotYourTurn
 from games.days_of_iron.state import ROUTING, STEPS
 from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
@@ -168,17 +169,17 @@ def test_17_2_11_a_routing_general_is_told_to_rally_with_his_unit() -> None:
     RS.parse_order(state, "french", "24e-ligne rally")
 
 
-@pytest.mark.xfail(strict=True, reason="play finding F19: which objectives each side wants is told only at the end")
-def test_18_2_the_status_says_which_objectives_each_side_wants_from_the_start() -> None:
+def test_18_2_the_players_are_told_which_objectives_each_side_wants_before_the_game() -> None:
     """18.2: "Determining who has won the battle depends on what the players decide would be the
     victory conditions prior to the game. In an objective-driven battle the result will depend on
-    whether the objectives were taken." In play (spicheren) the status showed only who held each
-    objective; which side wanted which appeared first in the end-of-game block. (A fix changes the
-    players' views, so the recorded golden games of tests/days_of_iron must be recorded again.)"""
-    state, rng = new_game("spicheren", scouting="no")
-    ready_both(state, rng)
-    status = "\n".join(RS.view(state, "prussian").status)
-    assert "wanted by the Prussians" in status or "the Prussians want Rotherberg" in status
+    whether the objectives were taken." In play (spicheren) /help named the scenario only, the
+    status showed who held each objective, and which side wanted which appeared first in the
+    end-of-game block. /help system:days-of-iron now gives each scenario's description, which for
+    spicheren says who must take what (the status is left as it was: the recorded golden games pin it)."""
+    lines = system_help(RS).splitlines()
+    spicheren = next(line for line in lines if line.startswith("- `spicheren`"))
+    assert "The Prussians must take the Rotherberg spur and the Stiring works" in spicheren
+    assert "the French must hold Forbach station" in spicheren
 
 
 def test_17_2_11_a_routing_general_does_not_help_rally() -> None:
