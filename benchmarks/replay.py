@@ -172,9 +172,16 @@ async def old_replay(svc: TableService) -> bytes:
 
 
 async def measure(db: Path, how: str) -> dict[str, float]:
+    svc = await _service(db)
+    try:  # closed whatever happens: an open connection's thread would keep a failed child from exiting
+        return await _measure(svc, how)
+    finally:
+        await svc.store.close()
+
+
+async def _measure(svc: TableService, how: str) -> dict[str, float]:
     from bot.workers import in_thread
 
-    svc = await _service(db)
     svc.table.work = in_thread  # the job in this process, whose memory is measured
     await svc.handle("c", SPECTATOR, "game board", {})  # warm up: imports, caches, one render
     Path("/proc/self/clear_refs").write_text("5")  # reset the peak-RSS mark to the current RSS
@@ -188,7 +195,6 @@ async def measure(db: Path, how: str) -> dict[str, float]:
         size, text = len(await old_replay(svc)), "old replay"
     seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     peak = _status("VmHWM")
-    await svc.store.close()
     return {"extra_mb": (peak - before) / 2**20, "seconds": seconds, "cpu": cpu, "bytes": size, "text": text}  # type: ignore[dict-item]
 
 
