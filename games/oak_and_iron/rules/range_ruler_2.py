@@ -35,11 +35,11 @@ def measure(state: State, seat: str, ship_id: str, target_id: str) -> list[Event
     """Everything the ruler and the eye would tell about two ships: distance and band, point of
     sail, bearing, and for each broadside whether the target is in its path and in sight. Told to
     the asker alone, as Days of Iron's `measure` is: a question changes nothing at the table (the
-    book says nothing of measuring aloud)."""
+    book says nothing of measuring aloud), not even which ship's range rings the board shows, or
+    the rings would tell everyone that someone measured, and from which ship."""
     ship, target = state.ship(ship_id), state.ship(target_id)
     if not (ship.on_table and target.on_table) or ship_id == target_id:
         raise IllegalOrder(f"Measure between two different ships on the table, not {ship.name} and {target.name}.")
-    state.focus = ship_id
     d = base_distance(ship.base, target.base)
     pos = point_of_sail(ship.base, state.weather_edge, state.table_width, state.table_height)
     bits = [f"{ship.name} to {target.name}: {band_text(d)}", f"{ship.name} is {pos.describe()}"]
