@@ -4,6 +4,8 @@ lines stand 12" wide and 1" deep (12 stands), so edge-to-edge ranges are read of
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.core.errors import IllegalOrder
@@ -60,20 +62,27 @@ def test_17_3_a_unit_shoots_once_a_turn() -> None:
         RS.parse_order(state, "french", "2e de Ligne fire at 74th")
 
 
-def test_17_3_a_unit_that_has_not_moved_may_fire_at_an_enemy_that_crossed_its_arc_last_turn() -> None:
-    """17.3: "If an enemy unit has passed through a unit's firing arc and within range the previous
-    turn, a shooting unit can elect to shoot at the enemy target as long as the shooting unit has
-    not moved or changed formation." The 74th crossed the 2e's front at 6" last turn and now stands
-    off to the side, out of its arcs; the 2e has not moved."""
+def _crossed_last_turn() -> tuple[Any, Any, Any]:
+    """(state, 2e de Ligne, 74th) at the start of the next turn: the 74th crossed the 2e's front at
+    6" last turn and now stands wholly out of the 2e's arcs; the 2e has not moved."""
     state, rng = table()
-    place(state, "2e de Ligne", 36.0, 30.0, 0.0)
+    ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
     prussians = place(state, "74th", 36.0, 23.0, 90.0, "column")
     to_step(state, "Movement", rng)
     order(state, "french", "next", rng)
     order(state, "prussian", "74th move 8", rng)
     finish_turn(state, rng)
     start_turn(state)
-    prussians.x = 70.0  # wholly out of the 2e's arcs now
+    prussians.x = 70.0
+    return state, ligne, prussians
+
+
+def test_17_3_a_unit_that_has_not_moved_may_fire_at_an_enemy_that_crossed_its_arc_last_turn() -> None:
+    """17.3: "If an enemy unit has passed through a unit's firing arc and within range the previous
+    turn, a shooting unit can elect to shoot at the enemy target as long as the shooting unit has
+    not moved or changed formation." The 74th crossed the 2e's front at 6" last turn and now stands
+    off to the side, out of its arcs; the 2e has not moved."""
+    state, _, prussians = _crossed_last_turn()
     to_step(state, "Shooting", DiceThenStream([6] * 40))
     RS.parse_order(state, "french", "2e de Ligne fire at 74th")
     assert "2e-ligne fire at 74th" in {o.text for o in RS.legal_orders(state, "french")}
@@ -88,15 +97,7 @@ def test_17_3_a_unit_that_moved_or_changed_formation_may_not_fire_at_an_enemy_se
     the 2e's front last turn; the 2e has since moved a little (or formed column): it may not fire
     at where the 74th was."""
     for change in ("moved", "formed"):
-        state, rng = table()
-        ligne = place(state, "2e de Ligne", 36.0, 30.0, 0.0)
-        prussians = place(state, "74th", 36.0, 23.0, 90.0, "column")
-        to_step(state, "Movement", rng)
-        order(state, "french", "next", rng)
-        order(state, "prussian", "74th move 8", rng)
-        finish_turn(state, rng)
-        start_turn(state)
-        prussians.x = 70.0
+        state, ligne, _ = _crossed_last_turn()
         if change == "moved":
             ligne.y += 0.5
         else:
