@@ -83,6 +83,12 @@ class Loaded:
         """What everyone sees (``view(state, None)``)."""
         return self.memo("view", lambda: self.rules.view(self.state, None))
 
+    def view(self, viewer: str | None) -> View:
+        """``viewer``'s picture now. Once the game is ended at the table (a concession, /game end)
+        the rules' state may still name who acts next; nobody does, so that line is dropped."""
+        view = self.rules.view(self.state, viewer)
+        return view if self.row.status in ("setup", "running") else ended_view(view)
+
     def seats(self) -> list[Seat]:
         return list(self.memo("seats", lambda: self.rules.seats(self.state)))
 
@@ -91,6 +97,18 @@ class Loaded:
         return list(self.memo(("legal", seat), lambda: legal_texts(self.rules, self.state, seat)))
 
 
+
+
+NEXT_LINE = re.compile(r"^(?:Next|To act): ")  # the rules' line naming who acts
+
+
+def ended_view(view: View) -> View:
+    """``view`` without the rules' lines naming who acts (for a game that has ended)."""
+    keep = [i for i, line in enumerate(view.status) if not NEXT_LINE.match(line)]
+    if len(keep) == len(view.status):
+        return view
+    return dataclasses.replace(view, status=tuple(view.status[i] for i in keep),
+                               headline=sum(1 for i in keep if i < view.headline))
 
 
 def unstorable(text: str) -> str | None:

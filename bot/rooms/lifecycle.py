@@ -12,12 +12,14 @@ from bot.mentions import mentioned_users
 from bot.rooms.common import (
     CONCEDE_ORDER,
     MAX_MESSAGE,
+    NEXT_LINE,
     Loaded,
     Output,
     User,
     conceded_seats,
     conceded_sides,
     concession_event,
+    ended_view,
     event_json,
     flag,
     parse_options,
@@ -56,9 +58,6 @@ CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
 END_RULE = ("Only the umpire, whoever created the game, or a member with Manage Server can end it at once; "
             "otherwise it ends when every seated player has voted with /game end.")
 VOTES_LAPSE = "(Any change on the board, in who is to act or in the seats clears the votes.)"
-
-
-NEXT_LINE = re.compile(r"^(?:Next|To act): ")  # the rules' line naming who acts
 
 
 class Lifecycle:
@@ -220,7 +219,7 @@ class Lifecycle:
         loaded = await self.ctx.latest(channel)
         seats = user_seats(loaded.row, user.id)
         viewer = UMPIRE if UMPIRE in seats else (seats[0] if seats else None)
-        view = loaded.rules.view(loaded.state, viewer)
+        view = loaded.view(viewer)
         zoom = parse_zoom(view, opts.get("zoom", "")) if opts.get("zoom") else None
         note = f" around {opts['zoom']}" if zoom else ""
         return [Output("ephemeral", f"Board{note}: {view.title or loaded.rules.name}", to=user.id, view=view, zoom=zoom)]
@@ -340,7 +339,8 @@ class Lifecycle:
             text += "\n" + "\n".join(game_over_lines(ending, row, loaded))
         else:
             text += f" Still playing: {', '.join(labels[s] for s in standing)}."
-        return [Output("message", text, channel=channel, view=rules.view(loaded.state, None))]
+        view = rules.view(loaded.state, None)
+        return [Output("message", text, channel=channel, view=ended_view(view) if over else view)]
 
     async def game_list(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:
         """This server's games, the most recently active first, with whose turn it is. Players are

@@ -211,7 +211,7 @@ class GameViews:
         key = ("live", row.id, row.version, row.status, reader)
         hit = self.memo.get(key)
         if hit is None:
-            view = loaded.rules.view(loaded.state, reader.seat)
+            view = loaded.view(reader.seat)
             status = self.status(loaded, reader)
             hit = (view, status, fingerprint(view, status))
             self.memo.put(key, hit)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import tests.bot.duel  # noqa: F401
+from bot.rooms.common import NEXT_LINE
 from bot.rooms.seats import replay_state
 from bot.service import CONCEDE_ORDER, TableService, User, verify_export
 from games.core.ruleset import UMPIRE, get_ruleset, legal_texts, system_ids
@@ -78,7 +79,12 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
     names = {i.id: i.name for i in game.rules.view(game.state, None).sides}
     assert "concedes." in text and f"**Game over.** Winner: {names[winner]}." in text  # the side's name, not its id
     assert row.seed.hex() in text  # the seed is published, as at any end
-    assert next(o for o in done if o.kind == "message").view is not None  # the final board
+    final = next(o for o in done if o.kind == "message").view  # the final board
+    assert final is not None
+    board = (await ok(svc, users[winner], "game board"))[0].view
+    assert board is not None
+    for view in (final, board):  # the game is over: neither board's headline names anyone to act (play finding F21)
+        assert not [line for line in view.status if NEXT_LINE.match(line)], view.status
     over = await svc.store.latest_game("c1")
     mark = get_ruleset(system).concede_order or CONCEDE_ORDER  # the rules' own order, where they keep who is out
     assert over is not None and over.status == "over"
