@@ -531,6 +531,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
         """The measured table's orders (17.2-17.4, ``measure``): each rule's own check."""
         match order:
             case Move():
+                shooting_17_3.check_limber(state, order)  # guns with no horses go nowhere, whatever the ground
                 return movement_17_4.check_move(state, seat, order)
             case Form():
                 if state.phase != SETUP:  # before the battle (16.2) nothing has charged

@@ -52,7 +52,7 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import ChartFile, house
-from games.days_of_iron.orders import Fire, Form
+from games.days_of_iron.orders import Fire, Form, Move
 from games.days_of_iron.rules import formations_12, losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
@@ -525,10 +525,17 @@ def damage_words(unit: Unit) -> list[str]:
     return crews + (["limber team lost: it cannot limber"] if unit.team_lost else [])
 
 
-def check_limber(state: State, order: Form) -> None:
+def check_limber(state: State, order: Form | Move) -> None:
     """The house Damage to Artillery chart: a battery whose limber team is lost cannot limber
-    (`form column`, the help's limbering)."""
+    (`form column`, the help's limbering), and one that was limbered when the team was lost has no
+    horses to pull its guns, so it cannot move until it unlimbers (`form line`) where it stands
+    (RULINGS.md 17.3.5)."""
     unit = state.unit(order.unit)
-    if unit.type == "artillery" and unit.team_lost and order.formation == COLUMN:
+    if unit.type != "artillery" or not unit.team_lost:
+        return
+    if isinstance(order, Form) and order.formation == COLUMN:
         raise IllegalOrder(f"{unit.name} has lost its limber team (Damage to Artillery chart, house): it cannot "
                            "limber.", hint="It stays deployed; it may still fire.")
+    if isinstance(order, Move) and unit.formation == COLUMN:
+        raise IllegalOrder(f"{unit.name} has lost its limber team (Damage to Artillery chart, house): its limbered "
+                           "guns have no horses to pull them.", hint=f"Unlimber it where it stands: `{unit.id} form line`.")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core.errors import IllegalOrder
+from games.core.ruleset import legal_texts
 from games.days_of_iron.rules import routing_17_4_14, shooting_17_3
 from games.days_of_iron.state import ROUTING, State, Unit
 from tests.book.days_of_iron.table import place, table, text_of, to_step
@@ -73,6 +74,23 @@ def test_17_3_5_a_battery_that_lost_its_limber_team_cannot_limber() -> None:
         RS.parse_order(state, "prussian", "1st Heavy Battery form column")
     battery.team_lost = False
     RS.parse_order(state, "prussian", "1st Heavy Battery form column")
+
+
+def test_17_3_5_a_limbered_battery_that_lost_its_team_cannot_move_until_it_unlimbers() -> None:
+    """17.3.5, the house chart's "limber or team lost" on a battery already limbered (RULINGS.md
+    17.3.5): with no horses its limbered guns cannot be pulled, so `move` is refused (and not offered)
+    until it unlimbers where it stands with `form line`; with its team it moves."""
+    state, battery, _ = _batteries_exchange(4)
+    to_step(state, "Movement", DiceThenStream([6] * 40))
+    order(state, "french", "next", DiceThenStream([6] * 40))
+    battery.formation = "column"  # it was limbered when the team was lost
+    with pytest.raises(IllegalOrder, match="no horses"):
+        RS.parse_order(state, "prussian", "1st Heavy Battery move 0 wheel left 45")
+    assert not [t for t in legal_texts(RS, state, "prussian") if t.startswith("1st-heavy move")]
+    RS.parse_order(state, "prussian", "1st Heavy Battery form line")
+    battery.team_lost = False
+    RS.parse_order(state, "prussian", "1st Heavy Battery move 0 wheel left 45")
+    assert [t for t in legal_texts(RS, state, "prussian") if t.startswith("1st-heavy move")]
 
 
 def test_17_3_5_small_arms_on_a_battery_say_a_gun_destroyed_was_a_crew_hit() -> None:
