@@ -199,7 +199,7 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
         raise InvalidSyntax(f"Cannot zoom to {quote(where)}: it is not a {what} of this board, and no unit is in sight.",
                             hint=f"Write a {what} ({example}), then a radius if you like ({example} 3).")
     try:
-        at = resolve_name(where, names, "unit")
+        at = _zoomed_unit(where, names, {cid: c.name or c.label for cid, c in counters.items()})
     except UnknownName:
         listed = sorted(set(names.values()), key=str.casefold)
         known = f"Units: {', '.join(listed)}." if len(listed) <= SHORT_LIST else closest_hint(where, names, tail="")
@@ -207,6 +207,17 @@ def parse_zoom(view: View, text: str) -> tuple[str | tuple[float, float], float]
                           hint=f"Write a {what} ({example}) or a unit's name, then a radius if you like "
                                f"({listed[0]} 2). {known}") from None
     return _place(view, place(view, counters[at].pos)), radius
+
+
+def _zoomed_unit(where: str, labels: dict[str, str], full: dict[str, str]) -> str:
+    """The unit ``where`` names: by its board label, else by its full name where the label is cut
+    short ("5e Chass." is "5e Chasseurs à cheval", so "5e chasseurs" finds it)."""
+    try:
+        return resolve_name(where, labels, "unit")
+    except UnknownName:
+        if full == labels:
+            raise
+        return resolve_name(where, full, "unit")
 
 
 def _looks_like_place(kind: str, where: str) -> bool:

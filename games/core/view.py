@@ -70,6 +70,7 @@ class Counter:
     size: tuple[float, float] = (0.0, 0.0)
     kind: str = "ship"  # ship, battery, mine, fort, marker, wake, landing, cable ...
     ghost: bool = False  # where a previewed order would leave it: drawn translucent (previews only)
+    name: str = ""  # the full name where ``label`` is cut short to fit the board: /game board zoom: finds either
 
 
 @dataclass(frozen=True)

@@ -74,7 +74,8 @@ def counters(state: State, seat: str | None) -> list[Counter]:
         label = names[u.id] + (f" ({', '.join(words)})" if words else "")
         out.append(Counter(id=u.id, label=label, side=u.side, pos=(round(u.x, 4), round(u.y, 4)),
                            facing=round(u.facing, 4), markers=markers, size=(depth, width),
-                           kind="general" if u.type == "general" else "unit"))
+                           kind="general" if u.type == "general" else "unit",
+                           name=u.name if names[u.id] != u.name else ""))
     return out + flags
 
 

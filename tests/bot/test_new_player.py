@@ -109,3 +109,26 @@ async def test_a_sealed_sides_status_line_ends_in_one_full_stop(svc: TableServic
     status = (await ok(svc, BOB, "game status"))[0].text
     line = next(line for line in status.splitlines() if line.startswith("Union (home edge"))
     assert line.endswith("…).") and "...." not in status and "fire orders sealed (commitment " in line, line
+
+
+async def test_board_zoom_finds_a_unit_by_its_full_name_where_its_label_is_cut_short(svc: TableService) -> None:
+    """Play finding F7: Days of Iron labels "5e Chasseurs à cheval" as "5e Chass." to fit the board;
+    `zoom:5e chasseurs 4` was refused ("Closest: 5e Chass., ...") though /help says a unit's name
+    works. The View now carries the full name beside the label, and a zoom finds either."""
+    await ok(svc, ALICE, "game new", system="days-of-iron", scenario="meeting")
+    await ok(svc, ALICE, "game join", seat="french")
+    await ok(svc, BOB, "game join", seat="prussian")
+    await ok(svc, ALICE, "game start")
+    for user in (ALICE, BOB):
+        await ok(svc, user, "order", text="staff")
+        await ok(svc, user, "order", text="ready")
+    out = await ok(svc, ALICE, "game board")
+    view = next(o.view for o in out if o.view is not None)
+    cut = {c.name: c for c in view.counters if c.name}
+    chasseurs = cut["5e Chasseurs à cheval"]
+    assert chasseurs.label.startswith("5e Chass.")
+    for typed in ("5e chasseurs 4", "5e Chasseurs à cheval 4", "5e chass. 4"):
+        zoomed = await ok(svc, ALICE, "game board", zoom=typed)
+        assert next(o.zoom for o in zoomed if o.zoom is not None) == (chasseurs.pos, 4.0), typed
+    refusal = errors(await run(svc, ALICE, "game board", zoom="5e cuirassiers"))[0]
+    assert "Cannot zoom to `5e cuirassiers`" in refusal
