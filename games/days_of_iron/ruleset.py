@@ -203,8 +203,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   In the Shooting phase no unit fires at an enemy in base contact with one of its side (17.3.2), and
   small arms hits on a battery kill crew and horses, never a gun (17.3.5). Artillery hits roll on
   the house Damage to Artillery chart: a gun lost, a crew hit (that gun fires at half effect until
-  the next Shooting phase ends) or the limber team lost (the battery cannot limber); the status
-  lists damaged batteries.
+  the next Shooting phase ends) or the limber team lost (the battery cannot limber, nor move while
+  limbered; a horse battery counts it as a limber casualty instead, and at two moves only as limbered
+  foot artillery, 10.3); the status lists damaged batteries.
 - Shooting phase (17.3): `UNIT fire at TARGET`, once a turn, at an enemy inside the unit's 45-degree
   arcs (a Mitrailleuse's 22.5) from its front corners and in range of its chart (house small arms
   12", artillery 32"); foot

@@ -94,9 +94,11 @@ class Unit:
     pending_small_arms: int = 0  # of those on a battery, the small arms' (crew and horses only, 17.3.5)
     # Damage to a battery (17.3.5, the house Damage to Artillery chart; rules/shooting_17_3.py): how
     # many of its guns had their crews hit (they fire at half effect until the next Shooting phase
-    # ends) and whether its limber team is lost (it cannot limber again).
+    # ends) and whether its limber team is lost (it cannot limber again); a horse battery counts its
+    # limber casualties instead (10.3: at two it moves only as limbered foot artillery).
     crew_hit: int = 0
     team_lost: bool = False
+    limber_casualties: int = 0
     # 17.3: the enemies whose arcs it moved through within range, this turn's and last (at most one
     # each: the state does not grow with the game; rules/seen_fire_17_3.py).
     seen: list[Sighting] = field(default_factory=list)

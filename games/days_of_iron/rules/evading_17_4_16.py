@@ -38,7 +38,6 @@ from games.days_of_iron.rules.formations_12 import COLUMN, SKIRMISH, base, in_co
 from games.days_of_iron.rules.movement_17_4 import (
     CLEAR_STEP,
     EPS,
-    HORSE_ARTILLERY,
     allowance,
     back_off,
     check_movement_order,
@@ -46,6 +45,7 @@ from games.days_of_iron.rules.movement_17_4 import (
     closed_text,
     closed_to,
     fmt,
+    horse_artillery,
     left,
     outline,
     spend,
@@ -68,8 +68,9 @@ def _inside(state: State, unit: Unit) -> bool:
 
 def limbered_horse(unit: Unit, charger: Unit) -> bool:
     """10.3: "Limbered Horse artillery may evade with their guns if charged as long as they are not
-    contacted during the 1st impulse move" (limbered: in column)."""
-    return HORSE_ARTILLERY in unit.modifiers and unit.formation == COLUMN and not in_contact(unit, charger)
+    contacted during the 1st impulse move" (limbered: in column); not once two limber casualties
+    make it move as foot artillery."""
+    return horse_artillery(unit) and unit.formation == COLUMN and not in_contact(unit, charger)
 
 
 def crews_only(unit: Unit, charger: Unit) -> bool:

@@ -76,6 +76,14 @@ CLEAR_STEP = 0.1  # inches: the step in which the bot looks for where a move, im
 
 
 HORSE_ARTILLERY = "horse-artillery"  # the order-of-battle modifier (5.4) that makes a battery horse artillery (10.3)
+LIMBER_CASUALTIES_TO_FOOT = 2  # book (10.3): "two limber casualties" and a horse battery moves as foot artillery
+
+
+def horse_artillery(unit: Unit) -> bool:
+    """Whether the battery still moves as horse artillery (10.3): horse artillery in its order of
+    battle, and fewer than two limber casualties ("If a Horse battery suffers two limber casualties
+    ... it may only move as limbered foot artillery")."""
+    return HORSE_ARTILLERY in unit.modifiers and unit.limber_casualties < LIMBER_CASUALTIES_TO_FOOT
 
 
 def fmt(inches: float) -> str:
@@ -768,9 +776,11 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     if bar:
         raise IllegalOrder(bar)
     if unit.type == "artillery" and order.formation == COLUMN and unit.fired_turn == state.turn \
-            and HORSE_ARTILLERY not in unit.modifiers:
+            and not horse_artillery(unit):
+        since = " (two limber casualties: it moves only as limbered foot artillery now)" \
+            if HORSE_ARTILLERY in unit.modifiers else ""
         raise IllegalOrder(f"{unit.name} has fired this turn: only horse artillery can shoot and limber and move "
-                           "in one turn (10.3).", hint="It may limber next turn.")
+                           f"in one turn (10.3){since}.", hint="It may limber next turn.")
     check_change(state, unit)
     trial = Unit(**{**unit.__dict__})
     reform(trial, order.formation)

@@ -64,7 +64,13 @@ from games.days_of_iron.rules.formations_12 import (
     in_contact,
     on_table,
 )
-from games.days_of_iron.rules.movement_17_4 import fmt, used, visible_enemies
+from games.days_of_iron.rules.movement_17_4 import (
+    HORSE_ARTILLERY,
+    LIMBER_CASUALTIES_TO_FOOT,
+    fmt,
+    used,
+    visible_enemies,
+)
 from games.days_of_iron.schema import Target
 from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
 
@@ -511,6 +517,12 @@ def _artillery_damage(unit: Unit, heavy: int, small: int, rng: Rng) -> tuple[int
             continue
         lost += GUN_LOST in result
         crews += CREW_HIT in result
+        if TEAM_LOST in result and HORSE_ARTILLERY in unit.modifiers:  # 10.3 counts a horse battery's instead
+            unit.limber_casualties += 1
+            said.append(f"{d}: {result.split(':')[0]} - for horse artillery a limber casualty "
+                        f"({unit.limber_casualties} of {LIMBER_CASUALTIES_TO_FOOT}, 10.3)"
+                        + (" (from small arms)" if i >= heavy else ""))
+            continue
         unit.team_lost = unit.team_lost or TEAM_LOST in result
         said.append(f"{d}: {result}" + (" (from small arms)" if i >= heavy else ""))
     unit.crew_hit = min(unit.crew_hit + crews, max(unit.stands - lost, 0))
@@ -522,7 +534,10 @@ def damage_words(unit: Unit) -> list[str]:
     """What the status shows of a battery's damage that lasts (the house Damage to Artillery chart)."""
     crews = [f"{unit.crew_hit} gun{'s' if unit.crew_hit > 1 else ''} at half effect until the next Shooting "
              "phase ends (crew hit)"] if unit.crew_hit else []
-    return crews + (["limber team lost: it cannot limber"] if unit.team_lost else [])
+    limbers = unit.limber_casualties
+    horses = [] if not limbers else [f"{limbers} limber casualt{'ies' if limbers > 1 else 'y'}" + (
+        ": it moves only as limbered foot artillery (10.3)" if limbers >= LIMBER_CASUALTIES_TO_FOOT else " (10.3)")]
+    return crews + (["limber team lost: it cannot limber"] if unit.team_lost else []) + horses
 
 
 def check_limber(state: State, order: Form | Move) -> None:

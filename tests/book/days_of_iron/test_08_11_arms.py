@@ -237,6 +237,49 @@ def test_10_3_horse_artillery_can_shoot_and_limber_and_move() -> None:
     assert battery.formation == "column" and battery.y > 14.0
 
 
+def test_10_3_a_horse_battery_counts_limber_casualties_and_at_two_moves_as_foot_artillery() -> None:
+    """10.3: "If a Horse battery suffers two limber casualties, or is reduced to four horses, it may
+    only move as limbered foot artillery." RULING (RULINGS.md 10.3): on a horse battery the house
+    Damage to Artillery chart's "limber or team lost" is one limber casualty (it may still limber);
+    at two it loses what only horse artillery may do: shoot and then limber in one turn, and evade
+    with its guns (the house movement sheet gives horse and foot batteries the same rate)."""
+    state, rng = outpost()
+    battery = place(state, "4th Horse Battery", 36.0, 14.0, 180.0)
+    place(state, "9e Batterie", 36.0, 18.25, 0.0)
+    to_step(state, "Shooting", rng)
+    order(state, "french", "9e Batterie fire at 4th Horse Battery", DiceThenStream([6] * 40))
+    hits = battery.pending_hits
+    assert hits >= 1
+    order(state, "french", "next", rng)
+    said = text_of(order(state, "prussian", "next", DiceThenStream([4] * hits)))
+    assert battery.limber_casualties == hits and not battery.team_lost, said
+    assert "for horse artillery a limber casualty (1 of 2, 10.3)" in said, said
+    for casualties, as_horse in ((1, True), (2, False)):
+        state, rng = outpost()
+        battery = place(state, "4th Horse Battery", 36.0, 14.0, 180.0)
+        battery.limber_casualties = casualties
+        place(state, "1er Tirailleurs", 36.0, 36.0, 0.0)
+        to_step(state, "Shooting", rng)
+        order(state, "french", "next", rng)
+        order(state, "prussian", "4th Horse Battery fire at 1er Tirailleurs", rng)
+        to_step(state, "Movement", rng)
+        order(state, "french", "next", rng)
+        if as_horse:
+            order(state, "prussian", "4th Horse Battery form column", rng)
+        else:
+            with pytest.raises(IllegalOrder, match="limbered foot artillery"):
+                RS.parse_order(state, "prussian", "4th Horse Battery form column")
+        assert ("moves only as limbered foot artillery" in " ".join(RS.view(state, "french").status)) is not as_horse
+        # charged while limbered: with its horses it evades with its guns; without, the crews leave them
+        state, _ = outpost()
+        battery = place(state, "4th Horse Battery", 36.0, 14.0, 180.0, "column")
+        battery.limber_casualties = casualties
+        place(state, "3e Hussards", 36.0, 26.0, 0.0, "line")
+        declare(state, "french", "3e Hussards charge 4th Horse Battery", [6] * 20)
+        said = text_of(order(state, "prussian", "4th Horse Battery evade", DiceThenStream([6] * 20)))
+        assert (battery.y < 14.0) is as_horse, (casualties, said)
+
+
 def test_10_3_foot_artillery_that_fired_may_not_limber_that_turn() -> None:
     """10.3: "Horse Artillery can shoot and limber and move or they can move and deploy (but not
     fire) in the Movement Phase." Only horse artillery may shoot and then limber in one turn.
