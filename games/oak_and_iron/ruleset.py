@@ -100,6 +100,8 @@ OPTIONS = (
         "end",
         CORNER_CONTACT,
     ),
+    OptionSpec("scrolling_sea", "The designer's SCROLLING SEA (note to 5.2): a ship that would sail off the table stays, "
+               "and everything on the table moves at least Musket Shot away from that edge instead.", "no", ("no", "yes")),
     OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
     OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
     OptionSpec("faction_a", "Squadron A's faction card (royal-navy, marine-royale, armada, staatse-vloot, brethren; "

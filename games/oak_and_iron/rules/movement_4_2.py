@@ -27,6 +27,7 @@ from games.oak_and_iron.rules.events_5_4 import event_amount
 from games.oak_and_iron.rules.fleet_battles_9 import in_moving_squadron
 from games.oak_and_iron.rules.initiative_4_1 import card_amount
 from games.oak_and_iron.rules.off_table_5_2 import check_off_table
+from games.oak_and_iron.rules.scrolling_sea_5_2 import scroll_shift, scroll_table
 from games.oak_and_iron.rules.ship_status_4_2 import describe_ship
 from games.oak_and_iron.rules.terrain_5_9 import crossed_shoals
 from games.oak_and_iron.state import Activation, Mark, ShipState, State
@@ -150,22 +151,34 @@ def execute_move(
     degrees: float = 0.0,
     speed_for_collision: int,
 ) -> list[str]:
-    """MOVE (4.2 step 3): an optional pivot at the start, the forward slide, an optional pivot at the end."""
-    start = ship.base
-    result = MoveResult(start, [start.centre])
-    base = start
-    if turn_when == "start" and degrees > 0:
-        base = do_pivot(state, ship, base, direction, degrees, result)
-    if result.hit is None and forward > 0:
-        base = do_slide(state, ship, base, forward, result)
-    if result.hit is None and turn_when == "end" and degrees > 0:
-        base = do_pivot(state, ship, base, direction, degrees, result)
-    result.base = base
+    """MOVE (4.2 step 3): an optional pivot at the start, the forward slide, an optional pivot at the
+    end. With a scrolling sea, a move that would leave the table is made again once everything on
+    the table has moved away from that edge (``scrolling_sea_5_2``)."""
+
+    def planned() -> MoveResult:
+        start = ship.base
+        result = MoveResult(start, [start.centre])
+        base = start
+        if turn_when == "start" and degrees > 0:
+            base = do_pivot(state, ship, base, direction, degrees, result)
+        if result.hit is None and forward > 0:
+            base = do_slide(state, ship, base, forward, result)
+        if result.hit is None and turn_when == "end" and degrees > 0:
+            base = do_pivot(state, ship, base, direction, degrees, result)
+        result.base = base
+        return result
+
+    result = planned()
+    notes: list[str] = []
+    shift = scroll_shift(state, result.base)
+    if shift is not None and scroll_table(state, ship, shift, notes):
+        result = planned()
+    start, base = ship.base, result.base  # the ship is placed by after_move: it still stands at the start
     pieces = []
     if turn_when and degrees > 0:
         pieces.append(f"turn {turn_when} {direction} {result.turned:.1f} deg")
     pieces.append(f"forward {result.moved_inches:.2f}\"")
-    notes = [
+    notes += [
         f"{ship.name} moves: {'; '.join(pieces)}; from ({start.centre[0]:.2f}, {start.centre[1]:.2f}) heading "
         f"{start.heading:.0f} to ({base.centre[0]:.2f}, {base.centre[1]:.2f}) heading {base.heading:.0f}"
     ]
