@@ -98,7 +98,7 @@ def test_the_sea_does_not_scroll_another_ship_off_the_table() -> None:
     the table would carry another ship off, the sea does not scroll; the move is made and 5.2
     removes the ship as usual, and the post says why. The Fluyt 2" from the north edge would be
     carried off."""
-    state, stream, others, rock = _sailing_off()
+    state, stream, _, rock = _sailing_off()
     place(state, "fluyt", 8.0, 2.0, 90.0)
     said = " ".join(e.text for e in order(state, "b", "Corvette move", stream))
     assert "The sea cannot scroll (5.2 Scrolling Sea): it would carry Fluyt off the table" in said, said
