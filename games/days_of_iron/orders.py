@@ -351,7 +351,7 @@ class Form(Typed):
 
     PATTERN: ClassVar[str] = "{unit} form {formation}"
     unit: UnitId
-    formation: Literal["column", "march", "line", "skirmish"]
+    formation: Literal["column", "march", "line", "skirmish", "square"]
 
 
 @dataclass(frozen=True)
@@ -421,11 +421,14 @@ class Stand(Typed):
 class Evade(Typed):
     """Morale Phase (17.4.16): a charged skirmisher, battery crew or General takes its Being
     Charged test and, passing, evades half its move directly away from the charger, or into a
-    piece of cover (17.4.16), or, a battery's crews, behind a friendly infantry unit (10.2)."""
+    piece of cover (17.4.16), or inside a friendly infantry square (17.4.16, ``square``), or, a
+    battery's crews, behind a friendly infantry unit (10.2). ``into`` names a terrain piece or a unit:
+    the reading naming one exactly wins (``Grammar``)."""
 
-    PATTERN: ClassVar[str] = "{unit} evade [into {cover}] [behind {friend}]"
+    PATTERN: ClassVar[str] = "{unit} evade [into {cover}] [into {square}] [behind {friend}]"
     unit: UnitId
     cover: Annotated[str, Id("terrain")] | None = None
+    square: Annotated[str, Id("unit")] | None = None
     friend: Annotated[str, Id("unit")] | None = None
 
 
