@@ -63,7 +63,7 @@ def seen_by(unit: Unit, seat: str | None) -> bool:
 def counters(state: State, seat: str | None) -> list[Counter]:
     """Each unit this seat may see, drawn to scale as its block of stands (section 12; a General
     as a commander's disc), then the scenario's objective points as flags in the holder's colour."""
-    seen = [u for u in state.units if seen_by(u, seat)]
+    seen = sorted((u for u in state.units if seen_by(u, seat)), key=lambda u: bool(u.shelter))  # inside a square: on top
     flags = objective_counters(state)
     names = board_labels(seen, {f.label for f in flags})
     out = []
