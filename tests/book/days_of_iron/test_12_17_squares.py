@@ -228,3 +228,25 @@ def test_a_square_draws_as_its_block_and_the_status_names_it() -> None:
     assert inner.pos == drawn["2e-ligne"].pos and max(inner.size) < 3.0
     lines = RS.view(state, None).status
     assert any("In square: 2e de Ligne (sheltering 10e Chasseurs à pied)" in x for x in lines), lines
+
+
+def test_a_square_keeps_its_guests_until_they_leave_and_exposes_them_if_it_routs() -> None:
+    """RULING (RULINGS.md, Squares 4): while the 10e shelters in the 2e's square, the square may not
+    form line (they leave first) and the 10e neither forms nor turns (it leaves with a move); when
+    the square routs, the 10e stands in the open where it huddled, at its own size."""
+    state, rng = charged_screen()
+    order(state, "french", "10e Chasseurs à pied evade into 2e de Ligne", DiceThenStream([6] * 20))
+    screen = unit(state, "10e Chasseurs à pied")
+    place(state, "2nd Hussars", 60.0, 10.0, 180.0)  # out of the way
+    to_step(state, "Movement", rng)
+    while RS.to_act(state)[0] != "french":
+        order(state, RS.to_act(state)[0], "next", rng)
+    with pytest.raises(IllegalOrder, match="shelter inside 2e de Ligne's square") as err:
+        RS.parse_order(state, "french", "2e de Ligne form line")
+    assert "10e-chasseurs move" in (err.value.hint or "")
+    for text in ("10e Chasseurs à pied form column", "10e Chasseurs à pied turn about"):
+        with pytest.raises(IllegalOrder, match="leaves with a move first"):
+            RS.parse_order(state, "french", text)
+    said = text_of(order(state, "umpire", "rout 2e de Ligne", rng))
+    assert "2e de Ligne no longer shelters 10e Chasseurs à pied" in said, said
+    assert screen.shelter == "" and formations_12.footprint(screen) == (15.0, 1.0)
