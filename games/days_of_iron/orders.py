@@ -351,7 +351,7 @@ class Form(Typed):
 
     PATTERN: ClassVar[str] = "{unit} form {formation}"
     unit: UnitId
-    formation: Literal["column", "march", "line", "skirmish"]
+    formation: Literal["column", "march", "line", "skirmish", "square"]
 
 
 @dataclass(frozen=True)
@@ -421,11 +421,14 @@ class Stand(Typed):
 class Evade(Typed):
     """Morale Phase (17.4.16): a charged skirmisher, battery crew or General takes its Being
     Charged test and, passing, evades half its move directly away from the charger, or into a
-    piece of cover (17.4.16), or, a battery's crews, behind a friendly infantry unit (10.2)."""
+    piece of cover (17.4.16), or inside a friendly infantry square (17.4.16, ``square``), or, a
+    battery's crews, behind a friendly infantry unit (10.2). ``into`` names a terrain piece or a unit:
+    the reading naming one exactly wins (``Grammar``)."""
 
-    PATTERN: ClassVar[str] = "{unit} evade [into {cover}] [behind {friend}]"
+    PATTERN: ClassVar[str] = "{unit} evade [into {cover}] [into {square}] [behind {friend}]"
     unit: UnitId
     cover: Annotated[str, Id("terrain")] | None = None
+    square: Annotated[str, Id("unit")] | None = None
     friend: Annotated[str, Id("unit")] | None = None
 
 
@@ -596,7 +599,7 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
 TABLE_USAGE = {
     "move": "write `UNIT move INCHES [wheel left|right DEGREES] [forced]` (INCHES from 0 to 60, DEGREES from 1 "
             "to 180), e.g. `2/IR12 move 6 wheel left 30`.",
-    "form": "write `UNIT form line`, `UNIT form column`, `UNIT form march` or `UNIT form skirmish`.",
+    "form": "write `UNIT form line`, `UNIT form column`, `UNIT form march`, `UNIT form skirmish` or `UNIT form square`.",
     "turn": "write `UNIT turn left`, `UNIT turn right` or `UNIT turn about` (Movement phase; 17.4.7).",
     "measure": "write `measure UNIT to UNIT`.",
     "fire": "write `UNIT fire at TARGET`, e.g. `74th fire at 2e de Ligne`.",
@@ -606,7 +609,8 @@ TABLE_USAGE = {
               "or `UNIT charge home` (Movement phase).",
     "squadron": "write `UNIT squadron STANDS charge TARGET` (cavalry, Morale phase; 3 stands or more, 17.2.6).",
     "stand": "write `UNIT stand` (a charged unit's Being Charged test, Morale phase).",
-    "evade": "write `UNIT evade`, `UNIT evade into COVER` (a wood, town... by name) or, a battery's crews, "
+    "evade": "write `UNIT evade`, `UNIT evade into COVER` (a wood, town... by name), `UNIT evade into SQUARE` (a "
+             "friendly infantry square) or, a battery's crews, "
              "`UNIT evade behind FRIEND` (a charged skirmisher, battery or General, Morale phase; 17.4.16, 10.2).",
     "feint": "write `UNIT feint` (a charger stops, Movement phase).",
     "reserve": "write `UNIT reserve fire` or `UNIT reserve fire STANDS` (Shooting phase: keep the fire, or that "

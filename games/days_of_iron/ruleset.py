@@ -132,13 +132,17 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   friends (17.4.8, 17.4.9) but no move, wheel, formation change, charge impulse or evade ENDS on
   another unit's base: the refusal names the unit in the way and how far it can go. INCHES 0-60,
   DEGREES 1-180.
-- `UNIT form line|column|march|skirmish` change formation about the command stand (`column`: the
+- `UNIT form line|column|march|skirmish|square` change formation about the command stand (`column`: the
   manoeuvre column, 4 infantry stands wide; `march`: the infantry march column, 2 wide, 12.1; costs
   half the allowance of the formation it started in, house; what then remains is the slower
   formation's allowance less what it has used, 17.4.3). `UNIT turn left|right|about` turns it 90 or 180 degrees where it stands:
   a formation change too (17.4.7), one a turn, never in a heavy wood. A side's charges go home (or
   feint) before its other moves (17.4.1), and a charger neither forms, turns nor wheels before its
   own (17.4.2).
+  `form square` (house; the book names squares in 17.4.7 and 17.4.16): formed infantry from line or
+  column (a march column forms column first), its stands in a hollow square, each face a quarter of
+  them wide, about its centre; a square does not move or turn (it forms line or column again), is a
+  dense target and has no flank or rear.
   Class 1 infantry never skirmish (8.1); a battery limbers with `form column`, not in a turn it fired
   unless it is horse artillery (10.3), and fires only deployed (`form line`), never limbered.
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy
@@ -172,7 +176,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
   the move directly away, no formation change, crews leave the guns, limbered horse artillery evades with them, 10.3; off the table it may come back
   three turns later with `UNIT return` in the Movement phase); `next` and the rest stand.
-  `UNIT evade into COVER` (a wood, town... by name) or, a battery's crews, `UNIT evade behind FRIEND` (friendly infantry):
+  `UNIT evade into COVER` (a wood, town... by name), `UNIT evade into SQUARE` (a friendly infantry
+  square within the half move: the unit huddles at its centre, is not charged or shot at on its own
+  there, and leaves with a move) or, a battery's crews, `UNIT evade behind FRIEND` (friendly infantry):
   infantry, staff and crews may evade the shortest way into cover, up to the same half move (17.4.16); crews on foot
   go up to half an infantry skirmish move, into cover or behind friendly infantry (10.2). A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
@@ -314,7 +320,7 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives); every option is listed below. The umpire may
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
-table: squadron charges (17.2.6), evading into cover or into squares, pooled multi-unit melees
+table: squadron charges (17.2.6), evading into cover, pooled multi-unit melees
 (17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3), dismounted
 cavalry (9.1), march columns (12.1), engineers' demolitions (11), fires and wind (`check fire` only
 rolls the book's d6). Objectives without
@@ -453,7 +459,9 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
         if isinstance(order, SetUpOrder):
             return self._set_up(state, seat, order, rng)
         events = self._play(state, seat, order, rng)
-        return [*events, *deployment_16.spotted(state)] if formations_12.measured(state) else events
+        if not formations_12.measured(state):
+            return events
+        return [*events, *evading_17_4_16.expose(state), *deployment_16.spotted(state)]
 
     def _checked(self, state: State, seat: str, order: DoiOrder) -> DoiOrder:
         """The order checked against the rules and made canonical (ids, the command promoted)."""

@@ -262,11 +262,13 @@ class RatesSchema(Strict, kw_only=True):
     column: Inch
     line: Inch
     skirmish: Inch
+    square: Inch = 0.0  # house: an infantry square does not move (RULINGS.md, Squares)
 
     def of(self, formation: str) -> float:
-        """The rate of a formation (column, line or skirmish; a march column moves at the column
-        rate, house: the book's sheet is missing)."""
-        return {"column": self.column, "march": self.column, "line": self.line, "skirmish": self.skirmish}[formation]
+        """The rate of a formation (column, line, skirmish or square; a march column moves at the
+        column rate, house: the book's sheet is missing)."""
+        return {"column": self.column, "march": self.column, "line": self.line, "skirmish": self.skirmish,
+                "square": self.square}[formation]
 
 
 class CostsSchema(Strict, kw_only=True):

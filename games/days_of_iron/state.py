@@ -164,6 +164,9 @@ class Unit:
     reserve_turn: int = 0
     reserve_stands: int = 0  # of a reserved fire, the stands holding it (0: the whole unit, 17.3.1)
     return_turn: int = 0
+    # 17.4.16: the friendly infantry square this unit evaded inside ("" if none; rules/evading_17_4_16.py):
+    # its stands huddle at the square's centre until it leaves with a move.
+    shelter: str = ""
 
 
 @dataclass

@@ -63,7 +63,7 @@ def seen_by(unit: Unit, seat: str | None) -> bool:
 def counters(state: State, seat: str | None) -> list[Counter]:
     """Each unit this seat may see, drawn to scale as its block of stands (section 12; a General
     as a commander's disc), then the scenario's objective points as flags in the holder's colour."""
-    seen = [u for u in state.units if seen_by(u, seat)]
+    seen = sorted((u for u in state.units if seen_by(u, seat)), key=lambda u: bool(u.shelter))  # inside a square: on top
     flags = objective_counters(state)
     names = board_labels(seen, {f.label for f in flags})
     out = []
@@ -212,6 +212,11 @@ def status(state: State) -> list[str]:
                 if formations_12.on_table(u) and morale_17_2.status_words(u)]
     if troubled:  # 17.2.8: the markers everyone sees on the table (units on it only, never a hidden one)
         lines.append("Not in good order: " + "; ".join(troubled) + ".")
+    squares = [u.name + "".join(f" (sheltering {', '.join(g.name for g in inside)})"
+                                for inside in [formations_12.guests(state, u)] if inside)
+               for u in state.units if u.formation == formations_12.SQUARE and formations_12.on_table(u)]
+    if squares:  # house (RULINGS.md, Squares 5): the formation everyone sees, and who shelters inside (17.4.16)
+        lines.append("In square: " + "; ".join(squares) + ".")
     damaged = [f"{u.name} {', '.join(shooting_17_3.damage_words(u))}" for u in state.units
                if formations_12.on_table(u) and shooting_17_3.damage_words(u)]
     if damaged:  # the Damage to Artillery chart's lasting results (17.3.5, house)

@@ -156,6 +156,7 @@ TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_f
 TABLE_FIELDS += ("seen",)  # 17.3: enemies seen passing (rules/seen_fire_17_3.py), empty on board=tape
 TABLE_FIELDS += ("crew_hit", "team_lost")  # 17.3.5: a battery's lasting damage (rules/shooting_17_3.py), none on board=tape
 TABLE_FIELDS += ("limber_casualties",)  # 10.3: a horse battery's limber casualties (rules/shooting_17_3.py), none on board=tape
+TABLE_FIELDS += ("shelter",)  # 17.4.16: the square a unit evaded inside (rules/evading_17_4_16.py), none on board=tape
 
 
 def recorded_fields(encoded: Any) -> Any:

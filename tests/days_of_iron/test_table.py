@@ -150,7 +150,7 @@ def test_movement_orders_belong_to_the_acting_side_in_the_movement_phase() -> No
     with pytest.raises(InvalidSyntax, match=r"write `UNIT move INCHES \[wheel left\|right DEGREES\] \[forced\]`"):
         RS.parse_order(state, "french", "2e de Ligne move")
     with pytest.raises(InvalidSyntax, match="`UNIT form line`"):
-        RS.parse_order(state, "french", "2e de Ligne form square")
+        RS.parse_order(state, "french", "2e de Ligne form wedge")
     order(state, "french", "next", rng)
     order(state, "prussian", "74th move 2", rng)  # the Prussians' part of the phase
 

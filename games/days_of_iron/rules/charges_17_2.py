@@ -70,11 +70,13 @@ from games.days_of_iron.rules.formations_12 import (
     LINE,
     MIN_CONTACT,
     SKIRMISH,
+    SQUARE,
     arm,
     base,
     front_centre,
     in_contact,
     on_table,
+    sheltered_in,
 )
 from games.days_of_iron.rules.movement_17_4 import (
     allowance,
@@ -159,6 +161,13 @@ def check_charge(state: State, seat: str, order: Charge) -> Charge:
                               else " (17.2.4: once a turn)."))
     if not on_table(target) or target.side == unit.side:
         raise IllegalOrder(f"{target.name} is not an enemy on the table.")
+    shelter = sheltered_in(state, target)
+    if shelter is not None:
+        raise IllegalOrder(f"{target.name} shelters inside the square of {shelter.name} (17.4.16): it is not charged on "
+                           f"its own; the charge is at the square.", hint=f"`{unit.id} charge {shelter.id}`.")
+    if unit.formation == SQUARE:
+        raise IllegalOrder(f"{unit.name} is in square: a square does not move (house); it may only form line or column.",
+                           hint=f"`{unit.id} form line` in the Movement phase first.")
     if arm(unit) == "infantry" and target.type in MOUNTED and not target.dismounted:
         raise IllegalOrder(f"infantry cannot charge mounted troops; {target.name} is {target.type} (17.2.4).")
     if unit.formation == SKIRMISH and not skirmisher_may_charge(target):
@@ -711,6 +720,9 @@ def charge_home(state: State, order: ChargeHome, rng: Rng) -> list[Event]:
     or a halt 2" short (17.4.10)."""
     unit = state.unit(order.unit)
     target = state.unit(unit.charging)
+    shelter = sheltered_in(state, target)
+    if shelter is not None:  # its target evaded inside a square (17.4.16): the charge goes in at the square
+        target, unit.charging = shelter, shelter.id
     unit.home_turn = state.turn
     fired = defensive_fire(state, unit, target, rng)
     if not on_table(unit):

@@ -12,8 +12,14 @@ Into cover (17.4.16: "Infantry, staff and artillery crew evade movement may be i
 cover, up to the same half move, ending in it (RULINGS.md 17.4.16). A battery's crews may go into
 cover or behind a friendly infantry unit (10.2, ``UNIT evade behind FRIEND``), on foot, as far as
 half an infantry skirmish move; the bot keeps no piece for the crews, so it checks they can get
-there and says where they went (RULINGS.md 10.2). Not done: evading inside an infantry square (the
-bot has no squares). House: the evade stops short of a unit it would end on and of a river
+there and says where they went (RULINGS.md 10.2).
+
+Inside a square (17.4.16: "... or inside infantry in square formations"): ``UNIT evade into
+SQUARE`` takes a skirmisher or a General inside a friendly infantry square whose nearest edge is
+within its half move; its stands huddle at the square's centre (``Unit.shelter``; a small base
+that touches nothing outside the square), where it is neither charged nor shot at on its own, and
+it leaves with a normal move later. A battery's crews go in on foot, as far as into cover, and
+leave the guns (RULINGS.md, Squares 4). House: the evade stops short of a unit it would end on and of a river
 outside its crossings (15.3, 17.4.8), and not within 1" of another enemy (17.4).
 """
 
@@ -34,7 +40,7 @@ from games.core.geometry import (
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import house
 from games.days_of_iron.orders import Evade, Return
-from games.days_of_iron.rules.formations_12 import COLUMN, SKIRMISH, base, in_contact, on_table
+from games.days_of_iron.rules.formations_12 import COLUMN, SKIRMISH, SQUARE, base, in_contact, on_table, sheltered_in
 from games.days_of_iron.rules.movement_17_4 import (
     CLEAR_STEP,
     EPS,
@@ -97,21 +103,25 @@ def check_route(state: State, unit: Unit, charger: Unit, order: Evade) -> None:
     """17.4.16, 10.2: an evade into cover is for infantry, staff and crews, into a piece that gives
     cover and that the evade reaches; behind a friend only for a battery's crews, to a friendly
     infantry unit whose rear they reach."""
-    if order.cover is None and order.friend is None:
+    named = [x for x in (order.cover, order.square, order.friend) if x is not None]
+    if not named:
         return
-    if order.cover is not None and order.friend is not None:
-        raise IllegalOrder("an evade goes into cover or behind a friendly unit, not both.",
-                           hint=f"`{unit.id} evade into {order.cover}` or `{unit.id} evade behind {order.friend}`.")
+    if len(named) > 1:
+        raise IllegalOrder("an evade goes into cover, inside a square or behind a friendly unit: one of them.",
+                           hint=f"`{unit.id} evade into {named[0]}`.")
     crews = crews_only(unit, charger)
     if order.friend is not None:
         _check_behind(state, unit, crews, state.unit(order.friend))
         return
+    if unit.type not in ("infantry", "general") and not crews:
+        raise IllegalOrder(f"only infantry, staff and artillery crews evade into cover or inside a square (17.4.16); "
+                           f"{unit.name} is {'limbered horse artillery' if unit.type == 'artillery' else unit.type}: "
+                           "it evades directly away.", hint=f"`{unit.id} evade`.")
+    if order.square is not None:
+        _check_square(state, unit, crews, state.unit(order.square))
+        return
     assert order.cover is not None
     piece = piece_named(state, order.cover)
-    if unit.type not in ("infantry", "general") and not crews:
-        raise IllegalOrder(f"only infantry, staff and artillery crews evade into cover (17.4.16); {unit.name} is "
-                           f"{'limbered horse artillery' if unit.type == 'artillery' else unit.type}: it evades "
-                           "directly away.", hint=f"`{unit.id} evade`.")
     if not is_cover(piece):
         raise IllegalOrder(f"{piece.name} ({house().terrain[piece.type].name}) gives no cover (15.11): an evade goes "
                            "into cover or directly away (17.4.16).", hint=f"`{unit.id} evade`.")
@@ -138,6 +148,8 @@ def routes(state: State, unit: Unit, charger: Unit) -> list[Evade]:
     if crews_only(unit, charger):
         out += [Evade(unit.id, friend=f.id) for f in state.units if f.side == unit.side and f.type == "infantry"
                 and on_table(f) and polygon_distance(here, base(f).polygon()) <= reach + EPS]
+    out += [Evade(unit.id, square=f.id) for f in state.units if f.side == unit.side and f.formation == SQUARE
+            and on_table(f) and polygon_distance(here, base(f).polygon()) <= reach + EPS]
     good: list[Evade] = []
     for route in out:
         try:
@@ -169,6 +181,25 @@ def _check_behind(state: State, unit: Unit, crews: bool, friend: Unit) -> None:
     if far > crew_reach() + EPS:
         raise IllegalOrder(f"the rear of {friend.name} is {fmt(far)}\" from {unit.name}'s guns: its crews on foot "
                            f"evade {fmt(crew_reach())}\" at most (10.2, 17.4.16).", hint=f"`{unit.id} evade`.")
+
+
+def _check_square(state: State, unit: Unit, crews: bool, square: Unit) -> None:
+    """17.4.16: "inside infantry in square formations": a friendly infantry square on the table whose
+    nearest edge is within the evade (half the normal move; crews, from the guns, as into cover)."""
+    if square.side != unit.side:
+        raise IllegalOrder(f"{square.name} is not a friendly unit: an evade goes inside a square of its own side "
+                           "(17.4.16).", hint=f"`{unit.id} evade`.")
+    if square.formation != SQUARE or square.status != ON_TABLE:
+        now = "routing" if square.status != ON_TABLE else f"in {square.formation}"
+        raise IllegalOrder(f"{square.name} is not in square (it is {now}): an evade goes inside infantry in square "
+                           "formation (17.4.16).", hint=f"`{unit.id} evade`.")
+    area = list(base(square).polygon())
+    far = _crew_distance(unit, area) if crews else polygon_distance(base(unit).polygon(), area)
+    reach = crew_reach() if crews else allowance(state, unit) / 2
+    if far > reach + EPS:
+        who = f"{unit.name}'s guns: its crews on foot evade" if crews else f"{unit.name}: it evades half its move"
+        raise IllegalOrder(f"{square.name} is {fmt(far)}\" from {who} ({fmt(reach)}\") at most (17.4.16).",
+                           hint=f"`{unit.id} evade`.")
 
 
 def into_cover(state: State, unit: Unit, charger: Unit, piece: TerrainPiece) -> tuple[Base, float, str]:
@@ -213,12 +244,18 @@ def evade(state: State, unit: Unit, charger: Unit, route: Evade | None = None) -
     table, the unit may come back three turns later."""
     cover = route.cover if route is not None else None
     friend = route.friend if route is not None else None
+    square = state.unit(route.square) if route is not None and route.square is not None else None
     if crews_only(unit, charger):
         unit.fired_turn = state.turn  # the guns stay; with no crew they do not fire this turn (17.4.8)
         where = (f" into {cover} (17.4.16)" if cover else
+                 f" inside the square of {square.name} (17.4.16)" if square else
                  f" behind {state.unit(friend).name} (10.2)" if friend else "")
         return [public(f"The crew of {unit.name} leave their guns and evade{where}; the battery may not fire "
                        "until they come back in the Movement phase (17.4.8, 17.4.16).")]
+    if square is not None:  # its stands huddle at the square's centre (RULINGS.md, Squares 4)
+        unit.x, unit.y, unit.shelter = square.x, square.y, square.id
+        return [public(f"{unit.name} evades inside the square of {square.name}, away from {charger.name} (17.4.16); "
+                       "it leaves with a move.")]
     if cover is not None:
         end, moved, _ = into_cover(state, unit, charger, piece_named(state, cover))
         unit.x, unit.y = end.centre
@@ -274,3 +311,16 @@ def come_back(state: State, order: Return) -> list[Event]:
     unit.status = ON_TABLE
     spend(state, unit, left(state, unit))
     return [public(f"{unit.name} comes back onto the table where it left it (17.4.16).")]
+
+
+def expose(state: State) -> list[Event]:
+    """House (RULINGS.md, Squares 4): a unit whose square is no longer there to shelter it (it routed,
+    fell back, was removed) stands exposed where it huddled, at its own size again."""
+    out: list[Event] = []
+    for unit in state.units:
+        if unit.shelter and sheltered_in(state, unit) is None:
+            square = state.unit(unit.shelter)
+            unit.shelter = ""
+            if on_table(unit):
+                out.append(public(f"{square.name} no longer shelters {unit.name}: it stands in the open (17.4.16)."))
+    return out

@@ -2,7 +2,9 @@
 unit is a block of 1"-wide stands in column, line or skirmish order. Its footprint is one
 rectangle (``games.core.geometry.Base``, the same geometry Oak & Iron measures with): the stands
 shoulder to shoulder in a line (12.2), four infantry stands abreast in a manoeuvre column (12.1),
-stands with a 1" gap in a skirmish screen (12.3). Stand sizes and column widths are read from the
+stands with a 1" gap in a skirmish screen (12.3), and (house, the book names squares only in 17.4.7
+and 17.4.16) formed infantry's stands in a hollow square, each of its 4 faces ceil(stands / 4)
+stands wide. Stand sizes and column widths are read from the
 movement sheet (``data/days_of_iron/reference/sheets/movement.toml``, house where the book is silent).
 
 It also sets the armies out at the start of the battle (16.2): each side's units in column in its
@@ -30,6 +32,8 @@ from games.days_of_iron.state import HIDDEN, OFF_BOARD, ON_TABLE, ROUTING, State
 
 COLUMN, LINE, SKIRMISH = "column", "line", "skirmish"
 FORMATIONS = (COLUMN, LINE, SKIRMISH)
+SQUARE = "square"  # house: formed infantry in a hollow square (RULINGS.md, Squares); it does not move
+SQUARE_FACES = 4  # a square's faces, its stands shared among them
 MARCH = "march"  # 12.1: an infantry march column (formation "column" with ``Unit.march``), as orders name it
 TOUCH = 0.05  # inches: bases closer than this touch
 MIN_CONTACT = 1.0  # book 17.4.2, 17.4.15: "base-to-base contact with 1\" or more" is contact
@@ -42,7 +46,10 @@ SKIRMISH_CLASS = 2  # book 8.1: "Class 2 and above rated infantry may also fight
 def formation_bar(unit: Unit, formation: str) -> str:
     """Why a unit may not take a formation at all ("" if it may): Generals and engineers keep none,
     guns do not skirmish, Class 1 infantry fight only in close order (8.1), and only infantry tell a
-    march column from a manoeuvre column (12.1)."""
+    march column from a manoeuvre column (12.1); only infantry form square (house, 17.4.16)."""
+    if formation == SQUARE and not (unit.type == "infantry" and not unit.dismounted):
+        return (f"only formed infantry form square (17.4.16: \"infantry in square formations\"); {unit.name} is "
+                f"{'dismounted cavalry' if unit.dismounted else unit.type}.")
     if unit.type in ("general", "engineer") or (unit.type == "artillery" and formation == SKIRMISH):
         return f"a {unit.type} cannot form {formation}."
     if formation == MARCH and not marches(unit):
@@ -52,6 +59,39 @@ def formation_bar(unit: Unit, formation: str) -> str:
         return (f"{unit.name} is Class {unit.cls} infantry: only Class {SKIRMISH_CLASS} and above rated infantry "
                 "may fight in skirmish order (8.1).")
     return ""
+
+
+def square_bar(unit: Unit) -> str:
+    """Why a unit may not form square from where it stands ("" if it may): 17.4.7 names "changing
+    from line or column to square", so a skirmish screen closes up first and a march column first
+    forms manoeuvre column or line (house: march to manoeuvre column is a change of its own)."""
+    if shape(unit) == MARCH:
+        return (f"{unit.name} is in march column: a square forms from line or column (17.4.7); form manoeuvre "
+                "column or line first (house).")
+    if unit.formation not in (LINE, COLUMN):
+        return f"{unit.name} is in {unit.formation}: a square forms from line or column (17.4.7)."
+    return ""
+
+
+def square_side(unit: Unit) -> float:
+    """A square's side in inches: each of its 4 faces ceil(stands / 4) stands wide (house)."""
+    return math.ceil(max(1, unit.stands) / SQUARE_FACES) * house().movement.stands[arm(unit)][0]
+
+
+def sheltered_in(state: State, unit: Unit) -> Unit | None:
+    """The friendly square ``unit`` shelters inside (17.4.16), while it still stands there: the square
+    on the table in good standing, in square, its centre where the unit huddles; else None."""
+    if not unit.shelter:
+        return None
+    square = state.unit(unit.shelter)
+    if square.status == ON_TABLE and square.formation == SQUARE and math.dist((square.x, square.y), (unit.x, unit.y)) < 1e-6:
+        return square
+    return None
+
+
+def guests(state: State, square: Unit) -> list[Unit]:
+    """The units sheltering inside a square (17.4.16)."""
+    return [u for u in state.units if u.shelter == square.id and sheltered_in(state, u) is square]
 
 
 def marches(unit: Unit) -> bool:
@@ -84,8 +124,13 @@ def footprint(unit: Unit, formation: str | None = None) -> tuple[float, float]:
     "column" is a manoeuvre column, "march" a march column, None the unit's own."""
     mv = house().movement
     w, d = mv.stands[arm(unit)]
+    if unit.shelter and formation is None:  # inside a square (17.4.16): huddled, half a stand each way, at its centre
+        return (w / 2, d / 2)
     n = max(1, unit.stands)
     form = formation or shape(unit) or COLUMN
+    if form == SQUARE:
+        side = square_side(unit)
+        return (side, side)
     if form == LINE:
         return (n * w, d)
     if form == SKIRMISH:
@@ -231,7 +276,11 @@ def _set_generals(state: State, staff: list[Unit], rows: list[Row], *, bottom: b
 def reform(unit: Unit, formation: str, front: Point | None = None) -> None:
     """Change formation about the command stand (17.4): the front edge's centre stays (``front``:
     where it stood before the unit's stands changed), the unit forms up in the direction it faces.
-    ``formation`` may be "march": an infantry march column (12.1)."""
+    ``formation`` may be "march": an infantry march column (12.1). Into or out of square the unit's
+    centre stays instead (house: the square forms about its middle)."""
+    if SQUARE in (formation, unit.formation):
+        unit.formation, unit.march = (COLUMN, True) if formation == MARCH else (formation, False)
+        return
     front = front or front_centre(unit)
     unit.formation, unit.march = (COLUMN, True) if formation == MARCH else (formation, False)
     _, depth = footprint(unit)

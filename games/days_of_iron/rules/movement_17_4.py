@@ -44,14 +44,18 @@ from games.days_of_iron.rules.formations_12 import (
     LINE,
     MARCH,
     SKIRMISH,
+    SQUARE,
     arm,
     base,
     footprint,
     formation_bar,
+    guests,
     marches,
     on_table,
     reform,
     shape,
+    sheltered_in,
+    square_bar,
 )
 from games.days_of_iron.state import (
     DISORDERED,
@@ -110,7 +114,7 @@ def allowance(state: State, unit: Unit, forced: bool = False) -> float:
     mv = house().movement
     rates = mv.rates[arm(unit)]
     rate = rates.of(start_formation(state, unit))
-    if unit.formation in FORMATIONS:
+    if unit.formation in (*FORMATIONS, SQUARE):
         rate = min(rate, rates.of(shape(unit)))
     return rate * (1 + mv.costs.forced_march_bonus) if forced else rate
 
@@ -537,6 +541,13 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     in column; the unit ends on the table and not within 1" of a visible enemy."""
     unit = state.unit(order.unit)
     check_normal_movement(state, seat, unit, order.text)
+    check_not_square(unit)
+    if unit.shelter:  # leaving a square it sheltered in (17.4.16): it sets out from there at its own size
+        inside, unit.shelter = unit.shelter, ""
+        try:
+            return check_move(state, seat, order)
+        finally:
+            unit.shelter = inside
     if (order.turn is None) != (order.degrees is None):
         raise IllegalOrder("write the wheel as `wheel left 30` or `wheel right 30`.")
     if order.forced:
@@ -684,8 +695,9 @@ def _check_on_table(state: State, text: str, end: Base) -> None:
 
 
 def move(state: State, order: Move) -> list[Event]:
-    """Carry out a checked move and say what it cost."""
+    """Carry out a checked move and say what it cost (a unit inside a square leaves it, 17.4.16)."""
     unit = state.unit(order.unit)
+    unit.shelter = ""
     end = moved_base(unit, order)
     way, passed = move_going(state, unit, order)
     cost, slowest = way.cost, way.slowest
@@ -725,9 +737,26 @@ def spend(state: State, unit: Unit, cost: float) -> None:
     unit.moved = round(unit.moved + cost, 6)
 
 
+def check_not_square(unit: Unit) -> None:
+    """House (RULINGS.md, Squares 2): a square stands where it formed; it only forms line or column again."""
+    if unit.formation == SQUARE:
+        raise IllegalOrder(f"{unit.name} is in square: a square does not move or turn (house); it may only form line "
+                           "or column again.", hint=f"`{unit.id} form line` or `{unit.id} form column` (a formation "
+                           "change, 17.4.7).")
+
+
+def check_not_sheltered(state: State, unit: Unit) -> None:
+    """House (RULINGS.md, Squares 4): a unit inside a square leaves it with a move before anything else."""
+    square = sheltered_in(state, unit)
+    if square is not None:
+        raise IllegalOrder(f"{unit.name} shelters inside the square of {square.name} (17.4.16): it leaves with a "
+                           "move first.", hint=f"`{unit.id} move N`.")
+
+
 def check_change(state: State, unit: Unit) -> None:
     """17.4.7: a formation change (turning 90 or 180 degrees is one) once a turn, never in a heavy
     wood, and its cost (house: part of the allowance) must fit what is left."""
+    check_not_sheltered(state, unit)
     if unit.changed_turn == state.turn or (unit.moved_turn == state.turn and shape(unit) != unit.start_formation):
         raise IllegalOrder(f"{unit.name} has changed formation or turned this turn: units can make only one formation "
                            "change a turn (17.4.7).")
@@ -775,6 +804,12 @@ def check_form(state: State, seat: str, order: Form) -> Form:
     bar = formation_bar(unit, order.formation)
     if bar:
         raise IllegalOrder(bar)
+    if order.formation == SQUARE and square_bar(unit):
+        raise IllegalOrder(square_bar(unit), hint=f"`{unit.id} form column` or `{unit.id} form line` first.")
+    inside = guests(state, unit)
+    if inside:
+        raise IllegalOrder(f"{', '.join(u.name for u in inside)} shelter inside {unit.name}'s square: it keeps its "
+                           "square until they leave (house, 17.4.16).", hint=f"`{inside[0].id} move N` first.")
     if unit.type == "artillery" and order.formation == COLUMN and unit.fired_turn == state.turn \
             and not horse_artillery(unit):
         since = " (two limber casualties: it moves only as limbered foot artillery now)" \
@@ -845,6 +880,7 @@ def check_face(state: State, seat: str, order: Face) -> Face:
     check_normal_movement(state, seat, unit, order.text)
     if unit.type in ("general", "engineer"):
         raise IllegalOrder(f"a {unit.type} has no formation to turn; move him instead.")
+    check_not_square(unit)
     check_change(state, unit)
     check_lands(state, unit, turned(unit, order.way), order.text, f"turning {order.way}")
     return order

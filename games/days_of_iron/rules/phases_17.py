@@ -73,7 +73,8 @@ from games.days_of_iron.state import (
     Unit,
 )
 
-FORM_WORDS: tuple[Literal["column", "march", "line", "skirmish"], ...] = ("column", "march", "line", "skirmish")
+FORM_WORDS: tuple[Literal["column", "march", "line", "skirmish", "square"], ...] = (
+    "column", "march", "line", "skirmish", "square")
 SET_UP = ("staff", "hide", "offboard", "cancel", "scout", "ready")
 DEFAULT_WHERE = "as marked on the deployment map"
 

@@ -303,7 +303,8 @@ def eligible(state: State, unit: Unit) -> list[Unit]:
     out = [e for e in visible_enemies(state, unit.side)
            if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9 and in_sight(state, unit, e)
            and (e.type != "general" or unit.formation == SKIRMISH) and not ground_bar(state, unit, e)
-           and melee_friend(state, e, unit.side) is None]
+           and melee_friend(state, e, unit.side) is None
+           and formations_12.sheltered_in(state, e) is None]  # 17.4.16: inside a square, the square is shot at
     return sorted(out, key=lambda e: gap(unit, e))
 
 
@@ -377,6 +378,9 @@ def _why_not(state: State, unit: Unit, target: Unit) -> str:
                 "into a Close Assault melee (17.3.2).")
     if target.type == "general" and unit.formation != SKIRMISH:
         return "only skirmishers may fire at staff (17.3.5)."
+    shelter = formations_12.sheltered_in(state, target)
+    if shelter is not None:
+        return f"{target.name} shelters inside the square of {shelter.name} (17.4.16): fire at the square."
     if not in_sight(state, unit, target):
         return f"{unit.name} cannot see {target.name}: terrain blocks the line (section 15)."
     if not in_arc(unit, target):
@@ -412,13 +416,13 @@ def charge_run(state: State, unit: Unit) -> float:
 
 def target_class(state: State, target: Unit) -> Target:
     """Section 13: staff, skirmishers and units gone to ground are dispersed (13.1, 14); cavalry
-    charging over 8" are fast (13.4); columns, limbered batteries included, are dense (13.3);
-    lines and deployed batteries are line targets (13.2)."""
+    charging over 8" are fast (13.4); columns, limbered batteries included, are dense (13.3), and
+    so are squares (house, RULINGS.md Squares); lines and deployed batteries are line targets (13.2)."""
     if target.type == "general" or target.formation == SKIRMISH or target.ground:
         return "dispersed"
     if target.type == "cavalry" and not target.dismounted and charge_run(state, target) > FAST_CHARGE + 1e-9:
         return "fast"
-    return "dense" if target.formation == COLUMN else "line"
+    return "dense" if target.formation in (COLUMN, formations_12.SQUARE) else "line"
 
 
 def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None = None) -> tuple[int, str]:
