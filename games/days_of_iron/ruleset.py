@@ -320,10 +320,7 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives); every option is listed below. The umpire may
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
-table: squadron charges (17.2.6), evading into cover, pooled multi-unit melees
-(17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3), dismounted
-cavalry (9.1), march columns (12.1), engineers' demolitions (11), fires and wind (`check fire` only
-rolls the book's d6). Objectives without
+table: engineers' demolitions (11), fires and wind (`check fire` only rolls the book's d6). Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,
 shooting, close assault and their results are the players' (recorded with `loss`, `rout`...).
