@@ -75,6 +75,7 @@ from games.days_of_iron.rules import (
     dismounting_9_1,
     disputes_3_4,
     evading_17_4_16,
+    fires_15_9,
     formations_12,
     initiative_17_1,
     losses_17_5,
@@ -334,6 +335,8 @@ OPTIONS = (
     OptionSpec("turns", "End automatically after this many turns (0 = when the players agree).", "0", between=(0, 100)),
     OptionSpec("board", "measured: the bot keeps every unit's place on a measured table and moves it; "
                "tape: you measure on your own table and the bot keeps the records.", "measured", ("measured", "tape")),
+    OptionSpec("wind", "Wind (15.12): none (fires do not spread), the compass point it blows from (the top of "
+               "the table is north), or roll (1d8 when both sides are ready).", "none", fires_15_9.WIND_CHOICES),
     OptionSpec("force1", "Order of battle for the first side (a forces/ file id).", ""),
     OptionSpec("force2", "Order of battle for the second side (a forces/ file id).", ""),
 )
@@ -502,7 +505,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Dispute():
                 return disputes_3_4.check_dispute(order)
             case Check():
-                return checks_15.check_check(order)
+                return checks_15.check_check(state, seat, order)
             case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)
