@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
+
+import pytest
 
 from games.core import data
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax
@@ -442,7 +442,7 @@ def test_15_12_the_wind_direction_is_determined_before_play() -> None:
     said = text_of(ready_both(state, rng))
     assert "Wind (15.12): 1d8 = " in said, said
     shown = RS.view(state, "french")
-    assert state.wind and f"Wind (15.12): from the" in " ".join(shown.status)
+    assert state.wind and "Wind (15.12): from the" in " ".join(shown.status)
     assert [a.kind for a in shown.arrows] == ["wind"]
     again, again_rng = new_game("meeting", scouting="no", wind="roll")
     ready_both(again, again_rng)
