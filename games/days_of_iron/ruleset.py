@@ -316,8 +316,12 @@ give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
 table: squadron charges (17.2.6), evading into cover or into squares, pooled multi-unit melees
 (17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3), dismounted
-cavalry (9.1), march columns (12.1), engineers' demolitions (11), fires and wind (`check fire` only
-rolls the book's d6). Objectives without
+cavalry (9.1), march columns (12.1), engineers' demolitions (11). Fires (15.9, 15.10): in the
+Shooting phase `check fire about AREA` naming a wood, town or wooden obstacle (a wall named fence,
+palisade...) where your side has two stands sets it alight on a 6, as does an F on an owner's
+Artillery chart where the target stands; a fire spreads 2" downwind each Movement phase (option
+wind, 15.12: none, the default, means no spread) and troops still in it after three Movement
+phases are removed. The wind and the fires are in the status and on the board. Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,
 shooting, close assault and their results are the players' (recorded with `loss`, `rout`...).

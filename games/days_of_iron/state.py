@@ -260,6 +260,7 @@ class State:
     wind: str = ""  # the compass point the wind blows from (15.12), "" for no wind
     fires: list[Blaze] = field(default_factory=list)  # 15.9 (rules/fires_15_9.py)
     in_fire: dict[str, int] = field(default_factory=dict)  # unit id -> Movement phases ended inside a fire (15.9)
+    fires_tried: list[str] = field(default_factory=list)  # "turn:side:piece" this turn's `check fire` tries
 
     def unit(self, unit_id: str) -> Unit:
         return next(u for u in self.units if u.id == unit_id)

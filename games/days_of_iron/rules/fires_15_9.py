@@ -167,10 +167,18 @@ def area_named(state: State, about: str | None) -> TerrainPiece | None:
     return names.get(about.strip().casefold())
 
 
-def _setters(state: State, side: str, piece: TerrainPiece) -> list[Unit]:
+def _setters(state: State, side: str, piece: TerrainPiece) -> list[Polygon]:
+    """The part in ``piece`` of each of the side's units standing (wholly or partly) in it."""
     outline = _outline(piece)
-    return [u for u in state.units if u.side == side and u.type != "general" and formations_12.on_table(u)
-            and point_in_polygon((u.x, u.y), outline)]
+    parts = [clip(formations_12.base(u).polygon(), outline) for u in state.units
+             if u.side == side and u.type != "general" and formations_12.on_table(u)]
+    return [p for p in parts if len(p) >= 3 and abs(signed_area(p)) > AREA_EPS]
+
+
+def _stands_in(state: State, side: str, piece: TerrainPiece) -> int:
+    outline = _outline(piece)
+    return sum(u.stands for u in state.units if u.side == side and u.type != "general" and formations_12.on_table(u)
+               and overlaps(formations_12.base(u).polygon(), outline))
 
 
 def check_setting(state: State, seat: str, about: str | None) -> None:
@@ -188,7 +196,7 @@ def check_setting(state: State, seat: str, about: str | None) -> None:
     side = state.acting_side()
     if seat not in (side, UMPIRE):
         raise NotYourTurn(f"the {state.side_name(side)} act now: only they may set a fire.")
-    stands = sum(u.stands for u in _setters(state, side, piece))
+    stands = _stands_in(state, side, piece)
     if stands < spec().stands:
         raise IllegalOrder(f"the {state.side_name(side)} have {stands} stand{'s' if stands != 1 else ''} in "
                            f"{piece.name}: it takes {spec().stands} within the area to set it alight (15.9).",
@@ -196,16 +204,29 @@ def check_setting(state: State, seat: str, about: str | None) -> None:
     centre = _centre(_setters(state, side, piece))
     if any(point_in_polygon(centre, p) for _, p in fire_parts(state)):
         raise IllegalOrder(f"{piece.name} is already burning where the {state.side_name(side)} stand.")
+    if _tried(state, side, piece) in state.fires_tried:
+        raise IllegalOrder(f"the {state.side_name(side)} have already tried to set {piece.name} alight this "
+                           "Shooting Phase (one roll a phase, RULINGS.md 15.9).", hint="Try again next turn.")
 
 
-def _centre(units: list[Unit]) -> Point:
-    return (sum(u.x for u in units) / len(units), sum(u.y for u in units) / len(units))
+def _tried(state: State, side: str, piece: TerrainPiece) -> str:
+    return f"{state.turn}:{side}:{piece.name}"
+
+
+def _centre(parts: list[Polygon]) -> Point:
+    """The middle of the setting units' parts in the piece (the mean of their vertices' means)."""
+    mids = [(sum(p[0] for p in part) / len(part), sum(p[1] for p in part) / len(part)) for part in parts]
+    return (sum(m[0] for m in mids) / len(mids), sum(m[1] for m in mids) / len(mids))
 
 
 def after_check(state: State, about: str | None, roll: int) -> list[Event]:
     """A 6 on `check fire about AREA` sets the piece alight where the acting side's stands stand."""
     piece = area_named(state, about)
-    if piece is None or roll != 6:  # 15.9 "on a roll of a 6 on a 1d6"
+    if piece is None:
+        return []
+    state.fires_tried = [t for t in state.fires_tried if t.startswith(f"{state.turn}:")] + [
+        _tried(state, state.acting_side(), piece)]  # this turn's tries only: the state does not grow
+    if roll != 6:  # 15.9 "on a roll of a 6 on a 1d6"
         return []
     return [public(" ".join(ignite(state, piece, _centre(_setters(state, state.acting_side(), piece)), "two stands' 6")))]
 

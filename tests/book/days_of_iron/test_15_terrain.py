@@ -390,6 +390,27 @@ def test_15_9_only_two_stands_in_a_wood_or_town_in_the_shooting_phase_set_it_ali
         RS.parse_order(state, seat, f"check fire about {name}")
 
 
+def test_15_9_a_side_tries_once_a_shooting_phase_with_a_unit_partly_in_the_area() -> None:
+    """15.9: "as can any two stands within the area (on a roll of a 6 on a 1d6) during the Shooting
+    Phase." RULING (RULINGS.md 15.9): a unit partly in the wood counts; one roll a side, piece and
+    Shooting Phase. The 63e, its column's edge 1" into the wood, rolls a 5 (no fire); a second roll
+    that phase is refused; next turn it rolls again, a 6, and the part of the wood it stands in burns."""
+    state, rng = table()
+    piece(state, "light-wood", "the wood", 37.0, 24.0, 52.0, 34.0)
+    place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")  # x 34-38: 1" of it in the wood
+    to_step(state, "Shooting", rng)
+    said = text_of(order(state, "french", "check fire about the wood", DiceThenStream([5])))
+    assert "no fire" in said and not state.fires, said
+    with pytest.raises(IllegalOrder, match="already tried to set the wood alight this Shooting Phase"):
+        RS.parse_order(state, "french", "check fire about the wood")
+    _to_turn_end(state, rng)
+    to_step(state, "Shooting", rng)
+    said = text_of(order(state, "french", "check fire about the wood", DiceThenStream([6])))
+    assert "the wood is on fire" in said and "63e de Ligne is in the fire" in said, said
+    assert _burning(state)[0][0] == "fire (the wood)"
+    assert min(p[0] for t in RS.view(state, "french").board.table_terrain if t.kind == "fire" for p in t.points) == 37.0
+
+
 def test_15_10_a_wooden_fence_catches_fire_the_same_way() -> None:
     """15.10: "Wooden obstacles/walls may catch fire using the same rules for setting fires in urban
     areas and woods." RULING (RULINGS.md 15.10): a wall piece whose name says it is wooden (fence,
