@@ -14,6 +14,8 @@ from render import Renderer
 from render.frame import full_frame
 from render.strip import terrain_key
 from render.terrain import PATTERNS, dense, family, key_name, style, swatch
+from tests.book.days_of_iron.table import set_alight
+from tests.days_of_iron.helpers import RS
 from tests.render.golden import check_golden
 from tests.render.scenes import TERRAIN_KINDS, terrain_view
 
@@ -85,15 +87,7 @@ def test_heavy_woods_and_high_hills_are_darker_than_light_and_low_ones() -> None
 def test_a_days_of_iron_fire_is_drawn_over_its_wood_and_keyed() -> None:
     """15.9 "Use cotton wool to denote the spreading fire": the burning part of a wood is drawn in
     the fire's own colour over the trees (the unburnt rest stays wood), named on the board and keyed."""
-    from tests.book.days_of_iron.table import piece, place, table, to_step
-    from tests.days_of_iron.helpers import RS, order
-    from tests.scripted import DiceThenStream
-
-    state, rng = table()
-    piece(state, "light-wood", "the wood", 20.0, 24.0, 52.0, 40.0)
-    place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    order(state, "french", "check fire about the wood", DiceThenStream([6]))
+    state, _, _, _ = set_alight()
     view = dataclasses.replace(RS.view(state, "french"), counters=())
     img = Renderer().render_board(view).convert("RGB")
     frame = full_frame(view.board)

@@ -11,7 +11,7 @@ from games.core.errors import GameError, IllegalOrder, InvalidSyntax
 from games.core.rng import Rng
 from games.core.ruleset import Event
 from games.days_of_iron.state import DESTROYED, DISORDERED, ON_TABLE, ROUTING, State, Unit
-from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
+from tests.book.days_of_iron.table import piece, place, set_alight, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both
 from tests.scripted import DiceThenStream
 
@@ -253,11 +253,7 @@ def test_15_9_troops_in_a_burning_area_must_leave_within_three_turns() -> None:
     and removed." RULING (RULINGS.md 15.9): the three turns are the three Movement Phases after the
     unit is first in the fire. The 63e stays in a wood it set alight; it is warned, counted down,
     and removed at the end of the third Movement Phase (turn 3)."""
-    state, rng = table()
-    piece(state, "light-wood", "the wood", 20.0, 24.0, 52.0, 34.0)
-    col = place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    lit = text_of(order(state, "french", "check fire about the wood", DiceThenStream([6])))
+    state, rng, col, lit = set_alight(y1=34.0)
     assert "catches fire" in lit and "the wood is on fire" in lit and "63e de Ligne is in the fire" in lit, lit
     said = ""
     for turn in (1, 2, 3):
@@ -270,11 +266,7 @@ def test_15_9_troops_in_a_burning_area_must_leave_within_three_turns() -> None:
 def test_15_9_troops_that_leave_the_burning_part_are_safe() -> None:
     """15.9: "must leave the area in three turns": the 63e, warned, marches out of the burning part
     in the next Movement Phase and is no longer counted; it stays on the table."""
-    state, rng = table()
-    piece(state, "light-wood", "the wood", 20.0, 24.0, 52.0, 34.0)
-    col = place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    order(state, "french", "check fire about the wood", DiceThenStream([6]))
+    state, rng, col, _ = set_alight(y1=34.0)
     assert "63e de Ligne 3 left" in " ".join(RS.view(state, "french").status)
     to_step(state, "Movement", rng)
     order(state, "french", "63e de Ligne move 6", rng)  # north, out of the 4" square burning around y 29
@@ -319,12 +311,7 @@ def test_15_9_fires_spread_2_inches_downwind_in_the_movement_phase() -> None:
     """15.9: "Fires spread in the direction that the wind is blowing at a rate of 2" in the Movement
     Phase." With the wind from the north, the fire set around y 29 reaches 2" further south at the
     end of each Movement Phase (the board and the log say so), and not at all northwards."""
-    state, rng = table()
-    state.wind = "N"
-    piece(state, "light-wood", "the wood", 20.0, 24.0, 52.0, 40.0)
-    place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    order(state, "french", "check fire about the wood", DiceThenStream([6]))
+    state, rng, _, _ = set_alight(wind="N")
     assert _burning(state) == [("fire (the wood)", 27.0, 31.0)]
     said = text_of(to_step(state, "Close Assault", rng))
     assert "The fire in the wood spreads 2\" south (15.9)." in said, said
@@ -337,11 +324,7 @@ def test_15_9_fires_spread_2_inches_downwind_in_the_movement_phase() -> None:
 def test_15_9_with_no_wind_a_fire_does_not_spread() -> None:
     """15.9 "Fires spread in the direction that the wind is blowing": RULING (RULINGS.md 15.12) with
     no wind (option wind=none, the default) there is no direction to spread in; the fire stays put."""
-    state, rng = table()
-    piece(state, "light-wood", "the wood", 20.0, 24.0, 52.0, 40.0)
-    place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    said = text_of(order(state, "french", "check fire about the wood", DiceThenStream([6])))
+    state, rng, _, said = set_alight()
     assert "no wind, so it does not spread" in said, said
     for _ in range(2):
         _to_turn_end(state, rng)
@@ -415,11 +398,7 @@ def test_15_10_a_wooden_fence_catches_fire_the_same_way() -> None:
     """15.10: "Wooden obstacles/walls may catch fire using the same rules for setting fires in urban
     areas and woods." RULING (RULINGS.md 15.10): a wall piece whose name says it is wooden (fence,
     palisade, timber...) burns; the 63e, astride a wooden fence, sets it alight on a 6."""
-    state, rng = table()
-    piece(state, "wall", "the wooden fence", 20.0, 28.0, 52.0, 30.0)
-    place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    said = text_of(order(state, "french", "check fire about the wooden fence", DiceThenStream([6])))
+    state, _, _, said = set_alight("wall", "the wooden fence", 28.0, 30.0)
     assert "the wooden fence is on fire" in said, said
     assert [label for label, _, _ in _burning(state)] == ["fire (the wooden fence)"]
 
