@@ -57,6 +57,11 @@ def blows_towards(point: str) -> float:
     return (COMPASS.index(point) * 360.0 / len(COMPASS) + 180.0) % 360.0
 
 
+def _towards(point: str) -> str:
+    """The compass point a wind from ``point`` blows towards."""
+    return COMPASS[(COMPASS.index(point) + len(COMPASS) // 2) % len(COMPASS)]
+
+
 def wind_words(point: str) -> str:
     """"from the north (blowing south)"."""
     return f"from the {POINT_NAMES[point]} (blowing {POINT_NAMES[_towards(point)]})"
@@ -64,8 +69,8 @@ def wind_words(point: str) -> str:
 
 def set_wind(state: State, rng: Rng) -> list[str]:
     """15.12: "Determine wind direction before play": the option's compass point, or 1d8 (house
-    die: COMPASS in order) from the game's stream. Called when both sides
-    are ready; with wind=none nothing is rolled, so games from before the option replay unchanged."""
+    die: COMPASS in order) from the game's stream. Called when both sides are ready; with
+    wind=none nothing is rolled, so games from before the option replay unchanged."""
     choice = state.options.get("wind", NO_WIND)
     if choice == NO_WIND:
         return []
@@ -77,11 +82,6 @@ def set_wind(state: State, rng: Rng) -> list[str]:
         state.wind, how = choice, "as agreed, "
     return [f"Wind (15.12): {how}{wind_words(state.wind)}; smoke drifts and fires spread "
             f"{POINT_NAMES[_towards(state.wind)]}."]
-
-
-def _towards(point: str) -> str:
-    compass = COMPASS
-    return compass[(compass.index(point) + len(compass) // 2) % len(compass)]
 
 
 # --- where a fire burns ---------------------------------------------------------------------------
