@@ -77,6 +77,7 @@ STYLES: dict[str, Style] = {
     "rock": Style((104, 100, 96, 255), (40, 38, 36, 255), 2, 1),
     "shoal": Style((170, 214, 210, 150), (226, 208, 152, 220), 2, 1),
     "fog": Style((235, 240, 245, 120), None, 0, 6),
+    "fire": Style((236, 92, 20, 210), (176, 30, 10, 255), 2.5, 6),  # Days of Iron 15.9: over the burning ground
 }
 
 

@@ -75,6 +75,7 @@ from games.days_of_iron.rules import (
     dismounting_9_1,
     disputes_3_4,
     evading_17_4_16,
+    fires_15_9,
     formations_12,
     initiative_17_1,
     losses_17_5,
@@ -320,7 +321,12 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives); every option is listed below. The umpire may
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
-table: engineers' demolitions (11), fires and wind (`check fire` only rolls the book's d6). Objectives without
+table: engineers' demolitions (11). Fires (15.9, 15.10): in the
+Shooting phase `check fire about AREA` naming a wood, town or wooden obstacle (a wall named fence,
+palisade...) where your side has two stands sets it alight on a 6, as does an F on an owner's
+Artillery chart where the target stands; a fire spreads 2" downwind each Movement phase (option
+wind, 15.12: none, the default, means no spread) and troops still in it after three Movement
+phases are removed. The wind and the fires are in the status and on the board. Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,
 shooting, close assault and their results are the players' (recorded with `loss`, `rout`...).
@@ -338,6 +344,8 @@ OPTIONS = (
     OptionSpec("turns", "End automatically after this many turns (0 = when the players agree).", "0", between=(0, 100)),
     OptionSpec("board", "measured: the bot keeps every unit's place on a measured table and moves it; "
                "tape: you measure on your own table and the bot keeps the records.", "measured", ("measured", "tape")),
+    OptionSpec("wind", "Wind (15.12): none (fires do not spread), the compass point it blows from (the top of "
+               "the table is north), or roll (1d8 when both sides are ready).", "none", fires_15_9.WIND_CHOICES),
     OptionSpec("force1", "Order of battle for the first side (a forces/ file id).", ""),
     OptionSpec("force2", "Order of battle for the second side (a forces/ file id).", ""),
 )
@@ -508,7 +516,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Dispute():
                 return disputes_3_4.check_dispute(order)
             case Check():
-                return checks_15.check_check(order)
+                return checks_15.check_check(state, seat, order)
             case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)

@@ -98,6 +98,15 @@ class CheckSchema(Strict, kw_only=True):
         return next(r.text for r in self.results if die in r.faces)
 
 
+class FiresSchema(Strict, kw_only=True):
+    spread: float  # 15.9: inches a fire spreads downwind in each Movement Phase
+    stands: int  # 15.9: stands within the area that may set it alight
+    turns: int  # 15.9: turns troops have to leave a burning area
+    seat: float  # house: the side of the square that first burns
+    burns: tuple[str, ...]  # terrain types that burn (15.9: urban areas and woods)
+    wooden: tuple[str, ...]  # 15.10: words in an obstacle's name that make it wooden
+
+
 class RulesFile(Sourced, kw_only=True):
     points: PointsSchema
     staff: StaffSchema
@@ -108,6 +117,7 @@ class RulesFile(Sourced, kw_only=True):
     shattered: dict[str, int]
     victory: VictorySchema
     checks: dict[str, CheckSchema]
+    fires: FiresSchema
 
     def staff_table(self, name: str) -> dict[str, tuple[int, ...]]:
         """The quality table ``standard``, ``promotion`` or a nation's (19.4): quality -> faces."""

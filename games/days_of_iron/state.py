@@ -209,6 +209,18 @@ class TerrainPiece:
 
 
 @dataclass
+class Blaze:
+    """A fire on the measured table (15.9): the piece first set alight, where it started (inches),
+    the turn it started and how far it has spread downwind since (15.12; rules/fires_15_9.py)."""
+
+    piece: str
+    x: float
+    y: float
+    turn: int
+    spread: float = 0.0
+
+
+@dataclass
 class SideState:
     id: str
     name: str
@@ -250,6 +262,10 @@ class State:
     winner: str = ""
     end_reason: str = ""
     terrain: list[TerrainPiece] = field(default_factory=list)  # the measured table's terrain (15)
+    wind: str = ""  # the compass point the wind blows from (15.12), "" for no wind
+    fires: list[Blaze] = field(default_factory=list)  # 15.9 (rules/fires_15_9.py)
+    in_fire: dict[str, int] = field(default_factory=dict)  # unit id -> Movement phases ended inside a fire (15.9)
+    fires_tried: list[str] = field(default_factory=list)  # "turn:side:piece" this turn's `check fire` tries
 
     def unit(self, unit_id: str) -> Unit:
         return next(u for u in self.units if u.id == unit_id)

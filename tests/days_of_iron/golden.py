@@ -164,7 +164,9 @@ def recorded_fields(encoded: Any) -> Any:
     board=tape game: the recordings' final states predate those fields."""
     state = json.loads(encoded) if isinstance(encoded, (str, bytes)) else json.loads(json.dumps(encoded))
     state["options"].pop("board", None)
-    state.pop("terrain", None)
+    state["options"].pop("wind", None)  # 15.12, "none" in these games: no wind, no fires
+    for key in ("terrain", "wind", "fires", "in_fire", "fires_tried"):
+        state.pop(key, None)
     for unit in state["units"]:
         for key in TABLE_FIELDS:
             unit.pop(key, None)

@@ -14,6 +14,8 @@ from render import Renderer
 from render.frame import full_frame
 from render.strip import terrain_key
 from render.terrain import PATTERNS, dense, family, key_name, style, swatch
+from tests.book.days_of_iron.table import set_alight
+from tests.days_of_iron.helpers import RS
 from tests.render.golden import check_golden
 from tests.render.scenes import TERRAIN_KINDS, terrain_view
 
@@ -80,3 +82,22 @@ def test_the_strip_keys_the_terrain_on_the_table() -> None:
 def test_heavy_woods_and_high_hills_are_darker_than_light_and_low_ones() -> None:
     assert sum(style("heavy-wood").fill[:3]) < sum(style("light-wood").fill[:3])
     assert sum(style("high-hill").fill[:3]) < sum(style("low-hill").fill[:3])
+
+
+def test_a_days_of_iron_fire_is_drawn_over_its_wood_and_keyed() -> None:
+    """15.9 "Use cotton wool to denote the spreading fire": the burning part of a wood is drawn in
+    the fire's own colour over the trees (the unburnt rest stays wood), named on the board and keyed."""
+    state, _, _, _ = set_alight()
+    view = dataclasses.replace(RS.view(state, "french"), counters=())
+    img = Renderer().render_board(view).convert("RGB")
+    frame = full_frame(view.board)
+
+    def mean(x: float, y: float) -> list[float]:
+        (a, b), (c, d) = frame.px((x - 1.0, y - 1.0)), frame.px((x + 1.0, y + 1.0))
+        return ImageStat.Stat(img.crop((round(a), round(b), round(c), round(d)))).mean
+
+    burning, wood = mean(36.0, 29.0), mean(36.0, 37.0)
+    assert burning[0] > burning[1] + 40 and burning[0] > 150, burning  # orange: red well over green
+    assert wood[1] > wood[0], wood  # the rest of the wood is still green
+    assert "fire" in terrain_key(view)
+    assert [t.label for t in view.board.table_terrain if t.kind == "fire"] == ["fire (the wood)"]

@@ -7,14 +7,19 @@ from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import rules
 from games.days_of_iron.orders import Check, free_text
+from games.days_of_iron.rules import fires_15_9
 from games.days_of_iron.state import State
 
 
-def check_check(order: Check) -> Check:
-    """What the check (15.x, 14.4) is about, if said, as stored."""
+def check_check(state: State, seat: str, order: Check) -> Check:
+    """What the check (15.x, 14.4) is about, if said, as stored; setting fire to a piece of the
+    measured table is checked by the fire rules (15.9)."""
     if order.about is None:
         return order
-    return Check(order.check, free_text(order.about, "what the check is about"))
+    checked = Check(order.check, free_text(order.about, "what the check is about"))
+    if order.check == "fire":
+        fires_15_9.check_setting(state, seat, checked.about)
+    return checked
 
 
 def roll_check(state: State, order: Check, rng: Rng) -> list[Event]:
@@ -22,4 +27,5 @@ def roll_check(state: State, order: Check, rng: Rng) -> list[Event]:
     check = rules().checks[order.check]
     roll = rng.die(6)
     about = f" ({order.about})" if order.about else ""
-    return [public(f"{check.name}{about}: 1d6 = {roll}: {check.result(roll)}.", reveals=True)]
+    fire = fires_15_9.after_check(state, order.about, roll) if order.check == "fire" else []
+    return [public(f"{check.name}{about}: 1d6 = {roll}: {check.result(roll)}.", reveals=True), *fire]

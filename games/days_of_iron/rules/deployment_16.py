@@ -15,7 +15,7 @@ from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron import data
 from games.days_of_iron.data import EntrySpec, rules, victory_sheet
 from games.days_of_iron.orders import Cancel, Dust, Hide, Offboard, Ready, Staff, free_text, own_unit
-from games.days_of_iron.rules import formations_12, initiative_17_1, scouting_19_1, shooting_17_3
+from games.days_of_iron.rules import fires_15_9, formations_12, initiative_17_1, scouting_19_1, shooting_17_3
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.state import HIDDEN, INITIATIVE, OFF_BOARD, ON_TABLE, ROUTING, STEPS, TURN, Sealed, State, Unit
 
@@ -445,6 +445,7 @@ def start_battle(state: State, rng: Rng) -> list[str]:
                      " (cavalry, artillery, then infantry).")
     state.deploys_first = first
     state.phase = INITIATIVE
+    lines += fires_15_9.set_wind(state, rng)  # 15.12: before play (no roll unless option wind=roll)
     if formations_12.measured(state):
         lines += formations_12.deploy(state)
         place_hidden(state)

@@ -46,6 +46,7 @@ from games.days_of_iron.rules import (
     charges_17_2,
     close_assault_17_5,
     deployment_16,
+    fires_15_9,
     formations_12,
     morale_17_2,
     movement_17_4,
@@ -158,6 +159,8 @@ def next_step(state: State, rng: Rng) -> list[Event]:
     state.step_side = 0
     state.step += 1
     casualties = _end_of_shooting(state, rng) if step == "Shooting" and formations_12.measured(state) else []
+    if step == "Movement" and formations_12.measured(state):  # fires spread, troops in them counted (15.9)
+        casualties += fires_15_9.end_of_movement(state)
     if state.step < len(STEPS):
         opening = public(f"Turn {state.turn}: {step} phase over. {STEPS[state.step]} phase: the "
                          f"{state.side_name(state.initiative)} act first.")

@@ -53,7 +53,7 @@ from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import ChartFile, house
 from games.days_of_iron.orders import Fire, Form, Move
-from games.days_of_iron.rules import formations_12, losses_17_5, staff_14
+from games.days_of_iron.rules import fires_15_9, formations_12, losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
     SKIRMISH,
@@ -440,7 +440,8 @@ def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None 
     kind = target_class(state, target)
     shape = chart.targets.get(kind, 0)
     cover, where = cover_of(state, target, unit)
-    scored = [chart.lookup(d + shape + cover, column).count("H") for d in dice]
+    cells = [chart.lookup(d + shape + cover, column) for d in dice]
+    scored = [c.count("H") for c in cells]
     weak = dice_count(unit, min(unit.crew_hit, guns)) if unit.type == "artillery" else 0
     halved = sum(scored[:weak])
     hits = sum(scored[weak:]) + halved // 2
@@ -449,7 +450,8 @@ def volley(state: State, unit: Unit, target: Unit, rng: Rng, stands: int | None 
     return hits, (f"{fmt(distance)}\" ({chart.columns[column]}), {len(dice)} x {chart.dice} "
                   f"[{', '.join(map(str, dice))}]" + (f" {shape:+d} each for a {kind} target" if shape else "")
                   + (f" {cover:+d} each for cover in {where}" if cover else "") + crew
-                  + f" = {hits} H on a {kind} target" + (f" in {COVER_NAMES[cover]} cover" if cover else ""))
+                  + f" = {hits} H on a {kind} target" + (f" in {COVER_NAMES[cover]} cover" if cover else "")
+                  + (fires_15_9.artillery_f(state, target) if any("F" in c for c in cells) else ""))
 
 
 def fire(state: State, order: Fire, rng: Rng, aim: Unit | None = None, why: str = "") -> list[Event]:

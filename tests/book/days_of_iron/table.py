@@ -7,6 +7,7 @@ from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event
 from games.days_of_iron.state import STEPS, State, TerrainPiece, Unit
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.scripted import DiceThenStream
 
 
 def place(state: State, name: str, x: float, y: float, facing: float, formation: str = "line") -> Unit:
@@ -49,3 +50,17 @@ def to_step(state: State, step: str, rng: Rng | None = None) -> list[Event]:
 
 def text_of(events: list[Event]) -> str:
     return "\n".join(e.text for e in events)
+
+
+def set_alight(kind: str = "light-wood", name: str = "the wood", y0: float = 24.0, y1: float = 40.0,
+               wind: str = "") -> tuple[State, Rng, Unit, str]:
+    """A piece x 20-52, y0-y1, the 63e in column at (36, 29) in it and, in the Shooting phase of
+    turn 1, its `check fire about` the piece rolling a 6 (15.9); ``wind`` the point it blows from.
+    Returns the state, the stream, the 63e and what the check said."""
+    state, rng = table()
+    state.wind = wind
+    piece(state, kind, name, 20.0, y0, 52.0, y1)
+    col = place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
+    to_step(state, "Shooting", rng)
+    said = text_of(order(state, "french", f"check fire about {name}", DiceThenStream([6])))
+    return state, rng, col, said

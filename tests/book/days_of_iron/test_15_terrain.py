@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from games.core.errors import IllegalOrder
+from games.core import data
+from games.core.errors import GameError, IllegalOrder, InvalidSyntax
+from games.core.rng import Rng
+from games.core.ruleset import Event
 from games.days_of_iron.state import DESTROYED, DISORDERED, ON_TABLE, ROUTING, State, Unit
-from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
+from tests.book.days_of_iron.table import piece, place, set_alight, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, new_game, order, ready_both
 from tests.scripted import DiceThenStream
 
@@ -224,20 +229,178 @@ def test_15_9_two_stands_in_a_wood_may_set_it_alight_on_a_6() -> None:
         assert ("catches fire" in said) is alight and ("no fire" in said) is not alight, said
 
 
-@pytest.mark.xfail(strict=True, reason="not built: fires (15.9) - no area on the table burns")
+def _burning(state: State) -> list[tuple[str, float, float]]:
+    """Each burning part as (piece, its north edge y, its south edge y), from the board everyone sees."""
+    out = []
+    for t in RS.view(state, "french").board.table_terrain:
+        if t.kind == "fire":
+            ys = [p[1] for p in t.points]
+            out.append((t.label, round(min(ys), 3), round(max(ys), 3)))
+    return out
+
+
+def _to_turn_end(state: State, rng: Rng) -> list[Event]:
+    """Say `next` to the end of the turn, then roll the next turn's initiative (the French first)."""
+    events: list[Event] = []
+    while state.phase == "turn":
+        events += order(state, RS.to_act(state)[0], "next", rng)
+    events += order(state, "french", "initiative", DiceThenStream([6, 1]))
+    return events
+
+
 def test_15_9_troops_in_a_burning_area_must_leave_within_three_turns() -> None:
     """15.9: "Any troops in an area on fire must leave the area in three turns or are lost from play
-    and removed." The 63e stays in a wood set alight; three turns later it is removed."""
-    state, rng = table()
-    piece(state, "light-wood", "the wood", 20.0, 24.0, 52.0, 34.0)
-    col = place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
-    to_step(state, "Shooting", rng)
-    order(state, "french", "check fire about the wood", DiceThenStream([6]))
+    and removed." RULING (RULINGS.md 15.9): the three turns are the three Movement Phases after the
+    unit is first in the fire. The 63e stays in a wood it set alight; it is warned, counted down,
+    and removed at the end of the third Movement Phase (turn 3)."""
+    state, rng, col, lit = set_alight(y1=34.0)
+    assert "catches fire" in lit and "the wood is on fire" in lit and "63e de Ligne is in the fire" in lit, lit
+    said = ""
+    for turn in (1, 2, 3):
+        assert col.status == ON_TABLE, turn
+        said = text_of(_to_turn_end(state, rng))
+    assert col.status == DESTROYED, said
+    assert "63e de Ligne did not leave the fire in 3 turns: lost from play and removed (15.9)" in said, said
+
+
+def test_15_9_troops_that_leave_the_burning_part_are_safe() -> None:
+    """15.9: "must leave the area in three turns": the 63e, warned, marches out of the burning part
+    in the next Movement Phase and is no longer counted; it stays on the table."""
+    state, rng, col, _ = set_alight(y1=34.0)
+    assert "63e de Ligne 3 left" in " ".join(RS.view(state, "french").status)
+    to_step(state, "Movement", rng)
+    order(state, "french", "63e de Ligne move 6", rng)  # north, out of the 4" square burning around y 29
     for _ in range(4):
-        while state.phase == "turn":
-            order(state, RS.to_act(state)[0], "next", rng)
-        order(state, "french", "initiative", DiceThenStream([6, 1]))
-    assert col.status != ON_TABLE
+        _to_turn_end(state, rng)
+    assert col.status == ON_TABLE and col.id not in state.in_fire
+
+
+def test_15_9_an_artillery_f_sets_the_wood_alight_and_causes_no_casualties(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.9: "Rolling an F on the Artillery Shooting Chart sets urban areas and woods on fire ... An F
+    result does not cause any casualties to units in the area." With an owner's chart whose long
+    column reads F on a 5 or more, the 7e Batterie's 6s (5s for the wood's cover) at the 74th in a
+    wood 5" off set the wood alight around the 74th, and the 74th loses no stand for them."""
+    monkeypatch.setattr(data, "_packs", None)
+    folder = tmp_path / "days_of_iron" / "reference" / "sheets"
+    folder.mkdir(parents=True)
+    shipped = (Path(__file__).parents[3] / "data/days_of_iron/reference/sheets/artillery-chart.toml").read_text(encoding="utf-8")
+    owner = shipped.replace('source = "house"', 'source = "owner"').replace(
+        'results = ["HH", "H", "-"]', 'results = ["HH", "F", "-"]').replace('results = ["HH", "H", "H"]', 'results = ["HH", "F", "H"]')
+    assert owner != shipped
+    (folder / "artillery-chart.toml").write_text(owner, encoding="utf-8")
+    data.set_data_packs([tmp_path])
+    try:
+        state, rng = table()
+        piece(state, "light-wood", "the wood", 20.0, 4.0, 52.0, 14.0)
+        target = place(state, "74th", 36.0, 13.0, 180.0)  # in line, in the wood by its edge
+        battery = place(state, "7e Batterie", 36.0, 19.0, 0.0)  # deployed, 5" off: seen, the close band
+        battery.stands = 1
+        before = target.stands
+        to_step(state, "Shooting", rng)
+        said = text_of(order(state, "french", "7e Batterie fire at 74th", DiceThenStream([6] * 12)))
+        assert "F: the wood is on fire (an F on the Artillery chart, 15.9)" in said, said
+        assert _burning(state) == [("fire (the wood)", 11.0, 14.0)]
+        to_step(state, "Movement", rng)
+        assert target.stands == before
+    finally:
+        data.set_data_packs([])
+
+
+def test_15_9_fires_spread_2_inches_downwind_in_the_movement_phase() -> None:
+    """15.9: "Fires spread in the direction that the wind is blowing at a rate of 2" in the Movement
+    Phase." With the wind from the north, the fire set around y 29 reaches 2" further south at the
+    end of each Movement Phase (the board and the log say so), and not at all northwards."""
+    state, rng, _, _ = set_alight(wind="N")
+    assert _burning(state) == [("fire (the wood)", 27.0, 31.0)]
+    said = text_of(to_step(state, "Close Assault", rng))
+    assert "The fire in the wood spreads 2\" south (15.9)." in said, said
+    assert _burning(state) == [("fire (the wood)", 27.0, 33.0)]
+    _to_turn_end(state, rng)
+    to_step(state, "Close Assault", rng)
+    assert _burning(state) == [("fire (the wood)", 27.0, 35.0)]
+
+
+def test_15_9_with_no_wind_a_fire_does_not_spread() -> None:
+    """15.9 "Fires spread in the direction that the wind is blowing": RULING (RULINGS.md 15.12) with
+    no wind (option wind=none, the default) there is no direction to spread in; the fire stays put."""
+    state, rng, _, said = set_alight()
+    assert "no wind, so it does not spread" in said, said
+    for _ in range(2):
+        _to_turn_end(state, rng)
+    assert _burning(state) == [("fire (the wood)", 27.0, 31.0)]
+
+
+def test_15_9_a_fire_spreads_into_a_touching_wood_but_not_over_open_ground() -> None:
+    """15.9 spreading: RULING (RULINGS.md 15.9) a fire spreads within its piece and into a wood,
+    urban area or wooden obstacle touching a burning part; it does not jump open ground. The wind
+    from the north carries the fire from the first wood into the wood that adjoins it; a third wood
+    beyond 1" of open ground stays unburnt."""
+    state, rng = table()
+    state.wind = "N"
+    piece(state, "light-wood", "the first wood", 20.0, 24.0, 52.0, 30.0)
+    piece(state, "heavy-wood", "the second wood", 20.0, 30.0, 52.0, 32.0)
+    piece(state, "light-wood", "the third wood", 20.0, 33.0, 52.0, 40.0)
+    place(state, "63e de Ligne", 36.0, 27.0, 0.0, "column")
+    to_step(state, "Shooting", rng)
+    order(state, "french", "check fire about the first wood", DiceThenStream([6]))
+    for _ in range(3):
+        to_step(state, "Close Assault", rng)
+        _to_turn_end(state, rng)
+    assert {label for label, _, _ in _burning(state)} == {"fire (the first wood)", "fire (the second wood)"}
+    assert "On fire (15.9): the first wood, the second wood" in " ".join(RS.view(state, "french").status)
+
+
+@pytest.mark.parametrize(("kind", "name", "step", "seat", "stands", "why"), [
+    ("high-hill", "the hill", "Shooting", "french", 12, "does not burn"),
+    ("wall", "the stone wall", "Shooting", "french", 12, "does not burn"),
+    ("light-wood", "the wood", "Movement", "french", 12, r"fires are set in the Shooting Phase \(15\.9\)"),
+    ("light-wood", "the wood", "Shooting", "french", 1, "it takes 2 within the area to set it alight"),
+    ("light-wood", "the wood", "Shooting", "prussian", 12, "the French act now"),
+])
+def test_15_9_only_two_stands_in_a_wood_or_town_in_the_shooting_phase_set_it_alight(
+        kind: str, name: str, step: str, seat: str, stands: int, why: str) -> None:
+    """15.9: "sets urban areas and woods on fire as can any two stands within the area (on a roll of
+    a 6 on a 1d6) during the Shooting Phase." 15.10: "Wooden obstacles/walls may catch fire": a
+    hill or a stone wall does not burn; a fire is set in the Shooting Phase, by the side acting,
+    with two stands in the area. Each is refused with the reason, and nothing is rolled."""
+    state, rng = table()
+    piece(state, kind, name, 20.0, 24.0, 52.0, 34.0)
+    col = place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")
+    col.stands = stands
+    to_step(state, step, rng)
+    with pytest.raises(GameError, match=why):
+        RS.parse_order(state, seat, f"check fire about {name}")
+
+
+def test_15_9_a_side_tries_once_a_shooting_phase_with_a_unit_partly_in_the_area() -> None:
+    """15.9: "as can any two stands within the area (on a roll of a 6 on a 1d6) during the Shooting
+    Phase." RULING (RULINGS.md 15.9): a unit partly in the wood counts; one roll a side, piece and
+    Shooting Phase. The 63e, its column's edge 1" into the wood, rolls a 5 (no fire); a second roll
+    that phase is refused; next turn it rolls again, a 6, and the part of the wood it stands in burns."""
+    state, rng = table()
+    piece(state, "light-wood", "the wood", 37.0, 24.0, 52.0, 34.0)
+    place(state, "63e de Ligne", 36.0, 29.0, 0.0, "column")  # x 34-38: 1" of it in the wood
+    to_step(state, "Shooting", rng)
+    said = text_of(order(state, "french", "check fire about the wood", DiceThenStream([5])))
+    assert "no fire" in said and not state.fires, said
+    with pytest.raises(IllegalOrder, match="already tried to set the wood alight this Shooting Phase"):
+        RS.parse_order(state, "french", "check fire about the wood")
+    _to_turn_end(state, rng)
+    to_step(state, "Shooting", rng)
+    said = text_of(order(state, "french", "check fire about the wood", DiceThenStream([6])))
+    assert "the wood is on fire" in said and "63e de Ligne is in the fire" in said, said
+    assert _burning(state)[0][0] == "fire (the wood)"
+    assert min(p[0] for t in RS.view(state, "french").board.table_terrain if t.kind == "fire" for p in t.points) == 37.0
+
+
+def test_15_10_a_wooden_fence_catches_fire_the_same_way() -> None:
+    """15.10: "Wooden obstacles/walls may catch fire using the same rules for setting fires in urban
+    areas and woods." RULING (RULINGS.md 15.10): a wall piece whose name says it is wooden (fence,
+    palisade, timber...) burns; the 63e, astride a wooden fence, sets it alight on a 6."""
+    state, _, _, said = set_alight("wall", "the wooden fence", 28.0, 30.0)
+    assert "the wooden fence is on fire" in said, said
+    assert [label for label, _, _ in _burning(state)] == ["fire (the wooden fence)"]
 
 
 def test_15_10_crossing_an_obstacle_disorders_defending_it_does_not() -> None:
@@ -270,10 +433,32 @@ def test_15_11_a_unit_within_1_inch_behind_a_wall_is_a_target_in_cover() -> None
         assert ("for cover" in said) is covered, (gap, said)
 
 
-@pytest.mark.xfail(strict=True, reason="not built: wind (15.12) - no wind direction is determined")
 def test_15_12_the_wind_direction_is_determined_before_play() -> None:
     """15.12: "Determine wind direction before play. This determines where smoke drifts and fires
-    spread." Once both sides are ready, the table's wind direction is shown."""
-    state, rng = new_game("meeting", scouting="no")
+    spread. Determine the direction either by a die roll, or using a clock face". With option
+    wind=roll, once both sides are ready the table's wind is rolled (1d8, RULINGS.md 15.12) from the
+    game's own stream, said, and shown in the status and as an arrow on the board."""
+    state, rng = new_game("meeting", scouting="no", wind="roll")
     said = text_of(ready_both(state, rng))
-    assert "wind" in (said + " ".join(RS.view(state, "french").status)).lower()
+    assert "Wind (15.12): 1d8 = " in said, said
+    shown = RS.view(state, "french")
+    assert state.wind and "Wind (15.12): from the" in " ".join(shown.status)
+    assert [a.kind for a in shown.arrows] == ["wind"]
+    again, again_rng = new_game("meeting", scouting="no", wind="roll")
+    ready_both(again, again_rng)
+    assert again.wind == state.wind  # the same seed, the same wind: replay gives it again
+
+
+def test_15_12_an_agreed_wind_and_none() -> None:
+    """Set-up list: "Agree the wind direction." Option wind=NW is the agreed direction (nothing is
+    rolled: the stream is where it would be without wind); the default, none, has no wind at all
+    (RULINGS.md 15.12); any other value is refused with the choices."""
+    agreed, rng = new_game("meeting", scouting="no", wind="nw")
+    said = text_of(ready_both(agreed, rng))
+    plain, plain_rng = new_game("meeting", scouting="no")
+    ready_both(plain, plain_rng)
+    assert agreed.wind == "NW" and "as agreed, from the north-west (blowing south-east)" in said, said
+    assert plain.wind == "" and not any("Wind" in line for line in RS.view(plain, "french").status)
+    assert rng.below(1000) == plain_rng.below(1000)
+    with pytest.raises(InvalidSyntax, match="Choose one of none, N, NE, E, SE, S, SW, W, NW, roll"):
+        new_game("meeting", wind="up")
