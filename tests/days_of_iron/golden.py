@@ -147,7 +147,7 @@ def extra_orders(state: Any, pick: random.Random) -> list[str]:
             f"table small {pick.choice(['line', 'dense', 'dispersed'])} {pick.choice(['', '+1', '-2'])}".strip()]
 
 
-TABLE_FIELDS = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits", "pending_small_arms",
+TABLE_FIELDS: tuple[str, ...] = ("x", "y", "facing", "formation", "moved", "moved_turn", "start_formation", "fired_turn", "pending_hits", "pending_small_arms",
                 "charge_turn", "charging", "home_turn",
                 "order", "order_turn", "halted", "ground", "rout_bearing", "rout_done", "rout_turn", "attached", "rally_turn", "forced_turn",
                 "gun", "breakthrough", "breakthrough_turn", "breakthrough_left", "breakthrough_bearing", "passage_turn", "changed_turn",
