@@ -177,9 +177,9 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   stand`, or `UNIT evade` for skirmishers, battery crews and Generals (17.4.16: half
   the move directly away, no formation change, crews leave the guns, limbered horse artillery evades with them, 10.3; off the table it may come back
   three turns later with `UNIT return` in the Movement phase); `next` and the rest stand.
-  `UNIT evade into COVER` (a wood, town... by name), `UNIT evade into SQUARE` (a friendly infantry
-  square within the half move: the unit huddles at its centre, is not charged or shot at on its own
-  there, and leaves with a move) or, a battery's crews, `UNIT evade behind FRIEND` (friendly infantry):
+  `UNIT evade into COVER` (a wood, town... by name), `UNIT evade into SQUARE` or, a battery's crews, `UNIT evade behind FRIEND`
+  (friendly infantry). Into a SQUARE (a friendly infantry square within the half move) the unit
+  huddles at its centre, is not charged or shot at on its own there, and leaves with a move;
   infantry, staff and crews may evade the shortest way into cover, up to the same half move (17.4.16); crews on foot
   go up to half an infantry skirmish move, into cover or behind friendly infantry (10.2). A unit charged from within 2" by
   foot or 6" by horse is caught: no test, no evade, no formation change (17.2.3). A charge at a
