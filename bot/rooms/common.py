@@ -102,13 +102,18 @@ class Loaded:
 NEXT_LINE = re.compile(r"^(?:Next|To act): ")  # the rules' line naming who acts
 
 
+GAME_OVER = "Game over."
+
+
 def ended_view(view: View) -> View:
-    """``view`` without the rules' lines naming who acts (for a game that has ended)."""
+    """``view`` of a game that has ended: headed "Game over." (the rules' own lines may still say
+    whose phase it was, as the state stood at a concession) and without their lines naming who acts."""
     keep = [i for i, line in enumerate(view.status) if not NEXT_LINE.match(line)]
-    if len(keep) == len(view.status):
+    status = tuple(view.status[i] for i in keep)
+    if status[:1] == (GAME_OVER,):
         return view
-    return dataclasses.replace(view, status=tuple(view.status[i] for i in keep),
-                               headline=sum(1 for i in keep if i < view.headline))
+    return dataclasses.replace(view, status=(GAME_OVER, *status),
+                               headline=1 + sum(1 for i in keep if i < view.headline))
 
 
 def unstorable(text: str) -> str | None:

@@ -555,6 +555,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return checked
             case Face():
                 charges_17_2.check_form_allowed(state, order)
+                shooting_17_3.check_limber(state, order)
                 return movement_17_4.check_face(state, seat, order)
             case Measure():
                 return movement_17_4.check_measure(state, seat, order)

@@ -100,8 +100,10 @@ OPTIONS = (
         "end",
         CORNER_CONTACT,
     ),
-    OptionSpec("scrolling_sea", "The designer's SCROLLING SEA (note to 5.2): a ship that would sail off the table stays, "
-               "and everything on the table moves at least Musket Shot away from that edge instead.", "no", ("no", "yes")),
+    OptionSpec("scrolling_sea", "The designer's SCROLLING SEA (note to 5.2): a ship whose move would take it off the table "
+               "stays, and everything on the table moves Musket Shot away from that edge (house: less where a ship would "
+               "be carried off the far edge, never less than the move overshot; when even that would carry one off, "
+               "the sea cannot scroll and 5.2 removes the ship).", "no", ("no", "yes")),
     OptionSpec("weather", "The weather edge (north, east, south, west); default from the scenario.", ""),
     OptionSpec("defender", "The defending side (a or b), who wins a tie at the turn limit.", ""),
     OptionSpec("faction_a", "Squadron A's faction card (royal-navy, marine-royale, armada, staatse-vloot, brethren; "

@@ -85,6 +85,11 @@ async def test_a_side_concedes_and_the_other_side_wins(system: str, tmp_path: Pa
     assert board is not None
     for view in (final, board):  # the game is over: neither board's headline names anyone to act (play finding F21)
         assert not [line for line in view.status if NEXT_LINE.match(line)], view.status
+    # the state the rules keep may still say whose phase it was (they did not end the game): the
+    # table's boards say it is over (play-test: "Turn 1, Movement phase: the French act." after a concession)
+    ended_by_table = (get_ruleset(system).concede_order or CONCEDE_ORDER) == CONCEDE_ORDER
+    for view in ((final, board) if ended_by_table else (board,)):
+        assert view.status[0] == "Game over." and view.headline >= 1, view.status
     over = await svc.store.latest_game("c1")
     mark = get_ruleset(system).concede_order or CONCEDE_ORDER  # the rules' own order, where they keep who is out
     assert over is not None and over.status == "over"

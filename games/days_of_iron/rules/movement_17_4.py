@@ -806,6 +806,9 @@ def check_form(state: State, seat: str, order: Form) -> Form:
         raise IllegalOrder(bar)
     if order.formation == SQUARE and square_bar(unit):
         raise IllegalOrder(square_bar(unit), hint=f"`{unit.id} form column` or `{unit.id} form line` first.")
+    if unit.formation == SQUARE and order.formation not in (LINE, COLUMN):
+        raise IllegalOrder(f"{unit.name} is in square: a square forms line or column again (17.4.7: \"from line or "
+                           "column to square or vice versa\").", hint=f"`{unit.id} form column` or `{unit.id} form line`.")
     inside = guests(state, unit)
     if inside:
         raise IllegalOrder(f"{', '.join(u.name for u in inside)} shelter inside {unit.name}'s square: it keeps its "

@@ -44,7 +44,18 @@ from games.core.geometry import (
 )
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import house, morale_sheet
-from games.days_of_iron.rules.formations_12 import COLUMN, LINE, MIN_CONTACT, SKIRMISH, arm, base, in_contact, on_table
+from games.days_of_iron.rules.formations_12 import (
+    COLUMN,
+    LINE,
+    MIN_CONTACT,
+    SKIRMISH,
+    SQUARE,
+    arm,
+    base,
+    in_contact,
+    on_table,
+    reform,
+)
 from games.days_of_iron.rules.movement_17_4 import fmt, in_water, pieces_under, uncrossed
 from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTED_OFF, ROUTING, State, Unit
 
@@ -66,6 +77,10 @@ def rout(state: State, unit: Unit, away_from: Point, *, cause: str = "") -> list
     if unit.type == "artillery" and unit.formation != COLUMN:
         unit.status, unit.pending_hits = DESTROYED, 0
         return [public(f"{unit.name} routs{why}: an unlimbered battery is destroyed (17.4.14).")]
+    broke = ""
+    if unit.formation == SQUARE:  # house (RULINGS.md, Squares): a routing square breaks up into a mass
+        reform(unit, COLUMN)
+        broke = " Its square breaks up: it routs as a column (house)."
     centre = (unit.x, unit.y)
     away = sub(centre, away_from)
     unit.rout_bearing = round(bearing_of(away), 6) % 360.0 if length(away) > EPS else (unit.facing + 180.0) % 360.0
@@ -74,7 +89,7 @@ def rout(state: State, unit: Unit, away_from: Point, *, cause: str = "") -> list
     staff = attached_generals(state, unit)
     for general in staff:
         general.status = ROUTING
-    events = [public(f"{unit.name} routs{why}: initial rout of {fmt(rout_distance(unit) / 2)}\" (17.4.14).")]
+    events = [public(f"{unit.name} routs{why}: initial rout of {fmt(rout_distance(unit) / 2)}\" (17.4.14).{broke}")]
     events += [public(f"{g.name}, attached to {unit.name}, routs with it (17.3.5: \"if they are attached to a unit "
                       "that routs they will also rout\").") for g in staff]
     return events + rout_move(state, unit, rout_distance(unit) / 2)

@@ -52,7 +52,7 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import ChartFile, house
-from games.days_of_iron.orders import Fire, Form, Move
+from games.days_of_iron.orders import Face, Fire, Form, Move
 from games.days_of_iron.rules import fires_15_9, formations_12, losses_17_5, staff_14
 from games.days_of_iron.rules.formations_12 import (
     COLUMN,
@@ -543,10 +543,11 @@ def damage_words(unit: Unit) -> list[str]:
     limbers = unit.limber_casualties
     horses = [] if not limbers else [f"{limbers} limber casualt{'ies' if limbers > 1 else 'y'}" + (
         ": it moves only as limbered foot artillery (10.3)" if limbers >= LIMBER_CASUALTIES_TO_FOOT else " (10.3)")]
-    return crews + (["limber team lost: it cannot limber"] if unit.team_lost else []) + horses
+    team = "it cannot move until it unlimbers" if unit.formation == COLUMN else "it cannot limber"
+    return crews + ([f"limber team lost: {team}"] if unit.team_lost else []) + horses
 
 
-def check_limber(state: State, order: Form | Move) -> None:
+def check_limber(state: State, order: Form | Move | Face) -> None:
     """The house Damage to Artillery chart: a battery whose limber team is lost cannot limber
     (`form column`, the help's limbering), and one that was limbered when the team was lost has no
     horses to pull its guns, so it cannot move until it unlimbers (`form line`) where it stands
@@ -557,6 +558,6 @@ def check_limber(state: State, order: Form | Move) -> None:
     if isinstance(order, Form) and order.formation == COLUMN:
         raise IllegalOrder(f"{unit.name} has lost its limber team (Damage to Artillery chart, house): it cannot "
                            "limber.", hint="It stays deployed; it may still fire.")
-    if isinstance(order, Move) and unit.formation == COLUMN:
+    if isinstance(order, (Move, Face)) and unit.formation == COLUMN:
         raise IllegalOrder(f"{unit.name} has lost its limber team (Damage to Artillery chart, house): its limbered "
                            "guns have no horses to pull them.", hint=f"Unlimber it where it stands: `{unit.id} form line`.")

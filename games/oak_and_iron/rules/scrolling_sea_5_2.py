@@ -87,7 +87,10 @@ def scroll_table(state: State, mover: ShipState, d: Point, notes: list[str]) -> 
         notes.append(f"The sea cannot scroll (5.2 Scrolling Sea): it would carry {', '.join(pushed_off)} off the table.")
         return False
     size = max(abs(d[0]), abs(d[1]))
-    notes.append(f"The sea scrolls (5.2 Scrolling Sea): every ship and piece of terrain moves {size:.2f}\" {direction(d)}.")
+    short = " (less than Musket Shot, so that no ship is carried off the far edge)" \
+        if min(abs(c) for c in d if c) < rules().distance("musket_shot") - 1e-9 else ""
+    notes.append(f"The sea scrolls (5.2 Scrolling Sea): every ship and piece of terrain moves {size:.2f}\" "
+                 f"{direction(d)}{short}.")
     for s in afloat:
         s.place(s.base.translated(d))
         if s.landing is not None:

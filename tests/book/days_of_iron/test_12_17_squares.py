@@ -250,3 +250,22 @@ def test_a_square_keeps_its_guests_until_they_leave_and_exposes_them_if_it_routs
     said = text_of(order(state, "umpire", "rout 2e de Ligne", rng))
     assert "2e de Ligne no longer shelters 10e Chasseurs à pied" in said, said
     assert screen.shelter == "" and formations_12.footprint(screen) == (15.0, 1.0)
+
+
+def test_a_square_re_forms_only_line_or_column_and_breaks_up_when_it_routs() -> None:
+    """17.4.7: "changing from line or column to square or vice versa are considered formation
+    changes": out of square only line or column (play-test: `form skirmish` was accepted straight
+    from square). RULING (RULINGS.md, Squares): a square that routs breaks up and routs as a column;
+    the status no longer lists it "In square" (play-test: a routing square still showed as one)."""
+    state, rng = table()
+    square = place(state, "2e de Ligne", 20.0, 30.0, 0.0, "square")
+    to_step(state, "Movement", rng)
+    for text in ("2e de Ligne form skirmish", "2e de Ligne form march"):
+        with pytest.raises(IllegalOrder, match="a square forms line or column again"):
+            RS.parse_order(state, "french", text)
+    assert not {t for t in offered(state, "french") if t.startswith("2e-ligne form") and t.split()[-1] not in ("line", "column")}
+    RS.parse_order(state, "french", "2e de Ligne form column")
+    said = text_of(order(state, "umpire", "rout 2e de Ligne", rng))
+    assert "Its square breaks up: it routs as a column" in said, said
+    assert square.formation == "column"
+    assert not any(line.startswith("In square") for line in RS.view(state, None).status)

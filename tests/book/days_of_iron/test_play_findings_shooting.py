@@ -86,7 +86,10 @@ def test_17_3_5_a_limbered_battery_that_lost_its_team_cannot_move_until_it_unlim
     battery.formation = "column"  # it was limbered when the team was lost
     with pytest.raises(IllegalOrder, match="no horses"):
         RS.parse_order(state, "prussian", "1st Heavy Battery move 0 wheel left 45")
-    assert not [t for t in legal_texts(RS, state, "prussian") if t.startswith("1st-heavy move")]
+    assert not [t for t in legal_texts(RS, state, "prussian") if t.startswith(("1st-heavy move", "1st-heavy turn"))]
+    with pytest.raises(IllegalOrder, match="no horses"):  # a turn is a move too (play-test: it was accepted)
+        RS.parse_order(state, "prussian", "1st Heavy Battery turn left")
+    assert "limber team lost: it cannot move until it unlimbers" in _status(state)
     RS.parse_order(state, "prussian", "1st Heavy Battery form line")
     battery.team_lost = False
     RS.parse_order(state, "prussian", "1st Heavy Battery move 0 wheel left 45")

@@ -89,7 +89,7 @@ def test_the_sea_scrolls_less_than_musket_shot_rather_than_carry_a_ship_off() ->
     state, stream, _, _ = _sailing_off()
     place(state, "fluyt", 8.0, 2.5 + state.ship("fluyt").beam / 2, 90.0)
     said = " ".join(e.text for e in order(state, "b", "Corvette move", stream))
-    assert "every ship and piece of terrain moves 2.50\" north" in said, said
+    assert "every ship and piece of terrain moves 2.50\" north (less than Musket Shot, so that no ship is carried off" in said, said
     assert state.ship("corvette").on_table and min(y for _, y in state.ship("fluyt").base.corners()) == pytest.approx(0.0)
 
 
