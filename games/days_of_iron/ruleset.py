@@ -29,6 +29,8 @@ from games.days_of_iron.orders import (
     Charge,
     ChargeHome,
     Check,
+    Clear,
+    Demolish,
     Detach,
     Dismount,
     Dispute,
@@ -53,6 +55,7 @@ from games.days_of_iron.orders import (
     Next,
     Objective,
     Offboard,
+    Pontoon,
     Promote,
     Rally,
     Ready,
@@ -74,6 +77,7 @@ from games.days_of_iron.rules import (
     deployment_16,
     dismounting_9_1,
     disputes_3_4,
+    engineers_11,
     evading_17_4_16,
     formations_12,
     initiative_17_1,
@@ -97,7 +101,8 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount
+             | Demolish | Clear | Pontoon)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -474,6 +479,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Surrender() | Objective():
                 return victory_18.check_order(state, seat, order)
             case _:
+                engineers_11.check_not_at_work(state, order)  # 11: workers do nothing else that turn
                 checked = self._checked_unit_order(state, seat, order)
                 morale_17_2.check_status(state, checked)
                 return checked
@@ -508,6 +514,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._checked_table_order(state, seat, order)
             case GoToGround() | SquadronCharge() | Fortify() | Dismount() | Mount():
                 return self._checked_unit_action(state, seat, order)
+            case Demolish():
+                return engineers_11.check_demolish(state, seat, order)
+            case Clear():
+                return engineers_11.check_clear(state, seat, order)
+            case Pontoon():
+                return engineers_11.check_pontoon(state, seat, order)
         return order
 
     @staticmethod
@@ -609,6 +621,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._reactions(state, order, rng)
             case Dismount() | Mount() | SquadronCharge() | GoToGround() | Fortify():
                 return self._unit_action(state, order, rng)
+            case Demolish():
+                return engineers_11.demolish(state, order, rng)
+            case Clear():
+                return engineers_11.clear(state, order)
+            case Pontoon():
+                return engineers_11.pontoon(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
 
