@@ -233,7 +233,7 @@ def check_pontoon(state: State, seat: str, order: Pontoon) -> Pontoon:
     low, high = _span(river, _across(river))
     if high - low > book.pontoon_length + EPS:
         raise IllegalOrder(f"{order.river} is {high - low:g}\" wide: one pontoon span is {book.pontoon_length:g}\" "
-                           "long and the bot lays one span (15.5, RULINGS.md).")
+                           "long and the bot lays one span (15.5, house).")
     if any(t.type == PONTOON for t in _pieces(state, pontoon_name(unit))):
         raise IllegalOrder(f"{unit.name} has laid its pontoon bridge already: a detachment carries one (5.1).")
     _check_crew(state, unit, state.unit(order.helper))
@@ -312,8 +312,7 @@ def demolish(state: State, order: Demolish, rng: Rng) -> list[Event]:
     kind = "stone" if bridge.type == STONE else "wooden"
     if job.phases < needed:
         return [public(f"{unit.name} works at demolishing {order.bridge}, a {kind} bridge: Movement phase "
-                       f"{job.phases} of {needed} with no other activity (11){why}. Say `{unit.name} demolish "
-                       f"{order.bridge}` in each of the next Movement phases.")]
+                       f"{job.phases} of {needed} with no other activity (11){why}. {_again(needed - job.phases, unit.name + ' demolish ' + order.bridge)}")]
     state.works.remove(job)
     state.bridges_tried.append(order.bridge)
     check = rules().checks["demolish"]
@@ -328,8 +327,8 @@ def demolish(state: State, order: Demolish, rng: Rng) -> list[Event]:
     middle = sum(dot(p, across) for p in wet) / len(wet)
     _replace(state, bridge, _cut(bridge, across, middle, book.span_inches))
     state.spans_down.append(order.bridge)
-    return [public(f"{said}: {order.bridge} is cut in mid-stream and no unit crosses {river.name} on it (11, "
-                   "RULINGS.md).", reveals=True)]
+    return [public(f"{said}: {order.bridge} is cut in mid-stream and no unit crosses {river.name} on it (11).",
+                   reveals=True)]
 
 
 def clear(state: State, order: Clear) -> list[Event]:
@@ -363,14 +362,20 @@ def pontoon(state: State, order: Pontoon) -> list[Event]:
         state.terrain.append(TerrainPiece(PONTOON_WORKS, pontoon_name(unit), _rectangle(job.at, river)))
     if job.phases < book.pontoon_phases:
         return [public(f"{unit.name}, his Pioneers and {crew.name} lay a pontoon over {order.river}: Movement phase "
-                       f"{job.phases} of {book.pontoon_phases} with no other activity (15.5){why}. Say `{order.text}` "
-                       "in each of the next Movement phases.")]
+                       f"{job.phases} of {book.pontoon_phases} with no other activity (15.5){why}. "
+                       f"{_again(book.pontoon_phases - job.phases, f'{unit.name} pontoon {order.river} with {crew.name}')}")]
     state.works.remove(job)
     for piece in _pieces(state, pontoon_name(unit)):
         if piece.type == PONTOON_WORKS:
             piece.type = PONTOON
     return [public(f"{unit.name} has laid a pontoon bridge over {order.river} ({book.pontoon_width:g}\" wide, "
                    f"{book.pontoon_length:g}\" long, 15.5): units cross the river on it.")]
+
+
+def _again(left: int, text: str) -> str:
+    """What to say to carry the work on: the same order, in each of the next ``left`` Movement phases."""
+    phases = "the next Movement phase" if left == 1 else f"each of the next {left} Movement phases"
+    return f"Say `{text}` again in {phases}, with no other activity between."
 
 
 def _drop_works(state: State, unit: Unit) -> None:

@@ -217,9 +217,9 @@ def test_15_5_a_pontoon_needs_four_other_foot_stands_beside_the_engineer() -> No
     15.5): the engineer detachment brings the Pioneers (5.1); the four foot stands are a foot unit
     of four stands or more of the side within 2\" of him (house). Cavalry, an engineer, a unit too
     far away, a river wider than one 4\" span and a non-river are refused."""
-    state, rng = laying()
+    state, _ = laying()
+    place(state, "4e Chasseurs à cheval", 30.0, 26.0, 0.0, "column")
     with pytest.raises(IllegalOrder, match="not 4 foot stands"):
-        place(state, "4e Chasseurs à cheval", 30.0, 26.0, 0.0, "column")
         RS.parse_order(state, "french", "Génie detachment pontoon the Saar with 4e Chasseurs à cheval")
     with pytest.raises(IllegalOrder, match="not an engineer"):
         RS.parse_order(state, "french", "2e de Ligne pontoon the Saar with 63e de Ligne")
@@ -227,7 +227,7 @@ def test_15_5_a_pontoon_needs_four_other_foot_stands_beside_the_engineer() -> No
     with pytest.raises(IllegalOrder, match=r"within 2\""):
         RS.parse_order(state, "french", LAY)
     assert not [t for t in legal_texts(RS, state, "french") if "pontoon" in t]
-    wide, rng = laying(6.0)
+    wide, _ = laying(6.0)
     with pytest.raises(IllegalOrder, match="one pontoon span"):
         RS.parse_order(wide, "french", LAY)
 
