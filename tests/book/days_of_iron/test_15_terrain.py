@@ -210,6 +210,10 @@ def test_15_5_engineers_build_a_pontoon_bridge_in_six_movement_phases() -> None:
     next_movement(state, rng)
     order(state, "french", "Génie detachment move 6", rng)
     assert unit(state, "Génie detachment").y == pytest.approx(18.5)  # on the far bank (stands 18-19)
+    place(state, "Génie detachment", 30.0, 24.5, 0.0, "column")
+    next_movement(state, rng)
+    with pytest.raises(IllegalOrder, match="laid its pontoon bridge already"):  # 5.1: one bridge train
+        RS.parse_order(state, "french", LAY)
 
 
 def test_15_5_a_pontoon_needs_four_other_foot_stands_beside_the_engineer() -> None:
