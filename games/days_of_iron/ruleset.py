@@ -202,6 +202,16 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   `UNIT fortify` (infantry in line in a wood or town, 17.5.6): said in the Movement phase of two
   successive turns, with no move, shot or charge between, it lays defensive cover (a light obstacle)
   along the unit's front.
+- Engineers (11, 15.5), in your own part of the Movement phase: `ENGINEER demolish BRIDGE` (within 1"
+  of it, house) said in three successive Movement phases (six for a stone bridge) rolls 1d6 on the
+  last: 5-6 cuts a 1" span in mid-stream and the river is no longer crossed on that bridge; only
+  one attempt per bridge. `ENGINEER clear OBSTACLE` removes 1" of a wall or barricade beside him.
+  `ENGINEER pontoon RIVER with UNIT` (a foot unit of 4 stands or more within 2" of him, house) said in
+  six successive Movement phases lays a 2" wide, 4" long pontoon across a river up to 4" wide, a
+  bridge units cross (a 2" bridge carries a march column, not a 4-wide column). The engineer
+  detachment is its officer and pioneers (5.1). Workers have no other activity: a worker that
+  moved, fired, charged or changed formation that turn may not work, one that worked does nothing
+  else that turn, and a turn without the work starts it again. The status shows the work.
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
   `UNIT reserve fire STANDS` keeps only that many stands' fire: the others may fire now.
@@ -320,7 +330,7 @@ give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
 table: squadron charges (17.2.6), evading into cover or into squares, pooled multi-unit melees
 (17.5, 17.5.2), defensive cover (17.5.6), fire at a target seen the turn before (17.3), dismounted
-cavalry (9.1), march columns (12.1), engineers' demolitions (11), fires and wind (`check fire` only
+cavalry (9.1), march columns (12.1), pontoons of more than one span (15.5), fires and wind (`check fire` only
 rolls the book's d6). Objectives without
 a point on the table are recorded when the players say so (`objective`). With board=tape the bot
 keeps the records only: positions, measuring, movement, formations, markers, command radius,

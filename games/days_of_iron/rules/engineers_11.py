@@ -375,7 +375,7 @@ def pontoon(state: State, order: Pontoon) -> list[Event]:
 def _again(left: int, text: str) -> str:
     """What to say to carry the work on: the same order, in each of the next ``left`` Movement phases."""
     phases = "the next Movement phase" if left == 1 else f"each of the next {left} Movement phases"
-    return f"Say `{text}` again in {phases}, with no other activity between."
+    return f"Say `{text}` again in {phases}."
 
 
 def _drop_works(state: State, unit: Unit) -> None:
@@ -413,7 +413,7 @@ def label(state: State, piece: TerrainPiece) -> str:
             needed = book.stone_phases if piece.type == STONE else book.wooden_phases
             return f"{piece.name} (demolition {job.phases}/{needed})"
         if job.kind == "pontoon" and piece.type == PONTOON_WORKS and piece.name == pontoon_name(state.unit(job.engineer)):
-            return f"{piece.name} (laying {job.phases}/{book.pontoon_phases})"
+            return f"pontoon (laying {job.phases}/{book.pontoon_phases})"  # short: it sits on a 2" piece
     return piece.name
 
 
