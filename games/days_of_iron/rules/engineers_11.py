@@ -276,28 +276,26 @@ def pontoon_name(unit: Unit) -> str:
 
 
 def _progress(state: State, unit: Unit, kind: str, target: str, helper: str = "") -> tuple[Works, str]:
-    """This phase's work: the job carried on (said last turn too, nobody busy since) or begun again."""
-    job = _job(state, unit.id)
-    carried = (job is not None and job.engineer == unit.id and (job.kind, job.target, job.helper) == (kind, target, helper)
-               and job.turn == state.turn - 1)
+    """This phase's work: the same job carried on (worked last turn, nobody busy since) or begun
+    again from its first phase, with why it starts again; the engineer's other job is dropped."""
+    job = next((w for w in state.works if w.engineer == unit.id), None)
     why = ""
-    if job is not None and job.engineer == unit.id and (job.kind, job.target, job.helper) == (kind, target, helper):
-        if not carried:
+    if job is not None and (job.kind, job.target, job.helper) == (kind, target, helper):
+        workers = [unit, *([state.unit(helper)] if helper else [])]
+        idle = [f"{w.name} {b}" for w in workers for b in [_busy(state, w, job.turn)] if b]
+        if job.turn != state.turn - 1:
             why = " (interrupted: a Movement phase passed without the work, so it starts again)"
+        elif idle:
+            why = f" (interrupted: {', '.join(idle)}, so it starts again)"
         else:
-            idle = [f"{w.name} {b}" for w in (unit, state.unit(helper) if helper else None)
-                    if w is not None for b in [_busy(state, w, job.turn)] if b]
-            if idle:
-                carried, why = False, f" (interrupted: {', '.join(idle)}, so it starts again)"
-    if job is not None and job.kind == "pontoon" and job.engineer == unit.id and not carried:
-        _drop_works(state, unit)
-    if job is not None and job.engineer == unit.id:
+            job.phases += 1
+            job.turn = state.turn
+            return job, ""
+    if job is not None:
         state.works.remove(job)
-    if carried and job is not None:
-        job.phases += 1
-    else:
-        job = Works(kind, unit.id, target, helper, 1)
-    job.turn = state.turn
+        if job.kind == "pontoon":
+            _drop_works(state, unit)
+    job = Works(kind, unit.id, target, helper, 1, state.turn)
     state.works.append(job)
     return job, why
 
