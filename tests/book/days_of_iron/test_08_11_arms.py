@@ -395,8 +395,10 @@ def test_11_an_engineer_removes_a_1_inch_wide_obstacle_per_movement_phase() -> N
     piece(state, "light-wood", "the copse", 33.0, 22.0, 36.0, 25.0)
     with pytest.raises(IllegalOrder, match="not an obstacle"):
         RS.parse_order(state, "french", "Génie detachment clear the copse")
+    assert "french-engineers clear the wall" in legal_texts(RS, state, "french")
     said = text_of(order(state, "french", "Génie detachment clear the wall", rng))
     assert "removes 1\" of the wall" in said, said
+    assert not [t for t in legal_texts(RS, state, "french") if t.startswith("french-engineers")]  # nothing else now
     xs = sorted({p[0] for t in state.terrain if t.name == "the wall" for p in t.points})
     assert xs == [30.0, 32.5, 33.5, 36.0], xs
     with pytest.raises(IllegalOrder, match="already worked this Movement phase"):
