@@ -11,7 +11,7 @@ from games.core.errors import IllegalOrder, WrongPhase
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.state import State
-from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
+from tests.book.days_of_iron.table import next_movement, piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, declare, finish_turn, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
 
@@ -275,13 +275,6 @@ def bridged(kind: str = "bridge") -> tuple[State, Rng]:
     place(state, "2e de Ligne", 36.0, 26.0, 0.0, "column")  # stands y 24.5-27.5, 4 wide
     to_step(state, "Movement", rng)
     return state, rng
-
-
-def next_movement(state: State, rng: Rng) -> None:
-    """Play on to the next turn's Movement phase (the French hold the initiative)."""
-    finish_turn(state, rng)
-    start_turn(state)
-    to_step(state, "Movement", rng)
 
 
 def demolish_over_turns(state: State, rng: Rng, phases: int, last_die: int) -> str:

@@ -8,8 +8,8 @@ from games.core.errors import IllegalOrder
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.state import DESTROYED, DISORDERED, ON_TABLE, ROUTING, State, Unit
-from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
-from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
+from tests.book.days_of_iron.table import next_movement, piece, place, table, text_of, to_step
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, unit
 from tests.scripted import DiceThenStream
 
 
@@ -172,12 +172,6 @@ def laying(width: float = 4.0) -> tuple[State, Rng]:
     place(state, "2e de Ligne", 36.0, 22.5 + width + 0.2, 0.0, "column")
     to_step(state, "Movement", rng)
     return state, rng
-
-
-def next_movement(state: State, rng: Rng) -> None:
-    finish_turn(state, rng)
-    start_turn(state)
-    to_step(state, "Movement", rng)
 
 
 LAY = "Génie detachment pontoon the Saar with 2e de Ligne"
