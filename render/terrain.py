@@ -23,6 +23,7 @@ Pt = tuple[float, float]
 # family -> words that name it; the first family whose word is in a kind wins (bridge before river)
 FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("bridge", ("bridge",)),
+    ("works", ("works",)),  # a crossing being built (a pontoon being laid): no deck yet
     ("ford", ("ford",)),
     ("river", ("river", "stream", "brook", "canal", "lake", "pond", "water")),
     ("road", ("road", "track", "rail", "lane")),
@@ -71,6 +72,7 @@ STYLES: dict[str, Style] = {
     "road": Style((204, 184, 140, 255), (146, 124, 86, 255), 1.5, 4),
     "ford": Style((124, 176, 204, 255), (226, 208, 152, 255), 2.0, 5),
     "bridge": Style((146, 104, 64, 255), (52, 36, 24, 255), 2.0, 5),
+    "works": Style((146, 104, 64, 90), (52, 36, 24, 220), 1.5, 5),  # over the water, which shows through
     # the sea tables' own kinds
     "island": Style((122, 160, 88, 255), (*theme.SAND, 255), 4, 0),
     "land": Style((122, 160, 88, 255), (*theme.SAND, 255), 4, 0),
@@ -255,6 +257,11 @@ def _hatch(d: ImageDraw.ImageDraw, local: list[Pt], gap: float, fill: tuple[int,
     return a
 
 
+def _works(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -> None:
+    """Crossing works: the boats' lines, no deck over them."""
+    _hatch(d, local, max(6.0, unit * 0.5), (52, 36, 24, 200), max(1, round(unit / 10)), along=True)
+
+
 def _furrows(d: ImageDraw.ImageDraw, local: list[Pt], t: Terrain, unit: float) -> None:
     _hatch(d, local, max(4.0, unit * 0.5), (150, 132, 64, 200), max(1, round(unit / 12)), along=True)
 
@@ -319,6 +326,7 @@ PATTERNS: dict[str, Pattern] = {
     "marsh": _tufts,
     "ford": _stones,
     "bridge": _planks,
+    "works": _works,
     "wall": _stone_wall,
     "road": _road_line,
     "shoal": _sand,

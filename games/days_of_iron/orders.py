@@ -39,7 +39,7 @@ VERBS = (
     "objective", "morale", "table", "dispute", "check", "end",
 )  # fmt: skip
 TABLE_VERBS = ("move", "form", "measure", "fire", "charge", "stand", "evade", "feint", "reserve", "return", "attach", "detach", "go", "turn", "fortify",
-               "squadron", "dismount", "mount")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
+               "squadron", "dismount", "mount", "demolish", "clear", "pontoon")  # the measured table's orders: `UNIT move 6`, `UNIT form line`
 MODIFIER = re.compile(r"[+-]\d{1,3}")
 
 
@@ -474,6 +474,36 @@ class Fortify(Typed):
 
 
 @dataclass(frozen=True)
+class Demolish(Typed):
+    """Movement Phase (11): an engineer and his pioneers work at demolishing a bridge; said in three
+    successive quiet Movement Phases (six for a stone bridge), the last rolls 1d6 for a 1" span."""
+
+    PATTERN: ClassVar[str] = "{unit} demolish {bridge}"
+    unit: UnitId
+    bridge: Annotated[str, Id("terrain")]
+
+
+@dataclass(frozen=True)
+class Clear(Typed):
+    """Movement Phase (11): an engineer and his pioneers remove 1" of an obstacle (a wall, a barricade)."""
+
+    PATTERN: ClassVar[str] = "{unit} clear {obstacle}"
+    unit: UnitId
+    obstacle: Annotated[str, Id("terrain")]
+
+
+@dataclass(frozen=True)
+class Pontoon(Typed):
+    """Movement Phase (15.5): an engineer, his pioneers and a foot unit of four stands or more lay a
+    pontoon bridge over a river; said in six successive quiet Movement Phases."""
+
+    PATTERN: ClassVar[str] = "{unit} pontoon {river} with {helper}"
+    unit: UnitId
+    river: Annotated[str, Id("terrain")]
+    helper: Annotated[str, Id("unit")]
+
+
+@dataclass(frozen=True)
 class ReserveFire(Typed):
     """Shooting Phase (17.3.1): hold the unit's fire, or that of ``stands`` of its stands (the rest
     may fire as usual), for defensive fire at an enemy charging it."""
@@ -528,12 +558,14 @@ class Measure(Typed):
 DoiOrder = (Staff | Ready | Hide | Offboard | Cancel | Scout | Initiative | Next | End | Reveal | Dust | Loss | Fate
             | Promote | Objective | Morale | Table | Dispute | Check | Move | Form | Face | Measure | Fire | Charge | ChargeHome
             | Rally | Attach | Detach | Surrender
-            | Stand | Evade | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount)
+            | Stand | Evade | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount
+            | Demolish | Clear | Pontoon)
 GRAMMAR = Grammar(Staff, Ready, Hide, Offboard, Cancel, Scout, Initiative, Next, End, Reveal, Dust, Loss, Promote,
                   Rally, Attach, Detach,
                   Objective, Morale, Table, Dispute, Check, Fate, Move, Form, Face, Measure, Fire, ChargeHome, SquadronCharge,
                   Charge, Surrender,
-                  Stand, Evade, Feint, ReserveFire, Return, GoToGround, Fortify, Dismount, Mount, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
+                  Stand, Evade, Feint, ReserveFire, Return, GoToGround, Fortify, Dismount, Mount, Demolish, Clear,
+                  Pontoon, hint="Orders: " + ", ".join(VERBS) + " (see the help).",
                   what="a Days of Iron order", empty="Empty order.", empty_hint=EMPTY_HINT)
 
 
@@ -621,6 +653,11 @@ TABLE_USAGE = {
                "turns; 17.5.6).",
     "dismount": "write `UNIT dismount` (cavalry, Movement phase; 9.1).",
     "mount": "write `UNIT mount` (dismounted cavalry, Movement phase; 9.1).",
+    "demolish": "write `ENGINEER demolish BRIDGE` (Movement phase, the bridge by name; 11), e.g. "
+                "`Génie detachment demolish Old bridge`.",
+    "clear": "write `ENGINEER clear OBSTACLE` (Movement phase, a wall or barricade by name; 11).",
+    "pontoon": "write `ENGINEER pontoon RIVER with UNIT` (Movement phase, the river by name and a foot unit of "
+               "four stands or more beside the engineer; 15.5), e.g. `Génie detachment pontoon Saar with 2e de Ligne`.",
 }
 
 

@@ -29,6 +29,8 @@ from games.days_of_iron.orders import (
     Charge,
     ChargeHome,
     Check,
+    Clear,
+    Demolish,
     Detach,
     Dismount,
     Dispute,
@@ -53,6 +55,7 @@ from games.days_of_iron.orders import (
     Next,
     Objective,
     Offboard,
+    Pontoon,
     Promote,
     Rally,
     Ready,
@@ -74,6 +77,7 @@ from games.days_of_iron.rules import (
     deployment_16,
     dismounting_9_1,
     disputes_3_4,
+    engineers_11,
     evading_17_4_16,
     fires_15_9,
     formations_12,
@@ -98,7 +102,8 @@ SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
-             | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
+             | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount
+             | Demolish | Clear | Pontoon)  # with SetUpOrder, every DoiOrder: mypy checks apply handles each
 
 HELP = """\
 **Days of Iron** - Franco-Prussian War miniatures (book: Days of Iron, A. Stone), two ways (option `board`):
@@ -204,6 +209,16 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   `UNIT fortify` (infantry in line in a wood or town, 17.5.6): said in the Movement phase of two
   successive turns, with no move, shot or charge between, it lays defensive cover (a light obstacle)
   along the unit's front.
+- Engineers (11, 15.5), in your own part of the Movement phase: `ENGINEER demolish BRIDGE` (within 1"
+  of it, house) said in three successive Movement phases (six for a stone bridge) rolls 1d6 on the
+  last: 5-6 cuts a 1" span in mid-stream and the river is no longer crossed on that bridge; only
+  one attempt per bridge. `ENGINEER clear OBSTACLE` removes 1" of a wall or barricade beside him.
+  `ENGINEER pontoon RIVER with UNIT` (a foot unit of 4 stands or more within 2" of him, house) said in
+  six successive Movement phases lays a 2" wide, 4" long pontoon across a river up to 4" wide, a
+  bridge units cross (a 2" bridge carries a march column, not a 4-wide column). The engineer
+  detachment is its officer and pioneers (5.1). Workers have no other activity: a worker that
+  moved, fired, charged or changed formation that turn may not work, one that worked does nothing
+  else that turn, and a turn without the work starts it again. The status shows the work.
 - Shooting phase: `UNIT reserve fire` keeps a unit's fire (instead of firing) for defensive fire
   (17.3.1): it fires at an enemy charging it before its Charge Home test or opportunity charge.
   `UNIT reserve fire STANDS` keeps only that many stands' fire: the others may fire now.
@@ -321,7 +336,7 @@ killed or captured Generals: full; routing or under half strength: half), margin
 bands), or objectives (option victory=objectives); every option is listed below. The umpire may
 give any order; `staff` and `ready` then name the side (`staff french`).
 Staff quality is public (the book does not make it secret). NOT done by the bot on the measured
-table: engineers' demolitions (11). Fires (15.9, 15.10): in the
+table: pontoons of more than one span (15.5). Fires (15.9, 15.10): in the
 Shooting phase `check fire about AREA` naming a wood, town or wooden obstacle (a wall named fence,
 palisade...) where your side has two stands sets it alight on a 6, as does an F on an owner's
 Artillery chart where the target stands; a fire spreads 2" downwind each Movement phase (option
@@ -488,6 +503,7 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Surrender() | Objective():
                 return victory_18.check_order(state, seat, order)
             case _:
+                engineers_11.check_not_at_work(state, order)  # 11: workers do nothing else that turn
                 checked = self._checked_unit_order(state, seat, order)
                 morale_17_2.check_status(state, checked)
                 return checked
@@ -522,6 +538,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._checked_table_order(state, seat, order)
             case GoToGround() | SquadronCharge() | Fortify() | Dismount() | Mount():
                 return self._checked_unit_action(state, seat, order)
+            case Demolish():
+                return engineers_11.check_demolish(state, seat, order)
+            case Clear():
+                return engineers_11.check_clear(state, seat, order)
+            case Pontoon():
+                return engineers_11.check_pontoon(state, seat, order)
         return order
 
     @staticmethod
@@ -625,6 +647,12 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return self._reactions(state, order, rng)
             case Dismount() | Mount() | SquadronCharge() | GoToGround() | Fortify():
                 return self._unit_action(state, order, rng)
+            case Demolish():
+                return engineers_11.demolish(state, order, rng)
+            case Clear():
+                return engineers_11.clear(state, order)
+            case Pontoon():
+                return engineers_11.pontoon(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
 

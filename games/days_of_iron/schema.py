@@ -107,6 +107,19 @@ class FiresSchema(Strict, kw_only=True):
     wooden: tuple[str, ...]  # 15.10: words in an obstacle's name that make it wooden
 
 
+class EngineersSchema(Strict, kw_only=True):
+    """11, 15.5: how long engineers take to demolish a bridge, clear an obstacle or lay a pontoon."""
+
+    wooden_phases: Positive
+    stone_phases: Positive
+    span_inches: Annotated[float, msgspec.Meta(gt=0)]
+    obstacle_inches: Annotated[float, msgspec.Meta(gt=0)]
+    pontoon_phases: Positive
+    pontoon_foot_stands: Natural
+    pontoon_width: Annotated[float, msgspec.Meta(gt=0)]
+    pontoon_length: Annotated[float, msgspec.Meta(gt=0)]
+
+
 class RulesFile(Sourced, kw_only=True):
     points: PointsSchema
     staff: StaffSchema
@@ -116,6 +129,7 @@ class RulesFile(Sourced, kw_only=True):
     offboard: OffboardSchema
     shattered: dict[str, int]
     victory: VictorySchema
+    engineers: EngineersSchema
     checks: dict[str, CheckSchema]
     fires: FiresSchema
 
@@ -295,6 +309,13 @@ class FormationsSchema(Strict, kw_only=True):
     skirmish_gap: Inch
 
 
+class EngineerReachSchema(Strict, kw_only=True):
+    """House (11, 15.5): how near the engineer stands to his work, and his pontoon crew to him."""
+
+    reach: Inch = 1.0
+    crew_reach: Inch = 2.0
+
+
 class MovementFile(Sourced, tag_field="kind", tag="movement", kw_only=True):
     """The movement sheet (17.4): rates by arm and starting formation, costs, stand sizes (4.1).
     Rates and stands are needed for every arm: data.py."""
@@ -303,6 +324,7 @@ class MovementFile(Sourced, tag_field="kind", tag="movement", kw_only=True):
     costs: CostsSchema
     stands: dict[Arms, tuple[Annotated[float, msgspec.Meta(gt=0, le=6)], Annotated[float, msgspec.Meta(gt=0, le=6)]]]
     formations: FormationsSchema
+    engineers: EngineerReachSchema = msgspec.field(default_factory=EngineerReachSchema)
 
 
 class TerrainType(Strict, kw_only=True):

@@ -221,6 +221,22 @@ class Blaze:
 
 
 @dataclass
+class Works:
+    """An engineer's work on the measured table (11, 15.5; rules/engineers_11.py): what he works
+    at (``demolish`` a bridge, ``pontoon`` over a river, ``clear`` an obstacle), the terrain piece's
+    name, the foot unit laying a pontoon with him, the quiet Movement phases done and the last turn
+    worked; a pontoon's place (x, y and its bearing across the river)."""
+
+    kind: str
+    engineer: str
+    target: str
+    helper: str = ""
+    phases: int = 0
+    turn: int = 0
+    at: list[float] = field(default_factory=list)
+
+
+@dataclass
 class SideState:
     id: str
     name: str
@@ -266,6 +282,9 @@ class State:
     fires: list[Blaze] = field(default_factory=list)  # 15.9 (rules/fires_15_9.py)
     in_fire: dict[str, int] = field(default_factory=dict)  # unit id -> Movement phases ended inside a fire (15.9)
     fires_tried: list[str] = field(default_factory=list)  # "turn:side:piece" this turn's `check fire` tries
+    works: list[Works] = field(default_factory=list)  # engineers' work under way (11, 15.5): one per engineer
+    bridges_tried: list[str] = field(default_factory=list)  # 11: "Only one attempt may be made to destroy a bridge"
+    spans_down: list[str] = field(default_factory=list)  # of those, the bridges whose span was destroyed (11)
 
     def unit(self, unit_id: str) -> Unit:
         return next(u for u in self.units if u.id == unit_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from games.core.ruleset import UMPIRE
 from games.core.view import Arrow, Board, Counter, Overlay, SideInfo, Terrain, View, Zone
 from games.days_of_iron.data import house, reference, rules
-from games.days_of_iron.rules import fires_15_9, formations_12, morale_17_2, movement_17_4, shooting_17_3
+from games.days_of_iron.rules import engineers_11, fires_15_9, formations_12, morale_17_2, movement_17_4, shooting_17_3
 from games.days_of_iron.rules.points_5 import side_points
 from games.days_of_iron.rules.victory_18 import fmt_halves, margin, objective_point, side_lost_halves
 from games.days_of_iron.state import GONE, HIDDEN, INITIATIVE, ROUTING, SETUP, STEPS, TURN, State, Unit
@@ -23,7 +23,7 @@ def view(state: State, seat: str | None) -> View:
     table = Terrain("land", points=((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)), label=label)
     flagged = {f.label.casefold() for f in objective_counters(state)} if measured else set()
     pieces = tuple(Terrain(t.type, tuple((p[0], p[1]) for p in t.points),
-                           label=_kind_name(t.type) if t.name.casefold() in flagged else t.name)
+                           label=_kind_name(t.type) if t.name.casefold() in flagged else engineers_11.label(state, t))
                    for t in state.terrain)  # a piece named like an objective: the flag on it names it
     pieces += tuple(Terrain("fire", part, label=f"fire ({t.name})") for t, part in fires_15_9.fire_parts(state))
     board = Board(kind="table", key=f"{SYSTEM_ID}:{state.scenario}:{state.table_width}x{state.table_height}",
@@ -224,6 +224,7 @@ def status(state: State) -> list[str]:
     if damaged:  # the Damage to Artillery chart's lasting results (17.3.5, house)
         lines.append("Damaged batteries: " + "; ".join(damaged) + ".")
     lines += fires_15_9.status_lines(state)  # 15.9, 15.12
+    lines += engineers_11.status(state)  # 11, 15.5: engineers' work and bridges tried
     if state.objectives:
         lines.append("Objectives: " + "; ".join(f"{o.name}{_where(state, o.name)} - {state.side_name(o.held_by)}"
                                                 for o in state.objectives))

@@ -165,7 +165,8 @@ def recorded_fields(encoded: Any) -> Any:
     state = json.loads(encoded) if isinstance(encoded, (str, bytes)) else json.loads(json.dumps(encoded))
     state["options"].pop("board", None)
     state["options"].pop("wind", None)  # 15.12, "none" in these games: no wind, no fires
-    for key in ("terrain", "wind", "fires", "in_fire", "fires_tried"):
+    for key in ("terrain", "wind", "fires", "in_fire", "fires_tried",  # 15; 15.9, 15.12 fires and wind
+                "works", "bridges_tried", "spans_down"):  # 11, 15.5 engineers' work: none on tape
         state.pop(key, None)
     for unit in state["units"]:
         for key in TABLE_FIELDS:

@@ -19,7 +19,7 @@ from games.days_of_iron.state import State, Unit
 from tests.days_of_iron.helpers import RS, declare, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
-SCENARIOS = ("meeting", "outpost", "spicheren", "saar")
+SCENARIOS = ("meeting", "outpost", "spicheren", "saar", "bridges")
 
 
 def set_out(scenario: str, *, french_first: bool) -> State:

@@ -18,7 +18,7 @@ COVER = "light-obstacle"  # the terrain sheet's light obstacle (17.5.6)
 DEPTH = 0.5  # inches: house value for the depth of the barricade laid before the front
 
 
-def _busy_since(state: State, unit: Unit, turn: int) -> str:
+def busy_since(state: State, unit: Unit, turn: int) -> str:
     """What the unit has done since ``turn``'s Movement Phase began that is "other activity"."""
     if unit.moved_turn >= turn and unit.moved > 0:
         return "moved"  # a move, wheel or formation change spends inches (movement_17_4.spend)
@@ -43,7 +43,7 @@ def check_fortify(state: State, seat: str, order: Fortify) -> Fortify:
     if unit.fortify_turn == state.turn:
         raise IllegalOrder(f"{unit.name} is already at work this turn; say `{unit.name} fortify` again next "
                            "turn's Movement phase to finish (17.5.6).")
-    busy = _busy_since(state, unit, state.turn)
+    busy = busy_since(state, unit, state.turn)
     if busy:
         raise IllegalOrder(f"{unit.name} has {busy} this turn: building cover takes two Movement Phases with no "
                            "other activity (17.5.6).")
@@ -53,7 +53,7 @@ def check_fortify(state: State, seat: str, order: Fortify) -> Fortify:
 def fortify(state: State, order: Fortify) -> list[Event]:
     """Start the work, or finish it when the unit began it last turn and has done nothing else since."""
     unit = state.unit(order.unit)
-    if unit.fortify_turn != state.turn - 1 or _busy_since(state, unit, unit.fortify_turn):
+    if unit.fortify_turn != state.turn - 1 or busy_since(state, unit, unit.fortify_turn):
         unit.fortify_turn = state.turn
         return [public(f"{unit.name} begins building defensive cover (17.5.6): say `{unit.name} fortify` in next "
                        "turn's Movement phase, with no other activity between, to finish it.")]

@@ -46,6 +46,7 @@ from games.days_of_iron.rules import (
     charges_17_2,
     close_assault_17_5,
     deployment_16,
+    engineers_11,
     fires_15_9,
     formations_12,
     morale_17_2,
@@ -298,7 +299,7 @@ def _movement_candidates(state: State, u: Unit) -> list[DoiOrder]:
     out += [Face(u.id, "left"), Face(u.id, "right"), Face(u.id, "about")]
     if u.type == "infantry" and u.formation == formations_12.LINE:
         out.append(Fortify(u.id))
-    return out
+    return [*out, *engineers_11.candidates(state, u)]  # 11, 15.5: an engineer's work
 
 
 def _table_candidates(state: State, sides: list[str]) -> list[DoiOrder]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from games.core.rng import Rng, seed_from_number
 from games.core.ruleset import Event
 from games.days_of_iron.state import STEPS, State, TerrainPiece, Unit
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both, start_turn, unit
+from tests.days_of_iron.helpers import RS, finish_turn, new_game, order, ready_both, start_turn, unit
 from tests.scripted import DiceThenStream
 
 
@@ -46,6 +46,13 @@ def to_step(state: State, step: str, rng: Rng | None = None) -> list[Event]:
     while STEPS[state.step] != step:
         events += order(state, RS.to_act(state)[0], "next", rng)
     return events
+
+
+def next_movement(state: State, rng: Rng) -> None:
+    """Play on to the next turn's Movement phase, the French holding the initiative."""
+    finish_turn(state, rng)
+    start_turn(state)
+    to_step(state, "Movement", rng)
 
 
 def text_of(events: list[Event]) -> str:

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from games.core.errors import IllegalOrder
+from games.core.errors import IllegalOrder, WrongPhase
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
 from games.days_of_iron.state import State
-from tests.book.days_of_iron.table import piece, place, table, text_of, to_step
+from tests.book.days_of_iron.table import next_movement, piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, declare, finish_turn, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
 
@@ -308,15 +308,141 @@ def test_11_the_bridge_demolition_roll_destroys_a_span_on_5_or_6() -> None:
         assert ("only one attempt" in said) is not destroyed
 
 
-@pytest.mark.xfail(strict=True, reason="not built: engineers demolishing bridges and obstacles on the measured table (11)")
+def bridged(kind: str = "bridge") -> tuple[State, Rng]:
+    """A river across the table (y 20-24) with a 6" wide bridge over it (x 33-39), the Génie
+    detachment beside the bridge's south end and the 2e de Ligne in column at the bridge's foot."""
+    state, rng = table()
+    piece(state, "river", "the Saar", 0.0, 20.0, 72.0, 24.0)
+    piece(state, kind, "the old bridge", 33.0, 19.5, 39.0, 24.5)
+    place(state, "Génie detachment", 32.0, 25.5, 0.0, "column")
+    place(state, "2e de Ligne", 36.0, 26.0, 0.0, "column")  # stands y 24.5-27.5, 4 wide
+    to_step(state, "Movement", rng)
+    return state, rng
+
+
+def demolish_over_turns(state: State, rng: Rng, phases: int, last_die: int) -> str:
+    """Say the demolition in ``phases`` successive Movement phases, the last with ``last_die``."""
+    said = ""
+    for phase in range(1, phases + 1):
+        if phase > 1:
+            next_movement(state, rng)
+        dice = DiceThenStream([last_die]) if phase == phases else rng
+        said = text_of(order(state, "french", "Génie detachment demolish the old bridge", dice))
+    return said
+
+
 def test_11_engineers_need_three_quiet_movement_phases_to_demolish_a_wooden_bridge() -> None:
     """11: "Engineers and their attached Pioneers can try to destroy bridges. They need three
     movement phases with no other activity to demolish wooden bridges (six phases for stone
-    bridges)." """
+    bridges). During the 3rd or 6th turn, 1d6 is rolled with 5 or 6 destroying a 1\" span of the
+    bridge." The Génie detachment works at the old (wooden) bridge in three successive Movement
+    phases; on the third a 5 destroys a span in mid-stream and the 2e de Ligne, which could march
+    over the bridge before, can no longer cross the river there."""
+    state, rng = bridged()
+    RS.parse_order(state, "french", "2e de Ligne move 8")  # over the bridge: legal while it stands
+    first = text_of(order(state, "french", "Génie detachment demolish the old bridge", rng))
+    assert "1 of 3" in first, first
+    next_movement(state, rng)
+    assert "2 of 3" in text_of(order(state, "french", "Génie detachment demolish the old bridge", rng))
+    assert "the old bridge (demolition 2/3)" in [t.label for t in RS.view(state, "prussian").board.table_terrain]
+    next_movement(state, rng)
+    said = text_of(order(state, "french", "Génie detachment demolish the old bridge", DiceThenStream([5])))
+    assert "1d6 = 5" in said and "span of the bridge is destroyed" in said, said
+    with pytest.raises(IllegalOrder, match="cannot cross the Saar"):
+        RS.parse_order(state, "french", "2e de Ligne move 8")
+    halves = sorted(t.points[0][1] for t in state.terrain if t.name == "the old bridge")
+    assert len(halves) == 2, state.terrain  # the bridge stands on either bank, a 1" gap between
+    gap = [p[1] for t in state.terrain if t.name == "the old bridge" for p in t.points]
+    assert 21.5 in gap and 22.5 in gap and not [y for y in gap if 21.5 < y < 22.5]
+    assert any("old bridge span destroyed" in line for line in RS.summary(state))
+
+
+def test_11_a_stone_bridge_takes_six_phases_and_the_attempt_is_rolled_only_on_the_sixth() -> None:
+    """11: "(six phases for stone bridges). During the 3rd or 6th turn, 1d6 is rolled". A stone
+    bridge (terrain type stone-bridge, RULINGS.md 11) is not rolled for on the third phase."""
+    state, rng = bridged("stone-bridge")
+    third = demolish_over_turns(state, rng, 3, 6)
+    assert "3 of 6" in third and "1d6" not in third, third
+    for _ in range(3):
+        next_movement(state, rng)
+        said = text_of(order(state, "french", "Génie detachment demolish the old bridge", DiceThenStream([6])))
+    assert "1d6 = 6" in said and "span of the bridge is destroyed" in said, said
+
+
+def test_11_only_one_attempt_may_be_made_to_destroy_a_bridge() -> None:
+    """11: "Only one attempt may be made to destroy a bridge." A 4 on the third phase leaves the
+    bridge standing (still crossed) and a second attempt is refused."""
+    state, rng = bridged()
+    said = demolish_over_turns(state, rng, 3, 4)
+    assert "1d6 = 4" in said and "only one attempt" in said, said
+    RS.parse_order(state, "french", "2e de Ligne move 8")
+    next_movement(state, rng)
+    with pytest.raises(IllegalOrder, match="only one attempt"):
+        RS.parse_order(state, "french", "Génie detachment demolish the old bridge")
+    assert not [t for t in legal_texts(RS, state, "french") if "demolish" in t]
+
+
+def test_11_with_no_other_activity_an_interrupted_demolition_starts_again() -> None:
+    """11: "three movement phases with no other activity". RULING (RULINGS.md 11): the engineer
+    neither moves, fires nor changes formation in a turn he works (a move after the work is
+    refused), and a Movement phase without the work, or with other activity, starts it again."""
+    state, rng = bridged()
+    order(state, "french", "Génie detachment demolish the old bridge", rng)
+    with pytest.raises(IllegalOrder, match="at work this turn"):
+        RS.parse_order(state, "french", "Génie detachment move 1")
+    next_movement(state, rng)
+    order(state, "french", "Génie detachment move 0.5", rng)  # other activity instead of the work
+    with pytest.raises(IllegalOrder, match="moved this turn"):
+        RS.parse_order(state, "french", "Génie detachment demolish the old bridge")
+    next_movement(state, rng)
+    said = text_of(order(state, "french", "Génie detachment demolish the old bridge", rng))
+    assert "1 of 3" in said and "starts again" in said, said
+
+
+def test_11_only_engineers_at_a_bridge_demolish_it() -> None:
+    """11: "Engineers and their attached Pioneers can try to destroy bridges." Infantry may not; an
+    engineer more than 1\" from the bridge (house reach) may not; a river is not a bridge; and
+    only in the Movement phase. The legal orders offer the demolition only when it is legal."""
+    state, rng = bridged()
+    assert "french-engineers demolish the old bridge" in legal_texts(RS, state, "french")
+    with pytest.raises(IllegalOrder, match="not an engineer"):
+        RS.parse_order(state, "french", "2e de Ligne demolish the old bridge")
+    with pytest.raises(IllegalOrder, match="not a bridge"):
+        RS.parse_order(state, "french", "Génie detachment demolish the Saar")
+    place(state, "Génie detachment", 29.0, 26.0, 0.0, "column")
+    with pytest.raises(IllegalOrder, match=r"within 1\""):
+        RS.parse_order(state, "french", "Génie detachment demolish the old bridge")
+    assert not [t for t in legal_texts(RS, state, "french") if "demolish" in t]
+    finish_turn(state, rng)
+    start_turn(state)
+    with pytest.raises(WrongPhase):
+        RS.parse_order(state, "french", "Génie detachment demolish the old bridge")
+
+
+def test_11_an_engineer_removes_a_1_inch_wide_obstacle_per_movement_phase() -> None:
+    """11: "To remove an obstacle, such as a roadblock, an Engineer and two Pioneer stands can
+    remove a 1\" wide obstacle per Movement Phase with no other activity (no movement, firing or
+    formation change)." The Génie detachment at a 6\" wall takes out 1\" of it in one Movement
+    phase and the next 1\" beside the gap in the next; the wall is left in two parts."""
     state, rng = table()
-    place(state, "Génie", 36.0, 30.0, 0.0)
+    piece(state, "wall", "the wall", 30.0, 20.0, 36.0, 20.5)
+    place(state, "Génie detachment", 33.0, 21.2, 0.0, "column")
     to_step(state, "Movement", rng)
-    order(state, "french", "Génie demolish bridge", rng)
+    piece(state, "light-wood", "the copse", 33.0, 22.0, 36.0, 25.0)
+    with pytest.raises(IllegalOrder, match="not an obstacle"):
+        RS.parse_order(state, "french", "Génie detachment clear the copse")
+    assert "french-engineers clear the wall" in legal_texts(RS, state, "french")
+    said = text_of(order(state, "french", "Génie detachment clear the wall", rng))
+    assert "removes 1\" of the wall" in said, said
+    assert not [t for t in legal_texts(RS, state, "french") if t.startswith("french-engineers")]  # nothing else now
+    xs = sorted({p[0] for t in state.terrain if t.name == "the wall" for p in t.points})
+    assert xs == [30.0, 32.5, 33.5, 36.0], xs
+    with pytest.raises(IllegalOrder, match="already worked this Movement phase"):
+        RS.parse_order(state, "french", "Génie detachment clear the wall")
+    next_movement(state, rng)
+    order(state, "french", "Génie detachment clear the wall", rng)
+    xs = sorted({p[0] for t in state.terrain if t.name == "the wall" for p in t.points})
+    assert len(xs) == 4 and xs[0] == 30.0 and xs[-1] == 36.0 and xs[2] - xs[1] == pytest.approx(2.0), xs
 
 
 def test_10_3_limbered_horse_artillery_evade_with_their_guns() -> None:

@@ -9,10 +9,10 @@ import pytest
 from games.core import data
 from games.core.errors import GameError, IllegalOrder, InvalidSyntax
 from games.core.rng import Rng
-from games.core.ruleset import Event
+from games.core.ruleset import Event, legal_texts
 from games.days_of_iron.state import DESTROYED, DISORDERED, ON_TABLE, ROUTING, State, Unit
-from tests.book.days_of_iron.table import piece, place, set_alight, table, text_of, to_step
-from tests.days_of_iron.helpers import RS, new_game, order, ready_both
+from tests.book.days_of_iron.table import next_movement, piece, place, set_alight, table, text_of, to_step
+from tests.days_of_iron.helpers import RS, new_game, order, ready_both, unit
 from tests.scripted import DiceThenStream
 
 
@@ -166,17 +166,93 @@ def test_15_4_a_stream_is_fordable_at_any_point() -> None:
                 RS.parse_order(state, "french", "63e de Ligne move 3.5")
 
 
-@pytest.mark.xfail(strict=True, reason="not built: pontoon bridges (15.5); no order lays one")
+def laying(width: float = 4.0) -> tuple[State, Rng]:
+    """The Saar across the table (y 20 to 20 + width), the Génie detachment on its south bank
+    and the 2e de Ligne (12 stands) in column behind him; turn 1's Movement phase."""
+    state, rng = table()
+    piece(state, "river", "the Saar", 0.0, 20.0, 72.0, 20.0 + width)
+    place(state, "Génie detachment", 36.0, 20.5 + width, 0.0, "column")
+    place(state, "2e de Ligne", 36.0, 22.5 + width + 0.2, 0.0, "column")
+    to_step(state, "Movement", rng)
+    return state, rng
+
+
+LAY = "Génie detachment pontoon the Saar with 2e de Ligne"
+
+
 def test_15_5_engineers_build_a_pontoon_bridge_in_six_movement_phases() -> None:
     """15.5: "A pontoon bridge takes six Movement Phases to deploy and requires an Engineer, four
-    Pioneers and four other foot stands to construct per 2" wide and 4" long span." The Génie
-    detachment at a river bank starts a pontoon bridge in the Movement phase."""
-    state, rng = table()
-    piece(state, "river", "the Saar", 0.0, 20.0, 72.0, 24.0)
-    place(state, "Génie detachment", 36.0, 25.0, 0.0, "column")
-    place(state, "2e de Ligne", 36.0, 27.0, 0.0, "column")
-    to_step(state, "Movement", rng)
-    RS.parse_order(state, "french", "Génie detachment bridge")
+    Pioneers and four other foot stands to construct per 2\" wide and 4\" long span." The Génie
+    detachment and the 2e de Ligne lay a pontoon over the 4\" wide Saar in six successive Movement
+    phases (drawn as works until then, not yet a crossing); then the engineer crosses on it."""
+    state, rng = laying()
+    with pytest.raises(IllegalOrder, match="cannot cross the Saar"):
+        RS.parse_order(state, "french", "Génie detachment move 6")
+    assert "french-engineers pontoon the Saar with 2e-ligne" in legal_texts(RS, state, "french")
+    for phase in range(1, 7):
+        if phase > 1:
+            next_movement(state, rng)
+            if phase < 6:
+                with pytest.raises(IllegalOrder, match="cannot cross the Saar"):
+                    RS.parse_order(state, "french", "Génie detachment move 6")
+        said = text_of(order(state, "french", LAY, rng))
+        assert (f"{phase} of 6" in said) is (phase < 6), said
+        if phase == 3:
+            labels = [t.label for t in RS.view(state, "prussian").board.table_terrain]
+            assert "pontoon (laying 3/6)" in labels, labels
+    assert "has laid a pontoon bridge over the Saar" in said, said
+    bridge = next(t for t in state.terrain if t.type == "pontoon-bridge")
+    xs, ys = sorted({p[0] for p in bridge.points}), sorted({p[1] for p in bridge.points})
+    assert (xs, ys) == ([35.0, 37.0], [20.0, 24.0])  # 2" wide, 4" long, across the river
+    next_movement(state, rng)
+    order(state, "french", "Génie detachment move 6", rng)
+    assert unit(state, "Génie detachment").y == pytest.approx(18.5)  # on the far bank (stands 18-19)
+    place(state, "Génie detachment", 30.0, 24.5, 0.0, "column")
+    next_movement(state, rng)
+    with pytest.raises(IllegalOrder, match="laid its pontoon bridge already"):  # 5.1: one bridge train
+        RS.parse_order(state, "french", LAY)
+
+
+def test_15_5_a_pontoon_needs_four_other_foot_stands_beside_the_engineer() -> None:
+    """15.5: "requires an Engineer, four Pioneers and four other foot stands". RULING (RULINGS.md
+    15.5): the engineer detachment brings the Pioneers (5.1); the four foot stands are a foot unit
+    of four stands or more of the side within 2\" of him (house). Cavalry, an engineer, a unit too
+    far away, a river wider than one 4\" span and a non-river are refused."""
+    state, _ = laying()
+    place(state, "4e Chasseurs à cheval", 30.0, 26.0, 0.0, "column")
+    with pytest.raises(IllegalOrder, match="not 4 foot stands"):
+        RS.parse_order(state, "french", "Génie detachment pontoon the Saar with 4e Chasseurs à cheval")
+    with pytest.raises(IllegalOrder, match="not an engineer"):
+        RS.parse_order(state, "french", "2e de Ligne pontoon the Saar with 63e de Ligne")
+    place(state, "2e de Ligne", 36.0, 31.0, 0.0, "column")
+    with pytest.raises(IllegalOrder, match=r"within 2\""):
+        RS.parse_order(state, "french", LAY)
+    assert not [t for t in legal_texts(RS, state, "french") if "pontoon" in t]
+    wide, _ = laying(6.0)
+    with pytest.raises(IllegalOrder, match="one pontoon span"):
+        RS.parse_order(wide, "french", LAY)
+
+
+def test_15_5_the_pontoon_crew_does_nothing_else_and_an_interrupted_pontoon_starts_again() -> None:
+    """15.5 with 11's "with no other activity": the 2e de Ligne laying the pontoon may not move in
+    that turn; if it moves in a later turn instead of working, the works start again from the first
+    phase (RULINGS.md 15.5)."""
+    state, rng = laying()
+    order(state, "french", LAY, rng)
+    with pytest.raises(IllegalOrder, match="at work this turn"):
+        RS.parse_order(state, "french", "2e de Ligne move 2")
+    next_movement(state, rng)
+    assert "2 of 6" in text_of(order(state, "french", LAY, rng))
+    next_movement(state, rng)
+    order(state, "french", "2e de Ligne turn about", rng)
+    with pytest.raises(IllegalOrder, match="changed formation this turn"):
+        RS.parse_order(state, "french", LAY)
+    next_movement(state, rng)
+    order(state, "french", "2e de Ligne turn about", rng)  # facing the river again: still other activity
+    next_movement(state, rng)
+    said = text_of(order(state, "french", LAY, rng))
+    assert "1 of 6" in said and "starts again" in said, said
+    assert len([t for t in state.terrain if t.type == "pontoon-works"]) == 1
 
 
 def test_15_7_a_unit_partly_in_an_urban_area_is_disordered_until_it_moves_out() -> None:
