@@ -148,7 +148,8 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   `form square` (house; the book names squares in 17.4.7 and 17.4.16): formed infantry from line or
   column (a march column forms column first), its stands in a hollow square, each face a quarter of
   them wide, about its centre; a square does not move or turn (it forms line or column again), is a
-  dense target and has no flank or rear.
+  dense target and has no flank or rear; charged by cavalry it adds 2 to its Being Charged die, and
+  against cavalry 2 to its close assault total (house); routing, it breaks up into a column.
   Class 1 infantry never skirmish (8.1); a battery limbers with `form column`, not in a turn it fired
   unless it is horse artillery (10.3), and fires only deployed (`form line`), never limbered.
 - Morale phase (17.2): `UNIT charge TARGET` declares a charge by foot or horse at a visible enemy

@@ -107,6 +107,12 @@ class FiresSchema(Strict, kw_only=True):
     wooden: tuple[str, ...]  # 15.10: words in an obstacle's name that make it wooden
 
 
+class SquaresSchema(Strict, kw_only=True):
+    """House (the book names squares but gives them no factor): what a square gains against cavalry."""
+
+    against_cavalry: int  # added to a square's Being Charged die and close assault total when cavalry charge or fight it
+
+
 class EngineersSchema(Strict, kw_only=True):
     """11, 15.5: how long engineers take to demolish a bridge, clear an obstacle or lay a pontoon."""
 
@@ -132,6 +138,7 @@ class RulesFile(Sourced, kw_only=True):
     engineers: EngineersSchema
     checks: dict[str, CheckSchema]
     fires: FiresSchema
+    squares: SquaresSchema
 
     def staff_table(self, name: str) -> dict[str, tuple[int, ...]]:
         """The quality table ``standard``, ``promotion`` or a nation's (19.4): quality -> faces."""

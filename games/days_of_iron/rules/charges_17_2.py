@@ -64,7 +64,7 @@ from games.days_of_iron.orders import (
     Return,
     Stand,
 )
-from games.days_of_iron.rules import close_assault_17_5, evading_17_4_16, losses_17_5, routing_17_4_14
+from games.days_of_iron.rules import close_assault_17_5, evading_17_4_16, formations_12, losses_17_5, routing_17_4_14
 from games.days_of_iron.rules import shooting_17_3 as shooting
 from games.days_of_iron.rules.formations_12 import (
     LINE,
@@ -102,14 +102,17 @@ CAUGHT = {"infantry": 2.0, "cavalry": 6.0}  # book 17.2.3: a target this close i
 SHOT_REACH = 2.0  # book 17.2.5, 17.4.11: a unit that shot opportunity-charges only an enemy this close
 
 
-def morale_test(unit: Unit, rng: Rng, what: str, chart_id: str = "morale") -> tuple[str, str]:
-    """One roll on a house chart in the unit's Class column: (result, text for the log)."""
+def morale_test(unit: Unit, rng: Rng, what: str, chart_id: str = "morale", *, plus: int = 0,
+                why: str = "") -> tuple[str, str]:
+    """One roll on a house chart in the unit's Class column, ``plus`` added (``why``): (result, text
+    for the log)."""
     chart = house().charts[chart_id]
     column = f"class-{min(max(unit.cls, 1), 4)}"
     index = chart.columns.index(column) if column in chart.columns else 0
     die = roll(chart.dice, rng).total
-    result = chart.lookup(die, index)
-    return result, f"{what} ({chart.name}, {column}): {chart.dice} = {die}: {result.upper()}"
+    result = chart.lookup(die + plus, index)
+    added = f" {plus:+d} {why} = {die + plus}" if plus else ""
+    return result, f"{what} ({chart.name}, {column}): {chart.dice} = {die}{added}: {result.upper()}"
 
 
 def passes(unit: Unit, rng: Rng, what: str) -> tuple[bool, str]:
@@ -487,7 +490,9 @@ def being_charged(state: State, unit: Unit, charger: Unit, rng: Rng, *, why: str
     """17.2.2: the Being Charged test on the house chart: stand (and evade if asked, 17.4.16),
     disordered and halted (a charge of its own stops), or rout (the initial rout of 17.4.14)."""
     unit.tested_turn = state.turn
-    result, text = morale_test(unit, rng, "Being Charged test", "being-charged")
+    plus = formations_12.square_against_cavalry(unit, charger)
+    result, text = morale_test(unit, rng, "Being Charged test", "being-charged", plus=plus,
+                               why="square against cavalry (house)")
     if broken_into(state, unit, charger):  # 17.5.4: passing, it stands fast; failing, it routs
         why = why or f"a Break-Through Attack by {charger.name} (17.5.4)"
         if result == "stand":

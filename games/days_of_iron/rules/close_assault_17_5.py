@@ -74,7 +74,14 @@ from games.core.geometry import (
 from games.core.rng import Rng
 from games.core.ruleset import Event, public
 from games.days_of_iron.data import ChartFile, house
-from games.days_of_iron.rules import losses_17_5, melees_17_5_2, morale_17_2, routing_17_4_14, shooting_17_3
+from games.days_of_iron.rules import (
+    formations_12,
+    losses_17_5,
+    melees_17_5_2,
+    morale_17_2,
+    routing_17_4_14,
+    shooting_17_3,
+)
 from games.days_of_iron.rules.formations_12 import SKIRMISH, arm, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
 from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
@@ -181,9 +188,11 @@ def _score(state: State, unit: Unit, enemy: Unit, rng: Rng) -> tuple[int, str]:
     die = roll(chart.dice, rng).total
     charged = unit.charge_turn == state.turn and bool(unit.charging)
     broke = unit.breakthrough == enemy.id and unit.breakthrough_turn == state.turn
-    bonus = 1 if charged or broke else 0
+    square = formations_12.square_against_cavalry(unit, enemy)
+    bonus = (1 if charged or broke else 0) + square
     total = die + unit.cls + bonus
-    said = "+1 charging" if charged else "+1 break-through" if broke else ""
+    said = ("+1 charging" if charged else "+1 break-through" if broke else "") + (
+        f"{square:+d} square against cavalry (house)" if square else "")
     return total, f"{unit.name} {die}+{unit.cls}" + said + f" = {total}"
 
 
@@ -323,8 +332,10 @@ def _side_score(state: State, side: list[Unit], enemies: list[Unit], rng: Rng) -
     ids = {e.id for e in enemies}
     charged = any(u.charge_turn == state.turn and bool(u.charging) for u in side)
     broke = any(u.breakthrough in ids and u.breakthrough_turn == state.turn for u in side)
-    total = die + cls + (1 if charged or broke else 0)
-    said = "+1 charging" if charged else "+1 break-through" if broke else ""
+    square = max((formations_12.square_against_cavalry(u, e) for u in side for e in enemies), default=0)
+    total = die + cls + (1 if charged or broke else 0) + square
+    said = ("+1 charging" if charged else "+1 break-through" if broke else "") + (
+        f"{square:+d} square against cavalry (house)" if square else "")
     average = " (average Class)" if len(side) > 1 else ""
     return total, f"{_names(side)} {die}+{cls}{average}{said} = {total}"
 

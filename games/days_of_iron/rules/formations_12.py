@@ -73,6 +73,11 @@ def square_bar(unit: Unit) -> str:
     return ""
 
 
+def square_against_cavalry(unit: Unit, enemy: Unit) -> int:
+    """House (RULINGS.md, Squares 3): what a square gains when cavalry charge or fight it."""
+    return rules().squares.against_cavalry if unit.formation == SQUARE and enemy.type == "cavalry" else 0
+
+
 def square_side(unit: Unit) -> float:
     """A square's side in inches: each of its 4 faces ceil(stands / 4) stands wide (house)."""
     return math.ceil(max(1, unit.stands) / SQUARE_FACES) * house().movement.stands[arm(unit)][0]

@@ -134,6 +134,28 @@ def test_a_square_has_no_flank_or_rear() -> None:
     assert front and front == rear
 
 
+def test_a_square_stands_better_against_cavalry() -> None:
+    """RULING (RULINGS.md, Squares 3; house value `[squares] against_cavalry` in rules.toml): a
+    square charged by cavalry adds 2 to its Being Charged die, and 2 to its close assault total
+    against cavalry. Play-test: a square charged by Uhlans tested and fought exactly as a line
+    would, so forming square bought nothing. The same die (2) leaves the 2e in line disordered,
+    and in square it stands."""
+    said = {}
+    for formation in ("line", "square"):
+        state, _ = table(french_first=False)
+        place(state, "2e de Ligne", 36.0, 30.0, 0.0, formation)
+        place(state, "2nd Hussars", 36.0, 20.0, 180.0, "line")
+        dice = DiceThenStream([6] + [2] * 40)  # the Hussars pass their To Charge test, then every die a 2
+        order(state, "prussian", "2nd Hussars charge 2e de Ligne", dice)
+        text = text_of(to_step(state, "Shooting", dice))
+        said[formation] = next(x for x in text.splitlines() if "2e de Ligne" in x and "Being Charged test (" in x)
+    assert "square against cavalry" not in said["line"] and "STAND" not in said["line"], said
+    assert "1d6 = 2 +2 square against cavalry (house) = 4: STAND" in said["square"], said
+    square, hussars = place(state, "2e de Ligne", 36.0, 30.0, 0.0, "square"), unit(state, "2nd Hussars")
+    assert formations_12.square_against_cavalry(square, hussars) == 2
+    assert formations_12.square_against_cavalry(hussars, square) == 0
+
+
 def charged_screen(*, square: str = "square", side_of_square: str = "french", gap: float = 1.0) -> tuple[State, Rng]:
     """The 10e's screen (x 28.5-43.5, y 29.5-30.5) charged by the Hussars from ahead; a square of
     the 2e beside its right flank, ``gap`` inches off; the French to answer the charge."""
