@@ -286,6 +286,10 @@ Measured table, in your own part of the Movement phase (17.4), for your units (n
   turns" on the chart) keeps his place but has no command for N turns from the phase of his
   wounding (14.3): no attached factor, no command radius; his brigade is out of command unless a
   senior General is within 16".
+- Engineers (17.3.5, 17.5.7): `ENGINEER attach UNIT` and `ENGINEER detach` as a General's, but no
+  quality and no command: attached, he moves with the unit, rolls 1d6 when it takes casualties or
+  fights a close assault (6: Casualties to Staff) and routs with it. An unattached engineer hit by
+  fire rolls on Casualties to Staff for each H; wounded, he cannot work for the chart's turns (house).
 - Close Assault phase, your own part (18.1): `UNIT surrender` (or `surrender UNIT`) surrenders one of
   your AFFECTED units (house reading: routing, in contact with an enemy, under half strength,
   disordered or shaken); it leaves the table and counts full points lost; a General attached to it

@@ -293,7 +293,7 @@ def test_a_general_attaches_moves_with_his_unit_and_detaches() -> None:
     ligne, doens = unit(state, "2e de Ligne"), unit(state, "Doëns")
     to_phase(state, rng, "Movement")
     assert "gen-doens attach 63e-ligne" in legal_texts(RS, state, "french")  # set out behind it (his brigade)
-    with pytest.raises(IllegalOrder, match="only a General attaches"):
+    with pytest.raises(IllegalOrder, match="only a General or an engineer attaches"):
         RS.parse_order(state, "french", "2e-ligne attach 63e-ligne")
     with pytest.raises(IllegalOrder, match="not a unit of the French"):
         RS.parse_order(state, "french", "Gen. Doëns attach 74th")

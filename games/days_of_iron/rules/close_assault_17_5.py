@@ -201,10 +201,11 @@ def resolve(state: State, rng: Rng) -> list[Event]:
     separately (17.5.3), then the rest, one combat for every group of units joined by contact
     (with the units reinforcing a line of it, 17.5, 17.5.2), in order; a unit already beaten this
     phase does not fight again."""
+    events = isolated_staff(state)  # first: an isolated engineer taken does not fight a melee too
     pairs = melees(state)
     groups = melees_17_5_2.combats(state, [(a, b) for a, b in pairs if ROUTING not in (a.status, b.status)])
     backing = [u for g in groups for u in g.reinforcing]
-    events = isolated_staff(state) + _staff_at_risk(state, [u for pair in pairs for u in pair] + backing, rng)
+    events += _staff_at_risk(state, [u for pair in pairs for u in pair] + backing, rng)
     beaten: set[str] = set()
     for a, b in pairs:
         router = a if a.status == ROUTING else b if b.status == ROUTING else None
@@ -228,10 +229,12 @@ def resolve(state: State, rng: Rng) -> list[Event]:
 
 
 def isolated_staff(state: State) -> list[Event]:
-    """17.5.7, 14.5: an unattached General in contact with an enemy unit (he did not evade) is
-    automatically a casualty: captured, a loss (his command waits for a field promotion, 14.3)."""
+    """17.5.7, 14.5: an unattached General or engineer in contact with an enemy unit (he did not
+    evade) is automatically a casualty ("If the staff and engineers are contacted when isolated then
+    they automatically become casualties"): captured, a loss (a General's command waits for a field
+    promotion, 14.3)."""
     events: list[Event] = []
-    for general in [g for g in state.units if g.type == "general" and not g.attached and on_table(g)]:
+    for general in [g for g in state.units if g.type in ("general", "engineer") and not g.attached and on_table(g)]:
         enemy = next((e for e in state.units if e.side != general.side and e.type in FIGHTERS and on_table(e)
                       and e.status == ON_TABLE and in_contact(general, e)), None)
         if enemy is not None:
@@ -250,7 +253,7 @@ def _staff_at_risk(state: State, units: list[Unit], rng: Rng) -> list[Event]:
         if unit.id in seen:
             continue
         seen.append(unit.id)
-        for general in routing_17_4_14.attached_generals(state, unit):
+        for general in routing_17_4_14.attached_staff(state, unit):
             events += morale_17_2.staff_risk(state, general, rng, "17.5.7")
     return events
 
@@ -407,7 +410,7 @@ def _kept_in_cover(state: State, loser: Unit, end: Base) -> str:
     not such a unit. RULING (RULINGS.md 17.5.5): the bot keeps such a unit in its cover (it would not
     choose to leave it), and a rout is not excused (the unit routs)."""
     good = loser.cls >= 2 or any(g.quality in ("capable", "exceptional")
-                                 for g in routing_17_4_14.attached_generals(state, loser))
+                                 for g in routing_17_4_14.attached_staff(state, loser))
     if not good:
         return ""
     types = house().terrain

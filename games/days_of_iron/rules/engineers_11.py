@@ -59,6 +59,7 @@ from games.days_of_iron.orders import (
     Pontoon,
     SquadronCharge,
 )
+from games.days_of_iron.rules import staff_14
 from games.days_of_iron.rules.cover_17_5_6 import busy_since
 from games.days_of_iron.rules.formations_12 import arm, base, on_table
 from games.days_of_iron.rules.movement_17_4 import check_movement_order, intersection, outline
@@ -165,6 +166,8 @@ def _check_worker(state: State, seat: str, order: WorkOrder) -> Unit:
                            "demolish bridges, clear obstacles and lay pontoons (11, 15.5).")
     if at_work(state, unit) is not None:
         raise IllegalOrder(f"{unit.name} has already worked this Movement phase; say it again next turn.")
+    if not staff_14.in_command(state, unit):  # house (RULINGS.md 17.3.5): wounded, he cannot work meanwhile
+        raise IllegalOrder(f"{unit.name} is wounded (17.3.5) and cannot work yet.")
     busy = _busy(state, unit, state.turn)
     if busy:
         raise IllegalOrder(f"{unit.name} has {busy} this turn: engineers work only in a Movement phase with no "

@@ -152,7 +152,7 @@ def fire_parts(state: State) -> list[tuple[TerrainPiece, Polygon]]:
 
 def in_fire(state: State, unit: Unit, parts: list[tuple[TerrainPiece, Polygon]]) -> TerrainPiece | None:
     """The burning piece a unit on the table stands in (any part of its stands), if any."""
-    if not formations_12.on_table(unit) or (unit.type == "general" and unit.attached):
+    if not formations_12.on_table(unit) or (unit.type in ("general", "engineer") and unit.attached):
         return None
     body = formations_12.base(unit).polygon()
     return next((t for t, p in parts if overlaps(body, p)), None)

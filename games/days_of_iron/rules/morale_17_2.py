@@ -168,9 +168,8 @@ def after_shooting(state: State, hit: dict[str, int], lost: dict[str, int], rng:
     for unit in [u for u in state.units if hit.get(u.id)]:
         if unit.type == "general":
             continue
-        general = attached_to(state, unit)
-        if general is not None:
-            events += staff_risk(state, general, rng)
+        for staff in routing_17_4_14.attached_staff(state, unit):  # 17.3.5: "Staff or engineers ... attached"
+            events += staff_risk(state, staff, rng)
         if unit.status != ON_TABLE:
             continue
         applies = [("per-stand-lost", max(0, lost.get(unit.id, 0) - 1)),
@@ -306,7 +305,7 @@ def rally(state: State, unit: Unit, rng: Rng) -> list[Event]:
             return [public(f"{text}: {unit.name} rallies but stays disordered in {ground} (15.7, 17.2.8).")]
         return [public(f"{text}: {unit.name} rallies to good order (17.2.11).")]
     unit.status = ON_TABLE
-    for general in routing_17_4_14.attached_generals(state, unit):
+    for general in routing_17_4_14.attached_staff(state, unit):
         general.status = ON_TABLE
     unit.facing = (unit.rout_bearing + 180.0) % 360.0
     reform(unit, LINE if unit.formation == LINE else COLUMN)
@@ -371,7 +370,7 @@ def after_move(state: State, unit: Unit, forced: bool) -> list[Event]:
         events.append(public(f"{unit.name} is disordered {reason}."))
     elif reason and unit.order == DISORDERED:
         unit.order_turn = state.turn
-    if unit.type == "general" and unit.attached:
+    if unit.type in ("general", "engineer") and unit.attached:
         left_unit = state.unit(unit.attached)
         unit.attached = ""
         events.append(public(f"{unit.name} moves away from {left_unit.name} and is no longer attached (14.4)."))

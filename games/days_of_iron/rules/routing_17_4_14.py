@@ -86,7 +86,7 @@ def rout(state: State, unit: Unit, away_from: Point, *, cause: str = "") -> list
     unit.rout_bearing = round(bearing_of(away), 6) % 360.0 if length(away) > EPS else (unit.facing + 180.0) % 360.0
     unit.status, unit.charging, unit.halted, unit.ground = ROUTING, "", False, False
     unit.rout_turn, unit.rout_done = state.turn, 0.0
-    staff = attached_generals(state, unit)
+    staff = attached_staff(state, unit)
     for general in staff:
         general.status = ROUTING
     events = [public(f"{unit.name} routs{why}: initial rout of {fmt(rout_distance(unit) / 2)}\" (17.4.14).{broke}")]
@@ -120,9 +120,10 @@ def continue_routs(state: State, side: str) -> list[Event]:
     return events
 
 
-def attached_generals(state: State, unit: Unit) -> list[Unit]:
-    """Generals attached to the unit (14.4)."""
-    return [g for g in state.units if g.type == "general" and g.attached == unit.id and g.status in (ON_TABLE, ROUTING)]
+def attached_staff(state: State, unit: Unit) -> list[Unit]:
+    """Generals (14.4) and engineers (17.3.5, 17.5.7) attached to the unit: they share its risks and rout with it."""
+    return [g for g in state.units if g.type in ("general", "engineer") and g.attached == unit.id
+            and g.status in (ON_TABLE, ROUTING)]
 
 
 def _friend_blocks(friend: Unit) -> str:
@@ -209,7 +210,7 @@ def drowned(unit: Unit, river: str) -> str:
 def _blockers(state: State, unit: Unit) -> list[Unit]:
     """Every unit on the table a router may not end on (17.4.8): friends in any state, routing ones
     and Generals included, and enemies; not itself nor the Generals attached to it (they go with it)."""
-    carried = {g.id for g in attached_generals(state, unit)}
+    carried = {g.id for g in attached_staff(state, unit)}
     return [o for o in state.units if o.id != unit.id and o.id not in carried and on_table(o)]
 
 
@@ -248,13 +249,13 @@ def _place(state: State, unit: Unit, b: Base, start_centre: Point) -> None:
     """Put the router's footprint at ``b`` and carry its attached Generals along by the same shift."""
     unit.x, unit.y = round(b.centre[0], 6), round(b.centre[1], 6)
     shift = sub((unit.x, unit.y), start_centre)
-    for general in attached_generals(state, unit):
+    for general in attached_staff(state, unit):
         general.x, general.y = add((general.x, general.y), shift)
 
 
 def _gone(state: State, unit: Unit, fate: str, text: str) -> list[Event]:
     unit.status, unit.pending_hits = fate, 0
-    for general in attached_generals(state, unit):
+    for general in attached_staff(state, unit):
         general.attached, general.status = "", ON_TABLE
         general.x = min(max(general.x, 0.0), float(state.table_width))
         general.y = min(max(general.y, 0.0), float(state.table_height))

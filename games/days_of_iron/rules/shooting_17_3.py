@@ -495,7 +495,8 @@ def end_of_phase(state: State, rng: Rng) -> list[Event]:
             continue
         if unit.type == "artillery":
             lost, text = _artillery_damage(unit, hits - small, small, rng)
-        elif unit.type == "general":  # lost or wounded without command (14.3)
+        elif unit.type in ("general", "engineer"):  # 17.3.5: "unattached engineers or staff stands ... hit": the
+            # Casualties to Staff chart for each H (a General lost or wounded without command, 14.3)
             events += staff_14.staff_hits(state, unit, hits, rng)
             continue
         else:

@@ -144,12 +144,13 @@ def commander_quality(state: State, unit: Unit) -> str:
 # --- attaching Generals on the measured table (14.4) ---------------------------------------------
 
 ATTACH_GAP = 0.05  # inches behind the unit's rear edge: touching (14.4 "the general stand must touch")
+ATTACHABLE = ("general", "engineer")  # 14.4 Generals; 17.3.5, 17.5.7 "Staff or engineers are attached to a unit"
 
 
 def carry(state: State, unit: Unit) -> None:
-    """Keep each General attached to the unit touching the middle of its rear edge, facing its way."""
+    """Keep each General or engineer attached to the unit touching the middle of its rear edge, facing its way."""
     for g in state.units:
-        if g.type == "general" and g.attached == unit.id and g.status in (ON_TABLE, ROUTING):
+        if g.type in ATTACHABLE and g.attached == unit.id and g.status in (ON_TABLE, ROUTING):
             _touch(g, unit)
 
 
@@ -172,11 +173,11 @@ def check_attach(state: State, seat: str, order: Attach) -> Attach:
     from games.days_of_iron.rules.movement_17_4 import check_movement_order, fmt, left
 
     general, unit = state.unit(order.unit), state.unit(order.target)
-    if general.type != "general":
-        raise IllegalOrder(f"only a General attaches; {general.name} is {general.type}.",
-                           hint="Write `GENERAL attach UNIT`.")
+    if general.type not in ATTACHABLE:
+        raise IllegalOrder(f"only a General or an engineer attaches; {general.name} is {general.type}.",
+                           hint="Write `GENERAL attach UNIT` or `ENGINEER attach UNIT`.")
     check_movement_order(state, seat, general, order.text)
-    if unit.side != general.side or unit.type == "general" or not on_table(unit):
+    if unit.side != general.side or unit.type in ATTACHABLE or not on_table(unit):
         raise IllegalOrder(f"{unit.name} is not a unit of the {state.side_name(general.side)} standing on the table.")
     if unit.status != ON_TABLE:
         raise IllegalOrder(f"{unit.name} is routing: a General cannot join it.")
@@ -200,6 +201,9 @@ def attach(state: State, order: Attach) -> list[Event]:
     spend(state, general, polygon_distance(base(general).polygon(), base(unit).polygon()))
     general.attached = unit.id
     _touch(general, unit)
+    if general.type == "engineer":  # 17.3.5, 17.5.7: he shares its risks; no quality, no command
+        return [public(f"{general.name} attaches to {unit.name} (17.3.5, 17.5.7): he shares its risks under fire and "
+                       "in a close assault, and routs with it.")]
     return [public(f"{general.name} attaches to {unit.name} (14.4): his quality counts in its morale tests, "
                    "he shares its risks, and he commands no other unit while attached.")]
 
@@ -209,8 +213,8 @@ def check_detach(state: State, seat: str, order: Detach) -> Detach:
     from games.days_of_iron.rules.movement_17_4 import check_movement_order
 
     general = state.unit(order.unit)
-    if general.type != "general" or not general.attached:
-        raise IllegalOrder(f"{general.name} is not an attached General.")
+    if general.type not in ATTACHABLE or not general.attached:
+        raise IllegalOrder(f"{general.name} is not an attached General or engineer.")
     check_movement_order(state, seat, general, order.text)
     return order
 
@@ -258,6 +262,9 @@ def staff_casualty(state: State, general: Unit, result: str) -> list[Event]:
         return []
     general.wounded_until = max(general.wounded_until, phase_clock(state) + turns * len(STEPS))
     back = general.wounded_until
+    if general.type == "engineer":  # house (RULINGS.md 17.3.5): a wounded engineer cannot work meanwhile
+        return [public(f"{general.name} is wounded and cannot work until turn {back // len(STEPS)}'s "
+                       f"{STEPS[back % len(STEPS)]} phase (17.3.5, house).")]
     return [public(f"{general.name} is wounded and has no command until turn {back // len(STEPS)}'s "
                    f"{STEPS[back % len(STEPS)]} phase (14.3).")]
 

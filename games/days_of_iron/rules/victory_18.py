@@ -321,8 +321,8 @@ def surrender(state: State, unit: Unit) -> list[Event]:
     unit.status = SURRENDERED
     unit.charging = ""
     text = f"{unit.name} surrenders (18.1; {why}): it leaves the table and counts its full {unit.points} points lost (18.2)."
-    for general in state.units:  # house: a General attached to it (14.4) goes into captivity with it
-        if general.type == "general" and general.attached == unit.id and on_table(general):
+    for general in state.units:  # house: a General (14.4) or engineer attached to it goes into captivity with it
+        if general.type in ("general", "engineer") and general.attached == unit.id and on_table(general):
             general.status = CAPTURED
             general.attached = ""
             general.lost_turn = state.turn
