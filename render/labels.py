@@ -385,9 +385,17 @@ class Placer:
         """A caption centred on the first spot where it is clear of everything placed so far
         (else the least covered spot, or nowhere when ``optional``); the caption is then taken."""
         best: tuple[float, Box] | None = None
+        # only what some spot's box (grown by the names' gap) can meet: the others add nothing to
+        # any spot's sums, whose terms keep their order, so every cost is the same to the bit
+        near, bases = self.taken, self.bases
+        reach = (min(x for x, _ in spots) - width / 2 - 4.0, min(y for _, y in spots) - height / 2 - 1.0,
+                 max(x for x, _ in spots) + width / 2 + 4.0, max(y for _, y in spots) + height / 2 + 1.0) if spots else None
+        if reach is not None and all(map(math.isfinite, reach)):  # (a NaN spot meets everything)
+            near = [b for b in near if _touches(b, (reach,), 0.0, 0.0)]
+            bases = [b for b in bases if _touches(b, (reach,), 0.0, 0.0)]
         for x, y in spots:
             box = _centred(x, y, width, height)
-            hit = self._cost(box, self.taken, 4.0)
+            hit = self._cost(box, near, 4.0, bases)
             if best is None or hit < best[0]:
                 best = (hit, box)
             if hit == 0:
