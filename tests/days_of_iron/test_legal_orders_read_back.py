@@ -68,3 +68,41 @@ def test_a_reading_is_kept_per_set_of_names() -> None:
         u.name = f"renamed {u.id}"
     assert orders.Reader(other, unit.side).read(text) is None
     assert orders.Reader(state, unit.side).read(text) == first
+
+
+def _outcome(state: State, seat: str, text: str) -> str:
+    try:
+        order: DoiOrder = RS.parse_order(state, seat, text)
+    except ValueError as err:
+        return f"refused: {err}"
+    return order.text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(PINNED))
+def test_the_checks_skip_only_units_too_far_to_matter(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``movement_17_4._far`` lets a move's checks skip the units that cannot come within their
+    limits: every candidate of every tenth pinned state is taken or refused, with the same words,
+    as when every unit is measured."""
+    from games.days_of_iron.rules import movement_17_4
+
+    scenario = key.split("/")[1]
+    log = [(seat, text) for seat, text in PINNED[key]["log"]]
+    skipping: list[list[str]] = []
+    far, skipped = movement_17_4._far, []
+
+    def counted(*args: Any) -> bool:
+        said = far(*args)
+        skipped.append(said)
+        return said
+
+    monkeypatch.setattr(movement_17_4, "_far", counted)
+    for at, (state, _, _) in enumerate(fold(RS, seed_of("days-of-iron", scenario), scenario, {}, log)):
+        if at % EVERY or at >= len(log):
+            continue
+        texts = [c.text for c in phases_17.candidates(state, log[at][0])]
+        skipping.append([_outcome(state, log[at][0], t) for t in texts])
+        with monkeypatch.context() as m:
+            m.setattr(movement_17_4, "_far", lambda *_: False)
+            assert [_outcome(state, log[at][0], t) for t in texts] == skipping[-1], f"{key}: order {at}"
+    assert any(skipping) and any(skipped), "no unit was skipped: the test compares nothing"
