@@ -81,28 +81,33 @@ def _outcome(state: State, seat: str, text: str) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("key", sorted(PINNED))
 def test_the_checks_skip_only_units_too_far_to_matter(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``movement_17_4._far`` lets a move's checks skip the units that cannot come within their
-    limits: every candidate of every tenth pinned state is taken or refused, with the same words,
-    as when every unit is measured."""
-    from games.days_of_iron.rules import movement_17_4
+    """``formations_12.far_apart`` lets the checks (a move's clearances and end, contact, the
+    shooting targets) skip the units that cannot come within their limits: every candidate of every
+    tenth pinned state is taken or refused, with the same words, as when every unit is measured."""
+    from games.days_of_iron.rules import formations_12, movement_17_4, shooting_17_3
 
+    users = (formations_12, movement_17_4, shooting_17_3)  # each holds the name
     scenario = key.split("/")[1]
     log = [(seat, text) for seat, text in PINNED[key]["log"]]
     skipping: list[list[str]] = []
-    far, skipped = movement_17_4._far, []
+    far, skipped = formations_12.far_apart, []
 
     def counted(*args: Any) -> bool:
         said = far(*args)
         skipped.append(said)
         return said
 
-    monkeypatch.setattr(movement_17_4, "_far", counted)
+    for module in users:
+        monkeypatch.setattr(module, "far_apart", counted)
     for at, (state, _, _) in enumerate(fold(RS, seed_of("days-of-iron", scenario), scenario, {}, log)):
         if at % EVERY or at >= len(log):
             continue
         texts = [c.text for c in phases_17.candidates(state, log[at][0])]
         skipping.append([_outcome(state, log[at][0], t) for t in texts])
         with monkeypatch.context() as m:
-            m.setattr(movement_17_4, "_far", lambda *_: False)
+            for module in users:
+                m.setattr(module, "far_apart", lambda *_: False)
+            measured = [c.text for c in phases_17.candidates(state, log[at][0])]
+            assert measured == texts, f"{key}: order {at}, the candidates"
             assert [_outcome(state, log[at][0], t) for t in texts] == skipping[-1], f"{key}: order {at}"
     assert any(skipping) and any(skipped), "no unit was skipped: the test compares nothing"

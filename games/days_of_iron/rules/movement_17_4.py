@@ -47,6 +47,7 @@ from games.days_of_iron.rules.formations_12 import (
     SKIRMISH,
     arm,
     base,
+    far_apart,
     footprint,
     formation_bar,
     marches,
@@ -151,16 +152,6 @@ def visible_enemies(state: State, side: str) -> list[Unit]:
     """Enemy units standing on the table (hidden ones are not there until revealed, 16.4)."""
     return [u for u in state.units if u.side != side and on_table(u)]
 
-
-FAR_MARGIN = 1e-6  # inches: far more than the rounding of a corner's place
-
-
-def _far(between: float, a: Base, b: Base, gap: float) -> bool:
-    """Whether bases whose centres are ``between`` inches apart (or a base swept along a segment
-    that far from the other's centre) are certainly more than ``gap`` apart: each lies within
-    half its diagonal of its centre. A check may skip a unit that cannot come within its limit
-    (no polygons worked out); what it finds and says for the others is the same."""
-    return between - math.hypot(a.length, a.beam) / 2 - math.hypot(b.length, b.beam) / 2 > gap + FAR_MARGIN
 
 
 def pieces_under(state: State, polygon: Sequence[Point]) -> list[TerrainPiece]:
@@ -417,8 +408,8 @@ def in_the_way(state: State, unit: Unit, end: Base, *, ignore: frozenset[str] = 
 
 
 def _may_overlap(a: Base, b: Base) -> bool:
-    """False when two bases are certainly apart (``_far``): ``overlaps`` would say so too."""
-    return not _far(math.dist(a.centre, b.centre), a, b, 0.0)
+    """False when two bases are certainly apart (``far_apart``): ``overlaps`` would say so too."""
+    return not far_apart(math.dist(a.centre, b.centre), a, b, 0.0)
 
 
 def farthest_clear(state: State, unit: Unit, order: Move) -> float | None:
@@ -578,7 +569,7 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     clearance = house().movement.costs.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
         there = base(enemy)
-        if _far(math.dist(end.centre, there.centre), end, there, clearance):
+        if far_apart(math.dist(end.centre, there.centre), end, there, clearance):
             continue
         gap = polygon_distance(end.polygon(), there.polygon())
         if gap < clearance - EPS:
@@ -616,7 +607,7 @@ def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> 
         # the swept ground lies within half the unit's diagonal (the larger, start or end) of the
         # segment its centre moves along
         along = point_segment_distance(standing.centre, began.centre, end.centre)
-        if _far(along, began, standing, clearance) and _far(along, end, standing, clearance):
+        if far_apart(along, began, standing, clearance) and far_apart(along, end, standing, clearance):
             continue
         there = standing.polygon()
         gap = polygon_distance(path, there)
