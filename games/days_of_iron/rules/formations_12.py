@@ -63,7 +63,12 @@ def marches(unit: Unit) -> bool:
 def shape(unit: Unit) -> str:
     """The unit's formation as orders and the movement sheet name it: "march" for an infantry march
     column (12.1), else its formation."""
-    return MARCH if unit.formation == COLUMN and unit.march else unit.formation
+    return shape_in(unit, unit.formation)
+
+
+def shape_in(unit: Unit, formation: str) -> str:
+    """``shape`` of the unit were it in ``formation`` (its march column flag as it is)."""
+    return MARCH if formation == COLUMN and unit.march else formation
 
 
 def measured(state: State) -> bool:
