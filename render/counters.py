@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from games.core.view import Counter
 from render import theme
-from render.fonts import font, paste_text
+from render.fonts import UNCACHED, font, paste_text
 
 
 def supersampling(radius: float) -> int:
@@ -621,10 +621,23 @@ def _row_text(img: Image.Image, look: Look, row: _Row, x0: float, y: float, vess
     _badge_text(img, [((bx, y), st) for bx, st in zip(badge_xs, styles, strict=True)], row.badge)
 
 
+_NAME_SIZES: dict[tuple[object, ...], tuple[float, float]] = {}  # what ``_row`` reads of a look -> the size
+NAME_SIZES_KEPT = 4096
+
+
 def table_name_size(look: Look) -> tuple[float, float]:
-    """Width and height of a table ship's or unit's name row: the box the renderer keeps clear."""
-    row = _row(look, True)
-    return row.width + 4, row.size + 6
+    """Width and height of a table ship's or unit's name row: the box the renderer keeps clear.
+    Kept by what ``_row`` reads of the look (the text measured once, not in every picture; not
+    while a ``Renderer(cache=False)`` draws)."""
+    key = (look.text_px, look.scale, look.label, look.damage_max, look.damage_text, look.damage, len(look.markers))
+    size = None if UNCACHED.get() else _NAME_SIZES.get(key)
+    if size is None:
+        row = _row(look, True)
+        size = (row.width + 4, row.size + 6)
+        if len(_NAME_SIZES) >= NAME_SIZES_KEPT:
+            _NAME_SIZES.clear()
+        _NAME_SIZES[key] = size
+    return size
 
 
 def name_look(look: Look) -> Look:

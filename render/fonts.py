@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Hashable
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -36,6 +38,51 @@ def font(size: float, *, bold: bool = False) -> ImageFont.FreeTypeFont:
         cache[key] = f
     return f
 
+
+
+class _KeptMasks(ImageFont.FreeTypeFont):
+    """The face whose rasterised lines are kept: ``ImageDraw.text`` with it draws the very masks it
+    would rasterise (FreeType gives the same mask for the same arguments), so the pixels are the
+    same; only greyscale masks are kept (the colour-font path changes its mask in place)."""
+
+    MASKS_KEPT: ClassVar[int] = 512
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.masks: dict[Hashable, tuple[Any, tuple[int, int]]] = {}
+
+    def getmask2(self, text: str | bytes, mode: str = "", *args: Any,
+                 **kwargs: Any) -> tuple[Any, tuple[int, int]]:
+        if mode not in ("L", "1"):
+            return super().getmask2(text, mode, *args, **kwargs)
+        try:
+            key: Hashable = (text, mode, args, tuple(sorted(kwargs.items())))
+            kept = self.masks.get(key)
+        except TypeError:  # a list of features: not a key
+            return super().getmask2(text, mode, *args, **kwargs)
+        if kept is None:
+            kept = super().getmask2(text, mode, *args, **kwargs)
+            if len(self.masks) >= self.MASKS_KEPT:
+                self.masks.clear()
+            self.masks[key] = kept
+        return kept
+
+
+def kept_font(size: float, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """``font``, keeping what it rasterises (for text drawn again in every picture, the same words
+    in the same place: a table's captions); plain ``font`` while a ``Renderer(cache=False)`` draws."""
+    if UNCACHED.get():
+        return font(size, bold=bold)
+    cache: dict[tuple[int, bool], _KeptMasks] | None = getattr(_local, "kept", None)
+    if cache is None:
+        cache = {}
+        _local.kept = cache
+    key = (max(6, round(size)), bold)
+    f = cache.get(key)
+    if f is None:
+        f = _KeptMasks(str(BOLD if bold else REGULAR), key[0])
+        cache[key] = f
+    return f
 
 
 @lru_cache(maxsize=2048)

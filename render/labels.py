@@ -267,8 +267,14 @@ class Placer:
             lambda: sorted(names, key=lambda n: (-n.width, centre(n))),
         )
         best: tuple[tuple[int, float], dict[str, Box]] | None = None
+        tried: set[tuple[str, ...]] = set()
         for order in orders:
-            boxes, score = self._arrange(order())
+            names_in_order = order()
+            sequence = tuple(n.key for n in names_in_order)
+            if sequence in tried:
+                continue  # the same order arranges the same (a lone name: the one order there is), never better
+            tried.add(sequence)
+            boxes, score = self._arrange(names_in_order)
             if best is None or score < best[0]:
                 best = (score, boxes)
             if best[0] == (0, 0.0):
@@ -321,18 +327,24 @@ class Placer:
         boxes: dict[str, Box] = {}
         costs: dict[str, float] = {}
         lines: dict[str, tuple[Pt, Pt] | None] = {}  # each placed name's leader (``leader_for``), kept while it stays
+        changes = 0  # how many times a name has gone somewhere new
+        seen: dict[str, int] = {}  # each name's ``changes`` when it was last placed
         for _ in range(5):
             moved = False
             for n in order:
                 if costs.get(n.key) == 0.0:
                     continue  # right by its base and clear: nothing placed later can have moved it
+                if seen.get(n.key) == changes:
+                    continue  # no other name has moved since: its best place is where it is (a lone name's second pass)
                 others = [b for k, b in boxes.items() if k != n.key] + self.taken
                 leaders = [line for k, line in lines.items() if k != n.key and line is not None]
                 cost, box = self._best(n, others, leaders)
                 if boxes.get(n.key) != box:
                     moved = True
+                    changes += 1
                     lines[n.key] = leader_for(n.base, box)
                 boxes[n.key], costs[n.key] = box, cost
+                seen[n.key] = changes
             if not moved:
                 break
         return boxes, (sum(1 for c in costs.values() if c >= HARD), sum(costs.values()))
@@ -385,9 +397,17 @@ class Placer:
         """A caption centred on the first spot where it is clear of everything placed so far
         (else the least covered spot, or nowhere when ``optional``); the caption is then taken."""
         best: tuple[float, Box] | None = None
+        # only what some spot's box (grown by the names' gap) can meet: the others add nothing to
+        # any spot's sums, whose terms keep their order, so every cost is the same to the bit
+        near, bases = self.taken, self.bases
+        reach = (min(x for x, _ in spots) - width / 2 - 4.0, min(y for _, y in spots) - height / 2 - 1.0,
+                 max(x for x, _ in spots) + width / 2 + 4.0, max(y for _, y in spots) + height / 2 + 1.0) if spots else None
+        if reach is not None and all(map(math.isfinite, reach)):  # (a NaN spot meets everything)
+            near = [b for b in near if _touches(b, (reach,), 0.0, 0.0)]
+            bases = [b for b in bases if _touches(b, (reach,), 0.0, 0.0)]
         for x, y in spots:
             box = _centred(x, y, width, height)
-            hit = self._cost(box, self.taken, 4.0)
+            hit = self._cost(box, near, 4.0, bases)
             if best is None or hit < best[0]:
                 best = (hit, box)
             if hit == 0:

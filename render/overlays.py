@@ -10,19 +10,32 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Hashable
 
 from PIL import Image, ImageDraw
 
 from games.core.view import Overlay
 from render import theme
-from render.fonts import font
+from render.fonts import UNCACHED, font
 from render.frame import Frame
 
 Pt = tuple[float, float]
 Label = tuple[Pt, str, theme.RGB, tuple[Pt, ...]]  # where, text, colour, counters to keep clear of
 CASING: theme.RGB = (14, 18, 24)
 PIECE = 48.0  # pixels of stroke per supersampled patch
+
+
+_MASKS: dict[Hashable, Image.Image] = {}  # (shape key, patch, supersampling, op) -> its mask (``Pen.patch``)
+_MASKS_LOCK = threading.Lock()  # renders run in worker threads
+MASKS_KEPT = 2048
+
+
+def _keep_mask(key: Hashable, mask: Image.Image) -> None:
+    with _MASKS_LOCK:
+        if len(_MASKS) >= MASKS_KEPT:
+            _MASKS.clear()
+        _MASKS[key] = mask
 
 
 Layers = list[tuple[float, theme.RGB]]  # (width, colour) drawn in order: a casing, then the stroke
@@ -42,7 +55,10 @@ class Pen:
         self.ss = ss
         self.clip = clip if clip is not None else (0, 0, img.width, img.height)
 
-    def patch(self, box: tuple[float, float, float, float], ops: Ops) -> None:
+    def patch(self, box: tuple[float, float, float, float], ops: Ops, key: Hashable | None = None) -> None:
+        """``ops`` drawn in the patch round ``box``. ``key``: what the ops' shapes depend on, besides
+        the patch and the supersampling; their masks are then kept (``_MASKS``) for the next
+        picture that draws the very same shapes there (a name's leader that has not moved)."""
         k = self.ss
         cx0, cy0, cx1, cy1 = self.clip
         x0, y0 = max(cx0, math.floor(box[0]) - 1), max(cy0, math.floor(box[1]) - 1)
@@ -53,14 +69,21 @@ class Pen:
         def loc(p: Pt) -> Pt:
             return ((p[0] - x0) * k, (p[1] - y0) * k)
 
-        for colour, shape in ops:
-            mask = Image.new("L", ((x1 - x0) * k, (y1 - y0) * k), 0)
-            shape(ImageDraw.Draw(mask), loc, k)
-            self.img.paste(colour, (x0, y0, x1, y1), mask.reduce(k))
+        kept = None if key is None or UNCACHED.get() else (key, x0, y0, x1, y1, k)
+        for n, (colour, shape) in enumerate(ops):
+            mask = None if kept is None else _MASKS.get((kept, n))
+            if mask is None:
+                drawn = Image.new("L", ((x1 - x0) * k, (y1 - y0) * k), 0)
+                shape(ImageDraw.Draw(drawn), loc, k)
+                mask = drawn.reduce(k)
+                if kept is not None:
+                    _keep_mask((kept, n), mask)
+            self.img.paste(colour, (x0, y0, x1, y1), mask)
 
-    def segment(self, a: Pt, b: Pt, layers: Layers) -> None:
+    def segment(self, a: Pt, b: Pt, layers: Layers, *, keep: bool = False) -> None:
         """A straight stroke (with its casing) in pieces, so the patches stay small. The whole
-        casing goes down before the stroke, and pieces overlap by a pixel, so no seam shows."""
+        casing goes down before the stroke, and pieces overlap by a pixel, so no seam shows.
+        ``keep``: the pieces' masks are kept (``patch``), for a stroke drawn again in later pictures."""
         dist = math.hypot(b[0] - a[0], b[1] - a[1])
         n = max(1, math.ceil(dist / PIECE))
         ux, uy = ((b[0] - a[0]) / dist, (b[1] - a[1]) / dist) if dist else (0.0, 0.0)
@@ -71,7 +94,7 @@ class Pen:
                 p = (a[0] + ux * t0, a[1] + uy * t0)
                 q = (a[0] + ux * t1, a[1] + uy * t1)
                 box = (min(p[0], q[0]) - half, min(p[1], q[1]) - half, max(p[0], q[0]) + half, max(p[1], q[1]) + half)
-                self.patch(box, [(colour, _line([p, q], width))])
+                self.patch(box, [(colour, _line([p, q], width))], key=("line", p, q, width) if keep else None)
 
     def polyline(self, pts: list[Pt], layers: Layers, *, closed: bool = False) -> None:
         """Segments with round joins (a disc at every sharp inner vertex), layer by layer."""

@@ -5,13 +5,14 @@ the counters stand now, and drawn after every base, so nothing covers a name."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from games.core.view import Terrain, View
 from render import theme
 from render.counters import Look, Sprite, has_table_name, table_base_box, table_name_size
-from render.fonts import font
+from render.fonts import UNCACHED, font, kept_font
 from render.frame import Frame
 from render.labels import Box, Caption, Name, Placed, Placer, TableLayout, edge_spots, overlap
 from render.overlays import CASING, Pen, play_area
@@ -48,6 +49,12 @@ def table_layout(
 
 
 def _text_box(text: str, size: float, bold: bool) -> tuple[float, float]:
+    """A caption's box: measured once per text and size (afresh while a ``Renderer(cache=False)`` draws)."""
+    return (_measured.__wrapped__ if UNCACHED.get() else _measured)(text, size, bold)
+
+
+@lru_cache(maxsize=1024)
+def _measured(text: str, size: float, bold: bool) -> tuple[float, float]:
     left, top, right, bottom = font(size, bold=bold).getbbox(text, anchor="mm", stroke_width=2)
     return (right - left + 4, bottom - top + 4)
 
@@ -124,7 +131,7 @@ def draw_names(img: Image.Image, layout: TableLayout, looks: Looks, sprite: Call
     for placed in layout.names.values():
         if placed.leader is not None:
             a, b = placed.leader
-            pen.segment(a, b, [(3.5, CASING), (1.6, theme.LEADER)])
+            pen.segment(a, b, [(3.5, CASING), (1.6, theme.LEADER)], keep=True)  # a kept name's leader is drawn again
     for cid, placed in layout.names.items():
         look = looks[cid][0]
         name = sprite(("name", look))
@@ -137,7 +144,7 @@ def draw_captions(img: Image.Image, layout: TableLayout) -> None:
     d = ImageDraw.Draw(img)
     for c in layout.captions:
         at = ((c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2)
-        d.text(at, c.text, font=font(c.size, bold=c.bold), fill=c.fill, anchor="mm", stroke_width=2 if not c.bold else 3, stroke_fill=c.stroke)
+        d.text(at, c.text, font=kept_font(c.size, bold=c.bold), fill=c.fill, anchor="mm", stroke_width=2 if not c.bold else 3, stroke_fill=c.stroke)
 
 
 def result_spot(frame: Frame, layout: TableLayout, taken: list[Box]) -> Callable[[tuple[float, float], float, float], tuple[float, float]]:

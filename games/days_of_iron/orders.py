@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
@@ -620,12 +621,65 @@ def read(state: State, seat: str, text: str) -> DoiOrder:
     from games.days_of_iron.rules.formations_12 import measured
 
     verb = GRAMMAR.verb(text)
-    if verb in TABLE_VERBS and not measured(state):
+    return _read_named(state, text, verb, names(state, seat, verb), measured(state))
+
+
+def _read_named(state: State, text: str, verb: str, named: dict[str, Mapping[str, str]], on_table: bool) -> DoiOrder:
+    """``read`` once the names are known: it depends on nothing else of the state (``usage`` only words its refusal)."""
+    if verb in TABLE_VERBS and not on_table:
         raise NotAllowed(f"{quote(text)}: this game is played with board=tape: move and measure on your own table.",
                          hint="Start a game with option board=measured for the bot to keep the table.")
-    order = GRAMMAR.read(text, names(state, seat, verb), lambda verb, words: usage(state, verb, words))
+    order = GRAMMAR.read(text, named, lambda verb, words: usage(state, verb, words))
     assert isinstance(order, DoiOrder)
     return order
+
+
+REFUSED = "refused"  # a text ``read`` refuses, as a book keeps it
+_Book = dict[str, "DoiOrder | str"]  # a text read -> the order, or REFUSED
+_BOOKS: dict[tuple[Any, ...], _Book] = {}  # what the names resolve against (and board) -> its book
+_BOOKS_LOCK = threading.Lock()
+BOOKS_KEPT = 32  # books (games and seats read lately; the oldest is dropped first)
+TEXTS_KEPT = 2048  # texts per book (a full book starts again)
+
+
+class Reader:
+    """``read`` for the many texts ``legal_orders`` reads back in one state, remembered across states.
+
+    ``read`` is a function of the text, the names its slots resolve against (``names``: they differ
+    by verb only through ``PREFER``) and whether the table is measured, and of nothing else. So each
+    reading is kept in a book per distinct set of names, and a text read again against equal names
+    (the same game a few orders on: its units are named as before) gives the same order, or the
+    same refusal, without the grammar. Only whether a text is refused is kept, not why."""
+
+    def __init__(self, state: State, seat: str) -> None:
+        from games.days_of_iron.rules.formations_12 import measured
+
+        self.state, self.seat, self.on_table = state, seat, measured(state)
+        self.books: dict[Callable[[State, Unit], bool] | None, tuple[dict[str, Mapping[str, str]], _Book]] = {}
+
+    def read(self, text: str) -> DoiOrder | None:
+        """``read(state, seat, text)``, or None where it refuses the text (a ``GameError``)."""
+        verb = GRAMMAR.verb(text)
+        prefer = PREFER.get(verb)
+        if prefer not in self.books:
+            named = names(self.state, self.seat, verb)
+            key = (self.on_table, *((domain, *mapping.items()) for domain, mapping in named.items()))
+            with _BOOKS_LOCK:  # a replay or a drawing thread may read too
+                book = _BOOKS.pop(key, None)
+                book = {} if book is None or len(book) >= TEXTS_KEPT else book
+                _BOOKS[key] = book  # last: the most recently used
+                while len(_BOOKS) > BOOKS_KEPT:
+                    del _BOOKS[next(iter(_BOOKS))]
+            self.books[prefer] = named, book
+        named, book = self.books[prefer]
+        kept = book.get(text)
+        if kept is None:
+            try:
+                kept = _read_named(self.state, text, verb, named, self.on_table)
+            except GameError:
+                kept = REFUSED
+            book[text] = kept
+        return None if isinstance(kept, str) else kept
 
 
 TABLE_USAGE = {

@@ -436,11 +436,24 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
 
     def legal_orders(self, state: State, seat: str) -> list[DoiOrder]:
         """The candidates of ``phases_17``, each kept only if its text passes as if typed, so the
-        list never offers what ``apply`` would refuse (nor names an enemy's hidden unit)."""
+        list never offers what ``apply`` would refuse (nor names an enemy's hidden unit).
+
+        Each text goes through ``parse_order``'s steps, in its order: the verb, ``phases_17.guard``,
+        ``orders.read`` and ``_checked``; only the reading is remembered (``orders.Reader``: a
+        function of the text and the names, so a text offered again a few orders on is not
+        parsed again), every rule's check runs in this state. A new order joins the list by
+        being built (ids, not names) in ``phases_17.candidates`` (or a rule module's candidates
+        it calls) and being checked by ``_checked``, as it must be to be played at all."""
         out: dict[str, DoiOrder] = {}
+        reader = orders.Reader(state, seat)
         for candidate in phases_17.candidates(state, seat):
+            text = candidate.text
             try:
-                order = self.parse_order(state, seat, candidate.text)
+                phases_17.guard(state, seat, orders.GRAMMAR.verb(text), text)
+                read = reader.read(text)
+                if read is None:
+                    continue
+                order = self._checked(state, seat, read)
             except ValueError:
                 continue
             out.setdefault(order.text, order)

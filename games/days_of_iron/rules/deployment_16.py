@@ -4,12 +4,11 @@ the channel sees a number and a SHA-256 commitment, checked when the record is o
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import NamedTuple
 
 from games.core.errors import IllegalOrder, InvalidSyntax, NotYourTurn, UnknownName, WrongPhase, resolve_name
-from games.core.geometry import Point, add, bearing_vector, overlaps, polygon_distance, scale
+from games.core.geometry import Base, Point, add, bearing_vector, overlaps, polygon_distance, scale
 from games.core.rng import Rng, check_seal, seal
 from games.core.ruleset import UMPIRE, Event, private, public
 from games.days_of_iron import data
@@ -135,9 +134,11 @@ def hidden_place(state: State, unit: Unit, where: str) -> Place:
     toward = 0.0 if unit.side == state.sides[0].id else 180.0
     place = Place(x, y, (toward if facing is None else facing) % 360, formation)
     x0, y0, x1, y1 = zone(state, unit.side)
-    probe = dataclasses.replace(unit, x=place.x, y=place.y, facing=place.facing, formation=place.formation)
+    # the base of the unit set there (``formations_12.base`` of it moved and formed so, built directly:
+    # this runs for every unit's `hide` the set-up's autocomplete offers)
+    width, depth = formations_12.footprint(unit, formations_12.shape_in(unit, place.formation))
     if not all(x0 - 1e-6 <= px <= x1 + 1e-6 and y0 - 1e-6 <= py <= y1 + 1e-6
-               for px, py in formations_12.base(probe).polygon()):
+               for px, py in Base((place.x, place.y), place.facing, depth, width).polygon()):
         raise IllegalOrder(f"{unit.name} at ({x:g}\", {y:g}\") in {formation} would stand outside "
                            f"{zone_text(state, unit.side)} (16.2, 16.4).", hint=f"Hidden units are recorded "
                            f"where they deploy: {PLACE_USAGE}.")

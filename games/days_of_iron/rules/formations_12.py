@@ -108,7 +108,12 @@ def marches(unit: Unit) -> bool:
 def shape(unit: Unit) -> str:
     """The unit's formation as orders and the movement sheet name it: "march" for an infantry march
     column (12.1), else its formation."""
-    return MARCH if unit.formation == COLUMN and unit.march else unit.formation
+    return shape_in(unit, unit.formation)
+
+
+def shape_in(unit: Unit, formation: str) -> str:
+    """``shape`` of the unit were it in ``formation`` (its march column flag as it is)."""
+    return MARCH if formation == COLUMN and unit.march else formation
 
 
 def measured(state: State) -> bool:
@@ -151,6 +156,17 @@ def base(unit: Unit, formation: str | None = None) -> Base:
     return Base((unit.x, unit.y), unit.facing, depth, width)
 
 
+FAR_MARGIN = 1e-6  # inches: far more than the rounding of a corner's place
+
+
+def far_apart(between: float, a: Base, b: Base, gap: float) -> bool:
+    """Whether bases whose centres are ``between`` inches apart (or a base swept along a segment
+    that far from the other's centre) are certainly more than ``gap`` apart: each lies within
+    half its diagonal of its centre. A check may skip a unit that cannot come within its limit
+    before working out polygons; what it finds and says for the others is the same."""
+    return between - math.hypot(a.length, a.beam) / 2 - math.hypot(b.length, b.beam) / 2 > gap + FAR_MARGIN
+
+
 def _edge_length_touching(a: Polygon, b: Polygon) -> float:
     """Inches of ``a``'s outline lying on or inside ``b`` (within ``TOUCH``), sampled."""
     total = 0.0
@@ -171,7 +187,10 @@ def in_contact(a: Unit, b: Unit) -> bool:
     """17.4.2: "A unit needs to make base-to-base contact with 1\" or more of an enemy unit to be 'in
     contact'" (17.4.15: "if less than 1\" base contact, no 'contact' is deemed to take place"). A
     base narrower than 1" (a General) is in contact along its whole width."""
-    pa, pb = base(a).polygon(), base(b).polygon()
+    ba, bb = base(a), base(b)
+    if far_apart(math.dist(ba.centre, bb.centre), ba, bb, TOUCH):
+        return False
+    pa, pb = ba.polygon(), bb.polygon()
     if polygon_distance(pa, pb) >= TOUCH:
         return False
     need = min(MIN_CONTACT, *footprint(a), *footprint(b)) - SAMPLE

@@ -30,6 +30,7 @@ from games.core.geometry import (
     oriented,
     overlaps,
     point_in_polygon,
+    point_segment_distance,
     polygon_distance,
     scale,
     signed_area,
@@ -47,6 +48,7 @@ from games.days_of_iron.rules.formations_12 import (
     SQUARE,
     arm,
     base,
+    far_apart,
     footprint,
     formation_bar,
     guests,
@@ -161,6 +163,7 @@ def moved_base(unit: Unit, order: Move) -> Base:
 def visible_enemies(state: State, side: str) -> list[Unit]:
     """Enemy units standing on the table (hidden ones are not there until revealed, 16.4)."""
     return [u for u in state.units if u.side != side and on_table(u)]
+
 
 
 def pieces_under(state: State, polygon: Sequence[Point]) -> list[TerrainPiece]:
@@ -413,7 +416,12 @@ def in_the_way(state: State, unit: Unit, end: Base, *, ignore: frozenset[str] = 
         return None
     outline = end.polygon()
     return next((o for o in state.units if o.id != unit.id and o.id not in ignore and o.type != "general"
-                 and on_table(o) and overlaps(outline, base(o).polygon())), None)
+                 and on_table(o) and _may_overlap(end, base(o)) and overlaps(outline, base(o).polygon())), None)
+
+
+def _may_overlap(a: Base, b: Base) -> bool:
+    """False when two bases are certainly apart (``far_apart``): ``overlaps`` would say so too."""
+    return not far_apart(math.dist(a.centre, b.centre), a, b, 0.0)
 
 
 def farthest_clear(state: State, unit: Unit, order: Move) -> float | None:
@@ -579,7 +587,10 @@ def check_move(state: State, seat: str, order: Move) -> Move:
     _check_on_table(state, order.text, end)
     clearance = house().movement.costs.enemy_clearance
     for enemy in visible_enemies(state, unit.side):
-        gap = polygon_distance(end.polygon(), base(enemy).polygon())
+        there = base(enemy)
+        if far_apart(math.dist(end.centre, there.centre), end, there, clearance):
+            continue
+        gap = polygon_distance(end.polygon(), there.polygon())
         if gap < clearance - EPS:
             raise IllegalOrder(f"it would end {fmt(gap)}\" from {enemy.name}; a unit may not come "
                                f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).")
@@ -607,12 +618,20 @@ def _check_path_clear(state: State, unit: Unit, end: Base, clearance: float) -> 
     """17.4: "A unit cannot come within 1\" of an enemy unit it has not charged" on the way either:
     the ground the move sweeps (house: the hull of where it starts and ends) keeps 1" from every
     enemy it can see, or no nearer than it already stood."""
-    start = base(unit).polygon()
+    began = base(unit)
+    start = began.polygon()
     path = convex_hull([*start, *end.polygon()])
     for enemy in visible_enemies(state, unit.side):
-        there = base(enemy).polygon()
+        standing = base(enemy)
+        # the swept ground lies within half the unit's diagonal (the larger, start or end) of the
+        # segment its centre moves along
+        along = point_segment_distance(standing.centre, began.centre, end.centre)
+        if far_apart(along, began, standing, clearance) and far_apart(along, end, standing, clearance):
+            continue
+        there = standing.polygon()
         gap = polygon_distance(path, there)
-        if gap < min(clearance, polygon_distance(start, there)) - EPS:
+        # gap < min(clearance, to start) - EPS, the second distance only when the first part holds
+        if gap < clearance - EPS and gap < polygon_distance(start, there) - EPS:
             raise IllegalOrder(f"on the way it would pass {fmt(gap)}\" from {enemy.name}; a unit may not come "
                                f"within {fmt(clearance)}\" of an enemy it has not charged (17.4).",
                                hint="Go round, keeping 1\" from it.")

@@ -32,6 +32,8 @@ longer side).
 
 from __future__ import annotations
 
+import math
+
 from games.core.dice import roll
 from games.core.errors import IllegalOrder, NotYourTurn, WrongPhase
 from games.core.geometry import (
@@ -59,6 +61,7 @@ from games.days_of_iron.rules.formations_12 import (
     SKIRMISH,
     arc_degrees,
     base,
+    far_apart,
     firing_arc,
     front_centre,
     in_contact,
@@ -299,9 +302,13 @@ def cover_of(state: State, target: Unit, firer: Unit | None = None) -> tuple[int
 
 
 def eligible(state: State, unit: Unit) -> list[Unit]:
-    """Visible enemies in the unit's arc, sight and range, nearest first (staff only for skirmishers)."""
+    """Visible enemies in the unit's arc, sight and range, nearest first (staff only for skirmishers).
+    An enemy certainly out of range (``far_apart``) is passed over before the arc is worked out:
+    each test is pure, so the list is the same."""
+    own = base(unit)
     out = [e for e in visible_enemies(state, unit.side)
-           if in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9 and in_sight(state, unit, e)
+           if not far_apart(math.dist(own.centre, (e.x, e.y)), own, base(e), reach(unit) + 1e-9)
+           and in_arc(unit, e) and gap(unit, e) <= reach(unit) + 1e-9 and in_sight(state, unit, e)
            and (e.type != "general" or unit.formation == SKIRMISH) and not ground_bar(state, unit, e)
            and melee_friend(state, e, unit.side) is None
            and formations_12.sheltered_in(state, e) is None]  # 17.4.16: inside a square, the square is shot at
