@@ -53,6 +53,7 @@ from games.core.ruleset import UMPIRE, Outcome, Ruleset, Seat, get_ruleset, read
 from games.tools import small_number
 
 LIST_PAGE = 10  # games per /game list page
+LATER_COUNTER_FIELDS = {"name": ""}  # Counter fields newer than the stored end votes' marks, and their defaults
 CHANNEL_HAS_GAME = "This channel already has a game."
 CHANNEL_HAS_GAME_HINT = "Finish it with /game end, or use another channel."
 END_RULE = ("Only the umpire, whoever created the game, or a member with Manage Server can end it at once; "
@@ -274,8 +275,12 @@ class Lifecycle:
 
     @staticmethod
     def _mark(loaded: Loaded) -> int:
-        seen = [to_json(picture(loaded.public_view())), sorted(loaded.to_act()) if loaded.row.status == "running" else [],
-                loaded.row.seats, loaded.row.status]
+        shown: Any = to_json(picture(loaded.public_view()))
+        for counter in shown.get("counters", ()):  # a field added since votes were first kept, at its default,
+            for key, default in LATER_COUNTER_FIELDS.items():  # leaves the mark as it was: votes survive the upgrade
+                if counter.get(key) == default:
+                    del counter[key]
+        seen = [shown, sorted(loaded.to_act()) if loaded.row.status == "running" else [], loaded.row.seats, loaded.row.status]
         return int.from_bytes(hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).digest()[:7], "big")
 
     async def game_concede(self, channel: str, user: User, opts: dict[str, str]) -> list[Output]:

@@ -100,6 +100,7 @@ from games.days_of_iron.state import OVER, SETUP, State
 
 SYSTEM_ID = view.SYSTEM_ID
 SetUpOrder = Staff | Ready | Hide | Offboard | Cancel | Scout
+UnitAction = GoToGround | SquadronCharge | Fortify | Dismount | Mount | Demolish | Clear | Pontoon  # one unit's own action
 PlayOrder = (Initiative | Next | End | Objective | Surrender | Reveal | Dust | Loss | Fate | Promote | Morale | Table
              | Dispute | Check | Rally | Attach | Detach | Move | Form | Face | Measure | Fire | Charge | ChargeHome | Stand | Evade
              | Feint | ReserveFire | Return | GoToGround | Fortify | SquadronCharge | Dismount | Mount
@@ -554,21 +555,21 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
             case Move() | Form() | Face() | Measure() | Fire() | Charge() | ChargeHome() | Stand() | Evade() | Feint() \
                     | ReserveFire() | Return():
                 return self._checked_table_order(state, seat, order)
-            case GoToGround() | SquadronCharge() | Fortify() | Dismount() | Mount():
+            case GoToGround() | SquadronCharge() | Fortify() | Dismount() | Mount() | Demolish() | Clear() | Pontoon():
                 return self._checked_unit_action(state, seat, order)
+        return order
+
+    @staticmethod
+    def _checked_unit_action(state: State, seat: str, order: UnitAction) -> DoiOrder:
+        """The measured table's single-unit actions outside moving and shooting (17.2.6, 17.2.9, 17.5.6,
+        9.1) and the engineers' work (11, 15.5)."""
+        match order:
             case Demolish():
                 return engineers_11.check_demolish(state, seat, order)
             case Clear():
                 return engineers_11.check_clear(state, seat, order)
             case Pontoon():
                 return engineers_11.check_pontoon(state, seat, order)
-        return order
-
-    @staticmethod
-    def _checked_unit_action(state: State, seat: str,
-                             order: GoToGround | SquadronCharge | Fortify | Dismount | Mount) -> DoiOrder:
-        """The measured table's single-unit actions outside moving and shooting (17.2.6, 17.2.9, 17.5.6, 9.1)."""
-        match order:
             case GoToGround():
                 return morale_17_2.check_go_to_ground(state, seat, order)
             case SquadronCharge():
@@ -663,14 +664,8 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return [*done, *morale_17_2.after_move(state, state.unit(order.unit), forced)]
             case Stand() | Evade() | Feint() | ReserveFire() | Return():
                 return self._reactions(state, order, rng)
-            case Dismount() | Mount() | SquadronCharge() | GoToGround() | Fortify():
+            case Dismount() | Mount() | SquadronCharge() | GoToGround() | Fortify() | Demolish() | Clear() | Pontoon():
                 return self._unit_action(state, order, rng)
-            case Demolish():
-                return engineers_11.demolish(state, order, rng)
-            case Clear():
-                return engineers_11.clear(state, order)
-            case Pontoon():
-                return engineers_11.pontoon(state, order)
             case _:
                 unhandled(order, hint="See the help for the orders.")
 
@@ -688,10 +683,15 @@ class DaysOfIron(Ruleset[State, DoiOrder]):
                 return checks_15.roll_check(state, order, rng)
 
     @staticmethod
-    def _unit_action(state: State, order: Dismount | Mount | SquadronCharge | GoToGround | Fortify,
-                     rng: Rng) -> list[Event]:
+    def _unit_action(state: State, order: UnitAction, rng: Rng) -> list[Event]:
         """Carry out a checked single-unit action (``_checked_unit_action``)."""
         match order:
+            case Demolish():
+                return engineers_11.demolish(state, order, rng)
+            case Clear():
+                return engineers_11.clear(state, order)
+            case Pontoon():
+                return engineers_11.pontoon(state, order)
             case Dismount() | Mount():
                 changed = dismounting_9_1.carry_out(state, order)
                 return [*changed, *morale_17_2.after_move(state, state.unit(order.unit), False)]

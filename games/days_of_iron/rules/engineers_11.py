@@ -272,6 +272,7 @@ def _across(river: TerrainPiece) -> Point:
 
 
 def pontoon_name(unit: Unit) -> str:
+    """The terrain piece an engineer's pontoon is (one per detachment, RULINGS.md 15.5)."""
     return f"{unit.name}'s pontoon"
 
 

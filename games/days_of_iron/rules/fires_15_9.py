@@ -1,5 +1,5 @@
-"""Book 15.9, 15.10 and 15.12: fires in woods, urban areas and wooden obstacles, and the wind, on the
-measured table.
+"""Book section 15.9 (with 15.10 and 15.12): fires in woods, urban areas and wooden obstacles, and
+the wind, on the measured table.
 
 A fire is set by an F on the Artillery Shooting Chart (an owner's sheet; the house chart has none)
 or by `check fire about AREA` rolled by two stands in the area in the Shooting Phase (a 6). What
@@ -49,6 +49,7 @@ AREA_EPS = 1e-6  # square inches: a clipped part smaller than this is no part
 
 
 def spec() -> FiresSchema:
+    """The fire rules' numbers (``[fires]`` in rules.toml: the book's, and the house's tagged)."""
     return rules().fires
 
 
@@ -147,6 +148,7 @@ def burning(state: State, blaze: Blaze) -> list[tuple[TerrainPiece, Polygon]]:
 
 
 def fire_parts(state: State) -> list[tuple[TerrainPiece, Polygon]]:
+    """Every burning part of the table now: the piece and the ground of it on fire."""
     return [part for blaze in state.fires for part in burning(state, blaze)]
 
 

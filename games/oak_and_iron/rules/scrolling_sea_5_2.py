@@ -1,10 +1,10 @@
-"""The designer's note to 5.2, SCROLLING SEA (option ``scrolling_sea=yes``; off by default): "If a
-ship's move would cause it to move off of the table, return the ship to its starting position and
-move all ships and Terrain elements on the table an equal distance away from the board edge the
-ship would have sailed off of. A distance of at least Musket Shot should be used for this. If any
-Terrain would be moved off the table as a result, the player who wasn't moving the ship that caused
-the table to be scrolled places the Terrain anywhere within Musket Shot of the opposite table edge
-it was forced off of."
+"""Book section 5.2 (Moving off the Table), the designer's note SCROLLING SEA (option
+``scrolling_sea=yes``; off by default): "If a ship's move would cause it to move off of the table,
+return the ship to its starting position and move all ships and Terrain elements on the table an
+equal distance away from the board edge the ship would have sailed off of. A distance of at least
+Musket Shot should be used for this. If any Terrain would be moved off the table as a result, the
+player who wasn't moving the ship that caused the table to be scrolled places the Terrain anywhere
+within Musket Shot of the opposite table edge it was forced off of."
 
 House readings (RULINGS.md, Scrolling Sea): the table scrolls by Musket Shot, or by as much as the
 move would have overshot the edge when that is more, so the repeated move ends on the table; a move
@@ -28,6 +28,7 @@ OPTION = "scrolling_sea"
 
 
 def scrolling(state: State) -> bool:
+    """Whether the players chose the scrolling sea (the option ``scrolling_sea``)."""
     return state.options.get(OPTION, "no") == "yes"
 
 
@@ -73,6 +74,7 @@ def _wrapped(state: State, points: list[tuple[float, float]], d: Point) -> list[
 
 
 def direction(d: Point) -> str:
+    """The compass words for a scroll (north is the table's top edge, y = 0)."""
     ways = [w for w, on in (("north", d[1] < 0), ("south", d[1] > 0), ("west", d[0] < 0), ("east", d[0] > 0)) if on]
     return "-".join(ways)
 
