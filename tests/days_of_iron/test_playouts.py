@@ -152,7 +152,8 @@ def test_measured_table_playout(scenario: str, seed: int) -> None:
         table = [o for o in legal if o.split()[1:2] in (["move"], ["form"], ["fire"], ["charge"])]
         if state.phase == "setup":
             legal = [o for o in legal if o.split()[0] in PROGRESS] or legal
-        text = pick.choice(table) if table and pick.random() < 0.85 else pick.choice(
+        fresh = [o for o in table if o.split()[1] not in used]  # a kind not given yet first: each is tried once
+        text = pick.choice(fresh or table) if table and pick.random() < 0.85 else pick.choice(
             [o for o in legal if o.split()[0] in PROGRESS] or legal)
         used.add(text.split()[1] if text.split()[1:2] in (["move"], ["form"], ["fire"], ["charge"]) else text.split()[0])
         RS.apply(state, seat, RS.parse_order(state, seat, text), rng)
