@@ -23,6 +23,7 @@ KILLED = "killed"  # a General removed as a casualty
 EVADED_OFF = "evaded off"  # evaded off the table; may come back three turns later (17.4.16)
 REJOINED = "rejoined"  # a squadron back in its unit (17.2.6): its record waits for the next squadron charge
 GONE = (DESTROYED, SHATTERED, ROUTED_OFF, SURRENDERED, CAPTURED, KILLED)
+STAFF = ("general", "engineer")  # stands that attach to a unit and share its risks (14.4; 17.3.5, 17.5.7)
 
 # A unit's order (17.2.8): Unit.order.
 GOOD = "good"

@@ -84,7 +84,7 @@ from games.days_of_iron.rules import (
 )
 from games.days_of_iron.rules.formations_12 import SKIRMISH, arm, base, in_contact, on_table
 from games.days_of_iron.rules.movement_17_4 import fmt, in_the_way, visible_enemies, wheel_cost
-from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, State, Unit
+from games.days_of_iron.state import CAPTURED, DISORDERED, GOOD, ON_TABLE, ROUTING, STAFF, State, Unit
 
 FIGHTERS = ("infantry", "cavalry", "artillery", "engineer")
 EPS = 1e-6
@@ -234,7 +234,7 @@ def isolated_staff(state: State) -> list[Event]:
     they automatically become casualties"): captured, a loss (a General's command waits for a field
     promotion, 14.3)."""
     events: list[Event] = []
-    for general in [g for g in state.units if g.type in ("general", "engineer") and not g.attached and on_table(g)]:
+    for general in [g for g in state.units if g.type in STAFF and not g.attached and on_table(g)]:
         enemy = next((e for e in state.units if e.side != general.side and e.type in FIGHTERS and on_table(e)
                       and e.status == ON_TABLE and in_contact(general, e)), None)
         if enemy is not None:

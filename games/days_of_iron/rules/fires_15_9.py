@@ -36,7 +36,7 @@ from games.core.ruleset import UMPIRE, Event, public
 from games.days_of_iron.data import rules
 from games.days_of_iron.rules import formations_12, losses_17_5
 from games.days_of_iron.schema import FiresSchema
-from games.days_of_iron.state import STEPS, TURN, Blaze, State, TerrainPiece, Unit
+from games.days_of_iron.state import STAFF, STEPS, TURN, Blaze, State, TerrainPiece, Unit
 
 NO_WIND, ROLL = "none", "roll"
 # 15.12 "Determine the direction either by a die roll, or using a clock face": the eight compass
@@ -154,7 +154,7 @@ def fire_parts(state: State) -> list[tuple[TerrainPiece, Polygon]]:
 
 def in_fire(state: State, unit: Unit, parts: list[tuple[TerrainPiece, Polygon]]) -> TerrainPiece | None:
     """The burning piece a unit on the table stands in (any part of its stands), if any."""
-    if not formations_12.on_table(unit) or (unit.type in ("general", "engineer") and unit.attached):
+    if not formations_12.on_table(unit) or (unit.type in STAFF and unit.attached):
         return None
     body = formations_12.base(unit).polygon()
     return next((t for t, p in parts if overlaps(body, p)), None)

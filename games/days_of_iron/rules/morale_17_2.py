@@ -27,7 +27,7 @@ from games.days_of_iron.rules.formations_12 import COLUMN, LINE, base, on_table,
 from games.days_of_iron.rules.losses_17_5 import check_in_play
 from games.days_of_iron.rules.movement_17_4 import check_movement_order
 from games.days_of_iron.rules.staff_14 import commander_quality
-from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, ROUTING, SHAKEN, STEPS, TURN, State, Unit
+from games.days_of_iron.state import DISORDERED, GOOD, ON_TABLE, ROUTING, SHAKEN, STAFF, STEPS, TURN, State, Unit
 
 
 def check_tests_loaded() -> None:
@@ -370,7 +370,7 @@ def after_move(state: State, unit: Unit, forced: bool) -> list[Event]:
         events.append(public(f"{unit.name} is disordered {reason}."))
     elif reason and unit.order == DISORDERED:
         unit.order_turn = state.turn
-    if unit.type in ("general", "engineer") and unit.attached:
+    if unit.type in STAFF and unit.attached:
         left_unit = state.unit(unit.attached)
         unit.attached = ""
         events.append(public(f"{unit.name} moves away from {left_unit.name} and is no longer attached (14.4)."))

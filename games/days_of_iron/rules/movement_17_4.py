@@ -67,6 +67,7 @@ from games.days_of_iron.state import (
     ON_TABLE,
     SETUP,
     SHAKEN,
+    STAFF,
     STEPS,
     TURN,
     State,
@@ -484,7 +485,7 @@ def too_near(state: State, unit: Unit, start: Base, end: Base, target: str,
     clearance = house().movement.costs.enemy_clearance
     outline, first = end.polygon(), start.polygon()
     for o in visible_enemies(state, unit.side):
-        if o.id == target or o.id in ignore or (o.type in ("general", "engineer") and o.attached):
+        if o.id == target or o.id in ignore or (o.type in STAFF and o.attached):
             continue
         there = base(o).polygon()
         if polygon_distance(outline, there) < min(clearance, polygon_distance(first, there)) - EPS:

@@ -57,7 +57,6 @@ from games.days_of_iron.rules import (
     seen_fire_17_3,
     shooting_17_3,
     squadrons_17_2_6,
-    staff_14,
     victory_18,
 )
 from games.days_of_iron.state import (
@@ -70,6 +69,7 @@ from games.days_of_iron.state import (
     OVER,
     ROUTING,
     SETUP,
+    STAFF,
     STEPS,
     TURN,
     State,
@@ -195,10 +195,10 @@ def _morale_candidates(state: State, own: list[Unit]) -> list[DoiOrder]:
     if STEPS[state.step] == "Morale":
         out += [Rally(u.id) for u in acting if u.type != "general" and morale_17_2.must_rally(u)]
     if STEPS[state.step] == "Movement":
-        for g in (u for u in acting if u.type in staff_14.ATTACHABLE and u.status == ON_TABLE):
+        for g in (u for u in acting if u.type in STAFF and u.status == ON_TABLE):
             if g.attached:
                 out.append(Detach(g.id))
-            near = sorted((u for u in acting if u.type not in staff_14.ATTACHABLE and u.status == ON_TABLE
+            near = sorted((u for u in acting if u.type not in STAFF and u.status == ON_TABLE
                            and u.id != g.attached),
                           key=lambda u: (u.x - g.x) ** 2 + (u.y - g.y) ** 2)
             out += [Attach(g.id, u.id) for u in near[:2]]

@@ -57,7 +57,7 @@ from games.days_of_iron.rules.formations_12 import (
     reform,
 )
 from games.days_of_iron.rules.movement_17_4 import fmt, in_water, pieces_under, uncrossed
-from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTED_OFF, ROUTING, State, Unit
+from games.days_of_iron.state import DESTROYED, DISORDERED, GOOD, ON_TABLE, ROUTED_OFF, ROUTING, STAFF, State, Unit
 
 EPS = 1e-6
 SIDESTEP = 0.5  # inches per try when a router goes around a friendly column (17.4.15), house
@@ -122,7 +122,7 @@ def continue_routs(state: State, side: str) -> list[Event]:
 
 def attached_staff(state: State, unit: Unit) -> list[Unit]:
     """Generals (14.4) and engineers (17.3.5, 17.5.7) attached to the unit: they share its risks and rout with it."""
-    return [g for g in state.units if g.type in ("general", "engineer") and g.attached == unit.id
+    return [g for g in state.units if g.type in STAFF and g.attached == unit.id
             and g.status in (ON_TABLE, ROUTING)]
 
 

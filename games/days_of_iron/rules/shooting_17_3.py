@@ -75,7 +75,7 @@ from games.days_of_iron.rules.movement_17_4 import (
     visible_enemies,
 )
 from games.days_of_iron.schema import Target
-from games.days_of_iron.state import GONE, ON_TABLE, STEPS, TURN, State, TerrainPiece, Unit
+from games.days_of_iron.state import GONE, ON_TABLE, STAFF, STEPS, TURN, State, TerrainPiece, Unit
 
 SHOOTERS = ("infantry", "cavalry", "artillery")
 
@@ -502,7 +502,7 @@ def end_of_phase(state: State, rng: Rng) -> list[Event]:
             continue
         if unit.type == "artillery":
             lost, text = _artillery_damage(unit, hits - small, small, rng)
-        elif unit.type in ("general", "engineer"):  # 17.3.5: "unattached engineers or staff stands ... hit": the
+        elif unit.type in STAFF:  # 17.3.5: "unattached engineers or staff stands ... hit": the
             # Casualties to Staff chart for each H (a General lost or wounded without command, 14.3)
             events += staff_14.staff_hits(state, unit, hits, rng)
             continue

@@ -25,6 +25,7 @@ from games.days_of_iron.state import (
     KILLED,
     ON_TABLE,
     ROUTING,
+    STAFF,
     STEPS,
     TURN,
     SideState,
@@ -144,13 +145,12 @@ def commander_quality(state: State, unit: Unit) -> str:
 # --- attaching Generals on the measured table (14.4) ---------------------------------------------
 
 ATTACH_GAP = 0.05  # inches behind the unit's rear edge: touching (14.4 "the general stand must touch")
-ATTACHABLE = ("general", "engineer")  # 14.4 Generals; 17.3.5, 17.5.7 "Staff or engineers are attached to a unit"
 
 
 def carry(state: State, unit: Unit) -> None:
     """Keep each General or engineer attached to the unit touching the middle of its rear edge, facing its way."""
     for g in state.units:
-        if g.type in ATTACHABLE and g.attached == unit.id and g.status in (ON_TABLE, ROUTING):
+        if g.type in STAFF and g.attached == unit.id and g.status in (ON_TABLE, ROUTING):
             _touch(g, unit)
 
 
@@ -173,11 +173,11 @@ def check_attach(state: State, seat: str, order: Attach) -> Attach:
     from games.days_of_iron.rules.movement_17_4 import check_movement_order, fmt, left
 
     general, unit = state.unit(order.unit), state.unit(order.target)
-    if general.type not in ATTACHABLE:
+    if general.type not in STAFF:
         raise IllegalOrder(f"only a General or an engineer attaches; {general.name} is {general.type}.",
                            hint="Write `GENERAL attach UNIT` or `ENGINEER attach UNIT`.")
     check_movement_order(state, seat, general, order.text)
-    if unit.side != general.side or unit.type in ATTACHABLE or not on_table(unit):
+    if unit.side != general.side or unit.type in STAFF or not on_table(unit):
         raise IllegalOrder(f"{unit.name} is not a unit of the {state.side_name(general.side)} standing on the table.")
     if unit.status != ON_TABLE:
         raise IllegalOrder(f"{unit.name} is routing: a General cannot join it.")
@@ -213,7 +213,7 @@ def check_detach(state: State, seat: str, order: Detach) -> Detach:
     from games.days_of_iron.rules.movement_17_4 import check_movement_order
 
     general = state.unit(order.unit)
-    if general.type not in ATTACHABLE or not general.attached:
+    if general.type not in STAFF or not general.attached:
         raise IllegalOrder(f"{general.name} is not an attached General or engineer.")
     check_movement_order(state, seat, general, order.text)
     return order

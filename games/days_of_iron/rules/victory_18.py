@@ -30,6 +30,7 @@ from games.days_of_iron.state import (
     ROUTED_OFF,
     ROUTING,
     SHAKEN,
+    STAFF,
     STEPS,
     SURRENDERED,
     TURN,
@@ -322,7 +323,7 @@ def surrender(state: State, unit: Unit) -> list[Event]:
     unit.charging = ""
     text = f"{unit.name} surrenders (18.1; {why}): it leaves the table and counts its full {unit.points} points lost (18.2)."
     for general in state.units:  # house: a General (14.4) or engineer attached to it goes into captivity with it
-        if general.type in ("general", "engineer") and general.attached == unit.id and on_table(general):
+        if general.type in STAFF and general.attached == unit.id and on_table(general):
             general.status = CAPTURED
             general.attached = ""
             general.lost_turn = state.turn

@@ -3,6 +3,8 @@ that ends a move with part of its base off the table is removed from the game.""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from games.core.geometry import Base
 from games.oak_and_iron.rules.ship_status_4_2 import release
 from games.oak_and_iron.state import ShipState, State
@@ -10,9 +12,12 @@ from games.oak_and_iron.state import ShipState, State
 
 def off_table(state: State, base: Base) -> bool:
     """Any corner of the base beyond a table edge."""
-    return any(
-        x < -1e-9 or y < -1e-9 or x > state.table_width + 1e-9 or y > state.table_height + 1e-9 for x, y in base.corners()
-    )
+    return beyond_edge(state, base.corners())
+
+
+def beyond_edge(state: State, points: Iterable[tuple[float, float]]) -> bool:
+    """Any of the points beyond a table edge (a base's corners, a terrain piece's outline)."""
+    return any(x < -1e-9 or y < -1e-9 or x > state.table_width + 1e-9 or y > state.table_height + 1e-9 for x, y in points)
 
 
 def check_off_table(state: State, ship: ShipState, notes: list[str]) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from games.core.geometry import Base, Point, overlaps
 from games.oak_and_iron.data import rules
-from games.oak_and_iron.rules.off_table_5_2 import off_table
+from games.oak_and_iron.rules.off_table_5_2 import beyond_edge, off_table
 from games.oak_and_iron.state import ShipState, State, TerrainPiece
 
 OPTION = "scrolling_sea"
@@ -60,10 +60,6 @@ def _moved(points: list[tuple[float, float]], d: Point) -> list[tuple[float, flo
     return [(x + d[0], y + d[1]) for x, y in points]
 
 
-def _beyond(state: State, points: list[tuple[float, float]]) -> bool:
-    return any(x < -1e-9 or y < -1e-9 or x > state.table_width + 1e-9 or y > state.table_height + 1e-9 for x, y in points)
-
-
 def _wrapped(state: State, points: list[tuple[float, float]], d: Point) -> list[tuple[float, float]]:
     """A piece forced off the table, set against the opposite edge (house): on each axis the table
     scrolled along, its side nearest the edge the ship sailed towards touches that edge."""
@@ -100,7 +96,7 @@ def scroll_table(state: State, mover: ShipState, d: Point, notes: list[str]) -> 
     kept: list[TerrainPiece] = []
     for piece in state.terrain:
         points = _moved(piece.points, d)
-        if _beyond(state, points):
+        if beyond_edge(state, points):
             points = _wrapped(state, points, d)
             if any(overlaps(s.base.polygon(), points, tolerance=1e-6) for s in afloat):
                 notes.append(f"{piece.label} is forced off the table and set aside: a ship lies where it would go.")

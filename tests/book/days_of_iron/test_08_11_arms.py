@@ -10,7 +10,7 @@ import pytest
 from games.core.errors import IllegalOrder, WrongPhase
 from games.core.rng import Rng
 from games.core.ruleset import legal_texts
-from games.days_of_iron.state import State
+from games.days_of_iron.state import State, Unit
 from tests.book.days_of_iron.table import next_movement, piece, place, table, text_of, to_step
 from tests.days_of_iron.helpers import RS, declare, finish_turn, new_game, order, ready_both, start_turn
 from tests.scripted import DiceThenStream
@@ -221,17 +221,25 @@ def outpost() -> tuple[State, Rng]:
     return state, rng
 
 
-def test_10_3_horse_artillery_can_shoot_and_limber_and_move() -> None:
-    """10.3: "Horse Artillery can shoot and limber and move" - the 4th Horse Battery fires in the
-    Shooting phase, then limbers (forms column) and moves in the same turn's Movement phase."""
+def _horse_battery_fired(limber_casualties: int = 0) -> tuple[State, Rng, Unit]:
+    """The 4th Horse Battery (with that many limber casualties) fires at the 1er Tirailleurs in
+    turn 1's Shooting phase; returned in the Prussians' part of the Movement phase."""
     state, rng = outpost()
     battery = place(state, "4th Horse Battery", 36.0, 14.0, 180.0)
+    battery.limber_casualties = limber_casualties
     place(state, "1er Tirailleurs", 36.0, 36.0, 0.0)
     to_step(state, "Shooting", rng)
     order(state, "french", "next", rng)
     order(state, "prussian", "4th Horse Battery fire at 1er Tirailleurs", rng)
     to_step(state, "Movement", rng)
     order(state, "french", "next", rng)
+    return state, rng, battery
+
+
+def test_10_3_horse_artillery_can_shoot_and_limber_and_move() -> None:
+    """10.3: "Horse Artillery can shoot and limber and move" - the 4th Horse Battery fires in the
+    Shooting phase, then limbers (forms column) and moves in the same turn's Movement phase."""
+    state, rng, battery = _horse_battery_fired()
     order(state, "prussian", "4th Horse Battery form column", rng)
     order(state, "prussian", "4th Horse Battery move 1", rng)  # what the half allowance left leaves
     assert battery.formation == "column" and battery.y > 14.0
@@ -255,15 +263,7 @@ def test_10_3_a_horse_battery_counts_limber_casualties_and_at_two_moves_as_foot_
     assert battery.limber_casualties == hits and not battery.team_lost, said
     assert "for horse artillery a limber casualty (1 of 2, 10.3)" in said, said
     for casualties, as_horse in ((1, True), (2, False)):
-        state, rng = outpost()
-        battery = place(state, "4th Horse Battery", 36.0, 14.0, 180.0)
-        battery.limber_casualties = casualties
-        place(state, "1er Tirailleurs", 36.0, 36.0, 0.0)
-        to_step(state, "Shooting", rng)
-        order(state, "french", "next", rng)
-        order(state, "prussian", "4th Horse Battery fire at 1er Tirailleurs", rng)
-        to_step(state, "Movement", rng)
-        order(state, "french", "next", rng)
+        state, rng, battery = _horse_battery_fired(casualties)
         if as_horse:
             order(state, "prussian", "4th Horse Battery form column", rng)
         else:
